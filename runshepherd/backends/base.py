@@ -1,0 +1,375 @@
+"""The backend contract (DESIGN §4): one Protocol, plain pydantic models, OSMO's status vocabulary.
+
+Every backend (local, slurm, osmo) implements :class:`Backend` and passes the same conformance suite in
+``tests/backends/conformance.py``. Backends never import the graph; the graph only sees these types.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator, Literal, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from runshepherd.errors import RunShepherdError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from runshepherd.spec.document import SpecDocument
+
+
+# --------------------------------------------------------------------------------------------------- statuses
+class Status(str, Enum):
+    """Workflow status, normalised to OSMO's vocabulary (the richest of our schedulers)."""
+
+    PENDING = "PENDING"
+    RUNNING = "RUNNING"
+    WAITING = "WAITING"
+    COMPLETED = "COMPLETED"
+    FAILED = "FAILED"
+    FAILED_SUBMISSION = "FAILED_SUBMISSION"
+    FAILED_SERVER_ERROR = "FAILED_SERVER_ERROR"
+    FAILED_EXEC_TIMEOUT = "FAILED_EXEC_TIMEOUT"
+    FAILED_QUEUE_TIMEOUT = "FAILED_QUEUE_TIMEOUT"
+    FAILED_CANCELED = "FAILED_CANCELED"
+    FAILED_BACKEND_ERROR = "FAILED_BACKEND_ERROR"
+    FAILED_IMAGE_PULL = "FAILED_IMAGE_PULL"
+    FAILED_EVICTED = "FAILED_EVICTED"
+    FAILED_START_ERROR = "FAILED_START_ERROR"
+    FAILED_START_TIMEOUT = "FAILED_START_TIMEOUT"
+    FAILED_PREEMPTED = "FAILED_PREEMPTED"
+
+    def alive(self) -> bool:
+        return self in _ALIVE
+
+    def terminal(self) -> bool:
+        return not self.alive()
+
+    def failed(self) -> bool:
+        return self.terminal() and self is not Status.COMPLETED
+
+
+_ALIVE = frozenset({Status.PENDING, Status.RUNNING, Status.WAITING})
+
+
+class TaskStatus(str, Enum):
+    """Task (and group) status, OSMO's ``TaskGroupStatus``."""
+
+    SUBMITTING = "SUBMITTING"
+    WAITING = "WAITING"
+    PROCESSING = "PROCESSING"
+    SCHEDULING = "SCHEDULING"
+    INITIALIZING = "INITIALIZING"
+    RUNNING = "RUNNING"
+    COMPLETED = "COMPLETED"
+    RESCHEDULED = "RESCHEDULED"
+    FAILED = "FAILED"
+    FAILED_CANCELED = "FAILED_CANCELED"
+    FAILED_SERVER_ERROR = "FAILED_SERVER_ERROR"
+    FAILED_BACKEND_ERROR = "FAILED_BACKEND_ERROR"
+    FAILED_EXEC_TIMEOUT = "FAILED_EXEC_TIMEOUT"
+    FAILED_QUEUE_TIMEOUT = "FAILED_QUEUE_TIMEOUT"
+    FAILED_IMAGE_PULL = "FAILED_IMAGE_PULL"
+    FAILED_UPSTREAM = "FAILED_UPSTREAM"
+    FAILED_EVICTED = "FAILED_EVICTED"
+    FAILED_START_ERROR = "FAILED_START_ERROR"
+    FAILED_START_TIMEOUT = "FAILED_START_TIMEOUT"
+    FAILED_PREEMPTED = "FAILED_PREEMPTED"
+
+    def alive(self) -> bool:
+        return self in _TASK_ALIVE
+
+    def terminal(self) -> bool:
+        return not self.alive()
+
+    def failed(self) -> bool:
+        return self.value.startswith("FAILED")
+
+    def in_queue(self) -> bool:
+        return self in {TaskStatus.SUBMITTING, TaskStatus.WAITING, TaskStatus.PROCESSING, TaskStatus.SCHEDULING}
+
+
+_TASK_ALIVE = frozenset(
+    {
+        TaskStatus.SUBMITTING,
+        TaskStatus.WAITING,
+        TaskStatus.PROCESSING,
+        TaskStatus.SCHEDULING,
+        TaskStatus.INITIALIZING,
+        TaskStatus.RUNNING,
+        TaskStatus.RESCHEDULED,
+    }
+)
+
+
+def aggregate_status(group_statuses: list[TaskStatus]) -> Status:
+    """OSMO's ``_aggregate_status``: how group statuses roll up into one workflow status.
+
+    Any unfinished group → RUNNING if one runs else PENDING. All finished: cancel > server error > exec timeout >
+    queue timeout > a shared failure status (ignoring FAILED_UPSTREAM) > FAILED; all COMPLETED → COMPLETED.
+    """
+    if not group_statuses:
+        return Status.PENDING
+    if any(s.alive() for s in group_statuses):
+        return Status.RUNNING if TaskStatus.RUNNING in group_statuses else Status.PENDING
+    if all(s is TaskStatus.COMPLETED for s in group_statuses):
+        return Status.COMPLETED
+    for special in (
+        TaskStatus.FAILED_CANCELED,
+        TaskStatus.FAILED_SERVER_ERROR,
+        TaskStatus.FAILED_EXEC_TIMEOUT,
+        TaskStatus.FAILED_QUEUE_TIMEOUT,
+    ):
+        if special in group_statuses:
+            return Status(special.value)
+    failures = {s for s in group_statuses if s.failed() and s is not TaskStatus.FAILED_UPSTREAM}
+    if len(failures) == 1:
+        only = failures.pop()
+        try:
+            return Status(only.value)
+        except ValueError:
+            return Status.FAILED
+    return Status.FAILED
+
+
+Priority = Literal["HIGH", "NORMAL", "LOW"]
+
+
+# --------------------------------------------------------------------------------------------------- models
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", use_enum_values=False)
+
+
+class Submission(_Model):
+    workflow_id: str
+    pool: str
+    overview_url: str | None = None
+    outputs: list[str] = Field(default_factory=list, description="declared output URLs (from the spec)")
+    warnings: list[str] = Field(default_factory=list)
+
+
+class TaskState(_Model):
+    name: str
+    group: str
+    status: TaskStatus
+    exit_code: int | None = None
+    failure_message: str | None = None
+    retry_id: int = 0
+    lead: bool = False
+    node: str | None = None
+    scheduling_start_time: datetime | None = None
+    start_time: datetime | None = None
+    end_time: datetime | None = None
+    outputs: list[str] = Field(default_factory=list, description="URLs of what this task wrote to {{output}}")
+
+
+class Links(_Model):
+    overview: str | None = None
+    grafana: str | None = None
+    dashboard: str | None = None
+
+
+class WorkflowStatus(_Model):
+    """One query of a workflow. Unknown values are None, never guessed."""
+
+    workflow_id: str
+    name: str
+    status: Status
+    pool: str | None = None
+    backend: str
+    priority: str = "NORMAL"
+    submit_time: datetime | None = None
+    start_time: datetime | None = None
+    end_time: datetime | None = None
+    queued_time: float | None = Field(None, description="seconds spent before the first task ran")
+    duration: float | None = Field(None, description="seconds from first start to end (or now)")
+    exec_timeout: float | None = None
+    queue_timeout: float | None = None
+    tasks: list[TaskState] = Field(default_factory=list)
+    links: Links = Field(default_factory=Links)
+    outputs: list[str] = Field(default_factory=list, description="URLs of the outputs written so far")
+    failure_message: str | None = None
+
+    def task(self, name: str) -> TaskState:
+        for t in self.tasks:
+            if t.name == name:
+                return t
+        raise KeyError(name)
+
+
+class WorkflowSummary(_Model):
+    workflow_id: str
+    name: str
+    status: Status
+    pool: str | None = None
+    priority: str = "NORMAL"
+    submit_time: datetime | None = None
+    start_time: datetime | None = None
+    end_time: datetime | None = None
+    duration: float | None = None
+    overview_url: str | None = None
+
+
+class Event(_Model):
+    """A scheduler event in OSMO's two line kinds: pod conditions and pod events."""
+
+    time: datetime
+    task: str
+    retry_id: int = 0
+    kind: Literal["condition", "event"] = "event"
+    reason: str
+    message: str
+    condition: str | None = Field(None, description="for kind=condition: e.g. PodScheduled")
+    condition_status: bool | None = None
+
+    def line(self) -> str:
+        stamp = self.time.strftime("%Y-%m-%d %H:%M:%S")
+        who = self.task if not self.retry_id else f"{self.task} retry-{self.retry_id}"
+        if self.kind == "condition":
+            return (
+                f"{stamp} [{who}] {self.condition}: {self.condition_status}, "
+                f"Reason: {self.reason}, Message: {self.message}"
+            )
+        return f"{stamp} [{who}] {self.reason}: {self.message}"
+
+
+class Pool(_Model):
+    name: str
+    description: str = ""
+    status: Literal["ONLINE", "OFFLINE", "MAINTENANCE"] = "ONLINE"
+    backend: str
+    default_platform: str | None = None
+    # GPU accounting as OSMO reports it; None = this backend cannot know (never guessed).
+    quota_limit: int | None = None
+    quota_used: int | None = None
+    quota_free: int | None = None
+    total_capacity: int | None = None
+    total_usage: int | None = None
+    total_free: int | None = None
+    notes: list[str] = Field(default_factory=list, description="caveats a person must know, e.g. images ignored")
+
+    def effective_gpu_free(self) -> int | None:
+        """The skill's rule: what a NORMAL job can use now = min(quota free, total free)."""
+        vals = [v for v in (self.quota_free, self.total_free) if v is not None]
+        return min(vals) if vals else None
+
+
+class Node(_Model):
+    hostname: str
+    pool: str
+    platform: str | None = None
+    conditions: list[str] = Field(default_factory=list)
+    taints: list[str] = Field(default_factory=list)
+    cpu_total: float
+    cpu_free: float
+    memory_total_gi: float
+    memory_free_gi: float
+    storage_total_gi: float | None = None
+    storage_free_gi: float | None = None
+    gpu_total: int = 0
+    gpu_free: int = 0
+
+
+# --------------------------------------------------------------------------------------------------- errors
+class BackendError(RunShepherdError):
+    """A backend operation failed in a way the person should see."""
+
+    exit_code = 1
+
+
+class WorkflowNotFound(BackendError):
+    exit_code = 2
+
+    def __init__(self, workflow_id: str, backend: str, hint: str = "") -> None:
+        self.workflow_id = workflow_id
+        msg = f"no workflow {workflow_id!r} on the {backend} backend"
+        super().__init__(msg + (f" — {hint}" if hint else " — run `orchestrate list` to see the known ones"))
+
+
+class SubmissionRejected(BackendError):
+    """The backend refused the spec (validation, resources it can never satisfy, unsupported field)."""
+
+    exit_code = 2
+
+
+class BackendUnavailable(BackendError):
+    """Server unreachable or not logged in; the session pauses (exit 4) and can resume later."""
+
+    exit_code = 4
+
+
+class AuthRequired(BackendUnavailable):
+    pass
+
+
+class RetryLater(BackendError):
+    """Transient refusal (HTTP 429 / osmo exit 75): retry with backoff; not a failure of the workflow."""
+
+    exit_code = 4
+
+
+# --------------------------------------------------------------------------------------------------- protocol
+@runtime_checkable
+class Backend(Protocol):
+    """What every scheduler adapter provides. Methods are synchronous and bounded in time."""
+
+    name: str
+
+    def submit(
+        self,
+        spec: "SpecDocument",
+        pool: str | None = None,
+        *,
+        priority: Priority = "NORMAL",
+        idempotency_key: str | None = None,
+    ) -> Submission: ...
+
+    def query(self, workflow_id: str) -> WorkflowStatus: ...
+
+    def list(
+        self, *, statuses: list[Status] | None = None, pool: str | None = None, limit: int = 50
+    ) -> list[WorkflowSummary]: ...
+
+    def logs(
+        self,
+        workflow_id: str,
+        task: str | None = None,
+        *,
+        tail: int | None = None,
+        timeout: float | None = None,
+    ) -> Iterator[str]:
+        """Lines in OSMO's format, oldest first; bounded by ``tail`` lines and ``timeout`` seconds."""
+        ...
+
+    def events(self, workflow_id: str, task: str | None = None) -> list[Event]: ...
+
+    def spec(self, workflow_id: str, *, template: bool = False) -> str: ...
+
+    def cancel(self, workflow_id: str) -> None: ...
+
+    def pools(self) -> list[Pool]: ...
+
+    def resources(self, pool: str | None = None) -> list[Node]: ...
+
+    def download(self, url: str, dest: Path) -> list[Path]: ...
+
+    def find_by_key(self, idempotency_key: str) -> str | None: ...
+
+    def wait_for_change(self, workflow_id: str, timeout: float) -> bool:
+        """Block until the workflow may have changed or ``timeout`` passes; True if woken by a change.
+
+        Backends that cannot signal changes just sleep (see :func:`sleep_wait`), so the monitor's cadence holds.
+        """
+        ...
+
+
+def sleep_wait(timeout: float) -> bool:
+    """Default ``wait_for_change`` for backends that cannot signal: sleep, report no signal."""
+    time.sleep(max(0.0, timeout))
+    return False
+
+
+def jsonable(model: BaseModel) -> dict[str, Any]:
+    return model.model_dump(mode="json")
