@@ -1,0 +1,329 @@
+"""Load a workflow spec: split `default-values`, render Jinja, parse YAML, validate, and point at the line.
+
+Every problem becomes ``file:line field: message — what to do``; a person should never see a traceback or a
+pydantic error dump for a typo in their YAML.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+import yaml
+from pydantic import ValidationError
+
+from runshepherd.errors import RunShepherdError
+from runshepherd.spec.document import SpecDocument
+from runshepherd.spec.model import WorkflowFile
+from runshepherd.spec.render import RenderProblem, render_template
+
+_TOP_KEY_RE = re.compile(r"^([A-Za-z_][\w-]*)\s*:")
+_DEFAULTS_RE = re.compile(r"^default-values\s*:")
+
+
+@dataclass(frozen=True)
+class SpecProblem:
+    source: str
+    line: int | None
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.source}:{self.line}" if self.line else self.source
+        return f"{where} {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
+
+
+class SpecError(RunShepherdError):
+    """One or more problems in a spec; ``str()`` lists each on its own line."""
+
+    exit_code = 2
+
+    def __init__(self, problems: list[SpecProblem]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+# ------------------------------------------------------------------------------------------- --set values
+def parse_set_values(pairs: Iterable[str], *, cast: bool = True) -> dict[str, Any]:
+    """`--set K=V` as OSMO does it: numbers are cast to int/float unless ``cast`` is False (`--set-string`)."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise RunShepherdError(f"--set {pair!r}: expected KEY=VALUE, e.g. --set epochs=5")
+        out[key] = _cast(value) if cast else value
+    return out
+
+
+def _cast(value: str) -> Any:
+    for conv in (int, float):
+        try:
+            return conv(value)
+        except ValueError:
+            continue
+    return value
+
+
+# ------------------------------------------------------------------------------------------- public API
+def load_spec_file(path: str | Path, set_values: dict[str, Any] | None = None) -> SpecDocument:
+    p = Path(path).expanduser()
+    if not p.exists():
+        raise SpecError([SpecProblem(str(path), None, "", "file not found — check the path")])
+    if p.is_dir():
+        raise SpecError([SpecProblem(str(path), None, "", "is a folder — give the path of a workflow YAML file")])
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise SpecError([SpecProblem(str(path), None, "", "is not UTF-8 text — is this really a YAML file?")]) from None
+    return load_spec_text(text, source=p.name, set_values=set_values, base_dir=p.resolve().parent)
+
+
+def load_spec_text(
+    text: str,
+    *,
+    source: str = "<spec>",
+    set_values: dict[str, Any] | None = None,
+    base_dir: Path | None = None,
+) -> SpecDocument:
+    if not text.strip():
+        raise SpecError([SpecProblem(source, None, "", "the spec is empty — it needs a `workflow:` section")])
+    body, defaults, defaults_line = split_default_values(text, source)
+    values = {**defaults, **(set_values or {})}
+    try:
+        rendered, warnings = render_template(body, values)
+    except RenderProblem as exc:
+        raise SpecError([SpecProblem(source, exc.line, "", _render_hint(exc, text))]) from None
+    data, root = _parse_yaml(rendered, source)
+    if not isinstance(data, dict):
+        raise SpecError([SpecProblem(source, 1, "", "the spec must be a mapping with a top-level `workflow:` key")])
+    if "workflow" not in data:
+        raise SpecError([SpecProblem(source, 1, "workflow", "missing — a spec starts with `workflow:`")])
+    if defaults:
+        data["default-values"] = defaults
+    try:
+        model = WorkflowFile.model_validate(data)
+    except ValidationError as exc:
+        raise SpecError(_problems(exc, root, source, text, rendered)) from None
+    warnings = list(warnings)
+    warnings.extend(_lint(model, base_dir))
+    return SpecDocument(
+        template_text=text,
+        rendered_text=rendered,
+        model=model,
+        values=values,
+        source=source,
+        base_dir=base_dir,
+        warnings=tuple(warnings),
+    )
+
+
+# ------------------------------------------------------------------------------------------- default-values
+def split_default_values(text: str, source: str = "<spec>") -> tuple[str, dict[str, Any], int | None]:
+    """Cut the top-level `default-values:` block out before rendering (its values feed the rendering).
+
+    Lines are blanked rather than removed so line numbers in the rest of the file stay true.
+    """
+    lines = text.splitlines(keepends=True)
+    start = next((i for i, ln in enumerate(lines) if _DEFAULTS_RE.match(ln)), None)
+    if start is None:
+        return text, {}, None
+    end = start + 1
+    while end < len(lines):
+        ln = lines[end]
+        if ln.strip() and not ln[0].isspace() and not ln.lstrip().startswith("#") and not ln.startswith("-"):
+            break
+        end += 1
+    block = "".join(lines[start:end])
+    try:
+        parsed = yaml.safe_load(block) or {}
+    except yaml.YAMLError as exc:
+        line = start + 1 + (exc.problem_mark.line if getattr(exc, "problem_mark", None) else 0)
+        raise SpecError([SpecProblem(source, line, "default-values", f"is not valid YAML: {_yaml_reason(exc)}")]) from None
+    values = parsed.get("default-values") or {}
+    if not isinstance(values, dict):
+        raise SpecError(
+            [SpecProblem(source, start + 1, "default-values", "must be a mapping of names to values, e.g. epochs: 3")]
+        )
+    blanked = lines[:start] + ["\n" if ln.endswith("\n") else "" for ln in lines[start:end]] + lines[end:]
+    return "".join(blanked), values, start + 1
+
+
+def _render_hint(exc: RenderProblem, text: str) -> str:
+    msg = exc.message
+    if exc.undefined:
+        nested = re.search(r"^[ \t]+default-values\s*:", text, re.M)
+        if nested:
+            line = text[: nested.start()].count("\n") + 1
+            msg += (
+                f" — `default-values:` (line {line}) is indented under `workflow:`; "
+                "move it to the top level (no indentation) so its values are used"
+            )
+        else:
+            msg += f" — pass --set {exc.undefined}=VALUE or add it under a top-level `default-values:`"
+    return msg
+
+
+# ------------------------------------------------------------------------------------------- YAML
+def _yaml_reason(exc: yaml.YAMLError) -> str:
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    context = getattr(exc, "context", None)
+    hint = ""
+    if problem and "mapping values are not allowed" in problem:
+        hint = " — a value containing ': ' needs quotes, or the indentation is off"
+    elif problem and ("found character '\\t'" in problem or "tab" in problem):
+        hint = " — YAML indentation must use spaces, not tabs"
+    elif context and "flow mapping" in context:
+        hint = " — a value starting with '{' must be quoted"
+    return f"{problem}{(' (' + context + ')') if context else ''}{hint}"
+
+
+def _parse_yaml(rendered: str, source: str) -> tuple[Any, yaml.Node | None]:
+    try:
+        root = yaml.compose(rendered, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(rendered)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark else None
+        raise SpecError([SpecProblem(source, line, "", f"YAML syntax error: {_yaml_reason(exc)}")]) from None
+    return data, root
+
+
+def _node_at(root: yaml.Node | None, loc: tuple[Any, ...]) -> tuple[yaml.Node | None, yaml.Node | None]:
+    """Walk the composed YAML along a pydantic error location; return (value node, key node) found deepest."""
+    node, key_node = root, None
+    for part in loc:
+        if isinstance(node, yaml.MappingNode):
+            nxt = None
+            for k, v in node.value:
+                if isinstance(k, yaml.ScalarNode) and k.value == str(part):
+                    nxt, key_node = v, k
+                    break
+            if nxt is None:
+                return node, key_node
+            node = nxt
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
+            if part >= len(node.value):
+                return node, key_node
+            node, key_node = node.value[part], None
+        else:
+            return node, key_node
+    return node, key_node
+
+
+def _field_path(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+def _clean_loc(loc: tuple[Any, ...]) -> tuple[Any, ...]:
+    # Drop pydantic's union/function tags ("str", "function-after[...]") that are not YAML keys.
+    return tuple(p for p in loc if isinstance(p, int) or not re.match(r"^(function-|str$|int$|float$|dict\[|list\[)", str(p)))
+
+
+def _suggest(unknown: str, loc: tuple[Any, ...]) -> str:
+    from runshepherd.spec import model as m
+
+    parents = {
+        "workflow": m.Workflow,
+        "tasks": m.Task,
+        "groups": m.Group,
+        "resources": m.ResourceSpec,
+        "timeout": m.Timeout,
+        "files": m.File,
+        "inputs": m.Input,
+        "outputs": m.Output,
+    }
+    names = [p for p in loc if isinstance(p, str)]
+    cls = None
+    for name in reversed(names[:-1]):
+        cls = parents.get(name)
+        if cls is not None:
+            break
+    if cls is None and len(names) == 1:
+        cls = m.WorkflowFile
+    if cls is None:
+        return ""
+    fields = [f.alias or n for n, f in cls.model_fields.items()]
+    close = difflib.get_close_matches(unknown, fields, n=1, cutoff=0.6)
+    if close:
+        return f" — did you mean `{close[0]}`?"
+    return f" — allowed here: {', '.join(sorted(fields))}"
+
+
+def _problems(exc: ValidationError, root: yaml.Node | None, source: str, text: str, rendered: str) -> list[SpecProblem]:
+    problems: list[SpecProblem] = []
+    seen: set[tuple[str, str]] = set()
+    for err in exc.errors(include_url=False):
+        loc = _clean_loc(tuple(err["loc"]))
+        node, key_node = _node_at(root, loc)
+        mark_node = key_node if err["type"] == "extra_forbidden" and key_node is not None else node
+        line = _map_line(mark_node.start_mark.line + 1, text, rendered) if mark_node is not None else None
+        field = _field_path(loc)
+        msg = err.get("msg", "invalid")
+        kind = err["type"]
+        if kind == "extra_forbidden":
+            msg = f"unknown field{_suggest(str(loc[-1]), loc)}"
+            if loc == ("workflow", "default-values"):
+                msg = "`default-values:` belongs at the top level, not under `workflow:` — remove its indentation"
+        elif kind == "missing":
+            msg = "required field is missing"
+        elif kind == "value_error":
+            msg = msg.removeprefix("Value error, ")
+        elif kind in {"list_type", "dict_type"}:
+            msg = f"must be a {'list' if kind == 'list_type' else 'mapping'}, got {type(err.get('input')).__name__}"
+        elif kind == "string_type":
+            got = err.get("input")
+            shape = "mapping" if isinstance(got, dict) else "list" if isinstance(got, list) else type(got).__name__
+            msg = f"must be a plain value, got a {shape} {got!r}"
+            if loc and loc[-1] == "url":
+                msg += " — write the URL directly, e.g. `url: s3://bucket/path/`"
+        elif kind.endswith("_type") or kind.endswith("_parsing"):
+            msg = f"{msg} (got {err.get('input')!r})"
+        key = (field, msg)
+        if key in seen:
+            continue
+        seen.add(key)
+        problems.append(SpecProblem(source, line, field, msg))
+    return problems
+
+
+def _map_line(rendered_line: int, text: str, rendered: str) -> int:
+    """Rendered line → line in the file the person edits. Jinja blocks can shift lines; find the same text."""
+    t_lines, r_lines = text.splitlines(), rendered.splitlines()
+    if len(t_lines) == len(r_lines):
+        return rendered_line
+    if 0 < rendered_line <= len(r_lines):
+        target = r_lines[rendered_line - 1].rstrip()
+        hits = [i + 1 for i, ln in enumerate(t_lines) if ln.rstrip() == target]
+        if hits:
+            return min(hits, key=lambda i: abs(i - rendered_line))
+    return rendered_line
+
+
+# ------------------------------------------------------------------------------------------- lint
+def _lint(model: WorkflowFile, base_dir: Path | None) -> list[str]:
+    """Problems that do not stop a submission but will bite later; the plan message shows them."""
+    from runshepherd.spec.tokens import TOKEN_RE
+
+    warnings: list[str] = []
+    wf = model.workflow
+    for task in wf.all_tasks():
+        blob = " ".join(task.command + task.args + [f.contents or "" for f in task.files] + list(task.environment.values()))
+        for m in TOKEN_RE.finditer(blob):
+            if m.group(2) is not None and int(m.group(2)) >= len(task.inputs):
+                warnings.append(
+                    f"task {task.name!r} uses {m.group(0)} but has {len(task.inputs)} input(s); inputs count from 0"
+                )
+        for f in task.files:
+            if f.localpath and base_dir is not None and not (base_dir / f.localpath).exists():
+                warnings.append(f"task {task.name!r}: localpath {f.localpath!r} does not exist next to the spec")
+    return warnings
