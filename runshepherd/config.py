@@ -1,0 +1,139 @@
+"""Settings: the embedded default < user file < RUNSHEPHERD_* env < command-line flags."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from runshepherd.errors import ConfigError
+
+DEFAULT_CONFIG = Path(__file__).with_name("configs") / "default.yaml"
+ENV_PREFIX = "RUNSHEPHERD_"
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Cadence(_Section):
+    short: float = 10
+    training: float = 30
+    backoff: float = 60
+    backoff_after: int = 4
+    polls_per_checkpoint: int = 5
+
+
+class Fixes(_Section):
+    max_fix_attempts: int = 3
+    max_infra_retries: int = 3
+    infra_backoff_seconds: float = 5
+
+
+class LogsConfig(_Section):
+    tasks_per_reader: int = 5
+    max_concurrency: int = 8
+    capture_timeout_seconds: float = 5
+    tail_lines: int = 2000
+    max_error_lines: int = 50
+    digest_words: int = 300
+    stale_after_seconds: float = 900
+    redaction_patterns: list[str] = Field(default_factory=list)
+
+
+Approval = Literal["ask", "yes", "no"]
+
+
+class Approvals(_Section):
+    submit: Approval = "ask"
+    resubmit: Approval = "ask"
+    download: Approval = "ask"
+    save_app: Approval = "ask"
+
+
+class Pending(_Section):
+    explain_after_seconds: float = 120
+
+
+class Settings(_Section):
+    backend: Literal["local", "slurm", "osmo"] = "local"
+    expert: str = "heuristic"
+    state_dir: Path | None = None
+    cadence: Cadence = Field(default_factory=Cadence)
+    fixes: Fixes = Field(default_factory=Fixes)
+    logs: LogsConfig = Field(default_factory=LogsConfig)
+    approvals: Approvals = Field(default_factory=Approvals)
+    pending: Pending = Field(default_factory=Pending)
+    backends: dict[str, dict[str, Any]] = Field(default_factory=dict)
+
+    def resolved_state_dir(self) -> Path:
+        if self.state_dir is not None:
+            return Path(self.state_dir).expanduser()
+        import platformdirs
+
+        return Path(platformdirs.user_data_dir("runshepherd", appauthor=False))
+
+
+def user_config_path() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("runshepherd", appauthor=False)) / "config.yaml"
+
+
+def _read_yaml(path: Path) -> dict[str, Any]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: config file not found — check the --config path") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}" if mark else str(path)
+        raise ConfigError(f"{where}: config is not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: config must be a mapping of settings")
+    return data
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+def env_overrides(environ: dict[str, str] | os._Environ[str]) -> dict[str, Any]:
+    """RUNSHEPHERD_BACKEND=slurm, RUNSHEPHERD_CADENCE__TRAINING=20 (double underscore = nesting)."""
+    out: dict[str, Any] = {}
+    for key, value in environ.items():
+        if not key.startswith(ENV_PREFIX) or not value:
+            continue
+        path = key[len(ENV_PREFIX) :].lower().split("__")
+        node = out
+        for part in path[:-1]:
+            node = node.setdefault(part, {})
+        node[path[-1]] = yaml.safe_load(value) if value.strip() else value
+    return out
+
+
+def load_settings(
+    config_file: Path | None = None,
+    *,
+    flags: dict[str, Any] | None = None,
+    environ: dict[str, str] | None = None,
+) -> Settings:
+    data = _read_yaml(DEFAULT_CONFIG)
+    user_file = config_file or user_config_path()
+    if config_file is not None or user_file.exists():
+        data = _merge(data, _read_yaml(user_file))
+    data = _merge(data, env_overrides(os.environ if environ is None else environ))
+    data = _merge(data, {k: v for k, v in (flags or {}).items() if v is not None})
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        field = ".".join(str(p) for p in err["loc"])
+        src = str(config_file) if config_file else "configuration"
+        raise ConfigError(f"{src}: setting {field!r}: {err['msg']} (got {err.get('input')!r})") from None

@@ -1,0 +1,182 @@
+"""The status answer: status first, then what the logs show, then the seed's block. Never a made-up number."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from runshepherd.backends.base import Links, Status, TaskStatus, WorkflowStatus
+
+State = Literal["running", "pending", "succeeded", "failed", "stale", "unknown"]
+
+GRAFANA_MISSING = "The Grafana resource usage link is not available for this workflow."
+DASHBOARD_MISSING = "The Kubernetes dashboard link is not available for this workflow."
+
+
+class TaskLine(BaseModel):
+    name: str
+    status: str
+    exit_code: int | None = None
+    failure_message: str | None = None
+
+
+class LogFacts(BaseModel):
+    """What the log pipeline established; every field may be unknown (None)."""
+
+    progress: str | None = None
+    metrics: dict[str, Any] | None = None
+    eta_seconds: float | None = None
+    last_update: datetime | None = None
+    stale: bool = False
+    summary: str | None = None
+    error_lines: list[str] = Field(default_factory=list)
+    risks: list[str] = Field(default_factory=list)
+
+
+class StatusReport(BaseModel):
+    """The `status --json` shape of DESIGN §10."""
+
+    workflow_id: str
+    status: str
+    state: State
+    pool: str | None
+    tasks: list[TaskLine]
+    progress: str | None = None
+    metrics: dict[str, Any] | None = None
+    eta: str | None = None
+    last_update: str | None = None
+    resources: str | None = None
+    risk: str | None = None
+    links: Links
+    artifact: str | None = None
+    outputs: list[str] = Field(default_factory=list)
+    summary: str | None = None
+    error_lines: list[str] = Field(default_factory=list)
+
+
+def state_of(status: Status, *, stale: bool = False) -> State:
+    if status is Status.COMPLETED:
+        return "succeeded"
+    if status.failed():
+        return "failed"
+    if status is Status.PENDING:
+        return "pending"
+    if status in (Status.RUNNING, Status.WAITING):
+        return "stale" if stale else "running"
+    return "unknown"
+
+
+def format_seconds(seconds: float) -> str:
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    minutes, sec = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}m{sec:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m"
+
+
+def _risk(ws: WorkflowStatus, facts: LogFacts, state: State) -> str:
+    risks = list(facts.risks)
+    failed = [t for t in ws.tasks if t.status.failed() and t.status is not TaskStatus.FAILED_UPSTREAM]
+    if failed:
+        t = failed[0]
+        code = f" (exit {t.exit_code})" if t.exit_code is not None else ""
+        risks.insert(0, f"task {t.name} {t.status.value}{code}")
+    if state == "stale":
+        risks.append("no new log output recently — the job may be stuck")
+    if state in ("running", "pending") and facts.eta_seconds is None and ws.status is Status.RUNNING:
+        risks.append("no ETA: the logs show no progress markers")
+    return "; ".join(risks) if risks else "none seen"
+
+
+def build_report(
+    ws: WorkflowStatus,
+    facts: LogFacts | None = None,
+    *,
+    resources: str | None = None,
+    artifact: str | None = None,
+    now: datetime | None = None,
+) -> StatusReport:
+    facts = facts or LogFacts()
+    state = state_of(ws.status, stale=facts.stale)
+    return StatusReport(
+        workflow_id=ws.workflow_id,
+        status=ws.status.value,
+        state=state,
+        pool=ws.pool,
+        tasks=[
+            TaskLine(name=t.name, status=t.status.value, exit_code=t.exit_code, failure_message=t.failure_message)
+            for t in ws.tasks
+        ],
+        progress=facts.progress,
+        metrics=facts.metrics or None,
+        eta=format_seconds(facts.eta_seconds) if facts.eta_seconds is not None else None,
+        last_update=facts.last_update.isoformat() if facts.last_update else None,
+        resources=resources,
+        risk=_risk(ws, facts, state),
+        links=ws.links,
+        artifact=artifact,
+        outputs=ws.outputs,
+        summary=facts.summary,
+        error_lines=facts.error_lines[:50],
+    )
+
+
+def _metrics_text(metrics: dict[str, Any] | None) -> str:
+    if not metrics:
+        return "unknown"
+    parts = []
+    for k, v in metrics.items():
+        parts.append(f"{k} {v:.4g}" if isinstance(v, float) else f"{k} {v}")
+    return " · ".join(parts)
+
+
+def render_block(r: StatusReport) -> str:
+    """The seed's block, plus the two link lines (named as unavailable when missing)."""
+    lines = [
+        f"Run: {r.workflow_id}",
+        f"State: {r.state}",
+        f"Progress: {r.progress or 'unknown'}",
+        f"Resources: {r.resources or 'unknown'}",
+        f"Latest metrics: {_metrics_text(r.metrics)}",
+        f"Last update: {r.last_update or 'unknown'}",
+        f"ETA: {r.eta or 'unknown'}",
+        f"Risk: {r.risk or 'unknown'}",
+        f"Artifact: {r.artifact or 'none'}",
+    ]
+    if r.links.overview:
+        lines.append(f"Overview: {r.links.overview}")
+    lines.append(f"[View resource usage in Grafana]({r.links.grafana})" if r.links.grafana else GRAFANA_MISSING)
+    lines.append(f"[Open Kubernetes dashboard]({r.links.dashboard})" if r.links.dashboard else DASHBOARD_MISSING)
+    return "\n".join(lines)
+
+
+def render_markdown(r: StatusReport) -> str:
+    """Status first, then what the logs show, the error and next step for failures, then the block."""
+    head = f"**{r.status}** — {r.workflow_id}" + (f" on pool {r.pool}" if r.pool else "")
+    parts = [head]
+    if r.summary:
+        parts.append(r.summary)
+    if r.error_lines:
+        parts.append("Error:\n```\n" + "\n".join(r.error_lines[:50]) + "\n```")
+    parts.append(render_block(r))
+    return "\n\n".join(parts)
+
+
+def write_artifact(r: StatusReport, runs_dir: Any, now: datetime | None = None) -> str:
+    """A short status file per run that a person or another agent can read instead of raw logs."""
+    from pathlib import Path
+
+    runs = Path(runs_dir)
+    runs.mkdir(parents=True, exist_ok=True)
+    path = runs / f"{r.workflow_id}-status.md"
+    r = r.model_copy(update={"artifact": str(path)})
+    stamp = (now or datetime.now(timezone.utc)).isoformat(timespec="seconds")
+    tmp = path.with_suffix(".md.tmp")
+    tmp.write_text(f"<!-- written {stamp} by RunShepherd -->\n" + render_markdown(r) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return str(path)
