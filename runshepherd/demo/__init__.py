@@ -1,1 +1,1 @@
-
+"""A bundled numpy demo trainer (``python -m runshepherd.demo.trainer``) used by the examples and tests."""
