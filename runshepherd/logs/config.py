@@ -1,0 +1,27 @@
+"""Limits of the log pipeline: every bound that keeps a digest small whatever the log size."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class LogConfig(BaseModel):
+    """Bounds and knobs of one log read.
+
+    Extra keys are ignored so ``LogConfig(**settings.logs.model_dump())`` works with the app settings section.
+    ``None`` for a limit means "no limit" (the memory bound holds regardless: nothing grows with the log).
+    """
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    max_line_chars: int = Field(4000, ge=80, description="longer lines are cut and marked")
+    max_error_lines: int = Field(50, ge=5, le=500)
+    max_key_events: int = Field(20, ge=2, le=200)
+    stale_after_seconds: float = Field(900.0, gt=0)
+    redaction_patterns: list[str] = Field(default_factory=list, description="extra regexes, replaced whole")
+    max_bytes: int | None = Field(4 * 1024**3, ge=1, description="files larger than this are read from the tail")
+    max_lines: int | None = Field(None, ge=1)
+    max_seconds: float | None = Field(300.0, gt=0, description="wall-time bound of one read")
+    spike_factor: float = Field(3.0, gt=1.0, description="a loss above factor x running median is a spike")
+    metric_window: int = Field(64, ge=8, le=4096, description="values kept per metric for median and trend")
+    digest_words: int = Field(300, ge=50, description="word budget of the markdown per reader")

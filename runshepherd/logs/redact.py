@@ -1,0 +1,188 @@
+"""Secret redaction: runs before any extractor, digest, model prompt, checkpoint or status file sees text.
+
+Each pattern has a kind; a match becomes ``[REDACTED:<kind>]`` and is counted. Assignment-style patterns
+keep the name (``HF_TOKEN=[REDACTED:token]``) because the name is useful evidence and not a secret.
+A cheap trigger search skips the full pattern set on the vast majority of lines, which hold no secret.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterable, Pattern
+
+_KEY_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
+_KEY_END = re.compile(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
+_KEY_BLOCK = re.compile(
+    r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)",
+    re.S,
+)
+# Lines inside a PEM block: base64 body, RFC 1421 headers (Proc-Type, DEK-Info), blank lines.
+_KEY_BODY = re.compile(r"^\s*(?:[A-Za-z0-9+/=]*|[A-Za-z-]+: .*)\s*$")
+
+_ASSIGN_NAME = (
+    r"[\w.-]*?(?:password|passwd|pwd|passphrase|token|secret|secret[_-]?key|api[_-]?key|apikey|"
+    r"access[_-]?key|private[_-]?key|credentials?|auth[_-]?key)"
+)
+
+
+@dataclass(frozen=True)
+class _Rule:
+    kind: str
+    pattern: Pattern[str]
+    keep_group: int = 0  # 1 = keep group 1 (the name and separator), replace the rest of the match
+    named: bool = False  # the kind comes from the assigned name (password / token / secret / api_key)
+
+
+# Names that contain "token" but hold vocabulary, not credentials (tokenizer configs are printed often).
+_NOT_SECRET_NAMES = ("pad_token", "eos_token", "bos_token", "unk_token", "sep_token", "cls_token", "mask_token")
+_NOT_SECRET_VALUES = frozenset({"none", "null", "true", "false", "***", "****", "''", '""', "<redacted>"})
+
+
+def _assignment_kind(name: str) -> str:
+    low = name.lower()
+    if "pass" in low or "pwd" in low:
+        return "password"
+    if "token" in low:
+        return "token"
+    if "key" in low:
+        return "api_key"
+    if "credential" in low:
+        return "credential"
+    return "secret"
+
+
+def _rules() -> list[_Rule]:
+    flags = re.IGNORECASE
+    return [
+        _Rule("private_key", re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*")),
+        _Rule("anthropic_key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}")),
+        _Rule("openai_key", re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}")),
+        _Rule("hf_token", re.compile(r"\bhf_[A-Za-z0-9]{20,}")),
+        _Rule("github_token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})")),
+        _Rule("slack_token", re.compile(r"\bxox[abposre]-[A-Za-z0-9-]{10,}")),
+        _Rule("nvidia_key", re.compile(r"\bnvapi-[A-Za-z0-9_-]{20,}")),
+        _Rule("aws_key", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b")),
+        _Rule(
+            "aws_secret",
+            re.compile(r"((?:aws_?)?secret_?access_?key[\"']?\s*[=:]\s*[\"']?)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])", flags),
+            keep_group=1,
+        ),
+        _Rule("gcp_key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}")),
+        _Rule("gcp_token", re.compile(r"\bya29\.[0-9A-Za-z_-]{20,}")),
+        _Rule(
+            "azure_key",
+            re.compile(r"((?:AccountKey|SharedAccessKey)\s*=\s*)[A-Za-z0-9+/]{20,}={0,2}", flags),
+            keep_group=1,
+        ),
+        _Rule("azure_sas", re.compile(r"([?&]sig=)[A-Za-z0-9%+/=]{16,}", flags), keep_group=1),
+        _Rule("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
+        _Rule("bearer_token", re.compile(r"(\bbearer\s+)[A-Za-z0-9._~+/-]{8,}=*", flags), keep_group=1),
+        _Rule("basic_auth", re.compile(r"(\bauthorization[\"']?\s*[=:]\s*[\"']?basic\s+)[A-Za-z0-9+/]{8,}=*", flags), keep_group=1),
+        _Rule("url_password", re.compile(r"(\b[a-z][a-z0-9+.-]*://[^\s/:@]+:)[^\s@/]+(?=@)", flags), keep_group=1),
+        _Rule(
+            "secret",
+            re.compile(r"(\b(" + _ASSIGN_NAME + r")\b[\"']?\s*[=:]\s*[\"']?)(?!\[REDACTED)([^\s\"',;&}]+)", flags),
+            keep_group=1,
+            named=True,
+        ),
+        _Rule(
+            "secret",
+            re.compile(r"(--?((?:password|passwd|token|secret|api-key|api_key|access-key))\s+)(?!\[REDACTED)([^\s\"']+)", flags),
+            keep_group=1,
+            named=True,
+        ),
+    ]
+
+
+_RULES = _rules()
+_TRIGGER = re.compile(
+    r"sk-|hf_|gh[pousr]_|github_pat_|xox|nvapi-|AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|AIza|ya29\.|eyJ|://[^\s/]*@"
+    r"|PRIVATE KEY"
+    r"|(?i:pass|pwd|token|secret|api.?key|access.?key|credential|bearer|authorization|accountkey|sharedaccesskey"
+    r"|sig=|auth.?key)"
+)
+
+
+def _apply(rule: _Rule, text: str, counts: Counter[str]) -> str:
+    replacement = f"[REDACTED:{rule.kind}]"
+
+    def sub(match: re.Match[str]) -> str:
+        kind = rule.kind
+        if rule.named:
+            name, value = match.group(2), match.group(3)
+            if name.lower().endswith(_NOT_SECRET_NAMES) or value.lower() in _NOT_SECRET_VALUES:
+                return match.group(0)
+            kind = _assignment_kind(name)
+        counts[kind] += 1
+        return (match.group(1) if rule.keep_group else "") + (f"[REDACTED:{kind}]" if rule.named else replacement)
+
+    return rule.pattern.sub(sub, text)
+
+
+def compile_extra(patterns: Iterable[str]) -> list[Pattern[str]]:
+    """Compile config-supplied patterns once; a bad regex is a config error worth failing on."""
+    return [re.compile(p) for p in patterns]
+
+
+def redact_line(text: str, extra: Iterable[Pattern[str]] = (), counts: Counter[str] | None = None) -> str:
+    """Redact one line (no multi-line state); counts are added to ``counts`` when given."""
+    counts = counts if counts is not None else Counter()
+    for pattern in extra:
+        text = _apply(_Rule("custom", pattern), text, counts)
+    if not _TRIGGER.search(text):
+        return text
+    for rule in _RULES:
+        text = _apply(rule, text, counts)
+    return text
+
+
+def redact(text: str, extra_patterns: Iterable[str] = ()) -> tuple[str, dict[str, int]]:
+    """Redact any text (one line or many) and say what was removed, by kind.
+
+    The reusable entry point for other modules: LLM prompts, checkpoints and status files go through it.
+    Private key blocks are removed whole, from BEGIN to END, across lines.
+    """
+    counts: Counter[str] = Counter()
+    extra = compile_extra(extra_patterns)
+
+    def key_block(match: re.Match[str]) -> str:
+        counts["private_key"] += 1
+        return "[REDACTED:private_key]"
+
+    text = _KEY_BLOCK.sub(key_block, text)
+    lines = [redact_line(line, extra, counts) for line in text.split("\n")]
+    return "\n".join(lines), dict(counts)
+
+
+@dataclass
+class LineRedactor:
+    """Streaming redaction with the one piece of cross-line state secrets need: an open private key block."""
+
+    extra: list[Pattern[str]] = field(default_factory=list)
+    counts: Counter[str] = field(default_factory=Counter)
+    in_key_block: bool = False
+
+    def __call__(self, text: str) -> str:
+        if self.in_key_block:
+            end = _KEY_END.search(text)
+            if end:
+                self.in_key_block = False
+                return redact_line("[REDACTED:private_key]" + text[end.end() :], self.extra, self.counts)
+            if _KEY_BODY.match(text):
+                return "[REDACTED:private_key]"
+            # Not key material any more (a cut or garbled block): stop swallowing lines.
+            self.in_key_block = False
+        begin = _KEY_BEGIN.search(text)
+        if begin and not _KEY_END.search(text, begin.end()):
+            self.in_key_block = True
+            self.counts["private_key"] += 1
+            return redact_line(text[: begin.start()], self.extra, self.counts) + "[REDACTED:private_key]"
+        if begin:
+            text = _KEY_BLOCK.sub(lambda m: self._count_key(), text)
+        return redact_line(text, self.extra, self.counts)
+
+    def _count_key(self) -> str:
+        self.counts["private_key"] += 1
+        return "[REDACTED:private_key]"
