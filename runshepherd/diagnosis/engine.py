@@ -1,0 +1,166 @@
+"""Run every registered rule over one task's context and pick the verdict by the signal hierarchy.
+
+Choice: secondary signals (launcher noise, aborted communicators) only count when nothing primary is there;
+among the primary signals within ``BAND`` of the strongest, the earliest wins (status < failure message <
+events < log position), so the root error beats later noise and infrastructure verdicts beat log lines.
+"""
+
+from __future__ import annotations
+
+import re
+
+from runshepherd.diagnosis.models import Diagnosis, DiagnosisInput, Fix, TaskRecord
+from runshepherd.diagnosis.rules import REGISTRY, Context, Signal
+
+BAND = 0.08
+MIN_STRENGTH = 0.5  # below this (and for secondary-only evidence) a failed run is "unknown", a clean one "healthy"
+
+_HEALTHY_EXPL = "No sign of a failure: the run shows no error, and its warnings are routine ones."
+
+
+def collect(ctx: Context) -> list[Signal]:
+    signals: list[Signal] = []
+    for r in REGISTRY:
+        signals.extend(r(ctx))
+    return signals
+
+
+def choose(signals: list[Signal]) -> Signal | None:
+    primary = [s for s in signals if not s.secondary and s.strength >= MIN_STRENGTH]
+    if not primary:
+        return None
+    top = max(s.strength for s in primary)
+    band = [s for s in primary if s.strength >= top - BAND - 1e-9]
+    return min(band, key=lambda s: (s.order, -s.strength))
+
+
+def verdict(ctx: Context, *, failed: bool | None = None, task: str | None = None,
+            allowed: set[str] | None = None) -> Diagnosis:
+    """One diagnosis for one context. ``failed`` = what the status says (None = unknown, e.g. a bare log)."""
+    signals = collect(ctx)
+    if allowed is not None:
+        signals = [s for s in signals if s.label in allowed]
+    best = choose(signals)
+    if best is None:
+        weak = [s for s in signals if s.label == "unknown" or s.secondary]
+        if failed or (failed is None and weak):
+            ev = _dedupe([line for s in weak[:3] for line in s.evidence])
+            return Diagnosis(label="unknown", origin=weak[0].origin if weak else "user", confidence=0.3,
+                             evidence=ev, task=task,
+                             explanation=(weak[0].explanation if weak else
+                                          "The run failed, but nothing in the status, events or logs says why."),
+                             fix=Fix(kind="none", description="Read the full log of the failed task (and its events); "
+                                     "rerun with unbuffered output (`python -u`) so the last lines are not lost."))
+        return Diagnosis(label="healthy", origin="user", confidence=0.9 if not signals else 0.75, evidence=[],
+                         explanation=_HEALTHY_EXPL, fix=Fix(kind="none", description="Nothing to fix."), task=task)
+    same = [s for s in signals if s.label == best.label and s is not best and not s.secondary]
+    rivals = [s for s in signals if s.label != best.label and not s.secondary and s.strength >= best.strength - BAND]
+    confidence = min(0.99, best.strength + 0.02 * min(len(same), 3) - 0.08 * min(len(rivals), 2))
+    evidence = _dedupe(best.evidence + [line for s in same[:2] for line in s.evidence])[:4]
+    return Diagnosis(
+        label=best.label,
+        origin=best.origin,
+        confidence=round(max(0.05, confidence), 3),
+        evidence=evidence,
+        explanation=best.explanation,
+        fix=Fix(kind=best.fix_kind, description=best.fix_description),
+        task=task,
+        what_would_confirm=best.what_would_confirm,
+    )
+
+
+def _dedupe(lines: list[str]) -> list[str]:
+    seen: set[str] = set()
+    out = []
+    for ln in lines:
+        if ln and ln not in seen:
+            seen.add(ln)
+            out.append(ln)
+    return out
+
+
+# ------------------------------------------------------------------------------------------- public API
+def diagnose_log_text(text: str, source: str = "<log>") -> Diagnosis:
+    """Diagnose a bare log file from its text alone (``orchestrate diagnose --log FILE``)."""
+    lines = text.splitlines()
+    ctx = Context.build(task=None, log_lines=lines)
+    return verdict(ctx, failed=None)
+
+
+def diagnose(inp: DiagnosisInput) -> list[Diagnosis]:
+    """One diagnosis per failed task group (healthy when nothing failed), each with a fix and, if possible, a patch."""
+    out: list[Diagnosis] = []
+    failed_tasks = [t for t in inp.tasks if t.is_failed() and (t.status or "").upper() != "FAILED_UPSTREAM"]
+    by_group: dict[str, TaskRecord] = {}
+    for t in failed_tasks:
+        key = t.group or t.name
+        if key not in by_group or (t.lead and not by_group[key].lead):
+            by_group[key] = t
+    status = inp.status.value if inp.status is not None else None
+
+    for t in by_group.values():
+        ctx = Context.build(
+            task=t.name,
+            status=t.status if (t.status or "").upper() != "FAILED" else (status if status != "FAILED" else "FAILED"),
+            exit_code=t.exit_code,
+            failure_message=t.failure_message,
+            events=_events_for(inp.events, t.name),
+            log_lines=_logs_for(inp, t.name),
+            spec_text=inp.spec_text,
+            metrics=inp.metrics,
+        )
+        out.append(verdict(ctx, failed=True, task=t.name))
+
+    if not out:
+        ctx = Context.build(
+            task=None,
+            status=status,
+            failure_message=inp.failure_message,
+            events=inp.events,
+            log_lines=[ln for lines in inp.log_lines.values() for ln in lines],
+            spec_text=inp.spec_text,
+            metrics=inp.metrics,
+            declared_outputs=inp.declared_outputs or _declared_outputs(inp.spec_text),
+            written_outputs=inp.workflow_outputs,
+        )
+        failed = inp.status.failed() if inp.status is not None else None
+        allowed = {"output_missing", "nan_loss"} if status == "COMPLETED" else None
+        if status in {"PENDING", "RUNNING", "WAITING"}:
+            # alive: only what blocks or spoils the run counts (a caught exception in a running log does not)
+            allowed = {"unschedulable", "image_pull", "nan_loss", "validation_error", "permission_or_auth",
+                       "gpu_oom", "host_oom", "nccl_or_distributed", "missing_dependency", "cuda_driver"}
+        d = verdict(ctx, failed=failed, allowed=allowed)
+        if d.label == "unknown" and not failed:
+            d = Diagnosis(label="healthy", origin="user", confidence=0.7, explanation=_HEALTHY_EXPL,
+                          fix=Fix(kind="none", description="Nothing to fix."))
+        out.append(d)
+
+    if inp.spec_text:
+        from runshepherd.diagnosis.fixes import propose_fix
+
+        out = [d.model_copy(update={"fix": propose_fix(d, inp.spec_text, nodes=None)}) if d.failed() else d
+               for d in out]
+    return out
+
+
+def _events_for(events: list[str], task: str) -> list[str]:
+    """Events of one task: OSMO lines are tagged ``[task]``; untagged (Kubernetes-style) lines apply to all."""
+    tag = re.compile(r"\[" + re.escape(task) + r"(?: retry-\d+)?\]")
+    any_tag = re.compile(r"^\S+ \S+ \[[^\]]+\]")
+    return [e for e in events if tag.search(e) or not any_tag.match(e)]
+
+
+def _logs_for(inp: DiagnosisInput, task: str) -> list[str]:
+    if task in inp.log_lines:
+        return inp.log_lines[task]
+    if len(inp.log_lines) == 1:
+        return next(iter(inp.log_lines.values()))
+    tag = re.compile(r"\[" + re.escape(task) + r"(?: retry-\d+)?\]")
+    return [ln for lines in inp.log_lines.values() for ln in lines if tag.search(ln)]
+
+
+def _declared_outputs(spec_text: str | None) -> list[str]:
+    if not spec_text:
+        return []
+    return re.findall(r"^\s*-?\s*url:\s*(\S+://\S+)", spec_text, flags=re.MULTILINE) + re.findall(
+        r"^\s*path:\s*(s3://\S+|gs://\S+|swift://\S+|az://\S+)", spec_text, flags=re.MULTILINE)

@@ -1,0 +1,182 @@
+"""A small, self-contained error-block finder (swappable for ``runshepherd.logs`` later).
+
+It prepares log lines for the rules: strips the prefixes schedulers and launchers add (timestamps, ``[task]``,
+``[rank0]:``, glog headers), marks benign warnings and traceback source lines (which quote code, not errors),
+pulls exit codes out of the text, and locates the root error: the first exception of the first traceback, not
+the later noise other ranks and launchers print.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# Prefixes, applied repeatedly: ISO/OSMO/bracketed timestamps, [task][osmo], [rank0]:, "0: ", glog "E0509 12:00:00.1 12 f.cc:3]".
+_PREFIXES = [
+    re.compile(r"^\s*\[?\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?\s*"),
+    re.compile(r"^\s*\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\s+"),
+    re.compile(r"^\s*\[[\w.\-]+(?: retry-\d+)?\](?:\[osmo\])?:?\s*"),
+    re.compile(r"^\s*\[(?:rank|default)\d+\]:\s*"),
+    re.compile(r"^\s*\d{1,4}:\s+(?=\S)"),
+    re.compile(r"^\s*[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+\d+\s+[\w./-]+:\d+\]\s*"),
+    re.compile(r"^\s*(?:INFO|DEBUG)\s*[:|-]\s*"),
+]
+
+_EVENT_LINE = re.compile(r"^(?:Normal|Warning)\s{2,}\w+")
+_WARNING = re.compile(
+    r"(?:\b\w*Warning\b(?!\s{2,}\w))"  # UserWarning, FutureWarning… but not a k8s "Warning  Reason" event
+    r"|^\s*(?:WARNING|WARN|Warning)\b"
+    r"|^\s*\[(?:W|WARNING|WARN)[\] ]"
+    r"|^\s*W\d{4} "
+    r"|\bNCCL WARN\b"
+    r"|\blevel=warn"
+    r"|\b(?:wandb|tensorflow|absl|accelerate|lightning|transformers|deepspeed|pytorch_lightning|torch|jax)\s*[:\]]\s*WARNING\b"
+    r"|\bWARNING\s*[:\]]"
+    r"|warnings\.warn\("
+)
+# Lines that look alarming but are routine in healthy runs; they never count as failure evidence.
+_BENIGN = re.compile(
+    r"Some weights of .* were not (?:initialized|used)"
+    r"|You should probably TRAIN this model"
+    r"|Gradient overflow\.?\s+Skipping step"
+    r"|(?:Attempted loss scale|loss scale(?:r)?|Reducing loss scale|reducing loss scale)\b.*(?:to|->)\s*\d"
+    r"|OVERFLOW! Rank \d+ Skipping step"
+    r"|Could not load dynamic library"
+    r"|Unable to register cu(?:DNN|FFT|BLAS) factory"
+    r"|TF-TRT Warning"
+    r"|falling back to cpu|Falling back to cpu|No GPU/TPU found"
+    r"|oneDNN custom operations are on"
+    r"|retrying in \d|Retrying \(Retry\("
+    r"|NCCL INFO"
+    r"|tokenizers: The current process just got forked"
+    r"|This (?:TensorFlow binary|message) is",
+    re.IGNORECASE,
+)
+_FRAME = re.compile(r'^\s*File "[^"]+", line \d+')
+_TB_START = re.compile(r"Traceback \(most recent call last\)")
+_EXC_LINE = re.compile(
+    r"^(?P<type>(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault))(?::\s*(?P<msg>.*)|\s*$)"
+)
+_CHAINED = re.compile(r"During handling of the above exception|The above exception was the direct cause")
+
+_EXIT_PATTERNS = [
+    re.compile(r"exit(?:ed with)? code[:=\s]+(-?\d+)", re.IGNORECASE),
+    re.compile(r"exit status[:=\s]+(-?\d+)", re.IGNORECASE),
+    re.compile(r"\bexitcode\s*:\s*(-?\d+)"),
+    re.compile(r"\bexit_code\"?\s*[:=]\s*(-?\d+)"),
+    re.compile(r"\bExitCode=(\d+):(\d+)"),
+    re.compile(r"\|(?:FAILED|OUT_OF_MEMORY|TIMEOUT|CANCELLED[^|]*|NODE_FAIL|PREEMPTED)\|(\d+):(\d+)"),
+    re.compile(r"returned non-zero exit status (-?\d+)"),
+    re.compile(r"exited with (?:return )?code (-?\d+)", re.IGNORECASE),
+]
+
+
+def strip_prefix(line: str) -> str:
+    """The message part of a log line, without the timestamps and tags launchers put in front."""
+    text = line.rstrip("\r\n")
+    for _ in range(4):
+        before = text
+        for pat in _PREFIXES:
+            text = pat.sub("", text, count=1)
+        if text == before:
+            break
+    return text
+
+
+def is_event_line(text: str) -> bool:
+    return bool(_EVENT_LINE.match(text))
+
+
+def is_warning(text: str) -> bool:
+    """A log-level warning or known benign notice (never failure evidence); Kubernetes event types excluded."""
+    if is_event_line(text):
+        return False
+    return bool(_WARNING.search(text) or _BENIGN.search(text))
+
+
+def exception_type(text: str) -> tuple[str, str] | None:
+    """(type, message) when the line is a Python exception line such as ``ValueError: bad shape``."""
+    m = _EXC_LINE.match(text.strip())
+    if not m:
+        return None
+    return m.group("type"), (m.group("msg") or "").strip()
+
+
+def exit_codes(texts: list[str]) -> list[int]:
+    """Exit codes the text reports, in order (Slurm ``A:B`` pairs give the signal as 128+B when A is 0)."""
+    found: list[int] = []
+    for t in texts:
+        for pat in _EXIT_PATTERNS:
+            for m in pat.finditer(t):
+                if m.lastindex == 2:
+                    code, sig = int(m.group(1)), int(m.group(2))
+                    found.append(code if code else (128 + sig if sig else 0))
+                else:
+                    found.append(int(m.group(1)))
+    return found
+
+
+@dataclass
+class Line:
+    index: int
+    raw: str
+    text: str
+    warning: bool
+    code: bool  # quoted source inside a traceback
+
+    @property
+    def usable(self) -> bool:
+        return not self.warning and not self.code and bool(self.text.strip())
+
+
+@dataclass
+class ErrorBlock:
+    """Prepared lines plus where the root error is (index into ``lines``) and the traceback ranges."""
+
+    lines: list[Line]
+    root: int | None = None
+    exceptions: list[int] = field(default_factory=list)
+
+    def root_line(self) -> Line | None:
+        return self.lines[self.root] if self.root is not None else None
+
+    def window(self, before: int = 20, after: int = 10) -> list[Line]:
+        if self.root is None:
+            return self.lines[-(before + after):]
+        return self.lines[max(0, self.root - before): self.root + after + 1]
+
+
+def prepare(raw_lines: list[str]) -> ErrorBlock:
+    """Strip, mark, and find the root error of a list of raw log lines."""
+    lines: list[Line] = []
+    prev_frame = False
+    in_tb = False
+    for i, raw in enumerate(raw_lines):
+        text = strip_prefix(raw)
+        frame = bool(_FRAME.match(text))
+        code = prev_frame and not frame and text.startswith((" ", "\t")) and exception_type(text) is None
+        if _TB_START.search(text):
+            in_tb = True
+        lines.append(Line(i, raw, text, warning=is_warning(text), code=code or (in_tb and text.strip().startswith("^"))))
+        prev_frame = frame
+    block = ErrorBlock(lines)
+    for ln in lines:
+        if ln.usable and exception_type(ln.text) is not None:
+            block.exceptions.append(ln.index)
+    block.root = _root_exception(lines, block.exceptions)
+    return block
+
+
+def _root_exception(lines: list[Line], exceptions: list[int]) -> int | None:
+    """The first exception that ends a traceback (chained tracebacks: the first one is the cause)."""
+    for idx in exceptions:
+        # an exception line that closes a traceback: some frame line appears shortly above it
+        window = lines[max(0, idx - 40): idx]
+        if any(_FRAME.match(w.text) for w in window) or any(_TB_START.search(w.text) for w in window):
+            return idx
+    return exceptions[0] if exceptions else None
+
+
+def chained_after(lines: list[Line], idx: int) -> bool:
+    """True when a chained-exception marker precedes ``idx`` (so it is a consequence, not the cause)."""
+    return any(_CHAINED.search(ln.text) for ln in lines[max(0, idx - 60): idx])

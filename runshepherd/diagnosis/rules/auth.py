@@ -1,0 +1,53 @@
+"""Missing or wrong credentials, and permission errors on files."""
+
+from __future__ import annotations
+
+from runshepherd.diagnosis.rules.base import (
+    Context,
+    PatternRule,
+    Signal,
+    codes_of,
+    exit_evidence,
+    pat,
+    register,
+    rule,
+)
+
+_EXPL = "Access was refused: the task has no (or wrong, or expired) credentials for a service it uses, or no " \
+    "permission on a file or bucket."
+_FIX = "Check which credential the service needs (storage keys, Hugging Face token for gated models, W&B key), " \
+    "register it with the scheduler's credential store (for OSMO: `osmo credential set`), accept the model's " \
+    "licence if it is gated, or fix the file's permissions. Never paste secrets into the spec."
+
+AUTH = register(
+    PatternRule(
+        name="permission_or_auth",
+        label="permission_or_auth",
+        origin="config",
+        fix_kind="fix_credentials",
+        explanation=_EXPL,
+        fix_description=_FIX,
+        patterns=(
+            pat(r"GatedRepoError|gated repo|Access to model .* is restricted|You must be authenticated to access it", 0.92),
+            pat(r"\b40[13] Client Error|HTTP Error 40[13]|status(?: code)?:? 40[13]\b|\b403 Forbidden|\b401 Unauthorized", 0.88),
+            pat(r"AccessDenied|Access Denied|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken|TokenExpired|InvalidToken", 0.88),
+            pat(r"NoCredentialsError|Unable to locate credentials|could not find default credentials|DefaultCredentialsError", 0.88),
+            pat(r"PermissionError", 0.86, flags=0),
+            pat(r"Permission denied", 0.82),
+            pat(r"api[_ ]key not configured|Invalid (?:user )?token|token is (?:invalid|expired)|invalid service token", 0.84),
+            pat(r"AuthenticationError|authentication (?:failed|required)|not authorized|Unauthorized", 0.8),
+            pat(r"Operation not permitted|Read-only file system", 0.74),
+        ),
+    )
+)
+
+
+@rule
+def auth_exit(ctx: Context) -> list[Signal]:
+    """126 = not executable; OSMO 2013/2014/2020 = data or service authorisation failures."""
+    hit = set(codes_of(ctx)) & {126, 2013, 2014, 2020}
+    if not hit:
+        return []
+    ev, order = exit_evidence(ctx, hit)
+    strength = 0.55 if hit == {126} else 0.8
+    return [Signal("permission_or_auth", "config", strength, order, ev, _EXPL, "fix_credentials", _FIX)]

@@ -1,0 +1,212 @@
+"""The rule interface: a rule reads a :class:`Context` and returns :class:`Signal` s; the engine picks one.
+
+Adding a failure class means adding a module that calls :func:`register`. Most rules are declarative
+:class:`PatternRule` s (regexes with a strength); families that need judgement (exit 137, image pull auth vs tag,
+pending quota vs capacity) are small functions.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Protocol
+
+from runshepherd.diagnosis.errorblock import ErrorBlock, Line, prepare
+from runshepherd.diagnosis.models import FixKind, Label, MetricsHints, Origin
+
+# Where a signal came from, in the order of trust (DESIGN §6 signal hierarchy). Lower sorts first.
+ORDER_STATUS = -3
+ORDER_FAILURE_MESSAGE = -2
+ORDER_EVENT = -1
+
+
+@dataclass
+class Signal:
+    label: Label
+    origin: Origin
+    strength: float
+    order: int
+    evidence: list[str]
+    explanation: str
+    fix_kind: FixKind
+    fix_description: str
+    secondary: bool = False
+    what_would_confirm: str | None = None
+    detail: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Context:
+    """What one task (or one log file) offers the rules; raw lines are kept for verbatim evidence."""
+
+    task: str | None
+    status: str | None
+    exit_code: int | None
+    failure_message: str | None
+    events: ErrorBlock
+    log: ErrorBlock
+    spec_text: str | None = None
+    metrics: MetricsHints | None = None
+    declared_outputs: list[str] = field(default_factory=list)
+    written_outputs: list[str] | None = None
+
+    @classmethod
+    def build(
+        cls,
+        *,
+        task: str | None = None,
+        status: str | None = None,
+        exit_code: int | None = None,
+        failure_message: str | None = None,
+        events: list[str] | None = None,
+        log_lines: list[str] | None = None,
+        spec_text: str | None = None,
+        metrics: MetricsHints | None = None,
+        declared_outputs: list[str] | None = None,
+        written_outputs: list[str] | None = None,
+    ) -> "Context":
+        return cls(
+            task=task,
+            status=status.upper() if status else None,
+            exit_code=exit_code,
+            failure_message=failure_message,
+            events=prepare(list(events or [])),
+            log=prepare(list(log_lines or [])),
+            spec_text=spec_text,
+            metrics=metrics,
+            declared_outputs=list(declared_outputs or []),
+            written_outputs=written_outputs,
+        )
+
+    def texts(self, *, events: bool = True, log: bool = True) -> Iterable[tuple[int, Line]]:
+        """Usable (non-warning, non-code) lines with their ordering key: failure message, events, then log."""
+        if self.failure_message:
+            fm = prepare([self.failure_message]).lines[0]
+            yield ORDER_FAILURE_MESSAGE, fm
+        if events:
+            for ln in self.events.lines:
+                if ln.usable:
+                    yield ORDER_EVENT, ln
+        if log:
+            for ln in self.log.lines:
+                if ln.usable:
+                    yield ln.index, ln
+
+    def all_text(self) -> str:
+        parts = [self.failure_message or ""] + [ln.text for ln in self.events.lines] + [ln.text for ln in self.log.lines]
+        return "\n".join(parts)
+
+
+class Rule(Protocol):
+    name: str
+
+    def __call__(self, ctx: Context) -> list[Signal]: ...
+
+
+Explainer = str | Callable[[re.Match[str]], str]
+
+
+@dataclass(frozen=True)
+class Pattern:
+    regex: re.Pattern[str]
+    strength: float = 0.85
+    secondary: bool = False
+
+
+def pat(expr: str, strength: float = 0.85, *, secondary: bool = False, flags: int = re.IGNORECASE) -> Pattern:
+    return Pattern(re.compile(expr, flags), strength, secondary)
+
+
+@dataclass(frozen=True)
+class PatternRule:
+    """A failure family recognised by lines alone; each matching line yields one signal."""
+
+    name: str
+    label: Label
+    origin: Origin
+    fix_kind: FixKind
+    explanation: Explainer
+    fix_description: Explainer
+    patterns: tuple[Pattern, ...]
+    what_would_confirm: str | None = None
+    in_events: bool = True
+    in_log: bool = True
+    max_hits: int = 3
+
+    def __call__(self, ctx: Context) -> list[Signal]:
+        out: list[Signal] = []
+        for order, ln in ctx.texts(events=self.in_events, log=self.in_log):
+            for p in self.patterns:
+                m = p.regex.search(ln.text)
+                if m is None:
+                    continue
+                out.append(
+                    Signal(
+                        label=self.label,
+                        origin=self.origin,
+                        strength=p.strength,
+                        order=order if order < 0 else ln.index,
+                        evidence=[ln.raw.rstrip()],
+                        explanation=_render(self.explanation, m),
+                        fix_kind=self.fix_kind,
+                        fix_description=_render(self.fix_description, m),
+                        secondary=p.secondary,
+                        what_would_confirm=self.what_would_confirm,
+                        detail={k: v for k, v in m.groupdict().items() if v},
+                    )
+                )
+                break
+            if len(out) >= self.max_hits:
+                break
+        return out
+
+
+def _render(e: Explainer, m: re.Match[str]) -> str:
+    return e(m) if callable(e) else e
+
+
+REGISTRY: list[Rule] = []
+
+
+def register(rule: Rule) -> Rule:
+    """Add a rule to the registry (module import time); returns it so modules can keep a name."""
+    REGISTRY.append(rule)
+    return rule
+
+
+@dataclass(frozen=True)
+class FunctionRule:
+    name: str
+    fn: Callable[[Context], list[Signal]]
+
+    def __call__(self, ctx: Context) -> list[Signal]:
+        return self.fn(ctx)
+
+
+def rule(fn: Callable[[Context], list[Signal]]) -> Callable[[Context], list[Signal]]:
+    """Decorator registering a function rule under its function name."""
+    register(FunctionRule(fn.__name__, fn))
+    return fn
+
+
+def exit_evidence(ctx: Context, wanted: set[int]) -> tuple[list[str], int]:
+    """Verbatim evidence for an exit code (the failure message or the log line that states it) and its order."""
+    from runshepherd.diagnosis.errorblock import exit_codes
+
+    if ctx.failure_message and set(exit_codes([ctx.failure_message])) & wanted:
+        return [ctx.failure_message], ORDER_FAILURE_MESSAGE
+    for ln in ctx.log.lines:
+        if set(exit_codes([ln.text])) & wanted:
+            return [ln.raw.rstrip()], ln.index
+    if ctx.exit_code in wanted:
+        return [f"exit_code: {ctx.exit_code}"] + ([ctx.failure_message] if ctx.failure_message else []), ORDER_STATUS
+    return [], ORDER_STATUS
+
+
+def codes_of(ctx: Context) -> list[int]:
+    """The task's exit code when known, else the non-zero exit codes its log states."""
+    from runshepherd.diagnosis.errorblock import exit_codes
+
+    if ctx.exit_code is not None:
+        return [ctx.exit_code]
+    return [c for c in exit_codes([ln.text for ln in ctx.log.lines[-400:]]) if c]

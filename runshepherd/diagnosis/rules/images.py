@@ -1,0 +1,55 @@
+"""The container image could not be pulled: wrong name/tag, or missing registry credentials."""
+
+from __future__ import annotations
+
+import re
+
+from runshepherd.diagnosis.rules.base import ORDER_STATUS, Context, Signal, rule
+
+_PULL = re.compile(
+    r"ErrImagePull|ImagePullBackOff|Failed to pull image|FAILED_IMAGE_PULL|manifest unknown|manifest for \S+ not found"
+    r"|pull access denied|repository does not exist|InvalidImageName|ErrImageNeverPull|failed to resolve reference"
+    r"|pyxis: (?:failed|couldn't)|enroot-import|\[ERROR\] URL \S+ returned error code|Error response from daemon: (?:manifest|pull)"
+    r"|Back-off pulling image|image \S+ not found",
+    re.IGNORECASE,
+)
+_AUTH = re.compile(r"unauthori[sz]ed|authentication required|denied|\b40[13]\b|no basic auth credentials|forbidden",
+                   re.IGNORECASE)
+_IMAGE = re.compile(r"""image "?(?P<image>[\w.\-/:@]+)"?""", re.IGNORECASE)
+
+
+@rule
+def image_pull(ctx: Context) -> list[Signal]:
+    hits: list[tuple[int, str, str]] = []
+    for order, ln in ctx.texts():
+        if _PULL.search(ln.text):
+            hits.append((order if order < 0 else ln.index, ln.raw.rstrip(), ln.text))
+    status_hit = ctx.status in {"FAILED_IMAGE_PULL", "FAILED_START_TIMEOUT"}
+    if not hits and not status_hit:
+        return []
+    # the most informative line: one that says *why* (auth / not found), else the first
+    why = [h for h in hits if re.search(r"Failed to pull|denied|unauthori|not found|manifest", h[2], re.I)]
+    chosen = (why or hits)[:2]
+    auth = any(_AUTH.search(h[2]) for h in hits)
+    image = next((m.group("image") for h in hits if (m := _IMAGE.search(h[2]))), None)
+    name = f" '{image}'" if image else ""
+    if auth:
+        expl = (f"The container image{name} is in a private registry and the cluster has no valid credential "
+                "for it, so the image could not be downloaded and the task never started.")
+        fix = ("Register a registry credential with the scheduler (for OSMO: `osmo credential list` to check, then "
+               "`osmo credential set <name> --type REGISTRY` for that registry, e.g. nvcr.io with an NGC API key); "
+               "do not add credentials to the workflow spec.")
+        kind, origin = "fix_credentials", "config"
+    else:
+        expl = (f"The container image{name} could not be downloaded: the name or tag does not exist in the "
+                "registry (or the registry was unreachable), so the task never started.")
+        fix = ("Check that the image name and tag exist (fix the typo in `image:`), or try a known-good tag; "
+               "if the registry was down, resubmit once.")
+        kind, origin = "fix_image", "user"
+    ev = [h[1] for h in chosen]
+    if status_hit:
+        ev = ev or [f"status: {ctx.status}"]
+    order = ORDER_STATUS if status_hit else min(h[0] for h in hits)
+    strength = 0.96 if (hits and ctx.status != "FAILED_START_TIMEOUT") or ctx.status == "FAILED_IMAGE_PULL" else 0.6
+    return [Signal("image_pull", origin, strength, order, ev, expl, kind, fix,  # type: ignore[arg-type]
+                   detail={"image": image or "", "auth": str(auth)})]

@@ -1,0 +1,54 @@
+"""Downloads and remote services unreachable (DNS, timeouts, 5xx, hub outages, data transfer failures)."""
+
+from __future__ import annotations
+
+from runshepherd.diagnosis.rules.base import (
+    Context,
+    PatternRule,
+    Signal,
+    codes_of,
+    exit_evidence,
+    pat,
+    register,
+    rule,
+)
+
+_EXPL = "A download or a call to a remote service failed (the network, a name lookup or the remote server did " \
+    "not answer); this is usually transient or a missing network route, not a bug in the code."
+_FIX = "Retry; if it repeats, pre-download the model/data to storage and pass it as an input (or set " \
+    "HF_HUB_OFFLINE=1 with a local cache), and check that the cluster can reach that host."
+
+NETWORK = register(
+    PatternRule(
+        name="network_download",
+        label="network_download",
+        origin="infra",
+        fix_kind="retry",
+        explanation=_EXPL,
+        fix_description=_FIX,
+        patterns=(
+            pat(r"We couldn't connect to '?https?://", 0.9),
+            pat(r"Temporary failure in name resolution|Name or service not known|Could not resolve host|getaddrinfo failed|nodename nor servname", 0.88),
+            pat(r"Max retries exceeded with url|MaxRetryError|NewConnectionError|ConnectTimeout|ReadTimeout", 0.84),
+            pat(r"\bConnectionError\b|ConnectionRefusedError|RemoteDisconnected|ChunkedEncodingError|IncompleteRead|Connection broken", 0.82),
+            pat(r"LocalEntryNotFoundError|offline mode is enabled", 0.82),
+            pat(r"URLError|HTTP Error 5\d\d|\b50[0234] Server Error|Service Unavailable|Bad Gateway|Gateway Time-?out", 0.82),
+            pat(r"SSLError|CERTIFICATE_VERIFY_FAILED|SSL: WRONG_VERSION", 0.8),
+            pat(r"Connection timed out|timed out while (?:downloading|connecting)|Read timed out", 0.78),
+            pat(r"(?:download|fetch|transfer) (?:failed|error)|failed to (?:download|fetch)", 0.76),
+            pat(r"Connection reset by peer", 0.62),
+        ),
+    )
+)
+
+
+@rule
+def transfer_exit(ctx: Context) -> list[Signal]:
+    """OSMO exit codes 2010-2012: input download, mount or output upload failed."""
+    hit = set(codes_of(ctx)) & {2010, 2011, 2012}
+    if not hit:
+        return []
+    ev, order = exit_evidence(ctx, hit)
+    return [Signal("network_download", "infra", 0.8, order, ev,
+                   "Moving data in or out of the task failed (input download, mount or output upload).",
+                   "retry", _FIX)]

@@ -1,0 +1,48 @@
+"""The run completed but its outputs are missing: typically the `{{outputs}}` typo (OSMO substitutes `{{output}}`)."""
+
+from __future__ import annotations
+
+import re
+
+from runshepherd.diagnosis.rules.base import ORDER_STATUS, Context, Signal, pat, PatternRule, register, rule
+
+_TYPO = re.compile(r"\{\{\s*outputs\s*\}\}")
+_EXPL_TYPO = "The script wrote its results to the literal folder '{{outputs}}' (plural). Only '{{output}}' " \
+    "(singular) is replaced with the task's upload folder, so nothing was uploaded when the task finished."
+_FIX_TYPO = "Replace `{{outputs}}` with `{{output}}` in the script/command and rerun; files in {{output}} are " \
+    "uploaded when the task completes."
+_EXPL_EMPTY = "The run finished successfully but no output files were uploaded: the script did not write " \
+    "anything into the task's output folder ({{output}})."
+_FIX_EMPTY = "Make the script write its results under {{output}} (singular, e.g. `--out {{output}}/images`), " \
+    "check it is not writing to a local path or to `{{outputs}}`, and that the output URL is declared."
+
+
+@rule
+def outputs_missing(ctx: Context) -> list[Signal]:
+    if ctx.status != "COMPLETED":
+        return []
+    typo_lines = [ln for ln in (ctx.spec_text or "").splitlines() if _TYPO.search(ln)]
+    if typo_lines:
+        return [Signal("output_missing", "user", 0.95, ORDER_STATUS, [typo_lines[0].strip()], _EXPL_TYPO,
+                       "fix_path", _FIX_TYPO)]
+    if ctx.declared_outputs and ctx.written_outputs is not None and not ctx.written_outputs:
+        ev = [f"status: COMPLETED, outputs: (none written); declared: {', '.join(ctx.declared_outputs)}"]
+        return [Signal("output_missing", "user", 0.75, ORDER_STATUS, ev, _EXPL_EMPTY, "fix_path", _FIX_EMPTY)]
+    return []
+
+
+OUTPUT_LINES = register(
+    PatternRule(
+        name="output_missing",
+        label="output_missing",
+        origin="user",
+        fix_kind="fix_path",
+        explanation=lambda m: _EXPL_TYPO if "{{" in m.group(0) else _EXPL_EMPTY,
+        fix_description=lambda m: _FIX_TYPO if "{{" in m.group(0) else _FIX_EMPTY,
+        patterns=(
+            pat(r"\{\{\s*outputs\s*\}\}", 0.88),
+            pat(r"No (?:output )?files (?:found )?to upload|nothing to upload|0 files uploaded|output (?:directory|folder) \S* ?is empty|No outputs (?:were )?(?:found|produced)", 0.85),
+        ),
+        in_events=False,
+    )
+)

@@ -1,0 +1,40 @@
+"""The job cannot be placed: scheduler messages (Kubernetes FailedScheduling, Slurm pending reasons)."""
+
+from __future__ import annotations
+
+import re
+
+from runshepherd.diagnosis.pending import _from_reasons, translate
+from runshepherd.diagnosis.rules.base import ORDER_EVENT, ORDER_STATUS, Context, Signal, rule
+
+_MARKERS = re.compile(
+    r"FailedScheduling|Unschedulable|\d+/\d+ nodes are available|Insufficient nvidia\.com/gpu|Reason=\w+|"
+    r"\bPENDING\b.*\(\w+\)\s*$|FAILED_QUEUE_TIMEOUT|queue[_ ]timeout|didn't have enough resources",
+)
+
+
+@rule
+def unschedulable(ctx: Context) -> list[Signal]:
+    lines: list[tuple[int, str]] = []
+    for order, ln in ctx.texts():
+        if _MARKERS.search(ln.text) and "Reason=None" not in ln.text:
+            lines.append((order if order < 0 else ln.index, ln.raw.rstrip()))
+    reasons = translate([raw for _, raw in lines])
+    queue_timeout = ctx.status == "FAILED_QUEUE_TIMEOUT" or any("QUEUE_TIMEOUT" in r or "queue_timeout" in r.lower()
+                                                                 for _, r in lines)
+    if not reasons and not queue_timeout:
+        return []
+    # Slurm "Reason=NonZeroExitCode"/"TimeLimit" are end states, not pending reasons: translate() ignores them.
+    expl = _from_reasons(reasons) if reasons else None
+    summary = expl.summary if expl else "The job waited in the queue longer than its queue timeout and was dropped."
+    if queue_timeout and expl:
+        summary += " It waited longer than its queue timeout and was dropped."
+    origin = expl.origin if expl else "capacity"
+    if origin not in ("quota", "capacity", "config", "user", "infra"):
+        origin = "capacity"
+    suggestion = " ".join(expl.suggestions) if expl else "Ask for less, pick another pool, or raise the queue timeout."
+    evidence = ([r.evidence for r in reasons[:2]] if reasons else [lines[0][1] if lines else f"status: {ctx.status}"])
+    order = ORDER_STATUS if ctx.status == "FAILED_QUEUE_TIMEOUT" else min((o for o, _ in lines), default=ORDER_EVENT)
+    return [Signal("unschedulable", origin, 0.95, order, evidence, summary,  # type: ignore[arg-type]
+                   "change_resources_or_wait", suggestion,
+                   detail={"kind": expl.kind if expl else "capacity"})]

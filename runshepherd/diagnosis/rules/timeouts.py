@@ -1,0 +1,38 @@
+"""The run hit its time limit (OSMO exec_timeout, Slurm TimeLimit, a Job deadline)."""
+
+from __future__ import annotations
+
+from runshepherd.diagnosis.rules.base import ORDER_STATUS, Context, PatternRule, Signal, pat, register, rule
+
+_EXPL = "The run was stopped because it reached its time limit before finishing."
+_FIX = "Raise the time limit (`timeout.exec_timeout`, or the scheduler's wall time) and save checkpoints " \
+    "regularly so a stopped run can resume instead of starting over."
+
+TIMEOUT = register(
+    PatternRule(
+        name="timeout",
+        label="timeout",
+        origin="config",
+        fix_kind="increase_timeout_or_checkpoint",
+        explanation=_EXPL,
+        fix_description=_FIX,
+        patterns=(
+            pat(r"DUE TO TIME LIMIT", 0.97),
+            pat(r"FAILED_EXEC_TIMEOUT", 0.97, flags=0),
+            pat(r"JobState=TIMEOUT|Reason=TimeLimit", 0.96, flags=0),
+            pat(r"\|TIMEOUT\||^\s*\d+(?:_\d+)?(?:\.\w+)?\s+\S+\s+(?:\S+\s+)?TIMEOUT\s+\d+:\d+", 0.95, flags=0),
+            pat(r"exceeded (?:its |the )?exec_timeout|exec[_ ]timeout (?:exceeded|reached)", 0.95),
+            pat(r"Job was active longer than specified deadline|DeadlineExceeded", 0.95),
+            pat(r"walltime exceeded|job killed: walltime|wall[- ]?clock (?:time )?limit (?:exceeded|reached)", 0.95),
+            pat(r"exceeded (?:the )?maximum (?:execution|run) ?time|time limit (?:exceeded|reached)", 0.9),
+        ),
+    )
+)
+
+
+@rule
+def timeout_status(ctx: Context) -> list[Signal]:
+    if ctx.status != "FAILED_EXEC_TIMEOUT":
+        return []
+    return [Signal("timeout", "config", 0.97, ORDER_STATUS, [f"status: {ctx.status}"], _EXPL,
+                   "increase_timeout_or_checkpoint", _FIX)]

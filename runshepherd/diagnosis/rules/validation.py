@@ -1,0 +1,50 @@
+"""The scheduler refused the spec at submission (capacity validation, bad fields, impossible requests)."""
+
+from __future__ import annotations
+
+import re
+
+from runshepherd.diagnosis.rules.base import ORDER_STATUS, Context, Signal, rule
+
+_CAPACITY = re.compile(
+    r"failed capacity validation|exceed what any single node|Requested node configuration is not available"
+    r"|More processors requested than permitted|Node count specification invalid|Memory specification can not be satisfied"
+    r"|exceeds? (?:the )?(?:node|allocatable) capacity|Insufficient resources on any node",
+    re.IGNORECASE,
+)
+_OTHER = re.compile(
+    r"Workflow submission failed|Batch job submission failed|Invalid partition name|admission webhook .* denied the request"
+    r"|error validating data|spec\.\S+: (?:Invalid|Required|Unsupported) value|validation errors? for (?:WorkflowSpec|TaskSpec|Workflow)"
+    r"|Invalid workflow spec|FAILED_SUBMISSION",
+    re.IGNORECASE,
+)
+
+
+@rule
+def validation(ctx: Context) -> list[Signal]:
+    cap: list[tuple[int, str]] = []
+    other: list[tuple[int, str]] = []
+    for order, ln in ctx.texts():
+        key = order if order < 0 else ln.index
+        if _CAPACITY.search(ln.text):
+            cap.append((key, ln.raw.rstrip()))
+        elif _OTHER.search(ln.text):
+            other.append((key, ln.raw.rstrip()))
+    if ctx.status == "FAILED_SUBMISSION" and not (cap or other):
+        other.append((ORDER_STATUS, f"status: {ctx.status}"))
+    if cap:
+        ev = [c[1] for c in (other[:1] + cap[:2])]
+        return [Signal("validation_error", "capacity", 0.97, min(c[0] for c in cap + other), ev,
+                       "The scheduler refused the workflow before it ran: it asks for more CPU, memory, storage or "
+                       "GPUs than any single machine in the pool has.",
+                       "change_resources_or_wait",
+                       "Shrink the hard-coded `resources` to fit one node (OSMO's sizing rule: memory/storage "
+                       "floor(capacity×0.9) when ≥50 else capacity−2, CPU the same with 30, GPUs an even number, "
+                       "then scale CPU/memory/storage by requested/node GPUs) and resubmit with the same command.")]
+    if other:
+        return [Signal("validation_error", "config", 0.9, other[0][0], [o[1] for o in other[:2]],
+                       "The scheduler refused the workflow before it ran because the spec is not valid for it.",
+                       "none",
+                       "Read the scheduler's message, fix the named field in the spec (names, units such as Gi, "
+                       "partition/pool name) and resubmit.")]
+    return []
