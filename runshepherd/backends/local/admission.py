@@ -1,0 +1,159 @@
+"""Admission against this machine, the way Kubernetes does it: requests are reserved, not measured.
+
+Each supervisor keeps ``state_dir/ledger/<workflow_id>.json`` with what its running tasks reserved; a group is
+admitted under ``state_dir/ledger.lock`` only if its total request fits what the machine minus every live
+ledger leaves free. Entries of dead supervisors are ignored and removed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from filelock import FileLock
+from pydantic import BaseModel, ConfigDict, Field
+
+from runshepherd.backends.local.machine import MachineInfo
+from runshepherd.backends.local.store import ProcessRef, write_json_atomic
+from runshepherd.spec.model import ResourceSpec
+
+_MI = 1024**2
+_GI = 1024**3
+
+
+class Request(BaseModel):
+    """One task's reservation."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    cpu: float = 0.0
+    memory: int = 0
+    gpu: int = 0
+
+    @classmethod
+    def of(cls, spec: ResourceSpec) -> "Request":
+        return cls(cpu=spec.cpu or 0.0, memory=spec.memory_bytes or 0, gpu=spec.gpu or 0)
+
+    def __add__(self, other: "Request") -> "Request":
+        return Request(cpu=self.cpu + other.cpu, memory=self.memory + other.memory, gpu=self.gpu + other.gpu)
+
+
+class LedgerEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    owner: ProcessRef
+    tasks: dict[str, Request] = Field(default_factory=dict)
+    gpus: dict[str, list[int]] = Field(default_factory=dict, description="task → GPU indices it holds")
+
+
+class Usage(BaseModel):
+    cpu: float = 0.0
+    memory: int = 0
+    gpus: set[int] = Field(default_factory=set)
+
+
+def human_bytes(n: int) -> str:
+    if n >= _GI and n % _GI == 0 or n >= 10 * _GI:
+        return f"{n / _GI:.0f}Gi" if n % _GI == 0 else f"{n / _GI:.1f}Gi"
+    return f"{max(0, round(n / _MI))}Mi"
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+def insufficient(request: Request, machine: MachineInfo, usage: Usage) -> list[str]:
+    """Kubernetes' reasons, e.g. `Insufficient nvidia.com/gpu (requested 2, node has 0)`; [] = it fits."""
+    reasons = []
+    rows = [
+        ("cpu", request.cpu, machine.cpu_count, machine.cpu_count - usage.cpu, _num),
+        ("memory", request.memory, machine.memory_bytes, machine.memory_bytes - usage.memory, human_bytes),
+        ("nvidia.com/gpu", request.gpu, machine.gpu_count, machine.gpu_count - len(usage.gpus), _num),
+    ]
+    for resource, asked, total, free, fmt in rows:
+        if asked > free + 1e-9:
+            has = fmt(total) if free >= total else f"{fmt(max(free, 0))} free of {fmt(total)}"
+            reasons.append(f"Insufficient {resource} (requested {fmt(asked)}, node has {has})")
+    return reasons
+
+
+def unschedulable_message(reasons: list[str]) -> str:
+    return "0/1 nodes are available: " + ", ".join(f"1 {r}" for r in reasons) + "."
+
+
+class Ledger:
+    """The shared reservation book of all local workflows under one state dir."""
+
+    def __init__(self, state_dir: Path, workflow_id: str, owner: ProcessRef) -> None:
+        self.dir = state_dir / "ledger"
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.lock = FileLock(str(state_dir / "ledger.lock"), timeout=30)
+        self.path = self.dir / f"{workflow_id}.json"
+        self.entry = LedgerEntry(owner=owner)
+
+    @staticmethod
+    def usage_of(state_dir: Path, exclude: Path | None = None) -> Usage:
+        usage = Usage()
+        ledger_dir = state_dir / "ledger"
+        if not ledger_dir.is_dir():
+            return usage
+        for path in ledger_dir.glob("*.json"):
+            if path == exclude:
+                continue
+            try:
+                entry = LedgerEntry.model_validate(json.loads(path.read_text(encoding="utf-8")))
+            except (OSError, ValueError):
+                continue
+            if not entry.owner.alive():
+                path.unlink(missing_ok=True)
+                continue
+            for req in entry.tasks.values():
+                usage.cpu += req.cpu
+                usage.memory += req.memory
+            for held in entry.gpus.values():
+                usage.gpus.update(held)
+        return usage
+
+    def _own_usage(self) -> Usage:
+        usage = Usage()
+        for req in self.entry.tasks.values():
+            usage.cpu += req.cpu
+            usage.memory += req.memory
+        for held in self.entry.gpus.values():
+            usage.gpus.update(held)
+        return usage
+
+    def try_admit(self, machine: MachineInfo, requests: dict[str, Request]) -> tuple[dict[str, list[int]], list[str]]:
+        """Reserve all of ``requests`` at once (a group starts together) → (GPU indices per task, reasons)."""
+        with self.lock:
+            usage = self.usage_of(self.path.parent.parent, exclude=self.path)
+            own = self._own_usage()
+            usage.cpu += own.cpu
+            usage.memory += own.memory
+            usage.gpus |= own.gpus
+            total = Request()
+            for req in requests.values():
+                total = total + req
+            reasons = insufficient(total, machine, usage)
+            if reasons:
+                return {}, reasons
+            free_gpus = [i for i in range(machine.gpu_count) if i not in usage.gpus]
+            assigned: dict[str, list[int]] = {}
+            for task, req in requests.items():
+                assigned[task], free_gpus = free_gpus[: req.gpu], free_gpus[req.gpu :]
+                self.entry.tasks[task] = req
+                self.entry.gpus[task] = assigned[task]
+            write_json_atomic(self.path, self.entry)
+            return assigned, []
+
+    def release(self, task: str) -> None:
+        if task not in self.entry.tasks:
+            return
+        with self.lock:
+            self.entry.tasks.pop(task, None)
+            self.entry.gpus.pop(task, None)
+            write_json_atomic(self.path, self.entry)
+
+    def close(self) -> None:
+        with self.lock:
+            self.path.unlink(missing_ok=True)

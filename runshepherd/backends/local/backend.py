@@ -1,0 +1,448 @@
+"""The local backend: a real single-machine scheduler behind the Backend Protocol.
+
+Each submitted workflow is a directory under ``state_dir/workflows/`` run by a detached supervisor process
+(``supervisor.py``); this class only writes records, starts supervisors and reads what they write, so any
+process (a later CLI call, the agent, a test) can find and follow a workflow by id.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterator
+
+import psutil
+from filelock import FileLock
+
+import runshepherd
+from runshepherd.backends.base import (
+    BackendError,
+    Event,
+    Links,
+    Node,
+    Pool,
+    Priority,
+    Status,
+    Submission,
+    SubmissionRejected,
+    TaskState,
+    TaskStatus,
+    WorkflowNotFound,
+    WorkflowStatus,
+    WorkflowSummary,
+    aggregate_status,
+)
+from runshepherd.backends.local.admission import Ledger, Usage
+from runshepherd.backends.local.logfiles import Follower, complete_end, iter_existing
+from runshepherd.backends.local.machine import MachineInfo, detect_machine
+from runshepherd.backends.local.outputs import download as download_url
+from runshepherd.backends.local.outputs import file_url
+from runshepherd.backends.local.store import (
+    GroupRecord,
+    ProcessRef,
+    TaskRecord,
+    WorkflowDir,
+    WorkflowRecord,
+    WorkflowState,
+    all_workflow_dirs,
+    allocate_workflow_dir,
+    process_alive,
+    utcnow,
+    workflows_root,
+    write_json_atomic,
+)
+from runshepherd.backends.local.validate import POOL, check_workflow, stage_localfiles
+
+if TYPE_CHECKING:  # pragma: no cover
+    from runshepherd.spec.document import SpecDocument
+
+SUPERVISOR_START_GRACE = 30.0  # seconds a just-submitted workflow may lack a supervisor record
+CANCEL_WAIT = 15.0
+SUPERVISOR_DIED = "the local supervisor process died"
+POOL_NOTES = [
+    "the local backend runs tasks on this host; `image` is recorded but not used",
+    "admission reserves the cpu/memory/gpu a task requests; `resources.memory` is enforced as a limit",
+]
+
+_CHILDREN: list[subprocess.Popen[bytes]] = []
+
+
+def _reap_children() -> None:
+    """Collect exited supervisors this process started, so they do not linger as zombies."""
+    for child in list(_CHILDREN):
+        if child.poll() is not None:
+            _CHILDREN.remove(child)
+
+
+def _seconds(a: datetime | None, b: datetime | None) -> float | None:
+    return (b - a).total_seconds() if a and b else None
+
+
+class LocalBackend:
+    name = "local"
+
+    def __init__(self, state_dir: Path, *, machine: MachineInfo | None = None) -> None:
+        self.state_dir = Path(state_dir).expanduser().resolve()
+        self._injected = machine
+        self._machine = machine
+
+    @property
+    def machine(self) -> MachineInfo:
+        if self._machine is None:
+            self._machine = detect_machine()
+        return self._machine
+
+    # ------------------------------------------------------------------------------------------ submit
+    def submit(
+        self,
+        spec: "SpecDocument",
+        pool: str | None = None,
+        *,
+        priority: Priority = "NORMAL",
+        idempotency_key: str | None = None,
+    ) -> Submission:
+        if pool not in (None, POOL):
+            raise SubmissionRejected(f"pool {pool!r} does not exist on the local backend — use {POOL!r} or omit --pool")
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        warnings = check_workflow(spec.workflow, self.state_dir, spec.base_dir)
+        declared = [o.url for t in spec.workflow.all_tasks() for o in t.outputs if o.url]
+        with FileLock(str(self.state_dir / "submit.lock"), timeout=30):
+            if idempotency_key is not None:
+                existing = self.find_by_key(idempotency_key)
+                if existing is not None:
+                    return self._submission(WorkflowDir(workflows_root(self.state_dir) / existing), declared, [
+                        f"already submitted with idempotency key {idempotency_key!r} as {existing}; not resubmitted"
+                    ])
+            wf = allocate_workflow_dir(self.state_dir, spec.name)
+            timeout = spec.workflow.timeout
+            record = WorkflowRecord(
+                workflow_id=wf.workflow_id,
+                name=spec.name,
+                priority=priority,
+                idempotency_key=idempotency_key,
+                submit_time=utcnow(),
+                declared_outputs=declared,
+                warnings=warnings,
+                machine=self._injected,
+                exec_timeout=timeout.exec_seconds,
+                queue_timeout=timeout.queue_seconds,
+            )
+            write_json_atomic(wf.record_path, record)
+        wf.spec_path.write_text(spec.rendered_text, encoding="utf-8")
+        wf.template_path.write_text(spec.template_text, encoding="utf-8")
+        wf.model_path.write_text(spec.model.model_dump_json(by_alias=True, exclude_unset=True), encoding="utf-8")
+        stage_localfiles(spec.workflow, wf, spec.base_dir)
+        write_json_atomic(wf.state_path, initial_state(wf.workflow_id, spec))
+        self._start_supervisor(wf)
+        return self._submission(wf, declared, warnings)
+
+    def _submission(self, wf: WorkflowDir, declared: list[str], warnings: list[str]) -> Submission:
+        return Submission(
+            workflow_id=wf.workflow_id, pool=POOL, overview_url=file_url(wf.root), outputs=declared, warnings=warnings
+        )
+
+    def _start_supervisor(self, wf: WorkflowDir) -> None:
+        env = dict(os.environ)
+        package_parent = str(Path(runshepherd.__file__).resolve().parent.parent)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH", "")) if p)
+        with wf.supervisor_log.open("ab") as out:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "runshepherd.backends.local.supervisor", str(wf.root)],
+                cwd=wf.root,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        _CHILDREN.append(proc)
+        try:
+            ref = ProcessRef.of(proc.pid)
+        except psutil.NoSuchProcess:
+            ref = ProcessRef(pid=proc.pid, create_time=0.0)  # died at once: query will report it
+        write_json_atomic(wf.supervisor_path, ref)
+
+    # ------------------------------------------------------------------------------------------ reading
+    def _wf(self, workflow_id: str) -> WorkflowDir:
+        wf = WorkflowDir(workflows_root(self.state_dir) / workflow_id)
+        if "/" in workflow_id or not wf.record_path.is_file():
+            raise WorkflowNotFound(workflow_id, self.name)
+        return wf
+
+    def _state(self, wf: WorkflowDir) -> WorkflowState:
+        """The state, or — if its supervisor is gone while it claims to be alive — the post-mortem."""
+        _reap_children()
+        state = wf.read_state()
+        if state.status.terminal() or self._supervisor_alive(wf):
+            return state
+        state = wf.read_state()  # the supervisor may have written its final state just before exiting
+        if state.status.terminal():
+            return state
+        return post_mortem(wf, TaskStatus.FAILED_BACKEND_ERROR, SUPERVISOR_DIED)
+
+    def _supervisor_alive(self, wf: WorkflowDir) -> bool:
+        ref = wf.read_supervisor()
+        if ref is None:
+            age = (utcnow() - wf.read_record().submit_time).total_seconds()
+            return age < SUPERVISOR_START_GRACE
+        return ref.alive()
+
+    def query(self, workflow_id: str) -> WorkflowStatus:
+        wf = self._wf(workflow_id)
+        record = wf.read_record()
+        state = self._state(wf)
+        host = (record.machine.hostname if record.machine else None) or self.machine.hostname
+        tasks = [to_task_state(t, host) for t in state.tasks]
+        now = utcnow()
+        end = state.end_time or (None if state.status.terminal() else now)
+        queued_until = state.start_time or end
+        return WorkflowStatus(
+            workflow_id=record.workflow_id,
+            name=record.name,
+            status=state.status,
+            pool=record.pool,
+            backend=self.name,
+            priority=record.priority,
+            submit_time=record.submit_time,
+            start_time=state.start_time,
+            end_time=state.end_time,
+            queued_time=_seconds(record.submit_time, queued_until),
+            duration=_seconds(state.start_time, end),
+            exec_timeout=record.exec_timeout,
+            queue_timeout=record.queue_timeout,
+            tasks=tasks,
+            links=Links(overview=file_url(wf.root)),
+            outputs=[url for t in tasks for url in t.outputs],
+            failure_message=state.failure_message,
+        )
+
+    def list(
+        self, *, statuses: list[Status] | None = None, pool: str | None = None, limit: int = 50
+    ) -> list[WorkflowSummary]:
+        if pool not in (None, POOL):
+            return []
+        rows = []
+        for wf in all_workflow_dirs(self.state_dir):
+            try:
+                record, state = wf.read_record(), self._state(wf)
+            except FileNotFoundError:
+                continue  # being created right now
+            if statuses and state.status not in statuses:
+                continue
+            end = state.end_time or (None if state.status.terminal() else utcnow())
+            rows.append(
+                WorkflowSummary(
+                    workflow_id=record.workflow_id,
+                    name=record.name,
+                    status=state.status,
+                    pool=record.pool,
+                    priority=record.priority,
+                    submit_time=record.submit_time,
+                    start_time=state.start_time,
+                    end_time=state.end_time,
+                    duration=_seconds(state.start_time, end),
+                    overview_url=file_url(wf.root),
+                )
+            )
+        rows.sort(key=lambda r: (r.submit_time or utcnow(), r.workflow_id), reverse=True)
+        return rows[:limit]
+
+    def logs(
+        self,
+        workflow_id: str,
+        task: str | None = None,
+        *,
+        tail: int | None = None,
+        timeout: float | None = None,
+    ) -> Iterator[str]:
+        """Existing lines (or the last ``tail``); on an alive workflow, follows for up to ``timeout`` seconds."""
+        wf = self._wf(workflow_id)
+        names = [t.name for t in wf.read_state().tasks]
+        if task is not None:
+            if task not in names:
+                raise BackendError(f"workflow {workflow_id} has no task {task!r} (tasks: {', '.join(names)})")
+            names = [task]
+        paths = [wf.log_path(n) for n in names]
+        alive = self._state(wf).status.alive()
+        ends = {p: complete_end(p) for p in paths}
+        return self._iter_logs(wf, paths, ends, tail, timeout if alive else None)
+
+    def _iter_logs(
+        self, wf: WorkflowDir, paths: list[Path], ends: dict[Path, int], tail: int | None, timeout: float | None
+    ) -> Iterator[str]:
+        yield from iter_existing(paths, ends, tail)
+        if not timeout or timeout <= 0:
+            return
+        follower = Follower(paths, ends)
+        deadline = time.monotonic() + timeout
+        while True:
+            finished = self._state(wf).status.terminal()
+            yield from follower.poll()
+            remaining = deadline - time.monotonic()
+            if finished or remaining <= 0:
+                return
+            time.sleep(min(0.1, remaining))
+
+    def events(self, workflow_id: str, task: str | None = None) -> list[Event]:
+        wf = self._wf(workflow_id)
+        return [e for e in wf.read_events() if task is None or e.task == task]
+
+    def spec(self, workflow_id: str, *, template: bool = False) -> str:
+        wf = self._wf(workflow_id)
+        return (wf.template_path if template else wf.spec_path).read_text(encoding="utf-8")
+
+    def cancel(self, workflow_id: str) -> None:
+        """Ask the supervisor to stop the workflow and wait (bounded) until it is FAILED_CANCELED."""
+        wf = self._wf(workflow_id)
+        if self._state(wf).status.terminal():
+            return
+        wf.cancel_path.touch()
+        deadline = time.monotonic() + CANCEL_WAIT
+        while time.monotonic() < deadline:
+            if wf.read_state().status.terminal():
+                return
+            if not self._supervisor_alive(wf):
+                post_mortem(wf, TaskStatus.FAILED_CANCELED, "canceled by the user")
+                return
+            self.wait_for_change(workflow_id, 0.5)
+        raise BackendError(f"{workflow_id}: cancel requested, but the supervisor has not stopped it yet")
+
+    # ------------------------------------------------------------------------------------------ machine
+    def _usage(self) -> Usage:
+        return Ledger.usage_of(self.state_dir)
+
+    def pools(self) -> list[Pool]:
+        m = self.machine
+        used = len(self._usage().gpus)
+        return [
+            Pool(
+                name=POOL,
+                description=f"this machine ({m.hostname}): {m.cpu_count} CPUs, "
+                f"{m.memory_bytes / 1024**3:.1f}Gi memory, {m.gpu_count} GPUs",
+                backend=self.name,
+                total_capacity=m.gpu_count,
+                total_usage=used,
+                total_free=max(0, m.gpu_count - used),
+                notes=list(POOL_NOTES),
+            )
+        ]
+
+    def resources(self, pool: str | None = None) -> list[Node]:
+        if pool not in (None, POOL):
+            raise BackendError(f"no pool {pool!r} on the local backend — it has one pool, {POOL!r}")
+        m = self.machine
+        usage = self._usage()
+        disk_root = self.state_dir if self.state_dir.exists() else Path.home()
+        disk = shutil.disk_usage(disk_root)
+        gi = 1024**3
+        return [
+            Node(
+                hostname=m.hostname,
+                pool=POOL,
+                conditions=["Ready"],
+                cpu_total=float(m.cpu_count),
+                cpu_free=max(0.0, m.cpu_count - usage.cpu),
+                memory_total_gi=round(m.memory_bytes / gi, 2),
+                memory_free_gi=round(max(0, m.memory_bytes - usage.memory) / gi, 2),
+                storage_total_gi=round(disk.total / gi, 2),
+                storage_free_gi=round(disk.free / gi, 2),
+                gpu_total=m.gpu_count,
+                gpu_free=max(0, m.gpu_count - len(usage.gpus)),
+            )
+        ]
+
+    # ------------------------------------------------------------------------------------------ misc
+    def download(self, url: str, dest: Path) -> list[Path]:
+        return download_url(url, Path(dest))
+
+    def find_by_key(self, idempotency_key: str) -> str | None:
+        found = [
+            rec
+            for rec in (wf.read_record() for wf in all_workflow_dirs(self.state_dir))
+            if rec.idempotency_key == idempotency_key
+        ]
+        if not found:
+            return None
+        return max(found, key=lambda r: r.submit_time).workflow_id
+
+    def wait_for_change(self, workflow_id: str, timeout: float) -> bool:
+        """Poll the state file's identity every 20 ms (os.replace gives each write a new inode)."""
+        wf = self._wf(workflow_id)
+        deadline = time.monotonic() + max(0.0, timeout)
+        first = _file_identity(wf.state_path)
+        next_liveness = time.monotonic() + 0.5
+        while True:
+            now = time.monotonic()
+            if now >= deadline:
+                return False
+            time.sleep(min(0.02, deadline - now))
+            if _file_identity(wf.state_path) != first:
+                return True
+            if time.monotonic() >= next_liveness:
+                next_liveness = time.monotonic() + 0.5
+                if wf.read_state().status.alive() and not self._supervisor_alive(wf):
+                    return True
+
+
+def _file_identity(path: Path) -> tuple[int, int, int]:
+    st = path.stat()
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+
+def initial_state(workflow_id: str, spec: "SpecDocument") -> WorkflowState:
+    groups = spec.workflow.task_groups()
+    tasks = []
+    for g in groups:
+        lead = next((t.name for t in g.tasks if t.lead), g.tasks[0].name)
+        tasks += [TaskRecord(name=t.name, group=g.name, lead=t.name == lead) for t in g.tasks]
+    return WorkflowState(workflow_id=workflow_id, groups=[GroupRecord(name=g.name) for g in groups], tasks=tasks)
+
+
+def to_task_state(t: TaskRecord, host: str) -> TaskState:
+    return TaskState(
+        name=t.name,
+        group=t.group,
+        status=t.status,
+        exit_code=t.exit_code,
+        failure_message=t.failure_message,
+        lead=t.lead,
+        node=host if t.start_time else None,
+        scheduling_start_time=t.scheduling_start_time,
+        start_time=t.start_time,
+        end_time=t.end_time,
+        outputs=list(t.outputs),
+    )
+
+
+def post_mortem(wf: WorkflowDir, status: TaskStatus, message: str) -> WorkflowState:
+    """Finish a workflow whose supervisor is gone: stop orphaned tasks, record why, free its reservations."""
+    with FileLock(str(wf.root / "postmortem.lock"), timeout=30):
+        state = wf.read_state()
+        if state.status.terminal():
+            return state
+        now = utcnow()
+        for t in state.tasks:
+            if not t.status.alive():
+                continue
+            if t.pid is not None and process_alive(t.pid, t.pid_create_time):
+                try:
+                    os.killpg(t.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass  # exited between the check and the kill
+            t.status, t.failure_message, t.end_time = status, message, now
+        for g in state.groups:
+            if g.status.alive():
+                g.status, g.failure_message, g.end_time = status, message, now
+        state.status = aggregate_status([g.status for g in state.groups])
+        state.failure_message = message
+        state.end_time = now
+        state.seq += 1
+        write_json_atomic(wf.state_path, state)
+        (wf.state_dir / "ledger" / f"{wf.workflow_id}.json").unlink(missing_ok=True)
+        return state
