@@ -80,5 +80,10 @@ def parse_config(argv: Sequence[str] | None = None, env: dict[str, str] | None =
     try:
         return TrainConfig(output_dir=output_dir, **values)
     except ValidationError as err:
-        problems = "; ".join(f"--{'-'.join(map(str, e['loc']))}".replace("_", "-") + f": {e['msg']}" for e in err.errors())
+        problems = "; ".join(_flag(e["loc"]) + f": {e['msg']}" for e in err.errors())
         parser.error(problems)  # exits 2 with the usage line, like any CLI given a bad flag
+
+
+def _flag(loc: tuple[int | str, ...]) -> str:
+    """``("batch_size",)`` -> ``--batch-size``: name the flag the person typed, not the model field."""
+    return "--" + "-".join(str(part) for part in loc).replace("_", "-")

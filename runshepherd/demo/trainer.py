@@ -79,7 +79,9 @@ def _load_data(config: TrainConfig, emit: Emit) -> Dataset:
     return data
 
 
-def _initial_state(config: TrainConfig, features: int, classes: int, emit: Emit) -> tuple[Params, list[ckpt.EpochMetrics], int]:
+def _initial_state(
+    config: TrainConfig, features: int, classes: int, emit: Emit
+) -> tuple[Params, list[ckpt.EpochMetrics], int]:
     """Fresh weights, or the latest checkpoint's when ``--resume`` finds one: ``(params, history, done epochs)``."""
     params = init_params(features, config.hidden, classes, np.random.default_rng(config.seed + 2))
     if not config.resume:
@@ -189,7 +191,8 @@ def _train_epoch(
         if step % config.log_every == 0 or step == steps:
             now = time.monotonic()
             tput = window.samples / max(now - window.started, 1e-9)
-            emit(step_line(epoch, config.epochs, step, steps, window.loss / window.steps, window.acc / window.steps, config.lr, tput))
+            loss_avg, acc_avg = window.loss / window.steps, window.acc / window.steps
+            emit(step_line(epoch, config.epochs, step, steps, loss_avg, acc_avg, config.lr, tput))
             window.reset(now)
     del cache
     eval_loss, eval_acc = evaluate(params, eval_set.x, eval_set.y)

@@ -60,9 +60,11 @@ def test_pipeline_passes_data_through_input_0(tmp_path: Path) -> None:
     assert [i.task for i in train.inputs] == ["prepare"]
     first = run_example_task(prepare, tmp_path / "wd-prepare", tmp_path / "out-prepare")
     assert first.returncode == 0, first.stderr
-    second = run_example_task(train, tmp_path / "wd-train", tmp_path / "out-train", [tmp_path / "out-prepare"], FAST)
+    inputs = [tmp_path / "out-prepare"]
+    second = run_example_task(train, tmp_path / "wd-train", tmp_path / "out-train", inputs, FAST)
     assert second.returncode == 0, second.stderr
-    assert f"data: loaded {tmp_path / 'out-prepare' / 'data.npz'} (3000 samples, 8 features, 3 classes)" in second.lines
+    data_file = tmp_path / "out-prepare" / "data.npz"
+    assert f"data: loaded {data_file} (3000 samples, 8 features, 3 classes)" in second.lines
     with np.load(tmp_path / "out-train" / "model.npz") as model:
         assert model["w1"].shape == (8, 64)
 

@@ -64,7 +64,8 @@ def test_too_high_lr_diverges_to_nan_and_raises(tmp_path: Path) -> None:
     nan_lines = [line for line in run.lines if STEP_RE.match(line) and "loss=nan" in line]
     assert nan_lines, run.stdout
     assert "Traceback (most recent call last)" in run.stderr
-    assert re.search(r"^FloatingPointError: Loss is nan at epoch 1 step \d+; try a lower learning rate$", run.stderr, re.M)
+    expected = r"^FloatingPointError: Loss is nan at epoch 1 step \d+; try a lower learning rate$"
+    assert re.search(expected, run.stderr, re.M)
     assert not (out / "model.npz").exists(), "a diverged run saves no model"
 
 
@@ -104,7 +105,8 @@ def test_resume_continues_from_the_latest_checkpoint(tmp_path: Path) -> None:
 
 
 def test_memory_mb_really_grows_resident_memory(tmp_path: Path) -> None:
-    run = run_trainer(tmp_path, "--memory-mb", "200", "--epochs", "1", "--steps-per-epoch", "20", "--output-dir", str(tmp_path))
+    args = ["--memory-mb", "200", "--epochs", "1", "--steps-per-epoch", "20", "--output-dir", str(tmp_path)]
+    run = run_trainer(tmp_path, *args)
     assert run.returncode == 0, run.stderr
     assert run.peak_rss_mib > 200, f"peak RSS {run.peak_rss_mib:.0f} MiB"
     held = next(line for line in run.lines if line.startswith("memory: holding"))
@@ -112,11 +114,9 @@ def test_memory_mb_really_grows_resident_memory(tmp_path: Path) -> None:
 
 
 def test_large_batch_allocates_the_documented_activation_memory(tmp_path: Path) -> None:
-    small = run_trainer(tmp_path, "--epochs", "1", "--steps-per-epoch", "4", "--step-delay", "0.1", "--output-dir", str(tmp_path))
-    big = run_trainer(
-        tmp_path, "--batch-size", "50000", "--epochs", "1", "--steps-per-epoch", "4", "--step-delay", "0.1",
-        "--output-dir", str(tmp_path),
-    )
+    common = ["--epochs", "1", "--steps-per-epoch", "4", "--step-delay", "0.1", "--output-dir", str(tmp_path)]
+    small = run_trainer(tmp_path, *common)
+    big = run_trainer(tmp_path, "--batch-size", "50000", *common)
     assert small.returncode == 0 and big.returncode == 0, big.stderr
     announced = next(line for line in big.lines if line.startswith("memory: activations"))
     predicted = float(re.search(r"~([\d.]+) MiB per step", announced).group(1))  # type: ignore[union-attr]
