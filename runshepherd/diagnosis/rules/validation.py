@@ -12,6 +12,7 @@ _CAPACITY = re.compile(
     r"|exceeds? (?:the )?(?:node|allocatable) capacity|Insufficient resources on any node",
     re.IGNORECASE,
 )
+_TABLE_ROW = re.compile(r"^\s*(?:gpu|cpu|memory|storage)\s+\S+\s+\S+\s*$", re.IGNORECASE)
 _OTHER = re.compile(
     r"Workflow submission failed|Batch job submission failed|Invalid partition name|admission webhook .* denied the request"
     r"|error validating data|spec\.\S+: (?:Invalid|Required|Unsupported) value|validation errors? for (?:WorkflowSpec|TaskSpec|Workflow)"
@@ -34,6 +35,7 @@ def validation(ctx: Context) -> list[Signal]:
         other.append((ORDER_STATUS, f"status: {ctx.status}"))
     if cap:
         ev = [c[1] for c in (other[:1] + cap[:2])]
+        ev += [ln.raw.rstrip() for ln in ctx.log.lines if _TABLE_ROW.match(ln.text)][:6]
         return [Signal("validation_error", "capacity", 0.97, min(c[0] for c in cap + other), ev,
                        "The scheduler refused the workflow before it ran: it asks for more CPU, memory, storage or "
                        "GPUs than any single machine in the pool has.",
