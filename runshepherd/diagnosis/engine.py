@@ -25,13 +25,30 @@ def collect(ctx: Context) -> list[Signal]:
     return signals
 
 
+# failures that other failures cause: when another error came first in the log, they are its echo
+CONSEQUENCES = {"nccl_or_distributed", "network_download"}
+
+
 def choose(signals: list[Signal]) -> Signal | None:
     primary = [s for s in signals if not s.secondary and s.strength >= MIN_STRENGTH]
+    primary = [_demote_echo(s, primary) for s in primary]
     if not primary:
         return None
     top = max(s.strength for s in primary)
     band = [s for s in primary if s.strength >= top - BAND - 1e-9]
     return min(band, key=lambda s: (s.order, -s.strength))
+
+
+def _demote_echo(s: Signal, primary: list[Signal]) -> Signal:
+    if s.label not in CONSEQUENCES or s.order < 0:
+        return s
+    earlier = [o for o in primary if o.label != s.label and 0 <= o.order < s.order and o.strength >= 0.6
+               and o.label not in CONSEQUENCES]
+    if not earlier:
+        return s
+    from dataclasses import replace
+
+    return replace(s, strength=s.strength - 0.2)
 
 
 def verdict(ctx: Context, *, failed: bool | None = None, task: str | None = None,

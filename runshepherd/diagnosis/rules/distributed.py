@@ -24,6 +24,7 @@ NCCL = register(
             pat(r"Rendezvous(?:Timeout|Connection|Closed)Error|rendezvous .* (?:timed out|failed)", 0.86),
             pat(r"socketStartConnect|socketPollConnect|IBV_WC_RETRY_EXC_ERR|ibv_poll_cq|NET/IB\S* : .*(?:error|failed)", 0.86),
             pat(r"Timed out initializing process group|Timed out waiting for (?:clients|the server)", 0.86),
+            pat(r"gloo/transport/\S+\] (?:Connection closed|Connection reset|Timed out|Connection refused)", 0.86),
             pat(r"connectFullMesh|Gloo connectFullMesh failed|\[gloo\].*(?:Connection closed|Timed out)", 0.86),
             pat(r"c10d.*(?:Connection reset by peer|Broken pipe|timed out|Connection refused)", 0.87),
             pat(r"TCPStore.*(?:Connection refused|timed out|failed)|The server socket has failed to listen", 0.87),

@@ -28,6 +28,7 @@ FILE_NOT_FOUND = register(
             pat(r"FileNotFoundError\b.*?(?:: '(?P<path>[^']+)')?$", 0.86),
             pat(r"can't open file '(?P<path>[^']+)': \[Errno 2\]", 0.88),
             pat(r"\[Errno 2\] No such file or directory(?:: '(?P<path>[^']+)')?", 0.86),
+            pat(r"^(?:/bin/)?(?:ba)?sh: (?:line \d+: )?(?P<path>\S+): No such file or directory", 0.84),
             pat(r"(?<!shared object file: )No such file or directory", 0.76),
             pat(r"does not appear to have a file named (?P<path>\S+)", 0.86),
             pat(r"is not a local folder and is not a valid model identifier", 0.84),
