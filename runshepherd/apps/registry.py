@@ -1,0 +1,96 @@
+"""A local, versioned app registry: a saved spec with a one-sentence description, like OSMO apps.
+
+Layout: <state>/apps/<name>/app.json (name, description, versions) and v<N>.yaml. An unchanged spec does not
+create a new version (OSMO's behaviour).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+
+from filelock import FileLock
+from pydantic import BaseModel, Field
+
+from runshepherd.errors import RunShepherdError
+
+NAME_RE = re.compile(r"^[a-zA-Z]([a-zA-Z0-9_-]*[a-zA-Z0-9])?$")
+
+
+class AppVersion(BaseModel):
+    version: int
+    created: str
+    source_workflow: str | None = None
+
+
+class App(BaseModel):
+    name: str
+    description: str
+    versions: list[AppVersion] = Field(default_factory=list)
+
+    @property
+    def latest(self) -> int:
+        return self.versions[-1].version if self.versions else 0
+
+
+class AppError(RunShepherdError):
+    exit_code = 2
+
+
+class AppRegistry:
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+
+    def _dir(self, name: str) -> Path:
+        if not NAME_RE.match(name):
+            raise AppError(f"app name {name!r} is not valid — letters, digits, '-' and '_', starting with a letter")
+        return self.root / name
+
+    def list(self) -> list[App]:
+        if not self.root.is_dir():
+            return []
+        return [self.get(p.name) for p in sorted(self.root.iterdir()) if (p / "app.json").is_file()]
+
+    def get(self, name: str) -> App:
+        meta = self._dir(name) / "app.json"
+        if not meta.is_file():
+            known = ", ".join(a.name for a in self.list()) if self.root.is_dir() else ""
+            raise AppError(f"no app {name!r}" + (f" — known apps: {known}" if known else " — none saved yet"))
+        return App.model_validate_json(meta.read_text(encoding="utf-8"))
+
+    def spec(self, ref: str) -> str:
+        name, _, ver = ref.partition(":")
+        app = self.get(name)
+        version = int(ver) if ver else app.latest
+        path = self._dir(name) / f"v{version}.yaml"
+        if not path.is_file():
+            raise AppError(f"app {name!r} has no version {version} (latest is {app.latest})")
+        return path.read_text(encoding="utf-8")
+
+    def save(self, name: str, description: str, spec_text: str, source_workflow: str | None = None) -> App:
+        d = self._dir(name)
+        d.mkdir(parents=True, exist_ok=True)
+        with FileLock(str(d / ".lock")):
+            meta = d / "app.json"
+            app = App.model_validate_json(meta.read_text()) if meta.is_file() else App(name=name, description=description)
+            if app.versions and (d / f"v{app.latest}.yaml").read_text(encoding="utf-8") == spec_text:
+                return app
+            version = app.latest + 1
+            (d / f"v{version}.yaml").write_text(spec_text, encoding="utf-8")
+            app.versions.append(AppVersion(version=version, created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                                           source_workflow=source_workflow))
+            app.description = description or app.description
+            tmp = meta.with_suffix(".tmp")
+            tmp.write_text(app.model_dump_json(indent=2), encoding="utf-8")
+            tmp.replace(meta)
+            return app
+
+
+def describe(spec_name: str, request: str) -> str:
+    """One sentence for the app, from what the person asked (or the spec's name)."""
+    text = request.strip().rstrip(".")
+    if text:
+        return text[0].upper() + text[1:] + "."
+    return f"Runs the {spec_name} workflow."

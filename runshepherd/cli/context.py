@@ -1,0 +1,56 @@
+"""What every command needs: settings, the backend, the output consoles. Built once per invocation."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from runshepherd.config import Settings, load_settings
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.console import Console
+
+    from runshepherd.backends.base import Backend
+
+
+@dataclass
+class CliContext:
+    settings: Settings
+    _backend: "Backend | None" = field(default=None, repr=False)
+
+    @classmethod
+    def create(cls, *, config: Path | None, state_dir: Path | None, backend: str | None) -> "CliContext":
+        flags: dict[str, Any] = {"state_dir": str(state_dir) if state_dir else None, "backend": backend}
+        return cls(settings=load_settings(config, flags=flags))
+
+    @property
+    def state_dir(self) -> Path:
+        return self.settings.resolved_state_dir()
+
+    @property
+    def backend(self) -> "Backend":
+        if self._backend is None:
+            from runshepherd.backends import make_backend
+
+            self._backend = make_backend(self.settings)
+        return self._backend
+
+    @cached_property
+    def out(self) -> "Console":
+        from rich.console import Console
+
+        return Console(highlight=False, soft_wrap=True)
+
+    @cached_property
+    def err(self) -> "Console":
+        from rich.console import Console
+
+        return Console(stderr=True, highlight=False)
+
+    def print_json(self, obj: Any) -> None:
+        sys.stdout.write(json.dumps(obj, default=str) + "\n")
+        sys.stdout.flush()

@@ -1,0 +1,342 @@
+"""`orchestrate`: the typer app. Parsing and rendering only; the work happens in the packages it calls.
+
+Heavy imports (langgraph, the backends) happen inside commands so `orchestrate --help` starts fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from runshepherd.errors import RunShepherdError
+
+app = typer.Typer(
+    name="orchestrate",
+    help=(
+        "RunShepherd: take an ML job from a sentence to results.\n\n"
+        'Run `orchestrate "train a small classifier for 3 epochs"` or use a command below.'
+    ),
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+    rich_markup_mode=None,
+)
+app_cmd = typer.Typer(help="Reusable apps: saved, versioned workflow specs.", no_args_is_help=True)
+app.add_typer(app_cmd, name="app")
+
+# Options every subcommand accepts (DESIGN §10).
+ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="Config file (YAML).", show_default=False)]
+StateDirOpt = Annotated[
+    Optional[Path], typer.Option("--state-dir", envvar="RUNSHEPHERD_STATE_DIR", help="Where sessions and runs live.")
+]
+BackendOpt = Annotated[
+    Optional[str], typer.Option("--backend", envvar="RUNSHEPHERD_BACKEND", help="local | slurm | osmo")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
+SetOpt = Annotated[Optional[list[str]], typer.Option("--set", help="Template value KEY=VALUE (repeatable).")]
+
+
+def _ctx(config: Path | None, state_dir: Path | None, backend: str | None):  # noqa: ANN202
+    from runshepherd.cli.context import CliContext
+
+    return CliContext.create(config=config, state_dir=state_dir, backend=backend)
+
+
+# ------------------------------------------------------------------------------------------------ workflows
+@app.command()
+def submit(
+    spec: Annotated[Path, typer.Argument(help="Workflow spec (OSMO YAML).")],
+    set_: SetOpt = None,
+    pool: Annotated[Optional[str], typer.Option("--pool")] = None,
+    priority: Annotated[str, typer.Option("--priority", help="HIGH | NORMAL | LOW")] = "NORMAL",
+    json_: JsonOpt = False,
+    config: ConfigOpt = None,
+    state_dir: StateDirOpt = None,
+    backend: BackendOpt = None,
+) -> None:
+    """Submit a spec as it is (no graph, no questions) and print the workflow id."""
+    from runshepherd.cli import workflows
+
+    workflows.submit(_ctx(config, state_dir, backend), spec, set_ or [], pool, priority.upper(), json_)
+
+
+@app.command()
+def status(
+    workflow: Annotated[str, typer.Argument(help="Workflow id.")],
+    json_: JsonOpt = False,
+    config: ConfigOpt = None,
+    state_dir: StateDirOpt = None,
+    backend: BackendOpt = None,
+) -> None:
+    """Status first, then what the logs show, then the status block."""
+    from runshepherd.cli import workflows
+
+    workflows.status(_ctx(config, state_dir, backend), workflow, json_)
+
+
+@app.command("list")
+def list_(
+    status_: Annotated[Optional[list[str]], typer.Option("--status", help="Only these statuses.")] = None,
+    pool: Annotated[Optional[str], typer.Option("--pool")] = None,
+    json_: JsonOpt = False,
+    config: ConfigOpt = None,
+    state_dir: StateDirOpt = None,
+    backend: BackendOpt = None,
+) -> None:
+    """Recent workflows with pool, status and duration."""
+    from runshepherd.cli import workflows
+
+    workflows.list_workflows(_ctx(config, state_dir, backend), status_ or [], pool, json_)
+
+
+@app.command()
+def logs(
+    workflow: Annotated[str, typer.Argument(help="Workflow id.")],
+    task: Annotated[Optional[str], typer.Option("--task", help="Only this task.")] = None,
+    raw: Annotated[bool, typer.Option("--raw", help="Print the raw lines (bounded by --tail).")] = False,
+    tail: Annotated[int, typer.Option("--tail", help="Last N lines.")] = 200,
+    json_: JsonOpt = False,
+    config: ConfigOpt = None,
+    state_dir: StateDirOpt = None,
+    backend: BackendOpt = None,
+) -> None:
+    """A digest of the logs (stage, progress, errors); --raw for the lines themselves."""
+    from runshepherd.cli import workflows
+
+    workflows.logs(_ctx(config, state_dir, backend), workflow, task, raw, tail, json_)
+
+
+@app.command()
+def cancel(
+    workflow: Annotated[str, typer.Argument(help="Workflow id.")],
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    json_: JsonOpt = False,
+    config: ConfigOpt = None,
+    state_dir: StateDirOpt = None,
+    backend: BackendOpt = None,
+) -> None:
+    """Cancel a workflow (asks first unless --yes)."""
+    from runshepherd.cli import workflows
+
+    workflows.cancel(_ctx(config, state_dir, backend), workflow, yes, json_)
+
+
+@app.command()
+def pools(
+    json_: JsonOpt = False,
+    config: ConfigOpt = None,
+    state_dir: StateDirOpt = None,
+    backend: BackendOpt = None,
+) -> None:
+    """Pools with GPU quota and capacity (free = min(quota free, total free))."""
+    from runshepherd.cli import workflows
+
+    workflows.pools(_ctx(config, state_dir, backend), json_)
+
+
+@app.command()
+def resources(
+    pool: Annotated[Optional[str], typer.Argument(help="Pool (default: all).")] = None,
+    json_: JsonOpt = False,
+    config: ConfigOpt = None,
+    state_dir: StateDirOpt = None,
+    backend: BackendOpt = None,
+) -> None:
+    """Nodes with CPU, memory and GPUs: total and free."""
+    from runshepherd.cli import workflows
+
+    workflows.resources(_ctx(config, state_dir, backend), pool, json_)
+
+
+# ------------------------------------------------------------------------------------------------ graph-driven
+def _not_yet(what: str, issue: str) -> None:
+    from runshepherd.errors import NotImplementedYet
+
+    raise NotImplementedYet(
+        f"{what} is not built yet ({issue}). Today you can `orchestrate submit SPEC`, then `status`, `logs`, "
+        "`list`, `cancel`, `pools`, `resources`."
+    )
+
+
+@app.command()
+def run(
+    request: Annotated[Optional[str], typer.Argument(help="What to do, in a sentence.")] = None,
+    spec: Annotated[Optional[Path], typer.Option("--spec", help="Use this spec unchanged.")] = None,
+    set_: SetOpt = None,
+    pool: Annotated[Optional[str], typer.Option("--pool")] = None,
+    session: Annotated[Optional[str], typer.Option("--session")] = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y")] = False,
+    no_input: Annotated[bool, typer.Option("--no-input")] = False,
+    json_: JsonOpt = False,
+    max_fixes: Annotated[Optional[int], typer.Option("--max-fixes")] = None,
+    cadence: Annotated[Optional[float], typer.Option("--cadence")] = None,
+    config: ConfigOpt = None,
+    state_dir: StateDirOpt = None,
+    backend: BackendOpt = None,
+) -> None:
+    """Plan, submit, watch, diagnose, fix and follow up — the end-to-end session."""
+    from runshepherd.cli import session as s
+
+    code = s.run(_ctx(config, state_dir, backend), request=request, spec=spec, sets=set_ or [], pool=pool,
+                 session=session, yes=yes, no_input=no_input, as_json=json_, max_fixes=max_fixes, cadence=cadence)
+    raise typer.Exit(code)
+
+
+@app.command()
+def resume(
+    session: Annotated[str, typer.Argument()],
+    answer: Annotated[Optional[str], typer.Option("--answer")] = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y")] = False,
+    no_input: Annotated[bool, typer.Option("--no-input")] = False,
+    json_: JsonOpt = False,
+    config: ConfigOpt = None,
+    state_dir: StateDirOpt = None,
+    backend: BackendOpt = None,
+) -> None:
+    """Continue a session where it stopped (answer a waiting question with --answer)."""
+    from runshepherd.cli import session as s
+
+    code = s.resume(_ctx(config, state_dir, backend), session=session, answer=answer, yes=yes, no_input=no_input,
+                    as_json=json_)
+    raise typer.Exit(code)
+
+
+@app.command()
+def sessions(
+    json_: JsonOpt = False, config: ConfigOpt = None, state_dir: StateDirOpt = None, backend: BackendOpt = None
+) -> None:
+    """Sessions with their state and waiting question."""
+    from runshepherd.cli import session as s
+
+    s.sessions(_ctx(config, state_dir, backend), json_)
+
+
+@app.command()
+def diagnose(
+    workflow: Annotated[Optional[str], typer.Argument()] = None,
+    log: Annotated[Optional[list[Path]], typer.Option("--log", help="Diagnose log files instead.")] = None,
+    json_: JsonOpt = False,
+    config: ConfigOpt = None,
+    state_dir: StateDirOpt = None,
+    backend: BackendOpt = None,
+) -> None:
+    """Why a workflow failed or is stuck, with the evidence and a fix."""
+    _not_yet("Diagnosis", "the diagnosis issue")
+
+
+@app.command()
+def explain(
+    workflow: Annotated[str, typer.Argument()],
+    json_: JsonOpt = False,
+    config: ConfigOpt = None,
+    state_dir: StateDirOpt = None,
+    backend: BackendOpt = None,
+) -> None:
+    """What a workflow does, how, and what it produces."""
+    from runshepherd.cli import workflows
+
+    workflows.explain(_ctx(config, state_dir, backend), workflow, json_)
+
+
+@app.command()
+def chat(config: ConfigOpt = None, state_dir: StateDirOpt = None, backend: BackendOpt = None) -> None:
+    """A conversation that starts, inspects, explains and steers runs."""
+    _not_yet("Chat", "the LLM-path issue")
+
+
+@app.command()
+def mcp(config: ConfigOpt = None, state_dir: StateDirOpt = None, backend: BackendOpt = None) -> None:
+    """Serve the same tools over MCP."""
+    _not_yet("The MCP server", "a later issue")
+
+
+@app_cmd.command("list")
+def app_list(json_: JsonOpt = False, config: ConfigOpt = None, state_dir: StateDirOpt = None) -> None:
+    """Saved apps with their latest version."""
+    from runshepherd.cli import apps
+
+    apps.list_apps(_ctx(config, state_dir, None), json_)
+
+
+@app_cmd.command("show")
+def app_show(
+    name: Annotated[str, typer.Argument(help="NAME or NAME:VERSION")],
+    json_: JsonOpt = False,
+    config: ConfigOpt = None,
+    state_dir: StateDirOpt = None,
+) -> None:
+    """An app's description, versions and spec."""
+    from runshepherd.cli import apps
+
+    apps.show(_ctx(config, state_dir, None), name, json_)
+
+
+@app_cmd.command("submit")
+def app_submit(
+    name: Annotated[str, typer.Argument(help="NAME or NAME:VERSION")],
+    set_: SetOpt = None,
+    pool: Annotated[Optional[str], typer.Option("--pool")] = None,
+    json_: JsonOpt = False,
+    config: ConfigOpt = None,
+    state_dir: StateDirOpt = None,
+    backend: BackendOpt = None,
+) -> None:
+    """Submit a saved app's spec (latest version unless NAME:VERSION)."""
+    from runshepherd.cli import apps
+
+    apps.submit(_ctx(config, state_dir, backend), name, set_ or [], pool, json_)
+
+
+# ------------------------------------------------------------------------------------------------ entry point
+def _argv_with_default_command(argv: list[str]) -> list[str]:
+    """`orchestrate "train X" --yes` means `orchestrate run "train X" --yes`."""
+    if not argv:
+        return argv
+    first = argv[0]
+    commands = set(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+    if first in commands or first.startswith("-"):
+        return argv
+    return ["run", *argv]
+
+
+def _internal_error(exc: BaseException) -> int:
+    import tempfile
+    import traceback
+
+    with tempfile.NamedTemporaryFile("w", prefix="runshepherd-crash-", suffix=".txt", delete=False) as fh:
+        traceback.print_exception(exc, file=fh)
+    print(
+        f"internal error: {type(exc).__name__}: {exc}\n"
+        f"This is a bug in RunShepherd, not in your job; details are in {fh.name}. Sessions and workflows are "
+        "kept: `orchestrate sessions` lists them and `orchestrate resume ID` continues one.",
+        file=sys.stderr,
+    )
+    return 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point. Errors a person can act on print one line (no traceback) and set the exit code."""
+    args = _argv_with_default_command(list(sys.argv[1:] if argv is None else argv))
+    try:
+        app(args=args, prog_name="orchestrate")
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except RunShepherdError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        code = exc.exit_code
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        code = 130
+    except Exception as exc:  # a bug of ours: say so plainly, keep the details in a file, not on the screen
+        code = _internal_error(exc)
+    if argv is None:
+        sys.exit(code)
+    return code
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

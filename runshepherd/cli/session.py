@@ -1,0 +1,291 @@
+"""Drive a session: stream the graph, render events, answer questions (prompt, --yes, --answer) or pause.
+
+Exit codes (DESIGN §10): 0 completed; 1 failed or gave up; 2 bad input; 3 paused for an answer; 4 backend
+unreachable or not logged in. A crash or Ctrl-C leaves a session that `orchestrate resume` continues.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from runshepherd.backends.base import BackendUnavailable
+from runshepherd.cli.context import CliContext
+from runshepherd.errors import UsageError
+
+EXIT = {"COMPLETED": 0, "FAILED": 1, "NEEDS_INPUT": 1, "CANCELED": 1}
+PRUNE_EVERY = 25
+
+
+@dataclass
+class Renderer:
+    session: str
+    as_json: bool
+    ctx: CliContext
+    seen_questions: set[str] = field(default_factory=set)
+
+    def event(self, ev: dict[str, Any]) -> None:
+        if self.as_json:
+            sys.stdout.write(json.dumps({**ev, "session": self.session}, default=str) + "\n")
+            sys.stdout.flush()
+            return
+        out = self.ctx.out
+        kind = ev.get("event")
+        if kind == "planned":
+            out.print(f"● plan      {ev.get('message')}", markup=False)
+            for w in ev.get("warnings") or []:
+                out.print(f"  ! {w}", markup=False)
+        elif kind == "submitted":
+            again = " (found the earlier submission)" if ev.get("reused") else ""
+            out.print(f"● submitted {ev['workflow_id']} (attempt {ev['attempt']}){again}", markup=False)
+        elif kind == "status":
+            out.print(f"● status    {ev.get('text')}", markup=False)
+        elif kind == "progress":
+            out.print(f"● progress  {ev.get('text')}", markup=False)
+        elif kind == "pending":
+            out.print(f"● pending   {ev.get('text')}", markup=False)
+            for s in ev.get("suggestions") or []:
+                out.print(f"  - {s}", markup=False)
+        elif kind == "logs_readers":
+            out.print(f"● logs      {ev['tasks']} task(s) read by {ev['readers']} reader(s)", markup=False)
+        elif kind == "diagnosis":
+            out.print(f"● diagnosis {ev['label']} ({ev['origin']}): {ev.get('explanation', '')}", markup=False)
+            for line in ev.get("evidence") or []:
+                out.print(f"    │ {line}", markup=False)
+        elif kind == "fix":
+            out.print(f"● fix       {ev.get('explanation')}", markup=False)
+            if ev.get("diff"):
+                out.print(ev["diff"].rstrip(), markup=False)
+        elif kind == "answered":
+            out.print(f"? {ev['kind']:<9} {ev['text'].splitlines()[0]} → {ev['answer']} (pre-answered)", markup=False)
+        elif kind == "report":
+            if ev.get("digest"):
+                out.print(ev["digest"], markup=False)
+        elif kind == "downloaded":
+            out.print(f"● download  {ev['files']} file(s) → {ev['dest']}", markup=False)
+        elif kind == "app":
+            out.print(f"● app       saved {ev['name']} v{ev['version']}", markup=False)
+        elif kind == "message":
+            out.print(f"  {ev.get('level', 'info')}: {ev.get('text')}", markup=False)
+
+    def question(self, qid: str, payload: dict[str, Any]) -> None:
+        if qid in self.seen_questions:
+            return
+        self.seen_questions.add(qid)
+        ev = {"event": "question", "id": qid, "kind": payload.get("kind"), "text": payload.get("text"),
+              "default": payload.get("default"), "choices": payload.get("choices")}
+        if self.as_json:
+            self.event(ev)
+
+
+def new_session_id() -> str:
+    return uuid.uuid4().hex[:8]
+
+
+def _prompt(payload: dict[str, Any]) -> str:
+    import typer
+
+    choices = payload.get("choices") or ["yes", "no"]
+    default = payload.get("default", choices[0])
+    shown = "/".join(c.upper() if c == default else c for c in choices)
+    return typer.prompt(f"? {payload.get('kind')}: {payload.get('text')} [{shown}]", default=default,
+                        show_default=False)
+
+
+def drive(
+    ctx: CliContext,
+    *,
+    session: str,
+    first_input: Any,
+    deps: Any,
+    as_json: bool,
+    interactive: bool,
+    answer: str | None = None,
+) -> int:
+    from langgraph.types import Command
+
+    from runshepherd.graph.builder import compile_graph
+    from runshepherd.graph.checkpoint import open_saver, prune, session_lock
+
+    renderer = Renderer(session=session, as_json=as_json, ctx=ctx)
+    cfg = {"configurable": {"thread_id": session}, "max_concurrency": ctx.settings.logs.max_concurrency,
+           "recursion_limit": 10_000}
+    with session_lock(ctx.state_dir, session), open_saver(ctx.state_dir) as saver:
+        graph = compile_graph(saver)
+        payload = first_input
+        if answer is not None:
+            snap = graph.get_state(cfg)
+            if not snap.interrupts:
+                raise UsageError(f"session {session} is not waiting for an answer; run `orchestrate resume {session}`")
+            payload = Command(resume={i.id: answer for i in snap.interrupts})
+        steps = 0
+        try:
+            while True:
+                for mode, chunk in graph.stream(payload, cfg, context=deps, stream_mode=["custom", "updates"],
+                                                durability="sync"):
+                    if mode == "custom" and isinstance(chunk, dict):
+                        renderer.event(chunk)
+                    elif mode == "updates":
+                        steps += 1
+                        if steps % PRUNE_EVERY == 0:
+                            prune(saver.conn, session)  # type: ignore[attr-defined]
+                snap = graph.get_state(cfg)
+                if not snap.interrupts:
+                    break
+                answers = {}
+                for itr in snap.interrupts:
+                    renderer.question(itr.id, itr.value)
+                    if not interactive:
+                        return _paused(ctx, renderer, session, itr.value)
+                    answers[itr.id] = _prompt(itr.value)
+                payload = Command(resume=answers)
+        except KeyboardInterrupt:
+            ctx.err.print(f"interrupted — nothing is lost; continue with: orchestrate resume {session}")
+            return 130
+        except BackendUnavailable as exc:
+            ctx.err.print(f"error: {exc}\nthe session is paused; continue with: orchestrate resume {session}")
+            return exc.exit_code
+        prune(saver.conn, session)  # type: ignore[attr-defined]
+        values = snap.values
+    return _done(ctx, renderer, session, values)
+
+
+def _paused(ctx: CliContext, renderer: Renderer, session: str, payload: dict[str, Any]) -> int:
+    line = f"orchestrate resume {session} --answer {payload.get('default', 'yes')}"
+    if renderer.as_json:
+        renderer.event({"event": "done", "outcome": "NEEDS_INPUT", "paused": True, "resume": line,
+                        "question": payload.get("text")})
+    else:
+        ctx.out.print(f"? {payload.get('kind')}: {payload.get('text')}", markup=False)
+        ctx.out.print(f"session {session} paused, waiting for your answer. Continue with:\n  {line}", markup=False)
+    return 3
+
+
+def _done(ctx: CliContext, renderer: Renderer, session: str, values: dict[str, Any]) -> int:
+    outcome = values.get("outcome") or "FAILED"
+    done = {
+        "event": "done",
+        "outcome": outcome,
+        "reason": values.get("outcome_reason"),
+        "workflow_ids": values.get("workflow_ids") or [],
+        "fix_attempts": values.get("fix_attempts", 0),
+        "infra_retries": values.get("infra_retries", 0),
+        "outputs": values.get("outputs") or [],
+        "downloaded": values.get("downloaded") or [],
+        "download_dir": values.get("download_dir"),
+        "app": values.get("app"),
+        "status_artifact": values.get("report_path"),
+    }
+    if renderer.as_json:
+        renderer.event(done)
+    else:
+        reason = f" ({done['reason']})" if done["reason"] and outcome != "COMPLETED" else ""
+        ctx.out.print(f"session {session} done · {outcome}{reason}", markup=False)
+        if done["status_artifact"]:
+            ctx.out.print(f"status: {done['status_artifact']}", markup=False)
+    return EXIT.get(outcome, 1)
+
+
+def make_deps(ctx: CliContext, session: str, *, yes: bool, cadence: float | None, max_fixes: int | None) -> Any:
+    from runshepherd.graph.context import Deps
+
+    return Deps(backend=ctx.backend, settings=ctx.settings, session_id=session, state_dir=ctx.state_dir,
+                auto_yes=yes, cadence=cadence, max_fixes=max_fixes, cwd=Path.cwd())
+
+
+def run(
+    ctx: CliContext,
+    *,
+    request: str | None,
+    spec: Path | None,
+    sets: list[str],
+    pool: str | None,
+    session: str | None,
+    yes: bool,
+    no_input: bool,
+    as_json: bool,
+    max_fixes: int | None,
+    cadence: float | None,
+) -> int:
+    from runshepherd.spec import load_spec_file, parse_set_values
+
+    if not request and spec is None:
+        raise UsageError('say what to run, e.g. orchestrate "train a small classifier for 3 epochs", or --spec FILE')
+    set_values = parse_set_values(sets)
+    if spec is not None:
+        load_spec_file(spec, set_values=set_values)  # bad input fails here: exit 2, no session created
+    if max_fixes is not None and max_fixes < 0:
+        raise UsageError("--max-fixes must be 0 or more")
+    sid = session or new_session_id()
+    from runshepherd.graph.builder import compile_graph
+    from runshepherd.graph.checkpoint import open_saver
+
+    with open_saver(ctx.state_dir) as saver:
+        if compile_graph(saver).get_state({"configurable": {"thread_id": sid}}).values:
+            raise UsageError(f"session {sid} already exists; continue it with `orchestrate resume {sid}`")
+    if not as_json:
+        ctx.out.print(f"session {sid} (resume with: orchestrate resume {sid})", markup=False)
+    first = {"request": request or f"run {spec}", "spec_path": str(spec.resolve()) if spec else None,
+             "set_values": set_values, "pool": pool}
+    deps = make_deps(ctx, sid, yes=yes, cadence=cadence, max_fixes=max_fixes)
+    interactive = not no_input and sys.stdin.isatty()
+    return drive(ctx, session=sid, first_input=first, deps=deps, as_json=as_json, interactive=interactive)
+
+
+def resume(ctx: CliContext, *, session: str, answer: str | None, yes: bool, no_input: bool, as_json: bool,
+           cadence: float | None = None, max_fixes: int | None = None) -> int:
+    from runshepherd.graph.builder import compile_graph
+    from runshepherd.graph.checkpoint import open_saver
+
+    with open_saver(ctx.state_dir) as saver:
+        snap = compile_graph(saver).get_state({"configurable": {"thread_id": session}})
+    if not snap.values:
+        raise UsageError(f"no session {session!r} — `orchestrate sessions` lists them")
+    if not snap.next and not snap.interrupts:
+        values = snap.values
+        renderer = Renderer(session=session, as_json=as_json, ctx=ctx)
+        return _done(ctx, renderer, session, values)
+    deps = make_deps(ctx, session, yes=yes, cadence=cadence, max_fixes=max_fixes)
+    interactive = not no_input and sys.stdin.isatty()
+    return drive(ctx, session=session, first_input=None, deps=deps, as_json=as_json, interactive=interactive,
+                 answer=answer)
+
+
+def sessions(ctx: CliContext, as_json: bool) -> None:
+    from runshepherd.graph.builder import compile_graph
+    from runshepherd.graph.checkpoint import db_path, open_saver, thread_ids
+
+    rows = []
+    if db_path(ctx.state_dir).exists():
+        with open_saver(ctx.state_dir) as saver:
+            graph = compile_graph(saver)
+            for tid in thread_ids(saver.conn)[:100]:  # type: ignore[attr-defined]
+                snap = graph.get_state({"configurable": {"thread_id": tid}})
+                v = snap.values or {}
+                question = snap.interrupts[0].value.get("text") if snap.interrupts else None
+                state = v.get("outcome") or ("waiting" if snap.interrupts else "stopped" if snap.next else "unknown")
+                rows.append({
+                    "session": tid,
+                    "request": v.get("request"),
+                    "state": state,
+                    "workflow": (v.get("attempt") or {}).get("workflow_id"),
+                    "last_update": snap.created_at,
+                    "question": question,
+                })
+    if as_json:
+        ctx.print_json({"sessions": rows})
+        return
+    if not rows:
+        ctx.out.print('no sessions yet — start one with: orchestrate "train a small classifier for 3 epochs"')
+        return
+    from rich.table import Table
+
+    table = Table("Session", "Request", "State", "Workflow", "Last update", "Waiting for")
+    for r in rows:
+        table.add_row(r["session"], (r["request"] or "")[:40], r["state"], r["workflow"] or "-",
+                      (r["last_update"] or "-")[:19], (r["question"] or "-")[:50])
+    ctx.out.print(table)

@@ -1,0 +1,167 @@
+"""Direct workflow commands: submit, status, list, logs, cancel, pools, resources, explain."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from runshepherd.backends.base import Status, jsonable
+from runshepherd.cli.context import CliContext
+from runshepherd.errors import UsageError
+
+
+def submit(ctx: CliContext, spec_path: Path, sets: list[str], pool: str | None, priority: str, as_json: bool) -> None:
+    from runshepherd.spec import load_spec_file, parse_set_values
+
+    if priority not in ("HIGH", "NORMAL", "LOW"):
+        raise UsageError(f"--priority {priority!r}: use HIGH, NORMAL or LOW")
+    doc = load_spec_file(spec_path, set_values=parse_set_values(sets))
+    sub = ctx.backend.submit(doc, pool, priority=priority)  # type: ignore[arg-type]
+    if as_json:
+        ctx.print_json({**jsonable(sub), "spec_warnings": list(doc.warnings)})
+        return
+    for w in doc.warnings:
+        ctx.err.print(f"[yellow]warning[/] {w}")
+    for w in sub.warnings:
+        ctx.err.print(f"[yellow]warning[/] {w}")
+    ctx.out.print(f"● submitted [bold]{sub.workflow_id}[/] to pool {sub.pool}")
+    if sub.overview_url:
+        ctx.out.print(f"  overview: {sub.overview_url}")
+    ctx.out.print(f"  next: orchestrate status {sub.workflow_id}")
+
+
+def status(ctx: CliContext, workflow_id: str, as_json: bool) -> None:
+    from runshepherd.reports.build import report_for
+
+    report = report_for(ctx.backend, workflow_id, runs_dir=ctx.state_dir / "runs", settings=ctx.settings)
+    if as_json:
+        ctx.print_json(report.model_dump(mode="json"))
+        return
+    from runshepherd.reports.status import render_markdown
+
+    ctx.out.print(render_markdown(report), markup=False)
+
+
+def list_workflows(ctx: CliContext, statuses: list[str], pool: str | None, as_json: bool) -> None:
+    try:
+        wanted = [Status(s.upper()) for s in statuses] or None
+    except ValueError as exc:
+        raise UsageError(f"--status: {exc}; use one of {', '.join(s.value for s in Status)}") from None
+    rows = ctx.backend.list(statuses=wanted, pool=pool)
+    if as_json:
+        ctx.print_json({"workflows": [jsonable(r) for r in rows]})
+        return
+    if not rows:
+        ctx.out.print("no workflows yet — submit one with `orchestrate submit SPEC`")
+        return
+    from rich.table import Table
+
+    from runshepherd.reports.status import format_seconds
+
+    table = Table("Workflow", "Pool", "Status", "Duration", "Submitted")
+    for r in rows:
+        dur = format_seconds(r.duration) if r.duration is not None else "-"
+        sub = r.submit_time.strftime("%Y-%m-%d %H:%M:%S") if r.submit_time else "-"
+        table.add_row(r.workflow_id, r.pool or "-", r.status.value, dur, sub)
+    ctx.out.print(table)
+
+
+def logs(ctx: CliContext, workflow_id: str, task: str | None, raw: bool, tail: int, as_json: bool) -> None:
+    if tail <= 0:
+        raise UsageError("--tail must be a positive number of lines")
+    backend = ctx.backend
+    ws = backend.query(workflow_id)
+    if task is not None and task not in {t.name for t in ws.tasks}:
+        raise UsageError(f"workflow {workflow_id} has no task {task!r}; tasks: {', '.join(t.name for t in ws.tasks)}")
+    if raw:
+        lines = backend.logs(workflow_id, task, tail=tail, timeout=None)
+        if as_json:
+            ctx.print_json({"workflow_id": workflow_id, "task": task, "lines": list(lines)})
+            return
+        for line in lines:
+            typer.echo(line)
+        return
+    from runshepherd.reports.build import digests_for
+
+    digests = digests_for(backend, ws, task=task, settings=ctx.settings)
+    if as_json:
+        ctx.print_json({"workflow_id": workflow_id, "digests": digests.as_json()})
+        return
+    ctx.out.print(digests.markdown, markup=False)
+
+
+def cancel(ctx: CliContext, workflow_id: str, yes: bool, as_json: bool) -> None:
+    backend = ctx.backend
+    ws = backend.query(workflow_id)
+    if ws.status.terminal():
+        msg = f"{workflow_id} already ended ({ws.status.value}); nothing to cancel"
+        if as_json:
+            ctx.print_json({"workflow_id": workflow_id, "canceled": False, "status": ws.status.value, "message": msg})
+        else:
+            ctx.out.print(msg)
+        return
+    if not yes:
+        import sys
+
+        if not sys.stdin.isatty():
+            raise UsageError(f"cancel {workflow_id}: confirm with --yes (no terminal to ask on)")
+        if not typer.confirm(f"Cancel {workflow_id} ({ws.status.value})?", default=False):
+            ctx.out.print("not canceled")
+            return
+    backend.cancel(workflow_id)
+    if as_json:
+        ctx.print_json({"workflow_id": workflow_id, "canceled": True})
+    else:
+        ctx.out.print(f"● cancel requested for {workflow_id}")
+
+
+def pools(ctx: CliContext, as_json: bool) -> None:
+    rows = ctx.backend.pools()
+    if as_json:
+        ctx.print_json({"pools": [{**jsonable(p), "effective_gpu_free": p.effective_gpu_free()} for p in rows]})
+        return
+    from rich.table import Table
+
+    def n(v: int | None) -> str:
+        return "unknown" if v is None else str(v)
+
+    table = Table("Pool", "Status", "GPU quota free", "GPU total free", "GPU capacity", "Description")
+    for p in rows:
+        table.add_row(p.name, p.status, n(p.quota_free), n(p.total_free), n(p.total_capacity), p.description)
+    ctx.out.print(table)
+    for p in rows:
+        for note in p.notes:
+            ctx.out.print(f"note ({p.name}): {note}")
+
+
+def resources(ctx: CliContext, pool: str | None, as_json: bool) -> None:
+    nodes = ctx.backend.resources(pool)
+    if as_json:
+        ctx.print_json({"resources": [jsonable(n) for n in nodes]})
+        return
+    from rich.table import Table
+
+    table = Table("Node", "Pool", "CPU free/total", "Memory free/total (Gi)", "GPU free/total")
+    for nd in nodes:
+        table.add_row(
+            nd.hostname,
+            nd.pool,
+            f"{nd.cpu_free:g}/{nd.cpu_total:g}",
+            f"{nd.memory_free_gi:.1f}/{nd.memory_total_gi:.1f}",
+            f"{nd.gpu_free}/{nd.gpu_total}",
+        )
+    ctx.out.print(table)
+
+
+def explain(ctx: CliContext, workflow_id: str, as_json: bool) -> None:
+    from runshepherd.reports.explain import explain_spec
+
+    backend = ctx.backend
+    text = backend.spec(workflow_id, template=True)
+    notes = [n for p in backend.pools() for n in p.notes]
+    result = explain_spec(text, workflow_id=workflow_id, backend_notes=notes)
+    if as_json:
+        ctx.print_json(result.model_dump(mode="json"))
+    else:
+        ctx.out.print(result.text, markup=False)

@@ -1,0 +1,79 @@
+"""Where sessions live: a SqliteSaver in the state dir, a lock per session, and pruning of old checkpoints."""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from filelock import FileLock, Timeout
+
+from runshepherd.errors import RunShepherdError
+
+
+class SessionBusy(RunShepherdError):
+    exit_code = 2
+
+
+def db_path(state_dir: Path) -> Path:
+    return Path(state_dir) / "sessions.sqlite"
+
+
+@contextmanager
+def open_saver(state_dir: Path) -> Iterator["object"]:
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    path = db_path(state_dir)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
+    try:
+        saver = SqliteSaver(conn)
+        saver.setup()
+        yield saver
+    finally:
+        conn.close()
+
+
+@contextmanager
+def session_lock(state_dir: Path, session_id: str) -> Iterator[None]:
+    """One process drives a session at a time; a second gets a clear message instead of a corrupt run."""
+    locks = Path(state_dir) / "locks"
+    locks.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(locks / f"{session_id}.lock"))
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        raise SessionBusy(
+            f"session {session_id} is being driven by another orchestrate process; wait for it, or stop it "
+            f"and run `orchestrate resume {session_id}`"
+        ) from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def prune(conn: sqlite3.Connection, thread_id: str) -> None:
+    """Keep only the latest checkpoint per namespace (and its writes); the session still resumes."""
+    with conn:
+        conn.execute(
+            "DELETE FROM checkpoints WHERE thread_id=? AND checkpoint_id NOT IN ("
+            " SELECT max(checkpoint_id) FROM checkpoints WHERE thread_id=? GROUP BY checkpoint_ns)",
+            (thread_id, thread_id),
+        )
+        conn.execute(
+            "DELETE FROM writes WHERE thread_id=? AND (checkpoint_ns, checkpoint_id) NOT IN ("
+            " SELECT checkpoint_ns, checkpoint_id FROM checkpoints WHERE thread_id=?)",
+            (thread_id, thread_id),
+        )
+
+
+def compact(conn: sqlite3.Connection) -> None:
+    conn.execute("VACUUM")
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+def thread_ids(conn: sqlite3.Connection) -> list[str]:
+    rows = conn.execute("SELECT thread_id, max(checkpoint_id) FROM checkpoints GROUP BY thread_id").fetchall()
+    return [r[0] for r in sorted(rows, key=lambda r: r[1], reverse=True)]

@@ -1,0 +1,50 @@
+"""Dependencies of a session, passed as LangGraph context on every invoke and resume (never checkpointed)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from runshepherd.config import Settings
+
+
+@dataclass
+class Deps:
+    backend: Any
+    settings: Settings = field(default_factory=Settings)
+    session_id: str = "no-session"
+    state_dir: Path = Path(".")
+    auto_yes: bool = False
+    cadence: float | None = None
+    max_fixes: int | None = None
+    cwd: Path = field(default_factory=Path.cwd)
+    download_root: Path = field(default_factory=Path.home)
+    clock: Callable[[], float] = time.time
+    expert: Any = None
+
+    def get_expert(self) -> Any:
+        if self.expert is None:
+            from runshepherd.experts.base import make_expert
+
+            self.expert = make_expert(self.settings.expert)
+        return self.expert
+
+    @property
+    def fix_cap(self) -> int:
+        return self.max_fixes if self.max_fixes is not None else self.settings.fixes.max_fix_attempts
+
+    def preauthorised(self, kind: str) -> str | None:
+        """The answer to give without asking, or None to ask: --yes, else the config's approval policy."""
+        if self.auto_yes:
+            return "default"
+        policy = getattr(self.settings.approvals, kind, "ask") if hasattr(self.settings.approvals, kind) else "ask"
+        return None if policy == "ask" else policy
+
+
+def deps_of(runtime: Any) -> Deps:
+    ctx = getattr(runtime, "context", None)
+    if not isinstance(ctx, Deps):
+        raise RuntimeError("the session was invoked without its context (Deps); pass context= on every invoke")
+    return ctx

@@ -1,0 +1,111 @@
+"""The session state: plain JSON-able values, small and bounded. Never raw logs (DESIGN §3).
+
+Every list here has a cap (see ``cap``) so a week-long run or a 1000-task workflow cannot grow a checkpoint.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any, Literal
+
+from typing_extensions import NotRequired, TypedDict
+
+Outcome = Literal["COMPLETED", "FAILED", "NEEDS_INPUT", "CANCELED"]
+
+MAX_TRANSITIONS = 20
+MAX_ATTEMPTS_KEPT = 12
+MAX_DIGEST_CHARS = 2400
+
+
+class Attempt(TypedDict):
+    n: int
+    workflow_id: str | None
+    submitted_at: str | None
+    idempotency_key: str
+    reason: str  # "initial" | "fix" | "infra-retry"
+
+
+class TaskSnapshot(TypedDict):
+    name: str
+    status: str
+    exit_code: int | None
+    failure_message: str | None
+
+
+class StatusSnapshot(TypedDict):
+    workflow_id: str
+    status: str
+    tasks: list[TaskSnapshot]
+    submit_time: str | None
+    start_time: str | None
+    end_time: str | None
+    outputs: list[str]
+    overview: str | None
+
+
+class ReaderResult(TypedDict):
+    """What one logs-reader returns: a bounded markdown digest and compact per-task facts."""
+
+    reader: int
+    attempt: int
+    tasks: list[str]
+    markdown: str
+    tokens: int
+    facts: dict[str, dict[str, Any]]  # task → {stage, progress, root_error, error_lines (≤50), flags, ...}
+
+
+class Question(TypedDict):
+    kind: str  # submit | resubmit | download | save_app | continue_after_cap | pending
+    text: str
+    default: str
+    choices: list[str]
+
+
+class SessionState(TypedDict):
+    request: str
+    spec_path: NotRequired[str | None]
+    spec_base_dir: NotRequired[str | None]
+    set_values: NotRequired[dict[str, Any]]
+    spec: NotRequired[str]
+    spec_name: NotRequired[str]
+    pool: NotRequired[str | None]
+    backend: NotRequired[str]
+    plan_message: NotRequired[str]
+    plan_warnings: NotRequired[list[str]]
+    approved: NotRequired[bool]
+    attempt: NotRequired[Attempt]
+    attempts: NotRequired[list[Attempt]]
+    last_status: NotRequired[StatusSnapshot | None]
+    transitions: NotRequired[list[str]]
+    polls: NotRequired[int]
+    unchanged_polls: NotRequired[int]
+    pending_since: NotRequired[str | None]
+    pending_explained: NotRequired[bool]
+    needs_pending_explanation: NotRequired[bool]
+    progress_line: NotRequired[str | None]
+    tasks_per_reader: NotRequired[int]
+    reader_results: NotRequired[Annotated[list[ReaderResult], operator.add]]
+    digest: NotRequired[str]
+    diagnosis: NotRequired[dict[str, Any] | None]
+    proposed_fix: NotRequired[dict[str, Any] | None]
+    fix_history: NotRequired[list[dict[str, Any]]]
+    fix_attempts: NotRequired[int]
+    infra_retries: NotRequired[int]
+    outputs: NotRequired[list[str]]
+    downloaded: NotRequired[list[str]]
+    download_dir: NotRequired[str | None]
+    app: NotRequired[dict[str, Any] | None]
+    report_path: NotRequired[str | None]
+    outcome: NotRequired[Outcome | None]
+    outcome_reason: NotRequired[str | None]
+    workflow_ids: NotRequired[list[str]]
+    next_after_ask: NotRequired[str | None]
+
+
+def cap(items: list[Any], n: int) -> list[Any]:
+    """Keep the newest ``n`` items."""
+    return list(items[-n:])
+
+
+def clip(text: str, n: int = MAX_DIGEST_CHARS) -> str:
+    return text if len(text) <= n else text[: n - 20] + "\n… (digest cut)"

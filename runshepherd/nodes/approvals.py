@@ -1,0 +1,77 @@
+"""The approval gates: submit, resubmit-with-changes, continue-after-cap / no-safe-fix. Interrupts only."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from langgraph.runtime import Runtime
+from langgraph.types import Command
+
+from runshepherd.graph.context import Deps, deps_of
+from runshepherd.graph.state import SessionState, cap
+from runshepherd.nodes.common import ask
+
+
+def approve_submit(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["submit", "finish"]]:
+    deps = deps_of(runtime)
+    text = f"Submit {state.get('spec_name')} to pool {state.get('pool')}?"
+    if deps.preauthorised("submit") is None and state.get("plan_warnings"):
+        text += " (see the warnings above)"
+    if ask(deps, "submit", text, default="yes") == "yes":
+        return Command(goto="submit", update={"approved": True})
+    return Command(goto="finish", update={"outcome": "CANCELED", "outcome_reason": "you chose not to submit"})
+
+
+def approve_resubmit(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["submit", "finish"]]:
+    deps = deps_of(runtime)
+    fix = state.get("proposed_fix") or {}
+    n = state.get("fix_attempts", 0) + 1
+    text = (f"Resubmit with this fix (fix attempt {n} of {deps.fix_cap})? {fix.get('explanation', '')}\n"
+            f"{fix.get('diff', '')}")
+    if ask(deps, "resubmit", text, default="yes") != "yes":
+        return Command(goto="finish", update={"outcome": "FAILED", "outcome_reason": "you declined the fix"})
+    prev = state.get("attempt") or {"n": 0}
+    history = cap([*(state.get("fix_history") or []),
+                   {"attempt": prev["n"] + 1, "label": fix.get("label"), "kind": fix.get("kind"),
+                    "reason": fix.get("explanation"), "diff": fix.get("diff")}], 10)
+    nxt = prev["n"] + 1
+    return Command(
+        goto="submit",
+        update={
+            "spec": fix["new_spec"],
+            "fix_attempts": n,
+            "fix_history": history,
+            "proposed_fix": None,
+            "attempt": {"n": nxt, "workflow_id": None, "submitted_at": None,
+                        "idempotency_key": f"{deps.session_id}:{nxt}", "reason": "fix"},
+        },
+    )
+
+
+def ask_person(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["submit", "finish", "diagnose_fix"]]:
+    """After the fix cap, or when no safe fix exists: the person decides."""
+    deps = deps_of(runtime)
+    diag = state.get("diagnosis") or {}
+    at_cap = state.get("fix_attempts", 0) >= deps.fix_cap
+    reason = diag.get("explanation") or "the failure could not be explained"
+    if at_cap:
+        text = (f"Stopped after {state.get('fix_attempts', 0)} fix attempts; the last failure: {reason}. "
+                "Allow one more automatic fix, or stop here?")
+        choice = ask(deps, "continue_after_cap", text, default="stop", choices=["retry", "stop"])
+        if choice == "retry":
+            return Command(goto="diagnose_fix", update={"fix_attempts": deps.fix_cap - 1})
+    else:
+        fix = (diag.get("fix") or {}).get("description") or "no automatic change is safe"
+        text = f"No safe automatic fix: {reason} Suggested: {fix}. Resubmit unchanged, or stop here?"
+        choice = ask(deps, "no_fix", text, default="stop", choices=["resubmit", "stop"])
+        if choice == "resubmit":
+            prev = state.get("attempt") or {"n": 0}
+            nxt = prev["n"] + 1
+            return Command(goto="submit", update={
+                "fix_attempts": state.get("fix_attempts", 0) + 1,
+                "attempt": {"n": nxt, "workflow_id": None, "submitted_at": None,
+                            "idempotency_key": f"{deps.session_id}:{nxt}", "reason": "resubmit"}})
+    why = f"gave up after {state.get('fix_attempts', 0)} fix attempts" if at_cap else "no safe automatic fix"
+    return Command(goto="finish", update={"outcome": "NEEDS_INPUT", "outcome_reason": f"{why}: {reason}"})
+
+

@@ -1,0 +1,80 @@
+"""Small helpers shared by nodes: event emission, questions, snapshots. No I/O beyond what callers pass."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from langgraph.config import get_stream_writer
+from langgraph.types import interrupt
+
+from runshepherd.backends.base import WorkflowStatus
+from runshepherd.graph.context import Deps
+from runshepherd.graph.state import StatusSnapshot
+
+YES = {"y", "yes", "true", "ok", "sure", "go", "1"}
+NO = {"n", "no", "false", "0", "nope"}
+
+
+def emit(event: str, **fields: Any) -> None:
+    """A progress event for the CLI (rich lines or JSON lines); a no-op outside a streaming run."""
+    try:
+        writer = get_stream_writer()
+    except RuntimeError:
+        return
+    writer({"event": event, **fields})
+
+
+def normalise_answer(raw: Any, choices: list[str], default: str) -> str:
+    if isinstance(raw, dict):
+        raw = raw.get("answer", raw.get("approved", default))
+    if isinstance(raw, bool):
+        raw = "yes" if raw else "no"
+    text = str(raw if raw is not None else "").strip().lower()
+    if not text:
+        return default
+    if "yes" in choices and text in YES:
+        return "yes"
+    if "no" in choices and text in NO:
+        return "no"
+    for c in choices:
+        if c.startswith(text) or text.startswith(c):
+            return c
+    return default
+
+
+def ask(deps: Deps, kind: str, text: str, *, default: str, choices: list[str] | None = None) -> str:
+    """Ask the person (interrupt) unless pre-authorised. Everything before this call must be side-effect free."""
+    choices = choices or ["yes", "no"]
+    pre = deps.preauthorised(kind)
+    if pre is not None:
+        answer = default if pre == "default" else normalise_answer(pre, choices, default)
+        emit("answered", kind=kind, text=text, answer=answer, automatic=True)
+        return answer
+    raw = interrupt({"kind": kind, "text": text, "default": default, "choices": choices})
+    return normalise_answer(raw, choices, default)
+
+
+def _iso(dt: datetime | None) -> str | None:
+    return dt.isoformat() if dt else None
+
+
+def snapshot(ws: WorkflowStatus) -> StatusSnapshot:
+    return {
+        "workflow_id": ws.workflow_id,
+        "status": ws.status.value,
+        "tasks": [
+            {"name": t.name, "status": t.status.value, "exit_code": t.exit_code,
+             "failure_message": (t.failure_message or "")[:300] or None}
+            for t in ws.tasks[:200]
+        ],
+        "submit_time": _iso(ws.submit_time),
+        "start_time": _iso(ws.start_time),
+        "end_time": _iso(ws.end_time),
+        "outputs": list(ws.outputs[:100]),
+        "overview": ws.links.overview,
+    }
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")

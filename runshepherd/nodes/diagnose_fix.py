@@ -1,0 +1,95 @@
+"""diagnose_fix: classify the outcome from status, exit codes, events and the readers' digests, then choose:
+report (healthy), resubmit unchanged (infra, own budget), a whole-spec fix (user/config), or ask the person.
+
+Reads only; the resubmission itself happens in `submit` after approval.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Literal
+
+from langgraph.runtime import Runtime
+from langgraph.types import Command, Overwrite
+
+from runshepherd.backends.base import Status, jsonable
+from runshepherd.graph.context import Deps, deps_of
+from runshepherd.graph.state import SessionState, clip
+from runshepherd.nodes.common import emit
+from runshepherd.subagents.workflow_expert.graph import ExpertContext, workflow_expert
+
+INFRA_STATUSES = {
+    Status.FAILED_BACKEND_ERROR, Status.FAILED_SERVER_ERROR, Status.FAILED_START_TIMEOUT, Status.FAILED_PREEMPTED,
+    Status.FAILED_EVICTED,
+}
+INFRA_LABELS = {"preempted", "network_download"}
+
+Route = Literal["report", "submit", "approve_resubmit", "ask_person"]
+
+
+def _inputs(state: SessionState, deps: Deps) -> tuple[Any, str]:
+    from runshepherd.diagnosis.models import DiagnosisInput, MetricsHints
+
+    wid = state["attempt"]["workflow_id"]
+    ws = deps.backend.query(wid)
+    events = deps.backend.events(wid)
+    results = sorted((r for r in state.get("reader_results") or [] if r["attempt"] == state["attempt"]["n"]),
+                     key=lambda r: r["reader"])
+    log_lines: dict[str, list[str]] = {}
+    nan = False
+    for r in results:
+        for task, f in r["facts"].items():
+            lines = list(f.get("error_lines") or [])
+            if f.get("root_error") and f["root_error"] not in lines:
+                lines.append(f["root_error"])
+            log_lines[task] = lines
+            nan = nan or any("nan" in str(flag).lower() for flag in f.get("flags") or [])
+    digest = clip("\n\n".join(r["markdown"] for r in results))
+    inp = DiagnosisInput.from_workflow(ws, events=events, log_lines=log_lines,
+                                       spec_text=deps.backend.spec(wid), metrics=MetricsHints(nan_seen=nan))
+    return inp, digest
+
+
+def diagnose_fix(state: SessionState, runtime: Runtime[Deps]) -> Command[Route]:
+    from runshepherd.diagnosis import diagnose
+
+    deps = deps_of(runtime)
+    wid = state["attempt"]["workflow_id"]
+    inp, digest = _inputs(state, deps)
+    diags = diagnose(inp)
+    primary = next((d for d in diags if d.label != "healthy"), diags[0] if diags else None)
+    base = {"digest": digest, "reader_results": Overwrite([])}
+    if primary is None or primary.label == "healthy":
+        if inp.status is Status.COMPLETED:
+            return Command(goto="report", update={**base, "diagnosis": None})
+    assert primary is not None
+    d = primary.model_dump(mode="json")
+    emit("diagnosis", workflow_id=wid, label=primary.label, origin=primary.origin,
+         fix={"kind": primary.fix.kind, "description": primary.fix.description},
+         explanation=primary.explanation, evidence=primary.evidence[:5], confidence=primary.confidence)
+    base["diagnosis"] = d
+    infra = inp.status in INFRA_STATUSES or primary.origin == "infra" or primary.label in INFRA_LABELS
+    if infra and state.get("infra_retries", 0) < deps.settings.fixes.max_infra_retries:
+        n = state.get("infra_retries", 0) + 1
+        time.sleep(min(60.0, deps.settings.fixes.infra_backoff_seconds * 2 ** (n - 1)))
+        prev = state["attempt"]["n"] + 1
+        emit("message", level="info", text=f"infrastructure failure ({primary.label}); resubmitting unchanged "
+             f"(infra retry {n} of {deps.settings.fixes.max_infra_retries}, does not count as a fix attempt)")
+        return Command(goto="submit", update={
+            **base, "infra_retries": n,
+            "attempt": {"n": prev, "workflow_id": None, "submitted_at": None,
+                        "idempotency_key": f"{deps.session_id}:{prev}", "reason": "infra-retry"}})
+    if state.get("fix_attempts", 0) >= deps.fix_cap:
+        return Command(goto="ask_person", update=base)
+    out = workflow_expert.invoke(
+        {"mode": "fix", "spec": state["spec"], "diagnosis": d, "base_dir": state.get("spec_base_dir"),
+         "nodes": [jsonable(n) for n in deps.backend.resources(state.get("pool"))]},
+        context=ExpertContext(expert=deps.get_expert()),
+    )
+    if not out.get("new_spec"):
+        return Command(goto="ask_person", update=base)
+    fix = {"new_spec": out["new_spec"], "diff": out["diff"], "kind": out["fix_kind"],
+           "explanation": out["explanation"], "label": primary.label}
+    emit("fix", attempt=state["attempt"]["n"] + 1, diff=out["diff"], kind=out["fix_kind"],
+         explanation=out["explanation"])
+    return Command(goto="approve_resubmit", update={**base, "proposed_fix": fix})

@@ -1,0 +1,61 @@
+"""explain_pending: why the workflow waits (events, pools, nodes → plain words: quota, capacity or per-node
+fit) and what would make it start. A task that can never fit asks the person; otherwise we keep waiting."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from langgraph.runtime import Runtime
+from langgraph.types import Command
+
+from runshepherd.graph.context import Deps, deps_of
+from runshepherd.graph.state import SessionState
+from runshepherd.nodes.common import ask, emit
+
+
+def request_of(spec_text: str, pool: str | None) -> "object":
+    from runshepherd.diagnosis.pending import ResourceRequest
+    from runshepherd.spec import load_spec_text
+
+    wf = load_spec_text(spec_text).workflow
+    req = ResourceRequest(pool=pool)
+    for t in wf.all_tasks():
+        r = wf.resources_for(t)
+        req = ResourceRequest(
+            gpu=max(req.gpu, r.gpu or 0),
+            cpu=max(req.cpu, float(r.cpu or 0)),
+            memory_gi=max(req.memory_gi, (r.memory_bytes or 0) / 1024**3),
+            storage_gi=max(req.storage_gi, (r.storage_bytes or 0) / 1024**3),
+            pool=pool,
+        )
+    return req
+
+
+def explain_pending(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["monitor", "cancel_workflow"]]:
+    from runshepherd.diagnosis.pending import explain_pending as explain
+
+    deps = deps_of(runtime)
+    wid = state["attempt"]["workflow_id"]
+    events = [e.line() for e in deps.backend.events(wid)]
+    result = explain(events, deps.backend.pools(), deps.backend.resources(None),
+                     request_of(state["spec"], state.get("pool")))  # type: ignore[arg-type]
+    emit("pending", workflow_id=wid, kind=result.kind, origin=result.origin, text=result.summary,
+         suggestions=result.suggestions)
+    update = {"pending_explained": True, "needs_pending_explanation": False,
+              "outcome_reason": result.summary}
+    if result.kind != "node_fit":
+        return Command(goto="monitor", update=update)
+    text = f"{result.summary} Cancel {wid}, or keep it waiting?"
+    if ask(deps, "pending", text, default="cancel", choices=["cancel", "wait"]) == "cancel":
+        return Command(goto="cancel_workflow", update=update)
+    return Command(goto="monitor", update=update)
+
+
+def cancel_workflow(state: SessionState, runtime: Runtime[Deps]) -> dict[str, object]:
+    """A side effect in its own node: cancel after the person (or --yes) agreed."""
+    deps = deps_of(runtime)
+    wid = state["attempt"]["workflow_id"]
+    deps.backend.cancel(wid)
+    emit("message", level="info", text=f"canceled {wid}")
+    return {"outcome": "NEEDS_INPUT",
+            "outcome_reason": f"{state.get('outcome_reason') or 'it could not be scheduled'} (canceled {wid})"}

@@ -1,0 +1,67 @@
+"""fetch_logs: one logs-reader per five tasks. One task runs inline; two or more fan out with Send, bounded by
+`max_concurrency` from config. Readers return digests, never raw lines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+from langgraph.types import Send
+
+from runshepherd.graph.context import Deps, deps_of
+from runshepherd.graph.state import SessionState
+from runshepherd.logs import LogConfig
+from runshepherd.nodes.common import emit
+from runshepherd.subagents.logs_reader.graph import ReaderContext, chunk_tasks, logs_reader
+
+
+def tasks_to_read(state: SessionState) -> list[dict[str, Any]]:
+    """Every task that ran (FAILED_UPSTREAM never started, so it has no log)."""
+    snap = state.get("last_status") or {"tasks": []}
+    return [{"name": t["name"], "status": t["status"]} for t in snap["tasks"] if t["status"] != "FAILED_UPSTREAM"]
+
+
+def collect_tasks(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
+    deps = deps_of(runtime)
+    tasks = tasks_to_read(state)
+    readers = len(chunk_tasks(tasks, deps.settings.logs.tasks_per_reader))
+    emit("logs_readers", workflow_id=state["attempt"]["workflow_id"], tasks=len(tasks), readers=readers)
+    return {"tasks_per_reader": deps.settings.logs.tasks_per_reader}
+
+
+def fan_out(state: SessionState) -> Any:
+    """Pure router: inline for one reader's worth of tasks, else one Send per chunk of five."""
+    tasks = tasks_to_read(state)
+    chunks = chunk_tasks(tasks, state.get("tasks_per_reader") or 5)
+    if len(tasks) <= 1:
+        return "read_logs_inline"
+    snap = state.get("last_status") or {}
+    alive = snap.get("status") in ("PENDING", "RUNNING", "WAITING")
+    return [
+        Send("read_logs", {"workflow_id": state["attempt"]["workflow_id"], "tasks": chunk, "reader": i,
+                           "attempt": state["attempt"]["n"], "alive": alive})
+        for i, chunk in enumerate(chunks)
+    ]
+
+
+def _context(deps: Deps) -> ReaderContext:
+    cfg = deps.settings.logs
+    return ReaderContext(backend=deps.backend, config=LogConfig(**cfg.model_dump()), tail_lines=cfg.tail_lines,
+                         capture_timeout=cfg.capture_timeout_seconds)
+
+
+def read_logs(payload: dict[str, Any], runtime: Runtime[Deps]) -> dict[str, Any]:
+    """A Send branch: one reader over up to five tasks."""
+    out = logs_reader.invoke(payload, context=_context(deps_of(runtime)))
+    return {"reader_results": [out["result"]]}
+
+
+def read_logs_inline(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
+    tasks = tasks_to_read(state)
+    if not tasks:
+        return {"reader_results": []}
+    snap = state.get("last_status") or {}
+    payload = {"workflow_id": state["attempt"]["workflow_id"], "tasks": tasks, "reader": 0,
+               "attempt": state["attempt"]["n"], "alive": snap.get("status") in ("PENDING", "RUNNING", "WAITING")}
+    out = logs_reader.invoke(payload, context=_context(deps_of(runtime)))
+    return {"reader_results": [out["result"]]}

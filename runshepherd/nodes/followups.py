@@ -1,0 +1,94 @@
+"""Follow-ups after COMPLETED: offer the download (count and size shown), then offer to save the spec as an app.
+Each side effect is its own node after its question."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import unquote, urlparse
+
+from langgraph.runtime import Runtime
+from langgraph.types import Command
+
+from runshepherd.apps.registry import AppRegistry, describe
+from runshepherd.graph.context import Deps, deps_of
+from runshepherd.graph.state import SessionState
+from runshepherd.nodes.common import ask, emit
+
+
+def _local_size(urls: list[str]) -> tuple[int, int] | None:
+    """(files, bytes) for file:// outputs; None when the backend's storage cannot be measured from here."""
+    files = size = 0
+    for url in urls:
+        parsed = urlparse(url)
+        if parsed.scheme != "file":
+            return None
+        p = Path(unquote(parsed.path))
+        items = [p] if p.is_file() else [q for q in p.rglob("*") if q.is_file()] if p.is_dir() else []
+        files += len(items)
+        size += sum(q.stat().st_size for q in items)
+    return files, size
+
+
+def _human(n: int) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024  # type: ignore[assignment]
+    return f"{n} B"
+
+
+def offer_download(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["download", "offer_app"]]:
+    deps = deps_of(runtime)
+    outputs = list(state.get("outputs") or [])
+    wid = state["attempt"]["workflow_id"]
+    if not outputs:
+        emit("message", level="info", text=f"{wid} wrote no outputs to download")
+        return Command(goto="offer_app")
+    dest = deps.download_root / wid
+    measured = _local_size(outputs)
+    what = f"{measured[0]} file{'s' if measured[0] != 1 else ''}, {_human(measured[1])}" if measured else \
+        f"{len(outputs)} location{'s' if len(outputs) != 1 else ''}, size unknown"
+    if ask(deps, "download", f"Download the outputs ({what}) to {dest}/?", default="yes") == "yes":
+        return Command(goto="download", update={"download_dir": str(dest)})
+    return Command(goto="offer_app")
+
+
+def download(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
+    deps = deps_of(runtime)
+    dest = Path(state["download_dir"])  # type: ignore[arg-type]
+    got: list[str] = []
+    for url in state.get("outputs") or []:
+        got += [str(p) for p in deps.backend.download(url, dest)]
+    emit("downloaded", workflow_id=state["attempt"]["workflow_id"], dest=str(dest), files=len(got))
+    return {"downloaded": got[:200]}
+
+
+def offer_app(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["save_app", "finish"]]:
+    deps = deps_of(runtime)
+    name = state.get("spec_name") or "workflow"
+    desc = describe(name, state.get("request") or "")
+    if ask(deps, "save_app", f'Save this spec as app "{name}" ("{desc}")?', default="no") == "yes":
+        return Command(goto="save_app", update={"app": {"name": name, "description": desc}})
+    return Command(goto="finish")
+
+
+def save_app(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
+    deps = deps_of(runtime)
+    meta = state.get("app") or {}
+    app = AppRegistry(deps.state_dir / "apps").save(meta["name"], meta["description"], state["spec"],
+                                                    source_workflow=state["attempt"]["workflow_id"])
+    emit("app", name=app.name, version=app.latest)
+    return {"app": {"name": app.name, "version": app.latest, "description": app.description}}
+
+
+def finish(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
+    deps = deps_of(runtime)
+    from runshepherd.nodes.report import write_report
+
+    outcome = state.get("outcome")
+    if outcome is None:
+        snap = state.get("last_status") or {}
+        outcome = "COMPLETED" if snap.get("status") == "COMPLETED" else "FAILED"
+    path = state.get("report_path") or write_report(state, deps)
+    return {"outcome": outcome, "report_path": path}

@@ -1,0 +1,106 @@
+"""monitor: poll inside the node with the cadence policy, wake at once when the backend signals a change, and
+return to the graph every few polls (each return is one small checkpoint). Streams transitions and progress."""
+
+from __future__ import annotations
+
+import itertools
+from datetime import datetime, timezone
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from runshepherd.backends.base import Status, TaskStatus, WorkflowStatus
+from runshepherd.graph.context import Deps, deps_of
+from runshepherd.graph.state import MAX_TRANSITIONS, SessionState, cap
+from runshepherd.nodes.cadence import interval, is_training
+from runshepherd.nodes.common import emit, snapshot
+from runshepherd.reports.status import format_seconds
+
+PROGRESS_TAIL = 300
+
+
+def _transition_text(prev: str | None, ws: WorkflowStatus) -> str:
+    extra = ""
+    if ws.status is Status.RUNNING and ws.queued_time is not None:
+        extra = f" (queued {format_seconds(ws.queued_time)})"
+    elif ws.status.terminal() and ws.duration is not None:
+        extra = f" ({format_seconds(ws.duration)})"
+    return f"{prev or 'SUBMITTED'} → {ws.status.value}{extra}"
+
+
+def _progress(deps: Deps, ws: WorkflowStatus) -> str | None:
+    """One line of facts from the running task's log tail; None when the log shows nothing yet."""
+    from runshepherd.logs import LogConfig, read_log, stage_line
+
+    running = [t for t in ws.tasks if t.status is TaskStatus.RUNNING]
+    if not running:
+        return None
+    task = next((t for t in running if t.lead), running[0])
+    lines = itertools.islice(deps.backend.logs(ws.workflow_id, task.name, tail=PROGRESS_TAIL, timeout=None),
+                             PROGRESS_TAIL)
+    d = read_log(lines, task=task.name, now=datetime.now(timezone.utc), status=task.status.value,
+                 config=LogConfig(**deps.settings.logs.model_dump()))
+    if d.progress is None and not d.metrics:
+        return None
+    return (f"{task.name}: " if len(ws.tasks) > 1 else "") + stage_line(d)
+
+
+def _unschedulable(deps: Deps, workflow_id: str) -> bool:
+    events = deps.backend.events(workflow_id)
+    return any(e.reason in ("Unschedulable", "FailedScheduling") for e in events)
+
+
+def monitor(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
+    deps = deps_of(runtime)
+    wid = state["attempt"]["workflow_id"]
+    last = state.get("last_status")
+    prev_status = last["status"] if last else None
+    polls = state.get("polls", 0)
+    unchanged = state.get("unchanged_polls", 0)
+    transitions = list(state.get("transitions") or [])
+    pending_since = state.get("pending_since")
+    progress = state.get("progress_line")
+    training = is_training(state.get("spec", ""))
+    per_return = max(1, deps.settings.cadence.polls_per_checkpoint)
+    ws: WorkflowStatus | None = None
+    needs_explanation = False
+    for _ in range(per_return):
+        ws = deps.backend.query(wid)
+        polls += 1
+        if ws.status.value != prev_status:
+            text = _transition_text(prev_status, ws)
+            emit("status", workflow_id=wid, **{"from": prev_status, "to": ws.status.value}, text=text)
+            transitions = cap([*transitions, f"{wid}: {text}"], MAX_TRANSITIONS)
+            prev_status = ws.status.value
+            unchanged = 0
+        else:
+            unchanged += 1
+        if ws.status is Status.PENDING and pending_since is None:
+            pending_since = datetime.now(timezone.utc).isoformat()
+        if ws.status.terminal():
+            break
+        if ws.status is Status.RUNNING:
+            line = _progress(deps, ws)
+            if line and line != progress:
+                progress = line
+                emit("progress", workflow_id=wid, text=line)
+        if ws.status is Status.PENDING and not state.get("pending_explained"):
+            waited = (datetime.now(timezone.utc) - datetime.fromisoformat(pending_since)).total_seconds()
+            needs_explanation = waited >= deps.settings.pending.explain_after_seconds or _unschedulable(deps, wid)
+            if needs_explanation:
+                break
+        wait = interval(deps.settings.cadence, training=training, unchanged_polls=unchanged, override=deps.cadence)
+        deps.backend.wait_for_change(wid, wait)
+    assert ws is not None
+    update: dict[str, Any] = {
+        "last_status": snapshot(ws),
+        "polls": polls,
+        "unchanged_polls": unchanged,
+        "transitions": transitions,
+        "pending_since": pending_since,
+        "outputs": list(ws.outputs[:100]),
+    }
+    if progress:
+        update["progress_line"] = progress
+    update["needs_pending_explanation"] = needs_explanation and ws.status is Status.PENDING
+    return update

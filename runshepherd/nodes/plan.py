@@ -1,0 +1,54 @@
+"""plan: the workflow-expert writes (or takes) the spec, checks resources and picks the pool. No side effects."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from runshepherd.backends.base import jsonable
+from runshepherd.graph.context import Deps, deps_of
+from runshepherd.graph.state import SessionState
+from runshepherd.nodes.common import emit
+from runshepherd.subagents.workflow_expert.graph import ExpertContext, workflow_expert
+
+
+def plan(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
+    deps = deps_of(runtime)
+    pools = [jsonable(p) for p in deps.backend.pools()]
+    nodes = [jsonable(n) for n in deps.backend.resources(None)]
+    out = workflow_expert.invoke(
+        {
+            "mode": "plan",
+            "request": state.get("request", ""),
+            "spec_path": state.get("spec_path"),
+            "set_values": state.get("set_values") or {},
+            "cwd": str(deps.cwd),
+            "pools": pools,
+            "nodes": nodes,
+            "pool": state.get("pool"),
+        },
+        context=ExpertContext(expert=deps.get_expert()),
+    )
+    if out.get("error"):
+        emit("message", level="error", text=out["error"])
+        return {"outcome": "FAILED", "outcome_reason": f"the spec is not valid: {out['error']}"}
+    emit("planned", spec_name=out["spec_name"], pool=out["pool"], message=out["message"],
+         warnings=out.get("warnings") or [])
+    return {
+        "spec": out["spec"],
+        "spec_base_dir": out.get("base_dir"),
+        "spec_name": out["spec_name"],
+        "pool": out["pool"],
+        "backend": deps.backend.name,
+        "plan_message": out["message"],
+        "plan_warnings": out.get("warnings") or [],
+        "attempt": {"n": 1, "workflow_id": None, "submitted_at": None,
+                    "idempotency_key": f"{deps.session_id}:1", "reason": "initial"},
+        "attempts": [],
+        "fix_attempts": 0,
+        "infra_retries": 0,
+        "fix_history": [],
+        "workflow_ids": [],
+        "transitions": [],
+    }

@@ -1,0 +1,62 @@
+"""submit: the one side effect of an attempt, guarded by an idempotency key (session:attempt).
+
+After a crash anywhere, re-running this node finds the earlier submission with `find_by_key` instead of
+submitting the same attempt twice.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from langgraph.runtime import Runtime
+from langgraph.types import Command, Overwrite
+
+from runshepherd.backends.base import SubmissionRejected
+from runshepherd.graph.context import Deps, deps_of
+from runshepherd.graph.state import MAX_ATTEMPTS_KEPT, SessionState, cap
+from runshepherd.nodes.common import emit, now_iso
+from runshepherd.spec import load_spec_text
+
+
+def submit(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["monitor", "finish"]]:
+    deps = deps_of(runtime)
+    attempt = dict(state["attempt"])
+    key = attempt["idempotency_key"]
+    wid = attempt.get("workflow_id") or deps.backend.find_by_key(key)
+    reused = wid is not None
+    if wid is None:
+        base = state.get("spec_base_dir")
+        doc = load_spec_text(state["spec"], source=f"{state.get('spec_name', 'spec')}.yaml",
+                             set_values=state.get("set_values") or {}, base_dir=Path(base) if base else None)
+        try:
+            sub = deps.backend.submit(doc, state.get("pool"), idempotency_key=key)
+        except SubmissionRejected as exc:
+            emit("message", level="error", text=f"the {deps.backend.name} backend refused the spec: {exc}")
+            return Command(goto="finish", update={"outcome": "FAILED",
+                                                  "outcome_reason": f"submission refused: {exc}"})
+        wid = sub.workflow_id
+        for w in sub.warnings:
+            emit("message", level="warning", text=w)
+    attempt.update(workflow_id=wid, submitted_at=attempt.get("submitted_at") or now_iso())
+    emit("submitted", attempt=attempt["n"], workflow_id=wid, reused=reused, reason=attempt["reason"])
+    ids = list(state.get("workflow_ids") or [])
+    if wid not in ids:
+        ids.append(wid)
+    return Command(
+        goto="monitor",
+        update={
+            "attempt": attempt,
+            "attempts": cap([*(state.get("attempts") or []), attempt], MAX_ATTEMPTS_KEPT),
+            "workflow_ids": cap(ids, MAX_ATTEMPTS_KEPT),
+            "last_status": None,
+            "polls": 0,
+            "unchanged_polls": 0,
+            "pending_since": None,
+            "pending_explained": False,
+            "reader_results": Overwrite([]),
+            "diagnosis": None,
+        },
+    )
+
+

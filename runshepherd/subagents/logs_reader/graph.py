@@ -1,0 +1,109 @@
+"""logs-reader: fetch up to five tasks' logs in parallel (each bounded by a capture timeout and a tail), digest
+them with the streaming pipeline, and return a ≤300-word markdown digest plus compact per-task facts.
+
+Raw lines never leave this subagent: only redacted, bounded facts and the digest do.
+"""
+
+from __future__ import annotations
+
+import itertools
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+from typing_extensions import NotRequired, TypedDict
+
+from runshepherd.logs import LogConfig, TaskDigest, count_tokens, digest_to_markdown, read_log
+
+MAX_TASKS_PER_READER = 5
+MAX_ERROR_LINES_PER_READER = 50
+MAX_FACT_CHARS = 300
+
+
+@dataclass
+class ReaderContext:
+    backend: Any
+    config: LogConfig
+    tail_lines: int = 2000
+    capture_timeout: float = 5.0
+
+
+class ReaderState(TypedDict):
+    workflow_id: str
+    tasks: list[dict[str, Any]]  # [{name, status}]
+    reader: int
+    attempt: int
+    alive: bool
+    digests: NotRequired[list[dict[str, Any]]]
+    result: NotRequired[dict[str, Any]]
+
+
+def _read_one(ctx: ReaderContext, workflow_id: str, task: dict[str, Any], alive: bool) -> TaskDigest:
+    # A streaming log does not end while its task runs: the timeout bounds the capture (the skill's 5 s rule).
+    lines = ctx.backend.logs(workflow_id, task["name"], tail=ctx.tail_lines,
+                             timeout=ctx.capture_timeout if alive else None)
+    bounded = itertools.islice(lines, ctx.tail_lines)
+    return read_log(bounded, task=task["name"], now=datetime.now(timezone.utc), status=task.get("status"),
+                    config=ctx.config)
+
+
+def fetch(state: ReaderState, runtime: Runtime[ReaderContext]) -> dict[str, Any]:
+    tasks = state["tasks"][:MAX_TASKS_PER_READER]
+    ctx = runtime.context
+    with ThreadPoolExecutor(max_workers=max(1, len(tasks)), thread_name_prefix="logs-reader") as pool:
+        digests = list(pool.map(lambda t: _read_one(ctx, state["workflow_id"], t, state["alive"]), tasks))
+    return {"digests": [d.model_dump(mode="json") for d in digests]}
+
+
+def _clip(s: str | None) -> str | None:
+    return s if s is None or len(s) <= MAX_FACT_CHARS else s[: MAX_FACT_CHARS - 1] + "…"
+
+
+def summarise(state: ReaderState, runtime: Runtime[ReaderContext]) -> dict[str, Any]:
+    digests = [TaskDigest.model_validate(d) for d in state.get("digests") or []]
+    markdown = digest_to_markdown(digests, max_words=runtime.context.config.digest_words)
+    budget = MAX_ERROR_LINES_PER_READER
+    facts: dict[str, dict[str, Any]] = {}
+    statuses = {t["name"]: t.get("status") for t in state["tasks"]}
+    for d in digests:
+        name = d.task or "?"
+        failed = str(statuses.get(name) or "").startswith("FAILED")
+        errors = [_clip(x) for x in d.error_lines[:budget]] if failed else []
+        budget -= len(errors)
+        facts[name] = {
+            "stage": d.stage,
+            "progress": d.progress.model_dump(mode="json", exclude={"line"}) if d.progress else None,
+            "metrics": d.latest_metrics(),
+            "flags": list(d.flags)[:10],
+            "root_error": _clip(d.root_error),
+            "error_lines": errors,
+            "eta_seconds": d.eta_seconds,
+            "last_update": d.last_update.isoformat() if d.last_update else None,
+            "stale": d.stale,
+            "redactions": sum(d.redactions.values()),
+            "lines_read": d.lines_read,
+        }
+    return {"result": {"reader": state["reader"], "attempt": state["attempt"],
+                       "tasks": [t["name"] for t in state["tasks"]], "markdown": markdown,
+                       "tokens": count_tokens(markdown), "facts": facts}}
+
+
+def build() -> Any:
+    b = StateGraph(ReaderState, context_schema=ReaderContext)
+    b.add_node("fetch", fetch)
+    b.add_node("summarise", summarise)
+    b.add_edge(START, "fetch")
+    b.add_edge("fetch", "summarise")
+    b.add_edge("summarise", END)
+    return b.compile(name="logs_reader")
+
+
+logs_reader = build()
+
+
+def chunk_tasks(tasks: list[dict[str, Any]], per_reader: int = MAX_TASKS_PER_READER) -> list[list[dict[str, Any]]]:
+    per = max(1, min(per_reader, MAX_TASKS_PER_READER))
+    return [tasks[i : i + per] for i in range(0, len(tasks), per)]

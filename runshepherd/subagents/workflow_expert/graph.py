@@ -1,0 +1,155 @@
+"""workflow-expert: writes or takes a spec, validates it, checks it against pools and nodes (mode 1);
+applies a whole-spec fix for a diagnosis (mode 2). Never submits, never monitors.
+
+A small compiled graph with its own private state; the parent passes pools and nodes in as data (experts do
+not call backends) and the expert object through context.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+from typing_extensions import NotRequired, TypedDict
+
+from runshepherd.experts.base import WorkflowExpert
+from runshepherd.spec import SpecError, load_spec_file, load_spec_text
+
+
+@dataclass
+class ExpertContext:
+    expert: WorkflowExpert
+
+
+class ExpertState(TypedDict):
+    mode: str  # "plan" | "fix"
+    request: NotRequired[str]
+    spec_path: NotRequired[str | None]
+    set_values: NotRequired[dict[str, Any]]
+    cwd: NotRequired[str]
+    pools: NotRequired[list[dict[str, Any]]]
+    nodes: NotRequired[list[dict[str, Any]]]
+    spec: NotRequired[str]
+    base_dir: NotRequired[str | None]
+    diagnosis: NotRequired[dict[str, Any]]
+    # outputs
+    spec_name: NotRequired[str]
+    pool: NotRequired[str | None]
+    message: NotRequired[str]
+    warnings: NotRequired[list[str]]
+    error: NotRequired[str | None]
+    new_spec: NotRequired[str | None]
+    diff: NotRequired[str | None]
+    fix_kind: NotRequired[str]
+    explanation: NotRequired[str]
+
+
+def route_mode(state: ExpertState) -> str:
+    return "fix" if state.get("mode") == "fix" else "write"
+
+
+def write(state: ExpertState, runtime: Runtime[ExpertContext]) -> dict[str, Any]:
+    """A given spec is used unchanged; otherwise the expert drafts one from the request."""
+    set_values = state.get("set_values") or {}
+    try:
+        if state.get("spec_path"):
+            doc = load_spec_file(state["spec_path"], set_values=set_values)  # type: ignore[arg-type]
+            return {"spec": doc.template_text, "base_dir": str(doc.base_dir) if doc.base_dir else None,
+                    "warnings": list(doc.warnings), "message": "using your spec unchanged", "error": None}
+        draft = runtime.context.expert.draft_spec(state.get("request", ""), cwd=Path(state.get("cwd") or "."))
+        doc = load_spec_text(draft.spec_text, source="drafted spec", set_values=set_values,
+                             base_dir=Path(draft.base_dir) if draft.base_dir else None)
+    except SpecError as exc:
+        return {"error": str(exc)}
+    understood = ", ".join(draft.understood) or "no parameters"
+    return {"spec": draft.spec_text, "base_dir": draft.base_dir, "warnings": list(doc.warnings) + draft.notes,
+            "message": f"wrote {doc.name} from your request ({understood})", "error": None}
+
+
+def _request(wf: Any) -> dict[str, float]:
+    """The biggest single task request: what one node must fit."""
+    need = {"cpu": 0.0, "memory": 0.0, "gpu": 0.0}
+    for t in wf.all_tasks():
+        r = wf.resources_for(t)
+        need["cpu"] = max(need["cpu"], float(r.cpu or 0))
+        need["memory"] = max(need["memory"], (r.memory_bytes or 0) / 1024**3)
+        need["gpu"] = max(need["gpu"], float(r.gpu or 0))
+    return need
+
+
+def check(state: ExpertState) -> dict[str, Any]:
+    """Resource check and pool choice: effective free GPUs = min(quota free, total free); per-node fit."""
+    if state.get("error"):
+        return {}
+    doc = load_spec_text(state["spec"], set_values=state.get("set_values") or {},
+                         base_dir=Path(state["base_dir"]) if state.get("base_dir") else None)
+    wf = doc.workflow
+    need = _request(wf)
+    pools = state.get("pools") or []
+    nodes = state.get("nodes") or []
+    warnings = list(state.get("warnings") or [])
+    chosen = state.get("pool") or wf.pool
+    if not chosen and pools:
+        def free(p: dict[str, Any]) -> float:
+            vals = [v for v in (p.get("quota_free"), p.get("total_free")) if v is not None]
+            return min(vals) if vals else 0
+
+        online = [p for p in pools if p.get("status") == "ONLINE"] or pools
+        fitting = [p for p in online if free(p) >= need["gpu"]]
+        chosen = max(fitting or online, key=free)["name"]
+    fits = [n for n in nodes if (not chosen or n.get("pool") == chosen)
+            and n["cpu_total"] >= need["cpu"] and n["memory_total_gi"] >= need["memory"]
+            and n.get("gpu_total", 0) >= need["gpu"]]
+    if nodes and not fits:
+        biggest = max(nodes, key=lambda n: (n.get("gpu_total", 0), n["cpu_total"], n["memory_total_gi"]))
+        warnings.append(
+            f"no node in pool {chosen} can fit one task (needs cpu {need['cpu']:g}, memory {need['memory']:.1f}Gi, "
+            f"gpu {need['gpu']:g}; the largest node has cpu {biggest['cpu_total']:g}, memory "
+            f"{biggest['memory_total_gi']:.1f}Gi, gpu {biggest.get('gpu_total', 0)}) — it will wait in the queue"
+        )
+    res = ", ".join(
+        f"{k} {v:g}" if k != "memory" else f"memory {v:.2g}Gi" for k, v in need.items() if v
+    )
+    tasks = len(wf.all_tasks())
+    return {
+        "spec_name": wf.name,
+        "pool": chosen,
+        "warnings": warnings,
+        "message": f"{state.get('message', '')}: {wf.name} ({tasks} task{'s' if tasks != 1 else ''}, {res or 'no resource request'}) for pool {chosen}",
+    }
+
+
+def fix(state: ExpertState, runtime: Runtime[ExpertContext]) -> dict[str, Any]:
+    """Mode 2: one pass over the whole spec; the same pool; the diff and the reason in plain words."""
+    from runshepherd.backends.base import Node
+
+    nodes = [Node.model_validate(n) for n in state.get("nodes") or []]
+    proposal = runtime.context.expert.fix_spec(
+        state["spec"], state["diagnosis"], nodes=nodes,
+        base_dir=Path(state["base_dir"]) if state.get("base_dir") else None,
+    )
+    explanation = proposal.explanation
+    if proposal.other_changes:
+        explanation += "; also " + "; ".join(proposal.other_changes)
+    return {"new_spec": proposal.new_spec, "diff": proposal.diff, "fix_kind": proposal.kind,
+            "explanation": explanation}
+
+
+def build() -> Any:
+    b = StateGraph(ExpertState, context_schema=ExpertContext)
+    b.add_node("write", write)
+    b.add_node("check", check)
+    b.add_node("fix", fix)
+    b.add_conditional_edges(START, route_mode, {"write": "write", "fix": "fix"})
+    b.add_edge("write", "check")
+    b.add_edge("check", END)
+    b.add_edge("fix", END)
+    return b.compile(name="workflow_expert")
+
+
+workflow_expert = build()
+
+
