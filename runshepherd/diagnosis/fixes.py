@@ -66,7 +66,7 @@ PIP_NAMES: dict[str, str] = {
 APT_NAMES: dict[str, str] = {"pip": "python3-pip", "python": "python3", "convert": "imagemagick",
                              "nvcc": "cuda-toolkit", "aws": "awscli", "ffprobe": "ffmpeg", "7z": "p7zip-full"}
 
-_OSMO_TOKEN = re.compile(r"\{\{\s*(?:output|input:\d+|workflow_id|host:[\w\-]+)\s*\}\}")
+_OSMO_TOKEN = re.compile(r"\{\{\s*(?:outputs?|input:\d+|workflow_id|host:[\w\-]+)\s*\}\}")
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}")
 
 

@@ -85,7 +85,7 @@ def memory_from_exit_code(ctx: Context) -> list[Signal]:
         Signal(
             label="host_oom",
             origin="config",
-            strength=0.5 if evicted else 0.45,
+            strength=0.55 if evicted else 0.5,
             order=order,
             evidence=ev,
             explanation=f"{what}; running out of memory is the most likely reason, but it is not proven.",

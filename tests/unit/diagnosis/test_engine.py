@@ -1,0 +1,86 @@
+"""The signal hierarchy as a user sees it: root error over noise, 137 is not proof, benign warnings, JSON shape."""
+
+from __future__ import annotations
+
+from runshepherd.backends.base import Status
+from runshepherd.diagnosis import DiagnosisInput, TaskRecord, diagnose, diagnose_log_text
+
+
+def test_exit_137_alone_is_low_confidence_memory_with_what_would_confirm() -> None:
+    inp = DiagnosisInput(status=Status.FAILED, tasks=[TaskRecord(name="train", status="FAILED", exit_code=137)],
+                         log_lines={"train": ["step 10 loss 1.2", "step 20 loss 1.1"]})
+    [d] = diagnose(inp)
+    assert d.label == "host_oom"
+    assert d.confidence < 0.6
+    assert d.what_would_confirm and "OOMKilled" in d.what_would_confirm
+
+
+def test_exit_137_with_time_limit_is_a_timeout_not_memory() -> None:
+    log = ["step 900 loss 0.3", "slurmstepd: error: *** JOB 12 ON n1 CANCELLED AT 2024-01-01T00:00:00 DUE TO TIME LIMIT ***"]
+    inp = DiagnosisInput(tasks=[TaskRecord(name="t", status="FAILED", exit_code=137)], log_lines={"t": log})
+    assert diagnose(inp)[0].label == "timeout"
+
+
+def test_root_error_beats_later_noise() -> None:
+    log = [
+        "Traceback (most recent call last):",
+        '  File "train.py", line 3, in <module>',
+        "    import cv2",
+        "ModuleNotFoundError: No module named 'cv2'",
+        "[rank1]:[E ProcessGroupNCCL.cpp:563] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1)",
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:",
+        "wandb: WARNING Network error (ConnectionError), entering retry loop.",
+    ]
+    d = diagnose_log_text("\n".join(log))
+    assert d.label == "missing_dependency"
+    assert d.evidence[0] == "ModuleNotFoundError: No module named 'cv2'"
+    assert "cv2" in d.explanation
+
+
+def test_benign_warnings_are_healthy() -> None:
+    log = [
+        "Some weights of BertModel were not initialized from the model checkpoint and are newly initialized",
+        "UserWarning: torch.utils.checkpoint: please pass in use_reentrant explicitly",
+        "Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 32768.0",
+        "node:1:2 [0] NCCL WARN NET/IB : No device found.",
+        "FutureWarning: This implementation of AdamW is deprecated",
+        "step 100 loss 0.91",
+    ]
+    d = diagnose_log_text("\n".join(log))
+    assert d.label == "healthy"
+    assert d.fix.kind == "none"
+
+
+def test_explanations_avoid_kubernetes_jargon() -> None:
+    d = diagnose_log_text("2024-01-01T00:00:00Z  Warning  OOMKilled    Reason: OOMKilled, exit code 137")
+    assert d.label == "host_oom"
+    assert "pod" not in d.explanation.lower() and "oomkilled" not in d.explanation.lower()
+    assert "memory" in d.explanation
+
+
+def test_to_json_matches_the_cli_contract() -> None:
+    d = diagnose_log_text("/tmp/entry.sh: line 6: jq: command not found")
+    obj = d.to_json("run.log")
+    assert set(obj) == {"source", "label", "origin", "confidence", "evidence", "explanation", "fix"}
+    assert set(obj["fix"]) == {"kind", "description", "patch"}
+    assert obj["source"] == "run.log" and obj["label"] == "missing_dependency" and obj["fix"]["kind"] == "add_dependency"
+
+
+def test_completed_run_with_caught_errors_is_healthy() -> None:
+    inp = DiagnosisInput(status=Status.COMPLETED, tasks=[TaskRecord(name="t", status="COMPLETED", exit_code=0)],
+                         log_lines={"t": ["ValueError: retrying with fallback tokenizer", "done"]})
+    assert [d.label for d in diagnose(inp)] == ["healthy"]
+
+
+def test_one_diagnosis_per_failed_group_upstream_ignored() -> None:
+    inp = DiagnosisInput(
+        status=Status.FAILED,
+        tasks=[
+            TaskRecord(name="prep", group="g1", status="FAILED", exit_code=1),
+            TaskRecord(name="train", group="g2", status="FAILED_UPSTREAM"),
+        ],
+        log_lines={"prep": ["Traceback (most recent call last):", '  File "p.py", line 1, in <module>',
+                            "    open(x)", "FileNotFoundError: [Errno 2] No such file or directory: '/data/x.csv'"]},
+    )
+    ds = diagnose(inp)
+    assert [(d.task, d.label) for d in ds] == [("prep", "file_not_found")]
