@@ -377,3 +377,14 @@ def test_wait_for_change_wakes_on_status_change(backend: LocalBackend) -> None:
     t0 = time.monotonic()
     woke = backend.wait_for_change(sub.workflow_id, 10)
     assert woke and time.monotonic() - t0 < 5
+
+
+def test_localpath_files_are_copied_at_submit(backend: LocalBackend, tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "train.py").write_text("print('from localpath')\n")
+    spec = one_task("localpath", "python /code/train.py", "files:\n- path: /code/train.py\n  localpath: train.py")
+    sub = backend.submit(spec_from_yaml(spec, base_dir=project))
+    (project / "train.py").write_text("print('edited after submit')\n")  # the run uses the submitted copy
+    assert wait_terminal(backend, sub.workflow_id).status is Status.COMPLETED
+    assert "[main] from localpath" in log_text(backend, sub.workflow_id)

@@ -391,7 +391,10 @@ class LocalBackend:
 
 
 def _file_identity(path: Path) -> tuple[int, int, int]:
-    st = path.stat()
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return (0, 0, 0)  # not written yet (submit in progress)
     return (st.st_ino, st.st_mtime_ns, st.st_size)
 
 

@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
@@ -95,7 +95,6 @@ class Running:
     kill_detail: str = ""
     term_sent_at: float | None = None
     sigkill_sent: bool = False
-    extra: dict[str, str] = field(default_factory=dict)
 
 
 class Supervisor:
@@ -348,7 +347,7 @@ class Supervisor:
         reader.start()
         rec.status = TaskStatus.RUNNING
         rec.pid = proc.pid
-        rec.pid_create_time = ProcessRef.of(proc.pid).create_time if _exists(proc.pid) else None
+        rec.pid_create_time = ProcessRef.of(proc.pid).create_time  # not yet reaped, so still inspectable
         rec.start_time = utcnow()
         self.event(task.name, "Started", f"Started container {task.name}")
         limit = self.workflow.resources_for(task).memory_bytes
@@ -449,10 +448,6 @@ class Supervisor:
                     condition_status=False,
                 )
                 self.event(t.name, "FailedScheduling", message)
-
-
-def _exists(pid: int) -> bool:
-    return psutil.pid_exists(pid)
 
 
 def crash_record(root: Path, err: BaseException) -> None:
