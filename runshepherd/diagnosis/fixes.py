@@ -252,12 +252,12 @@ def _fix_host_oom(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Res
 
 _BATCH_FLAG = re.compile(
     r"(?P<k>--(?:per[_-]device[_-]train[_-]batch[_-]size|train[_-]batch[_-]size|micro[_-]batch[_-]size|"
-    r"batch[_-]size|global[_-]batch[_-]size|bs)|(?<![\w.-])(?:[\w.]+\.)?(?:train_)?batch_size)(?P<sep>=|\s+)"
+    r"batch[_-]size|global[_-]batch[_-]size|bs)|(?<![\w.-])(?:[\w.]+\.)?(?:train_)?batch_size)(?P<sep>=|\s+|[\"']?\s*,\s*[\"']?)"
     r"(?P<v>\d+)\b"
 )
 _BATCH_ENV = re.compile(r"^(?P<pre>\s*(?:-\s*)?(?:\w*_)?(?:BATCH_SIZE|BATCH|BS)\s*:\s*)(?P<q>[\"']?)(?P<v>\d+)(?P=q)\s*(?:#.*)?$")
 _ACCUM = re.compile(r"(?P<k>--gradient[_-]accumulation[_-]steps|--grad[_-]accum(?:ulation)?(?:[_-]steps)?|"
-                    r"(?<![\w.-])(?:[\w.]+\.)?(?:accumulate_grad_batches|gradient_accumulation_steps))(?P<sep>=|\s+)(?P<v>\d+)\b")
+                    r"(?<![\w.-])(?:[\w.]+\.)?(?:accumulate_grad_batches|gradient_accumulation_steps))(?P<sep>=|\s+|[\"']?\s*,\s*[\"']?)(?P<v>\d+)\b")
 
 
 def _fix_gpu_oom(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
@@ -296,7 +296,7 @@ def _fix_gpu_oom(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Resu
 
 
 _LR_FLAG = re.compile(r"(?P<k>--(?:lr|learning[_-]rate|base[_-]lr|max[_-]lr|peak[_-]lr)|(?<![\w.-])(?:[\w.]+\.)?(?:lr|learning_rate))"
-                      r"(?P<sep>=|\s+)(?P<v>\d*\.?\d+(?:[eE][-+]?\d+)?)(?![\w.])")
+                      r"(?P<sep>=|\s+|[\"']?\s*,\s*[\"']?)(?P<v>\d*\.?\d+(?:[eE][-+]?\d+)?)(?![\w.])")
 _LR_ENV = re.compile(r"^(?P<pre>\s*(?:-\s*)?(?:\w*_)?(?:LR|LEARNING_RATE)\s*:\s*)(?P<q>[\"']?)(?P<v>\d*\.?\d+(?:[eE][-+]?\d+)?)(?P=q)\s*(?:#.*)?$")
 
 
