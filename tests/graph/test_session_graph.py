@@ -1,0 +1,155 @@
+"""The session graph end to end on the local backend: success, questions, fixes, caps, pending, fan-out."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from runshepherd.graph.routes import after_monitor
+from graph_helpers import EXAMPLES, Session, make_deps
+
+HELLO = """\
+workflow:
+  name: hello
+  resources:
+    default: {cpu: 1, memory: 256Mi}
+  tasks:
+  - name: hello
+    image: ubuntu:24.04
+    command: [bash, -c]
+    args: ["echo step 1/2; echo step 2/2; echo done > {{output}}/result.txt"]
+"""
+
+
+def _spec(tmp_path: Path, text: str, name: str = "spec.yaml") -> str:
+    p = tmp_path / name
+    p.write_text(text)
+    return str(p)
+
+
+def test_success_path_asks_then_downloads(saver, backend, tmp_path: Path) -> None:
+    s = Session(saver, make_deps(backend, tmp_path))
+    out = s.run({"request": "say hello", "spec_path": _spec(tmp_path, HELLO)},
+                answers={"submit": "yes", "download": "yes", "save_app": "yes"})
+    assert out["outcome"] == "COMPLETED"
+    assert [q["kind"] for q in s.questions] == ["submit", "download", "save_app"]
+    assert s.kinds("planned")[0]["spec_name"] == "hello"
+    assert [e["to"] for e in s.kinds("status")][-1] == "COMPLETED"
+    downloaded = [Path(p) for p in out["downloaded"]]
+    assert any(p.name == "result.txt" and p.read_text() == "done\n" for p in downloaded)
+    assert out["app"]["name"] == "hello" and out["app"]["version"] == 1
+    assert Path(out["report_path"]).read_text().count("State: succeeded") == 1
+    # the state stays small: no raw log lines in the checkpointed values
+    assert len(json.dumps(out, default=str)) < 20_000
+
+
+def test_declining_submit_ends_without_a_workflow(saver, backend, tmp_path: Path) -> None:
+    s = Session(saver, make_deps(backend, tmp_path))
+    out = s.run({"request": "x", "spec_path": _spec(tmp_path, HELLO)}, answers={"submit": "no"})
+    assert out["outcome"] == "CANCELED"
+    assert backend.list() == []
+
+
+def test_yes_never_asks_and_defaults_skip_the_app(saver, backend, tmp_path: Path) -> None:
+    s = Session(saver, make_deps(backend, tmp_path, auto_yes=True))
+    out = s.run({"request": "say hello", "spec_path": _spec(tmp_path, HELLO)})
+    assert s.questions == []
+    assert out["outcome"] == "COMPLETED" and out.get("app") is None and out["downloaded"]
+    assert {e["kind"] for e in s.kinds("answered")} == {"submit", "download", "save_app"}
+
+
+@pytest.mark.slow
+def test_oom_is_fixed_by_raising_memory(saver, backend, tmp_path: Path) -> None:
+    s = Session(saver, make_deps(backend, tmp_path, auto_yes=True))
+    out = s.run({"request": "oom", "spec_path": str(EXAMPLES / "fail-oom.yaml")})
+    assert out["outcome"] == "COMPLETED", out.get("outcome_reason")
+    assert out["fix_attempts"] == 1 and len(out["workflow_ids"]) == 2
+    assert s.kinds("diagnosis")[0]["label"] == "host_oom"
+    diff = s.kinds("fix")[0]["diff"]
+    assert "-" in diff and "512Mi" in diff
+
+
+@pytest.mark.slow
+def test_nan_is_fixed_by_lowering_lr(saver, backend, tmp_path: Path) -> None:
+    s = Session(saver, make_deps(backend, tmp_path, auto_yes=True))
+    out = s.run({"request": "nan", "spec_path": str(EXAMPLES / "fail-nan.yaml")})
+    assert out["outcome"] == "COMPLETED", out.get("outcome_reason")
+    assert s.kinds("diagnosis")[0]["label"] == "nan_loss"
+    assert out["fix_attempts"] == 1
+
+
+UNFIXABLE_OOM = """\
+workflow:
+  name: hog
+  resources:
+    default: {cpu: 1, memory: 64Mi}
+  tasks:
+  - name: hog
+    image: python:3.11-slim
+    command: [python, -c]
+    args: ["b = bytearray(8 * 1024**3); print('never')"]
+"""
+
+
+@pytest.mark.slow
+def test_fix_cap_stops_after_three_attempts(saver, backend, tmp_path: Path) -> None:
+    s = Session(saver, make_deps(backend, tmp_path, auto_yes=True))
+    out = s.run({"request": "hog", "spec_path": _spec(tmp_path, UNFIXABLE_OOM)})
+    assert out["outcome"] == "NEEDS_INPUT"
+    assert out["fix_attempts"] == 3
+    assert len(backend.list()) == 4  # the first run and three fixes, never a fifth
+    assert "gave up after 3 fix attempts" in out["outcome_reason"]
+
+
+def test_unfixable_failure_asks_the_person(saver, backend, tmp_path: Path) -> None:
+    s = Session(saver, make_deps(backend, tmp_path))
+    out = s.run({"request": "x", "spec_path": str(EXAMPLES / "fail-missing-input.yaml")},
+                answers={"submit": "yes"}, stop_at_question=False)
+    kinds = [q["kind"] for q in s.questions]
+    assert kinds[0] == "submit" and kinds[-1] in ("no_fix", "resubmit")
+    assert out["outcome"] in ("NEEDS_INPUT", "COMPLETED", "FAILED")
+    assert s.kinds("diagnosis")[0]["label"] == "file_not_found"
+
+
+def test_gpu_request_is_explained_and_canceled(saver, backend, tmp_path: Path) -> None:
+    s = Session(saver, make_deps(backend, tmp_path, auto_yes=True))
+    out = s.run({"request": "gpu", "spec_path": str(EXAMPLES / "fail-gpu.yaml")})
+    pending = s.kinds("pending")
+    assert pending and pending[0]["kind"] == "node_fit"
+    assert "GPU" in pending[0]["text"]
+    assert out["outcome"] == "NEEDS_INPUT"
+    assert backend.query(out["workflow_ids"][0]).status.value == "FAILED_CANCELED"
+
+
+MANY = """\
+workflow:
+  name: many
+  resources:
+    default: {cpu: 0.1, memory: 64Mi}
+  groups:
+  - name: g
+    tasks:
+""" + "".join(
+    f"""    - name: t{i}
+      image: busybox
+      {"lead: true" if i == 0 else ""}
+      command: [bash, -c]
+      args: ["echo task {i} step 1/1; exit {1 if i == 3 else 0}"]
+"""
+    for i in range(12)
+)
+
+
+def test_twelve_tasks_fan_out_to_three_readers(saver, backend, tmp_path: Path) -> None:
+    s = Session(saver, make_deps(backend, tmp_path, auto_yes=True, max_fixes=0))
+    s.run({"request": "many", "spec_path": _spec(tmp_path, MANY)})
+    ev = s.kinds("logs_readers")[0]
+    assert ev["tasks"] == 12 and ev["readers"] == 3
+
+
+def test_router_is_pure_and_total() -> None:
+    assert after_monitor({}) == "monitor"  # type: ignore[typeddict-item]
+    assert after_monitor({"last_status": {"status": "RUNNING"}, "needs_pending_explanation": True}) == "explain_pending"  # type: ignore[typeddict-item]
+    assert after_monitor({"last_status": {"status": "FAILED"}}) == "collect_tasks"  # type: ignore[typeddict-item]
