@@ -119,14 +119,24 @@ class ErrorCollector:
         self.tracebacks = 0
 
     # ------------------------------------------------------------------ observe
-    def observe(self, lineno: int, text: str) -> bool:
-        """Returns True when the line is part of an error (traceback or fatal line)."""
+    @property
+    def in_traceback(self) -> bool:
+        """True while lines must keep coming in order (an open traceback)."""
+        return self._state != "none"
+
+    def observe(self, lineno: int, text: str, candidate: bool = True) -> bool:
+        """Returns True when the line is part of an error (traceback or fatal line).
+
+        ``candidate=False`` (the caller's cue triage found nothing) only advances an open traceback.
+        """
         if self._state != "none" and self._continue_traceback(text):
             return True
-        if text.startswith(_TB_START) or (_TB_START in text and text.lstrip().startswith(_TB_START)):
+        if not candidate:
+            return False
+        if text.lstrip().startswith(_TB_START):
             self._start_block(lineno, text)
             return True
-        if not any(cue in text for cue in _CUES):
+        if not any(map(text.__contains__, _CUES)):
             return False
         if _BENIGN.search(text):
             return False

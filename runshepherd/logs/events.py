@@ -70,11 +70,14 @@ class EventTracker:
         self._events: dict[str, _Seen] = {}
         self.stage: Stage = "no output"
 
-    def observe(self, lineno: int, text: str, ts: str | None) -> None:
-        if self.stage == "no output" and text.strip():
+    def saw_output(self) -> None:
+        """The first non-empty line moves the stage from "no output" to "setup"."""
+        if self.stage == "no output":
             self.stage = "setup"
-        low = text.lower()
-        if not any(cue in low for cue in _CUES) and "Killed" not in text:
+
+    def observe(self, lineno: int, text: str, ts: str | None, low: str | None = None) -> None:
+        low = text.lower() if low is None else low
+        if not any(map(low.__contains__, _CUES)):
             return
         kind = _event_kind(text, low)
         if kind is not None:

@@ -15,53 +15,54 @@ from statistics import median
 
 from runshepherd.logs.models import MetricSeries, Trend
 
-_NUM = r"[-+]?(?:nan|inf(?:inity)?|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)"
-_METRIC = re.compile(
-    r"(?<![\w.])(?P<name>"
-    r"(?:eval|val|valid|validation|test)[_ /]?(?:loss|acc(?:uracy)?)"
-    r"|(?:train(?:ing)?[_ ])?(?:lm[_ ])?loss"
-    r"|(?:train[_ ])?acc(?:uracy)?"
-    r"|learning[_ ]rate|lr"
-    r"|grad(?:ient)?[_ ]norm"
-    r"|(?:train_)?samples_per_second"
-    r")(?:_step|_epoch)?['\"]?\s*[:=]\s*['\"]?(?P<value>" + _NUM + r")(?![\w.])",
-    re.I,
+_NUM = r"[-+]?(?:nan|inf(?:inity)?|\d+(?:\.\d*)?(?:e[-+]?\d+)?|\.\d+(?:e[-+]?\d+)?)"
+# What follows a metric name: optional suffixes, a separator, the value. Matched at a found position, on
+# the lowercased line, which is much cheaper than searching a case-insensitive alternation.
+_VALUE = re.compile(r"(?:uracy)?(?:_step|_epoch)?['\"]?\s*[:=]\s*['\"]?(" + _NUM + r")(?![\w.])")
+_PREFIX = re.compile(r"(?:^|[^a-z0-9_])(eval|val|valid|validation|test|train|training|lm)[_ /]$")
+_NUM_BEFORE = re.compile(r"(\d+(?:\.\d+)?)\s*$")
+_NAMES: tuple[tuple[str, str], ...] = (
+    ("loss", "loss"),
+    ("acc", "accuracy"),
+    ("learning_rate", "lr"),
+    ("learning rate", "lr"),
+    ("lr", "lr"),
+    ("grad_norm", "grad_norm"),
+    ("grad norm", "grad_norm"),
+    ("gradient_norm", "grad_norm"),
+    ("samples_per_second", "samples_per_second"),
 )
-_THROUGHPUT = re.compile(
-    r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>samples/s(?:ec)?|samples per second|it/s|s/it|tokens/s(?:ec)?|tok/s)",
-    re.I,
+_UNITS: tuple[tuple[str, str], ...] = (
+    ("it/s", "it_per_second"),
+    ("s/it", "it_per_second"),
+    ("samples/s", "samples_per_second"),
+    ("samples per second", "samples_per_second"),
+    ("tokens/s", "tokens_per_second"),
+    ("tok/s", "tokens_per_second"),
 )
-_NAN_WORDS = re.compile(r"\bloss (?:is|became|=) nan\b|\bnan loss\b|\bnan detected\b", re.I)
+_NAN_WORDS = re.compile(r"\bloss (?:is|became|=) nan\b|\bnan loss\b|\bnan detected\b")
 _MEGATRON_NAN = re.compile(r"number of nan iterations:\s*([1-9]\d*)")
 _LOSS_LIKE = frozenset({"loss", "eval_loss"})
-_CUES = ("loss", "acc", "lr", "learning", "grad", "it/s", "s/it", "/s", "per_second", "nan", "Loss", "Acc")
+_CUES = ("loss", "acc", "lr", "learning", "grad", "/s", "s/it", "per_second", "per second", "nan")
+_EVAL = ("eval", "val", "valid", "validation", "test")
 
 
-def canonical_name(raw: str) -> str:
-    """Map a printed metric name onto the small fixed vocabulary the digest uses."""
-    low = raw.lower().replace(" ", "_").replace("/", "_")
-    for suffix in ("_step", "_epoch"):
-        if low.endswith(suffix):
-            low = low[: -len(suffix)]
-    evaluation = low.startswith(("eval", "val", "valid", "test"))
-    if "loss" in low:
-        return "eval_loss" if evaluation else "loss"
-    if "acc" in low:
-        return "eval_accuracy" if evaluation else "accuracy"
-    if low in ("lr", "learning_rate"):
-        return "lr"
-    if "norm" in low:
-        return "grad_norm"
-    return "samples_per_second"
-
-
-def _throughput_name(unit: str) -> str:
-    unit = unit.lower()
-    if unit.startswith("tok"):
-        return "tokens_per_second"
-    if unit.startswith("sample"):
-        return "samples_per_second"
-    return "it_per_second"
+def _qualified(low: str, pos: int, base: str) -> str | None:
+    """Name of the metric found at ``pos``, from the word before it; None for other metrics (aux_loss…)."""
+    if pos == 0:
+        return base
+    before = low[pos - 1]
+    if before.isalnum():
+        return None
+    if before in "_ /" and base in ("loss", "accuracy"):
+        m = _PREFIX.search(low, max(0, pos - 12), pos)
+        if m:
+            return f"eval_{base}" if m.group(1) in _EVAL else base
+        if before == "_":
+            return None
+    elif before == "_" and base != "samples_per_second":
+        return None
+    return base
 
 
 @dataclass
@@ -72,6 +73,8 @@ class _Track:
     samples: int = 0
     nonfinite: int = 0
     spikes: int = 0
+    median: float | None = None  # of the window, refreshed every few values (sorting each time is costly)
+    since_median: int = 0
 
 
 @dataclass
@@ -92,25 +95,42 @@ class MetricTracker:
         self._tracks: dict[str, _Track] = {}
         self.nan_words = 0
 
-    def observe(self, text: str) -> MetricHit:
+    def observe(self, low: str) -> MetricHit:
+        """Metrics of one lowercased line; a few substring tests decide whether to look closer."""
         hit = MetricHit()
-        if not any(cue in text for cue in _CUES):
+        if not any(map(low.__contains__, _CUES)):
             return hit
-        for m in _METRIC.finditer(text):
-            name = canonical_name(m.group("name"))
-            self._add(name, m.group("value"))
-            hit.names.append(name)
-        for m in _THROUGHPUT.finditer(text):
-            value = float(m.group("value"))
-            unit = m.group("unit").lower()
-            if unit == "s/it":
-                if value <= 0:
-                    continue
-                value = 1.0 / value
-            name = _throughput_name(unit)
-            self._add(name, f"{value:.6g}")
-            hit.names.append(name)
-        if "nan" in text and (_NAN_WORDS.search(text) or _MEGATRON_NAN.search(text)):
+        for needle, base in _NAMES:
+            if needle not in low:
+                continue
+            pos = low.find(needle)
+            while pos != -1:
+                m = _VALUE.match(low, pos + len(needle))
+                if m and (base == "accuracy" or not low.startswith("uracy", pos + len(needle))):
+                    name = _qualified(low, pos, base)
+                    if name is not None:
+                        self._add(name, m.group(1))
+                        hit.names.append(name)
+                pos = low.find(needle, pos + len(needle))
+        if "/s" not in low and "s/it" not in low and "per second" not in low:
+            hit.any = bool(hit.names)
+            hit.evaluation = any(n.startswith("eval_") for n in hit.names)
+            return hit
+        for needle, name in _UNITS:
+            if needle not in low:
+                continue
+            pos = low.find(needle)
+            if pos > 0:
+                m = _NUM_BEFORE.search(low, max(0, pos - 16), pos)
+                if m:
+                    value = float(m.group(1))
+                    if needle == "s/it":
+                        if value <= 0:
+                            continue
+                        value = 1.0 / value
+                    self._add(name, f"{value:.6g}")
+                    hit.names.append(name)
+        if "nan" in low and (_NAN_WORDS.search(low) or _MEGATRON_NAN.search(low)):
             self.nan_words += 1
         hit.any = bool(hit.names)
         hit.evaluation = any(n.startswith("eval_") for n in hit.names)
@@ -128,8 +148,10 @@ class MetricTracker:
             track.latest = None
             return
         if name in _LOSS_LIKE and len(track.window) >= 5:
-            mid = median(track.window)
-            if mid > 0 and value > self._spike_factor * mid:
+            if track.median is None or track.since_median >= 8:
+                track.median, track.since_median = median(track.window), 0
+            track.since_median += 1
+            if track.median > 0 and value > self._spike_factor * track.median:
                 track.spikes += 1
         track.latest = value
         track.window.append(value)

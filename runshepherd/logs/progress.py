@@ -16,12 +16,25 @@ from datetime import datetime, timedelta
 from runshepherd.logs.models import Progress, ProgressUnit
 from runshepherd.logs.prefix import parse_timestamp
 
-_STEP = re.compile(r"\b(?:global[_ ])?step\b\s*[=:]?\s*\[?\s*(\d+)\s*(?:/|of)\s*(\d+)", re.I)
-_ITER = re.compile(r"\biter(?:ation)?s?\b\s*[=:]?\s*\[?\s*(\d+)\s*/\s*(\d+)", re.I)
-_EPOCH = re.compile(r"\bepoch\b\s*[=:]?\s*\[?\s*(\d+(?:\.\d+)?)\s*(?:/|of)\s*(\d+)", re.I)
+# Patterns are matched right after a word found with str.find on the lowercased line (cheap), not searched.
+_AFTER_STEP = re.compile(r"\s*[=:]?\s*\[?\s*(\d+)\s*(?:/|of)\s*(\d+)")
+_AFTER_ITER = re.compile(r"(?:ation)?s?\s*[=:]?\s*\[?\s*(\d+)\s*/\s*(\d+)")
+_AFTER_EPOCH = re.compile(r"\s*[=:]?\s*\[?\s*(\d+(?:\.\d+)?)\s*(?:/|of)\s*(\d+)")
 _EPOCH_BAR = re.compile(r"\bEpoch\s+(\d+)\s*:")
 _HF_EPOCH = re.compile(r"'epoch':\s*(\d+(?:\.\d+)?)")
 _TQDM = re.compile(r"(\d{1,3})%\|[^|]*\|\s*(\d+)/(\d+)")
+
+
+def find_after(low: str, word: str, after: re.Pattern[str]) -> re.Match[str] | None:
+    """First ``word`` (not inside another word on its left) immediately followed by ``after``."""
+    pos = low.find(word)
+    while pos != -1:
+        if pos == 0 or not low[pos - 1].isalpha():
+            m = after.match(low, pos + len(word))
+            if m:
+                return m
+        pos = low.find(word, pos + 1)
+    return None
 _KERAS = re.compile(r"^\s*(\d+)/(\d+)\s+(?:\[[=>.]*\]|[━─]+)")
 _PERCENT = re.compile(r"(\d{1,3}(?:\.\d+)?)\s*%\s*(?:complete|completed|done)\b|\bprogress\b\s*[:=]?\s*(\d{1,3}(?:\.\d+)?)\s*%", re.I)
 _HF_TOTAL_STEPS = re.compile(r"Total optimization steps\s*=\s*([\d,]+)")
@@ -62,11 +75,11 @@ class ProgressTracker:
         self._known_total: dict[str, float] = {}
 
     # ------------------------------------------------------------------ observe
-    def observe(self, text: str, ts: str | None, has_metrics: bool) -> ProgressHit:
-        """Look for progress in one (redacted) line; cheap when the line has no digits-and-slash or '%'."""
+    def observe(self, text: str, low: str, ts: str | None, has_metrics: bool) -> ProgressHit:
+        """Look for progress in one (redacted) line and its lowercase; cheap without '/', '%' or 'epoch'."""
         hit = ProgressHit()
         slash = "/" in text
-        if not slash and "%" not in text and "epoch" not in text and "Epoch" not in text and "steps" not in text:
+        if not slash and "%" not in text and "epoch" not in low and "steps" not in low:
             return hit
         if "Total optimization steps" in text or "Num Epochs" in text:
             self._banner(text)
@@ -74,8 +87,8 @@ class ProgressTracker:
         if "%|" in text:
             return self._bar(text, ts)
         if slash:
-            epoch = _EPOCH.search(text)
-            inner = _STEP.search(text)
+            epoch = find_after(low, "epoch", _AFTER_EPOCH) if "epoch" in low else None
+            inner = find_after(low, "step", _AFTER_STEP) if "step" in low else None
             if epoch:
                 current, total = float(epoch.group(1)), float(epoch.group(2))
                 if inner:
@@ -90,7 +103,7 @@ class ProgressTracker:
                 self._add("step", float(inner.group(1)), float(inner.group(2)), None, text, ts)
                 hit.training = True
                 return hit
-            it = _ITER.search(text)
+            it = find_after(low, "iter", _AFTER_ITER) if "iter" in low else None
             if it:
                 self._add("iteration", float(it.group(1)), float(it.group(2)), None, text, ts)
                 hit.training = True

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Iterable
 
 from runshepherd.logs.config import LogConfig
+from runshepherd.logs.cues import may_be_error, may_be_event, may_hold_secret, words_of
 from runshepherd.logs.decode import RawLine, clean_text, cut_line, iter_file_lines
 from runshepherd.logs.errors import ErrorCollector
 from runshepherd.logs.events import EventTracker
@@ -81,7 +82,13 @@ class LogDigester:
         if len(text) > self._soft_cap:
             text = text[: self._soft_cap]
             cut = True
-        text = self._redact(text)
+        low = text.lower()
+        hits = words_of(low)
+        if self._redact.in_key_block or self._redact.extra or may_hold_secret(text, hits):
+            redacted = self._redact(text)
+            if redacted != text:
+                text, low = redacted, redacted.lower()
+                hits = words_of(low)
         text, was_cut = cut_line(text, self.config.max_line_chars)
         if cut and not was_cut:
             text += " …[cut]"
@@ -93,13 +100,17 @@ class LogDigester:
             self.last_ts = ts
         if self.task is None and task:
             self.task = task
+        if not text or text.isspace():
+            return
         if self.lines == 1 and text.startswith(_HEADER_PREFIX) and text.endswith("has logs:"):
             return
+        self._events.saw_output()
         lineno = self.lines
-        in_error = self._errors.observe(lineno, text)
-        metric = self._metrics.observe(text)
-        progress = self._progress.observe(text, ts, metric.any)
-        self._events.observe(lineno, text, ts)
+        in_error = self._errors.observe(lineno, text, may_be_error(low, hits))
+        metric = self._metrics.observe(low)
+        progress = self._progress.observe(text, low, ts, metric.any)
+        if may_be_event(hits):
+            self._events.observe(lineno, text, ts, low)
         if not in_error:
             if progress.evaluation or (metric.evaluation and not progress.training):
                 self._events.set_stage("evaluation")

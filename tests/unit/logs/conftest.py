@@ -1,0 +1,21 @@
+"""Shared helpers for the log pipeline tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path("/work/shared/osmo-evals/files/fixtures/default")
+
+
+def osmo(lines: list[str], task: str = "train", start: str = "2025/10/08 20:00:") -> list[str]:
+    """Prefix lines like OSMO does, one second apart."""
+    return [f"{start}{i % 60:02d} [{task}] {text}" for i, text in enumerate(lines)]
+
+
+@pytest.fixture
+def fixtures_dir() -> Path:
+    if not FIXTURES.is_dir():
+        pytest.skip("shared OSMO fixtures not present")
+    return FIXTURES
