@@ -21,6 +21,7 @@ DISK_FULL = register(
             pat(r"low on resource: ephemeral-storage|ephemeral local storage usage exceeds", 0.96),
             pat(r"DiskPressure", 0.8),
             pat(r"not enough (?:free )?disk space|insufficient disk space|database or disk is full", 0.88),
+            pat(r"PytorchStreamWriter failed writing file|file write failed|unexpected pos \d+ vs \d+", 0.8),
             pat(r"write error: No space|out of disk space|disk is full", 0.9),
         ),
     )
