@@ -46,8 +46,11 @@ _CUES = (
 )
 _TB_START = "Traceback (most recent call last)"
 _CHAIN = ("During handling of the above exception", "The above exception was the direct cause")
-# An exception line: dotted name whose last part has a lowercase letter (so "INFO:" is not one).
-_EXC_LINE = re.compile(r"^(?:[A-Za-z_]\w*\.)*([A-Z_]\w*[a-z]\w*)(?::\s|:$|$)")
+# An exception line: a (dotted) class name with a lowercase letter (so "INFO:" is not one), or a lowercase
+# one that says what it is (socket.gaierror, socket.timeout).
+_EXC_LINE = re.compile(
+    r"^(?:[A-Za-z_]\w*\.)*([A-Z_]\w*[a-z]\w*|[a-z_]\w*(?:error|exception|timeout|exit|interrupt))(?::\s|:$|$)"
+)
 
 _TB_HEAD = 8
 _TB_TAIL = 12

@@ -109,13 +109,13 @@ class LogDigester:
         in_error = self._errors.observe(lineno, text, may_be_error(low, hits))
         metric = self._metrics.observe(low)
         progress = self._progress.observe(text, low, ts, metric.any)
-        if may_be_event(hits):
-            self._events.observe(lineno, text, ts, low)
         if not in_error:
             if progress.evaluation or (metric.evaluation and not progress.training):
                 self._events.set_stage("evaluation")
             elif progress.training or metric.any:
                 self._events.set_stage("training")
+        if may_be_event(hits):  # after: an explicit cue ("Saving model…", "train_runtime") is the stronger one
+            self._events.observe(lineno, text, ts, low)
 
     # ------------------------------------------------------------------ result
     def finish(self, *, now: datetime | None = None, status: str | None = None) -> TaskDigest:
