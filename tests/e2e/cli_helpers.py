@@ -1,0 +1,35 @@
+"""Run the installed `orchestrate` in a subprocess on a temp state dir and HOME."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = REPO / "examples"
+
+
+def orchestrate_bin() -> list[str]:
+    exe = shutil.which("orchestrate", path=str(Path(sys.executable).parent))
+    return [exe] if exe else [sys.executable, "-m", "runshepherd.cli.main"]
+
+
+def env_for(tmp: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RUNSHEPHERD_")}
+    env.update(RUNSHEPHERD_STATE_DIR=str(tmp / "state"), HOME=str(tmp / "home"), PYTHONUNBUFFERED="1")
+    (tmp / "home").mkdir(parents=True, exist_ok=True)
+    return env
+
+
+def run(tmp: Path, *args: str, timeout: float = 180, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*orchestrate_bin(), *args], cwd=cwd or tmp, env=env_for(tmp), capture_output=True,
+                          text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def json_lines(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines() if line.startswith("{")]

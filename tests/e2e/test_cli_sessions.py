@@ -1,0 +1,97 @@
+"""`orchestrate "…"` end to end: the main job, pauses and answers, kill -9 and resume, one driver per session."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+from cli_helpers import EXAMPLES, env_for, json_lines, orchestrate_bin, run
+
+
+def test_main_job_completes_and_downloads_the_model(tmp_path: Path) -> None:
+    res = run(tmp_path, "train a small classifier for 3 epochs", "--yes", "--json")
+    events = json_lines(res.stdout)
+    assert res.returncode == 0, res.stderr
+    assert all("session" in e for e in events)
+    kinds = [e["event"] for e in events]
+    assert kinds[0] == "planned" and kinds[-1] == "done"
+    done = events[-1]
+    assert done["outcome"] == "COMPLETED" and done["fix_attempts"] == 0
+    wid = done["workflow_ids"][0]
+    assert (tmp_path / "home" / wid / "train" / "model.npz").is_file() or any(
+        p.endswith("model.npz") for p in done["downloaded"])
+    statuses = [(e["from"], e["to"]) for e in events if e["event"] == "status"]
+    assert statuses[-1][1] == "COMPLETED"
+
+
+def test_no_input_pauses_and_answer_later_continues(tmp_path: Path) -> None:
+    spec = str(EXAMPLES / "train-classifier.yaml")
+    first = run(tmp_path, "run", "--spec", spec, "--no-input", "--json", "--session", "later1")
+    assert first.returncode == 3, first.stderr
+    events = json_lines(first.stdout)
+    question = next(e for e in events if e["event"] == "question")
+    assert question["kind"] == "submit" and question["default"] == "yes"
+    assert "orchestrate resume later1 --answer" in events[-1]["resume"]
+    sessions = json.loads(run(tmp_path, "sessions", "--json").stdout)["sessions"]
+    assert sessions[0]["session"] == "later1" and sessions[0]["state"] == "waiting"
+    second = run(tmp_path, "resume", "later1", "--answer", "yes", "--no-input", "--json")
+    assert second.returncode == 3  # the next question (download) pauses again
+    assert any(e["event"] == "submitted" for e in json_lines(second.stdout))
+    third = run(tmp_path, "resume", "later1", "--yes", "--json", "--answer", "no")
+    assert third.returncode == 0, third.stderr
+    assert json_lines(third.stdout)[-1]["outcome"] == "COMPLETED"
+
+
+SLOW = """\
+workflow:
+  name: slow
+  resources:
+    default: {cpu: 1, memory: 256Mi}
+  tasks:
+  - name: slow
+    image: ubuntu:24.04
+    command: [bash, -c]
+    args: ["for i in 1 2 3 4 5 6; do echo step $i/6; sleep 1; done; echo ok > {{output}}/ok.txt"]
+"""
+
+
+def test_kill_9_while_monitoring_then_resume_submits_once(tmp_path: Path) -> None:
+    spec = tmp_path / "slow.yaml"
+    spec.write_text(SLOW)
+    proc = subprocess.Popen([*orchestrate_bin(), "run", "--spec", str(spec), "--yes", "--json", "--session", "k9"],
+                            cwd=tmp_path, env=env_for(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, stdin=subprocess.DEVNULL)
+    assert proc.stdout is not None
+    deadline = time.time() + 60
+    for line in proc.stdout:
+        if '"event": "status"' in line and '"RUNNING"' in line or time.time() > deadline:
+            break
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=10)
+    res = run(tmp_path, "resume", "k9", "--yes", "--json")
+    assert res.returncode == 0, res.stderr
+    events = json_lines(res.stdout)
+    assert not any(e["event"] == "submitted" and not e.get("reused") for e in events)
+    assert events[-1]["outcome"] == "COMPLETED" and events[-1]["workflow_ids"] == ["slow-1"]
+    listed = json.loads(run(tmp_path, "list", "--json").stdout)["workflows"]
+    assert [w["workflow_id"] for w in listed] == ["slow-1"]
+
+
+def test_a_second_process_on_the_same_session_is_refused(tmp_path: Path) -> None:
+    spec = tmp_path / "slow.yaml"
+    spec.write_text(SLOW)
+    proc = subprocess.Popen([*orchestrate_bin(), "run", "--spec", str(spec), "--yes", "--json", "--session", "two"],
+                            cwd=tmp_path, env=env_for(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, stdin=subprocess.DEVNULL)
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if '"event": "submitted"' in line:
+            break
+    res = run(tmp_path, "resume", "two", "--yes")
+    assert res.returncode == 2 and "being driven by another orchestrate process" in res.stderr
+    proc.stdout.read()
+    assert proc.wait(timeout=60) == 0

@@ -1,0 +1,107 @@
+"""The direct commands, as a person runs them: submit, status, list, logs, explain, pools, errors."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from cli_helpers import EXAMPLES, run
+
+
+def _wait_status(tmp: Path, wid: str, want: set[str], timeout: float = 90) -> dict:
+    deadline = time.time() + timeout
+    while True:
+        res = run(tmp, "status", wid, "--json")
+        assert res.returncode == 0, res.stderr
+        st = json.loads(res.stdout)
+        if st["status"] in want or time.time() > deadline:
+            return st
+        time.sleep(0.5)
+
+
+def test_submit_then_status_reaches_completed_with_the_model(tmp_path: Path) -> None:
+    res = run(tmp_path, "submit", str(EXAMPLES / "train-classifier.yaml"), "--json")
+    assert res.returncode == 0, res.stderr
+    wid = json.loads(res.stdout)["workflow_id"]
+    st = _wait_status(tmp_path, wid, {"COMPLETED", "FAILED"})
+    assert st["status"] == "COMPLETED" and st["state"] == "succeeded"
+    assert any(o.endswith("model.npz") or "model.npz" in o for o in st["outputs"]) or any(
+        (Path(o.removeprefix("file://")) / "model.npz").exists() for o in st["outputs"])
+    assert st["links"]["grafana"] is None and Path(st["artifact"]).is_file()
+    text = run(tmp_path, "status", wid).stdout
+    assert text.startswith("**COMPLETED**")
+    assert "The Grafana resource usage link is not available for this workflow." in text
+    listed = json.loads(run(tmp_path, "list", "--json").stdout)["workflows"]
+    assert [w["workflow_id"] for w in listed] == [wid]
+    raw = run(tmp_path, "logs", wid, "--raw", "--tail", "5").stdout.splitlines()
+    assert len(raw) == 5 and all(line[4] == "/" and "[train" in line for line in raw)
+    digest = run(tmp_path, "logs", wid).stdout
+    assert "epoch" in digest.lower()
+
+
+def test_oom_example_fails_with_137_and_an_oomkilled_event(tmp_path: Path) -> None:
+    wid = json.loads(run(tmp_path, "submit", str(EXAMPLES / "fail-oom.yaml"), "--json").stdout)["workflow_id"]
+    st = _wait_status(tmp_path, wid, {"FAILED", "COMPLETED"})
+    assert st["status"] == "FAILED"
+    assert st["tasks"][0]["exit_code"] == 137
+    assert "OOMKilled" in (st["tasks"][0]["failure_message"] or "")
+
+
+def test_gpu_example_stays_pending_with_the_insufficient_gpu_event(tmp_path: Path) -> None:
+    wid = json.loads(run(tmp_path, "submit", str(EXAMPLES / "fail-gpu.yaml"), "--json").stdout)["workflow_id"]
+    time.sleep(1.5)
+    st = _wait_status(tmp_path, wid, {"PENDING"})
+    assert st["status"] == "PENDING" and st["state"] == "pending"
+    from runshepherd.backends.local import LocalBackend
+
+    events = LocalBackend(tmp_path / "state").events(wid)
+    assert any("Insufficient nvidia.com/gpu" in e.message for e in events)
+    assert run(tmp_path, "cancel", wid, "--yes").returncode == 0
+    assert _wait_status(tmp_path, wid, {"FAILED_CANCELED"})["status"] == "FAILED_CANCELED"
+
+
+def test_pipeline_passes_data_between_tasks(tmp_path: Path) -> None:
+    wid = json.loads(run(tmp_path, "submit", str(EXAMPLES / "pipeline.yaml"), "--json").stdout)["workflow_id"]
+    st = _wait_status(tmp_path, wid, {"COMPLETED", "FAILED"})
+    assert st["status"] == "COMPLETED", st
+    assert [t["status"] for t in st["tasks"]] == ["COMPLETED", "COMPLETED"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("submit", "nope.yaml"), "nope.yaml: file not found"),
+        (("status", "ghost-1"), "no workflow 'ghost-1'"),
+        (("submit", "bad.yaml"), "bad.yaml:4 workflow.resources.default.memory: \"10GB\" is not a size"),
+        (("run", "--spec", "nope.yaml", "--yes"), "file not found"),
+        (("list", "--status", "DONE"), "--status"),
+    ],
+)
+def test_bad_input_is_one_clear_line_and_exit_2(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
+    (tmp_path / "bad.yaml").write_text(
+        "workflow:\n  resources:\n    default:\n      memory: 10GB\n  name: x\n  tasks:\n"
+        "  - {name: a, image: i, command: [true]}\n"
+    )
+    res = run(tmp_path, *args)
+    assert res.returncode == 2, (res.stdout, res.stderr)
+    assert message in res.stderr
+    assert "Traceback" not in res.stderr + res.stdout
+
+
+def test_explain_and_pools_say_the_local_backend_ignores_images(tmp_path: Path) -> None:
+    wid = json.loads(run(tmp_path, "submit", str(EXAMPLES / "pipeline.yaml"), "--json").stdout)["workflow_id"]
+    text = run(tmp_path, "explain", wid).stdout
+    assert "prepare" in text and "train" in text and "not used" in text
+    pools = json.loads(run(tmp_path, "pools", "--json").stdout)["pools"]
+    assert pools[0]["name"] == "local" and any("image" in n for n in pools[0]["notes"])
+    nodes = json.loads(run(tmp_path, "resources", "--json").stdout)["resources"]
+    assert nodes[0]["cpu_total"] >= 1
+
+
+def test_help_is_fast_and_lists_the_contract(tmp_path: Path) -> None:
+    res = run(tmp_path, "--help")
+    for cmd in ("run", "resume", "sessions", "submit", "status", "list", "logs", "diagnose", "explain", "pools",
+                "resources", "cancel", "app", "chat", "mcp"):
+        assert cmd in res.stdout
