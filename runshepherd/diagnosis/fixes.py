@@ -146,7 +146,7 @@ def _set_value(spec: _Spec, mapping: Any, key: str, new: str) -> bool:
     line = spec.lines[line_no]
     old = mapping[key]
     rest = line[col:]
-    m = re.match(r"""(["']?)([^"'#\s]+)\1""", rest)
+    m = re.match(r"""(["']?)([^"'#\s,{}\[\]]+)\1""", rest)  # flow style: `{cpu: 1, memory: 64Mi}`
     if m is None or has_jinja(str(old)) or m.group(2) != str(old):
         return False
     q = m.group(1)
