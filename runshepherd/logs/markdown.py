@@ -88,46 +88,77 @@ def _event_line(e: KeyEvent) -> str:
 
 
 def _fit_errors(lines: list[str], root: str | None, budget: int) -> list[str]:
-    """Keep as many error lines as fit the word budget; the root error line is always kept."""
+    """As many error lines as fit ``budget`` words, in order; the root error line is always kept."""
     if sum(words(line) for line in lines) <= budget:
         return lines
-    kept: list[str] = []
-    used = 0
     root_words = words(root) if root else 0
+    marker_words = 5
+    kept: list[str] = []
+    used = root_words + marker_words
     for line in lines:
         if root and line.strip() == root:
             continue
-        if used + words(line) + root_words > budget:
+        if used + words(line) > budget:
             break
         kept.append(line)
         used += words(line)
     omitted = len(lines) - len(kept) - (1 if root and any(l.strip() == root for l in lines) else 0)
     if omitted > 0:
-        kept.append(f"... [{omitted} more error lines in the structured digest] ...")
+        kept.append(f"... [{omitted} more lines] ...")
     if root:
         kept.append(root)
     return kept
 
 
 def task_markdown(d: TaskDigest, max_words: int = 300) -> str:
-    """The markdown of one task, within ``max_words`` (errors trimmed first)."""
-    title = d.task or "Overall"
-    head = [f"### Task: {title}", f"- **Stage / progress**: {stage_line(d)}"]
+    """The markdown of one task within ``max_words``: stage and root error first, then events, then context."""
+    head = [f"### Task: {d.task or 'Overall'}", f"- **Stage / progress**: {stage_line(d)}"]
+    root = d.root_error
+    error_lines = list(d.error_lines) or ([root] if root else [])
+    used = sum(words(line) for line in head) + (words(root) + 3 if root else 0)
+    optional: list[str] = []
     if d.last_update is not None and not d.stale:
-        head.append(f"- **Last update**: {d.last_update:%Y-%m-%d %H:%M:%S} UTC")
-    events = [e for e in d.key_events if e.kind != "nccl_init" or len(d.key_events) <= 3][-3:]
-    if events:
-        head.append("- **Key events**:")
-        head.extend(f"  - {_event_line(e)}" for e in events)
+        optional.append(f"- **Last update**: {d.last_update:%Y-%m-%d %H:%M:%S} UTC")
     if d.redactions:
-        head.append("- **Redacted**: " + ", ".join(f"{k} ×{v}" for k, v in d.redactions.items()))
+        optional.append("- **Redacted**: " + ", ".join(f"{k} ×{v}" for k, v in d.redactions.items()))
     if d.truncated:
-        head.append(f"- **Note**: log read partially ({d.truncation_reason})")
+        optional.append(f"- **Note**: log read partially ({d.truncation_reason})")
+    events = [e for e in d.key_events if e.kind != "nccl_init" or len(d.key_events) <= 3][-3:]
+    event_lines: list[str] = []
+    for event in reversed(events):  # the most recent events are worth the words first
+        line = f"  - {_event_line(event)}"
+        if used + words(line) + 3 > max_words:
+            break
+        event_lines.insert(0, line)
+        used += words(line) + (3 if len(event_lines) == 1 else 0)
+    for line in optional:
+        if used + words(line) <= max_words - (20 if error_lines else 0):
+            head.append(line)
+            used += words(line)
+    if event_lines:
+        head.append("- **Key events**:")
+        head.extend(event_lines)
+    text = _render(head, error_lines, root, max_words)
+    # Rounding in the estimates above can overshoot a little: drop optional lines, oldest first, until it fits.
+    while words(text) > max_words and len(head) > 2:
+        if "- **Key events**:" in head:
+            at = head.index("- **Key events**:")
+            head.pop(at + 1)
+            if at + 1 == len(head):
+                head.pop(at)
+        else:
+            head.pop(2)
+        text = _render(head, error_lines, root, max_words)
+    return text
+
+
+def _render(head: list[str], error_lines: list[str], root: str | None, max_words: int) -> str:
     text = "\n".join(head)
-    if d.error_lines or d.root_error:
-        budget = max(max_words - words(text) - 4, 15)
-        lines = _fit_errors(list(d.error_lines) or [d.root_error or ""], d.root_error, budget)
-        text += "\n- **Errors**:\n```\n" + "\n".join(lines) + "\n```"
+    if error_lines:
+        root_words = words(root) if root else 0
+        budget = max(max_words - words(text) - 4, root_words)
+        fitted = _fit_errors(error_lines, root, budget)
+        text += "\n- **Errors**:\n```\n" + "\n".join(fitted) + "\n```"
     return text
 
 
@@ -138,6 +169,6 @@ def digest_to_markdown(
     parts = [f"## Workflow: {workflow_id}"] if workflow_id else []
     if not digests:
         return "\n".join([*parts, "No logs were read."])
-    per_task = max(40, (max_words - 4) // len(digests))
+    per_task = max(40, (max_words - words(parts[0] if parts else "")) // len(digests))
     parts.extend(task_markdown(d, per_task) for d in digests)
     return "\n".join(parts)
