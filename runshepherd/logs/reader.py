@@ -26,6 +26,9 @@ from runshepherd.logs.redact import LineRedactor, compile_extra
 _TIME_CHECK_EVERY = 4096
 _HEADER_PREFIX = "Workflow "  # "Workflow <id> has logs:" printed by `osmo workflow logs`
 _RUNNING = frozenset({"RUNNING"})
+_SAMPLE_EVERY = 16
+# Lines always fully extracted: losses (spikes must not be missed), non-finite values, evaluation.
+_ALWAYS = ("loss", "nan", "inf", "eval", "epoch", "acc", "total optimization")
 
 
 class LogDigester:
@@ -48,6 +51,8 @@ class LogDigester:
         self.truncation_reason: str | None = None
         self._started = time.monotonic()
         self._soft_cap = self.config.max_line_chars * 2
+        self._sampled = 0
+        self._pending: tuple[str, str, str | None] | None = None
 
     # ------------------------------------------------------------------ feeding
     def feed(self, raw: str, nbytes: int | None = None, cut: bool = False) -> bool:
@@ -56,7 +61,7 @@ class LogDigester:
             return False
         self.lines += 1
         self.bytes += nbytes if nbytes is not None else (len(raw) if raw.isascii() else len(raw.encode()))
-        if "\n" in raw.rstrip("\n"):  # a producer yielded several lines at once
+        if raw.find("\n", 0, len(raw) - 1) != -1:  # a producer yielded several lines at once
             self.lines -= 1
             for part in raw.rstrip("\n").split("\n"):
                 self.lines += 1
@@ -107,6 +112,21 @@ class LogDigester:
         self._events.saw_output()
         lineno = self.lines
         in_error = self._errors.observe(lineno, text, may_be_error(low, hits))
+        if not hits and not in_error and not any(map(low.__contains__, _ALWAYS)):
+            # A plain progress bar or throughput print: only the latest one matters (ETA uses the first
+            # marker, kept because sampling starts with it), so most are skipped and the last is kept aside.
+            self._sampled += 1
+            if self._sampled % _SAMPLE_EVERY != 1:
+                self._pending = (text, low, ts)
+                return
+        if self._pending is not None:  # keep the order: the skipped line came first
+            self._extract(*self._pending, in_error=False)
+            self._pending = None
+        self._extract(text, low, ts, in_error)
+        if may_be_event(hits):  # after: an explicit cue ("Saving model…", "train_runtime") is the stronger one
+            self._events.observe(lineno, text, ts, low)
+
+    def _extract(self, text: str, low: str, ts: str | None, in_error: bool) -> None:
         metric = self._metrics.observe(low)
         progress = self._progress.observe(text, low, ts, metric.any)
         if not in_error:
@@ -114,13 +134,14 @@ class LogDigester:
                 self._events.set_stage("evaluation")
             elif progress.training or metric.any:
                 self._events.set_stage("training")
-        if may_be_event(hits):  # after: an explicit cue ("Saving model…", "train_runtime") is the stronger one
-            self._events.observe(lineno, text, ts, low)
 
     # ------------------------------------------------------------------ result
     def finish(self, *, now: datetime | None = None, status: str | None = None) -> TaskDigest:
         """Build the digest. ``status`` is the task's scheduler status; RUNNING + silence → stale."""
         cfg = self.config
+        if self._pending is not None:  # the latest skipped progress line is the most current one
+            self._extract(*self._pending, in_error=False)
+            self._pending = None
         first = parse_timestamp(self.first_ts) if self.first_ts else None
         last = parse_timestamp(self.last_ts) if self.last_ts else None
         eta = self._progress.eta()
