@@ -25,6 +25,7 @@ class Cadence(_Section):
     backoff: float = 60
     backoff_after: int = 4
     polls_per_checkpoint: int = 5
+    progress_every: float = 3
 
 
 class Fixes(_Section):

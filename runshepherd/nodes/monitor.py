@@ -4,6 +4,7 @@ return to the graph every few polls (each return is one small checkpoint). Strea
 from __future__ import annotations
 
 import itertools
+import time
 from datetime import datetime, timezone
 from typing import Any
 
@@ -43,6 +44,25 @@ def _progress(deps: Deps, ws: WorkflowStatus) -> str | None:
     if d.progress is None and not d.metrics:
         return None
     return (f"{task.name}: " if len(ws.tasks) > 1 else "") + stage_line(d)
+
+
+def _wait(deps: Deps, ws: WorkflowStatus, seconds: float, progress: str | None) -> str | None:
+    """Sleep until the next poll, waking at once on a change; while RUNNING refresh the progress line every
+    `cadence.progress_every` seconds (reading a log tail is cheaper than a status query on every backend)."""
+    every = deps.settings.cadence.progress_every
+    deadline = time.monotonic() + seconds
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return progress
+        step = min(left, every) if every > 0 and ws.status is Status.RUNNING else left
+        if deps.backend.wait_for_change(ws.workflow_id, step):
+            return progress
+        if every > 0 and ws.status is Status.RUNNING and time.monotonic() < deadline:
+            line = _progress(deps, ws)
+            if line and line != progress:
+                emit("progress", workflow_id=ws.workflow_id, text=line)
+                progress = line
 
 
 def _unschedulable(deps: Deps, workflow_id: str) -> bool:
@@ -90,7 +110,7 @@ def monitor(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
             if needs_explanation:
                 break
         wait = interval(deps.settings.cadence, training=training, unchanged_polls=unchanged, override=deps.cadence)
-        deps.backend.wait_for_change(wid, wait)
+        progress = _wait(deps, ws, wait, progress)
     assert ws is not None
     update: dict[str, Any] = {
         "last_status": snapshot(ws),
