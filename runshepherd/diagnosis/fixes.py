@@ -409,7 +409,8 @@ def _fix_outputs(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Resu
     if not typo.search(spec.text):
         return None, ("The spec already writes to {{output}}; check that the script really saves its files under "
                       "that folder (not a local path) and that an output URL is declared.")
-    return typo.sub("{{output}}", spec.text), "Replace `{{outputs}}` with `{{output}}` (the folder OSMO uploads)."
+    lines = [ln if ln.lstrip().startswith("#") else typo.sub("{{output}}", ln) for ln in spec.lines]  # not comments
+    return "".join(lines), "Replace `{{outputs}}` with `{{output}}` (the folder OSMO uploads)."
 
 
 _ROW = re.compile(r"^\s*(gpu|cpu|memory|storage)\s+(\S+)\s+(\S+)\s*$", re.IGNORECASE)

@@ -153,3 +153,22 @@ def test_router_is_pure_and_total() -> None:
     assert after_monitor({}) == "monitor"  # type: ignore[typeddict-item]
     assert after_monitor({"last_status": {"status": "RUNNING"}, "needs_pending_explanation": True}) == "explain_pending"  # type: ignore[typeddict-item]
     assert after_monitor({"last_status": {"status": "FAILED"}}) == "collect_tasks"  # type: ignore[typeddict-item]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("example", "label", "changed"),
+    [
+        ("fail-timeout.yaml", "timeout", "+    exec_timeout: 8s"),
+        ("fail-outputs-typo.yaml", "output_missing", '--output-dir, "{{output}}"]'),
+    ],
+)
+def test_more_fix_rules_end_to_end(backend, tmp_path: Path, example: str, label: str, changed: str) -> None:
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    s = Session(InMemorySaver(), make_deps(backend, tmp_path, auto_yes=True))
+    out = s.run({"request": label, "spec_path": str(EXAMPLES / example)})
+    assert out["outcome"] == "COMPLETED", out.get("outcome_reason")
+    assert s.kinds("diagnosis")[0]["label"] == label
+    assert changed in s.kinds("fix")[0]["diff"]
+    assert out["fix_attempts"] == 1 and out["outputs"]

@@ -17,12 +17,17 @@ from runshepherd.spec.tokens import NEAR_MISSES
 def _fix_near_miss_tokens(text: str) -> tuple[str, list[str]]:
     """`{{outputs}}` and friends are never substituted by a scheduler; fix them in the same pass."""
     changes = []
+    lines = text.splitlines(keepends=True)
     for wrong, right in NEAR_MISSES.items():
         pat = re.compile(r"\{\{\s*" + re.escape(wrong) + r"\s*\}\}")
-        if pat.search(text):
-            text = pat.sub(right, text)
+        hit = False
+        for i, line in enumerate(lines):
+            if not line.lstrip().startswith("#") and pat.search(line):
+                lines[i] = pat.sub(right, line)
+                hit = True
+        if hit:
             changes.append(f"replaced {{{{{wrong}}}}} with {right} (a token the scheduler does not substitute)")
-    return text, changes
+    return "".join(lines), changes
 
 
 class HeuristicExpert:
