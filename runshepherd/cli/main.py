@@ -216,15 +216,27 @@ def sessions(
 
 @app.command()
 def diagnose(
-    workflow: Annotated[Optional[str], typer.Argument()] = None,
-    log: Annotated[Optional[list[Path]], typer.Option("--log", help="Diagnose log files instead.")] = None,
+    targets: Annotated[Optional[list[str]], typer.Argument(help="WORKFLOW, or log files with --log.")] = None,
+    log: Annotated[bool, typer.Option("--log", help="The arguments are log files: diagnose from their text.")] = False,
     json_: JsonOpt = False,
     config: ConfigOpt = None,
     state_dir: StateDirOpt = None,
     backend: BackendOpt = None,
 ) -> None:
-    """Why a workflow failed or is stuck, with the evidence and a fix."""
-    _not_yet("Diagnosis", "the diagnosis issue")
+    """Why a workflow failed or is stuck, with the evidence and a fix; or diagnose log files (--log)."""
+    from runshepherd.cli import diagnose as d
+    from runshepherd.errors import UsageError
+
+    targets = targets or []
+    if not targets:
+        raise UsageError("say what to diagnose: orchestrate diagnose WORKFLOW, or --log FILE [FILE ...]")
+    if log:
+        code = d.diagnose_files(_ctx(config, state_dir, backend), [Path(t) for t in targets], json_)
+    elif len(targets) == 1:
+        code = d.diagnose_workflow(_ctx(config, state_dir, backend), targets[0], json_)
+    else:
+        raise UsageError("one workflow at a time; for log files use --log FILE [FILE ...]")
+    raise typer.Exit(code)
 
 
 @app.command()

@@ -105,3 +105,34 @@ def test_help_is_fast_and_lists_the_contract(tmp_path: Path) -> None:
     for cmd in ("run", "resume", "sessions", "submit", "status", "list", "logs", "diagnose", "explain", "pools",
                 "resources", "cancel", "app", "chat", "mcp"):
         assert cmd in res.stdout
+
+
+def test_diagnose_log_files_prints_one_object_per_file(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "oom.log").write_text(
+        "epoch 1 step 10 loss=0.5\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB total capacity)\n"
+    )
+    (logs / "ok.log").write_text(
+        "FutureWarning: `evaluation_strategy` is deprecated\nepoch 3/3 loss=0.1\nTraining complete\n"
+    )
+    res = run(tmp_path, "diagnose", "--log", str(logs / "oom.log"), str(logs / "ok.log"), "--json")
+    assert res.returncode == 0, res.stderr
+    objs = [json.loads(line) for line in res.stdout.splitlines()]
+    assert [o["label"] for o in objs] == ["gpu_oom", "healthy"]
+    assert set(objs[0]) >= {"source", "label", "origin", "confidence", "evidence", "explanation", "fix"}
+    assert "CUDA out of memory" in objs[0]["evidence"][0]
+    assert set(objs[0]["fix"]) == {"kind", "description", "patch"}
+
+
+def test_diagnose_a_failed_workflow_proposes_the_patch(tmp_path: Path) -> None:
+    wid = json.loads(run(tmp_path, "submit", str(EXAMPLES / "fail-oom.yaml"), "--json").stdout)["workflow_id"]
+    assert _wait_status(tmp_path, wid, {"FAILED", "COMPLETED"})["status"] == "FAILED"
+    res = run(tmp_path, "diagnose", wid, "--json")
+    assert res.returncode == 0, res.stderr
+    obj = json.loads(res.stdout.splitlines()[0])
+    assert obj["label"] == "host_oom" and obj["fix"]["kind"] == "increase_memory"
+    assert "+      memory: 512Mi" in obj["fix"]["patch"]
+    human = run(tmp_path, "diagnose", wid).stdout
+    assert "host_oom" in human and "memory" in human

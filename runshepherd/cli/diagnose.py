@@ -1,0 +1,100 @@
+"""`orchestrate diagnose WF` and `orchestrate diagnose --log FILE …`: the label, the evidence, the fix."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+from runshepherd.cli.context import CliContext
+from runshepherd.errors import UsageError
+
+HEAD_BYTES = 1 * 1024 * 1024
+TAIL_BYTES = 6 * 1024 * 1024
+
+
+def read_bounded(path: Path) -> str:
+    """A log's head and tail (where setup errors and final errors live), never the whole of a huge file."""
+    size = path.stat().st_size
+    with path.open("rb") as fh:
+        if size <= HEAD_BYTES + TAIL_BYTES:
+            data = fh.read()
+        else:
+            head = fh.read(HEAD_BYTES)
+            fh.seek(size - TAIL_BYTES)
+            tail = fh.read()
+            data = head[: head.rfind(b"\n") + 1] + tail[tail.find(b"\n") + 1 :]
+    return data.decode("utf-8", errors="replace")
+
+
+def _redacted(obj: dict[str, Any]) -> dict[str, Any]:
+    from runshepherd.logs import redact
+
+    obj["evidence"] = [redact(line)[0] for line in obj["evidence"]]
+    obj["explanation"] = redact(obj["explanation"])[0]
+    return obj
+
+
+def diagnose_files(ctx: CliContext, files: list[Path], as_json: bool) -> int:
+    from runshepherd.diagnosis import diagnose_log_text
+
+    missing = [str(f) for f in files if not f.is_file()]
+    if missing:
+        raise UsageError(f"log file(s) not found: {', '.join(missing)}")
+    for f in files:
+        diag = diagnose_log_text(read_bounded(f), str(f))
+        _print(ctx, _redacted(diag.to_json(str(f))), as_json, what_would_confirm=diag.what_would_confirm)
+    return 0
+
+
+def diagnose_workflow(ctx: CliContext, workflow_id: str, as_json: bool) -> int:
+    from runshepherd.diagnosis import DiagnosisInput, diagnose
+    from runshepherd.diagnosis.models import MetricsHints
+    from runshepherd.logs import LogConfig, read_log
+
+    backend = ctx.backend
+    ws = backend.query(workflow_id)
+    cfg = LogConfig(**ctx.settings.logs.model_dump())
+    log_lines: dict[str, list[str]] = {}
+    nan = False
+    for t in ws.tasks:
+        if t.status.value == "FAILED_UPSTREAM":
+            continue
+        lines = itertools.islice(backend.logs(workflow_id, t.name, tail=ctx.settings.logs.tail_lines,
+                                              timeout=ctx.settings.logs.capture_timeout_seconds
+                                              if ws.status.alive() else None), ctx.settings.logs.tail_lines)
+        d = read_log(lines, task=t.name, status=t.status.value, config=cfg)
+        log_lines[t.name] = list(d.error_lines) + ([d.root_error] if d.root_error and d.root_error not in d.error_lines else [])
+        nan = nan or "nan_loss" in d.flags
+    inp = DiagnosisInput.from_workflow(ws, events=backend.events(workflow_id), log_lines=log_lines,
+                                       spec_text=backend.spec(workflow_id), metrics=MetricsHints(nan_seen=nan))
+    nodes = backend.resources(ws.pool)
+    from runshepherd.diagnosis.fixes import propose_fix
+
+    for diag in diagnose(inp):
+        if diag.fix.patch is None and diag.label != "healthy" and inp.spec_text:
+            diag = diag.model_copy(update={"fix": propose_fix(diag, inp.spec_text, nodes=nodes)})
+        obj = _redacted(diag.to_json(workflow_id))
+        obj["task"] = diag.task
+        _print(ctx, obj, as_json, what_would_confirm=diag.what_would_confirm)
+    return 0
+
+
+def _print(ctx: CliContext, obj: dict[str, Any], as_json: bool, *, what_would_confirm: str | None) -> None:
+    if as_json:
+        ctx.print_json(obj)
+        return
+    out = ctx.out
+    task = f" (task {obj['task']})" if obj.get("task") else ""
+    out.print(f"{obj['source']}{task}: {obj['label']} — origin {obj['origin']}, confidence {obj['confidence']:.2f}",
+              markup=False)
+    out.print(f"  {obj['explanation']}", markup=False)
+    for line in obj["evidence"][:8]:
+        out.print(f"    │ {line}", markup=False)
+    if what_would_confirm:
+        out.print(f"  to confirm: {what_would_confirm}", markup=False)
+    fix = obj["fix"]
+    if fix["kind"] != "none":
+        out.print(f"  fix ({fix['kind']}): {fix['description']}", markup=False)
+    if fix.get("patch"):
+        out.print(fix["patch"].rstrip(), markup=False)
