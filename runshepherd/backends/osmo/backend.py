@@ -1,0 +1,418 @@
+"""The OSMO backend: every Protocol method through the ``osmo`` CLI, JSON where the CLI offers it.
+
+Bounded in time everywhere: one-shot commands have ``call_timeout``; logs and events (which stream until the
+workflow ends) are read for at most ``capture_timeout`` seconds, or until an idle gap when the caller only wants
+what exists now. Options (config ``backends.osmo``): ``executable``, ``pool``, ``capture_timeout`` (5),
+``idle_timeout`` (1), ``call_timeout`` (60), ``download_timeout`` (3600), ``retries`` (4),
+``backoff_initial`` (0.5), ``backoff_max`` (8), ``datasets``/``labels`` (override version detection).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator
+
+from pydantic import BaseModel
+
+from runshepherd.backends.base import (
+    BackendError,
+    Event,
+    Node,
+    Pool,
+    Priority,
+    Status,
+    Submission,
+    SubmissionRejected,
+    WorkflowNotFound,
+    WorkflowStatus,
+    WorkflowSummary,
+    sleep_wait,
+)
+from runshepherd.backends.osmo import parse
+from runshepherd.backends.osmo.models import VersionResponse, WorkflowQuery
+from runshepherd.backends.osmo.runner import OsmoCli, OsmoCommandError
+from runshepherd.backends.osmo.store import OsmoStore
+from runshepherd.backends.osmo.version import Capabilities, check_spec, label_value
+from runshepherd.spec.loader import split_default_values
+
+if TYPE_CHECKING:  # pragma: no cover
+    from runshepherd.spec.document import SpecDocument
+
+DEFAULT_TAIL = 10000  # the skill's `-n 10000` (on a default server config: the whole log)
+KEY_LABEL = "runshepherd-key"
+RECOVERY_SLACK = timedelta(seconds=5)
+
+
+class AppCreated(BaseModel):
+    name: str
+    version: int | None = None
+    url: str | None = None
+    message: str
+
+
+class OsmoBackend:
+    name = "osmo"
+
+    def __init__(self, state_dir: Path, options: dict[str, Any] | None = None) -> None:
+        opts = dict(options or {})
+        self.options = opts
+        self.store = OsmoStore(Path(state_dir))
+        self.default_pool: str | None = opts.get("pool")
+        self.capture_timeout = float(opts.get("capture_timeout", 5.0))
+        self.idle_timeout = float(opts.get("idle_timeout", 1.0))
+        self.download_timeout = float(opts.get("download_timeout", 3600.0))
+        self.cli = OsmoCli(
+            executable=str(opts.get("executable") or "osmo"),
+            call_timeout=float(opts.get("call_timeout", 60.0)),
+            retries=int(opts.get("retries", 4)),
+            backoff_initial=float(opts.get("backoff_initial", 0.5)),
+            backoff_max=float(opts.get("backoff_max", 8.0)),
+        )
+        self._caps: Capabilities | None = None
+        self._queries: dict[str, WorkflowQuery] = {}
+
+    # ------------------------------------------------------------------------------------------ version
+    @property
+    def capabilities(self) -> Capabilities:
+        """Detected once per process from `osmo version`; a version the CLI cannot print is 'unknown'."""
+        if self._caps is None:
+            try:
+                res = self.cli.run(["version", "--format-type", "json"])
+                version: VersionResponse | None = VersionResponse.model_validate(parse.parse_json(res.stdout))
+            except (OsmoCommandError, ValueError):
+                version = None
+            self._caps = Capabilities.from_version(version, self.options)
+        return self._caps
+
+    # ------------------------------------------------------------------------------------------ submit
+    def submit(
+        self,
+        spec: "SpecDocument",
+        pool: str | None = None,
+        *,
+        priority: Priority = "NORMAL",
+        idempotency_key: str | None = None,
+    ) -> Submission:
+        declared = {t.name: [o.url for o in t.outputs if o.url] for t in spec.workflow.all_tasks()}
+        if idempotency_key is not None:
+            existing = self.find_by_key(idempotency_key)
+            if existing is not None:
+                return Submission(workflow_id=existing, pool=pool or self.default_pool or "",
+                                  outputs=_flat(declared),
+                                  warnings=[f"already submitted with idempotency key {idempotency_key!r} as "
+                                            f"{existing}; not resubmitted"])
+        caps = self.capabilities
+        check_spec(spec, caps)
+        target = pool or self.default_pool
+        args = ["workflow", "submit", "", "--format-type", "json", "--priority", priority]
+        if target:
+            args += ["--pool", target]
+        args += _set_args(spec)
+        if idempotency_key is not None and caps.labels:
+            args += ["--label", f"{KEY_LABEL}={label_value(idempotency_key)}"]
+        if idempotency_key is not None:
+            self.store.mark_submitting(idempotency_key, spec.name, datetime.now(timezone.utc))
+        with _spec_file(spec, self.store.tmp_dir) as path:
+            args[2] = str(path)
+            try:
+                res = self.cli.run(args, retry=True)
+            except OsmoCommandError as exc:
+                if idempotency_key is not None:
+                    self.store.forget_key(idempotency_key)
+                raise SubmissionRejected(f"OSMO refused the workflow:\n{exc.message}") from None
+        sub = parse.submit_response(res.stdout)
+        if sub is None:
+            raise BackendError(f"`osmo workflow submit` printed no workflow id:\n{res.stdout.strip()[:500]}")
+        if idempotency_key is not None:
+            self.store.record_key(idempotency_key, sub.name)
+        self.store.record_outputs(sub.name, declared)
+        if not target:
+            target = self._query_raw(sub.name).pool or ""
+        warnings = list(sub.warnings)
+        if priority == "LOW":
+            warnings.append("LOW priority can be preempted during the run")
+        return Submission(workflow_id=sub.name, pool=target, overview_url=sub.overview, outputs=_flat(declared),
+                          warnings=warnings)
+
+    def find_by_key(self, idempotency_key: str) -> str | None:
+        entry = self.store.key(idempotency_key)
+        if entry is not None and entry.workflow_id:
+            return entry.workflow_id
+        if entry is None and not (self._caps and self._caps.labels):
+            return None
+        found = self._recover(idempotency_key, entry.spec_name if entry else None, entry.since if entry else None)
+        if found:
+            self.store.record_key(idempotency_key, found)
+        return found
+
+    def _recover(self, key: str, spec_name: str | None, since: datetime | None) -> str | None:
+        """A crash between submit and recording the id: find the workflow by label, else by name and time."""
+        if self.capabilities.labels:
+            res = self.cli.run(["workflow", "list", "--format-type", "json", "--label",
+                                f"{KEY_LABEL}={label_value(key)}"])
+            rows = parse.summaries_from_list(parse.parse_json(res.stdout))
+            if rows:
+                return rows[0].workflow_id
+        if spec_name is None or since is None:
+            return None
+        res = self.cli.run(["workflow", "list", "--format-type", "json", "--name", spec_name, "--count", "50"])
+        rows = [r for r in parse.summaries_from_list(parse.parse_json(res.stdout))
+                if r.name == spec_name and r.submit_time and r.submit_time >= since - RECOVERY_SLACK]
+        rows.sort(key=lambda r: r.submit_time or since)
+        return rows[0].workflow_id if rows else None
+
+    # ------------------------------------------------------------------------------------------ query, list
+    def query(self, workflow_id: str) -> WorkflowStatus:
+        q = self._query_raw(workflow_id)
+        return parse.workflow_from_query(q, self._declared(workflow_id))
+
+    def _query_raw(self, workflow_id: str) -> WorkflowQuery:
+        try:
+            res = self.cli.run(["workflow", "query", workflow_id, "--format-type", "json"])
+        except OsmoCommandError as exc:
+            raise self._mapped(exc, workflow_id) from None
+        q = WorkflowQuery.model_validate(parse.parse_json(res.stdout))
+        self._queries[workflow_id] = q
+        return q
+
+    def _declared(self, workflow_id: str) -> dict[str, list[str]]:
+        """Declared output URLs, from our record or (once, then cached) from the rendered spec."""
+        got = self.store.outputs(workflow_id)
+        if got is None:
+            got = parse.declared_outputs(self.spec(workflow_id))
+            self.store.record_outputs(workflow_id, got)
+        return got
+
+    def list(
+        self, *, statuses: list[Status] | None = None, pool: str | None = None, limit: int = 50
+    ) -> list[WorkflowSummary]:
+        args = ["workflow", "list", "--format-type", "json", "--count", str(limit), "--order", "desc"]
+        if statuses:
+            args += ["--status", *[s.value for s in statuses]]
+        if pool:
+            args += ["--pool", pool]
+        res = self.cli.run(args)
+        rows = parse.summaries_from_list(parse.parse_json(res.stdout))
+        if statuses:
+            rows = [r for r in rows if r.status in statuses]
+        return rows[:limit]
+
+    # ------------------------------------------------------------------------------------------ logs, events
+    def logs(
+        self,
+        workflow_id: str,
+        task: str | None = None,
+        *,
+        tail: int | None = None,
+        timeout: float | None = None,
+    ) -> Iterator[str]:
+        """Always `-n` and a capture bound: ``timeout`` s of following, else what arrives before an idle gap."""
+        args = ["workflow", "logs", workflow_id, "-n", str(tail or DEFAULT_TAIL)]
+        if task:
+            args += ["--task", task]
+        lines = parse.strip_framing(self._capture(args, workflow_id, timeout))
+        if tail:
+            lines = lines[-tail:]
+        yield from lines
+
+    def events(self, workflow_id: str, task: str | None = None) -> list[Event]:
+        args = ["workflow", "events", workflow_id]
+        if task:
+            args += ["--task", task]
+        lines = parse.strip_framing(self._capture(args, workflow_id, None))
+        default_task = task or self._only_task(workflow_id)
+        events = parse.events_from_text(lines, default_task)
+        return [e for e in events if task is None or e.task == task]
+
+    def _capture(self, args: list[str], workflow_id: str, timeout: float | None) -> list[str]:
+        bound = timeout if timeout is not None else self.capture_timeout
+        idle = None if timeout is not None else self.idle_timeout
+        try:
+            return self.cli.capture(args, timeout=bound, idle=idle).lines
+        except OsmoCommandError as exc:
+            raise self._mapped(exc, workflow_id) from None
+
+    def _only_task(self, workflow_id: str) -> str:
+        """Kubernetes-style event lines name no task: attribute them to the workflow's task when there is one."""
+        q = self._queries.get(workflow_id) or self._query_raw(workflow_id)
+        names = [t.name for g in q.groups for t in g.tasks]
+        return names[0] if len(names) == 1 else "workflow"
+
+    # ------------------------------------------------------------------------------------------ spec, cancel
+    def spec(self, workflow_id: str, *, template: bool = False) -> str:
+        args = ["workflow", "spec", workflow_id] + (["--template"] if template else [])
+        try:
+            res = self.cli.run(args)
+        except OsmoCommandError as exc:
+            raise self._mapped(exc, workflow_id) from None
+        return res.stdout + ("\n" if res.stdout and not res.stdout.endswith("\n") else "")
+
+    def cancel(self, workflow_id: str) -> None:
+        """`osmo workflow cancel` reports per-id failures on stdout with exit 0; read them."""
+        try:
+            res = self.cli.run(["workflow", "cancel", workflow_id, "--format-type", "json"], retry=True)
+        except OsmoCommandError as exc:
+            raise self._mapped(exc, workflow_id) from None
+        failed = [ln for ln in res.lines if ln.startswith("Workflow cancelation failed")]
+        if not failed:
+            return
+        text = failed[0]
+        if "not found" in text.lower() or "does not exist" in text.lower():
+            raise WorkflowNotFound(workflow_id, self.name)
+        if any(w in text.lower() for w in ("finished", "completed", "already", "terminal")):
+            return
+        raise BackendError(text)
+
+    # ------------------------------------------------------------------------------------------ pools, nodes
+    def pools(self) -> list[Pool]:
+        res = self.cli.run(["pool", "list", "--format-type", "json"])
+        return parse.pools_from_json(parse.parse_json(res.stdout))
+
+    def resources(self, pool: str | None = None) -> list[Node]:
+        args = ["resource", "list", "--format-type", "json"] + (["--pool", pool] if pool else [])
+        try:
+            res = self.cli.run(args)
+        except OsmoCommandError as exc:
+            if exc.not_found and pool:
+                raise BackendError(f"pool {pool!r} does not exist on OSMO — see `orchestrate pools`") from None
+            raise
+        return parse.nodes_from_json(parse.parse_json(res.stdout), pool)
+
+    # ------------------------------------------------------------------------------------------ data, apps
+    def download(self, url: str, dest: Path) -> list[Path]:
+        """`osmo data download URL DEST`; returns the files that appeared or changed under DEST."""
+        dest = Path(dest).expanduser()
+        dest.mkdir(parents=True, exist_ok=True)
+        before = _snapshot(dest)
+        self.cli.run(["data", "download", url, str(dest)], timeout=self.download_timeout)
+        after = _snapshot(dest)
+        return sorted(p for p, stamp in after.items() if before.get(p) != stamp)
+
+    def create_app(self, name: str, description: str, spec_text: str) -> AppCreated:
+        """`osmo app create NAME --description D --file F`. App names are global across the OSMO instance."""
+        with _text_file(spec_text, self.store.tmp_dir, name) as path:
+            try:
+                res = self.cli.run(["app", "create", name, "--description", description, "--file", str(path)],
+                                   retry=True)
+            except OsmoCommandError as exc:
+                if "exist" in exc.message.lower():
+                    raise SubmissionRejected(
+                        f"an OSMO app named {name!r} already exists (app names are global) — choose another "
+                        f"name, e.g. a prefixed one, or update it with `osmo app update {name} --file …`"
+                    ) from None
+                raise
+        return _app_created(name, res.stdout)
+
+    def submit_app(
+        self, app: str, *, pool: str | None = None, values: dict[str, Any] | None = None,
+        priority: Priority = "NORMAL",
+    ) -> Submission:
+        """`osmo app submit NAME[:VERSION] --set … --pool … --priority …` — same output as workflow submit."""
+        target = pool or self.default_pool
+        args = ["app", "submit", app, "--format-type", "json", "--priority", priority]
+        if target:
+            args += ["--pool", target]
+        args += _pairs_args(values or {})
+        try:
+            res = self.cli.run(args)
+        except OsmoCommandError as exc:
+            raise SubmissionRejected(f"OSMO refused app {app}:\n{exc.message}") from None
+        sub = parse.submit_response(res.stdout)
+        if sub is None:
+            raise BackendError(f"`osmo app submit` printed no workflow id:\n{res.stdout.strip()[:500]}")
+        return Submission(workflow_id=sub.name, pool=target or "", overview_url=sub.overview,
+                          warnings=list(sub.warnings))
+
+    # ------------------------------------------------------------------------------------------ misc
+    def wait_for_change(self, workflow_id: str, timeout: float) -> bool:
+        return sleep_wait(timeout)
+
+    def _mapped(self, exc: OsmoCommandError, workflow_id: str) -> BackendError:
+        if exc.not_found:
+            return WorkflowNotFound(workflow_id, self.name, "see `orchestrate list` (OSMO ids look like name-N)")
+        return exc
+
+
+# ---------------------------------------------------------------------------------------------- helpers
+def _flat(per_task: dict[str, list[str]]) -> list[str]:
+    return list(dict.fromkeys(u for urls in per_task.values() for u in urls))
+
+
+def _is_scalar(v: Any) -> bool:
+    return isinstance(v, (str, int, float, bool))
+
+
+def _set_args(spec: "SpecDocument") -> list[str]:
+    """``values`` as OSMO flags: numbers via --set (OSMO casts), numeric-looking strings via --set-string."""
+    _, defaults, _ = split_default_values(spec.template_text, spec.source)
+    extra = {k: v for k, v in spec.values.items() if k not in defaults or defaults[k] != v}
+    for k, v in extra.items():
+        if not _is_scalar(v):
+            raise SubmissionRejected(f"value {k!r} is a {type(v).__name__}; OSMO's --set takes only plain values")
+    return _pairs_args({**{k: v for k, v in spec.values.items() if _is_scalar(v)}, **extra})
+
+
+def _pairs_args(values: dict[str, Any]) -> list[str]:
+    sets, strings = [], []
+    for k, v in values.items():
+        text = str(v).lower() if isinstance(v, bool) else str(v)
+        if isinstance(v, str) and _looks_numeric(v):
+            strings.append(f"{k}={text}")
+        else:
+            sets.append(f"{k}={text}")
+    return (["--set", *sets] if sets else []) + (["--set-string", *strings] if strings else [])
+
+
+def _looks_numeric(s: str) -> bool:
+    try:
+        float(s)
+    except ValueError:
+        return False
+    return True
+
+
+class _spec_file:
+    """The template text in a temp file; beside the spec when it uses `localpath:` files (the CLI resolves them
+    relative to the spec file), else in our state dir."""
+
+    def __init__(self, spec: "SpecDocument", tmp_dir: Path) -> None:
+        uses_local = any(f.localpath for t in spec.workflow.all_tasks() for f in t.files)
+        self.folder = spec.base_dir if uses_local and spec.base_dir else tmp_dir
+        self.text = spec.template_text
+        self.name = spec.name
+
+    def __enter__(self) -> Path:
+        fd, name = tempfile.mkstemp(prefix=f".runshepherd-{self.name}-", suffix=".yaml", dir=self.folder)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(self.text)
+        self.path = Path(name)
+        return self.path
+
+    def __exit__(self, *exc: object) -> None:
+        self.path.unlink(missing_ok=True)
+
+
+class _text_file(_spec_file):
+    def __init__(self, text: str, tmp_dir: Path, name: str) -> None:
+        self.folder, self.text, self.name = tmp_dir, text, name
+
+
+def _snapshot(root: Path) -> dict[Path, tuple[int, int]]:
+    out = {}
+    for p in root.rglob("*"):
+        if p.is_file():
+            st = p.stat()
+            out[p] = (st.st_size, st.st_mtime_ns)
+    return out
+
+
+def _app_created(name: str, text: str) -> AppCreated:
+    import re
+
+    version = re.search(r"(?:App Version|Version)\s*[-:]\s*(\d+)", text)
+    url = re.search(r"(?:App URL|URL)\s*[-:]\s*(\S+)", text)
+    return AppCreated(name=name, version=int(version.group(1)) if version else None,
+                      url=url.group(1) if url else None, message=text.strip())
