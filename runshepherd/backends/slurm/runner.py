@@ -1,0 +1,79 @@
+"""The program each Slurm job runs: ``python -m runshepherd.backends.slurm.runner <workflow dir> <task>``.
+
+It starts the prepared command (argv, cwd and environment decided at submit time), writes its output to the task
+log in OSMO's line format, forwards Slurm's SIGTERM (cancel, time limit) to the command, records the exit code
+in ``exit.json`` (Slurm forgets finished jobs; without slurmdbd this file is the lasting record) and moves
+``{{output}}`` into the shared object store, like the local supervisor does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+from datetime import datetime, timezone
+from pathlib import Path
+
+from runshepherd.backends.local.logfiles import TaskLog
+
+
+def _exit_code(returncode: int) -> int:
+    return 128 - returncode if returncode < 0 else returncode
+
+
+def main(argv: list[str]) -> int:
+    root, task = Path(argv[0]), argv[1]
+    task_dir = root / "tasks" / task
+    prepared = json.loads((task_dir / "prepared.json").read_text(encoding="utf-8"))
+    env = dict(os.environ)
+    env.update(prepared["env"])
+    env["PATH"] = prepared["env"].get("PATH", "") + os.pathsep + os.environ.get("PATH", os.defpath)
+    log = TaskLog(task_dir / "log", task)
+    log.write(f"Slurm job {os.environ.get('SLURM_JOB_ID', '?')} started on {os.uname().nodename}", control=True)
+    try:
+        proc = subprocess.Popen(prepared["argv"], cwd=prepared["cwd"], env=env, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    except OSError as err:
+        log.write(f"could not start {prepared['argv'][0]!r}: {err}", control=True)
+        code = 127 if isinstance(err, FileNotFoundError) else 126
+        _finish(root, task, code, [])
+        return code
+
+    def forward(signum: int, _frame: object) -> None:
+        if proc.poll() is None:
+            proc.send_signal(signum)
+
+    signal.signal(signal.SIGTERM, forward)
+    signal.signal(signal.SIGINT, forward)
+    assert proc.stdout is not None
+    pump = threading.Thread(target=log.pump, args=(proc.stdout,), daemon=True)
+    pump.start()
+    code = _exit_code(proc.wait())
+    pump.join(timeout=10)
+    log.write(f"command exited with code {code}", control=True)
+    outputs = _store(root, task, log)
+    _finish(root, task, code, outputs)
+    log.close()
+    return code
+
+
+def _store(root: Path, task: str, log: TaskLog) -> list[str]:
+    from runshepherd.backends.local.outputs import store_outputs  # heavier imports only after the command ran
+    from runshepherd.backends.local.store import WorkflowDir
+
+    return store_outputs(WorkflowDir(root), task, log)
+
+
+def _finish(root: Path, task: str, code: int, outputs: list[str]) -> None:
+    path = root / "tasks" / task / "exit.json"
+    record = {"exit_code": code, "end_time": datetime.now(timezone.utc).isoformat(), "outputs": outputs}
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(record), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
