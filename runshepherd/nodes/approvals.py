@@ -18,7 +18,7 @@ def approve_submit(state: SessionState, runtime: Runtime[Deps]) -> Command[Liter
     if deps.preauthorised("submit") is None and state.get("plan_warnings"):
         text += " (see the warnings above)"
     if ask(deps, "submit", text, default="yes") == "yes":
-        return Command(goto="submit", update={"approved": True})
+        return Command(goto="submit")
     return Command(goto="finish", update={"outcome": "CANCELED", "outcome_reason": "you chose not to submit"})
 
 

@@ -49,7 +49,8 @@ def _progress(deps: Deps, ws: WorkflowStatus) -> str | None:
 def _wait(deps: Deps, ws: WorkflowStatus, seconds: float, progress: str | None) -> str | None:
     """Sleep until the next poll, waking at once on a change; while RUNNING refresh the progress line every
     `cadence.progress_every` seconds (reading a log tail is cheaper than a status query on every backend)."""
-    every = deps.settings.cadence.progress_every
+    # Only where reading a log tail is cheap (local files); on OSMO a log read is a streaming HTTP call.
+    every = deps.settings.cadence.progress_every if getattr(deps.backend, "cheap_logs", False) else 0
     deadline = time.monotonic() + seconds
     while True:
         left = deadline - time.monotonic()
@@ -112,15 +113,16 @@ def monitor(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
         wait = interval(deps.settings.cadence, training=training, unchanged_polls=unchanged, override=deps.cadence)
         progress = _wait(deps, ws, wait, progress)
     assert ws is not None
-    update: dict[str, Any] = {
+    candidate: dict[str, Any] = {
         "last_status": snapshot(ws),
         "polls": polls,
         "unchanged_polls": unchanged,
         "transitions": transitions,
         "pending_since": pending_since,
         "outputs": list(ws.outputs[:100]),
+        "progress_line": progress,
+        "needs_pending_explanation": needs_explanation and ws.status is Status.PENDING,
     }
-    if progress:
-        update["progress_line"] = progress
-    update["needs_pending_explanation"] = needs_explanation and ws.status is Status.PENDING
+    # Write only what changed: every written key costs checkpoint bytes on each return.
+    update = {k: v for k, v in candidate.items() if state.get(k) != v}  # type: ignore[misc]
     return update

@@ -45,7 +45,6 @@ def plan(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
         "plan_warnings": out.get("warnings") or [],
         "attempt": {"n": 1, "workflow_id": None, "submitted_at": None,
                     "idempotency_key": f"{deps.session_id}:1", "reason": "initial"},
-        "attempts": [],
         "fix_attempts": 0,
         "infra_retries": 0,
         "fix_history": [],

@@ -47,7 +47,6 @@ def submit(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["moni
         goto="monitor",
         update={
             "attempt": attempt,
-            "attempts": cap([*(state.get("attempts") or []), attempt], MAX_ATTEMPTS_KEPT),
             "workflow_ids": cap(ids, MAX_ATTEMPTS_KEPT),
             "last_status": None,
             "polls": 0,

@@ -86,6 +86,7 @@ def _seconds(a: datetime | None, b: datetime | None) -> float | None:
 
 class LocalBackend:
     name = "local"
+    cheap_logs = True  # logs are local files: the monitor may refresh progress between status polls
 
     def __init__(self, state_dir: Path, *, machine: MachineInfo | None = None) -> None:
         self.state_dir = Path(state_dir).expanduser().resolve()
