@@ -172,3 +172,53 @@ def test_more_fix_rules_end_to_end(backend, tmp_path: Path, example: str, label:
     assert s.kinds("diagnosis")[0]["label"] == label
     assert changed in s.kinds("fix")[0]["diff"]
     assert out["fix_attempts"] == 1 and out["outputs"]
+
+
+INFRA = """\
+workflow:
+  name: infra
+  resources:
+    default: {cpu: 1, memory: 128Mi}
+  tasks:
+  - name: main
+    image: ubuntu:24.04
+    command: [bash, -c]
+    args: ["echo step 1/1; sleep 2; echo ok > {{output}}/ok.txt"]
+"""
+
+
+@pytest.mark.slow
+def test_infrastructure_failure_resubmits_unchanged_on_its_own_budget(backend, tmp_path: Path) -> None:
+    import os
+    import signal
+    import threading
+    import time
+
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from runshepherd.backends.base import WorkflowNotFound
+    from runshepherd.backends.local.store import WorkflowDir
+
+    def kill_first_supervisor() -> None:
+        wf = WorkflowDir(backend.state_dir / "workflows" / "infra-1")
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if backend.query("infra-1").status.value == "RUNNING":
+                    sup = wf.read_supervisor()
+                    if sup is not None:
+                        os.kill(sup.pid, signal.SIGKILL)
+                        return
+            except WorkflowNotFound:  # not submitted yet
+                pass
+            time.sleep(0.05)
+
+    killer = threading.Thread(target=kill_first_supervisor, daemon=True)
+    killer.start()
+    s = Session(InMemorySaver(), make_deps(backend, tmp_path, auto_yes=True))
+    out = s.run({"request": "infra", "spec_path": _spec(tmp_path, INFRA)})
+    killer.join(timeout=1)
+    assert out["outcome"] == "COMPLETED", out.get("outcome_reason")
+    assert out["infra_retries"] == 1 and out["fix_attempts"] == 0
+    assert out["workflow_ids"] == ["infra-1", "infra-2"]
+    assert not s.kinds("fix")  # resubmitted unchanged
