@@ -148,12 +148,17 @@ class SlurmBackend:
     def _sbatch_all(
         self, wf: SlurmDir, workflow: "Workflow", partition: str, priority: str, key: str | None
     ) -> list[TaskJob]:
-        """One job per task, upstream groups first; on any refusal cancel what was submitted and say why."""
+        """One job per task, upstream groups first; on any refusal cancel what was submitted and say why.
+
+        A group's jobs are submitted held and released in one call, so they become eligible in the same scheduler
+        pass and start together (`--dependency=after` waits for Slurm's next periodic pass, up to a minute).
+        """
         jobs: dict[str, TaskJob] = {}
         exec_seconds = workflow.timeout.exec_seconds
         try:
             for group in group_order(workflow):
                 lead = next((t for t in group.tasks if t.lead), group.tasks[0])
+                together = len(group.tasks) > 1
                 for task in [lead, *[t for t in group.tasks if t is not lead]]:
                     res = workflow.resources_for(task)
                     prepared = prepare_task(wf, task, group, base_env={"PATH": os.environ.get("PATH", os.defpath)})
@@ -163,13 +168,12 @@ class SlurmBackend:
                     script.write_text(self._job_script(wf, task.name), encoding="utf-8")
                     script.chmod(0o755)
                     upstream = sorted({jobs[i.task].job_id for i in task.inputs if i.task and i.task in jobs})
-                    with_lead = [jobs[lead.name].job_id] if task is not lead else []
                     args = [
                         "--parsable", f"--job-name={wf.workflow_id}.{task.name}",
                         f"--comment={JobTag(workflow_id=wf.workflow_id, task=task.name, key=key).comment()}",
                         f"--partition={partition}", f"--output={wf.scheduler_out(task.name)}",
                         f"--chdir={prepared.cwd}", "--ntasks=1", *resource_args(res),
-                        *_NICE.get(priority, []), *dependency_arg(upstream, with_lead),
+                        *_NICE.get(priority, []), *dependency_arg(upstream), *(["--hold"] if together else []),
                     ]
                     if exec_seconds:
                         args.append(f"--time={time_limit_minutes(exec_seconds)}")
@@ -181,6 +185,8 @@ class SlurmBackend:
                     mem = res.memory_bytes
                     jobs[task.name] = TaskJob(name=task.name, group=group.name, lead=task is lead, job_id=job_id,
                                               mem_mb=-(-mem // 1024**2) if mem else None)
+                if together:
+                    self.cli.run("scontrol", ["release", ",".join(jobs[t.name].job_id for t in group.tasks)])
         except BaseException:
             if jobs:
                 self.cli.run("scancel", [j.job_id for j in jobs.values()], check=False)

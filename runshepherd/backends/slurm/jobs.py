@@ -187,11 +187,8 @@ def resource_args(res: ResourceSpec) -> list[str]:
     return args
 
 
-def dependency_arg(after_ok: list[str], started_with: list[str]) -> list[str]:
-    """Inputs wait for success (`afterok`); group members start once their lead has started (`after`)."""
-    parts = []
-    if after_ok:
-        parts.append("afterok:" + ":".join(after_ok))
-    if started_with:
-        parts.append("after:" + ":".join(started_with))
-    return [f"--dependency={','.join(parts)}", "--kill-on-invalid-dep=yes"] if parts else []
+def dependency_arg(after_ok: list[str]) -> list[str]:
+    """Inputs wait for success (`afterok`); a job whose upstream failed is canceled by Slurm, not left pending."""
+    if not after_ok:
+        return []
+    return ["--dependency=afterok:" + ":".join(after_ok), "--kill-on-invalid-dep=yes"]

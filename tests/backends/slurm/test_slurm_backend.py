@@ -1,0 +1,197 @@
+"""Slurm-specific behaviour on the real cluster: memory limits, dependencies, groups, pending reasons, restart,
+polling cost and the time limit."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from runshepherd.backends.base import Status, TaskStatus
+from runshepherd.backends.slurm import SlurmBackend
+from runshepherd.diagnosis.pending import ResourceRequest, explain_pending
+
+from ..conformance import wait_for, wait_terminal
+from ..helpers import spec_from_yaml
+
+OOM = """
+workflow:
+  name: slurm-oom
+  resources:
+    default: {cpu: 1, memory: 64Mi}
+  tasks:
+  - name: hog
+    image: python:3.11-slim
+    command: [python, -c, "import time; print('allocating', flush=True); b = bytearray(400 * 2**20); time.sleep(5)"]
+"""
+
+PIPELINE = """
+workflow:
+  name: slurm-pipe
+  tasks:
+  - name: make
+    image: ubuntu:24.04
+    command: [sh, -c, "sleep 1; echo data-$WORKFLOW_ID > {{output}}/data.txt"]
+  - name: use
+    image: ubuntu:24.04
+    command: [sh, -c, "cat {{input:0}}/data.txt"]
+    inputs: [{task: make}]
+"""
+
+BROKEN_UPSTREAM = """
+workflow:
+  name: slurm-broken
+  tasks:
+  - name: make
+    image: ubuntu:24.04
+    command: [sh, -c, "exit 2"]
+  - name: use
+    image: ubuntu:24.04
+    command: [sh, -c, "echo never"]
+    inputs: [{task: make}]
+"""
+
+GROUP = """
+workflow:
+  name: slurm-group
+  groups:
+  - name: pair
+    tasks:
+    - name: server
+      lead: true
+      image: ubuntu:24.04
+      command: [sh, -c, "echo serving; sleep 2"]
+    - name: client
+      image: ubuntu:24.04
+      command: [sh, -c, "echo asking {{host:server}}; sleep 1"]
+"""
+
+TOO_BIG = """
+workflow:
+  name: slurm-too-big
+  resources:
+    default: {cpu: 64}
+  tasks:
+  - name: huge
+    image: ubuntu:24.04
+    command: [sh, -c, "echo never"]
+"""
+
+TEN = "workflow:\n  name: slurm-ten\n  tasks:\n" + "".join(
+    f"  - name: t{i}\n    image: ubuntu:24.04\n    command: [sh, -c, 'echo {i}']\n" for i in range(10)
+)
+
+TIMEOUT = """
+workflow:
+  name: slurm-timeout
+  timeout: {exec_timeout: 20s}
+  tasks:
+  - name: forever
+    image: ubuntu:24.04
+    command: [sh, -c, "echo working; sleep 300"]
+"""
+
+
+def test_memory_overrun_is_failed_with_an_oom_event(backend: SlurmBackend) -> None:
+    sub = backend.submit(spec_from_yaml(OOM))
+    status = wait_terminal(backend, sub.workflow_id, 60)
+    task = status.task("hog")
+    assert status.status is Status.FAILED and task.status is TaskStatus.FAILED
+    assert task.exit_code == 137
+    events = backend.events(sub.workflow_id)
+    oom = [e for e in events if e.reason == "OOMKilled"]
+    assert oom and "--mem=64M" in oom[0].message and "JobState=OUT_OF_MEMORY" in oom[0].message
+    lines = list(backend.logs(sub.workflow_id))
+    assert any("] allocating" in line for line in lines)
+    assert any("[hog][osmo] Slurm job" in line and "OUT_OF_MEMORY" in line for line in lines)
+
+
+def test_inputs_become_afterok_dependencies_and_outputs_flow(backend: SlurmBackend) -> None:
+    sub = backend.submit(spec_from_yaml(PIPELINE))
+    status = wait_terminal(backend, sub.workflow_id, 60)
+    assert status.status is Status.COMPLETED, status
+    make, use = status.task("make"), status.task("use")
+    assert use.start_time and make.end_time and use.start_time >= make.end_time.replace(microsecond=0)
+    user_lines = [line for line in backend.logs(sub.workflow_id, task="use") if "][osmo]" not in line]
+    assert user_lines[-1].endswith(f"] data-{sub.workflow_id}")
+
+
+def test_failed_upstream_cancels_the_dependant(backend: SlurmBackend) -> None:
+    sub = backend.submit(spec_from_yaml(BROKEN_UPSTREAM))
+    status = wait_terminal(backend, sub.workflow_id, 60)
+    assert status.status is Status.FAILED
+    assert status.task("make").exit_code == 2
+    assert status.task("use").status is TaskStatus.FAILED_UPSTREAM
+
+
+def test_a_group_runs_together(backend: SlurmBackend) -> None:
+    sub = backend.submit(spec_from_yaml(GROUP))
+    status = wait_terminal(backend, sub.workflow_id, 60)
+    assert status.status is Status.COMPLETED
+    server, client = status.task("server"), status.task("client")
+    assert server.lead and not client.lead
+    assert client.start_time and server.start_time
+    assert abs((client.start_time - server.start_time).total_seconds()) <= 2  # released in one call
+    assert any(line.endswith("] asking 127.0.0.1") for line in backend.logs(sub.workflow_id, task="client"))
+
+
+def test_request_larger_than_any_node_waits_and_is_explained_as_no_node_fits(backend: SlurmBackend) -> None:
+    sub = backend.submit(spec_from_yaml(TOO_BIG))
+    try:
+        status = wait_for(backend, sub.workflow_id,
+                          lambda s: any(e.reason == "Unschedulable" for e in backend.events(s.workflow_id)), 20)
+        assert status.status is Status.PENDING
+        lines = [e.line() for e in backend.events(sub.workflow_id)]
+        assert any("Reason=PartitionConfig" in line for line in lines), lines
+        why = explain_pending(lines, backend.pools(), backend.resources(None),
+                              ResourceRequest(cpu=64, pool=status.pool))
+        assert why.kind == "node_fit" and "No single machine" in why.summary
+    finally:
+        backend.cancel(sub.workflow_id)
+    assert backend.query(sub.workflow_id).status is Status.FAILED_CANCELED
+
+
+def test_a_new_process_finds_workflows_by_key_and_lists_them(backend: SlurmBackend, tmp_path: Path) -> None:
+    key = f"restart-{time.time_ns()}"
+    sub = backend.submit(spec_from_yaml(PIPELINE), idempotency_key=key)
+    fresh = SlurmBackend(backend.state_dir, {"slurm_conf": str(backend.cli.slurm_conf)})
+    assert fresh.find_by_key(key) == sub.workflow_id
+    wait_terminal(fresh, sub.workflow_id, 60)
+    assert sub.workflow_id in [r.workflow_id for r in fresh.list(statuses=[Status.COMPLETED])]
+    # Even without the shared records, the job comments tell Slurm's jobs apart.
+    other = SlurmBackend(tmp_path / "elsewhere", {"slurm_conf": str(backend.cli.slurm_conf)})
+    assert other.find_by_key(key) == sub.workflow_id
+
+
+def test_one_poll_of_a_ten_task_workflow_is_one_scheduler_call(backend: SlurmBackend) -> None:
+    sub = backend.submit(spec_from_yaml(TEN))
+    before = backend.cli.calls
+    status = backend.query(sub.workflow_id)
+    assert backend.cli.calls - before == 1 and len(status.tasks) == 10
+    final = wait_terminal(backend, sub.workflow_id, 90)
+    assert final.status is Status.COMPLETED
+    before = backend.cli.calls
+    backend.query(sub.workflow_id)
+    backend.events(sub.workflow_id)
+    assert backend.cli.calls == before  # finished jobs are remembered: no scheduler call at all
+
+
+def test_unknown_partition_is_rejected_at_submit(backend: SlurmBackend) -> None:
+    from runshepherd.backends.base import SubmissionRejected
+
+    with pytest.raises(SubmissionRejected, match="partition"):
+        backend.submit(spec_from_yaml(PIPELINE), pool="no-such-partition")
+    assert backend.list() == []
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240)
+def test_time_limit_gives_failed_exec_timeout(backend: SlurmBackend) -> None:
+    """Slurm limits are whole minutes (20s → 1 min) checked about every 30 s: this test takes 60-100 s."""
+    sub = backend.submit(spec_from_yaml(TIMEOUT))
+    status = wait_terminal(backend, sub.workflow_id, 180)
+    assert status.status is Status.FAILED_EXEC_TIMEOUT
+    assert status.task("forever").status is TaskStatus.FAILED_EXEC_TIMEOUT
+    assert any(e.reason == "DeadlineExceeded" for e in backend.events(sub.workflow_id))
+    assert any("DUE TO TIME LIMIT" in line for line in backend.logs(sub.workflow_id))
