@@ -10,6 +10,7 @@ what exists now. Options (config ``backends.osmo``): ``executable``, ``pool``, `
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -44,6 +45,7 @@ if TYPE_CHECKING:  # pragma: no cover
 DEFAULT_TAIL = 10000  # the skill's `-n 10000` (on a default server config: the whole log)
 KEY_LABEL = "runshepherd-key"
 RECOVERY_SLACK = timedelta(seconds=5)
+_WFID_RE = re.compile(r"\{\{\s*workflow_id\s*\}\}")
 
 
 class AppCreated(BaseModel):
@@ -128,6 +130,7 @@ class OsmoBackend:
             raise BackendError(f"`osmo workflow submit` printed no workflow id:\n{res.stdout.strip()[:500]}")
         if idempotency_key is not None:
             self.store.record_key(idempotency_key, sub.name)
+        declared = {t: [_WFID_RE.sub(sub.name, u) for u in urls] for t, urls in declared.items()}
         self.store.record_outputs(sub.name, declared)
         if not target:
             target = self._query_raw(sub.name).pool or ""
@@ -182,7 +185,10 @@ class OsmoBackend:
         """Declared output URLs, from our record or (once, then cached) from the rendered spec."""
         got = self.store.outputs(workflow_id)
         if got is None:
-            got = parse.declared_outputs(self.spec(workflow_id))
+            try:
+                got = parse.declared_outputs(self.spec(workflow_id))
+            except WorkflowNotFound:  # the query answered, the spec did not: outputs unknown, not an error
+                got = {}
             self.store.record_outputs(workflow_id, got)
         return got
 
@@ -410,8 +416,6 @@ def _snapshot(root: Path) -> dict[Path, tuple[int, int]]:
 
 
 def _app_created(name: str, text: str) -> AppCreated:
-    import re
-
     version = re.search(r"(?:App Version|Version)\s*[-:]\s*(\d+)", text)
     url = re.search(r"(?:App URL|URL)\s*[-:]\s*(\S+)", text)
     return AppCreated(name=name, version=int(version.group(1)) if version else None,
