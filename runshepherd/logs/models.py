@@ -58,6 +58,7 @@ class TaskDigest(BaseModel):
 
     task: str | None = None
     lines_read: int = 0
+    lines_skimmed: int = Field(0, description="lines only scanned for cues (none found), not parsed: big files")
     bytes_read: int = 0
     bytes_skipped: int = Field(0, description="head of a file larger than max_bytes that was not read")
     truncated: bool = False

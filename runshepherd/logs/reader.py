@@ -17,6 +17,7 @@ from runshepherd.logs.cues import may_be_error, may_be_event, may_hold_secret, w
 from runshepherd.logs.decode import RawLine, clean_text, cut_line, iter_file_lines
 from runshepherd.logs.errors import ErrorCollector
 from runshepherd.logs.events import EventTracker
+from runshepherd.logs.filescan import scan_file, wants_fast_scan
 from runshepherd.logs.metrics import MetricTracker
 from runshepherd.logs.models import TaskDigest
 from runshepherd.logs.prefix import as_utc, parse_timestamp, split_prefix
@@ -43,6 +44,7 @@ class LogDigester:
         self._errors = ErrorCollector()
         self._events = EventTracker()
         self.lines = 0
+        self.lines_skimmed = 0
         self.bytes = 0
         self.bytes_skipped = 0
         self.long_lines_cut = 0
@@ -69,6 +71,17 @@ class LogDigester:
         else:
             self._line(raw, cut)
         return self._within_bounds()
+
+    def skip(self, lines: int, nbytes: int) -> None:
+        """Account for lines a cue scan passed over without parsing (they held no cue)."""
+        self.lines += lines
+        self.lines_skimmed += lines
+        self.bytes += nbytes
+
+    @property
+    def following(self) -> bool:
+        """True while the next lines must be parsed too: an open traceback or private key block."""
+        return self._errors.in_traceback or self._redact.in_key_block
 
     def _within_bounds(self) -> bool:
         cfg = self.config
@@ -151,6 +164,7 @@ class LogDigester:
         digest = TaskDigest(
             task=self.task,
             lines_read=self.lines,
+            lines_skimmed=self.lines_skimmed,
             bytes_read=self.bytes,
             bytes_skipped=self.bytes_skipped,
             truncated=self.truncation_reason is not None or self.bytes_skipped > 0,
@@ -216,6 +230,8 @@ def read_log_file(
     """Digest a log file read in binary (robust to invalid UTF-8 and endless lines).
 
     A file larger than ``max_bytes`` is read from its tail: the end of a log is where failures are.
+    A file larger than the head and tail windows is not parsed line by line: its middle is scanned for cue
+    lines (errors, key events) at C speed and only those are parsed (see :mod:`runshepherd.logs.filescan`).
     Without timestamps in the log, the file's modification time is the last update.
     """
     cfg = config or LogConfig()
@@ -224,10 +240,14 @@ def read_log_file(
     start = size - cfg.max_bytes if cfg.max_bytes is not None and size > cfg.max_bytes else 0
     digester = LogDigester(task, cfg)
     digester.bytes_skipped = start
-    line: RawLine
-    for line in iter_file_lines(file, max_line_bytes=cfg.max_line_chars * 4, start=start):
-        if not digester.feed(line.text, line.nbytes, line.cut):
-            break
+    max_line_bytes = cfg.max_line_chars * 4
+    if wants_fast_scan(cfg, size - start):
+        scan_file(file, digester, cfg, start=start, size=size, max_line_bytes=max_line_bytes)
+    else:
+        line: RawLine
+        for line in iter_file_lines(file, max_line_bytes=max_line_bytes, start=start):
+            if not digester.feed(line.text, line.nbytes, line.cut):
+                break
     digest = digester.finish(now=now, status=status)
     if digest.last_update is None and digest.lines_read:
         mtime = datetime.fromtimestamp(file.stat().st_mtime, tz=timezone.utc)

@@ -75,10 +75,10 @@ def test_digest_is_json_round_trippable() -> None:
     assert again == digest
 
 
-def _peak_while_reading(path: Path) -> tuple[int, TaskDigest]:
+def _peak_while_reading(path: Path, config: LogConfig | None = None) -> tuple[int, TaskDigest]:
     tracemalloc.start()
     try:
-        digest = read_log_file(path, status="RUNNING", now=datetime(2025, 10, 8, 21, tzinfo=UTC))
+        digest = read_log_file(path, status="RUNNING", now=datetime(2025, 10, 8, 21, tzinfo=UTC), config=config)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -86,23 +86,29 @@ def _peak_while_reading(path: Path) -> tuple[int, TaskDigest]:
 
 
 def test_large_log_streams_in_bounded_memory_and_keeps_root_error(tmp_path: Path) -> None:
-    """Memory does not grow with the log: a 4x larger log peaks at about the same, far below its size."""
+    """Memory does not grow with the log: it is bounded by the scan chunk, far below the log's size."""
+    chunk = 256 * 1024
+    config = LogConfig(scan_chunk_bytes=chunk)
     small = write_log(tmp_path / "small.log", megabytes=0.5, error_at="late")
-    big = write_log(tmp_path / "big.log", megabytes=3, error_at="early")
-    small_peak, _ = _peak_while_reading(small)
-    peak, digest = _peak_while_reading(big)
+    big = write_log(tmp_path / "big.log", megabytes=4, error_at="early")
+    small_peak, _ = _peak_while_reading(small, config)
+    peak, digest = _peak_while_reading(big, config)
     size = big.stat().st_size
     assert digest.bytes_read == size and not digest.truncated
-    assert peak < 1024 * 1024, f"peak {peak / 1e6:.2f} MB for a {size / 1e6:.1f} MB log"
-    assert peak < small_peak * 2 + 256 * 1024
-    assert digest.root_error == ROOT_ERROR
-    assert not any("leaked semaphore" in line for line in digest.error_lines)
-    dumped = digest.model_dump_json() + digest_to_markdown([digest])
-    for secret in ("wJalrXUtnFEMI", "hf_AbCdEf", "Sup3rS3cret"):
-        assert any(secret in planted for planted in PLANTED_SECRETS)
-        assert secret not in dumped
-    assert len(dumped) < 20_000
-    assert count_tokens(digest_to_markdown([digest])) <= 1500
+    assert digest.lines_skimmed > digest.lines_read * 0.8  # the middle was scanned, not parsed
+    assert peak < 6 * chunk + 1024 * 1024, f"peak {peak / 1e6:.2f} MB for a {size / 1e6:.1f} MB log"
+    assert peak < small_peak * 2 + 6 * chunk
+    plain_peak, plain = _peak_while_reading(small, LogConfig(fast_scan=False))  # line by line: tiny memory
+    assert plain_peak < 1024 * 1024 and plain.lines_skimmed == 0
+    for d in (digest, plain):
+        assert d.root_error == ROOT_ERROR
+        assert not any("leaked semaphore" in line for line in d.error_lines)
+        dumped = d.model_dump_json() + digest_to_markdown([d])
+        for secret in ("wJalrXUtnFEMI", "hf_AbCdEf", "Sup3rS3cret"):
+            assert any(secret in planted for planted in PLANTED_SECRETS)
+            assert secret not in dumped
+        assert len(dumped) < 20_000
+        assert count_tokens(digest_to_markdown([d])) <= 1500
 
 
 def test_time_bound_stops_reading(tmp_path: Path) -> None:

@@ -1,0 +1,222 @@
+"""Digest a big log file fast: parse its head and tail, and in between only the lines that carry a cue.
+
+What a digest needs sits in three places. The head holds the banner and the first progress markers (ETA
+measures from them); the tail holds the latest progress, metrics, timestamp and what happened last; the
+middle matters only where something happened — errors, tracebacks, key events. So the head and tail windows
+go through the full per-line pipeline, and the middle is read in large binary chunks where the
+:class:`~runshepherd.logs.scan.CueScanner` finds cue lines at C speed; only those are decoded and parsed,
+plus the lines after a cue while a traceback (or a private key block) is open, and one sample line per
+``sample_every_bytes`` so metric trends keep some history. The other lines are counted, never decoded.
+
+Consequences, by design: redaction runs on every line that is parsed, so nothing unparsed can reach a digest,
+and the redaction counts cover the parsed lines only; loss spikes between samples in the middle are not seen
+(the tail's window still carries the trend, NaN and recent spikes). Memory is bounded by the chunk size.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO
+
+from runshepherd.logs.config import LogConfig
+from runshepherd.logs.decode import iter_binary_lines, last_segment
+from runshepherd.logs.scan import DEFAULT_SCANNER, CueScanner
+
+if TYPE_CHECKING:  # the reader imports this module; the digester is only a parameter here
+    from runshepherd.logs.reader import LogDigester
+
+_PROBE = 64 * 1024
+
+
+def wants_fast_scan(config: LogConfig, nbytes: int) -> bool:
+    """Scan only when there is a middle to skip; a line cap asks for the plain line-by-line read."""
+    return config.fast_scan and config.max_lines is None and nbytes > config.head_window_bytes + config.tail_window_bytes
+
+
+def next_line_start(stream: BinaryIO, offset: int, end: int) -> int:
+    """The first line start at or after ``offset`` (``end`` when no newline follows), reading in small probes."""
+    if offset <= 0:
+        return 0
+    stream.seek(offset - 1)
+    pos = offset - 1
+    while pos < end:
+        probe = stream.read(min(_PROBE, end - pos))
+        if not probe:
+            break
+        nl = probe.find(b"\n")
+        if nl != -1:
+            return pos + nl + 1
+        pos += len(probe)
+    return end
+
+
+class _MiddleScan:
+    """The chunk loop over the middle of a file; holds the state that crosses chunk boundaries."""
+
+    def __init__(self, digester: LogDigester, config: LogConfig, scanner: CueScanner, max_line_bytes: int) -> None:
+        self.digester = digester
+        self.config = config
+        self.scanner = scanner
+        self.max_line_bytes = max_line_bytes
+        self.follow_left = 0
+        self.next_sample = 0  # absolute offset of the next sampled line
+
+    # ------------------------------------------------------------------ lines
+    def feed(self, raw: bytes) -> None:
+        """Decode and parse one line (bytes with its newline), cutting over-long lines like the plain reader."""
+        nbytes = len(raw)
+        if nbytes <= self.max_line_bytes:
+            self.digester.feed(raw.decode("utf-8", "replace"), nbytes)
+            return
+        tail = raw[-self.max_line_bytes :]
+        if b"\r" in tail:  # a progress bar rewritten in place: the last segment is what was shown
+            text = last_segment(tail.decode("utf-8", "replace").rstrip("\n"))
+        else:
+            text = raw[: self.max_line_bytes].decode("utf-8", "replace")
+        self.digester.feed(text, nbytes, cut=True)
+
+    def skip_to(self, buf: bytes, cursor: int, stop: int) -> None:
+        """Count the unparsed lines in ``buf[cursor:stop]`` (``stop`` is a line start or the end of data)."""
+        if stop > cursor:
+            lines = buf.count(b"\n", cursor, stop)
+            if buf[stop - 1 : stop] != b"\n":
+                lines += 1  # the file's last line has no newline
+            self.digester.skip(lines, stop - cursor)
+
+    def follow(self, buf: bytes, cursor: int, hi: int) -> int:
+        """Parse the lines after a cue while a traceback is open, up to ``follow_lines``."""
+        while self.follow_left > 0 and cursor < hi and self.digester.following:
+            nl = buf.find(b"\n", cursor, hi)
+            end = hi if nl == -1 else nl + 1
+            self.feed(buf[cursor:end])
+            self.follow_left -= 1
+            cursor = end
+        return cursor
+
+    # ------------------------------------------------------------------ chunks
+    def scan(self, buf: bytes, hi: int, base: int) -> None:
+        """Handle ``buf[:hi]`` (whole lines), whose first byte is at file offset ``base``."""
+        cursor = self.follow(buf, 0, hi)
+        picks = list(self.scanner.cue_lines(buf, cursor, hi))
+        picks.extend(self._samples(buf, cursor, hi, base))
+        picks.sort()
+        for start, end in picks:
+            if start < cursor:
+                continue
+            self.skip_to(buf, cursor, start)
+            self.feed(buf[start:end])
+            cursor = end
+            self.follow_left = self.config.follow_lines
+            cursor = self.follow(buf, cursor, hi)
+        self.skip_to(buf, cursor, hi)
+
+    def _samples(self, buf: bytes, lo: int, hi: int, base: int) -> list[tuple[int, int]]:
+        every = self.config.sample_every_bytes
+        out: list[tuple[int, int]] = []
+        if self.next_sample < base + lo:
+            self.next_sample = base + lo
+        while self.next_sample < base + hi:
+            at = self.next_sample - base
+            start = at if at == 0 or buf[at - 1 : at] == b"\n" else buf.find(b"\n", at, hi) + 1
+            if start <= 0 or start >= hi:
+                break
+            nl = buf.find(b"\n", start, hi)
+            out.append((start, hi if nl == -1 else nl + 1))
+            self.next_sample += every
+        return out
+
+    def run(self, stream: BinaryIO, lo: int, hi: int, deadline: float | None) -> bool:
+        """Scan file bytes ``[lo, hi)`` (``lo`` a line start). Returns False when the deadline cut it short."""
+        chunk = self.config.scan_chunk_bytes
+        stream.seek(lo)
+        base, carry = lo, b""
+        long_head: bytes | None = None  # a line longer than a whole chunk: its first bytes,
+        long_tail = b""  # its latest bytes (for \r rewrites) and its size so far
+        long_bytes = 0
+        remaining = hi - lo
+        while remaining > 0:
+            if deadline is not None and time.monotonic() > deadline:
+                return False
+            block = stream.read(min(chunk, remaining))
+            if not block:
+                break
+            remaining -= len(block)
+            if long_head is not None:
+                nl = block.find(b"\n")
+                if nl == -1 and remaining > 0:
+                    long_tail = (long_tail + block)[-self.max_line_bytes :]
+                    long_bytes += len(block)
+                    base += len(block)
+                    continue
+                end = len(block) if nl == -1 else nl + 1
+                self._long_line(long_head, (long_tail + block[:end])[-self.max_line_bytes :], long_bytes + end)
+                long_head, long_tail, long_bytes = None, b"", 0
+                block = block[end:]
+                base += end
+            buf = carry + block if carry else block
+            end = buf.rfind(b"\n") + 1 if remaining > 0 else len(buf)
+            if end == 0:  # no newline yet
+                if len(buf) > chunk:
+                    long_head, long_tail, long_bytes = buf[: self.max_line_bytes], buf[-self.max_line_bytes :], len(buf)
+                    base += len(buf)
+                    carry = b""
+                else:
+                    carry = buf
+                continue
+            self.scan(buf, end, base)
+            carry = buf[end:]
+            base += end
+        if long_head is not None:
+            self._long_line(long_head, long_tail, long_bytes)
+        elif carry:
+            self.scan(carry, len(carry), base)
+        return True
+
+    def _long_line(self, head: bytes, tail: bytes, nbytes: int) -> None:
+        """A line longer than a chunk is one line: parsed (cut) only if its kept part carries a cue."""
+        shown = head
+        if b"\r" in tail:
+            shown = last_segment(tail.decode("utf-8", "replace").rstrip("\n")).encode()
+        if self.scanner.matches(shown) or self.digester.following:
+            self.digester.feed(shown.decode("utf-8", "replace"), nbytes, cut=True)
+        else:
+            self.digester.skip(1, nbytes)
+
+
+def scan_file(
+    path: Path,
+    digester: LogDigester,
+    config: LogConfig,
+    *,
+    start: int,
+    size: int,
+    max_line_bytes: int,
+    scanner: CueScanner = DEFAULT_SCANNER,
+) -> None:
+    """Feed ``digester`` from file bytes ``[start, size)``: head and tail parsed, the middle cue-scanned."""
+    started = time.monotonic()
+    deadline = started + config.max_seconds if config.max_seconds is not None else None
+    with open(path, "rb") as stream:
+        lo = next_line_start(stream, start, size)
+        digester.bytes_skipped += lo - start
+        # Head: whole lines until the window is used up.
+        stream.seek(lo)
+        head_end = lo
+        for line in iter_binary_lines(stream, max_line_bytes):
+            if not digester.feed(line.text, line.nbytes, line.cut):
+                return
+            head_end += line.nbytes
+            if head_end - lo >= config.head_window_bytes:
+                break
+        if head_end >= size:
+            return
+        tail_start = max(head_end, next_line_start(stream, size - config.tail_window_bytes, size))
+        middle = _MiddleScan(digester, config, scanner, max_line_bytes)
+        complete = middle.run(stream, head_end, tail_start, deadline)
+        stream.seek(tail_start)
+        for line in iter_binary_lines(stream, max_line_bytes):
+            if not digester.feed(line.text, line.nbytes, line.cut):
+                return
+    if not complete and digester.truncation_reason is None:
+        digester.truncation_reason = "max_seconds"
