@@ -428,7 +428,7 @@ class SlurmBackend:
 # ---------------------------------------------------------------------------------------------- helpers
 def _slurm_wording(texts: list[str]) -> list[str]:
     """The local checks are shared; their wording names the backend the person actually uses."""
-    return [t.replace("the local backend", "the Slurm backend").replace("for local runs", "for Slurm runs")
+    return [t.replace("the local backend", "the Slurm backend").replace("on this host", "on the Slurm nodes").replace("for local runs", "for Slurm runs")
             .replace("locally", "on the Slurm nodes") for t in texts]
 
 

@@ -5,36 +5,14 @@ Without a reachable Slurm the tests skip and say why; `.ci/run` always starts on
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
 from runshepherd.backends.slurm import SlurmBackend
-from runshepherd.backends.slurm.cli import find_slurm_conf
 
-
-def _absent(reason: str) -> None:
-    """Skip with the reason — except in CI (SLURM_TESTS_REQUIRED=1), where a missing Slurm is a failure."""
-    if os.environ.get("SLURM_TESTS_REQUIRED") == "1":
-        pytest.fail(f"Slurm is required here (SLURM_TESTS_REQUIRED=1) but: {reason}")
-    pytest.skip(reason)
-
-
-def slurm_conf_or_skip() -> Path:
-    conf = find_slurm_conf()
-    if conf is None or shutil.which("scontrol") is None:
-        _absent("no Slurm here: start one with `sudo scripts/slurm-up.sh` and export SLURM_CONF "
-                    "(.ci/run does this)")
-    env = {**os.environ, "SLURM_CONF": str(conf)}
-    ping = subprocess.run(["scontrol", "ping"], env=env, capture_output=True, text=True, timeout=20)
-    if "UP" not in ping.stdout:
-        _absent(f"Slurm config {conf} found but slurmctld does not answer: {ping.stdout.strip()} "
-                    f"{ping.stderr.strip()}")
-    return conf
+from .slurm_available import slurm_conf_or_skip
 
 
 @pytest.fixture
