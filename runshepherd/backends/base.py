@@ -256,6 +256,16 @@ class Pool(_Model):
         return min(vals) if vals else None
 
 
+class TaskUsage(_Model):
+    """What a running task uses now, where the backend can measure it (None = cannot know)."""
+
+    task: str
+    cpu_percent: float | None = None
+    rss_bytes: int | None = None
+    gpus_allocated: int | None = None
+    gpu_util_percent: float | None = None
+
+
 class Node(_Model):
     hostname: str
     pool: str
@@ -363,6 +373,12 @@ class Backend(Protocol):
         Backends that cannot signal changes just sleep (see :func:`sleep_wait`), so the monitor's cadence holds.
         """
         ...
+
+
+def usage_of(backend: object, workflow_id: str) -> list[TaskUsage] | None:
+    """Live usage when the backend offers `usage()` (optional; local measures its task trees), else None."""
+    fn = getattr(backend, "usage", None)
+    return fn(workflow_id) if callable(fn) else None
 
 
 def sleep_wait(timeout: float) -> bool:

@@ -60,6 +60,8 @@ def list_workflows(ctx: CliContext, statuses: list[str], pool: str | None, as_js
     from runshepherd.reports.status import format_seconds
 
     table = Table("Workflow", "Pool", "Status", "Duration", "Submitted")
+    order = {"RUNNING": 0, "PENDING": 1, "WAITING": 1, "COMPLETED": 3}
+    rows = sorted(rows, key=lambda r: (order.get(r.status.value, 2), r.status.value))  # grouped by status
     for r in rows:
         dur = format_seconds(r.duration) if r.duration is not None else "-"
         sub = r.submit_time.strftime("%Y-%m-%d %H:%M:%S") if r.submit_time else "-"

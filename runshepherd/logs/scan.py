@@ -84,24 +84,30 @@ class CueScanner:
     def anchor_positions(self, buf: bytes | bytearray | memoryview, lo: int, hi: int) -> list[int]:
         """Sorted offsets in ``buf[lo:hi]`` (absolute) where an anchor starts."""
         view = memoryview(buf)
+        size = len(view)
         hashed = np.empty(_BLOCK // 4 + 1, dtype=np.uint32)  # per call: one scanner serves several threads
+        hit = np.empty(_BLOCK // 4 + 1, dtype=np.bool_)
+        anchors = self._words
         found: list[np.ndarray] = []
         for start in range(lo, hi, _BLOCK):
-            end = min(hi, start + _BLOCK + 3)  # 3 bytes of overlap: an anchor may straddle two blocks
-            block = view[start:end]
+            block = view[start : min(size, start + _BLOCK + 3)]  # 3 bytes more: an anchor may straddle blocks
             for off in range(4):
-                count = (len(block) - off) // 4
+                count = (min(len(block), _BLOCK + 3) - off) // 4
                 if count <= 0:
                     continue
                 words = np.frombuffer(block, dtype="<u4", count=count, offset=off)
-                out = hashed[:count]
+                out, flags = hashed[:count], hit[:count]
                 np.multiply(words, _HASH, out=out)
                 np.right_shift(out, _SHIFT, out=out)
-                maybe = np.flatnonzero(self._table[out])
-                if maybe.size:
-                    exact = maybe[np.isin(words[maybe], self._words)]
-                    if exact.size:
-                        found.append(exact * 4 + (start + off))
+                np.take(self._table, out, out=flags)
+                if not flags.any():  # the common case: no anchor in this block at this offset
+                    continue
+                maybe = np.flatnonzero(flags)
+                values = words[maybe]
+                at = np.minimum(np.searchsorted(anchors, values), len(anchors) - 1)
+                exact = maybe[anchors[at] == values]
+                if exact.size:
+                    found.append(exact * 4 + (start + off))
         if not found:
             return []
         positions = np.unique(np.concatenate(found))

@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from runshepherd.backends.base import Backend, Status, TaskStatus, WorkflowStatus
+from runshepherd.backends.base import Backend, Status, TaskStatus, TaskUsage, WorkflowStatus, usage_of
 from runshepherd.reports.status import LogFacts, StatusReport, build_report, write_artifact
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -67,26 +67,64 @@ def _facts(ws: WorkflowStatus, digests: Digests) -> LogFacts:
     )
 
 
-def requested_resources(spec_text: str) -> str | None:
-    """What the spec asked for; live usage is not something we can see, and we say so."""
+def _next_step(backend: Backend, ws: WorkflowStatus, digests: Digests) -> str | None:
+    """For a failure: the diagnosis in one sentence and what to do next (the evidence is in `diagnose`)."""
+    from runshepherd.diagnosis import DiagnosisInput, diagnose
+    from runshepherd.logs import redact
+
+    log_lines = {name: list(d.error_lines) + ([d.root_error] if d.root_error else []) for name, d in digests.by_task.items()}
+    diags = [d for d in diagnose(DiagnosisInput.from_workflow(ws, events=backend.events(ws.workflow_id),
+                                                                log_lines=log_lines,
+                                                                spec_text=backend.spec(ws.workflow_id)))
+             if d.label != "healthy"]
+    if not diags:
+        return None
+    d = diags[0]
+    step = d.fix.description or "look at the error above"
+    return redact(f"{d.explanation} Next step: {step} (`orchestrate diagnose {ws.workflow_id}` shows the evidence "
+                  "and the exact change.)")[0]
+
+
+def requested_resources(spec_text: str, usage: "list[TaskUsage] | None" = None) -> str | None:
+    """Allocated vs in use, per task. In use only where the backend measures it; otherwise "unknown", never guessed."""
     from runshepherd.spec import SpecError, load_spec_text
 
     try:
         wf = load_spec_text(spec_text).workflow
     except SpecError:
         return None
+    live = {u.task: u for u in usage or []}
     parts = []
     for t in wf.all_tasks():
         r = wf.resources_for(t)
         bits = [f"cpu {r.cpu:g}" if r.cpu else None, f"memory {r.memory}" if r.memory else None,
                 f"gpu {r.gpu}" if r.gpu else None]
-        parts.append(f"{t.name}: " + (", ".join(b for b in bits if b) or "scheduler defaults"))
-    return "requested " + "; ".join(parts) + " (live usage unknown)"
+        text = f"{t.name}: allocated " + (", ".join(b for b in bits if b) or "scheduler defaults")
+        u = live.get(t.name)
+        if usage is None:
+            text += "; in use unknown (this backend does not report live usage)"
+        elif u is not None:
+            used = []
+            if u.cpu_percent is not None:
+                used.append(f"cpu {u.cpu_percent / 100:.2f} cores")
+            if u.rss_bytes is not None:
+                used.append(f"memory {u.rss_bytes / 1024**2:.0f}Mi")
+            if r.gpu:
+                used.append("GPU utilisation unknown" if u.gpu_util_percent is None
+                            else f"GPU {u.gpu_util_percent:.0f}%" + (" — allocated GPUs idle" if u.gpu_util_percent < 5 else ""))
+            text += "; in use " + ", ".join(used)
+        parts.append(text)
+    return "; ".join(parts)
 
 
 def report_for(backend: Backend, workflow_id: str, *, runs_dir: Path, settings: "Settings") -> StatusReport:
     ws = backend.query(workflow_id)
     digests = digests_for(backend, ws, task=None, settings=settings)
-    report = build_report(ws, _facts(ws, digests), resources=requested_resources(backend.spec(workflow_id)))
+    usage = usage_of(backend, workflow_id) if ws.status is Status.RUNNING else []
+    resources = requested_resources(backend.spec(workflow_id), usage)
+    facts = _facts(ws, digests)
+    if ws.status.failed():
+        facts = facts.model_copy(update={"next_step": _next_step(backend, ws, digests)})
+    report = build_report(ws, facts, resources=resources)
     path = write_artifact(report, runs_dir)
     return report.model_copy(update={"artifact": path})

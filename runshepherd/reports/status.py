@@ -33,6 +33,7 @@ class LogFacts(BaseModel):
     summary: str | None = None
     error_lines: list[str] = Field(default_factory=list)
     risks: list[str] = Field(default_factory=list)
+    next_step: str | None = None
 
 
 class StatusReport(BaseModel):
@@ -54,6 +55,7 @@ class StatusReport(BaseModel):
     outputs: list[str] = Field(default_factory=list)
     summary: str | None = None
     error_lines: list[str] = Field(default_factory=list)
+    next_step: str | None = None
 
 
 def state_of(status: Status, *, stale: bool = False) -> State:
@@ -123,6 +125,7 @@ def build_report(
         outputs=ws.outputs,
         summary=facts.summary,
         error_lines=facts.error_lines[:50],
+        next_step=facts.next_step,
     )
 
 
@@ -161,8 +164,10 @@ def render_markdown(r: StatusReport) -> str:
     parts = [head]
     if r.summary:
         parts.append(r.summary)
-    if r.error_lines:
+    if r.error_lines and not r.summary:  # the digest already quotes the error block
         parts.append("Error:\n```\n" + "\n".join(r.error_lines[:50]) + "\n```")
+    if r.next_step:
+        parts.append(f"Why and what next: {r.next_step}")
     parts.append(render_block(r))
     return "\n\n".join(parts)
 

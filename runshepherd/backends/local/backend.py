@@ -26,6 +26,7 @@ from runshepherd.backends.base import (
     Event,
     Links,
     Node,
+    TaskUsage,
     Pool,
     Priority,
     Status,
@@ -293,6 +294,19 @@ class LocalBackend:
     def events(self, workflow_id: str, task: str | None = None) -> list[Event]:
         wf = self._wf(workflow_id)
         return [e for e in wf.read_events() if task is None or e.task == task]
+
+    def usage(self, workflow_id: str) -> list[TaskUsage]:
+        """CPU and resident memory of each running task's process tree, measured over 0.1 s."""
+        from runshepherd.backends.local.store import process_alive
+        from runshepherd.backends.local.supervisor import tree_cpu_percent, tree_rss
+
+        state = self._state(self._wf(workflow_id))
+        out = []
+        for t in state.tasks:
+            if t.status is TaskStatus.RUNNING and t.pid and process_alive(t.pid, t.pid_create_time):
+                out.append(TaskUsage(task=t.name, cpu_percent=tree_cpu_percent(t.pid), rss_bytes=tree_rss(t.pid),
+                                     gpus_allocated=0))
+        return out
 
     def spec(self, workflow_id: str, *, template: bool = False) -> str:
         wf = self._wf(workflow_id)

@@ -76,6 +76,30 @@ def tree_rss(pid: int) -> int:
     return total
 
 
+def tree_cpu_percent(pid: int, interval: float = 0.1) -> float:
+    """CPU use of a process tree in percent of one core, sampled over ``interval`` seconds."""
+    try:
+        root = psutil.Process(pid)
+        procs = [root, *root.children(recursive=True)]
+    except psutil.NoSuchProcess:
+        return 0.0
+    live = []
+    for proc in procs:
+        try:
+            proc.cpu_percent(None)
+            live.append(proc)
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+    time.sleep(interval)
+    total = 0.0
+    for proc in live:
+        try:
+            total += proc.cpu_percent(None)
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+    return total
+
+
 def kill_group(pgid: int, sig: int) -> None:
     try:
         os.killpg(pgid, sig)
