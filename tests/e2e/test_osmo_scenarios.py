@@ -1,0 +1,287 @@
+"""The OSMO skill's own eval scenarios (shared/osmo-evals/evals.json), asked of our CLI against the fake `osmo`.
+
+Each test drives `orchestrate … --backend osmo` in a subprocess with the fake first on PATH, serving the
+scenario's fixtures, and checks that the answer carries the ground truth's facts.
+
+Out of scope (not workflow/pool/log/failure/pending/output/app/cancel questions, or not ours to answer):
+* osmo-user-010 — general NVIDIA product question, no OSMO involved.
+* osmo-user-020 — deploying OSMO itself on Kubernetes (installation, the osmo-deploy skill's job).
+* osmo-user-021 — draining/tainting a Kubernetes node (cluster administration).
+* osmo-user-022 — editing server-side `osmo config` pod templates (admin surface; never touched by design).
+* osmo-user-023 — provisioning an AWS instance (non-OSMO compute).
+* osmo-user-025, osmo-user-026 — Azure AKS / NIM Operator infrastructure setup.
+* osmo-user-035 — Kubernetes docker-registry secret for NIM Operator (not an OSMO workflow credential).
+* osmo-user-009 — needs the public OSMO cookbook from the network (no network at runtime).
+* osmo-user-027 — creating an OSMO REGISTRY credential: RunShepherd has no credential command (yet).
+* osmo-user-029 — validate-only (`osmo workflow validate`): no `orchestrate validate` command (yet).
+* osmo-user-031 — drafting a YAML with topology constraints without submitting: a planner feature, not backend.
+* osmo-user-032, osmo-user-033 — raw `osmo data download/check` of a URI: no `orchestrate data` command; the
+  backend's download() is covered in tests/backends/osmo.
+* osmo-user-030 — `osmo app submit gr00t-train:2`: our `orchestrate app submit` uses the local app registry;
+  the backend's `submit_app` exists and is tested, the CLI wiring is the lead's.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cli_helpers import env_for, orchestrate_bin
+
+
+def _load_fake_env():  # tests/backends/osmo/fake_env.py, by path: e2e tests are not a package
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "backends" / "osmo" / "fake_env.py"
+    spec = importlib.util.spec_from_file_location("osmo_fake_env", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+fake_env = _load_fake_env()
+
+pytestmark = pytest.mark.skipif(not fake_env.SHARED_FIXTURES.is_dir(), reason=fake_env.SHARED_MISSING)
+
+OWN = fake_env.OWN_FIXTURES / "overrides"
+CONFIG = """backend: osmo
+backends:
+  osmo:
+    executable: osmo
+    capture_timeout: 3
+    idle_timeout: 0.5
+    backoff_initial: 0.05
+    backoff_max: 0.2
+cadence:
+  short: 0.3
+  training: 0.3
+  backoff: 0.3
+"""
+
+
+def osmo_cli(tmp: Path, *args: str, timeout: float = 90, **knobs: str) -> subprocess.CompletedProcess[str]:
+    env = env_for(tmp)
+    env.update(fake_env.install(tmp, [OWN, fake_env.SHARED_FIXTURES], **knobs))
+    cfg = tmp / "config.yaml"
+    cfg.write_text(CONFIG)
+    return subprocess.run([*orchestrate_bin(), *args, "--backend", "osmo", "--config", str(cfg)], cwd=tmp, env=env,
+                          capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def osmo_calls(tmp: Path) -> list[list[str]]:
+    path = tmp / "osmo-server" / "calls.jsonl"
+    return [json.loads(x) for x in path.read_text().splitlines()] if path.exists() else []
+
+
+def as_json(res: subprocess.CompletedProcess[str]) -> Any:
+    assert res.returncode == 0, res.stderr + res.stdout
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+# ------------------------------------------------------------------------------------------- status & links
+def test_002_recent_workflows_table(tmp_path: Path) -> None:
+    res = osmo_cli(tmp_path, "list")
+    assert res.returncode == 0, res.stderr
+    for wid, pool, status in [("gr00t-train-1", "h100-east", "RUNNING"), ("rl-train-stuck-10", "gb200-shared", "PENDING"),
+                              ("eval-rerun-3", "l40s-batch", "COMPLETED"), ("policy-train-7", "h100-west", "FAILED")]:
+        row = next(line for line in res.stdout.splitlines() if wid in line)
+        assert pool in row and status in row
+    assert "34m13s" in res.stdout  # eval-rerun-3's duration, 2053 s
+    assert ["workflow", "list", "--format-type", "json"] == osmo_calls(tmp_path)[-1][:4]
+
+
+def test_003_status_with_progress_from_logs(tmp_path: Path) -> None:
+    res = osmo_cli(tmp_path, "status", "gr00t-train-1")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.lstrip().startswith("**RUNNING**")
+    assert "3500" in res.stdout and "10000" in res.stdout  # step 3500/10000 from the logs
+    used = [c[:2] for c in osmo_calls(tmp_path)]
+    assert ["workflow", "query"] in used and ["workflow", "logs"] in used
+    assert any("-n" in c for c in osmo_calls(tmp_path) if c[:2] == ["workflow", "logs"])
+
+
+def test_004_resource_usage_is_the_grafana_link_not_numbers(tmp_path: Path) -> None:
+    report = as_json(osmo_cli(tmp_path, "status", "gr00t-train-1", "--json"))
+    assert report["links"]["grafana"].startswith("https://grafana.example.com/d/wf-abc123def4567/gr00t-train-1")
+    assert report["metrics"] is None or "memory" not in json.dumps(report["metrics"]).lower()
+    assert report["resources"] is None or "unknown" in report["resources"]  # never a made-up usage figure
+    text = osmo_cli(tmp_path, "status", "gr00t-train-1").stdout
+    assert f"[View resource usage in Grafana]({report['links']['grafana']})" in text
+
+
+def test_005_dashboard_link_and_null_links_named(tmp_path: Path) -> None:
+    text = osmo_cli(tmp_path, "status", "gr00t-train-1").stdout
+    assert "[Open Kubernetes dashboard](https://k8s.example.com/#/pod/osmo-default/gr00t-train-1-eb3a7f9c-0/" in text
+    sub = as_json(osmo_cli(tmp_path, "submit", str(fake_env.SHARED_EVALS / "files" / "workflow.yaml"), "--pool",
+                           "h100-east", "--json", FAKE_OSMO_EXECUTE="0"))
+    text = osmo_cli(tmp_path, "status", sub["workflow_id"]).stdout  # the fake has no Grafana/dashboard
+    assert "The Grafana resource usage link is not available for this workflow." in text
+    assert "The Kubernetes dashboard link is not available for this workflow." in text
+
+
+def test_006_explain_from_the_template(tmp_path: Path) -> None:
+    res = osmo_cli(tmp_path, "explain", "gr00t-train-1")
+    if res.returncode == 2 and "num_gpu" in res.stderr:
+        pytest.xfail("reports/explain.py renders the template and fails on {{num_gpu}} (no default-values): "
+                     "explain should summarise a template whose variables have no defaults")
+    res = osmo_cli(tmp_path, "explain", "gr00t-train-1")
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert "nvcr.io/nvidia/gr00t:1.5.0" in out and "s3://my-bucket/gr00t-train-1-output/" in out
+    assert "gr00t.train" in out or "entry.sh" in out
+    assert ["workflow", "spec", "gr00t-train-1", "--template"] in osmo_calls(tmp_path)
+
+
+# ------------------------------------------------------------------------------------------- pools
+def test_011_012_pools_with_effective_availability(tmp_path: Path) -> None:
+    data = as_json(osmo_cli(tmp_path, "pools", "--json"))
+    pools = {p["name"]: p for p in data["pools"]}
+    assert (pools["h100-east"]["quota_free"], pools["h100-east"]["total_free"]) == (8, 12)
+    assert pools["h100-east"]["effective_gpu_free"] == 8
+    assert pools["h100-west"]["effective_gpu_free"] == 0  # at capacity
+    assert pools["gb200-shared"]["effective_gpu_free"] == 8 and pools["l40s-batch"]["effective_gpu_free"] == 24
+    text = osmo_cli(tmp_path, "pools").stdout
+    assert "h100-west" in text and "OFFLINE" in text
+
+
+def test_013_resources_per_node_free(tmp_path: Path) -> None:
+    data = as_json(osmo_cli(tmp_path, "resources", "h100-east", "--json"))
+    nodes = data["resources"]
+    assert len(nodes) == 6 and max(n["gpu_free"] for n in nodes) == 4
+    assert ["resource", "list", "--format-type", "json", "--pool", "h100-east"] in osmo_calls(tmp_path)
+
+
+# ------------------------------------------------------------------------------------------- diagnosis
+def diagnosis(tmp: Path, wid: str) -> dict[str, Any]:
+    res = osmo_cli(tmp, "diagnose", wid, "--json")
+    assert res.returncode in (0, 1), res.stderr + res.stdout
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def test_013_pending_is_a_per_node_fit_problem(tmp_path: Path) -> None:
+    d = diagnosis(tmp_path, "stuck-train-1")
+    assert d["label"] == "unschedulable"
+    text = json.dumps(d).lower()
+    assert "32" in text and "8" in text and ("single node" in text or "one node" in text or "per node" in text)
+    assert "--priority low" not in text  # quota is not the limit here
+    used = [c[:2] for c in osmo_calls(tmp_path)]
+    assert ["workflow", "events"] in used and ["resource", "list"] in used
+
+
+def test_014_oom_doubles_memory(tmp_path: Path) -> None:
+    d = diagnosis(tmp_path, "oom-train-1")
+    assert d["label"] == "host_oom" and d["fix"]["kind"] == "increase_memory"
+    assert "137" in json.dumps(d["evidence"]) or "OOMKilled" in json.dumps(d["evidence"])
+    assert "memory" in d["explanation"].lower()
+
+
+def test_015_024_exit_127_jq_not_found_with_install_fix(tmp_path: Path) -> None:
+    d = diagnosis(tmp_path, "tool-train-1")
+    assert d["label"] == "missing_dependency" and d["fix"]["kind"] == "add_dependency"
+    assert any("jq: command not found" in e for e in d["evidence"])
+    assert "jq" in d["fix"]["description"] and "install" in d["fix"]["description"].lower()
+    assert "convert" in json.dumps(d)  # the failed task
+
+
+def test_016_image_pull_from_events_with_empty_logs(tmp_path: Path) -> None:
+    d = diagnosis(tmp_path, "badimage-train-1")
+    assert d["label"] == "image_pull"
+    assert any("1.5.0-typo" in e for e in d["evidence"])
+    assert "tag" in (d["explanation"] + d["fix"]["description"]).lower()
+
+
+def test_028_private_image_needs_a_registry_credential(tmp_path: Path) -> None:
+    d = diagnosis(tmp_path, "private-image-1")
+    assert d["label"] in ("image_pull", "permission_or_auth")
+    text = (d["explanation"] + d["fix"]["description"]).lower()
+    assert "credential" in text and "unauthorized" in json.dumps(d["evidence"]).lower()
+
+
+def test_017_outputs_typo_after_completed(tmp_path: Path) -> None:
+    d = diagnosis(tmp_path, "sdg-train-1")
+    if d["label"] == "healthy":
+        pytest.xfail("diagnosis treats the declared output URL of a COMPLETED task as proof of output; the "
+                     "{{outputs}} placeholder in the spec should win (OSMO cannot say whether files were written)")
+    assert d["label"] == "output_missing"
+    assert "{{output}}" in (d["fix"]["patch"] or "") and "{{outputs}}" in (d["fix"]["patch"] or "")
+
+
+# ------------------------------------------------------------------------------------------- submit & run
+def test_007_submit_unchanged_to_a_free_h100_pool(tmp_path: Path) -> None:
+    spec = tmp_path / "workflow.yaml"
+    spec.write_text((fake_env.SHARED_EVALS / "files" / "workflow.yaml").read_text())
+    before = spec.read_text()
+    sub = as_json(osmo_cli(tmp_path, "submit", str(spec), "--pool", "h100-east", "--json", FAKE_OSMO_EXECUTE="0"))
+    assert sub["workflow_id"] == "hello-world-1" and sub["pool"] == "h100-east"
+    assert spec.read_text() == before
+    call = next(c for c in osmo_calls(tmp_path) if c[:2] == ["workflow", "submit"])
+    assert call[call.index("--pool") + 1] == "h100-east"
+
+
+def test_008_jinja_values_go_through_set(tmp_path: Path) -> None:
+    text = (fake_env.SHARED_EVALS / "files" / "jinja_workflow.yaml").read_text()
+    # the fixture nests default-values under workflow: (not valid OSMO); the real layout is top level
+    spec = tmp_path / "jinja_workflow.yaml"
+    body, _, defaults = text.partition("  default-values:\n")
+    spec.write_text(body + "default-values:\n" + "\n".join(line[2:] for line in defaults.splitlines()) + "\n")
+    before = spec.read_text()
+    sub = as_json(osmo_cli(tmp_path, "submit", str(spec), "--set", "num_gpu=4", "--pool", "h100-east", "--json",
+                           FAKE_OSMO_EXECUTE="0"))
+    assert sub["workflow_id"].startswith("gr00t-train-")
+    assert spec.read_text() == before and "{{num_gpu}}" in before
+    call = next(c for c in osmo_calls(tmp_path) if c[:2] == ["workflow", "submit"])
+    assert "num_gpu=4" in call[call.index("--set"):]
+
+
+def test_018_oversized_spec_is_refused_with_the_capacity_table(tmp_path: Path) -> None:
+    spec = tmp_path / "oversized.yaml"
+    spec.write_text((fake_env.SHARED_EVALS / "files" / "oversized.yaml").read_text())
+    res = osmo_cli(tmp_path, "run", "--spec", str(spec), "--pool", "h100-east", "--yes", "--json",
+                   FAKE_OSMO_EXECUTE="0", FAKE_OSMO_NODE_CAPACITY="gpu=64,cpu=192,memory=1500Gi,storage=1024Gi")
+    events = [json.loads(x) for x in res.stdout.splitlines() if x.startswith("{")]
+    text = json.dumps(events)
+    assert "capacity validation" in text
+    fixes = [e for e in events if e.get("event") == "fix"]
+    if not fixes:
+        pytest.xfail("the graph ends on SubmissionRejected instead of diagnosing it (see the OSMO backend report)")
+    diff = fixes[0]["diff"]
+    for line in ("cpu: 10", "memory: 84Gi", "storage: 57Gi"):
+        assert line in diff
+    assert events[-1]["outcome"] == "COMPLETED"
+
+
+# ------------------------------------------------------------------------------------------- apps, cancel
+def test_019_app_create_helper_from_the_template(tmp_path: Path) -> None:
+    """The graph's save_app is wired by the lead; here the backend helper is driven the way it will be."""
+    import os
+
+    from runshepherd.backends.osmo import OsmoBackend
+
+    env = fake_env.install(tmp_path, [OWN, fake_env.SHARED_FIXTURES])
+    old = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        be = OsmoBackend(tmp_path / "state", {})
+        made = be.create_app("gr00t-train", "Runs GR00T fine-tuning", be.spec("gr00t-train-1", template=True))
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    assert made.name == "gr00t-train" and "created successfully" in made.message
+    calls = osmo_calls(tmp_path)
+    assert ["workflow", "spec", "gr00t-train-1", "--template"] in calls
+    create = next(c for c in calls if c[:2] == ["app", "create"])
+    assert create[2] == "gr00t-train" and "--description" in create and "--file" in create
+
+
+def test_034_cancel_asks_first_and_never_forces(tmp_path: Path) -> None:
+    res = osmo_cli(tmp_path, "cancel", "gr00t-train-1")
+    assert res.returncode == 2 and "--yes" in (res.stderr + res.stdout)
+    assert not any(c[:2] == ["workflow", "cancel"] for c in osmo_calls(tmp_path))
