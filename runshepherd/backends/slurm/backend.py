@@ -305,9 +305,8 @@ class SlurmBackend:
     def list(
         self, *, statuses: list[Status] | None = None, pool: str | None = None, limit: int = 50
     ) -> list[WorkflowSummary]:
-        dirs = [d for d in all_slurm_dirs(self.root)]
         rows = []
-        for wid, (rec, obs) in self._observe_many(dirs).items():
+        for wid, (rec, obs) in self._observe_many(all_slurm_dirs(self.root)).items():
             if pool is not None and rec.pool != pool:
                 continue
             ws = _status(SlurmDir(workflows_root(self.root) / wid), rec, obs)
