@@ -85,12 +85,13 @@ class CueScanner:
         """Sorted offsets in ``buf[lo:hi]`` (absolute) where an anchor starts."""
         view = memoryview(buf)
         size = len(view)
-        hashed = np.empty(_BLOCK // 4 + 1, dtype=np.uint32)  # per call: one scanner serves several threads
-        hit = np.empty(_BLOCK // 4 + 1, dtype=np.bool_)
+        words_max = (min(_BLOCK, hi - lo) + 3) // 4 + 1
+        hashed = np.empty(words_max, dtype=np.uint32)  # per call: one scanner serves several threads
+        hit = np.empty(words_max, dtype=np.bool_)
         anchors = self._words
         found: list[np.ndarray] = []
         for start in range(lo, hi, _BLOCK):
-            block = view[start : min(size, start + _BLOCK + 3)]  # 3 bytes more: an anchor may straddle blocks
+            block = view[start : min(size, hi + 3, start + _BLOCK + 3)]  # 3 more: anchors straddle blocks
             for off in range(4):
                 count = (min(len(block), _BLOCK + 3) - off) // 4
                 if count <= 0:

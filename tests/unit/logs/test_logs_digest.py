@@ -91,13 +91,14 @@ def test_large_log_streams_in_bounded_memory_and_keeps_root_error(tmp_path: Path
     config = LogConfig(scan_chunk_bytes=chunk)
     small = write_log(tmp_path / "small.log", megabytes=0.5, error_at="late")
     big = write_log(tmp_path / "big.log", megabytes=4, error_at="early")
+    read_log_file(big, config=config)  # warm up: numpy loads parts of itself on first use
     small_peak, _ = _peak_while_reading(small, config)
     peak, digest = _peak_while_reading(big, config)
     size = big.stat().st_size
     assert digest.bytes_read == size and not digest.truncated
     assert digest.lines_skimmed > digest.lines_read * 0.8  # the middle was scanned, not parsed
-    assert peak < 6 * chunk + 1024 * 1024, f"peak {peak / 1e6:.2f} MB for a {size / 1e6:.1f} MB log"
-    assert peak < small_peak * 2 + 6 * chunk
+    assert peak < 4 * chunk + 1024 * 1024, f"peak {peak / 1e6:.2f} MB for a {size / 1e6:.1f} MB log"
+    assert peak < small_peak * 1.5
     plain_peak, plain = _peak_while_reading(small, LogConfig(fast_scan=False))  # line by line: tiny memory
     assert plain_peak < 1024 * 1024 and plain.lines_skimmed == 0
     for d in (digest, plain):
