@@ -222,3 +222,38 @@ def test_infrastructure_failure_resubmits_unchanged_on_its_own_budget(backend, t
     assert out["infra_retries"] == 1 and out["fix_attempts"] == 0
     assert out["workflow_ids"] == ["infra-1", "infra-2"]
     assert not s.kinds("fix")  # resubmitted unchanged
+
+
+def _kilo(n: int) -> str:
+    tasks = "".join(
+        f"""  - name: t{i}
+    image: busybox
+    command: [bash, -c]
+    args: ["echo task {i} step 1/1; {'echo RuntimeError: shard broken >&2; exit 1' if i % 250 == 3 else 'exit 0'}"]
+"""
+        for i in range(n)
+    )
+    return f"workflow:\n  name: kilo\n  resources:\n    default: {{cpu: 0.001, memory: 32Mi}}\n  tasks:\n{tasks}"
+
+
+@pytest.mark.slow
+def test_a_thousand_tasks_fan_out_to_two_hundred_readers(backend, tmp_path: Path) -> None:
+    import sqlite3
+
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    db = tmp_path / "kilo.sqlite"
+    conn = sqlite3.connect(str(db), check_same_thread=False)
+    saver = SqliteSaver(conn)
+    saver.setup()
+    s = Session(saver, make_deps(backend, tmp_path, auto_yes=True, max_fixes=0))
+    s.cfg["max_concurrency"] = 16
+    out = s.run({"request": "kilo", "spec_path": _spec(tmp_path, _kilo(1000))})
+    ev = s.kinds("logs_readers")[0]
+    assert ev["tasks"] == 1000 and ev["readers"] == 200
+    assert s.kinds("diagnosis")[0]["label"] in ("user_code_error", "unknown")
+    assert out["outcome"] == "NEEDS_INPUT"
+    rest = {k: v for k, v in out.items() if k != "spec"}  # the spec itself is 1000 tasks long
+    assert len(json.dumps(rest, default=str)) < 20_000  # no per-task digests or task lists kept in state
+    conn.close()
+    assert db.stat().st_size < 40 * 1024**2
