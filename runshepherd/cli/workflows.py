@@ -77,7 +77,10 @@ def logs(ctx: CliContext, workflow_id: str, task: str | None, raw: bool, tail: i
     if task is not None and task not in {t.name for t in ws.tasks}:
         raise UsageError(f"workflow {workflow_id} has no task {task!r}; tasks: {', '.join(t.name for t in ws.tasks)}")
     if raw:
-        lines = backend.logs(workflow_id, task, tail=tail, timeout=None)
+        from runshepherd.logs import redacted_lines  # raw lines are pasted from: redact them too
+
+        patterns = ctx.settings.logs.redaction_patterns
+        lines = redacted_lines(backend.logs(workflow_id, task, tail=tail, timeout=None), patterns)
         if as_json:
             ctx.print_json({"workflow_id": workflow_id, "task": task, "lines": list(lines)})
             return

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterable, Pattern
+from typing import Iterable, Iterator, Pattern
 
 _KEY_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
 _KEY_END = re.compile(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
@@ -186,3 +186,9 @@ class LineRedactor:
     def _count_key(self) -> str:
         self.counts["private_key"] += 1
         return "[REDACTED:private_key]"
+
+
+def redacted_lines(lines: Iterable[str], extra_patterns: Iterable[str] = ()) -> Iterator[str]:
+    """Redact a stream of raw lines (``logs --raw``), private key blocks included, lazily and line by line."""
+    redactor = LineRedactor(extra=compile_extra(extra_patterns))
+    return map(redactor, lines)

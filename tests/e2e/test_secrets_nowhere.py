@@ -1,0 +1,98 @@
+"""Secrets a task prints appear nowhere the tool writes: CLI output (digest, raw, JSON), status artifact, checkpoints.
+
+The task builds each secret at run time from pieces, so the spec (which is stored) never holds it whole; the
+raw log the backend keeps is checked to really contain them, so the test cannot pass by nothing being printed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cli_helpers import run
+
+SECRETS = (
+    "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",  # AWS secret access key
+    "hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",  # Hugging Face token
+    "p4ssw0rd",  # password in a URL
+    "abcDEF123456ghiJKL789mno",  # bearer token
+)
+
+SPEC = """\
+workflow:
+  name: leaky
+  resources:
+    default:
+      cpu: 1
+      memory: 256Mi
+      storage: 1Gi
+  tasks:
+  - name: train
+    image: python:3.11-slim
+    command: [python, -c]
+    args:
+    - |
+      aws = "wJalrXUtnFEMI" + "/K7MDENG/bPxRfiCYEXAMPLEKEY"
+      hf = "hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
+      pw = "p4ss" + "w0rd"
+      bearer = "abcDEF123456" + "ghiJKL789mno"
+      print("starting job", flush=True)
+      print("AWS_SECRET_ACCESS_KEY=" + aws)
+      print("using token " + hf + " for the hub")
+      print("Authorization: Bearer " + bearer)
+      print("cloning https://user:" + pw + "@git.example.com/team/repo.git")
+      raise RuntimeError("could not fetch https://user:" + pw + "@git.example.com/team/repo.git with " + hf)
+"""
+
+
+def _leaks(text: str | bytes) -> list[str]:
+    data = text.encode() if isinstance(text, str) else text
+    return [s for s in SECRETS if s.encode() in data]
+
+
+def test_printed_secrets_appear_nowhere(tmp_path: Path) -> None:
+    spec = tmp_path / "leaky.yaml"
+    spec.write_text(SPEC)
+    assert _leaks(SPEC) == []
+
+    ran = run(tmp_path, "run", "--spec", str(spec), "--yes", "--json")
+    assert ran.returncode == 1, ran.stderr  # the task failed and no automatic fix applies
+    done = json.loads(ran.stdout.splitlines()[-1])
+    wid = done["workflow_ids"][-1]
+    state = tmp_path / "state"
+
+    # The secrets really were printed: the backend's own raw log holds them.
+    raw_logs = [p for p in (state / "workflows").rglob("*") if p.is_file() and _leaks(p.read_bytes())]
+    assert raw_logs, "the task's raw log should contain the planted secrets"
+
+    outputs = {"run": ran}
+    for name, args in {
+        "status --json": ("status", wid, "--json"),
+        "status": ("status", wid),
+        "logs --json": ("logs", wid, "--json"),
+        "logs": ("logs", wid),
+        "logs --raw": ("logs", wid, "--raw"),
+        "logs --raw --json": ("logs", wid, "--raw", "--json"),
+        "diagnose --json": ("diagnose", wid, "--json"),
+    }.items():
+        outputs[name] = run(tmp_path, *args)
+        assert outputs[name].returncode == 0, (name, outputs[name].stderr)
+    for name, res in outputs.items():
+        assert _leaks(res.stdout) == [] and _leaks(res.stderr) == [], name
+
+    # What was kept instead: redaction markers where the secrets were, and the error itself.
+    digest = json.loads(outputs["logs --json"].stdout)["digests"]
+    assert "[REDACTED:url_password]" in outputs["logs"].stdout and "RuntimeError: could not fetch" in outputs["logs"].stdout
+    assert "AWS_SECRET_ACCESS_KEY=[REDACTED:aws_secret]" in outputs["logs --raw"].stdout
+    assert "Bearer [REDACTED:bearer_token]" in outputs["logs --raw"].stdout
+    assert digest
+
+    artifacts = list((state / "runs").glob("*.md"))
+    assert artifacts
+    for artifact in artifacts:
+        assert _leaks(artifact.read_bytes()) == [], artifact.name
+
+    databases = [p for p in state.glob("sessions.sqlite*") if p.is_file()]  # the DB and its -wal / -shm files
+    assert any(p.name == "sessions.sqlite" for p in databases)
+    for db in databases:
+        assert _leaks(db.read_bytes()) == [], db.name
