@@ -36,6 +36,7 @@ class StatusSnapshot(TypedDict):
     workflow_id: str
     status: str
     tasks: list[TaskSnapshot]
+    task_count: int
     submit_time: str | None
     start_time: str | None
     end_time: str | None
@@ -82,6 +83,8 @@ class SessionState(TypedDict):
     needs_pending_explanation: NotRequired[bool]
     progress_line: NotRequired[str | None]
     tasks_per_reader: NotRequired[int]
+    rejection: NotRequired[str | None]  # the backend's words when it refused a submission
+    read_tasks: NotRequired[list[dict[str, str]]]  # set for one fan-out, cleared by diagnose_fix
     reader_results: NotRequired[Annotated[list[ReaderResult], operator.add]]
     digest: NotRequired[str]
     diagnosis: NotRequired[dict[str, Any] | None]

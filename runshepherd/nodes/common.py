@@ -12,6 +12,8 @@ from runshepherd.backends.base import WorkflowStatus
 from runshepherd.graph.context import Deps
 from runshepherd.graph.state import StatusSnapshot
 
+MAX_SNAPSHOT_TASKS = 50  # failed first; the full list is read from the backend when needed
+
 YES = {"y", "yes", "true", "ok", "sure", "go", "1"}
 NO = {"n", "no", "false", "0", "nope"}
 
@@ -66,8 +68,9 @@ def snapshot(ws: WorkflowStatus) -> StatusSnapshot:
         "tasks": [
             {"name": t.name, "status": t.status.value, "exit_code": t.exit_code,
              "failure_message": (t.failure_message or "")[:300] or None}
-            for t in ws.tasks[:200]
+            for t in sorted(ws.tasks, key=lambda t: not t.status.failed())[:MAX_SNAPSHOT_TASKS]
         ],
+        "task_count": len(ws.tasks),
         "submit_time": _iso(ws.submit_time),
         "start_time": _iso(ws.start_time),
         "end_time": _iso(ws.end_time),

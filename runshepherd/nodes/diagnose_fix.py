@@ -51,16 +51,27 @@ def _inputs(state: SessionState, deps: Deps) -> tuple[Any, str]:
 
 
 def diagnose_fix(state: SessionState, runtime: Runtime[Deps]) -> Command[Route]:
-    from runshepherd.diagnosis import diagnose
+    from runshepherd.diagnosis import diagnose, diagnose_log_text
 
     deps = deps_of(runtime)
     wid = state["attempt"]["workflow_id"]
-    inp, digest = _inputs(state, deps)
-    diags = diagnose(inp)
+    if state.get("rejection"):
+        text = state["rejection"] or ""
+        rejected = diagnose_log_text(text, "submission")
+        if rejected.label == "healthy":  # a refusal is never healthy, even in words no rule knows
+            from runshepherd.diagnosis import Diagnosis
+
+            lines = [ln for ln in text.splitlines() if ln.strip()][:10]
+            rejected = Diagnosis(label="validation_error", origin="config", confidence=0.6, evidence=lines,
+                                 explanation=f"The scheduler refused the spec: {lines[0] if lines else text}")
+        inp, digest, diags = None, text, [rejected]
+    else:
+        inp, digest = _inputs(state, deps)
+        diags = diagnose(inp)
     primary = next((d for d in diags if d.label != "healthy"), diags[0] if diags else None)
-    base = {"digest": digest, "reader_results": Overwrite([])}
+    base = {"digest": clip(digest or ""), "reader_results": Overwrite([]), "read_tasks": [], "rejection": None}
     if primary is None or primary.label == "healthy":
-        if inp.status is Status.COMPLETED:
+        if inp is not None and inp.status is Status.COMPLETED:
             return Command(goto="report", update={**base, "diagnosis": None})
     assert primary is not None
     d = primary.model_dump(mode="json")
@@ -68,7 +79,8 @@ def diagnose_fix(state: SessionState, runtime: Runtime[Deps]) -> Command[Route]:
          fix={"kind": primary.fix.kind, "description": primary.fix.description},
          explanation=primary.explanation, evidence=primary.evidence[:5], confidence=primary.confidence)
     base["diagnosis"] = d
-    infra = inp.status in INFRA_STATUSES or primary.origin == "infra" or primary.label in INFRA_LABELS
+    infra = inp is not None and (inp.status in INFRA_STATUSES or primary.origin == "infra"
+                                 or primary.label in INFRA_LABELS)
     if infra and state.get("infra_retries", 0) < deps.settings.fixes.max_infra_retries:
         n = state.get("infra_retries", 0) + 1
         time.sleep(min(60.0, deps.settings.fixes.infra_backoff_seconds * 2 ** (n - 1)))

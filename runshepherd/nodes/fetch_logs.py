@@ -16,17 +16,18 @@ from runshepherd.subagents.logs_reader.graph import ReaderContext, chunk_tasks, 
 
 
 def tasks_to_read(state: SessionState) -> list[dict[str, Any]]:
-    """Every task that ran (FAILED_UPSTREAM never started, so it has no log)."""
-    snap = state.get("last_status") or {"tasks": []}
-    return [{"name": t["name"], "status": t["status"]} for t in snap["tasks"] if t["status"] != "FAILED_UPSTREAM"]
+    """The tasks `collect_tasks` listed: every task that ran (FAILED_UPSTREAM never started, so has no log)."""
+    return list(state.get("read_tasks") or [])
 
 
 def collect_tasks(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
+    """List every task from the backend (the status snapshot in state is capped for size)."""
     deps = deps_of(runtime)
-    tasks = tasks_to_read(state)
+    ws = deps.backend.query(state["attempt"]["workflow_id"])
+    tasks = [{"name": t.name, "status": t.status.value} for t in ws.tasks if t.status.value != "FAILED_UPSTREAM"]
     readers = len(chunk_tasks(tasks, deps.settings.logs.tasks_per_reader))
     emit("logs_readers", workflow_id=state["attempt"]["workflow_id"], tasks=len(tasks), readers=readers)
-    return {"tasks_per_reader": deps.settings.logs.tasks_per_reader}
+    return {"tasks_per_reader": deps.settings.logs.tasks_per_reader, "read_tasks": tasks}
 
 
 def fan_out(state: SessionState) -> Any:

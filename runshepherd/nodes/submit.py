@@ -19,7 +19,7 @@ from runshepherd.nodes.common import emit, now_iso
 from runshepherd.spec import load_spec_text
 
 
-def submit(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["monitor", "finish"]]:
+def submit(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["monitor", "diagnose_fix"]]:
     deps = deps_of(runtime)
     attempt = dict(state["attempt"])
     key = attempt["idempotency_key"]
@@ -32,9 +32,9 @@ def submit(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["moni
         try:
             sub = deps.backend.submit(doc, state.get("pool"), idempotency_key=key)
         except SubmissionRejected as exc:
+            # A refusal (too big for any node, a field this backend cannot honour) is diagnosed like a failure.
             emit("message", level="error", text=f"the {deps.backend.name} backend refused the spec: {exc}")
-            return Command(goto="finish", update={"outcome": "FAILED",
-                                                  "outcome_reason": f"submission refused: {exc}"})
+            return Command(goto="diagnose_fix", update={"rejection": str(exc)[:4000]})
         wid = sub.workflow_id
         for w in sub.warnings:
             emit("message", level="warning", text=w)

@@ -1,12 +1,18 @@
-"""`orchestrate explain`: what a workflow does, how it runs, what it produces — a few lines, not a YAML tour."""
+"""`orchestrate explain`: what a workflow does, how it runs, what it produces — a few lines, not a YAML tour.
+
+Works from the template as stored, even when its variables have no defaults (common on OSMO): the spec is read,
+not validated, and an unset variable shows as `<name>`.
+"""
 
 from __future__ import annotations
 
 import shlex
+from typing import Any
 
+import yaml
 from pydantic import BaseModel, Field
 
-_NOTABLE_ENV = ("EPOCHS", "BATCH", "LR", "LEARNING", "MODEL", "DATA", "STEPS", "GPU", "SEED", "OUTPUT")
+_NOTABLE_ENV = ("EPOCH", "BATCH", "LR", "LEARNING", "MODEL", "DATA", "STEP", "GPU", "SEED", "OUTPUT", "INPUT", "NUM")
 
 
 class TaskExplanation(BaseModel):
@@ -23,49 +29,67 @@ class Explanation(BaseModel):
     workflow_id: str | None
     name: str
     tasks: list[TaskExplanation]
+    parameters: dict[str, Any] = Field(default_factory=dict)
     notes: list[str] = Field(default_factory=list)
     text: str
 
 
 def _runs(command: list[str], args: list[str], files: dict[str, str]) -> str:
-    """Say what actually runs: a script file's first meaningful command beats `bash /tmp/entry.sh`."""
+    """Say what actually runs: a script file's main command beats `bash /tmp/entry.sh`."""
     line = shlex.join(command + args)
     for path, contents in files.items():
         if path in line or path.rsplit("/", 1)[-1] in line:
-            body = [ln.strip() for ln in contents.splitlines() if ln.strip() and not ln.strip().startswith(("#", "set "))]
-            main = next((ln for ln in body if any(k in ln for k in ("python", "torchrun", "accelerate", "deepspeed"))), None)
+            if path.endswith(".py"):
+                return f"{line}  (a {len(contents.splitlines())}-line Python script from the spec)"
+            body = [ln.strip() for ln in contents.splitlines()
+                    if ln.strip() and not ln.strip().startswith(("#", "set ", "echo ", "mkdir "))]
+            main = next((ln for ln in body if any(k in ln for k in ("python", "torchrun", "accelerate", "deepspeed"))),
+                        None)
             if main or body:
-                return f"{line}  (script runs: {(main or body[0])[:160]})"
+                cmd = (main or body[0]).rstrip(" \\")[:160]
+                return f"{line}  (script runs: {cmd})"
     return line[:200]
 
 
-def explain_spec(spec_text: str, *, workflow_id: str | None = None, backend_notes: list[str] | None = None) -> Explanation:
-    from runshepherd.logs.redact import redact
-    from runshepherd.spec import load_spec_text
+def _resources(wf: dict[str, Any], task: dict[str, Any]) -> str:
+    profiles = wf.get("resources") or {}
+    res = dict(profiles.get(task.get("resource") or "default") or {}) if isinstance(profiles, dict) else {}
+    res.update(task.get("resources") or {})
+    return ", ".join(f"{k} {res[k]}" for k in ("cpu", "gpu", "memory", "storage") if res.get(k) not in (None, ""))
 
-    doc = load_spec_text(spec_text)
-    wf = doc.workflow
+
+def _tasks(wf: dict[str, Any]) -> list[dict[str, Any]]:
+    out = [t for t in wf.get("tasks") or [] if isinstance(t, dict)]
+    for g in wf.get("groups") or []:
+        out += [t for t in (g or {}).get("tasks") or [] if isinstance(t, dict)]
+    return out
+
+
+def explain_spec(spec_text: str, *, workflow_id: str | None = None, backend_notes: list[str] | None = None) -> Explanation:
+    from runshepherd.logs import redact
+    from runshepherd.spec.loader import split_default_values
+    from runshepherd.spec.render import render_template
+
+    body, defaults, _ = split_default_values(spec_text)
+    rendered, _ = render_template(body, defaults, lenient=True)
+    data = yaml.safe_load(rendered) or {}
+    wf = data.get("workflow") or {}
     tasks = []
-    for t in wf.all_tasks():
-        env = {k: redact(v)[0] for k, v in t.environment.items() if any(n in k.upper() for n in _NOTABLE_ENV)}
-        r = wf.resources_for(t)
-        res = ", ".join(x for x in (f"cpu {r.cpu:g}" if r.cpu else "", f"gpu {r.gpu}" if r.gpu else "",
-                                     f"memory {r.memory}" if r.memory else "") if x)
-        tasks.append(
-            TaskExplanation(
-                name=t.name,
-                image=t.image,
-                runs=_runs(t.command, t.args, {f.path: f.contents or "" for f in t.files}),
-                environment=env,
-                inputs=[i.task and f"output of task {i.task}" or i.url or f"dataset {i.dataset.name}" for i in t.inputs if i.task or i.url or i.dataset],
-                outputs=[o.url or (o.dataset.name if o.dataset else "") for o in t.outputs],
-                resources=res,
-            )
-        )
-    lines = [f"{workflow_id or wf.name}: {len(tasks)} task(s)"]
-    deps = wf.group_dependencies()
-    if any(deps.values()):
-        lines[0] += ", run in order of their inputs"
+    for t in _tasks(wf):
+        env = {str(k): redact(str(v))[0] for k, v in (t.get("environment") or {}).items()
+               if any(n in str(k).upper() for n in _NOTABLE_ENV)}
+        files = {str(f.get("path", "")): str(f.get("contents") or "") for f in t.get("files") or [] if isinstance(f, dict)}
+        inputs = []
+        for i in t.get("inputs") or []:
+            if isinstance(i, dict):
+                inputs.append(f"output of task {i['task']}" if i.get("task") else str(i.get("url") or i.get("dataset")))
+        outputs = [str(o.get("url") or o.get("dataset")) for o in t.get("outputs") or [] if isinstance(o, dict)]
+        tasks.append(TaskExplanation(
+            name=str(t.get("name")), image=str(t.get("image")),
+            runs=_runs([str(c) for c in t.get("command") or []], [str(a) for a in t.get("args") or []], files),
+            environment=env, inputs=inputs, outputs=outputs, resources=_resources(wf, t)))
+    name = str(wf.get("name") or workflow_id or "workflow")
+    lines = [f"{workflow_id or name}: {len(tasks)} task(s)"]
     for te in tasks:
         lines.append(f"- {te.name}: runs `{te.runs}` in image {te.image}" + (f" ({te.resources})" if te.resources else ""))
         if te.environment:
@@ -73,6 +97,9 @@ def explain_spec(spec_text: str, *, workflow_id: str | None = None, backend_note
         if te.inputs:
             lines.append("  reads: " + ", ".join(te.inputs))
         lines.append("  produces: " + (", ".join(te.outputs) if te.outputs else "files written to {{output}} (kept by the scheduler)"))
+    if defaults:
+        lines.append("parameters: " + ", ".join(f"{k}={v}" for k, v in defaults.items()))
     notes = list(backend_notes or [])
     lines += [f"note: {n}" for n in notes]
-    return Explanation(workflow_id=workflow_id, name=wf.name, tasks=tasks, notes=notes, text="\n".join(lines))
+    return Explanation(workflow_id=workflow_id, name=name, tasks=tasks, parameters=defaults, notes=notes,
+                       text="\n".join(lines))

@@ -22,11 +22,12 @@ class RenderProblem(Exception):
         self.undefined = undefined
 
 
-def render_template(text: str, values: dict[str, Any]) -> tuple[str, list[str]]:
+def render_template(text: str, values: dict[str, Any], *, lenient: bool = False) -> tuple[str, list[str]]:
     """Render Jinja in ``text``; return the rendered text and warnings (e.g. a `{{outputs}}` typo kept literal).
 
     Undefined variables are errors (as on OSMO), except names that look like a mistyped special token: those are
     left as written so the job runs and the typo can be diagnosed, and a warning says what was probably meant.
+    ``lenient`` (for reading, never for submitting) shows any undefined variable as ``<name>``.
     """
     if "{{" not in text and "{%" not in text:
         return text, []
@@ -45,6 +46,8 @@ def render_template(text: str, values: dict[str, Any]) -> tuple[str, list[str]]:
             if name in NEAR_MISSES:
                 near_misses.append(name)
                 return "{{" + name + "}}"
+            if lenient:
+                return f"<{name}>"
             return super().__str__()
 
     env = SandboxedEnvironment(undefined=KeepNearMiss, keep_trailing_newline=True, autoescape=False)

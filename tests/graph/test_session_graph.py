@@ -257,3 +257,12 @@ def test_a_thousand_tasks_fan_out_to_two_hundred_readers(backend, tmp_path: Path
     assert len(json.dumps(rest, default=str)) < 20_000  # no per-task digests or task lists kept in state
     conn.close()
     assert db.stat().st_size < 40 * 1024**2
+
+
+def test_a_refused_submission_is_diagnosed_not_dropped(saver, backend, tmp_path: Path) -> None:
+    spec = HELLO.replace("    command: [bash, -c]", "    privileged: true\n    command: [bash, -c]")
+    s = Session(saver, make_deps(backend, tmp_path, auto_yes=True))
+    out = s.run({"request": "x", "spec_path": _spec(tmp_path, spec)})
+    diag = s.kinds("diagnosis")[0]
+    assert diag["label"] == "validation_error" and "privileged" in " ".join(diag["evidence"]).lower()
+    assert out["outcome"] == "NEEDS_INPUT" and backend.list() == []

@@ -23,7 +23,7 @@ def outputs_missing(ctx: Context) -> list[Signal]:
         return []
     typo_lines = [ln for ln in (ctx.spec_text or "").splitlines()
                   if _TYPO.search(ln) and not ln.lstrip().startswith("#")]  # a comment is not a path
-    if typo_lines and not ctx.written_outputs:
+    if typo_lines:  # some schedulers (OSMO) list declared URLs as outputs even when nothing was written
         return [Signal("output_missing", "user", 0.95, ORDER_STATUS, [typo_lines[0].strip()], _EXPL_TYPO,
                        "fix_path", _FIX_TYPO)]
     if ctx.declared_outputs and ctx.written_outputs is not None and not ctx.written_outputs:
