@@ -76,6 +76,12 @@ def offer_app(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["s
 def save_app(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
     deps = deps_of(runtime)
     meta = state.get("app") or {}
+    create = getattr(deps.backend, "create_app", None)
+    if callable(create):  # a scheduler with its own app registry (OSMO): the app lives there
+        made = create(meta["name"], meta["description"], state["spec"])
+        emit("app", name=made.name, version=made.version, url=getattr(made, "url", None))
+        return {"app": {"name": made.name, "version": made.version, "description": meta["description"],
+                        "url": getattr(made, "url", None)}}
     app = AppRegistry(deps.state_dir / "apps").save(meta["name"], meta["description"], state["spec"],
                                                     source_workflow=state["attempt"]["workflow_id"])
     emit("app", name=app.name, version=app.latest)
