@@ -277,3 +277,41 @@ def test_034_cancel_asks_first_and_never_forces(tmp_path: Path) -> None:
     res = osmo_cli(tmp_path, "cancel", "gr00t-train-1")
     assert res.returncode == 2 and "--yes" in (res.stderr + res.stdout)
     assert not any(c[:2] == ["workflow", "cancel"] for c in osmo_calls(tmp_path))
+
+
+# ------------------------------------------------------------------------------------------- expired login
+SLOW_SPEC = """\
+workflow:
+  name: slow-osmo
+  resources:
+    default: {cpu: 1, memory: 1Gi}
+  tasks:
+  - name: main
+    image: ubuntu:24.04
+    command: [bash, -c]
+    args: ["for i in 1 2 3 4 5 6; do echo step $i/6; sleep 1; done"]
+"""
+
+
+def test_expired_login_pauses_with_exit_4_and_resume_continues_the_same_workflow(tmp_path: Path) -> None:
+    spec = tmp_path / "slow.yaml"
+    spec.write_text(SLOW_SPEC)
+    first = osmo_cli(tmp_path, "run", "--spec", str(spec), "--pool", "h100-east", "--yes", "--json",
+                     "--session", "auth1", FAKE_OSMO_AUTH_EXPIRE_AFTER="7")
+    assert first.returncode == 4, first.stdout + first.stderr
+    assert 'osmo login' in first.stderr and "orchestrate resume auth1" in first.stderr
+    submitted = [json.loads(x) for x in first.stdout.splitlines() if '"submitted"' in x]
+    assert len(submitted) == 1
+    wid = submitted[0]["workflow_id"]
+    calls_before = len(osmo_calls(tmp_path))
+    # the circuit breaker: after the first auth failure no more osmo calls were made by that process
+    assert sum(1 for c in osmo_calls(tmp_path)[7:] if c[:1] != ["login"]) <= 1
+    login = subprocess.run([str(tmp_path / "bin" / "osmo"), "login"], env={**env_for(tmp_path), **fake_env.install(
+        tmp_path, [OWN, fake_env.SHARED_FIXTURES])}, capture_output=True, text=True)
+    assert login.returncode == 0
+    second = osmo_cli(tmp_path, "resume", "auth1", "--yes", "--json")
+    assert second.returncode == 0, second.stdout + second.stderr
+    events = [json.loads(x) for x in second.stdout.splitlines() if x.startswith("{")]
+    assert not [e for e in events if e["event"] == "submitted"]  # the same workflow, not a new submission
+    assert events[-1]["outcome"] == "COMPLETED" and events[-1]["workflow_ids"] == [wid]
+    assert len(osmo_calls(tmp_path)) > calls_before
