@@ -40,8 +40,10 @@ def test_every_cue_phrase_is_found_in_natural_lower_and_upper_case() -> None:
     assert list(scanner.cue_lines(filler.encode(), 0, len(filler))) == []  # plain trainer output: no candidates
     for phrase in CUE_PHRASES:
         for variant in {phrase, phrase.lower(), phrase.upper()}:
-            if variant.startswith("\n"):  # a phrase that must start its line ("E: Unable to locate package")
+            if variant.startswith("\n"):  # a phrase that must start its line
                 line = f"{variant[1:]}happened here"
+            elif variant.endswith("\n"):  # a phrase that must end its line ("loss=nan")
+                line = f"2025/10/08 20:00:00 [train] something{variant[:-1]}"
             else:
                 line = f"2025/10/08 20:00:00 [train] something{variant}happened here"
             buf = (filler + line + "\n" + filler).encode()
