@@ -266,3 +266,44 @@ def test_a_refused_submission_is_diagnosed_not_dropped(saver, backend, tmp_path:
     diag = s.kinds("diagnosis")[0]
     assert diag["label"] == "validation_error" and "privileged" in " ".join(diag["evidence"]).lower()
     assert out["outcome"] == "NEEDS_INPUT" and backend.list() == []
+
+
+def _stub_wheel(folder: Path) -> None:
+    """A local stand-in for PyPI's tomli-w: the task's `pip install` reads it with no index (no network)."""
+    import base64
+    import hashlib
+    import zipfile
+
+    files = {
+        "tomli_w/__init__.py": "import json\n\ndef dumps(d):\n"
+                               "    return ''.join(f'{k} = {json.dumps(v)}\\n' for k, v in d.items())\n",
+        "tomli_w-1.0.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: tomli-w\nVersion: 1.0.0\n",
+        "tomli_w-1.0.0.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+    }
+    record = []
+    for name, text in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=").decode()
+        record.append(f"{name},sha256={digest},{len(text.encode())}")
+    record.append("tomli_w-1.0.0.dist-info/RECORD,,")
+    files["tomli_w-1.0.0.dist-info/RECORD"] = "\n".join(record) + "\n"
+    folder.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(folder / "tomli_w-1.0.0-py3-none-any.whl", "w") as zf:
+        for name, text in files.items():
+            zf.writestr(name, text)
+
+
+@pytest.mark.slow
+def test_missing_module_is_fixed_by_an_install_step(backend, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    _stub_wheel(tmp_path / "wheels")
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    monkeypatch.setenv("PIP_FIND_LINKS", str(tmp_path / "wheels"))
+    s = Session(InMemorySaver(), make_deps(backend, tmp_path, auto_yes=True))
+    out = s.run({"request": "module", "spec_path": str(EXAMPLES / "fail-module.yaml")})
+    assert s.kinds("diagnosis")[0]["label"] == "missing_dependency"
+    assert "pip install" in s.kinds("fix")[0]["diff"]
+    assert out["outcome"] == "COMPLETED", out.get("outcome_reason")
+    import importlib.util
+
+    assert importlib.util.find_spec("tomli_w") is None  # installed in the task's folder, not in our environment

@@ -77,6 +77,13 @@ def task_env(
     env["WORKFLOW_ID"] = workflow_id
     env["PYTHONUNBUFFERED"] = "1"
     env["PATH"] = _python_path() + os.pathsep + env.get("PATH", os.defpath)
+    # `pip install` inside a task lands in the task's own folder (as it would in a container), never in the
+    # environment RunShepherd runs in; the folder is first on PYTHONPATH so the task can import what it installed.
+    if "PIP_TARGET" not in task.environment:
+        deps = output_dir.parent / "pydeps"
+        env["PIP_TARGET"] = str(deps)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(deps), env.get("PYTHONPATH", "")) if p)
+    env.setdefault("PIP_DISABLE_PIP_VERSION_CHECK", "1")
     if gpus is not None:
         visible = ",".join(str(i) for i in gpus)
         env["CUDA_VISIBLE_DEVICES"] = visible

@@ -98,7 +98,7 @@ def test_nan_example_diverges_and_a_tenth_of_its_lr_converges(tmp_path: Path) ->
 def test_module_example_fails_with_module_not_found(tmp_path: Path) -> None:
     run = run_example_task(example_task("fail-module.yaml"), tmp_path / "wd", tmp_path / "out")
     assert run.returncode == 1
-    assert run.stderr.rstrip().endswith("ModuleNotFoundError: No module named 'wandb_nonexistent_pkg'")
+    assert run.stderr.rstrip().endswith("ModuleNotFoundError: No module named 'tomli_w'")
 
 
 def test_command_example_fails_with_127(tmp_path: Path) -> None:
