@@ -1,0 +1,82 @@
+"""Configuration precedence, request parsing, the app registry and the cadence policy: pure logic."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from runshepherd.apps.registry import AppError, AppRegistry
+from runshepherd.config import Cadence, load_settings
+from runshepherd.errors import ConfigError
+from runshepherd.experts.heuristic.expert import HeuristicExpert
+from runshepherd.experts.heuristic.request import parse_request
+from runshepherd.nodes.cadence import interval
+from runshepherd.spec import load_spec_text
+
+
+def test_file_then_env_then_flags(tmp_path: Path) -> None:
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("backend: slurm\ncadence:\n  training: 45\n  short: 12\n")
+    s = load_settings(cfg, environ={"RUNSHEPHERD_CADENCE__TRAINING": "20"}, flags={"backend": "osmo"})
+    assert s.backend == "osmo"  # flag beats file
+    assert s.cadence.training == 20  # env beats file
+    assert s.cadence.short == 12  # file beats default
+    assert s.cadence.backoff == 60  # the embedded default
+    assert s.fixes.max_fix_attempts == 3 and s.logs.tasks_per_reader == 5
+
+
+def test_bad_config_is_a_clear_error(tmp_path: Path) -> None:
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("backend: kubernetes\n")
+    with pytest.raises(ConfigError, match="setting 'backend'"):
+        load_settings(cfg, environ={})
+    cfg.write_text("cadence: [1\n")
+    with pytest.raises(ConfigError, match=r"c.yaml:\d+: config is not valid YAML"):
+        load_settings(cfg, environ={})
+    with pytest.raises(ConfigError, match="not found"):
+        load_settings(tmp_path / "missing.yaml", environ={})
+
+
+def test_request_parsing_takes_only_what_was_said(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text("print('hi')\n")
+    p = parse_request("train model resnet50 with train.py for 5 epochs, lr 3e-4, batch size 32 on 2 GPUs, "
+                      "8Gi memory, time limit 2h", tmp_path)
+    assert (p.epochs, p.lr, p.batch_size, p.gpus, p.memory, p.time_limit) == (5, 3e-4, 32, 2, "8Gi", "2h")
+    assert p.script == "train.py" and p.model == "resnet50"
+    bare = parse_request("train a small classifier", tmp_path)
+    assert bare.epochs is None and bare.lr is None and bare.gpus is None and bare.name == "train-classifier"
+
+
+def test_drafted_specs_validate_and_carry_the_parameters(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text("print('hi')\n")
+    expert = HeuristicExpert()
+    demo = expert.draft_spec("train a small classifier for 4 epochs with lr 0.1", cwd=tmp_path)
+    task = load_spec_text(demo.spec_text).workflow.tasks[0]
+    assert task.args[:4] == ["--epochs", "4", "--lr", "0.1"] and "{{output}}" in task.args
+    mine = expert.draft_spec("fine-tune with train.py for 2 epochs on 1 gpu", cwd=tmp_path)
+    doc = load_spec_text(mine.spec_text, base_dir=Path(mine.base_dir or "."))
+    t = doc.workflow.tasks[0]
+    assert t.files[0].localpath == "train.py" and t.args == ["--epochs", "2"]
+    assert doc.workflow.resources_for(t).gpu == 1
+
+
+def test_app_registry_versions_only_on_change(tmp_path: Path) -> None:
+    reg = AppRegistry(tmp_path)
+    reg.save("trainer", "Trains.", "workflow: {}\n")
+    app = reg.save("trainer", "Trains.", "workflow: {}\n")
+    assert app.latest == 1
+    app = reg.save("trainer", "Trains more.", "workflow: {name: x}\n")
+    assert app.latest == 2 and reg.spec("trainer:1") == "workflow: {}\n" and reg.spec("trainer") == "workflow: {name: x}\n"
+    with pytest.raises(AppError, match="no app 'nope'"):
+        reg.get("nope")
+    with pytest.raises(AppError, match="not valid"):
+        reg.save("9bad", "x", "y")
+
+
+def test_cadence_follows_the_skill() -> None:
+    c = Cadence()
+    assert interval(c, training=False, unchanged_polls=0, override=None) == 10
+    assert interval(c, training=True, unchanged_polls=0, override=None) == 30
+    assert interval(c, training=True, unchanged_polls=c.backoff_after, override=None) == 60
+    assert interval(c, training=True, unchanged_polls=9, override=2.5) == 2.5
