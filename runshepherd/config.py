@@ -59,6 +59,18 @@ class Pending(_Section):
     explain_after_seconds: float = 120
 
 
+class LLMConfig(_Section):
+    """The model path (used only when `expert` is `provider:model`). Keys come from the environment only."""
+
+    base_url: str | None = None  # an OpenAI-compatible server (vLLM, llama.cpp, Ollama's /v1)
+    timeout_seconds: float = 60
+    max_retries: int = 1
+    max_tokens_per_session: int | None = None  # a ceiling: LLM calls stop (the run does not) once reached
+    max_cost_per_session: float | None = None  # in the currency of the prices below
+    price_per_1k_input: float = 0.0
+    price_per_1k_output: float = 0.0
+
+
 class Settings(_Section):
     backend: Literal["local", "slurm", "osmo"] = "local"
     expert: str = "heuristic"
@@ -68,6 +80,7 @@ class Settings(_Section):
     logs: LogsConfig = Field(default_factory=LogsConfig)
     approvals: Approvals = Field(default_factory=Approvals)
     pending: Pending = Field(default_factory=Pending)
+    llm: LLMConfig = Field(default_factory=LLMConfig)
     backends: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
     def resolved_state_dir(self) -> Path:

@@ -179,6 +179,7 @@ def _done(ctx: CliContext, renderer: Renderer, session: str, values: dict[str, A
         "download_dir": values.get("download_dir"),
         "app": values.get("app"),
         "status_artifact": values.get("report_path"),
+        "llm_usage": values.get("llm_usage"),
     }
     if renderer.as_json:
         renderer.event(done)
@@ -187,14 +188,25 @@ def _done(ctx: CliContext, renderer: Renderer, session: str, values: dict[str, A
         ctx.out.print(f"session {session} done · {outcome}{reason}", markup=False)
         if done["status_artifact"]:
             ctx.out.print(f"status: {done['status_artifact']}", markup=False)
+        if done["llm_usage"]:
+            ctx.out.print(usage_line(done["llm_usage"]), markup=False)
     return EXIT.get(outcome, 1)
 
 
-def make_deps(ctx: CliContext, session: str, *, yes: bool, cadence: float | None, max_fixes: int | None) -> Any:
+def usage_line(usage: dict[str, Any]) -> str:
+    nodes = ", ".join(f"{k} {v['input'] + v['output']}" for k, v in (usage.get("by_node") or {}).items())
+    cost = f", cost {usage['cost']:g}" if usage.get("cost") else ""
+    return f"model tokens: {usage.get('total_tokens', 0)} ({nodes}){cost}"
+
+
+def make_deps(ctx: CliContext, session: str, *, yes: bool, cadence: float | None, max_fixes: int | None,
+              chat_model: Any = None) -> Any:
     from runshepherd.graph.context import Deps
 
-    return Deps(backend=ctx.backend, settings=ctx.settings, session_id=session, state_dir=ctx.state_dir,
-                auto_yes=yes, cadence=cadence, max_fixes=max_fixes, cwd=Path.cwd())
+    deps = Deps(backend=ctx.backend, settings=ctx.settings, session_id=session, state_dir=ctx.state_dir,
+                auto_yes=yes, cadence=cadence, max_fixes=max_fixes, cwd=Path.cwd(), chat_model=chat_model)
+    deps.get_expert()  # a missing model package or key is an error now, before the session starts
+    return deps
 
 
 def run(

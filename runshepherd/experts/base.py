@@ -37,13 +37,28 @@ class WorkflowExpert(Protocol):
     ) -> FixProposal: ...
 
 
-def make_expert(name: str) -> WorkflowExpert:
+def make_expert(name: str, *, settings: Any = None, backend: Any = None, model: Any = None,
+                usage: Any = None) -> WorkflowExpert:
+    """`heuristic`, or `provider:model` (a langchain chat model; ``model`` injects one, e.g. in tests).
+
+    Building the LLM expert checks the provider package and key now, so a problem is an error at start.
+    """
     if name == "heuristic":
         from runshepherd.experts.heuristic.expert import HeuristicExpert
 
         return HeuristicExpert()
-    from runshepherd.errors import NotImplementedYet
+    from runshepherd.config import Settings
+    from runshepherd.experts.llm.expert import LLMExpert
+    from runshepherd.experts.llm.factory import build_chat_model
+    from runshepherd.experts.llm.usage import UsageLedger
 
-    raise NotImplementedYet(
-        f"expert {name!r}: the LLM path is not built yet — use `expert: heuristic` (the default)"
-    )
+    settings = settings or Settings()
+    chat = model if model is not None else build_chat_model(name, settings.llm)
+
+    def pools() -> list[dict[str, Any]]:
+        from runshepherd.backends.base import jsonable
+
+        return [jsonable(p) for p in backend.pools()] if backend is not None else []
+
+    return LLMExpert(chat, name=name, ledger=usage or UsageLedger.from_config(settings.llm),
+                     patterns=settings.logs.redaction_patterns, pools=pools)

@@ -23,12 +23,19 @@ class Deps:
     download_root: Path = field(default_factory=Path.home)
     clock: Callable[[], float] = time.time
     expert: Any = None
+    chat_model: Any = None  # a langchain chat model to use instead of building one from settings (tests, chat)
+    usage: Any = None  # the LLM UsageLedger of this process (its counts are checkpointed as `llm_usage`)
 
     def get_expert(self) -> Any:
         if self.expert is None:
             from runshepherd.experts.base import make_expert
 
-            self.expert = make_expert(self.settings.expert)
+            if self.usage is None and self.settings.expert != "heuristic":
+                from runshepherd.experts.llm.usage import UsageLedger
+
+                self.usage = UsageLedger.from_config(self.settings.llm)
+            self.expert = make_expert(self.settings.expert, settings=self.settings, backend=self.backend,
+                                      model=self.chat_model, usage=self.usage)
         return self.expert
 
     @property

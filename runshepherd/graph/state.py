@@ -101,6 +101,7 @@ class SessionState(TypedDict):
     outcome_reason: NotRequired[str | None]
     workflow_ids: NotRequired[list[str]]
     next_after_ask: NotRequired[str | None]
+    llm_usage: NotRequired[dict[str, Any] | None]  # {by_node: {node: {input, output, calls}}, total_tokens, cost}
 
 
 def cap(items: list[Any], n: int) -> list[Any]:

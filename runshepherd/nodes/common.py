@@ -57,6 +57,25 @@ def ask(deps: Deps, kind: str, text: str, *, default: str, choices: list[str] | 
     return normalise_answer(raw, choices, default)
 
 
+def seed_llm(deps: Deps, state: Any) -> Any:
+    """The expert, with the token counts of earlier processes of this session carried in (the ceiling holds)."""
+    expert = deps.get_expert()
+    if deps.usage is not None:
+        deps.usage.seed(state.get("llm_usage"))
+    return expert
+
+
+def flush_llm(deps: Deps) -> dict[str, Any]:
+    """Show the model path's fallback notices as warnings; return the usage to checkpoint (empty without a model)."""
+    expert = deps.expert
+    if expert is not None and hasattr(expert, "drain_notices"):
+        for text in expert.drain_notices():
+            emit("message", level="warning", text=text)
+    if deps.usage is None or not deps.usage.by_node:
+        return {}
+    return {"llm_usage": deps.usage.snapshot()}
+
+
 def _iso(dt: datetime | None) -> str | None:
     return dt.isoformat() if dt else None
 

@@ -15,7 +15,7 @@ from langgraph.types import Command, Overwrite
 from runshepherd.backends.base import Status, jsonable
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import SessionState, clip
-from runshepherd.nodes.common import emit
+from runshepherd.nodes.common import emit, flush_llm, seed_llm
 from runshepherd.subagents.workflow_expert.graph import ExpertContext, workflow_expert
 
 INFRA_STATUSES = {
@@ -51,9 +51,28 @@ def _inputs(state: SessionState, deps: Deps) -> tuple[Any, str]:
 
 
 def diagnose_fix(state: SessionState, runtime: Runtime[Deps]) -> Command[Route]:
+    """The decision below, plus the model path's notices and token usage (when a model is configured)."""
+    deps = deps_of(runtime)
+    seed_llm(deps, state)
+    cmd = _decide(state, deps)
+    return Command(goto=cmd.goto, update={**(cmd.update or {}), **flush_llm(deps)})
+
+
+def _consult_model(deps: Deps, inp: Any, primary: Any, digest: str) -> Any:
+    """When the rules are unsure, the model may explain better; its answer is used only if its evidence holds."""
+    expert = deps.get_expert()
+    if inp is None or primary is None or primary.label == "healthy" or not hasattr(expert, "diagnose"):
+        return primary
+    from runshepherd.experts.llm.expert import is_unsure
+
+    if not is_unsure(primary):
+        return primary
+    return expert.diagnose(inp, primary, digest) or primary
+
+
+def _decide(state: SessionState, deps: Deps) -> Command[Route]:
     from runshepherd.diagnosis import diagnose, diagnose_log_text
 
-    deps = deps_of(runtime)
     wid = state["attempt"]["workflow_id"]
     if state.get("rejection"):
         text = state["rejection"] or ""
@@ -69,6 +88,7 @@ def diagnose_fix(state: SessionState, runtime: Runtime[Deps]) -> Command[Route]:
         inp, digest = _inputs(state, deps)
         diags = diagnose(inp)
     primary = next((d for d in diags if d.label != "healthy"), diags[0] if diags else None)
+    primary = _consult_model(deps, inp, primary, digest)
     base = {"digest": clip(digest or ""), "reader_results": Overwrite([]), "read_tasks": [], "rejection": None}
     if primary is None or primary.label == "healthy":
         if inp is not None and inp.status is Status.COMPLETED:

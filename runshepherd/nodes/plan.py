@@ -9,7 +9,7 @@ from langgraph.runtime import Runtime
 from runshepherd.backends.base import jsonable
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import SessionState
-from runshepherd.nodes.common import emit
+from runshepherd.nodes.common import emit, flush_llm
 from runshepherd.subagents.workflow_expert.graph import ExpertContext, workflow_expert
 
 
@@ -30,9 +30,10 @@ def plan(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
         },
         context=ExpertContext(expert=deps.get_expert()),
     )
+    llm = flush_llm(deps)
     if out.get("error"):
         emit("message", level="error", text=out["error"])
-        return {"outcome": "FAILED", "outcome_reason": f"the spec is not valid: {out['error']}"}
+        return {"outcome": "FAILED", "outcome_reason": f"the spec is not valid: {out['error']}", **llm}
     emit("planned", spec_name=out["spec_name"], pool=out["pool"], message=out["message"],
          warnings=out.get("warnings") or [])
     return {
@@ -50,4 +51,5 @@ def plan(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
         "fix_history": [],
         "workflow_ids": [],
         "transitions": [],
+        **llm,
     }
