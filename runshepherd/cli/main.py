@@ -254,9 +254,17 @@ def explain(
 
 
 @app.command()
-def chat(config: ConfigOpt = None, state_dir: StateDirOpt = None, backend: BackendOpt = None) -> None:
+def chat(
+    config: ConfigOpt = None,
+    state_dir: StateDirOpt = None,
+    backend: BackendOpt = None,
+    session: Annotated[Optional[str], typer.Option("--session", help="Continue this conversation.")] = None,
+    cadence: Annotated[Optional[float], typer.Option("--cadence", help="Seconds between status polls.")] = None,
+) -> None:
     """A conversation that starts, inspects, explains and steers runs."""
-    _not_yet("Chat", "the LLM-path issue")
+    from runshepherd.cli import chat as c
+
+    raise typer.Exit(c.chat(_ctx(config, state_dir, backend), session=session, cadence=cadence))
 
 
 @app.command()

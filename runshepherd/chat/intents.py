@@ -1,0 +1,95 @@
+"""The deterministic intent router: a sentence → one typed intent. No model, no I/O, pure and total.
+
+Phrasings it understands (DESIGN §10 chat): start a run from a sentence, status, why pending, logs of a task,
+what a workflow does, why it failed, download the outputs, save as an app, cancel, list runs, and answers to
+the question a run (or the chat) is waiting on.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel
+
+IntentKind = Literal["start", "status", "why_pending", "logs", "explain_workflow", "explain_failure", "download",
+                     "save_app", "cancel", "answer", "list_runs", "help", "quit"]
+
+YES = {"y", "yes", "yep", "yeah", "ok", "okay", "sure", "go", "go ahead", "do it", "please do", "confirm", "approve",
+       "approved", "yes please", "sounds good", "lgtm"}
+NO = {"n", "no", "nope", "no thanks", "no thank you", "don't", "do not", "skip", "not now", "decline"}
+CHOICES = {"retry", "stop", "resubmit", "wait", "keep waiting", "cancel it now"}
+
+
+class Intent(BaseModel):
+    kind: IntentKind
+    text: str = ""
+    request: str | None = None
+    workflow: str | None = None
+    task: str | None = None
+    answer: str | None = None
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text.strip().lower()).strip(" .!?")
+
+
+def _workflow(text: str, known: list[str]) -> str | None:
+    for wid in sorted(known, key=len, reverse=True):
+        if re.search(rf"(?<![\w-]){re.escape(wid.lower())}(?![\w-])", text):
+            return wid
+    m = re.search(r"\bworkflow\s+([a-z0-9][\w.-]*)", text)
+    return m.group(1) if m and m.group(1) not in {"do", "does", "is", "it", "x"} else None
+
+
+_START = re.compile(r"^(?:please\s+|can you\s+|could you\s+|i want to\s+|let's\s+|lets\s+)?"
+                    r"(train|fine-?tune|finetune|run|launch|start|evaluate|eval|generate|submit|pretrain|benchmark)\b")
+
+
+def route(text: str, *, waiting: str | None = None, known: list[str] | None = None) -> Intent:
+    """``waiting``: the kind of question pending (a run's or the chat's), which turns "download it" or
+    "yes" into an answer; ``known``: workflow ids of this conversation's runs."""
+    t = _norm(text)
+    known = known or []
+    wid = _workflow(t, known)
+    if t in {"quit", "exit", "bye", "q", ":q"}:
+        return Intent(kind="quit", text=text)
+    if t in YES or t.startswith(("yes,", "yes ", "ok,", "sure,")):
+        return Intent(kind="answer", text=text, answer="yes")
+    if t in NO or t.startswith(("no,", "no ")):
+        return Intent(kind="answer", text=text, answer="no")
+    if t in CHOICES:
+        return Intent(kind="answer", text=text, answer=t.split()[0])
+    if re.search(r"\b(cancel|abort|kill|terminate)\b", t) or re.match(r"stop (it|the run|the job|workflow)", t):
+        return Intent(kind="cancel", text=text, workflow=wid)
+    if re.search(r"\bdownload\b|\b(fetch|get|grab|copy) (the |my )?(outputs?|results?|model|artifacts?)\b", t):
+        return Intent(kind="download", text=text, workflow=wid)
+    if re.search(r"\bsave\b.*\bapp\b|\bas an? app\b|\bmake (it )?an? app\b", t):
+        return Intent(kind="save_app", text=text, workflow=wid)
+    if re.search(r"\b(pending|queued|waiting|stuck|not (yet )?(running|started|starting))\b", t) and \
+            re.search(r"\b(why|what|is)\b", t):
+        return Intent(kind="why_pending", text=text, workflow=wid)
+    if re.search(r"\b(why|how come)\b.*\b(fail|failed|crash|crashed|die|died|error|break|broke)\b", t) or \
+            re.search(r"\bwhat went wrong\b|\bexplain (the |this )?(failure|error)\b|\bdiagnos", t):
+        return Intent(kind="explain_failure", text=text, workflow=wid)
+    if m := re.search(r"\blogs?\b(?:\s+(?:of|for|from)\s+(?:task\s+)?([\w.-]+))?", t):
+        task = m.group(1) if m.group(1) and m.group(1) not in {"it", "the", "this", "that", "them"} else None
+        if task and task in {w.lower() for w in known}:
+            task = None
+        return Intent(kind="logs", text=text, workflow=wid, task=task)
+    if m := re.search(r"\bwhat (?:does|is) (?:workflow )?([\w.-]+) (?:do|doing|for)\b", t) or \
+            re.search(r"\b(?:explain|describe) (?:workflow |the workflow )?([\w.-]+)", t):
+        target = m.group(1)
+        return Intent(kind="explain_workflow", text=text,
+                      workflow=wid or (None if target in {"it", "this", "that", "the"} else target))
+    if re.search(r"\b(status|progress|how(?:'s| is) it going|how far|is it (done|finished|running)|eta)\b", t):
+        return Intent(kind="status", text=text, workflow=wid)
+    if re.search(r"\b(list|show)( my| the)? (runs|sessions|workflows)\b|^(runs|sessions)$", t):
+        return Intent(kind="list_runs", text=text)
+    if t in {"help", "?", "what can you do", "commands"}:
+        return Intent(kind="help", text=text)
+    if _START.match(t):
+        return Intent(kind="start", text=text, request=text.strip())
+    if waiting and t:
+        return Intent(kind="answer", text=text, answer=t)  # a free answer: the gate normalises or re-asks
+    return Intent(kind="help", text=text)

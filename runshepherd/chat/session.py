@@ -1,0 +1,390 @@
+"""The conversation driver: read a line, route it to an intent (model or deterministic), act, reply.
+
+Acting never bypasses a gate: a run starts as a normal graph session (its submit, resubmit, download and
+save-app questions are answered here, inline); cancel, and a download or save after the run ended, are confirmed
+by the chat itself first. Without a terminal (scripted stdin) lines that need a settled run — answers, "why did it
+fail", downloads — wait for the run to ask or end, so a script reads like the conversation it stands for.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any, Iterable
+
+from runshepherd.chat.intents import Intent, route
+from runshepherd.chat.runs import RunDriver
+from runshepherd.chat.store import ChatRecord, Confirmation, save
+from runshepherd.cli.context import CliContext
+
+SETTLE_TIMEOUT = 900.0  # scripted mode: how long a line may wait for its run to ask or end
+HELP = """I can:
+  start a run            "train a small classifier for 3 epochs with lr 0.1"
+  status / progress      "what's the status"
+  why it waits           "why is it pending"
+  logs                   "show me the logs of train"
+  what a workflow does   "what does workflow tiny-1 do"
+  why it failed          "why did it fail"
+  follow-ups             "download the outputs", "save it as an app", "cancel it" (I always confirm)
+  answer a question      "yes", "no", "retry", "stop"
+  list runs / quit"""
+
+
+class ChatSession:
+    def __init__(self, ctx: CliContext, record: ChatRecord, *, interactive: bool, model: Any = None,
+                 cadence: float | None = None) -> None:
+        self.ctx = ctx
+        self.rec = record
+        self.interactive = interactive
+        self.model = model
+        self.cadence = cadence
+        self.drivers: dict[str, RunDriver] = {}
+        self.renderers: dict[str, Any] = {}
+        self._print_lock = threading.Lock()
+        self.router: Any = None
+        self.usage: Any = None
+        if model is not None:
+            from runshepherd.chat.agent import ModelRouter
+            from runshepherd.experts.llm.usage import UsageLedger
+
+            self.usage = UsageLedger.from_config(ctx.settings.llm)
+            self.router = ModelRouter(model, self.usage, ctx.settings.logs.redaction_patterns,
+                                      notify=lambda t: self.say(f"warning: {t}"))
+
+    # -- output -----------------------------------------------------------------------------------------------
+    def say(self, text: str) -> None:
+        with self._print_lock:
+            self.ctx.out.print(text, markup=False)
+        self.rec.add_turn("shepherd", text)
+
+    def _renderer(self, sid: str) -> Any:
+        from runshepherd.cli.session import Renderer
+
+        return self.renderers.setdefault(sid, Renderer(session=sid, as_json=False, ctx=self.ctx))
+
+    def _on_event(self, sid: str, ev: dict[str, Any]) -> None:
+        with self._print_lock:
+            self._renderer(sid).event(ev)
+
+    def _on_question(self, sid: str, q: dict[str, Any]) -> None:
+        choices = q.get("choices") or ["yes", "no"]
+        shown = "/".join(c.upper() if c == q.get("default") else c for c in choices)
+        self.say(f"? {q.get('kind')}: {q.get('text')} [{shown}]")
+
+    def _on_done(self, sid: str, values: dict[str, Any]) -> None:
+        from runshepherd.cli.session import _done
+
+        with self._print_lock:
+            _done(self.ctx, self._renderer(sid), sid, values)
+
+    def _on_error(self, sid: str, exc: BaseException) -> None:
+        self.say(f"error in session {sid}: {exc} — the session is kept; say 'status' or continue it with "
+                 f"`orchestrate resume {sid}`")
+
+    # -- runs -------------------------------------------------------------------------------------------------
+    def _driver(self, sid: str) -> RunDriver:
+        if sid not in self.drivers:
+            from runshepherd.cli.session import make_deps
+
+            deps = make_deps(self.ctx, sid, yes=False, cadence=self.cadence, max_fixes=None, chat_model=self.model)
+            self.drivers[sid] = RunDriver(
+                session=sid, deps=deps, state_dir=self.ctx.state_dir,
+                max_concurrency=self.ctx.settings.logs.max_concurrency, on_event=self._on_event,
+                on_question=self._on_question, on_done=self._on_done, on_error=self._on_error)
+        return self.drivers[sid]
+
+    def _graph_state(self, sid: str) -> Any:
+        from runshepherd.graph.builder import compile_graph
+        from runshepherd.graph.checkpoint import open_saver
+
+        with open_saver(self.ctx.state_dir) as saver:
+            return compile_graph(saver).get_state({"configurable": {"thread_id": sid}})
+
+    def reattach(self) -> None:
+        """A continued conversation: re-show pending questions and continue runs stopped mid-way."""
+        for sid in self.rec.runs:
+            snap = self._graph_state(sid)
+            if not snap.values:
+                continue
+            d = self._driver(sid)
+            d.workflow_id = (snap.values.get("attempt") or {}).get("workflow_id")
+            if snap.interrupts:
+                d.waiting = {i.id: i.value for i in snap.interrupts}
+                self._on_question(sid, d.question or {})
+            elif snap.next:
+                self.say(f"continuing session {sid} where it stopped")
+                d.start(None)
+            else:
+                d.values = dict(snap.values)
+        if self.rec.confirm:
+            self.say(f"? {self.rec.confirm.text} [yes/NO]")
+
+    @property
+    def current(self) -> RunDriver | None:
+        return self._driver(self.rec.current) if self.rec.current else None
+
+    def _settle(self, d: RunDriver | None, *, until_workflow: bool = False) -> None:
+        if d is None or self.interactive or not d.busy:
+            return
+        d.wait(SETTLE_TIMEOUT, until=(lambda: d.workflow_id is not None) if until_workflow else None)
+
+    def _wid(self, intent: Intent) -> str | None:
+        if intent.workflow:
+            return intent.workflow
+        d = self.current
+        self._settle(d, until_workflow=True)
+        return d.workflow_id if d else None
+
+    # -- the loop ---------------------------------------------------------------------------------------------
+    def run(self, lines: Iterable[str]) -> int:
+        self.say(f"chat {self.rec.id} — continue it later with: orchestrate chat --session {self.rec.id}")
+        self.reattach()
+        for line in lines:
+            if not line.strip():
+                continue
+            if not self.handle(line.rstrip("\n")):
+                break
+        if not self.interactive:
+            for d in list(self.drivers.values()):
+                d.wait(SETTLE_TIMEOUT)
+        self.persist()
+        if self.usage is not None and self.usage.by_node:
+            from runshepherd.cli.session import usage_line
+
+            self.say(f"chat {usage_line(self.usage.snapshot())}")
+        waiting = [sid for sid, d in self.drivers.items() if d.waiting] + (["chat"] if self.rec.confirm else [])
+        if waiting:
+            self.say(f"waiting for your answer; continue with: orchestrate chat --session {self.rec.id}")
+            return 3
+        return 0
+
+    def persist(self) -> None:
+        save(self.ctx.state_dir, self.rec)
+
+    def handle(self, line: str) -> bool:
+        """One turn. False ends the conversation."""
+        self.rec.add_turn("person", line)
+        d = self.current
+        if d is not None and not self.rec.confirm and self._needs_settling(line):
+            self._settle(d)
+        waiting = "confirm" if self.rec.confirm else ((d.question or {}).get("kind") if d and d.waiting else None)
+        question = self.rec.confirm.text if self.rec.confirm else ((d.question or {}).get("text") if d else None)
+        known = [x.workflow_id for x in self.drivers.values() if x.workflow_id]
+        if self.router is not None:
+            intent = self.router.route(line, waiting=waiting, question=question, known=known)
+        else:
+            intent = route(line, waiting=waiting, known=known)
+        if intent.kind == "quit":
+            return False
+        getattr(self, f"do_{intent.kind}")(intent)
+        self.persist()
+        return True
+
+    def _needs_settling(self, line: str) -> bool:
+        kind = route(line).kind
+        return kind in {"answer", "download", "save_app", "explain_failure"}
+
+    # -- intents ----------------------------------------------------------------------------------------------
+    def do_help(self, intent: Intent) -> None:
+        self.say(HELP)
+
+    def do_start(self, intent: Intent) -> None:
+        from runshepherd.cli.session import new_session_id
+
+        sid = new_session_id()
+        d = self._driver(sid)
+        self.rec.runs = [*self.rec.runs, sid]
+        self.rec.current = sid
+        self.persist()
+        self.say(f"starting session {sid} for: {intent.request or intent.text}")
+        d.start({"request": intent.request or intent.text, "spec_path": None, "set_values": {}, "pool": None})
+
+    def do_answer(self, intent: Intent) -> None:
+        if self.rec.confirm is not None:
+            conf, self.rec.confirm = self.rec.confirm, None
+            if (intent.answer or "").lower() in {"yes", "y"}:
+                getattr(self, f"_confirmed_{conf.action}")(conf)
+            else:
+                self.say(f"ok, not doing that ({conf.action} {conf.workflow})")
+            return
+        d = self.current
+        if d is None or not d.waiting:
+            self.say("nothing is waiting for an answer right now")
+            return
+        d.answer(intent.answer or intent.text)
+
+    def _answer_gate(self, kind: str) -> bool:
+        """A follow-up the run is asking about right now is answered yes (its own gate does the work)."""
+        d = self.current
+        if d is not None and d.waiting and (d.question or {}).get("kind") == kind:
+            d.answer("yes")
+            return True
+        return False
+
+    def _finished(self) -> tuple[str | None, dict[str, Any] | None]:
+        d = self.current
+        if d is None:
+            return None, None
+        return d.session, d.values
+
+    def do_download(self, intent: Intent) -> None:
+        if self._answer_gate("download"):
+            return
+        sid, values = self._finished()
+        if not values or not values.get("outputs"):
+            self.say("there are no outputs to download yet" + ("" if values else " (the run has not finished)"))
+            return
+        if values.get("downloaded"):
+            self.say(f"already downloaded to {values.get('download_dir')}")
+            return
+        wid = (values.get("attempt") or {}).get("workflow_id") or ""
+        dest = Path.home() / wid
+        self.rec.confirm = Confirmation(action="download", workflow=wid, session=sid,
+                                        text=f"Download the outputs of {wid} to {dest}/?")
+        self.say(f"? {self.rec.confirm.text} [yes/NO]")
+
+    def _confirmed_download(self, conf: Confirmation) -> None:
+        values = self._graph_state(conf.session or "").values or {}
+        dest = Path.home() / conf.workflow
+        got = [p for url in values.get("outputs") or [] for p in self.ctx.backend.download(url, dest)]
+        self.say(f"● download  {len(got)} file(s) → {dest}")
+
+    def do_save_app(self, intent: Intent) -> None:
+        if self._answer_gate("save_app"):
+            return
+        sid, values = self._finished()
+        if not values or values.get("outcome") != "COMPLETED":
+            self.say("only a run that completed can be saved as an app")
+            return
+        if values.get("app"):
+            self.say(f"already saved as app {values['app'].get('name')}")
+            return
+        wid = (values.get("attempt") or {}).get("workflow_id") or ""
+        self.rec.confirm = Confirmation(action="save_app", workflow=wid, session=sid,
+                                        text=f"Save the spec of {wid} as app \"{values.get('spec_name')}\"?")
+        self.say(f"? {self.rec.confirm.text} [yes/NO]")
+
+    def _confirmed_save_app(self, conf: Confirmation) -> None:
+        from runshepherd.apps.registry import AppRegistry, describe
+
+        values = self._graph_state(conf.session or "").values or {}
+        name = values.get("spec_name") or "workflow"
+        create = getattr(self.ctx.backend, "create_app", None)
+        if callable(create):
+            made = create(name, describe(name, values.get("request") or ""), values["spec"])
+            self.say(f"● app       saved {made.name} v{made.version}")
+            return
+        app = AppRegistry(self.ctx.state_dir / "apps").save(name, describe(name, values.get("request") or ""),
+                                                            values["spec"], source_workflow=conf.workflow)
+        self.say(f"● app       saved {app.name} v{app.latest}")
+
+    def do_cancel(self, intent: Intent) -> None:
+        wid = self._wid(intent)
+        if not wid:
+            self.say("there is no run to cancel")
+            return
+        ws = self.ctx.backend.query(wid)
+        if ws.status.terminal():
+            self.say(f"{wid} already ended ({ws.status.value}); nothing to cancel")
+            return
+        self.rec.confirm = Confirmation(action="cancel", workflow=wid, session=self.rec.current,
+                                        text=f"Cancel {wid} ({ws.status.value})?")
+        self.say(f"? {self.rec.confirm.text} [yes/NO]")
+
+    def _confirmed_cancel(self, conf: Confirmation) -> None:
+        self.ctx.backend.cancel(conf.workflow)
+        self.say(f"● cancel requested for {conf.workflow}")
+
+    def do_status(self, intent: Intent) -> None:
+        from runshepherd.reports.build import report_for
+        from runshepherd.reports.status import render_markdown
+
+        wid = self._wid(intent)
+        if not wid:
+            self.say("no run yet — tell me what to train")
+            return
+        report = report_for(self.ctx.backend, wid, runs_dir=self.ctx.state_dir / "runs", settings=self.ctx.settings)
+        self.say(render_markdown(report))
+
+    def do_why_pending(self, intent: Intent) -> None:
+        from runshepherd.diagnosis.pending import explain_pending
+        from runshepherd.nodes.explain_pending import request_of
+
+        wid = self._wid(intent)
+        if not wid:
+            self.say("no run yet")
+            return
+        b = self.ctx.backend
+        ws = b.query(wid)
+        if ws.status.value not in ("PENDING", "WAITING"):
+            self.say(f"{wid} is {ws.status.value}, not waiting in the queue")
+            return
+        result = explain_pending([e.line() for e in b.events(wid)], b.pools(), b.resources(None),
+                                 request_of(b.spec(wid), ws.pool))  # type: ignore[arg-type]
+        self.say("\n".join([f"{wid} is pending: {result.summary}", *[f"  - {s}" for s in result.suggestions]]))
+
+    def do_logs(self, intent: Intent) -> None:
+        from runshepherd.reports.build import digests_for
+
+        wid = self._wid(intent)
+        if not wid:
+            self.say("no run yet")
+            return
+        ws = self.ctx.backend.query(wid)
+        names = [t.name for t in ws.tasks]
+        task = intent.task
+        if task is not None and task not in names:
+            self.say(f"{wid} has no task {task!r}; its tasks: {', '.join(names)}")
+            return
+        self.say(f"logs of {wid}{f' task {task}' if task else ''}:\n"
+                 + digests_for(self.ctx.backend, ws, task=task, settings=self.ctx.settings).markdown)
+
+    def do_explain_workflow(self, intent: Intent) -> None:
+        from runshepherd.reports.explain import explain_spec
+
+        wid = self._wid(intent)
+        if not wid:
+            self.say("which workflow? say its id, e.g. 'what does workflow tiny-1 do'")
+            return
+        b = self.ctx.backend
+        notes = [n for p in b.pools() for n in p.notes]
+        self.say(explain_spec(b.spec(wid, template=True), workflow_id=wid, backend_notes=notes).text)
+
+    def do_explain_failure(self, intent: Intent) -> None:
+        d = self.current
+        values = (self._graph_state(d.session).values or {}) if d and not intent.workflow else {}
+        diag = values.get("diagnosis")
+        if diag:
+            lines = [f"{values.get('attempt', {}).get('workflow_id')} failed: {diag['label']} ({diag['origin']}) — "
+                     f"{diag['explanation']}", *[f"    │ {e}" for e in (diag.get("evidence") or [])[:8]]]
+            fix = values.get("proposed_fix")
+            if fix:
+                lines.append(f"proposed fix: {fix.get('explanation')}")
+            elif (diag.get("fix") or {}).get("description"):
+                lines.append(f"suggested: {diag['fix']['description']}")
+            self.say("\n".join(lines))
+            return
+        wid = self._wid(intent)
+        if not wid:
+            self.say("no run yet")
+            return
+        ws = self.ctx.backend.query(wid)
+        if not ws.status.failed():
+            self.say(f"{wid} has not failed ({ws.status.value})")
+            return
+        from runshepherd.cli.diagnose import diagnose_workflow
+
+        with self._print_lock:
+            diagnose_workflow(self.ctx, wid, False)
+
+    def do_list_runs(self, intent: Intent) -> None:
+        if not self.rec.runs:
+            self.say("no runs in this conversation yet")
+            return
+        rows = []
+        for sid in self.rec.runs:
+            d = self._driver(sid)
+            state = ("running" if d.busy else "waiting: " + str((d.question or {}).get("kind")) if d.waiting
+                     else (d.values or {}).get("outcome") or "stopped")
+            rows.append(f"  {sid}  {d.workflow_id or '-'}  {state}{'  (current)' if sid == self.rec.current else ''}")
+        self.say("runs:\n" + "\n".join(rows))
