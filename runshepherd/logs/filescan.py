@@ -19,6 +19,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
+import numpy as np
+
 from runshepherd.logs.config import LogConfig
 from runshepherd.logs.decode import iter_binary_lines, last_segment
 from runshepherd.logs.scan import DEFAULT_SCANNER, CueScanner
@@ -27,6 +29,23 @@ if TYPE_CHECKING:  # the reader imports this module; the digester is only a para
     from runshepherd.logs.reader import LogDigester
 
 _PROBE = 64 * 1024
+_NUMPY_COUNT_FROM = 64 * 1024  # below this, bytes.count beats numpy's per-call overhead
+_COUNT_BLOCK = 1 << 20
+
+
+def count_newlines(buf: bytes | bytearray, lo: int, hi: int) -> int:
+    """Newlines in ``buf[lo:hi]``; numpy compares and counts ~2x faster than ``bytes.count`` on big ranges."""
+    if hi - lo < _NUMPY_COUNT_FROM:
+        return buf.count(b"\n", lo, hi)
+    data = np.frombuffer(buf, dtype=np.uint8, count=hi - lo, offset=lo)
+    is_newline = np.empty(min(_COUNT_BLOCK, hi - lo), dtype=np.bool_)
+    total = 0
+    for start in range(0, hi - lo, _COUNT_BLOCK):
+        part = data[start : start + _COUNT_BLOCK]
+        out = is_newline[: len(part)]
+        np.equal(part, 10, out=out)
+        total += int(np.count_nonzero(out))
+    return total
 
 
 def wants_fast_scan(config: LogConfig, nbytes: int) -> bool:
@@ -63,7 +82,7 @@ class _MiddleScan:
         self.next_sample = 0  # absolute offset of the next sampled line
 
     # ------------------------------------------------------------------ lines
-    def feed(self, raw: bytes) -> None:
+    def feed(self, raw: bytes | bytearray) -> None:
         """Decode and parse one line (bytes with its newline), cutting over-long lines like the plain reader."""
         nbytes = len(raw)
         if nbytes <= self.max_line_bytes:
@@ -76,15 +95,15 @@ class _MiddleScan:
             text = raw[: self.max_line_bytes].decode("utf-8", "replace")
         self.digester.feed(text, nbytes, cut=True)
 
-    def skip_to(self, buf: bytes, cursor: int, stop: int) -> None:
+    def skip_to(self, buf: bytes | bytearray, cursor: int, stop: int) -> None:
         """Count the unparsed lines in ``buf[cursor:stop]`` (``stop`` is a line start or the end of data)."""
         if stop > cursor:
-            lines = buf.count(b"\n", cursor, stop)
+            lines = count_newlines(buf, cursor, stop)
             if buf[stop - 1 : stop] != b"\n":
                 lines += 1  # the file's last line has no newline
             self.digester.skip(lines, stop - cursor)
 
-    def follow(self, buf: bytes, cursor: int, hi: int) -> int:
+    def follow(self, buf: bytes | bytearray, cursor: int, hi: int) -> int:
         """Parse the lines after a cue while a traceback is open, up to ``follow_lines``."""
         while self.follow_left > 0 and cursor < hi and self.digester.following:
             nl = buf.find(b"\n", cursor, hi)
@@ -95,9 +114,9 @@ class _MiddleScan:
         return cursor
 
     # ------------------------------------------------------------------ chunks
-    def scan(self, buf: bytes, hi: int, base: int) -> None:
-        """Handle ``buf[:hi]`` (whole lines), whose first byte is at file offset ``base``."""
-        cursor = self.follow(buf, 0, hi)
+    def scan(self, buf: bytes | bytearray, lo: int, hi: int, base: int) -> None:
+        """Handle ``buf[lo:hi]`` (whole lines); ``buf[0]`` is at file offset ``base``."""
+        cursor = self.follow(buf, lo, hi)
         picks = list(self.scanner.cue_lines(buf, cursor, hi))
         picks.extend(self._samples(buf, cursor, hi, base))
         picks.sort()
@@ -111,7 +130,7 @@ class _MiddleScan:
             cursor = self.follow(buf, cursor, hi)
         self.skip_to(buf, cursor, hi)
 
-    def _samples(self, buf: bytes, lo: int, hi: int, base: int) -> list[tuple[int, int]]:
+    def _samples(self, buf: bytes | bytearray, lo: int, hi: int, base: int) -> list[tuple[int, int]]:
         every = self.config.sample_every_bytes
         out: list[tuple[int, int]] = []
         if self.next_sample < base + lo:
@@ -127,61 +146,82 @@ class _MiddleScan:
         return out
 
     def run(self, stream: BinaryIO, lo: int, hi: int, deadline: float | None) -> bool:
-        """Scan file bytes ``[lo, hi)`` (``lo`` a line start). Returns False when the deadline cut it short."""
+        """Scan file bytes ``[lo, hi)`` (``lo`` a line start). Returns False when the deadline cut it short.
+
+        One buffer of two chunks is reused: each read goes after the partial line carried from the last one.
+        """
         chunk = self.config.scan_chunk_bytes
+        buf = bytearray(2 * chunk)
+        view = memoryview(buf)
         stream.seek(lo)
-        base, carry = lo, b""
-        long_head: bytes | None = None  # a line longer than a whole chunk: its first bytes,
-        long_tail = b""  # its latest bytes (for \r rewrites) and its size so far
-        long_bytes = 0
+        base, kept = lo, 0  # file offset of buf[0]; bytes of a partial line carried at the front of buf
+        long: _LongLine | None = None
         remaining = hi - lo
         while remaining > 0:
             if deadline is not None and time.monotonic() > deadline:
                 return False
-            block = stream.read(min(chunk, remaining))
-            if not block:
+            got = stream.readinto(view[kept : kept + min(chunk, remaining)])
+            if not got:
                 break
-            remaining -= len(block)
-            if long_head is not None:
-                nl = block.find(b"\n")
+            remaining -= got
+            size, begin = kept + got, 0
+            if long is not None:  # inside a line longer than a chunk
+                nl = buf.find(b"\n", 0, size)
+                end = size if nl == -1 else nl + 1
+                long.extend(buf[:end], self.max_line_bytes)
                 if nl == -1 and remaining > 0:
-                    long_tail = (long_tail + block)[-self.max_line_bytes :]
-                    long_bytes += len(block)
-                    base += len(block)
+                    base, kept = base + size, 0
                     continue
-                end = len(block) if nl == -1 else nl + 1
-                self._long_line(long_head, (long_tail + block[:end])[-self.max_line_bytes :], long_bytes + end)
-                long_head, long_tail, long_bytes = None, b"", 0
-                block = block[end:]
-                base += end
-            buf = carry + block if carry else block
-            end = buf.rfind(b"\n") + 1 if remaining > 0 else len(buf)
-            if end == 0:  # no newline yet
-                if len(buf) > chunk:
-                    long_head, long_tail, long_bytes = buf[: self.max_line_bytes], buf[-self.max_line_bytes :], len(buf)
-                    base += len(buf)
-                    carry = b""
+                self._long_line(long)
+                long, begin = None, end
+            end = buf.rfind(b"\n", begin, size) + 1 if remaining > 0 else size
+            if end <= begin:  # no line ends in what was read
+                if size - begin >= chunk:
+                    long = _LongLine()
+                    long.extend(buf[begin:size], self.max_line_bytes)
+                    base, kept = base + size, 0
                 else:
-                    carry = buf
+                    buf[: size - begin] = buf[begin:size]
+                    base, kept = base + begin, size - begin
                 continue
-            self.scan(buf, end, base)
-            carry = buf[end:]
-            base += end
-        if long_head is not None:
-            self._long_line(long_head, long_tail, long_bytes)
-        elif carry:
-            self.scan(carry, len(carry), base)
+            self.scan(buf, begin, end, base)
+            if size - end >= chunk:  # the partial line left over is already a chunk long
+                long = _LongLine()
+                long.extend(buf[end:size], self.max_line_bytes)
+                base, kept = base + size, 0
+            else:
+                buf[: size - end] = buf[end:size]
+                base, kept = base + end, size - end
+        if long is not None:
+            self._long_line(long)
+        elif kept:
+            self.scan(buf, 0, kept, base)
         return True
 
-    def _long_line(self, head: bytes, tail: bytes, nbytes: int) -> None:
+    def _long_line(self, line: _LongLine) -> None:
         """A line longer than a chunk is one line: parsed (cut) only if its kept part carries a cue."""
-        shown = head
-        if b"\r" in tail:
-            shown = last_segment(tail.decode("utf-8", "replace").rstrip("\n")).encode()
+        shown = line.head
+        if b"\r" in line.tail:
+            shown = last_segment(line.tail.decode("utf-8", "replace").rstrip("\n")).encode()
         if self.scanner.matches(shown) or self.digester.following:
-            self.digester.feed(shown.decode("utf-8", "replace"), nbytes, cut=True)
+            self.digester.feed(shown.decode("utf-8", "replace"), line.nbytes, cut=True)
         else:
-            self.digester.skip(1, nbytes)
+            self.digester.skip(1, line.nbytes)
+
+
+class _LongLine:
+    """First and latest bytes of a line too long to hold, and its size."""
+
+    def __init__(self) -> None:
+        self.head = b""
+        self.tail = b""
+        self.nbytes = 0
+
+    def extend(self, data: bytes | bytearray, keep: int) -> None:
+        if len(self.head) < keep:
+            self.head += bytes(data[: keep - len(self.head)])
+        self.tail = (self.tail + bytes(data[-keep:]))[-keep:]
+        self.nbytes += len(data)
 
 
 def scan_file(

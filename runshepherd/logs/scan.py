@@ -2,11 +2,11 @@
 
 A training log is mostly progress bars and metric prints; what a digest needs from its middle are error and
 key-event lines. Testing ~90 cue phrases per line in Python runs at a few MB/s, and one C-level
-``bytes.find`` per phrase is still ~90 passes. Instead each phrase is given one *anchor*: a rare 4-byte
-piece of it, in its natural, lower and upper case. A buffer is viewed as 32-bit words at the four byte offsets
-and every word is looked up in a hashed bit table of anchors (numpy, a handful of vectorised passes whatever
-the number of phrases); exact anchor matches are kept, and only their lines are checked against the phrases
-with a case-insensitive regex. Lines without a cue are never decoded.
+``bytes.find`` per phrase is still ~90 passes over the data. Instead each phrase has one *anchor*, a rare
+5-byte piece of it (natural, lower and upper case). The buffer is viewed as little-endian 32-bit words at
+every other byte offset, and each word is looked up in a hashed table of the anchors' 4-byte pieces — a few
+vectorised numpy passes whatever the number of phrases. Exact piece matches mark candidate lines, which are
+then checked for their phrases with plain substring tests. Lines without a cue are never decoded.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from runshepherd.logs import LogConfig, TaskDigest, digest_to_markdown, read_log_file
+from runshepherd.logs.filescan import count_newlines
 from runshepherd.logs.scan import CUE_PHRASES, CueScanner
 from runshepherd.logs.synthetic import PLANTED_SECRETS, ROOT_ERROR, Where, trainer_lines
 
@@ -131,9 +132,28 @@ def test_long_lines_and_a_missing_final_newline(tmp_path: Path) -> None:
     assert fast.long_lines_cut == 1  # the cue-less long line was never parsed, so never cut
 
 
+@pytest.mark.parametrize("extra", [-1, 0, 1, 4096, 8191, 8200, 20000])
+def test_lines_around_the_chunk_size_are_counted_once(tmp_path: Path, extra: int) -> None:
+    chunk = 8192
+    lines = [*FILLER * 60, "ok", "z" * (chunk + extra), "ValueError: after the long line", "q" * (2 * chunk + extra)]
+    lines += ["Killed " + "k" * (chunk + extra), *FILLER * 100]
+    path = _write(tmp_path / "edge.log", lines)
+    fast, plain = _both(path, SMALL.model_copy(update={"scan_chunk_bytes": chunk}))
+    assert fast.lines_read == plain.lines_read == len(lines)
+    assert fast.bytes_read == path.stat().st_size
+    assert fast.root_error == plain.root_error == "ValueError: after the long line"
+    assert any(line.startswith("Killed kkk") for line in fast.error_lines)
+
+
 def test_out_of_time_still_reads_the_tail(tmp_path: Path) -> None:
     path = tmp_path / "slow.log"
     path.write_text("".join(trainer_lines(6000, error_at="none")))
     digest = read_log_file(path, config=SMALL.model_copy(update={"max_seconds": 1e-9}))
     assert digest.truncated and digest.truncation_reason == "max_seconds"
     assert digest.progress is not None and digest.progress.current > 5000  # the latest state, from the tail
+
+
+def test_newline_count_matches_bytes_count_on_any_range() -> None:
+    data = ("\n".join(FILLER) + "\n").encode() * 3000  # ~1.4 MB: the numpy path, more than one block
+    for lo, hi in [(0, len(data)), (17, len(data) - 5), (100, 200), (0, 0), (1 << 20, (1 << 20) + 70_000)]:
+        assert count_newlines(data, lo, hi) == data.count(b"\n", lo, hi)
