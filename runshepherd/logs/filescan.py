@@ -185,13 +185,10 @@ class _MiddleScan:
                     base, kept = base + begin, size - begin
                 continue
             self.scan(buf, begin, end, base)
-            if size - end >= chunk:  # the partial line left over is already a chunk long
-                long = _LongLine()
-                long.extend(buf[end:size], self.max_line_bytes)
-                base, kept = base + size, 0
-            else:
-                buf[: size - end] = buf[end:size]
-                base, kept = base + end, size - end
+            # What is left has no newline and came from this read, so it is shorter than a chunk: the next
+            # read still fits in the buffer.
+            buf[: size - end] = buf[end:size]
+            base, kept = base + end, size - end
         if long is not None:
             self._long_line(long)
         elif kept:
