@@ -186,6 +186,26 @@ def print_table(rows: list[Row], label: str) -> None:
         )
 
 
+def print_bar(rows: list[Row]) -> None:
+    """The issue's bar, criterion by criterion, with the measured extremes."""
+    tokens = [r.digest_tokens for r in rows]
+    ratios = [r.grep_count_s / r.read_s for r in rows if r.size_mb >= 10]
+    big = [r for r in rows if r.size_mb >= 1000]
+    rss = max((r.rss_peak_mb for r in big), default=max(r.rss_peak_mb for r in rows))
+    checks = [
+        ("digest tokens <= 1500 and flat across sizes", max(tokens) <= 1500 and max(tokens) - min(tokens) <= 50,
+         f"{min(tokens)}..{max(tokens)}"),
+        ("root error line kept in every digest", all(r.root_in_digest for r in rows),
+         f"{sum(r.root_in_digest for r in rows)}/{len(rows)}"),
+        (f"peak RSS < 100 MB ({'1 GB' if big else 'largest'} logs)", rss < 100, f"{rss:.0f} MB"),
+        ("throughput >= 0.3x grep -c '' (logs >= 10 MB)", bool(ratios) and min(ratios) >= 0.3,
+         f"{min(ratios):.3f}..{max(ratios):.3f}" if ratios else "no log >= 10 MB"),
+    ]
+    print("\nBar")
+    for name, ok, value in checks:
+        print(f"  {'PASS' if ok else 'MISS'}  {name}: {value}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--big", action="store_true", help="add the 1 GB logs (a few minutes to generate)")
@@ -215,6 +235,7 @@ def main() -> int:
     print_table(rows, "read_log_file (cue scan of big files); ratio = grep time / read time (higher is better)")
     if plain:
         print_table(plain, "read_log_file, line-by-line (fast_scan=False)")
+    print_bar(rows)
     print(
         "\nRSS MB = peak of the reading child (after imports in parentheses). parsed = lines through the full "
         "pipeline / all lines. grepF = grep -c -i -F -f <the scanner's cue phrases>. tokens: the digest vs the "
