@@ -145,6 +145,16 @@ def test_lines_around_the_chunk_size_are_counted_once(tmp_path: Path, extra: int
     assert any(line.startswith("Killed kkk") for line in fast.error_lines)
 
 
+def test_a_file_over_max_bytes_is_scanned_from_its_tail_end(tmp_path: Path) -> None:
+    path = tmp_path / "huge.log"
+    path.write_text("".join(trainer_lines(6000, error_at="late")))
+    size = path.stat().st_size
+    digest = read_log_file(path, config=SMALL.model_copy(update={"max_bytes": size // 2}))
+    assert digest.truncated and digest.truncation_reason == "max_bytes"
+    assert digest.bytes_skipped + digest.bytes_read == size and digest.bytes_skipped >= size // 2
+    assert digest.root_error == ROOT_ERROR and digest.lines_skimmed > 0
+
+
 def test_out_of_time_still_reads_the_tail(tmp_path: Path) -> None:
     path = tmp_path / "slow.log"
     path.write_text("".join(trainer_lines(6000, error_at="none")))
