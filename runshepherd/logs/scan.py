@@ -3,7 +3,7 @@
 A training log is mostly progress bars and metric prints; what a digest needs from its middle are error and
 key-event lines. Testing ~90 cue phrases per line in Python runs at a few MB/s, and one C-level
 ``bytes.find`` per phrase is still ~90 passes over the data. Instead each phrase has one *anchor*, a rare
-5-byte piece of it (natural, lower and upper case). The buffer is viewed as little-endian 32-bit words at
+5-byte piece of it (as spelled, and in lower, upper and capitalised case). The buffer is viewed as little-endian 32-bit words at
 every other byte offset, and each word is looked up in a hashed table of the anchors' 4-byte pieces — a few
 vectorised numpy passes whatever the number of phrases. Exact piece matches mark candidate lines, which are
 then checked for their phrases with plain substring tests. Lines without a cue are never decoded.
@@ -16,8 +16,8 @@ from typing import Iterable, Iterator
 import numpy as np
 
 # (natural spelling, anchor). The phrase is matched case-insensitively on a candidate line; the anchor is a
-# 5-character piece of it that is rare in ordinary log lines ("ning", "poch", "mory" are not), looked up in its
-# natural, lower and upper case. The vocabulary mirrors the error collector's fatal/generic patterns and the
+# 5-character piece of it that is rare in ordinary log lines ("ning", "poch", "mory" are not), looked up as
+# spelled and in lower, upper and capitalised case. The vocabulary mirrors the error collector's fatal/generic patterns and the
 # event and stage rules. Cues shorter than an anchor ("E: " at a line start, "[E ", a bare "nan") are only
 # seen in the head and tail windows; the middle has longer forms of them.
 CUES: tuple[tuple[str, str], ...] = (
@@ -78,7 +78,9 @@ class CueScanner:
         for phrase, anchor in cues:
             if len(anchor) != ANCHOR_LEN or anchor not in phrase:
                 raise ValueError(f"anchor {anchor!r} must be {ANCHOR_LEN} characters of {phrase!r}")
-            for variant in {anchor, anchor.lower(), anchor.upper()}:
+            at_ = phrase.index(anchor)
+            spellings = {phrase, phrase.lower(), phrase.upper(), phrase.capitalize()}  # "FATAL", "fatal", "Fatal"
+            for variant in {spelling[at_ : at_ + ANCHOR_LEN] for spelling in spellings}:
                 for at in range(_STRIDE):
                     piece = variant[at : at + 4].encode()
                     words.add(_word(piece))
