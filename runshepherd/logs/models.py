@@ -64,7 +64,9 @@ class TaskDigest(BaseModel):
     truncated: bool = False
     truncation_reason: str | None = None
     long_lines_cut: int = 0
-    redactions: dict[str, int] = Field(default_factory=dict)
+    redactions: dict[str, int] = Field(
+        default_factory=dict, description="secrets removed, by kind; for big files, counted on the parsed lines"
+    )
     stage: Stage = "no output"
     progress: Progress | None = None
     metrics: dict[str, MetricSeries] = Field(default_factory=dict)
