@@ -7,6 +7,8 @@ unreachable or not logged in. A crash or Ctrl-C leaves a session that `orchestra
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sys
 import uuid
 from dataclasses import dataclass, field
@@ -106,6 +108,8 @@ def drive(
     interactive: bool,
     answer: str | None = None,
 ) -> int:
+    from langgraph.errors import GraphDrained
+    from langgraph.runtime import RunControl
     from langgraph.types import Command
 
     from runshepherd.graph.builder import compile_graph
@@ -123,10 +127,12 @@ def drive(
                 raise UsageError(f"session {session} is not waiting for an answer; run `orchestrate resume {session}`")
             payload = Command(resume={i.id: answer for i in snap.interrupts})
         steps = 0
+        control = RunControl()
+        previous = _install_ctrl_c(ctx, control, session)
         try:
             while True:
                 for mode, chunk in graph.stream(payload, cfg, context=deps, stream_mode=["custom", "updates"],
-                                                durability="sync"):
+                                                durability="sync", control=control):
                     if mode == "custom" and isinstance(chunk, dict):
                         renderer.event(chunk)
                     elif mode == "updates":
@@ -143,15 +149,38 @@ def drive(
                         return _paused(ctx, renderer, session, itr.value)
                     answers[itr.id] = _prompt(itr.value)
                 payload = Command(resume=answers)
-        except KeyboardInterrupt:
-            ctx.err.print(f"interrupted — nothing is lost; continue with: orchestrate resume {session}")
+        except GraphDrained:
+            ctx.err.print(f"stopped — nothing is lost; the workflow keeps running. Continue with: "
+                          f"orchestrate resume {session}")
             return 130
         except BackendUnavailable as exc:
             ctx.err.print(f"error: {exc}\nthe session is paused; continue with: orchestrate resume {session}")
             return exc.exit_code
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
         prune(saver.conn, session)  # type: ignore[attr-defined]
         values = snap.values
     return _done(ctx, renderer, session, values)
+
+
+def _install_ctrl_c(ctx: CliContext, control: Any, session: str) -> Any:
+    """First Ctrl-C: stop at the next safe point (a checkpoint; the monitor returns within a second).
+    Second Ctrl-C: leave at once — the last checkpoint and the idempotency keys make that safe too."""
+
+    def handler(signum: int, frame: Any) -> None:
+        if control.drain_requested:
+            sys.stderr.write(f"\nstopped at once; continue with: orchestrate resume {session}\n")
+            sys.stderr.flush()
+            os._exit(130)
+        control.request_drain("Ctrl-C")
+        sys.stderr.write("\nstopping at the next safe point (Ctrl-C again to stop at once)…\n")
+        sys.stderr.flush()
+
+    try:
+        return signal.signal(signal.SIGINT, handler)
+    except ValueError:  # not the main thread (chat drives sessions from a worker thread): leave SIGINT alone
+        return None
 
 
 def _paused(ctx: CliContext, renderer: Renderer, session: str, payload: dict[str, Any]) -> int:
@@ -257,7 +286,7 @@ def resume(ctx: CliContext, *, session: str, answer: str | None, yes: bool, no_i
         snap = compile_graph(saver).get_state({"configurable": {"thread_id": session}})
     if not snap.values:
         raise UsageError(f"no session {session!r} — `orchestrate sessions` lists them")
-    if not snap.next and not snap.interrupts:
+    if not snap.next and not snap.interrupts and not snap.tasks:
         values = snap.values
         renderer = Renderer(session=session, as_json=as_json, ctx=ctx)
         return _done(ctx, renderer, session, values)

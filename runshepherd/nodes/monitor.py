@@ -18,6 +18,7 @@ from runshepherd.nodes.common import emit, snapshot
 from runshepherd.reports.status import format_seconds
 
 PROGRESS_TAIL = 300
+DRAIN_SLICE = 0.5
 
 
 def _transition_text(prev: str | None, ws: WorkflowStatus) -> str:
@@ -46,7 +47,11 @@ def _progress(deps: Deps, ws: WorkflowStatus) -> str | None:
     return (f"{task.name}: " if len(ws.tasks) > 1 else "") + stage_line(d)
 
 
-def _wait(deps: Deps, ws: WorkflowStatus, seconds: float, progress: str | None) -> str | None:
+def _draining(control: Any) -> bool:
+    return bool(control is not None and control.drain_requested)
+
+
+def _wait(deps: Deps, ws: WorkflowStatus, seconds: float, progress: str | None, control: Any = None) -> str | None:
     """Sleep until the next poll, waking at once on a change; while RUNNING refresh the progress line every
     `cadence.progress_every` seconds (reading a log tail is cheaper than a status query on every backend)."""
     # Only where reading a log tail is cheap (local files); on OSMO a log read is a streaming HTTP call.
@@ -57,7 +62,9 @@ def _wait(deps: Deps, ws: WorkflowStatus, seconds: float, progress: str | None) 
         if left <= 0:
             return progress
         step = min(left, every) if every > 0 and ws.status is Status.RUNNING else left
-        if deps.backend.wait_for_change(ws.workflow_id, step):
+        if control is not None:
+            step = min(step, DRAIN_SLICE)  # a Ctrl-C (drain request) is honoured within half a second
+        if deps.backend.wait_for_change(ws.workflow_id, step) or _draining(control):
             return progress
         if every > 0 and ws.status is Status.RUNNING and time.monotonic() < deadline:
             line = _progress(deps, ws)
@@ -111,7 +118,9 @@ def monitor(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
             if needs_explanation:
                 break
         wait = interval(deps.settings.cadence, training=training, unchanged_polls=unchanged, override=deps.cadence)
-        progress = _wait(deps, ws, wait, progress)
+        progress = _wait(deps, ws, wait, progress, getattr(runtime, "control", None))
+        if _draining(getattr(runtime, "control", None)):
+            break
     assert ws is not None
     candidate: dict[str, Any] = {
         "last_status": snapshot(ws),

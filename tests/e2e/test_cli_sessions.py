@@ -95,3 +95,22 @@ def test_a_second_process_on_the_same_session_is_refused(tmp_path: Path) -> None
     assert res.returncode == 2 and "being driven by another orchestrate process" in res.stderr
     proc.stdout.read()
     assert proc.wait(timeout=60) == 0
+
+
+def test_ctrl_c_leaves_a_resumable_session(tmp_path: Path) -> None:
+    spec = tmp_path / "slow.yaml"
+    spec.write_text(SLOW)
+    proc = subprocess.Popen([*orchestrate_bin(), "run", "--spec", str(spec), "--yes", "--json", "--session", "cc"],
+                            cwd=tmp_path, env=env_for(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, stdin=subprocess.DEVNULL)
+    assert proc.stdout is not None and proc.stderr is not None
+    for line in proc.stdout:
+        if '"event": "status"' in line and '"RUNNING"' in line:
+            break
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=30) == 130
+    assert "orchestrate resume cc" in proc.stderr.read()
+    res = run(tmp_path, "resume", "cc", "--yes", "--json")
+    assert res.returncode == 0, res.stderr
+    done = json_lines(res.stdout)[-1]
+    assert done["outcome"] == "COMPLETED" and done["workflow_ids"] == ["slow-1"]
