@@ -270,6 +270,10 @@ def run(
             raise UsageError(f"session {sid} already exists; continue it with `orchestrate resume {sid}`")
     if not as_json:
         ctx.out.print(f"session {sid} (resume with: orchestrate resume {sid})", markup=False)
+    from runshepherd.logs import redact
+
+    # A secret pasted into a request must not reach a checkpoint, a spec name or a model: redact it first.
+    request = redact(request)[0] if request else request
     first = {"request": request or f"run {spec}", "spec_path": str(spec.resolve()) if spec else None,
              "set_values": set_values, "pool": pool}
     deps = make_deps(ctx, sid, yes=yes, cadence=cadence, max_fixes=max_fixes)

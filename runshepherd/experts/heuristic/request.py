@@ -41,6 +41,7 @@ def _first(pattern: str, text: str) -> re.Match[str] | None:
 
 
 def _name_from(text: str, script: str | None) -> str:
+    text = re.sub(r"\[REDACTED:[^\]]*\]", " ", text)  # never name a workflow after a (redacted) secret
     words = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9]*", text)]
     keep = [w for w in words if w not in _STOP and not (script and w in script.lower())][:3]
     name = "-".join(keep) or "run"
