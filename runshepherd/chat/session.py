@@ -197,7 +197,10 @@ class ChatSession:
         self.rec.current = sid
         self.persist()
         self.say(f"starting session {sid} for: {intent.request or intent.text}")
-        d.start({"request": intent.request or intent.text, "spec_path": None, "set_values": {}, "pool": None})
+        from runshepherd.logs import redact
+
+        request = redact(intent.request or intent.text, self.ctx.settings.logs.redaction_patterns)[0]
+        d.start({"request": request, "spec_path": None, "set_values": {}, "pool": None})
 
     def do_answer(self, intent: Intent) -> None:
         if self.rec.confirm is not None:
