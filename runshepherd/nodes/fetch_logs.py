@@ -47,8 +47,11 @@ def fan_out(state: SessionState) -> Any:
 
 def _context(deps: Deps) -> ReaderContext:
     cfg = deps.settings.logs
+    writer = None
+    if deps.settings.expert != "heuristic":
+        writer = getattr(deps.get_expert(), "write_digest", None)
     return ReaderContext(backend=deps.backend, config=LogConfig(**cfg.model_dump()), tail_lines=cfg.tail_lines,
-                         capture_timeout=cfg.capture_timeout_seconds)
+                         capture_timeout=cfg.capture_timeout_seconds, writer=writer)
 
 
 def read_logs(payload: dict[str, Any], runtime: Runtime[Deps]) -> dict[str, Any]:

@@ -208,3 +208,29 @@ class LLMExpert:
         return Diagnosis(label=out.label, origin=out.origin, confidence=out.confidence, evidence=out.evidence,
                          explanation=out.explanation, task=heuristic.task,
                          fix=Fix(kind=out.fix_kind, description=out.fix_description))
+
+    # -- the logs-reader digest ------------------------------------------------------------------------------
+    def write_digest(self, extraction: str) -> str:
+        """A ≤300-word digest written by the model from the deterministic extraction (never from raw logs).
+
+        Accepted only if every number in it appears in the extraction (no made-up figures); otherwise, or on a
+        provider failure, the extraction itself is the digest.
+        """
+        import re
+
+        from runshepherd.experts.llm.schemas import LogDigest
+
+        material = clean(extraction, self.patterns)
+        try:
+            out = structured(self.model, _messages(load_prompt("digest"), as_data("extraction", material, self.patterns)),
+                             LogDigest, node="read_logs", ledger=self.ledger)
+            assert isinstance(out, LogDigest)
+            numbers = set(re.findall(r"\d+(?:\.\d+)?", material))
+            invented = [n for n in re.findall(r"\d+(?:\.\d+)?", out.markdown) if n not in numbers]
+            if invented:
+                raise LLMRejected(f"the digest has numbers the logs do not show, e.g. {invented[0]}")
+        except (LLMUnavailable, LLMRejected) as exc:
+            self._notice("writing the log digest", exc)
+            return extraction
+        return out.markdown
+

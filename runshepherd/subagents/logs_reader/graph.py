@@ -10,7 +10,7 @@ import itertools
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Callable
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
@@ -29,6 +29,7 @@ class ReaderContext:
     config: LogConfig
     tail_lines: int = 2000
     capture_timeout: float = 5.0
+    writer: Callable[[str], str] | None = None  # a model that rewrites the extraction as prose (LLM path)
 
 
 class ReaderState(TypedDict):
@@ -65,6 +66,8 @@ def _clip(s: str | None) -> str | None:
 def summarise(state: ReaderState, runtime: Runtime[ReaderContext]) -> dict[str, Any]:
     digests = [TaskDigest.model_validate(d) for d in state.get("digests") or []]
     markdown = digest_to_markdown(digests, max_words=runtime.context.config.digest_words)
+    if runtime.context.writer is not None:
+        markdown = runtime.context.writer(markdown)
     budget = MAX_ERROR_LINES_PER_READER
     facts: dict[str, dict[str, Any]] = {}
     statuses = {t["name"]: t.get("status") for t in state["tasks"]}

@@ -158,3 +158,18 @@ def test_unchanged_or_malformed_fixes_are_rejected(reply) -> None:  # noqa: ANN0
     ex, _ = expert(by_tool(SpecFix=lambda ms: reply))
     ex.fix_spec(GOOD, diag(), nodes=[], base_dir=None)
     assert "rejected the model's answer" in ex.drain_notices()[0]
+
+
+EXTRACTION = "### Task: train\n- **Stage / progress**: training; epoch 2/3; loss 0.41\n- **Errors**: none"
+
+
+def test_the_model_digest_is_used_when_its_numbers_are_the_logs_numbers() -> None:
+    ex, rec = expert(by_tool(LogDigest=lambda m: call("LogDigest", markdown="Training is in epoch 2 of 3; loss 0.41.")))
+    assert ex.write_digest(EXTRACTION) == "Training is in epoch 2 of 3; loss 0.41."
+    assert "epoch 2/3" in rec.text()
+
+
+def test_a_digest_with_a_made_up_number_falls_back_to_the_extraction() -> None:
+    ex, _ = expert(by_tool(LogDigest=lambda m: call("LogDigest", markdown="Epoch 2 of 3, ETA 17 minutes.")))
+    assert ex.write_digest(EXTRACTION) == EXTRACTION
+    assert any("numbers the logs do not show" in n for n in ex.drain_notices())
