@@ -124,7 +124,7 @@ def test_the_script_with_a_model_fixes_and_downloads(tmp_path: Path, monkeypatch
     assert "● submitted tiny-1" in out and "Run: tiny-1" in out and "logs of tiny-1 task train" in out
     assert "failed: nan_loss" in out and "the model chose lr 2" in out  # the model's fix, explained
     assert "● submitted tiny-2 (attempt 2)" in out and "● download" in out and "done · COMPLETED" in out
-    assert re.search(r"model tokens: \d+ \(plan \d+, diagnose_fix \d+\)", out)  # usage per node in the summary
+    assert re.search(r"model tokens: \d+ \(plan \d+, read_logs \d+, diagnose_fix \d+\)", out)  # usage per node
     assert "chat model tokens:" in out
     assert (tmp_path / "home" / "tiny-2" / "model.npz").is_file()
     assert SECRET not in rec.text() and "[REDACTED:hf_token]" in rec.text()
