@@ -26,8 +26,8 @@ def approve_resubmit(state: SessionState, runtime: Runtime[Deps]) -> Command[Lit
     deps = deps_of(runtime)
     fix = state.get("proposed_fix") or {}
     n = state.get("fix_attempts", 0) + 1
-    text = (f"Resubmit with this fix (fix attempt {n} of {deps.fix_cap})? {fix.get('explanation', '')}\n"
-            f"{fix.get('diff', '')}")
+    # The diff itself was just shown (the `fix` event); the question stays one readable line.
+    text = f"Resubmit with this fix (fix attempt {n} of {deps.fix_cap})? {fix.get('explanation', '')}"
     if ask(deps, "resubmit", text, default="yes") != "yes":
         return Command(goto="finish", update={"outcome": "FAILED", "outcome_reason": "you declined the fix"})
     prev = state.get("attempt") or {"n": 0}

@@ -44,7 +44,7 @@ def nan_from_metrics(ctx: Context) -> list[Signal]:
             origin="user",
             strength=0.8,
             order=ORDER_EVENT,
-            evidence=[f"metrics: nan_seen=true, last_loss={ctx.metrics.last_loss}"],
+            evidence=[],  # a digest flag, not a line of the input: evidence lists verbatim lines only
             explanation=_EXPL,
             fix_kind="lower_lr_or_fix_data",
             fix_description=_FIX,
