@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
+
+ScannerKind = Literal["auto", "numpy", "hyperscan"]
 
 
 class LogConfig(BaseModel):
@@ -31,4 +35,7 @@ class LogConfig(BaseModel):
     tail_window_bytes: int = Field(128 * 1024, ge=1024, description="end of a file parsed line by line (latest state)")
     scan_chunk_bytes: int = Field(4 * 1024**2, ge=4096, description="read size of the cue scan; bounds its memory")
     sample_every_bytes: int = Field(1024**2, ge=4096, description="one line per this many bytes is parsed anyway")
+    cue_scanner: ScannerKind | None = Field(
+        None, description="engine of the cue scan; None: $RUNSHEPHERD_LOG_SCANNER, else auto (hyperscan if installed)"
+    )
     follow_lines: int = Field(400, ge=10, description="lines followed after a cue while a traceback is open")

@@ -4,9 +4,9 @@ What a digest needs sits in three places. The head holds the banner and the firs
 measures from them); the tail holds the latest progress, metrics, timestamp and what happened last; the
 middle matters only where something happened — errors, tracebacks, key events. So the head and tail windows
 go through the full per-line pipeline, and the middle is read in large binary chunks where the
-:class:`~runshepherd.logs.scan.CueScanner` finds cue lines at C speed; only those are decoded and parsed,
-plus the lines after a cue while a traceback (or a private key block) is open, and one sample line per
-``sample_every_bytes`` so metric trends keep some history. The other lines are counted, never decoded.
+:class:`~runshepherd.logs.scan.CueScanner` finds cue lines at C speed (Hyperscan, else numpy); only those
+are decoded and parsed, plus the lines after a cue while a traceback (or a private key block) is open, and one
+sample line per ``sample_every_bytes`` so metric trends keep some history. The other lines are counted, never decoded.
 
 Consequences, by design: redaction runs on every line that is parsed, so nothing unparsed can reach a digest,
 and the redaction counts cover the parsed lines only; loss spikes between samples in the middle are not seen
@@ -23,7 +23,8 @@ import numpy as np
 
 from runshepherd.logs.config import LogConfig
 from runshepherd.logs.decode import iter_binary_lines, last_segment
-from runshepherd.logs.scan import DEFAULT_SCANNER, CueScanner
+from runshepherd.logs.scan import CueScanner
+from runshepherd.logs.scanners import scanner_for
 
 if TYPE_CHECKING:  # the reader imports this module; the digester is only a parameter here
     from runshepherd.logs.reader import LogDigester
@@ -229,9 +230,13 @@ def scan_file(
     start: int,
     size: int,
     max_line_bytes: int,
-    scanner: CueScanner = DEFAULT_SCANNER,
+    scanner: CueScanner | None = None,
 ) -> None:
-    """Feed ``digester`` from file bytes ``[start, size)``: head and tail parsed, the middle cue-scanned."""
+    """Feed ``digester`` from file bytes ``[start, size)``: head and tail parsed, the middle cue-scanned.
+
+    ``scanner`` defaults to the one ``config.cue_scanner`` names (see :mod:`runshepherd.logs.scanners`).
+    """
+    cue_scanner = scanner if scanner is not None else scanner_for(config.cue_scanner)
     started = time.monotonic()
     deadline = started + config.max_seconds if config.max_seconds is not None else None
     with open(path, "rb") as stream:
@@ -249,7 +254,7 @@ def scan_file(
         if head_end >= size:
             return
         tail_start = max(head_end, next_line_start(stream, size - config.tail_window_bytes, size))
-        middle = _MiddleScan(digester, config, scanner, max_line_bytes)
+        middle = _MiddleScan(digester, config, cue_scanner, max_line_bytes)
         complete = middle.run(stream, head_end, tail_start, deadline)
         stream.seek(tail_start)
         for line in iter_binary_lines(stream, max_line_bytes):

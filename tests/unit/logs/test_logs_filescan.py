@@ -8,7 +8,8 @@ import pytest
 
 from runshepherd.logs import LogConfig, TaskDigest, digest_to_markdown, read_log_file
 from runshepherd.logs.filescan import count_newlines
-from runshepherd.logs.scan import CUE_PHRASES, CueScanner
+from runshepherd.logs.scan import CUE_PHRASES
+from runshepherd.logs.scan_numpy import NumpyCueScanner
 from runshepherd.logs.synthetic import PLANTED_SECRETS, ROOT_ERROR, Where, trainer_lines
 
 # Small windows and chunks so a few hundred KB exercise head, middle (many chunks) and tail.
@@ -36,7 +37,7 @@ def _both(path: Path, config: LogConfig = SMALL) -> tuple[TaskDigest, TaskDigest
 
 
 def test_every_cue_phrase_is_found_in_any_usual_case_at_any_offset() -> None:
-    scanner = CueScanner()
+    scanner = NumpyCueScanner()
     filler = "\n".join(FILLER * 200) + "\n"
     assert list(scanner.cue_lines(filler.encode(), 0, len(filler))) == []  # plain trainer output: no candidates
     for phrase in CUE_PHRASES:
