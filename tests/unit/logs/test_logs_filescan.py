@@ -8,8 +8,6 @@ import pytest
 
 from runshepherd.logs import LogConfig, TaskDigest, digest_to_markdown, read_log_file
 from runshepherd.logs.filescan import count_newlines
-from runshepherd.logs.scan import CUE_PHRASES
-from runshepherd.logs.scan_numpy import NumpyCueScanner
 from runshepherd.logs.synthetic import PLANTED_SECRETS, ROOT_ERROR, Where, trainer_lines
 
 # Small windows and chunks so a few hundred KB exercise head, middle (many chunks) and tail.
@@ -34,24 +32,6 @@ def _both(path: Path, config: LogConfig = SMALL) -> tuple[TaskDigest, TaskDigest
     plain = read_log_file(path, config=config.model_copy(update={"fast_scan": False}))
     assert fast.lines_skimmed > 0 and plain.lines_skimmed == 0
     return fast, plain
-
-
-def test_every_cue_phrase_is_found_in_any_usual_case_at_any_offset() -> None:
-    scanner = NumpyCueScanner()
-    filler = "\n".join(FILLER * 200) + "\n"
-    assert list(scanner.cue_lines(filler.encode(), 0, len(filler))) == []  # plain trainer output: no candidates
-    for phrase in CUE_PHRASES:
-        for variant in {phrase, phrase.lower(), phrase.upper(), phrase.capitalize()}:
-            for pad in ("", "x", "xy", "xyz"):  # windows are read at every other byte: both parities matter
-                if variant.startswith("\n"):  # a phrase that must start its line
-                    line = f"{variant[1:]}happened here{pad}"
-                elif variant.endswith("\n"):  # a phrase that must end its line ("loss=nan")
-                    line = f"2025/10/08 20:00:00 [train] something{pad}{variant[:-1]}"
-                else:
-                    line = f"2025/10/08 20:00:00 [train] something{pad}{variant}happened here"
-                buf = (filler + line + "\n" + filler).encode()
-                found = [buf[s:e] for s, e in scanner.cue_lines(buf, 0, len(buf))]
-                assert found == [(line + "\n").encode()], (phrase, variant, pad)
 
 
 @pytest.mark.parametrize("where", ["early", "middle", "late"])
