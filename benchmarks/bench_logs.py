@@ -11,13 +11,17 @@ Digest tokens (cl100k_base) are compared with what the seed would paste inline i
 (``osmo workflow logs -n 10000``) and a tail cut to 25,000 tokens; "root" says whether the root error line is
 in each. Files are written to a temp dir and deleted.
 
-    python benchmarks/bench_logs.py [--big] [--sizes 1 50] [--plain]
+Each file is read once per cue-scanner engine this machine has (``RUNSHEPHERD_LOG_SCANNER=numpy`` and, on x86
+with the ``hyperscan`` package, ``=hyperscan``; ``auto`` picks hyperscan when it is there), one row each.
+
+    python benchmarks/bench_logs.py [--big] [--sizes 1 50] [--plain] [--scanners numpy hyperscan]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -30,6 +34,7 @@ from pydantic import BaseModel
 
 from runshepherd.logs import count_tokens
 from runshepherd.logs.scan import CUE_PHRASES
+from runshepherd.logs.scanners import ENV_VAR, available_kinds
 from runshepherd.logs.synthetic import ROOT_ERROR, Where, write_log
 
 SEED_TAIL_LINES = 10_000
@@ -39,6 +44,7 @@ TAIL_CUT_TOKENS = 25_000
 _CHILD = """
 import json, resource, sys, time
 from runshepherd.logs import LogConfig, digest_to_markdown, read_log_file
+from runshepherd.logs.scanners import scanner_for
 
 def peak_kb():
     # VmHWM is this image's own peak; ru_maxrss would carry the parent's peak over fork + exec on Linux.
@@ -65,6 +71,7 @@ print(json.dumps({
     "root_error": digest.root_error,
     "lines": digest.lines_read,
     "lines_skimmed": digest.lines_skimmed,
+    "scanner": scanner_for(config.cue_scanner).name if fast else "-",
 }))
 """
 
@@ -72,6 +79,7 @@ print(json.dumps({
 class Row(BaseModel):
     size_mb: float
     where: str
+    scanner: str
     grep_count_s: float
     grep_cues_s: float | None
     read_s: float
@@ -102,12 +110,17 @@ def best_of(cmd: list[str], repeat: int = 3) -> float:
     return best
 
 
-def read_in_child(path: Path, fast: bool, repeat: int) -> dict[str, object]:
+def read_in_child(path: Path, fast: bool, scanner: str, repeat: int) -> dict[str, object]:
     """Run the read in a fresh interpreter ``repeat`` times; keep the fastest (RSS is the same each time)."""
     best: dict[str, object] | None = None
+    env = {**os.environ, ENV_VAR: scanner}
     for _ in range(repeat):
         done = subprocess.run(
-            [sys.executable, "-c", _CHILD, str(path), "1" if fast else "0"], check=True, capture_output=True, text=True
+            [sys.executable, "-c", _CHILD, str(path), "1" if fast else "0"],
+            check=True,
+            capture_output=True,
+            text=True,
+            env=env,
         )
         result = json.loads(done.stdout)
         if best is None or result["seconds"] < best["seconds"]:  # type: ignore[operator]
@@ -141,16 +154,27 @@ def tail_cut(text: str, tokens: int) -> str:
     return encoding.decode(ids[-tokens:])
 
 
-def measure(path: Path, size_mb: float, where: str, cues: Path | None, fast: bool, repeat: int) -> Row:
+def measure(path: Path, where: str, cues: Path | None, fast: bool, scanners: list[str], repeat: int) -> list[Row]:
+    """One row per scanner engine; the grep baselines and the tail comparisons are shared by the rows."""
     grep_count = best_of(["grep", "-c", "", str(path)], repeat)
     grep_cues = best_of(["grep", "-c", "-i", "-F", "-f", str(cues), str(path)], repeat) if cues else None
-    child = read_in_child(path, fast, repeat)
     tail = tail_lines(path, SEED_TAIL_LINES)
     cut = tail_cut(tail, TAIL_CUT_TOKENS)
+    rows = []
+    for scanner in scanners:
+        child = read_in_child(path, fast, scanner, repeat)
+        rows.append(_row(path, where, child, grep_count, grep_cues, tail, cut))
+    return rows
+
+
+def _row(
+    path: Path, where: str, child: dict[str, object], grep_count: float, grep_cues: float | None, tail: str, cut: str
+) -> Row:
     markdown = str(child["markdown"])
     return Row(
         size_mb=path.stat().st_size / 1e6,
         where=where,
+        scanner=str(child["scanner"]),
         grep_count_s=grep_count,
         grep_cues_s=grep_cues,
         read_s=float(child["seconds"]),  # type: ignore[arg-type]
@@ -170,8 +194,8 @@ def measure(path: Path, size_mb: float, where: str, cues: Path | None, fast: boo
 def print_table(rows: list[Row], label: str) -> None:
     print(f"\n{label}")
     print(
-        f"{'size MB':>8} {'root':>6} {'read s':>7} {'MB/s':>7} {'grep-c s':>8} {'ratio':>6} {'grepF s':>8} "
-        f"{'ratio':>6} {'RSS MB':>11} {'parsed':>14} {'tokens digest/10k lines/25k cut':>33} {'root kept d/t/c':>16}"
+        f"{'size MB':>8} {'root':>6} {'scanner':>9} {'read s':>7} {'MB/s':>7} {'grep-c s':>8} {'ratio':>6} "
+        f"{'grepF s':>8} {'ratio':>6} {'RSS MB':>11} {'parsed':>14} {'tokens digest/10k lines/25k cut':>33} {'root kept d/t/c':>16}"
     )
     for r in rows:
         ratio_count = r.grep_count_s / r.read_s
@@ -180,13 +204,13 @@ def print_table(rows: list[Row], label: str) -> None:
         kept = "/".join("yes" if k else "no" for k in (r.root_in_digest, r.root_in_tail_lines, r.root_in_cut))
         tokens = f"{r.digest_tokens}/{r.tail_lines_tokens}/{r.cut_tokens}"
         print(
-            f"{r.size_mb:8.1f} {r.where:>6} {r.read_s:7.3f} {r.mb_per_s:7.0f} {r.grep_count_s:8.3f} {ratio_count:6.3f} "
-            f"{grep_f} {ratio_f} {r.rss_peak_mb:5.0f} ({r.rss_imports_mb:3.0f}) {r.lines_parsed:>6}/{r.lines:<7} "
+            f"{r.size_mb:8.1f} {r.where:>6} {r.scanner:>9} {r.read_s:7.3f} {r.mb_per_s:7.0f} {r.grep_count_s:8.3f} "
+            f"{ratio_count:6.3f} {grep_f} {ratio_f} {r.rss_peak_mb:5.0f} ({r.rss_imports_mb:3.0f}) {r.lines_parsed:>6}/{r.lines:<7} "
             f"{tokens:>33} {kept:>16}"
         )
 
 
-def print_bar(rows: list[Row]) -> None:
+def print_bar(rows: list[Row], label: str) -> None:
     """The issue's bar, criterion by criterion, with the measured extremes."""
     tokens = [r.digest_tokens for r in rows]
     ratios = [r.grep_count_s / r.read_s for r in rows if r.size_mb >= 10]
@@ -201,7 +225,7 @@ def print_bar(rows: list[Row]) -> None:
         ("throughput >= 0.3x grep -c '' (logs >= 10 MB)", bool(ratios) and min(ratios) >= 0.3,
          f"{min(ratios):.3f}..{max(ratios):.3f}" if ratios else "no log >= 10 MB"),
     ]
-    print("\nBar")
+    print(f"\nBar ({label})")
     for name, ok, value in checks:
         print(f"  {'PASS' if ok else 'MISS'}  {name}: {value}")
 
@@ -212,6 +236,10 @@ def main() -> int:
     parser.add_argument("--sizes", type=float, nargs="+", default=[1.0, 50.0], help="log sizes in MB")
     parser.add_argument("--plain", action="store_true", help="also time the line-by-line reader (slow)")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--scanners", nargs="+", choices=["numpy", "hyperscan"], default=available_kinds(),
+        help="cue-scanner engines to time, one row each (default: every engine this machine has)",
+    )
     args = parser.parse_args()
     sizes = [*args.sizes, *([1024.0] if args.big else [])]
     wheres: list[Where] = ["early", "middle", "late"]
@@ -228,17 +256,19 @@ def main() -> int:
             for where in wheres:
                 path = Path(tmp) / f"{size:g}mb-{where}.log"
                 write_log(path, size, error_at=where)
-                rows.append(measure(path, size, where, cues, fast=True, repeat=args.repeat if size < 500 else 1))
+                repeat = args.repeat if size < 500 else 1
+                rows.extend(measure(path, where, cues, fast=True, scanners=args.scanners, repeat=repeat))
                 if args.plain and size <= 50:
-                    plain.append(measure(path, size, where, None, fast=False, repeat=1))
+                    plain.extend(measure(path, where, None, fast=False, scanners=["auto"], repeat=1))
                 path.unlink()
     print_table(rows, "read_log_file (cue scan of big files); ratio = grep time / read time (higher is better)")
     if plain:
         print_table(plain, "read_log_file, line-by-line (fast_scan=False)")
-    print_bar(rows)
+    for scanner in args.scanners:
+        print_bar([r for r in rows if r.scanner == scanner], f"cue scanner: {scanner}")
     print(
         "\nRSS MB = peak of the reading child (after imports in parentheses). parsed = lines through the full "
-        "pipeline / all lines. grepF = grep -c -i -F -f <the scanner's cue phrases>. tokens: the digest vs the "
+        "pipeline / all lines. grepF = grep -c -i -F -f <the scanner's cue phrases>. scanner = cue-scan engine (auto picks hyperscan if installed). tokens: the digest vs the "
         "last 10,000 lines vs a 25k-token tail cut; root kept in digest / 10k lines / 25k cut."
     )
     return 0

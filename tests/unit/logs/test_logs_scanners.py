@@ -108,7 +108,8 @@ def test_each_engine_finds_every_phrase_in_any_case_at_any_offset(kind: str) -> 
     assert list(scanner.cue_lines(filler, 0, len(filler))) == []
     rng = random.Random(7)
     for phrase in CUE_PHRASES:
-        for variant in {phrase, phrase.lower(), phrase.upper(), phrase.capitalize(), _random_case(phrase, rng).decode()}:
+        spellings = {phrase, phrase.lower(), phrase.upper(), phrase.capitalize(), _random_case(phrase, rng).decode()}
+        for variant in spellings:
             for pad in ("", "x", "xy", "xyz"):
                 if variant.endswith("\n"):
                     line = f"2025/10/08 20:00:00 [train] something{pad}{variant[:-1]}"
