@@ -16,6 +16,7 @@ and the redaction counts cover the parsed lines only; loss spikes between sample
 from __future__ import annotations
 
 import time
+from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -23,6 +24,7 @@ import numpy as np
 
 from runshepherd.logs.config import LogConfig
 from runshepherd.logs.decode import iter_binary_lines, last_segment
+from runshepherd.logs.readahead import read_ahead
 from runshepherd.logs.scan import CueScanner
 from runshepherd.logs.scanners import scanner_for
 
@@ -138,8 +140,14 @@ class _MiddleScan:
             self.next_sample = base + lo
         while self.next_sample < base + hi:
             at = self.next_sample - base
-            start = at if at == 0 or buf[at - 1 : at] == b"\n" else buf.find(b"\n", at, hi) + 1
-            if start <= 0 or start >= hi:
+            if at == lo or buf[at - 1 : at] == b"\n":  # ``lo`` is a line start
+                start = at
+            else:
+                nl = buf.find(b"\n", at, hi)
+                if nl == -1:
+                    break
+                start = nl + 1
+            if start >= hi:
                 break
             nl = buf.find(b"\n", start, hi)
             out.append((start, hi if nl == -1 else nl + 1))
@@ -149,51 +157,48 @@ class _MiddleScan:
     def run(self, stream: BinaryIO, lo: int, hi: int, deadline: float | None) -> bool:
         """Scan file bytes ``[lo, hi)`` (``lo`` a line start). Returns False when the deadline cut it short.
 
-        One buffer of two chunks is reused: each read goes after the partial line carried from the last one.
+        Chunks come from :func:`~runshepherd.logs.readahead.read_ahead` (the next one is read while this one is
+        scanned); the partial line at the end of a chunk is carried, as a short copy, in front of the next.
         """
         chunk = self.config.scan_chunk_bytes
-        buf = bytearray(2 * chunk)
-        view = memoryview(buf)
         stream.seek(lo)
-        base, kept = lo, 0  # file offset of buf[0]; bytes of a partial line carried at the front of buf
+        carry, at = b"", lo  # a partial line not handled yet, and its file offset
         long: _LongLine | None = None
         remaining = hi - lo
-        while remaining > 0:
-            if deadline is not None and time.monotonic() > deadline:
-                return False
-            got = stream.readinto(view[kept : kept + min(chunk, remaining)])
-            if not got:
-                break
-            remaining -= got
-            size, begin = kept + got, 0
-            if long is not None:  # inside a line longer than a chunk
-                nl = buf.find(b"\n", 0, size)
-                end = size if nl == -1 else nl + 1
-                long.extend(buf[:end], self.max_line_bytes)
-                if nl == -1 and remaining > 0:
-                    base, kept = base + size, 0
+        with closing(read_ahead(stream, remaining, chunk)) as reads:
+            for buf, got in reads:
+                if deadline is not None and time.monotonic() > deadline:
+                    return False
+                remaining -= got
+                begin, size = chunk - len(carry), chunk + got
+                buf[begin:chunk] = carry
+                base = at - begin  # file offset of buf[0]
+                if long is not None:  # inside a line longer than a chunk (nothing is carried then)
+                    nl = buf.find(b"\n", begin, size)
+                    end = size if nl == -1 else nl + 1
+                    long.extend(buf[begin:end], self.max_line_bytes)
+                    if nl == -1 and remaining > 0:
+                        carry, at = b"", base + size
+                        continue
+                    self._long_line(long)
+                    long, begin = None, end
+                end = buf.rfind(b"\n", begin, size) + 1 if remaining > 0 else size
+                if end <= begin:  # no line ends in what was read
+                    if size - begin >= chunk:
+                        long = _LongLine()
+                        long.extend(buf[begin:size], self.max_line_bytes)
+                        carry, at = b"", base + size
+                    else:
+                        carry, at = bytes(buf[begin:size]), base + begin
                     continue
-                self._long_line(long)
-                long, begin = None, end
-            end = buf.rfind(b"\n", begin, size) + 1 if remaining > 0 else size
-            if end <= begin:  # no line ends in what was read
-                if size - begin >= chunk:
-                    long = _LongLine()
-                    long.extend(buf[begin:size], self.max_line_bytes)
-                    base, kept = base + size, 0
-                else:
-                    buf[: size - begin] = buf[begin:size]
-                    base, kept = base + begin, size - begin
-                continue
-            self.scan(buf, begin, end, base)
-            # What is left has no newline and came from this read, so it is shorter than a chunk: the next
-            # read still fits in the buffer.
-            buf[: size - end] = buf[end:size]
-            base, kept = base + end, size - end
+                self.scan(buf, begin, end, base)
+                # What is left has no newline and came from this read, so it is shorter than a chunk: it fits
+                # in front of the next chunk.
+                carry, at = bytes(buf[end:size]), base + end
         if long is not None:
             self._long_line(long)
-        elif kept:
-            self.scan(buf, 0, kept, base)
+        elif carry:
+            self.scan(carry, 0, len(carry), at)
         return True
 
     def _long_line(self, line: _LongLine) -> None:

@@ -149,3 +149,16 @@ def test_newline_count_matches_bytes_count_on_any_range() -> None:
     data = ("\n".join(FILLER) + "\n").encode() * 3000  # ~1.4 MB: the numpy path, more than one block
     for lo, hi in [(0, len(data)), (17, len(data) - 5), (100, 200), (0, 0), (1 << 20, (1 << 20) + 70_000)]:
         assert count_newlines(data, lo, hi) == data.count(b"\n", lo, hi)
+
+
+def test_the_middle_is_sampled_once_per_sample_every_bytes(tmp_path: Path) -> None:
+    """Metric history from the middle: one parsed line per ``sample_every_bytes``, even without a cue."""
+    loss_line = "2025/10/08 20:00:00 [train] {'loss': 0.4123, 'grad_norm': 1.07, 'learning_rate': 5e-05, 'epoch': 0.41}"
+    path = _write(tmp_path / "metrics.log", [loss_line] * 6000)  # ~630 KB, no cue anywhere
+    middle = path.stat().st_size - SMALL.head_window_bytes - SMALL.tail_window_bytes
+    every = SMALL.sample_every_bytes
+    sampled = read_log_file(path, config=SMALL)
+    unsampled = read_log_file(path, config=SMALL.model_copy(update={"sample_every_bytes": 10 * path.stat().st_size}))
+    extra = sampled.metrics["loss"].samples - unsampled.metrics["loss"].samples
+    assert middle // every - 1 <= extra <= middle // every + 1
+    assert sampled.lines_read == unsampled.lines_read == 6000
