@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import re
 
+from dataclasses import replace
+
+from runshepherd.diagnosis.errorblock import finished_after, recovered_after, retried_at, traceback_end
 from runshepherd.diagnosis.models import Diagnosis, DiagnosisInput, Fix, TaskRecord
 from runshepherd.diagnosis.rules import REGISTRY, Context, Signal
 
@@ -46,15 +49,31 @@ def _demote_echo(s: Signal, primary: list[Signal]) -> Signal:
                and o.label not in CONSEQUENCES]
     if not earlier:
         return s
-    from dataclasses import replace
-
     return replace(s, strength=s.strength - 0.2)
+
+
+def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
+    """A log failure the program retried successfully is history, not evidence of failure: it is dropped.
+
+    Proof of success is an explicit "attempt 2 ok"-style line after the retry, or the run finishing normally
+    with no later signal of the same family (a retry that failed again repeats its error).
+    """
+    lines = ctx.log.lines
+    out = []
+    for s in signals:
+        retry = retried_at(lines, traceback_end(lines, s.order)) if 0 <= s.order < len(lines) else None
+        if retry is not None:
+            again = any(o.label == s.label and o.order > retry for o in signals)
+            if recovered_after(lines, retry) or (not again and finished_after(lines, retry)):
+                continue
+        out.append(s)
+    return out
 
 
 def verdict(ctx: Context, *, failed: bool | None = None, task: str | None = None,
             allowed: set[str] | None = None) -> Diagnosis:
     """One diagnosis for one context. ``failed`` = what the status says (None = unknown, e.g. a bare log)."""
-    signals = collect(ctx)
+    signals = _drop_recovered(collect(ctx), ctx)
     if allowed is not None:
         signals = [s for s in signals if s.label in allowed]
     best = choose(signals)

@@ -49,14 +49,57 @@ _BENIGN = re.compile(
     r"|retrying in \d|Retrying \(Retry\("
     r"|NCCL INFO"
     r"|tokenizers: The current process just got forked"
-    r"|This (?:TensorFlow binary|message) is",
+    r"|This (?:TensorFlow binary|message) is"
+    r"|waitForInput: socket .* timed out after 0ms"
+    # info-level C++ log lines (c10d, NCCL, glog-in-brackets): ``[I socket.cpp:480] ...``
+    r"|^\[I(?:\d{4} [\d:.]+)?\s*(?:\d+\s+)?[\w./-]+\.(?:cpp|cc|cu|h|hpp):\d+\]",
     re.IGNORECASE,
 )
 _FRAME = re.compile(r'^\s*File "[^"]+", line \d+')
 _TB_START = re.compile(r"Traceback \(most recent call last\)")
 _EXC_LINE = re.compile(
-    r"^(?P<type>(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault))(?::\s*(?P<msg>.*)|\s*$)"
+    r"^(?P<type>(?:[A-Za-z_][\w]*\.)*_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault))(?::\s*(?P<msg>.*)|\s*$)"
 )
+# A failure that the program itself retried: a retry notice right after it, then proof that the retry worked
+# (an explicit success line, or the run finishing normally with no repeat of the same failure).
+_RETRY = re.compile(
+    r"\bretry(?:ing)?\b|\[Retry \d+/\d+\]|entering retry loop|attempt \d+(?:/\d+)? failed|will retry|trying again",
+    re.IGNORECASE,
+)
+_RECOVERED = re.compile(
+    r"\b(?:attempt|retry|try) #?\d+(?:/\d+)?:? (?:succeeded|ok\b|successful|passed)|succeeded (?:on|after) (?:retry|attempt)"
+    r"|\berror resolved|\bresolved after\b|resuming normal operation|Successfully (?:pulled|downloaded|connected|reconnected)"
+    r"|\breconnected\b|connection (?:re-?)?established",
+    re.IGNORECASE,
+)
+_FINISHED = re.compile(
+    r"Training completed|training (?:complete|completed|finished|done)\b|finished successfully|exit(?:s|ed)? successfully"
+    r"|\bexit(?:ed with)? (?:code|status)[:= ]+0\b|\bexitcode: 0\b|worker group successfully finished|\bJob succeeded"
+    r"|\ball done\b|`Trainer\.fit` stopped: `max_(?:epochs|steps)",
+    re.IGNORECASE,
+)
+RETRY_WINDOW = 6
+RECOVERY_WINDOW = 25
+
+
+def retried_at(lines: list[Line], idx: int) -> int | None:
+    """Index of a retry notice on or shortly after line ``idx`` (any level: retry notices are often warnings)."""
+    for ln in lines[idx: idx + RETRY_WINDOW + 1]:
+        if _RETRY.search(ln.text):
+            return ln.index
+    return None
+
+
+def recovered_after(lines: list[Line], idx: int) -> bool:
+    """True when a line soon after a retry says the retry worked."""
+    return any(_RECOVERED.search(ln.text) for ln in lines[idx: idx + RECOVERY_WINDOW + 1])
+
+
+def finished_after(lines: list[Line], idx: int) -> bool:
+    """True when the log, after ``idx``, says the run finished normally."""
+    return any(_FINISHED.search(ln.text) for ln in lines[idx + 1:])
+
+
 _CHAINED = re.compile(r"During handling of the above exception|The above exception was the direct cause")
 
 _EXIT_PATTERNS = [
@@ -154,7 +197,7 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
     for i, raw in enumerate(raw_lines):
         text = strip_prefix(raw)
         frame = bool(_FRAME.match(text))
-        code = prev_frame and not frame and text.startswith((" ", "\t")) and exception_type(text) is None
+        code = prev_frame and not frame and _indented(raw, text) and exception_type(text) is None
         if _TB_START.search(text):
             in_tb = True
         lines.append(Line(i, raw, text, warning=is_warning(text), code=code or (in_tb and text.strip().startswith("^"))))
@@ -165,6 +208,24 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
             block.exceptions.append(ln.index)
     block.root = _root_exception(lines, block.exceptions)
     return block
+
+
+def _indented(raw: str, text: str) -> bool:
+    """Whether the message was indented (quoted source), even when a stripped prefix swallowed the indentation."""
+    if text.startswith((" ", "\t")):
+        return True
+    head = raw.rstrip("\r\n")[: len(raw.rstrip("\r\n")) - len(text)]
+    return head.endswith(("   ", "\t"))
+
+
+def traceback_end(lines: list[Line], idx: int) -> int:
+    """For a line inside a traceback (header, frame, quoted code), the index of the exception line closing it."""
+    if idx >= len(lines) or not (_TB_START.search(lines[idx].text) or _FRAME.match(lines[idx].text) or lines[idx].code):
+        return idx
+    for ln in lines[idx + 1: idx + 80]:
+        if ln.usable and exception_type(ln.text) is not None:
+            return ln.index
+    return idx
 
 
 def _root_exception(lines: list[Line], exceptions: list[int]) -> int | None:
