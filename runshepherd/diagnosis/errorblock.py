@@ -63,7 +63,8 @@ _EXC_LINE = re.compile(
 # A failure that the program itself retried: a retry notice right after it, then proof that the retry worked
 # (an explicit success line, or the run finishing normally with no repeat of the same failure).
 _RETRY = re.compile(
-    r"\bretry(?:ing)?\b|\[Retry \d+/\d+\]|entering retry loop|attempt \d+(?:/\d+)? failed|will retry|trying again",
+    r"\bretry(?:ing)?\b|\[Retry \d+/\d+\]|entering retry loop|attempt \d+(?:/\d+)? failed|will retry|trying again"
+    r"|\bPulling image\b",  # the kubelet announces each new pull attempt
     re.IGNORECASE,
 )
 _RECOVERED = re.compile(

@@ -10,21 +10,43 @@ _PULL = re.compile(
     r"ErrImagePull|ImagePullBackOff|Failed to pull image|FAILED_IMAGE_PULL|manifest unknown|manifest for \S+ not found"
     r"|pull access denied|repository does not exist|InvalidImageName|ErrImageNeverPull|failed to resolve reference"
     r"|pyxis: (?:failed|couldn't)|enroot-import|\[ERROR\] URL \S+ returned error code|Error response from daemon: (?:manifest|pull)"
-    r"|Back-off pulling image|image \S+ not found",
+    r"|Back-off pulling image|image \S+ not found|trying and failing to pull image",
     re.IGNORECASE,
 )
 _AUTH = re.compile(r"unauthori[sz]ed|authentication required|denied|\b40[13]\b|no basic auth credentials|forbidden",
                    re.IGNORECASE)
+_PULLED = re.compile(r"Successfully pulled image|Container image \S+ already present on machine|\bPulled\b.*\bimage\b",
+                     re.IGNORECASE)
 _IMAGE = re.compile(r"""image "?(?P<image>[\w.\-/:@]+)"?""", re.IGNORECASE)
+
+
+def _pulled_after(seq: list[str], last_hit: int) -> bool:
+    """True when a line after the last pull failure says the same image (or an unnamed one) was pulled after all.
+
+    Another container's image being pulled (a sidecar) does not count.
+    """
+    failed = {m.group("image") for t in seq[: last_hit + 1] if _PULL.search(t) and (m := _IMAGE.search(t))}
+    for t in seq[last_hit + 1:]:
+        if _PULLED.search(t):
+            m = _IMAGE.search(t)
+            if m is None or not failed or m.group("image") in failed:
+                return True
+    return False
 
 
 @rule
 def image_pull(ctx: Context) -> list[Signal]:
     hits: list[tuple[int, str, str]] = []
+    seq: list[str] = []  # usable texts in reading order (failure message, events, log)
+    last_hit = -1
     for order, ln in ctx.texts():
+        seq.append(ln.text)
         if _PULL.search(ln.text):
             hits.append((order if order < 0 else ln.index, ln.raw.rstrip(), ln.text))
+            last_hit = len(seq) - 1
     status_hit = ctx.status in {"FAILED_IMAGE_PULL", "FAILED_START_TIMEOUT"}
+    if hits and not status_hit and _pulled_after(seq, last_hit):
+        return []  # a transient pull failure that a later attempt got past
     if not hits and not status_hit:
         return []
     # the most informative line: one that says *why* (auth / not found), else the first
