@@ -37,6 +37,7 @@ AUTH = register(
             pat(r"api[_ ]key not configured|Invalid (?:user )?token|token is (?:invalid|expired)|invalid service token", 0.84),
             pat(r"AuthenticationError|authentication (?:failed|required)|not authorized|Unauthorized", 0.8),
             pat(r"Operation not permitted|Read-only file system", 0.74),
+            pat(r"could not read (?:Username|Password) for|terminal prompts disabled|Authentication failed for '", 0.86),
         ),
     )
 )

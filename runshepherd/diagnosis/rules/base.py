@@ -78,8 +78,12 @@ class Context:
             written_outputs=written_outputs,
         )
 
-    def texts(self, *, events: bool = True, log: bool = True) -> Iterable[tuple[int, Line]]:
-        """Usable (non-warning, non-code) lines with their ordering key: failure message, events, then log."""
+    def texts(self, *, events: bool = True, log: bool = True, warnings: bool = False) -> Iterable[tuple[int, Line]]:
+        """Usable (non-warning, non-code) lines with their ordering key: failure message, events, then log.
+
+        ``warnings=True`` also yields warning-level lines, for the families whose evidence is printed as a
+        warning (an empty output upload is reported as a warning, then the run "succeeds").
+        """
         if self.failure_message:
             fm = prepare([self.failure_message]).lines[0]
             yield ORDER_FAILURE_MESSAGE, fm
@@ -89,7 +93,7 @@ class Context:
                     yield ORDER_EVENT, ln
         if log:
             for ln in self.log.lines:
-                if ln.usable:
+                if ln.usable or (warnings and ln.warning and not ln.code and ln.text.strip()):
                     yield ln.index, ln
 
     def all_text(self) -> str:
@@ -131,11 +135,12 @@ class PatternRule:
     what_would_confirm: str | None = None
     in_events: bool = True
     in_log: bool = True
+    in_warnings: bool = False
     max_hits: int = 3
 
     def __call__(self, ctx: Context) -> list[Signal]:
         out: list[Signal] = []
-        for order, ln in ctx.texts(events=self.in_events, log=self.in_log):
+        for order, ln in ctx.texts(events=self.in_events, log=self.in_log, warnings=self.in_warnings):
             for p in self.patterns:
                 m = p.regex.search(ln.text)
                 if m is None:

@@ -37,6 +37,7 @@ CUDA_DRIVER = register(
             pat(r"CUDA_ERROR_NOT_INITIALIZED|CUDA driver initialization failed", 0.86),
             pat(r"Unable to initialize backend 'cuda'", 0.86),
             pat(r"Torch not compiled with CUDA enabled", 0.86),
+            pat(r"Loaded runtime CuDNN library: \S+ but source was compiled with|CUDNN_STATUS_VERSION_MISMATCH|cuDNN version incompatibility", 0.88),
             pat(r"CUDA error: (?:unknown error|initialization error)", 0.8),
         ),
     )

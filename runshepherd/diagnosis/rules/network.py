@@ -36,6 +36,8 @@ NETWORK = register(
             pat(r"SSLError|CERTIFICATE_VERIFY_FAILED|SSL: WRONG_VERSION", 0.8),
             pat(r"Connection timed out|timed out while (?:downloading|connecting)|Read timed out", 0.78),
             pat(r"(?:download|fetch|transfer) (?:failed|error)|failed to (?:download|fetch)", 0.76),
+            pat(r"EndpointConnectionError|Could not connect to the endpoint URL|Connect timeout on endpoint URL", 0.86),
+            pat(r"dial tcp \S+: (?:i/o timeout|connect: connection refused|connect: no route to host)|Network is unreachable|No route to host", 0.84),
             pat(r"Connection reset by peer", 0.62),
         ),
     )

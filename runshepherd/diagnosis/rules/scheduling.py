@@ -9,7 +9,7 @@ from runshepherd.diagnosis.rules.base import ORDER_EVENT, ORDER_STATUS, Context,
 
 _MARKERS = re.compile(
     r"FailedScheduling|Unschedulable|\d+/\d+ nodes are available|Insufficient nvidia\.com/gpu|Reason=\w+|"
-    r"\b(?:PENDING|PD)\b.*\(\w+(?:,[^)]*)?\)\s*$|FAILED_QUEUE_TIMEOUT|queue[_ ]timeout|didn't have enough resources",
+    r"\b(?:PENDING|PD)\b.*\(\w+(?:,[^)]*)?\)\s*$|FAILED_QUEUE_TIMEOUT|queue[_ ]timeout|didn't have enough resources|exceeded quota",
 )
 
 

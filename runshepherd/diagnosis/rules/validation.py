@@ -9,14 +9,15 @@ from runshepherd.diagnosis.rules.base import ORDER_STATUS, Context, Signal, rule
 _CAPACITY = re.compile(
     r"failed capacity validation|exceed what any single node|Requested node configuration is not available"
     r"|More processors requested than permitted|Node count specification invalid|Memory specification can not be satisfied"
-    r"|exceeds? (?:the )?(?:node|allocatable) capacity|Insufficient resources on any node",
+    r"|exceeds? (?:the )?(?:node|allocatable) capacity|Insufficient resources on any node"
+    r"|Resource validation failed|Value \"?[\w.]+\"? too high for label",
     re.IGNORECASE,
 )
 _TABLE_ROW = re.compile(r"^\s*(?:gpu|cpu|memory|storage)\s+\S+\s+\S+\s*$", re.IGNORECASE)
 _OTHER = re.compile(
     r"Workflow submission failed|Batch job submission failed|Invalid partition name|admission webhook .* denied the request"
     r"|error validating data|spec\.\S+: (?:Invalid|Required|Unsupported) value|validation errors? for (?:WorkflowSpec|TaskSpec|Workflow)"
-    r"|Invalid workflow spec|FAILED_SUBMISSION",
+    r"|Invalid workflow spec|workflow spec (?:is )?invalid|spec validation failed|FAILED_SUBMISSION",
     re.IGNORECASE,
 )
 
