@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from runshepherd.diagnosis.rules.base import (
     Context,
     PatternRule,
@@ -54,3 +56,30 @@ def transfer_exit(ctx: Context) -> list[Signal]:
     return [Signal("network_download", "infra", 0.8, order, ev,
                    "Moving data in or out of the task failed (input download, mount or output upload).",
                    "retry", _FIX)]
+
+
+_PIP_NOT_FOUND = re.compile(r"No matching distribution found for|Could not find a version that satisfies the requirement")
+_PIP_UNREACHABLE = re.compile(
+    r"Retrying \(Retry\(.*(?:NewConnectionError|Name or service not known|Temporary failure in name resolution"
+    r"|ConnectTimeoutError|ReadTimeoutError|ProxyError|Network is unreachable|Connection refused)"
+    r"|Could not fetch URL \S+: There was a problem confirming the ssl certificate"
+)
+
+
+@rule
+def pip_index_unreachable(ctx: Context) -> list[Signal]:
+    """pip says "no matching distribution" when it never reached the index: its connection retries (printed as
+    warnings) come first, so that is a network failure, not a missing package."""
+    lines = ctx.log.lines
+    missing = next((ln for ln in lines if ln.usable and _PIP_NOT_FOUND.search(ln.text)), None)
+    if missing is None:
+        return []
+    retries = [ln for ln in lines[max(0, missing.index - 60): missing.index] if _PIP_UNREACHABLE.search(ln.text)]
+    if not retries:
+        return []
+    return [Signal("network_download", "infra", 0.9, retries[0].index,
+                   [retries[-1].raw.rstrip(), missing.raw.rstrip()],
+                   "pip could not reach the package index (its connection attempts failed), so it found no "
+                   "version of the package; the package itself is probably fine.",
+                   "retry", "Check that the task can reach the package index (or set a reachable mirror with "
+                   "PIP_INDEX_URL), bake the package into the image, or install from wheels shipped as an input.")]
