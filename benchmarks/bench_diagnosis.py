@@ -3,11 +3,15 @@
 Speed is reported as ms per log and as a ratio against a trivial baseline measured in the same run (reading the
 file and splitting it into lines), so the number means something on any machine.
 
-    python benchmarks/bench_diagnosis.py [CORPUS_DIR]
+    python benchmarks/bench_diagnosis.py [--corpus original|holdout|DIR]
+
+``original`` is the rule author's corpus (tests/data/diagnosis, logs under logs/); ``holdout`` is the blind corpus
+written without reading the rules (tests/data/diagnosis_holdout, logs beside labels.json).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import time
@@ -16,12 +20,20 @@ from pathlib import Path
 
 from runshepherd.diagnosis import diagnose_log_text
 
-DEFAULT = Path(__file__).resolve().parents[1] / "tests" / "data" / "diagnosis"
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
+CORPORA = {"original": DATA / "diagnosis", "holdout": DATA / "diagnosis_holdout"}
+DEFAULT = CORPORA["original"]
+
+
+def _log_path(corpus: Path, name: str) -> Path:
+    """Logs live in ``logs/`` (original corpus) or beside ``labels.json`` (holdout)."""
+    nested = corpus / "logs" / name
+    return nested if nested.exists() else corpus / name
 
 
 def main(corpus: Path = DEFAULT) -> int:
     labels: dict[str, str] = json.loads((corpus / "labels.json").read_text())
-    files = [(corpus / "logs" / name, lab) for name, lab in sorted(labels.items())]
+    files = [(_log_path(corpus, name), lab) for name, lab in sorted(labels.items())]
 
     t0 = time.perf_counter()
     for path, _ in files:
@@ -58,5 +70,17 @@ def main(corpus: Path = DEFAULT) -> int:
     return 0
 
 
+def _parse(argv: list[str]) -> Path:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", default="original", help="original, holdout, or a directory with labels.json")
+    ap.add_argument("corpus_dir", nargs="?", help="(older form) a corpus directory")
+    args = ap.parse_args(argv)
+    choice = args.corpus_dir or args.corpus
+    path = CORPORA.get(choice, Path(choice))
+    if not (path / "labels.json").is_file():
+        ap.error(f"no labels.json in {path}")
+    return path
+
+
 if __name__ == "__main__":
-    sys.exit(main(Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT))
+    sys.exit(main(_parse(sys.argv[1:])))
