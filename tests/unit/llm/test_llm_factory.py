@@ -34,7 +34,12 @@ def test_a_missing_key_is_named_and_a_local_server_needs_none(monkeypatch: pytes
     assert check_provider("openai:qwen", LLMConfig(base_url="http://127.0.0.1:8000/v1"), environ={})[1] == "qwen"
 
 
-def test_a_missing_provider_package_says_how_to_install() -> None:
+def test_a_missing_provider_package_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    # as if `langchain` were installed (CI installs only the dev extra): the provider's own package is named
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: object() if name == "langchain" else real(name, *a))
     with pytest.raises(ConfigError, match=r"langchain_nosuch.*runshepherd\[llm\]"):
         check_provider("nosuch:model", LLMConfig(), environ={})
 
