@@ -40,7 +40,8 @@ from runshepherd.logs.synthetic import ROOT_ERROR, Where, write_log
 SEED_TAIL_LINES = 10_000
 TAIL_CUT_TOKENS = 25_000
 
-# The child reads one file and reports; it imports the pipeline before the RSS baseline is taken.
+# The child reads one file and reports; it imports the pipeline and builds the cue scanner (done once per
+# process) before the RSS baseline is taken and the clock starts.
 _CHILD = """
 import json, resource, sys, time
 from runshepherd.logs import LogConfig, digest_to_markdown, read_log_file
@@ -59,6 +60,7 @@ def peak_kb():
 
 path, fast = sys.argv[1], sys.argv[2] == "1"
 config = LogConfig(max_seconds=None, fast_scan=fast)
+scanner = scanner_for(config.cue_scanner).name if fast else "-"  # built once per process, like the imports
 rss_imports = peak_kb()
 started = time.perf_counter()
 digest = read_log_file(path, config=config)
@@ -71,7 +73,7 @@ print(json.dumps({
     "root_error": digest.root_error,
     "lines": digest.lines_read,
     "lines_skimmed": digest.lines_skimmed,
-    "scanner": scanner_for(config.cue_scanner).name if fast else "-",
+    "scanner": scanner,
 }))
 """
 

@@ -19,7 +19,8 @@ def read_ahead(stream: BinaryIO, nbytes: int, chunk: int) -> Iterator[tuple[byte
     caller must be done with it (or have copied what it keeps) before asking for the next. Close the generator
     (``contextlib.closing``) when leaving early: that waits for the read in flight.
     """
-    buffers = (bytearray(2 * chunk), bytearray(2 * chunk))
+    size = chunk + min(chunk, nbytes)  # a short range needs no full-size buffers (they are zero-filled)
+    buffers = (bytearray(size), bytearray(size))
     left = nbytes
 
     def fill(buf: bytearray) -> int:

@@ -1,6 +1,6 @@
 """Which cue scanner a read uses: Hyperscan where it is installed (x86), else numpy.
 
-The choice is made once at import (:data:`DEFAULT_KIND`) and can be forced per read with
+The choice is made once at import (:data:`DEFAULT_KIND`, built as :data:`DEFAULT_SCANNER`) and can be forced per read with
 ``LogConfig.cue_scanner`` or for a whole process with ``RUNSHEPHERD_LOG_SCANNER=numpy|hyperscan|auto`` (the
 benchmark times both that way). Forcing ``hyperscan`` where it cannot be imported is an error, not a silent
 fallback, so a timing row is never labelled with the wrong engine. Scanners are built once per kind.
@@ -58,3 +58,7 @@ def _build(kind: Literal["numpy", "hyperscan"]) -> CueScanner:
 def scanner_for(kind: ScannerKind | None = None) -> CueScanner:
     """The shared scanner of ``kind`` (see :func:`resolve_kind`), built on first use."""
     return _build(resolve_kind(kind))
+
+
+DEFAULT_SCANNER: CueScanner = _build(DEFAULT_KIND)
+"""Built at import (a few ms: Hyperscan compiles its database), so no read pays for it."""
