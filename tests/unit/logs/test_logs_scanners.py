@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -149,3 +153,33 @@ def test_a_big_read_gives_the_same_digest_with_either_engine(tmp_path: Path) -> 
     digests = [read_log_file(path, config=small.model_copy(update={"cue_scanner": k})) for k in ("numpy", "hyperscan")]
     assert digests[0].lines_skimmed > 0 and digests[0].root_error == ROOT_ERROR
     assert digests[0].model_dump() == digests[1].model_dump()
+
+
+@needs_hyperscan
+def test_threads_can_share_the_hyperscan_scanner() -> None:
+    """Fan-out readers run in threads: each needs its own Hyperscan scratch, or scans fail or mix up."""
+    scanner = scanner_for("hyperscan")
+    chunks = [bytearray(generated_chunk(seed)) for seed in range(8)]
+    expected = [reference_lines(bytes(c), 0, len(c)) for c in chunks]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        for _ in range(3):
+            found = list(pool.map(lambda c: list(scanner.cue_lines(c, 0, len(c))), chunks))
+            assert found == expected
+
+
+def test_without_hyperscan_the_reader_falls_back_to_numpy(tmp_path: Path) -> None:
+    """What an ARM machine sees: the import fails, auto means numpy, and a big read still finds the root error."""
+    path = tmp_path / "run.log"
+    path.write_text("".join(trainer_lines(6000, error_at="late")))
+    script = (
+        "import sys; sys.modules['hyperscan'] = None\n"  # makes `import hyperscan` raise ImportError
+        "from runshepherd.logs import LogConfig, read_log_file\n"
+        "from runshepherd.logs.scanners import DEFAULT_KIND, HYPERSCAN_MISSING, scanner_for\n"
+        "small = LogConfig(head_window_bytes=4096, tail_window_bytes=8192, scan_chunk_bytes=16384)\n"
+        f"digest = read_log_file({str(path)!r}, config=small)\n"
+        "print(DEFAULT_KIND, scanner_for().name, HYPERSCAN_MISSING is not None, digest.lines_skimmed > 0)\n"
+        "print(digest.root_error)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != ENV_VAR}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
+    assert done.stdout.splitlines() == ["numpy numpy True True", ROOT_ERROR]
