@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
+
+from runshepherd.diagnosis.prefilter import fold
 
 # Prefixes, applied repeatedly: ISO/OSMO/bracketed timestamps, [task][osmo], [rank0]:, "0: ", glog "E0509 12:00:00.1 12 f.cc:3]".
 _PREFIXES = [
@@ -171,6 +174,11 @@ class Line:
     @property
     def usable(self) -> bool:
         return not self.warning and not self.code and bool(self.text.strip())
+
+    @cached_property
+    def folded(self) -> str:
+        """``text`` lowered once for the literal prefilter."""
+        return fold(self.text)
 
 
 @dataclass

@@ -13,6 +13,7 @@ from typing import Callable, Iterable, Protocol
 
 from runshepherd.diagnosis.errorblock import ErrorBlock, Line, prepare
 from runshepherd.diagnosis.models import FixKind, Label, MetricsHints, Origin
+from runshepherd.diagnosis.prefilter import Gate, gate_for, prefilter_enabled
 
 # Where a signal came from, in the order of trust (DESIGN §6 signal hierarchy). Lower sorts first.
 ORDER_STATUS = -3
@@ -115,6 +116,10 @@ class Pattern:
     regex: re.Pattern[str]
     strength: float = 0.85
     secondary: bool = False
+    gate: Gate | None = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "gate", gate_for(self.regex))  # built once, at import time
 
 
 def pat(expr: str, strength: float = 0.85, *, secondary: bool = False, flags: int = re.IGNORECASE) -> Pattern:
@@ -140,9 +145,14 @@ class PatternRule:
 
     def __call__(self, ctx: Context) -> list[Signal]:
         out: list[Signal] = []
+        gating = prefilter_enabled()
         for order, ln in ctx.texts(events=self.in_events, log=self.in_log, warnings=self.in_warnings):
+            text = ln.text
+            folded = ln.folded if gating else ""
             for p in self.patterns:
-                m = p.regex.search(ln.text)
+                if gating and p.gate is not None and not p.gate.admits(text, folded):
+                    continue
+                m = p.regex.search(text)
                 if m is None:
                     continue
                 out.append(

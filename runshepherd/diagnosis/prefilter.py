@@ -1,0 +1,131 @@
+"""A literal prefilter for regexes: skip ``search`` on lines that cannot match.
+
+Most of the diagnosis time on long logs went into running every case-insensitive pattern on every line, while
+nearly every line matches none. Most patterns contain literal text that any match must include (``CUDA out of
+memory``; for ``a|b`` one of each branch's literals). A plain substring test (a fast C search) on the line,
+lower-cased once, rules most lines out before the regex engine runs.
+
+Soundness: a gate only ever skips a regex that could not have matched. Gates are built from ASCII literals only.
+Case-insensitive ``re`` also equates four non-ASCII letters with ASCII ones where ``str.lower`` does not
+(``İ``/``ı`` with ``i``, ``ſ`` with ``s``, Kelvin ``K`` with ``k``), so a non-ASCII line is mapped through
+``_TO_ASCII`` before lowering (a unit test checks that table against ``re`` over all of Unicode). Patterns with
+no extractable literal are never gated. :func:`ungated` turns the prefilter off (reference runs in tests).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+try:
+    import re._parser as _sre  # Python >= 3.11
+except ImportError:  # pragma: no cover - older interpreters
+    import sre_parse as _sre  # type: ignore[no-redef]
+
+_REPEATS = {_sre.MAX_REPEAT, _sre.MIN_REPEAT, getattr(_sre, "POSSESSIVE_REPEAT", _sre.MAX_REPEAT)}
+_ATOMIC = getattr(_sre, "ATOMIC_GROUP", None)
+
+_enabled = True
+
+
+def prefilter_enabled() -> bool:
+    return _enabled
+
+
+@contextmanager
+def ungated() -> Iterator[None]:
+    """Run every regex on every line inside this block (the reference the gated results must equal)."""
+    global _enabled
+    before, _enabled = _enabled, False
+    try:
+        yield
+    finally:
+        _enabled = before
+
+
+@dataclass(frozen=True)
+class Gate:
+    """Literals of which any match contains at least one; ``icase`` ones are lower-case, tested on lowered text."""
+
+    literals: tuple[str, ...]
+    icase: bool
+
+    def admits(self, text: str, folded: str) -> bool:
+        """False only when the regex cannot match ``text``; ``folded`` is :func:`fold` of ``text``."""
+        if self.icase:
+            text = folded
+        for lit in self.literals:
+            if lit in text:
+                return True
+        return False
+
+
+# Non-ASCII characters that case-insensitive ``re`` matches against an ASCII letter, and that letter.
+_TO_ASCII = {0x130: "i", 0x131: "i", 0x17F: "s", 0x212A: "k"}
+
+
+def fold(text: str) -> str:
+    """The line as case-insensitive gates see it: lowered, with ``re``'s extra ASCII equivalents mapped first."""
+    return text.lower() if text.isascii() else text.translate(_TO_ASCII).lower()
+
+
+def gate_for(regex: re.Pattern[str]) -> Gate | None:
+    """The literal gate of a compiled regex, or None when no literal is certain to occur in a match."""
+    try:
+        parsed = _sre.parse(regex.pattern, regex.flags)
+    except (re.error, TypeError):  # bytes patterns and anything the parser refuses stay ungated
+        return None
+    best = _best(_candidates(list(parsed)))
+    if best is None:
+        return None
+    icase = bool(regex.flags & re.IGNORECASE)
+    lits = tuple(sorted({lit.lower() if icase else lit for lit in best}, key=lambda s: (-len(s), s)))
+    return Gate(lits, icase)
+
+
+def _candidates(seq: list[Any]) -> list[frozenset[str]]:
+    """Sets of ASCII literals, each set such that every match of ``seq`` contains one of its members."""
+    out: list[frozenset[str]] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        if run:
+            out.append(frozenset({"".join(run)}))
+            run.clear()
+
+    for op, av in seq:
+        if op is _sre.LITERAL and av < 128:
+            run.append(chr(av))
+            continue
+        flush()
+        if op is _sre.SUBPATTERN:
+            _group, add_flags, del_flags, sub = av
+            if not add_flags and not del_flags:  # a local (?i:...) would change how its literals compare
+                out.extend(_candidates(list(sub)))
+        elif op in _REPEATS:
+            low, _high, item = av
+            if low >= 1:
+                out.extend(_candidates(list(item)))
+        elif _ATOMIC is not None and op is _ATOMIC:
+            out.extend(_candidates(list(av)))
+        elif op is _sre.BRANCH:
+            union: set[str] = set()
+            for branch in av[1]:
+                best = _best(_candidates(list(branch)))
+                if best is None:
+                    break
+                union |= best
+            else:
+                out.append(frozenset(union))
+    flush()
+    return out
+
+
+def _best(cands: list[frozenset[str]]) -> frozenset[str] | None:
+    """The most selective set: longest shortest literal, then fewest literals."""
+    if not cands:
+        return None
+    return max(cands, key=lambda s: (min(len(x) for x in s), -len(s)))
