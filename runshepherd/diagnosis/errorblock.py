@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from runshepherd.diagnosis.prefilter import fold
+from runshepherd.diagnosis.prefilter import Gated, fold
 
 # Prefixes, applied repeatedly: ISO/OSMO/bracketed timestamps, [task][osmo], [rank0]:, "0: ", glog "E0509 12:00:00.1 12 f.cc:3]".
 _PREFIXES = [
@@ -82,6 +82,8 @@ _FINISHED = re.compile(
     r"|\ball done\b|`Trainer\.fit` stopped: `max_(?:epochs|steps)",
     re.IGNORECASE,
 )
+_WARNING_G, _BENIGN_G = Gated.of(_WARNING), Gated.of(_BENIGN)
+_RETRY_G, _RECOVERED_G, _FINISHED_G = Gated.of(_RETRY), Gated.of(_RECOVERED), Gated.of(_FINISHED)
 RETRY_WINDOW = 6
 RECOVERY_WINDOW = 25
 
@@ -89,19 +91,19 @@ RECOVERY_WINDOW = 25
 def retried_at(lines: list[Line], idx: int) -> int | None:
     """Index of a retry notice on or shortly after line ``idx`` (any level: retry notices are often warnings)."""
     for ln in lines[idx: idx + RETRY_WINDOW + 1]:
-        if _RETRY.search(ln.text):
+        if _RETRY_G.search(ln.text, ln.folded):
             return ln.index
     return None
 
 
 def recovered_after(lines: list[Line], idx: int) -> bool:
     """True when a line soon after a retry says the retry worked."""
-    return any(_RECOVERED.search(ln.text) for ln in lines[idx: idx + RECOVERY_WINDOW + 1])
+    return any(_RECOVERED_G.search(ln.text, ln.folded) for ln in lines[idx: idx + RECOVERY_WINDOW + 1])
 
 
 def finished_after(lines: list[Line], idx: int) -> bool:
     """True when the log, after ``idx``, says the run finished normally."""
-    return any(_FINISHED.search(ln.text) for ln in lines[idx + 1:])
+    return any(_FINISHED_G.search(ln.text, ln.folded) for ln in lines[idx + 1:])
 
 
 _CHAINED = re.compile(r"During handling of the above exception|The above exception was the direct cause")
@@ -116,6 +118,7 @@ _EXIT_PATTERNS = [
     re.compile(r"returned non-zero exit status (-?\d+)"),
     re.compile(r"exited with (?:return )?code (-?\d+)", re.IGNORECASE),
 ]
+_EXIT_GATED = [Gated.of(p) for p in _EXIT_PATTERNS]
 
 
 def strip_prefix(line: str) -> str:
@@ -134,11 +137,11 @@ def is_event_line(text: str) -> bool:
     return bool(_EVENT_LINE.match(text))
 
 
-def is_warning(text: str) -> bool:
+def is_warning(text: str, folded: str | None = None) -> bool:
     """A log-level warning or known benign notice (never failure evidence); Kubernetes event types excluded."""
     if is_event_line(text):
         return False
-    return bool(_WARNING.search(text) or _BENIGN.search(text))
+    return bool(_WARNING_G.search(text, folded) or _BENIGN_G.search(text, folded))
 
 
 def exception_type(text: str) -> tuple[str, str] | None:
@@ -153,8 +156,9 @@ def exit_codes(texts: list[str]) -> list[int]:
     """Exit codes the text reports, in order (Slurm ``A:B`` pairs give the signal as 128+B when A is 0)."""
     found: list[int] = []
     for t in texts:
-        for pat in _EXIT_PATTERNS:
-            for m in pat.finditer(t):
+        folded = fold(t)
+        for pat in _EXIT_GATED:
+            for m in pat.finditer(t, folded):
                 if m.lastindex == 2:
                     code, sig = int(m.group(1)), int(m.group(2))
                     found.append(code if code else (128 + sig if sig else 0))
@@ -170,15 +174,20 @@ class Line:
     text: str
     warning: bool
     code: bool  # quoted source inside a traceback
+    folded: str = field(default="", repr=False, compare=False)  # ``text`` as the literal prefilter sees it
+
+    def __post_init__(self) -> None:
+        if not self.folded:
+            self.folded = fold(self.text)
 
     @property
     def usable(self) -> bool:
         return not self.warning and not self.code and bool(self.text.strip())
 
     @cached_property
-    def folded(self) -> str:
-        """``text`` lowered once for the literal prefilter."""
-        return fold(self.text)
+    def exit_codes(self) -> tuple[int, ...]:
+        """The exit codes this line states (several rules ask; the patterns run once per line)."""
+        return tuple(exit_codes([self.text]))
 
 
 @dataclass
@@ -205,11 +214,13 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
     in_tb = False
     for i, raw in enumerate(raw_lines):
         text = strip_prefix(raw)
+        folded = fold(text)
         frame = bool(_FRAME.match(text))
         code = prev_frame and not frame and _indented(raw, text) and exception_type(text) is None
         if _TB_START.search(text):
             in_tb = True
-        lines.append(Line(i, raw, text, warning=is_warning(text), code=code or (in_tb and text.strip().startswith("^"))))
+        lines.append(Line(i, raw, text, warning=is_warning(text, folded),
+                          code=code or (in_tb and text.strip().startswith("^")), folded=folded))
         prev_frame = frame
     block = ErrorBlock(lines)
     for ln in lines:

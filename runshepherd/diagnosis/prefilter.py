@@ -53,10 +53,10 @@ class Gate:
     literals: tuple[str, ...]
     icase: bool
 
-    def admits(self, text: str, folded: str) -> bool:
-        """False only when the regex cannot match ``text``; ``folded`` is :func:`fold` of ``text``."""
+    def admits(self, text: str, folded: str | None = None) -> bool:
+        """False only when the regex cannot match ``text``; ``folded`` is :func:`fold` of ``text`` if known."""
         if self.icase:
-            text = folded
+            text = fold(text) if folded is None else folded
         for lit in self.literals:
             if lit in text:
                 return True
@@ -64,12 +64,38 @@ class Gate:
 
 
 # Non-ASCII characters that case-insensitive ``re`` matches against an ASCII letter, and that letter.
-_TO_ASCII = {0x130: "i", 0x131: "i", 0x17F: "s", 0x212A: "k"}
+_TO_ASCII = {"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"}
 
 
 def fold(text: str) -> str:
     """The line as case-insensitive gates see it: lowered, with ``re``'s extra ASCII equivalents mapped first."""
-    return text.lower() if text.isascii() else text.translate(_TO_ASCII).lower()
+    if text.isascii():
+        return text.lower()
+    for odd, plain in _TO_ASCII.items():  # before lower(): "İ".lower() is two characters
+        if odd in text:
+            text = text.replace(odd, plain)
+    return text.lower()
+
+
+@dataclass(frozen=True)
+class Gated:
+    """A compiled regex with its gate: ``search``/``finditer`` skip the regex when the gate rules the text out."""
+
+    regex: re.Pattern[str]
+    gate: Gate | None
+
+    @classmethod
+    def of(cls, regex: re.Pattern[str]) -> "Gated":
+        return cls(regex, gate_for(regex))
+
+    def admits(self, text: str, folded: str | None = None) -> bool:
+        return not _enabled or self.gate is None or self.gate.admits(text, folded)
+
+    def search(self, text: str, folded: str | None = None) -> re.Match[str] | None:
+        return self.regex.search(text) if self.admits(text, folded) else None
+
+    def finditer(self, text: str, folded: str | None = None) -> Iterator[re.Match[str]]:
+        return self.regex.finditer(text) if self.admits(text, folded) else iter(())
 
 
 def gate_for(regex: re.Pattern[str]) -> Gate | None:

@@ -148,7 +148,7 @@ class PatternRule:
         gating = prefilter_enabled()
         for order, ln in ctx.texts(events=self.in_events, log=self.in_log, warnings=self.in_warnings):
             text = ln.text
-            folded = ln.folded if gating else ""
+            folded = ln.folded
             for p in self.patterns:
                 if gating and p.gate is not None and not p.gate.admits(text, folded):
                     continue
@@ -211,7 +211,7 @@ def exit_evidence(ctx: Context, wanted: set[int]) -> tuple[list[str], int]:
     if ctx.failure_message and set(exit_codes([ctx.failure_message])) & wanted:
         return [ctx.failure_message], ORDER_FAILURE_MESSAGE
     for ln in ctx.log.lines:
-        if set(exit_codes([ln.text])) & wanted:
+        if not wanted.isdisjoint(ln.exit_codes):
             return [ln.raw.rstrip()], ln.index
     if ctx.exit_code in wanted:
         return [f"exit_code: {ctx.exit_code}"] + ([ctx.failure_message] if ctx.failure_message else []), ORDER_STATUS
@@ -220,8 +220,6 @@ def exit_evidence(ctx: Context, wanted: set[int]) -> tuple[list[str], int]:
 
 def codes_of(ctx: Context) -> list[int]:
     """The task's exit code when known, else the non-zero exit codes its log states."""
-    from runshepherd.diagnosis.errorblock import exit_codes
-
     if ctx.exit_code is not None:
         return [ctx.exit_code]
-    return [c for c in exit_codes([ln.text for ln in ctx.log.lines[-400:]]) if c]
+    return [c for ln in ctx.log.lines[-400:] for c in ln.exit_codes if c]
