@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from runshepherd.diagnosis.errorblock import chained_after, exception_type
+from runshepherd.diagnosis.prefilter import Gated
 from runshepherd.diagnosis.rules.base import Context, PatternRule, Signal, codes_of, exit_evidence, pat, register, rule
 
 _FIX = "Fix the code at the line the traceback points to (the last frame in your own files), test it on a small " \
@@ -61,6 +62,7 @@ _GENERIC = re.compile(
     r"JobState=FAILED|Workflow terminated abnormally|Error: Process completed with exit code|BackoffLimitExceeded|"
     r"Back-off restarting failed container|CrashLoopBackOff"
 )
+_GENERIC_G = Gated.of(_GENERIC)
 
 
 @rule
@@ -68,7 +70,7 @@ def generic_failure(ctx: Context) -> list[Signal]:
     """Evidence that *something* failed, without saying what: the floor for ``unknown``."""
     out: list[Signal] = []
     for order, ln in ctx.texts():
-        if _GENERIC.search(ln.text):
+        if _GENERIC_G.search(ln.text, ln.folded):
             out.append(Signal("unknown", "user", 0.3, order if order < 0 else ln.index, [ln.raw.rstrip()],
                               "The run failed, but the logs do not show why (no recognisable error).",
                               "none", "Read the last lines of the task's log with the error block; rerun with more "

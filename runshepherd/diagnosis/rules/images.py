@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from runshepherd.diagnosis.prefilter import Gated
 from runshepherd.diagnosis.rules.base import ORDER_STATUS, Context, Signal, rule
 
 _PULL = re.compile(
@@ -18,6 +19,7 @@ _AUTH = re.compile(r"unauthori[sz]ed|authentication required|denied|\b40[13]\b|n
 _PULLED = re.compile(r"Successfully pulled image|Container image \S+ already present on machine|\bPulled\b.*\bimage\b",
                      re.IGNORECASE)
 _IMAGE = re.compile(r"""image "?(?P<image>[\w.\-/:@]+)"?""", re.IGNORECASE)
+_PULL_G, _PULLED_G = Gated.of(_PULL), Gated.of(_PULLED)
 
 
 def _pulled_after(seq: list[str], last_hit: int) -> bool:
@@ -25,9 +27,9 @@ def _pulled_after(seq: list[str], last_hit: int) -> bool:
 
     Another container's image being pulled (a sidecar) does not count.
     """
-    failed = {m.group("image") for t in seq[: last_hit + 1] if _PULL.search(t) and (m := _IMAGE.search(t))}
+    failed = {m.group("image") for t in seq[: last_hit + 1] if _PULL_G.search(t) and (m := _IMAGE.search(t))}
     for t in seq[last_hit + 1:]:
-        if _PULLED.search(t):
+        if _PULLED_G.search(t):
             m = _IMAGE.search(t)
             if m is None or not failed or m.group("image") in failed:
                 return True
@@ -41,7 +43,7 @@ def image_pull(ctx: Context) -> list[Signal]:
     last_hit = -1
     for order, ln in ctx.texts():
         seq.append(ln.text)
-        if _PULL.search(ln.text):
+        if _PULL_G.search(ln.text, ln.folded):
             hits.append((order if order < 0 else ln.index, ln.raw.rstrip(), ln.text))
             last_hit = len(seq) - 1
     status_hit = ctx.status in {"FAILED_IMAGE_PULL", "FAILED_START_TIMEOUT"}

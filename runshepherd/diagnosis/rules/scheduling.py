@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from runshepherd.diagnosis.pending import _from_reasons, translate
+from runshepherd.diagnosis.prefilter import Gated
 from runshepherd.diagnosis.rules.base import ORDER_EVENT, ORDER_STATUS, Context, Signal, rule
 
 _MARKERS = re.compile(
@@ -12,12 +13,14 @@ _MARKERS = re.compile(
     r"\b(?:PENDING|PD)\b.*\(\w+(?:,[^)]*)?\)\s*$|FAILED_QUEUE_TIMEOUT|queue[_ ]timeout|didn't have enough resources|exceeded quota",
 )
 
+_MARKERS_G = Gated.of(_MARKERS)
+
 
 @rule
 def unschedulable(ctx: Context) -> list[Signal]:
     lines: list[tuple[int, str]] = []
     for order, ln in ctx.texts():
-        if _MARKERS.search(ln.text) and "Reason=None" not in ln.text:
+        if _MARKERS_G.search(ln.text, ln.folded) and "Reason=None" not in ln.text:
             lines.append((order if order < 0 else ln.index, ln.raw.rstrip()))
     reasons = translate([raw for _, raw in lines])
     queue_timeout = ctx.status == "FAILED_QUEUE_TIMEOUT" or any("QUEUE_TIMEOUT" in r or "queue_timeout" in r.lower()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from runshepherd.diagnosis.prefilter import Gated
 from runshepherd.diagnosis.rules.base import ORDER_STATUS, Context, Signal, rule
 
 _CAPACITY = re.compile(
@@ -21,6 +22,8 @@ _OTHER = re.compile(
     re.IGNORECASE,
 )
 
+_CAPACITY_G, _OTHER_G = Gated.of(_CAPACITY), Gated.of(_OTHER)
+
 
 @rule
 def validation(ctx: Context) -> list[Signal]:
@@ -28,9 +31,9 @@ def validation(ctx: Context) -> list[Signal]:
     other: list[tuple[int, str]] = []
     for order, ln in ctx.texts():
         key = order if order < 0 else ln.index
-        if _CAPACITY.search(ln.text):
+        if _CAPACITY_G.search(ln.text, ln.folded):
             cap.append((key, ln.raw.rstrip()))
-        elif _OTHER.search(ln.text):
+        elif _OTHER_G.search(ln.text, ln.folded):
             other.append((key, ln.raw.rstrip()))
     if ctx.status == "FAILED_SUBMISSION" and not (cap or other):
         other.append((ORDER_STATUS, f"status: {ctx.status}"))
