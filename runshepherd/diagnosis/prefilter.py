@@ -29,6 +29,7 @@ _REPEATS = {_sre.MAX_REPEAT, _sre.MIN_REPEAT, getattr(_sre, "POSSESSIVE_REPEAT",
 _ATOMIC = getattr(_sre, "ATOMIC_GROUP", None)
 
 _enabled = True
+MAX_CLAUSES = 3  # a line failing the first clause costs one test; later clauses only refine the rare passes
 
 
 def prefilter_enabled() -> bool:
@@ -48,19 +49,25 @@ def ungated() -> Iterator[None]:
 
 @dataclass(frozen=True)
 class Gate:
-    """Literals of which any match contains at least one; ``icase`` ones are lower-case, tested on lowered text."""
+    """Clauses of literals: any match contains at least one literal of every clause (most selective clause first).
 
-    literals: tuple[str, ...]
+    ``icase`` literals are lower-case and tested on :func:`fold` of the text.
+    """
+
+    clauses: tuple[tuple[str, ...], ...]
     icase: bool
 
     def admits(self, text: str, folded: str | None = None) -> bool:
         """False only when the regex cannot match ``text``; ``folded`` is :func:`fold` of ``text`` if known."""
         if self.icase:
             text = fold(text) if folded is None else folded
-        for lit in self.literals:
-            if lit in text:
-                return True
-        return False
+        for clause in self.clauses:
+            for lit in clause:
+                if lit in text:
+                    break
+            else:
+                return False
+        return True
 
 
 # Non-ASCII characters that case-insensitive ``re`` matches against an ASCII letter, and that letter.
@@ -104,12 +111,13 @@ def gate_for(regex: re.Pattern[str]) -> Gate | None:
         parsed = _sre.parse(regex.pattern, regex.flags)
     except (re.error, TypeError):  # bytes patterns and anything the parser refuses stay ungated
         return None
-    best = _best(_candidates(list(parsed)))
-    if best is None:
+    cands = sorted(_candidates(list(parsed)), key=_selectivity, reverse=True)[:MAX_CLAUSES]
+    if not cands:
         return None
     icase = bool(regex.flags & re.IGNORECASE)
-    lits = tuple(sorted({lit.lower() if icase else lit for lit in best}, key=lambda s: (-len(s), s)))
-    return Gate(lits, icase)
+    clauses = tuple(tuple(sorted({lit.lower() if icase else lit for lit in c}, key=lambda s: (-len(s), s)))
+                    for c in cands)
+    return Gate(clauses, icase)
 
 
 def _candidates(seq: list[Any]) -> list[frozenset[str]]:
@@ -150,8 +158,11 @@ def _candidates(seq: list[Any]) -> list[frozenset[str]]:
     return out
 
 
+def _selectivity(s: frozenset[str]) -> tuple[int, int]:
+    """Longer shortest literal first, then fewer literals: a heuristic for how rarely a clause passes."""
+    return min(len(x) for x in s), -len(s)
+
+
 def _best(cands: list[frozenset[str]]) -> frozenset[str] | None:
-    """The most selective set: longest shortest literal, then fewest literals."""
-    if not cands:
-        return None
-    return max(cands, key=lambda s: (min(len(x) for x in s), -len(s)))
+    """The most selective set (any one is a sound gate; a branch contributes one set per alternative)."""
+    return max(cands, key=_selectivity) if cands else None
