@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from runshepherd.diagnosis.prefilter import Gated, fold
+from runshepherd.diagnosis.prefilter import AnyGate, Gated, fold, prefilter_enabled
 
 # Prefixes, applied repeatedly: ISO/OSMO/bracketed timestamps, [task][osmo], [rank0]:, "0: ", glog "E0509 12:00:00.1 12 f.cc:3]".
 _PREFIXES = [
@@ -24,6 +24,8 @@ _PREFIXES = [
     re.compile(r"^\s*[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+\d+\s+[\w./-]+:\d+\]\s*"),
     re.compile(r"^\s*(?:INFO|DEBUG)\s*[:|-]\s*"),
 ]
+# all prefixes are anchored at the start: one match of their union tells whether any pass could change the line
+_ANY_PREFIX = re.compile("|".join(f"(?:{p.pattern})" for p in _PREFIXES))
 
 _EVENT_LINE = re.compile(r"^(?:Normal|Warning)\s{2,}\w+")
 _WARNING = re.compile(
@@ -119,12 +121,15 @@ _EXIT_PATTERNS = [
     re.compile(r"exited with (?:return )?code (-?\d+)", re.IGNORECASE),
 ]
 _EXIT_GATED = [Gated.of(p) for p in _EXIT_PATTERNS]
+_EXIT_ANY = AnyGate.of([g.gate for g in _EXIT_GATED])
 
 
 def strip_prefix(line: str) -> str:
     """The message part of a log line, without the timestamps and tags launchers put in front."""
     text = line.rstrip("\r\n")
     for _ in range(4):
+        if not _ANY_PREFIX.match(text):  # most lines: nothing to strip (one match instead of seven)
+            break
         before = text
         for pat in _PREFIXES:
             text = pat.sub("", text, count=1)
@@ -156,14 +161,21 @@ def exit_codes(texts: list[str]) -> list[int]:
     """Exit codes the text reports, in order (Slurm ``A:B`` pairs give the signal as 128+B when A is 0)."""
     found: list[int] = []
     for t in texts:
-        folded = fold(t)
-        for pat in _EXIT_GATED:
-            for m in pat.finditer(t, folded):
-                if m.lastindex == 2:
-                    code, sig = int(m.group(1)), int(m.group(2))
-                    found.append(code if code else (128 + sig if sig else 0))
-                else:
-                    found.append(int(m.group(1)))
+        found.extend(_codes_in(t, fold(t)))
+    return found
+
+
+def _codes_in(text: str, folded: str) -> list[int]:
+    if prefilter_enabled() and _EXIT_ANY is not None and not _EXIT_ANY.admits(text, folded):
+        return []
+    found: list[int] = []
+    for pat in _EXIT_GATED:
+        for m in pat.finditer(text, folded):
+            if m.lastindex == 2:
+                code, sig = int(m.group(1)), int(m.group(2))
+                found.append(code if code else (128 + sig if sig else 0))
+            else:
+                found.append(int(m.group(1)))
     return found
 
 
@@ -187,7 +199,7 @@ class Line:
     @cached_property
     def exit_codes(self) -> tuple[int, ...]:
         """The exit codes this line states (several rules ask; the patterns run once per line)."""
-        return tuple(exit_codes([self.text]))
+        return tuple(_codes_in(self.text, self.folded))
 
 
 @dataclass

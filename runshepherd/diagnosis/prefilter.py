@@ -29,6 +29,7 @@ _REPEATS = {_sre.MAX_REPEAT, _sre.MIN_REPEAT, getattr(_sre, "POSSESSIVE_REPEAT",
 _ATOMIC = getattr(_sre, "ATOMIC_GROUP", None)
 
 _enabled = True
+MAX_EXPANSION = 32  # most strings a literal piece may multiply out to
 MAX_CLAUSES = 3  # a line failing the first clause costs one test; later clauses only refine the rare passes
 
 
@@ -68,6 +69,47 @@ class Gate:
             else:
                 return False
         return True
+
+
+@dataclass(frozen=True)
+class AnyGate:
+    """The union of several gates' first clauses: when it fails, none of those regexes can match the text.
+
+    A rule with many patterns tests this once per line instead of one gate per pattern, which is what long logs
+    (almost every line matching nothing) spend their time on.
+    """
+
+    folded_literals: tuple[str, ...]
+    exact_literals: tuple[str, ...]
+
+    @classmethod
+    def of(cls, gates: list[Gate | None]) -> "AnyGate | None":
+        """None when some regex has no gate (then every line must be searched)."""
+        folded: set[str] = set()
+        exact: set[str] = set()
+        for g in gates:
+            if g is None:
+                return None
+            (folded if g.icase else exact).update(g.clauses[0])
+        return cls(_minimal(folded), _minimal(exact))
+
+    def admits(self, text: str, folded: str) -> bool:
+        for lit in self.folded_literals:
+            if lit in folded:
+                return True
+        for lit in self.exact_literals:
+            if lit in text:
+                return True
+        return False
+
+
+def _minimal(lits: set[str]) -> tuple[str, ...]:
+    """Drop literals containing a shorter one (if the long one occurs, so does the short); shortest first."""
+    keep: list[str] = []
+    for lit in sorted(lits, key=lambda x: (len(x), x)):
+        if not any(k in lit for k in keep):
+            keep.append(lit)
+    return tuple(keep)
 
 
 # Non-ASCII characters that case-insensitive ``re`` matches against an ASCII letter, and that letter.
@@ -121,18 +163,29 @@ def gate_for(regex: re.Pattern[str]) -> Gate | None:
 
 
 def _candidates(seq: list[Any]) -> list[frozenset[str]]:
-    """Sets of ASCII literals, each set such that every match of ``seq`` contains one of its members."""
+    """Sets of ASCII literals, each set such that every match of ``seq`` contains one of its members.
+
+    Adjacent literal pieces are concatenated, small alternatives multiplied out (``W(?:ARN|arning)`` gives
+    ``WARN``/``Warning``, not ``ARN``/``arning``), because a longer literal passes fewer lines.
+    """
     out: list[frozenset[str]] = []
-    run: list[str] = []
+    run: set[str] = {""}
 
     def flush() -> None:
-        if run:
-            out.append(frozenset({"".join(run)}))
-            run.clear()
+        if "" not in run:
+            out.append(frozenset(run))
+        run.clear()
+        run.add("")
 
     for op, av in seq:
-        if op is _sre.LITERAL and av < 128:
-            run.append(chr(av))
+        exact = _exact_item(op, av)
+        if exact is not None:
+            product = {a + b for a in run for b in exact}
+            if len(product) > MAX_EXPANSION:
+                flush()
+                product = exact
+            run.clear()
+            run.update(product)
             continue
         flush()
         if op is _sre.SUBPATTERN:
@@ -156,6 +209,44 @@ def _candidates(seq: list[Any]) -> list[frozenset[str]]:
                 out.append(frozenset(union))
     flush()
     return out
+
+
+def _exact(seq: list[Any]) -> set[str] | None:
+    """Every string ``seq`` can match, when that is a small set of ASCII strings; else None."""
+    acc = {""}
+    for op, av in seq:
+        item = _exact_item(op, av)
+        if item is None:
+            return None
+        acc = {a + b for a in acc for b in item}
+        if len(acc) > MAX_EXPANSION:
+            return None
+    return acc
+
+
+def _exact_item(op: Any, av: Any) -> set[str] | None:
+    if op is _sre.LITERAL:
+        return {chr(av)} if av < 128 else None
+    if op is _sre.SUBPATTERN:
+        _group, add_flags, del_flags, sub = av
+        return _exact(list(sub)) if not add_flags and not del_flags else None
+    if op is _sre.BRANCH:
+        union: set[str] = set()
+        for branch in av[1]:
+            alt = _exact(list(branch))
+            if alt is None:
+                return None
+            union |= alt
+        return union if len(union) <= MAX_EXPANSION else None
+    if op in _REPEATS:
+        low, high, item = av
+        if high > 1:
+            return None
+        once = _exact(list(item))
+        if once is None:
+            return None
+        return once | {""} if low == 0 else once
+    return None
 
 
 def _selectivity(s: frozenset[str]) -> tuple[int, int]:

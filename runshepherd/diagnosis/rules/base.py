@@ -13,7 +13,7 @@ from typing import Callable, Iterable, Protocol
 
 from runshepherd.diagnosis.errorblock import ErrorBlock, Line, prepare
 from runshepherd.diagnosis.models import FixKind, Label, MetricsHints, Origin
-from runshepherd.diagnosis.prefilter import Gate, gate_for, prefilter_enabled
+from runshepherd.diagnosis.prefilter import AnyGate, Gate, gate_for, prefilter_enabled
 
 # Where a signal came from, in the order of trust (DESIGN §6 signal hierarchy). Lower sorts first.
 ORDER_STATUS = -3
@@ -50,6 +50,8 @@ class Context:
     metrics: MetricsHints | None = None
     declared_outputs: list[str] = field(default_factory=list)
     written_outputs: list[str] | None = None
+    _texts: dict[tuple[bool, bool, bool], list[tuple[int, Line]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def build(
@@ -83,8 +85,15 @@ class Context:
         """Usable (non-warning, non-code) lines with their ordering key: failure message, events, then log.
 
         ``warnings=True`` also yields warning-level lines, for the families whose evidence is printed as a
-        warning (an empty output upload is reported as a warning, then the run "succeeds").
+        warning (an empty output upload is reported as a warning, then the run "succeeds"). Every rule asks,
+        so the selection is made once per context.
         """
+        key = (events, log, warnings)
+        if key not in self._texts:
+            self._texts[key] = list(self._select(events=events, log=log, warnings=warnings))
+        return self._texts[key]
+
+    def _select(self, *, events: bool, log: bool, warnings: bool) -> Iterable[tuple[int, Line]]:
         if self.failure_message:
             fm = prepare([self.failure_message]).lines[0]
             yield ORDER_FAILURE_MESSAGE, fm
@@ -142,13 +151,20 @@ class PatternRule:
     in_log: bool = True
     in_warnings: bool = False
     max_hits: int = 3
+    any_gate: AnyGate | None = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "any_gate", AnyGate.of([p.gate for p in self.patterns]))
 
     def __call__(self, ctx: Context) -> list[Signal]:
         out: list[Signal] = []
         gating = prefilter_enabled()
+        any_gate = self.any_gate if gating else None
         for order, ln in ctx.texts(events=self.in_events, log=self.in_log, warnings=self.in_warnings):
             text = ln.text
             folded = ln.folded
+            if any_gate is not None and not any_gate.admits(text, folded):
+                continue
             for p in self.patterns:
                 if gating and p.gate is not None and not p.gate.admits(text, folded):
                     continue

@@ -1,0 +1,91 @@
+"""The literal prefilter only skips regexes that could not match: diagnoses are identical with it on and off."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from runshepherd.diagnosis import diagnose_log_text
+from runshepherd.diagnosis.prefilter import AnyGate, Gated, fold, gate_for, prefilter_enabled, ungated
+
+DATA = Path(__file__).resolve().parents[2] / "data"
+LOGS = sorted((DATA / "diagnosis" / "logs").glob("*.log")) + sorted((DATA / "diagnosis_holdout").glob("*.log"))
+
+
+def _diagnose_all(texts: dict[str, str]) -> dict[str, dict[str, object]]:
+    return {name: diagnose_log_text(text, name).model_dump(mode="json") for name, text in texts.items()}
+
+
+def test_gated_and_ungated_engines_agree_on_every_corpus_log() -> None:
+    assert len(LOGS) > 300
+    texts = {p.name: p.read_text(encoding="utf-8") for p in LOGS}
+    # long logs too: several corpus logs back to back, failures in the middle and at the end
+    texts["joined"] = "\n".join(texts[p.name] for p in LOGS[::17])
+    gated = _diagnose_all(texts)
+    with ungated():
+        reference = _diagnose_all(texts)
+    assert prefilter_enabled()
+    mismatched = [n for n in texts if gated[n] != reference[n]]
+    assert mismatched == []
+    assert len({d["label"] for d in gated.values()}) > 15  # the comparison covers many verdicts, not just healthy
+
+
+def test_ungated_restores_the_prefilter_even_after_an_error() -> None:
+    with pytest.raises(RuntimeError), ungated():
+        assert not prefilter_enabled()
+        raise RuntimeError("boom")
+    assert prefilter_enabled()
+
+
+def test_gates_rule_out_lines_without_the_literal_and_keep_lines_with_it() -> None:
+    g = Gated.of(re.compile(r"CUDA out of memory", re.IGNORECASE))
+    assert g.gate is not None
+    assert not g.admits("step 10 loss 0.52")
+    assert g.search("RuntimeError: cuda OUT OF MEMORY. Tried to allocate") is not None
+    # a branch gates on every alternative; a small optional piece is multiplied out
+    warn = gate_for(re.compile(r"W(?:ARN|arning)\b|level=warn"))
+    assert warn is not None and warn.admits("x Warning y") and warn.admits("level=warn") and not warn.admits("Wx")
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        r"\w+\s\d+",  # no literal at all: never gated
+        r"(?:abc)?def|x*",  # an alternative that can match empty text
+        r"(?i:abc)",  # a local flag changes how its literal compares
+        r".*",
+    ],
+)
+def test_patterns_without_a_certain_literal_are_not_gated(expr: str) -> None:
+    assert gate_for(re.compile(expr)) is None
+
+
+@pytest.mark.parametrize(
+    ("expr", "flags", "line"),
+    [
+        (r"image pull", re.IGNORECASE, "İMAGE PULL failed"),  # dotted capital I equals i under re.IGNORECASE
+        (r"dist", re.IGNORECASE, "diſt"),  # long s
+        (r"kill", re.IGNORECASE, "\u212aILL"),  # Kelvin sign
+        (r"Fehler: über", 0, "Fehler: über alles"),  # non-ASCII literal (split off, the ASCII part gates)
+        (r"(?:nan|inf)\.?\s+loss", re.IGNORECASE, "NaN. loss"),
+    ],
+)
+def test_gates_admit_every_line_the_regex_matches(expr: str, flags: int, line: str) -> None:
+    regex = re.compile(expr, flags)
+    assert regex.search(line) is not None
+    gate = gate_for(regex)
+    assert gate is None or gate.admits(line)
+    both = AnyGate.of([gate, gate_for(re.compile(r"unrelated"))])
+    assert both is None or both.admits(line, fold(line))
+
+
+def test_fold_maps_every_character_re_ignorecase_equates_with_ascii() -> None:
+    """The fold table is checked against ``re`` itself over all of Unicode, so a Python upgrade cannot skew it."""
+    others = "".join(chr(c) for c in range(128, sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF)
+    for a in map(chr, range(128)):
+        for c in re.findall(re.escape(a), others, re.IGNORECASE):
+            assert fold(c) == a.lower(), (hex(ord(c)), a)
+    assert fold("İmage") == "image"  # one character, so the next ones stay adjacent
