@@ -251,7 +251,7 @@ def _exact_item(op: Any, av: Any) -> set[str] | None:
 
 def _selectivity(s: frozenset[str]) -> tuple[int, int]:
     """Longer shortest literal first, then fewer literals: a heuristic for how rarely a clause passes."""
-    return min(len(x) for x in s), -len(s)
+    return min(5, *(len(x) for x in s)), -len(s)
 
 
 def _best(cands: list[frozenset[str]]) -> frozenset[str] | None:
