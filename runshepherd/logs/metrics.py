@@ -75,6 +75,7 @@ class _Track:
     spikes: int = 0
     median: float | None = None  # of the window, refreshed every few values (sorting each time is costly)
     since_median: int = 0
+    first: float | None = None  # the first finite value: the scale the run started at
 
 
 @dataclass
@@ -151,8 +152,13 @@ class MetricTracker:
             if track.median is None or track.since_median >= 8:
                 track.median, track.since_median = median(track.window), 0
             track.since_median += 1
-            if track.median > 0 and value > self._spike_factor * track.median:
+            # A spike is a jump well above the recent median that is also material at the run's own scale:
+            # minibatch noise of a converged loss (0.03 → 0.12 after starting at 1.6) is not one.
+            if (track.median > 0 and value > self._spike_factor * track.median
+                    and (track.first is None or value > 0.5 * track.first)):
                 track.spikes += 1
+        if track.first is None:
+            track.first = value
         track.latest = value
         track.window.append(value)
 

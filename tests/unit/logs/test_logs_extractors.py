@@ -102,6 +102,9 @@ def test_loss_spike_and_trends() -> None:
     assert "loss_increasing" in read_log(rising).flags
     flat = [f"step {i}/100 loss=0.5" for i in range(1, 15)]
     assert read_log(flat).metrics["loss"].trend == "flat" and read_log(flat).flags == []
+    # minibatch noise of a converged loss is not a spike: small at the scale the run started at
+    converged = [f"step {i}/100 loss={1.6 if i == 1 else 0.03:.2f}" for i in range(1, 15)]
+    assert "loss_spike" not in read_log([*converged, "step 15/100 loss=0.13"]).flags
 
 
 # ------------------------------------------------------------------------------------------------ errors
