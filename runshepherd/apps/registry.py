@@ -6,7 +6,6 @@ create a new version (OSMO's behaviour).
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import datetime, timezone
 from pathlib import Path

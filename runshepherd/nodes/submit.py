@@ -7,7 +7,7 @@ submitting the same attempt twice.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from langgraph.runtime import Runtime
 from langgraph.types import Command, Overwrite

@@ -7,7 +7,7 @@ import os
 import threading
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import IO, Iterable, Iterator
+from typing import IO, Iterable
 
 _BLOCK = 64 * 1024
 STAMP_LEN = len("2025/01/01 00:00:00")
