@@ -20,6 +20,14 @@ def _flags(pairs: list[tuple[str, object]]) -> str:
     return ", ".join(out)
 
 
+def _read_text(path: Path, limit: int = 200_000) -> str:
+    try:
+        with path.open("r", encoding="utf-8", errors="replace") as fh:
+            return fh.read(limit)
+    except OSError:
+        return ""
+
+
 def draft_from_request(params: RequestParams, cwd: Path) -> Draft:
     notes: list[str] = []
     values: dict[str, object] = {
@@ -32,10 +40,24 @@ def draft_from_request(params: RequestParams, cwd: Path) -> Draft:
     if params.script:
         template = "script.yaml"
         pairs: list[tuple[str, object]] = []
-        for flag, v in (("--epochs", params.epochs), ("--steps", params.steps), ("--lr", params.lr),
-                        ("--batch-size", params.batch_size), ("--model", params.model), ("--dataset", params.dataset)):
-            if v is not None:
+        source = _read_text(cwd / params.script)
+        skipped = []
+        for names, v in ((("--epochs", "--num-epochs", "--num_epochs", "--num_train_epochs"), params.epochs),
+                         (("--steps", "--max-steps", "--max_steps"), params.steps),
+                         (("--lr", "--learning-rate", "--learning_rate"), params.lr),
+                         (("--batch-size", "--batch_size", "--per_device_train_batch_size"), params.batch_size),
+                         (("--model", "--model-name", "--model_name_or_path"), params.model),
+                         (("--dataset", "--data", "--dataset_name"), params.dataset)):
+            if v is None:
+                continue
+            flag = next((n for n in names if n in source), None)  # only flags the script itself defines
+            if flag is None:
+                skipped.append(names[0].lstrip("-"))
+            else:
                 pairs.append((flag, v))
+        if skipped:
+            notes.append(f"{params.script} has no flag for {', '.join(skipped)}, so that part of the request is "
+                         "not passed — edit the spec's args if the script reads it another way")
         values.update(
             script=params.script,
             script_name=Path(params.script).name,

@@ -14,7 +14,7 @@ _NUM = r"(\d+(?:\.\d+)?(?:e-?\d+)?)"
 _STOP = {
     "a", "an", "the", "for", "with", "on", "of", "and", "to", "in", "using", "use", "please", "me", "my", "small",
     "quick", "tiny", "some", "run", "it", "at", "by", "from", "that", "this", "epochs", "epoch", "steps", "step",
-    "gpus", "gpu", "lr", "learning", "rate", "batch", "size", "memory", "cpus", "cpu", "hours", "hour", "minutes",
+    "gpus", "gpu", "lr", "learning", "rate", "batch", "size", "memory", "cpus", "cpu", "hours", "hour", "minutes", "py",
     "min", "mins", "h", "m", "s", "model", "job", "new", "simple",
 }
 
@@ -42,8 +42,10 @@ def _first(pattern: str, text: str) -> re.Match[str] | None:
 
 def _name_from(text: str, script: str | None) -> str:
     text = re.sub(r"\[REDACTED:[^\]]*\]", " ", text)  # never name a workflow after a (redacted) secret
+    if script:
+        text = text.replace(script, " ")
     words = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9]*", text)]
-    keep = [w for w in words if w not in _STOP and not (script and w in script.lower())][:3]
+    keep = [w for w in words if w not in _STOP][:3]
     name = "-".join(keep) or "run"
     name = re.sub(r"[^a-z0-9-]+", "-", name).strip("-")[:40].strip("-")
     return name if name and name[0].isalpha() else f"run-{name}".strip("-")
