@@ -500,7 +500,45 @@ def _fix_unschedulable(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -
     return None, diag.fix.description or "Ask for fewer resources, wait, or use another pool."
 
 
+_UNRECOGNIZED = re.compile(r"error: unrecognized arguments: (?P<args>.+)$")
+
+
+def _fix_usage(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
+    """Drop the options the program said it does not recognise from the task's `args` (nothing else changes)."""
+    found = next((m for e in diag.evidence if (m := _UNRECOGNIZED.search(e))), None)
+    if found is None or spec.doc is None:
+        return None, diag.fix.description
+    unknown = found.group("args").split()
+    task = spec.task(diag.task)
+    args = list(task.get("args") or []) if task is not None else []
+    if not unknown or not args:
+        return None, diag.fix.description
+    want = list(args)
+    for tok in unknown:
+        if tok in want:
+            want.remove(tok)
+    if want == args:
+        return None, diag.fix.description
+    seq = task["args"]
+    lines = list(spec.lines)
+    start = seq.lc.line
+    if getattr(seq.fa, "_flow_style", False):  # `args: [a, b, c]` on one line: cut the items textually
+        line = lines[start]
+        for tok in unknown:
+            line = re.sub(r",\s*(['\"]?)" + re.escape(tok) + r"\1(?=\s*[,\]])", "", line, count=1)
+        lines[start] = line
+    else:  # block style: one `- item` per line
+        drop = {seq.lc.item(i)[0] for i, v in enumerate(args) if str(v) in unknown}
+        lines = [ln for i, ln in enumerate(lines) if i not in drop]
+    new = "".join(lines)
+    check = _load(new).task(diag.task)
+    if check is None or [str(a) for a in check.get("args") or []] != [str(a) for a in want]:
+        return None, diag.fix.description
+    return new, f"Remove the option(s) the program does not accept from `args`: {' '.join(unknown)}."
+
+
 _RULES: dict[str, Callable[[Diagnosis, _Spec, list[Node] | None], Result]] = {
+    "user_code_error": _fix_usage,
     "host_oom": _fix_host_oom,
     "gpu_oom": _fix_gpu_oom,
     "nan_loss": _fix_nan,

@@ -16,6 +16,7 @@ from runshepherd.diagnosis.rules import (  # noqa: F401  (imported for their reg
     preemption,
     scheduling,
     timeouts,
+    usage,
     validation,
 )
 from runshepherd.diagnosis.rules.base import REGISTRY, Context, Signal

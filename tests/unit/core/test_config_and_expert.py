@@ -49,7 +49,7 @@ def test_request_parsing_takes_only_what_was_said(tmp_path: Path) -> None:
 
 
 def test_drafted_specs_validate_and_carry_the_parameters(tmp_path: Path) -> None:
-    (tmp_path / "train.py").write_text("print('hi')\n")
+    (tmp_path / "train.py").write_text("import argparse\np = argparse.ArgumentParser()\np.add_argument('--epochs')\n")
     expert = HeuristicExpert()
     demo = expert.draft_spec("train a small classifier for 4 epochs with lr 0.1", cwd=tmp_path)
     task = load_spec_text(demo.spec_text).workflow.tasks[0]
@@ -59,6 +59,9 @@ def test_drafted_specs_validate_and_carry_the_parameters(tmp_path: Path) -> None
     t = doc.workflow.tasks[0]
     assert t.files[0].localpath == "train.py" and t.args == ["--epochs", "2"]
     assert doc.workflow.resources_for(t).gpu == 1
+    named = expert.draft_spec("fine-tune model bert with train.py for 2 epochs and lr 0.1", cwd=tmp_path)
+    assert load_spec_text(named.spec_text, base_dir=tmp_path).workflow.tasks[0].args == ["--epochs", "2"]
+    assert any("no flag for lr, model" in n for n in named.notes)  # said, not silently passed
 
 
 def test_app_registry_versions_only_on_change(tmp_path: Path) -> None:
