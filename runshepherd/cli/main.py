@@ -64,6 +64,22 @@ def submit(
 
 
 @app.command()
+def validate(
+    spec: Annotated[Path, typer.Argument(help="Workflow spec (OSMO YAML).")],
+    set_: SetOpt = None,
+    pool: Annotated[Optional[str], typer.Option("--pool")] = None,
+    json_: JsonOpt = False,
+    config: ConfigOpt = None,
+    state_dir: StateDirOpt = None,
+    backend: BackendOpt = None,
+) -> None:
+    """Check a spec (and, where the scheduler can, its resources) without submitting it."""
+    from runshepherd.cli import workflows
+
+    workflows.validate(_ctx(config, state_dir, backend), spec, set_ or [], pool, json_)
+
+
+@app.command()
 def status(
     workflow: Annotated[str, typer.Argument(help="Workflow id.")],
     json_: JsonOpt = False,

@@ -31,6 +31,28 @@ def submit(ctx: CliContext, spec_path: Path, sets: list[str], pool: str | None, 
     ctx.out.print(f"  next: orchestrate status {sub.workflow_id}")
 
 
+def validate(ctx: CliContext, spec_path: Path, sets: list[str], pool: str | None, as_json: bool) -> None:
+    """The spec's own checks, then the backend's (`osmo workflow validate`, local admission); never submits."""
+    from runshepherd.spec import load_spec_file, parse_set_values
+
+    doc = load_spec_file(spec_path, set_values=parse_set_values(sets))
+    checker = getattr(ctx.backend, "validate", None)
+    checked_by = ctx.backend.name if callable(checker) else None
+    warnings = list(doc.warnings) + (checker(doc, pool) if callable(checker) else [])
+    if checked_by is None:
+        warnings.append(f"the {ctx.backend.name} backend cannot check resources without submitting; "
+                        "only the spec itself was checked")
+    if as_json:
+        ctx.print_json({"spec": str(spec_path), "name": doc.name, "valid": True, "checked_by": checked_by,
+                        "warnings": warnings, "submitted": False})
+        return
+    where = f" and by the {checked_by} backend" if checked_by else ""
+    ctx.out.print(f"● {spec_path}: {doc.name} is valid (checked by RunShepherd{where}); nothing was submitted",
+                  markup=False)
+    for w in warnings:
+        ctx.out.print(f"  ! {w}", markup=False)
+
+
 def status(ctx: CliContext, workflow_id: str, as_json: bool) -> None:
     from runshepherd.reports.build import report_for
 

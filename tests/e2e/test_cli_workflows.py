@@ -136,3 +136,17 @@ def test_diagnose_a_failed_workflow_proposes_the_patch(tmp_path: Path) -> None:
     assert "+      memory: 512Mi" in obj["fix"]["patch"]
     human = run(tmp_path, "diagnose", wid).stdout
     assert "host_oom" in human and "memory" in human
+
+
+def test_validate_checks_without_submitting(tmp_path: Path) -> None:
+    ok = run(tmp_path, "validate", str(EXAMPLES / "fail-gpu.yaml"), "--json")
+    assert ok.returncode == 0, ok.stderr
+    obj = json.loads(ok.stdout)
+    assert obj["valid"] and obj["checked_by"] == "local" and not obj["submitted"]
+    assert any("more GPUs than this machine has" in w for w in obj["warnings"])
+    (tmp_path / "p.yaml").write_text(
+        "workflow:\n  name: p\n  tasks:\n  - name: a\n    image: i\n    privileged: true\n    command: [true]\n"
+    )
+    bad = run(tmp_path, "validate", "p.yaml")
+    assert bad.returncode == 2 and "privileged" in bad.stderr
+    assert json.loads(run(tmp_path, "list", "--json").stdout)["workflows"] == []

@@ -13,7 +13,6 @@ Out of scope (not workflow/pool/log/failure/pending/output/app/cancel questions,
 * osmo-user-035 — Kubernetes docker-registry secret for NIM Operator (not an OSMO workflow credential).
 * osmo-user-009 — needs the public OSMO cookbook from the network (no network at runtime).
 * osmo-user-027 — creating an OSMO REGISTRY credential: RunShepherd has no credential command (yet).
-* osmo-user-029 — validate-only (`osmo workflow validate`): no `orchestrate validate` command (yet).
 * osmo-user-031 — drafting a YAML with topology constraints without submitting: a planner feature, not backend.
 * osmo-user-032, osmo-user-033 — raw `osmo data download/check` of a URI: no `orchestrate data` command; the
   backend's download() is covered in tests/backends/osmo.
@@ -229,6 +228,23 @@ def test_008_jinja_values_go_through_set(tmp_path: Path) -> None:
     assert spec.read_text() == before and "{{num_gpu}}" in before
     call = next(c for c in osmo_calls(tmp_path) if c[:2] == ["workflow", "submit"])
     assert "num_gpu=4" in call[call.index("--set"):]
+
+
+def test_029_validate_with_set_and_pool_never_submits(tmp_path: Path) -> None:
+    text = (fake_env.SHARED_EVALS / "files" / "jinja_workflow.yaml").read_text()
+    spec = tmp_path / "jinja_workflow.yaml"  # default-values moved to the top level, as in test_008
+    body, _, defaults = text.partition("  default-values:\n")
+    spec.write_text(body + "default-values:\n" + "\n".join(line[2:] for line in defaults.splitlines()) + "\n")
+    res = osmo_cli(tmp_path, "validate", str(spec), "--set", "num_gpu=4", "--pool", "h100-east")
+    assert res.returncode == 0, res.stderr
+    assert "is valid" in res.stdout and "nothing was submitted" in res.stdout
+    calls = osmo_calls(tmp_path)
+    validate = next(c for c in calls if c[:2] == ["workflow", "validate"])
+    assert "num_gpu=4" in validate and "h100-east" in validate
+    assert not [c for c in calls if c[:2] == ["workflow", "submit"]]
+    oversized = osmo_cli(tmp_path, "validate", str(fake_env.SHARED_EVALS / "files" / "oversized.yaml"), "--pool",
+                         "h100-east", FAKE_OSMO_NODE_CAPACITY="gpu=64,cpu=192,memory=1500Gi,storage=1024Gi")
+    assert oversized.returncode == 2 and "would be refused" in oversized.stderr
 
 
 def test_018_oversized_spec_is_refused_with_the_capacity_table(tmp_path: Path) -> None:

@@ -144,6 +144,22 @@ class LocalBackend:
         self._start_supervisor(wf)
         return self._submission(wf, declared, warnings)
 
+    def validate(self, spec: "SpecDocument", pool: str | None = None) -> list[str]:
+        """What submit would refuse, plus a warning when no task could ever fit this machine; nothing runs."""
+        if pool not in (None, POOL):
+            raise SubmissionRejected(f"pool {pool!r} does not exist on the local backend — use {POOL!r} or omit --pool")
+        warnings = check_workflow(spec.workflow, self.state_dir, spec.base_dir)
+        m = self.machine
+        for t in spec.workflow.all_tasks():
+            r = spec.workflow.resources_for(t)
+            short = [what for what, asked, have in (("CPUs", r.cpu or 0, m.cpu_count),
+                                                    ("memory", r.memory_bytes or 0, m.memory_bytes),
+                                                    ("GPUs", r.gpu or 0, m.gpu_count)) if asked > have]
+            if short:
+                warnings.append(f"task {t.name!r} asks for more {', '.join(short)} than this machine has; "
+                                "it would wait in the queue forever")
+        return warnings
+
     def _submission(self, wf: WorkflowDir, declared: list[str], warnings: list[str]) -> Submission:
         return Submission(
             workflow_id=wf.workflow_id, pool=POOL, overview_url=file_url(wf.root), outputs=declared, warnings=warnings

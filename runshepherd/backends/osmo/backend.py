@@ -312,6 +312,19 @@ class OsmoBackend:
                 raise
         return _app_created(name, res.stdout)
 
+    def validate(self, spec: "SpecDocument", pool: str | None = None) -> list[str]:
+        """`osmo workflow validate`: the server's own checks (resources, credentials), nothing submitted."""
+        check_spec(spec, self.capabilities)
+        target = pool or self.default_pool
+        args = ["workflow", "validate", ""] + (["--pool", target] if target else []) + _set_args(spec)
+        with _spec_file(spec, self.store.tmp_dir) as path:
+            args[2] = str(path)
+            try:
+                res = self.cli.run(args, retry=True)
+            except OsmoCommandError as exc:
+                raise SubmissionRejected(f"OSMO says the workflow would be refused:\n{exc.message}") from None
+        return [ln.strip() for ln in res.stdout.splitlines() if ln.strip().startswith("WARNING")]
+
     def submit_app(
         self, app: str, *, pool: str | None = None, values: dict[str, Any] | None = None,
         priority: Priority = "NORMAL",

@@ -199,6 +199,27 @@ def cast(v: str) -> Any:
     return v
 
 
+def cmd_validate(a: argparse.Namespace) -> None:
+    """Renders and checks like submit; records nothing (the CLI's `workflow validate`)."""
+    import yaml
+
+    text = Path(a.file).read_text()
+    values = {k: cast(v) for k, _, v in (p.partition("=") for p in a.set or [])}
+    values.update({k: v for k, _, v in (p.partition("=") for p in a.set_string or [])})
+    try:
+        rendered = render(text, values)
+    except Exception as exc:  # the fake reports any template problem like the service does
+        fail(f"Workflow template rendering failed: {exc}", 400, 1)
+    wf = yaml.safe_load(rendered)["workflow"]
+    bad = capacity_problems(wf)
+    if bad:
+        fx = fixture("submit_validation_error.txt")
+        print(fx.read_text() if fx else f"Resource validation failed for task: {bad[0]}")
+        sys.exit(1)
+    fx = fixture("workflow_validate_response.txt")
+    print(fx.read_text().strip() if fx else "Workflow validation succeeded.")
+
+
 def cmd_submit(a: argparse.Namespace) -> None:
     import yaml
 
@@ -580,6 +601,13 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--priority", default="NORMAL")
     s.add_argument("--label", action="append")
     s.set_defaults(fn=cmd_submit)
+    v = wf.add_parser("validate")
+    v.add_argument("file")
+    v.add_argument("--set", nargs="+", action="extend")
+    v.add_argument("--set-string", nargs="+", action="extend")
+    v.add_argument("--pool", "-p")
+    v.add_argument("--label", action="append")
+    v.set_defaults(fn=cmd_validate)
     q = wf.add_parser("query")
     q.add_argument("id")
     fmt(q)
