@@ -80,6 +80,21 @@ def validate(
 
 
 @app.command()
+def download(
+    url: Annotated[str, typer.Argument(help="Output location (file://, s3://, … as the backend knows it).")],
+    dest: Annotated[Path, typer.Argument(help="Local folder.")] = Path("."),
+    json_: JsonOpt = False,
+    config: ConfigOpt = None,
+    state_dir: StateDirOpt = None,
+    backend: BackendOpt = None,
+) -> None:
+    """Download outputs from the backend's storage (`osmo data download` on OSMO)."""
+    from runshepherd.cli import workflows
+
+    workflows.download(_ctx(config, state_dir, backend), url, dest, json_)
+
+
+@app.command()
 def status(
     workflow: Annotated[str, typer.Argument(help="Workflow id.")],
     json_: JsonOpt = False,

@@ -53,6 +53,15 @@ def validate(ctx: CliContext, spec_path: Path, sets: list[str], pool: str | None
         ctx.out.print(f"  ! {w}", markup=False)
 
 
+def download(ctx: CliContext, url: str, dest: Path, as_json: bool) -> None:
+    target = dest.expanduser()
+    got = ctx.backend.download(url, target)
+    if as_json:
+        ctx.print_json({"url": url, "dest": str(target), "files": [str(p) for p in got]})
+        return
+    ctx.out.print(f"● downloaded {len(got)} file(s) from {url} to {target}", markup=False)
+
+
 def status(ctx: CliContext, workflow_id: str, as_json: bool) -> None:
     from runshepherd.reports.build import report_for
 

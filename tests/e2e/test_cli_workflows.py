@@ -150,3 +150,13 @@ def test_validate_checks_without_submitting(tmp_path: Path) -> None:
     bad = run(tmp_path, "validate", "p.yaml")
     assert bad.returncode == 2 and "privileged" in bad.stderr
     assert json.loads(run(tmp_path, "list", "--json").stdout)["workflows"] == []
+
+
+def test_download_copies_a_local_output_url(tmp_path: Path) -> None:
+    wid = json.loads(run(tmp_path, "submit", str(EXAMPLES / "pipeline.yaml"), "--json").stdout)["workflow_id"]
+    st = _wait_status(tmp_path, wid, {"COMPLETED", "FAILED"})
+    url = next(o for o in st["outputs"] if "model.npz" in o or o.endswith("/train") or "train" in o)
+    res = run(tmp_path, "download", url, str(tmp_path / "got"), "--json")
+    assert res.returncode == 0, res.stderr
+    files = json.loads(res.stdout)["files"]
+    assert files and all(Path(f).exists() for f in files)

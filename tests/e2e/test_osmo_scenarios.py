@@ -14,8 +14,7 @@ Out of scope (not workflow/pool/log/failure/pending/output/app/cancel questions,
 * osmo-user-009 — needs the public OSMO cookbook from the network (no network at runtime).
 * osmo-user-027 — creating an OSMO REGISTRY credential: RunShepherd has no credential command (yet).
 * osmo-user-031 — drafting a YAML with topology constraints without submitting: a planner feature, not backend.
-* osmo-user-032, osmo-user-033 — raw `osmo data download/check` of a URI: no `orchestrate data` command; the
-  backend's download() is covered in tests/backends/osmo.
+* osmo-user-033 — raw `osmo data check` of a URI: no `orchestrate` command for access checks.
 * osmo-user-030 — `osmo app submit gr00t-train:2`: our `orchestrate app submit` uses the local app registry;
   the backend's `submit_app` exists and is tested, the CLI wiring is the lead's.
 """
@@ -245,6 +244,13 @@ def test_029_validate_with_set_and_pool_never_submits(tmp_path: Path) -> None:
     oversized = osmo_cli(tmp_path, "validate", str(fake_env.SHARED_EVALS / "files" / "oversized.yaml"), "--pool",
                          "h100-east", FAKE_OSMO_NODE_CAPACITY="gpu=64,cpu=192,memory=1500Gi,storage=1024Gi")
     assert oversized.returncode == 2 and "would be refused" in oversized.stderr
+
+
+def test_032_download_a_raw_storage_uri(tmp_path: Path) -> None:
+    res = osmo_cli(tmp_path, "download", "s3://robotics-artifacts/run-42/", str(tmp_path / "outputs"), "--json")
+    assert res.returncode == 0, res.stderr
+    call = next(c for c in osmo_calls(tmp_path) if c[:2] == ["data", "download"])
+    assert call[2:4] == ["s3://robotics-artifacts/run-42/", str(tmp_path / "outputs")]
 
 
 def test_018_oversized_spec_is_refused_with_the_capacity_table(tmp_path: Path) -> None:
