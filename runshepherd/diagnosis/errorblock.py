@@ -27,7 +27,8 @@ _PREFIXES = [
 # all prefixes are anchored at the start: one match of their union tells whether any pass could change the line
 _ANY_PREFIX = re.compile("|".join(f"(?:{p.pattern})" for p in _PREFIXES))
 
-_EVENT_LINE = re.compile(r"^(?:Normal|Warning)\s{2,}\w+")
+# ``kubectl describe`` indents its Events table by two spaces
+_EVENT_LINE = re.compile(r"^\s*(?:Normal|Warning)\s{2,}\w+")
 _WARNING = re.compile(
     r"(?:\b\w*Warning\b(?!\s{2,}\w))"  # UserWarning, FutureWarning… but not a k8s "Warning  Reason" event
     r"|^\s*(?:WARNING|WARN|Warning)\b"
@@ -52,6 +53,8 @@ _BENIGN = re.compile(
     r"|falling back to cpu|Falling back to cpu|No GPU/TPU found"
     r"|oneDNN custom operations are on"
     r"|retrying in \d|Retrying \(Retry\("
+    # telemetry clients (wandb) retry in the background while training goes on; a final failure says so itself
+    r"|Network error \(\w+\), entering retry loop"
     r"|NCCL INFO"
     r"|tokenizers: The current process just got forked"
     r"|This (?:TensorFlow binary|message) is"

@@ -30,7 +30,9 @@ TIMEOUT = register(
             pat(r"DUE TO TIME LIMIT", 0.97),
             pat(r"FAILED_EXEC_TIMEOUT", 0.97, flags=0),
             pat(r"JobState=TIMEOUT|Reason=TimeLimit", 0.96, flags=0),
-            pat(r"\|TIMEOUT\||^\s*\d+(?:_\d+)?(?:\.\w+)?\s+\S+\s+(?:\S+\s+)?TIMEOUT\s+\d+:\d+", 0.95, flags=0),
+            # sacct rows (parsable or columns: JobName Partition Account AllocCPUS before State) and seff's State
+            pat(r"\|TIMEOUT\||^\s*\d+(?:_\d+)?(?:\.\w+)?\s+(?:\S+\s+){1,5}TIMEOUT\s+-?\d+:\d+|^State: TIMEOUT\b", 0.95,
+                flags=0),
             pat(r"exceeded (?:its |the )?exec_timeout|exec[_ ]timeout (?:exceeded|reached)", 0.95),
             pat(r"Job was active longer than specified deadline|DeadlineExceeded", 0.95),
             pat(r"walltime exceeded|job killed: walltime|wall[- ]?clock (?:time )?limit (?:exceeded|reached)", 0.95),
