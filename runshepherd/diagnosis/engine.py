@@ -11,7 +11,13 @@ import re
 
 from dataclasses import replace
 
-from runshepherd.diagnosis.errorblock import finished_after, recovered_after, retried_at, traceback_end
+from runshepherd.diagnosis.errorblock import (
+    finished_after,
+    recovered_after,
+    resolved_later,
+    retried_at,
+    traceback_end,
+)
 from runshepherd.diagnosis.models import Diagnosis, DiagnosisInput, Fix, TaskRecord
 from runshepherd.diagnosis.rules import REGISTRY, Context, Signal
 
@@ -52,11 +58,19 @@ def _demote_echo(s: Signal, primary: list[Signal]) -> Signal:
     return replace(s, strength=s.strength - 0.2)
 
 
+# what a failure that was retried in vain typically causes next (a failed pip download leaves a module missing):
+# such a later error is its echo, so it does not prove the program went on past the retried failure
+CAUSED_BY = {"network_download": {"missing_dependency", "file_not_found"}}
+
+
 def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
     """A log failure the program retried successfully is history, not evidence of failure: it is dropped.
 
-    Proof of success is an explicit "attempt 2 ok"-style line after the retry, or the run finishing normally
-    with no later signal of the same family (a retry that failed again repeats its error).
+    Proof of success is an explicit "attempt 2 ok"-style line after the retry (or a later "error resolved"), or
+    the run finishing normally with no later signal of the same family (a retry that failed again repeats its
+    error). A retried failure followed by a primary error of another family, and not repeated, is dropped too:
+    the program went on past it, and the later error is what stopped the run (unless that error is one the
+    retried failure causes, see ``CAUSED_BY``).
     """
     lines = ctx.log.lines
     out = []
@@ -64,7 +78,12 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
         retry = retried_at(lines, traceback_end(lines, s.order)) if 0 <= s.order < len(lines) else None
         if retry is not None:
             again = any(o.label == s.label and o.order > retry for o in signals)
-            if recovered_after(lines, retry) or (not again and finished_after(lines, retry)):
+            if recovered_after(lines, retry) or resolved_later(lines, retry) or (
+                    not again and finished_after(lines, retry)):
+                continue
+            if not again and any(o.order > retry and o.label != s.label and not o.secondary
+                                 and o.strength >= MIN_STRENGTH and o.label not in CAUSED_BY.get(s.label, ())
+                                 for o in signals):
                 continue
         out.append(s)
     return out

@@ -53,8 +53,6 @@ _BENIGN = re.compile(
     r"|falling back to cpu|Falling back to cpu|No GPU/TPU found"
     r"|oneDNN custom operations are on"
     r"|retrying in \d|Retrying \(Retry\("
-    # telemetry clients (wandb) retry in the background while training goes on; a final failure says so itself
-    r"|Network error \(\w+\), entering retry loop"
     r"|NCCL INFO"
     r"|tokenizers: The current process just got forked"
     r"|This (?:TensorFlow binary|message) is"
@@ -104,6 +102,16 @@ def retried_at(lines: list[Line], idx: int) -> int | None:
 def recovered_after(lines: list[Line], idx: int) -> bool:
     """True when a line soon after a retry says the retry worked."""
     return any(_RECOVERED_G.search(ln.text, ln.folded) for ln in lines[idx: idx + RECOVERY_WINDOW + 1])
+
+
+_RESOLVED = re.compile(r"\berror resolved|\bresolved after\b|resuming normal operation", re.IGNORECASE)
+_RESOLVED_G = Gated.of(_RESOLVED)
+
+
+def resolved_later(lines: list[Line], idx: int) -> bool:
+    """True when a later line says, in so many words, that the retried problem went away (background clients such
+    as wandb retry for minutes while training goes on, so this can come long after the retry notice)."""
+    return any(_RESOLVED_G.search(ln.text, ln.folded) for ln in lines[idx + 1:])
 
 
 def finished_after(lines: list[Line], idx: int) -> bool:
