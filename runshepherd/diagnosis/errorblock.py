@@ -82,7 +82,8 @@ _RECOVERED = re.compile(
 _FINISHED = re.compile(
     r"Training completed|training (?:complete|completed|finished|done)\b|finished successfully|exit(?:s|ed)? successfully"
     r"|\bexit(?:ed with)? (?:code|status)[:= ]+0\b|\bexitcode: 0\b|worker group successfully finished|\bJob succeeded"
-    r"|\ball done\b|`Trainer\.fit` stopped: `max_(?:epochs|steps)",
+    r"|\ball done\b|`Trainer\.fit` stopped: `max_(?:epochs|steps)"
+    r"|\{'train_runtime': [\d.]+",  # the HF Trainer's summary, printed once train() has returned
     re.IGNORECASE,
 )
 _WARNING_G, _BENIGN_G = Gated.of(_WARNING), Gated.of(_BENIGN)
@@ -235,15 +236,21 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
     lines: list[Line] = []
     prev_frame = False
     in_tb = False
+    ignored = False  # inside a traceback Python printed after "Exception ignored in …" (it was not raised)
     for i, raw in enumerate(raw_lines):
         text = strip_prefix(raw)
         folded = fold(text)
         frame = bool(_FRAME.match(text))
-        code = prev_frame and not frame and _indented(raw, text) and exception_type(text) is None
+        exc = exception_type(text)
+        code = prev_frame and not frame and _indented(raw, text) and exc is None
         if _TB_START.search(text):
             in_tb = True
-        lines.append(Line(i, raw, text, warning=is_warning(text, folded),
+        if text.startswith("Exception ignored in"):
+            ignored = True
+        lines.append(Line(i, raw, text, warning=ignored or is_warning(text, folded),
                           code=code or (in_tb and text.strip().startswith("^")), folded=folded))
+        if ignored and exc is not None:
+            ignored = False
         prev_frame = frame
     block = ErrorBlock(lines)
     for ln in lines:
