@@ -33,6 +33,7 @@ AUTH = register(
             pat(r"AccessDenied|Access Denied|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken|TokenExpired|InvalidToken", 0.88),
             pat(r"NoCredentialsError|Unable to locate credentials|could not find default credentials|DefaultCredentialsError", 0.88),
             pat(r"PermissionError", 0.86, flags=0),
+            pat(r"\(Forbidden\): .* cannot (?:create|get|list|patch|delete|watch|update) resource", 0.88),
             pat(r"Permission denied", 0.82),
             pat(r"api[_ ]key not configured|Invalid (?:user )?token|token is (?:invalid|expired)|invalid service token", 0.84),
             pat(r"AuthenticationError|authentication (?:failed|required)|not authorized|Unauthorized", 0.8),

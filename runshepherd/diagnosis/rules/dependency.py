@@ -58,6 +58,9 @@ MISSING = register(
             pat(r"ImportError: cannot import name '(?P<name>\w+)'", 0.8),
             pat(r"(?:Please|you need to) (?:run )?`?pip install (?P<pkg>[\w\-\[\]]+)", 0.7),
             pat(r"is not installed\. Please install", 0.75),
+            # transformers' own checks: a pinned dependency version, and packages a remote modeling file imports
+            pat(r"(?P<pkg>[\w\-]+)[<>=!~]=?[\w.]+ is required for a normal functioning of this module", 0.88),
+            pat(r"requires the following packages that were not found in your environment: (?P<pkg>[\w\-]+)", 0.9),
         ),
     )
 )

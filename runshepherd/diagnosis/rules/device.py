@@ -39,6 +39,7 @@ CUDA_DRIVER = register(
             pat(r"Torch not compiled with CUDA enabled", 0.86),
             pat(r"Loaded runtime CuDNN library: \S+ but source was compiled with|CUDNN_STATUS_VERSION_MISMATCH|cuDNN version incompatibility", 0.88),
             pat(r"CUDA error: (?:unknown error|initialization error)", 0.8),
+            pat(r"CUDNN_STATUS_NOT_INITIALIZED|CUBLAS_STATUS_NOT_INITIALIZED", 0.84),
         ),
     )
 )

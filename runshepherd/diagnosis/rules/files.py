@@ -39,6 +39,8 @@ FILE_NOT_FOUND = register(
             pat(r"Unable to open file \(unable to open file", 0.84),
             pat(r"EntryNotFoundError|Dataset .* doesn't exist on the Hub", 0.82),
             pat(r"No (?:valid )?checkpoint (?:found|file)", 0.74),
+            # object stores: a missing key (S3 answers HeadObject with a bare 404)
+            pat(r"NoSuchKey|The specified key does not exist|\(404\) when calling the (?:HeadObject|GetObject) operation", 0.86),
         ),
     )
 )

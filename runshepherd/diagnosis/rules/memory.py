@@ -57,6 +57,8 @@ HOST_OOM = register(
             pat(r"exceeded (?:job )?memory limit", 0.95),
             pat(r"task \d+: Out Of Memory", 0.95),
             pat(r"low on resource: memory", 0.96),
+            # Ray's memory monitor kills tasks when the node's RAM passes its threshold
+            pat(r"killed due to the node running low on memory|exceeds the memory usage threshold", 0.95),
             pat(r"out of shared memory|shared memory \(shm\) limit|insufficient shared memory", 0.92),
             pat(r"is killed by signal: Killed", 0.9),
             pat(r"^(?:\w+\.)*MemoryError\b", 0.88, flags=0),

@@ -41,6 +41,8 @@ NETWORK = register(
             pat(r"EndpointConnectionError|Could not connect to the endpoint URL|Connect timeout on endpoint URL", 0.86),
             pat(r"dial tcp \S+: (?:i/o timeout|connect: connection refused|connect: no route to host)|Network is unreachable|No route to host", 0.84),
             pat(r"Connection reset by peer", 0.62),
+            pat(r"ClientPayloadError|Response payload is not completed|ServerDisconnectedError", 0.82),
+            pat(r"Could not install requirement \S+ because of (?:HTTP )?error", 0.9),
         ),
     )
 )
