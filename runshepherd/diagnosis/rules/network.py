@@ -29,6 +29,8 @@ NETWORK = register(
         explanation=_EXPL,
         fix_description=_FIX,
         patterns=(
+            # pip's own verdict comes before the timeout it quotes (first matching pattern wins)
+            pat(r"Could not install requirement \S+ because of (?:HTTP )?error", 0.9),
             pat(r"We couldn't connect to '?https?://", 0.9),
             pat(r"Temporary failure in name resolution|Name or service not known|Could not resolve host|getaddrinfo failed|nodename nor servname", 0.88),
             pat(r"Max retries exceeded with url|MaxRetryError|NewConnectionError|ConnectTimeout|ReadTimeout", 0.84),
@@ -42,7 +44,6 @@ NETWORK = register(
             pat(r"dial tcp \S+: (?:i/o timeout|connect: connection refused|connect: no route to host)|Network is unreachable|No route to host", 0.84),
             pat(r"Connection reset by peer", 0.62),
             pat(r"ClientPayloadError|Response payload is not completed|ServerDisconnectedError", 0.82),
-            pat(r"Could not install requirement \S+ because of (?:HTTP )?error", 0.9),
         ),
     )
 )
