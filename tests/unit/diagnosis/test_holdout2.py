@@ -5,7 +5,6 @@ generalisations it motivated. Scored like the hidden corpus: one bare log at a t
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 from runshepherd.diagnosis import LABELS, diagnose_log_text
@@ -26,24 +25,6 @@ def test_holdout2_accuracy_at_least_90_percent_no_healthy_flagged() -> None:
     correct = sum(got[n] == lab for n, lab in LABELS_FILE.items())
     assert correct / len(LABELS_FILE) >= 0.90, {n: (lab, got[n]) for n, lab in LABELS_FILE.items() if got[n] != lab}
     assert [n for n, lab in LABELS_FILE.items() if lab == "healthy" and got[n] != "healthy"] == []
-
-
-def test_holdout2_logs_up_to_600_lines_take_under_50ms_each() -> None:
-    slow = {}
-    for name in LABELS_FILE:
-        text = (HOLDOUT2 / name).read_text(encoding="utf-8")
-        if text.count("\n") > 600:
-            continue
-        best = min(_timed(text, name) for _ in range(2))
-        if best >= 0.050:
-            slow[name] = best
-    assert slow == {}
-
-
-def _timed(text: str, name: str) -> float:
-    t0 = time.perf_counter()
-    diagnose_log_text(text, name)
-    return time.perf_counter() - t0
 
 
 def _label(lines: list[str]) -> str:
