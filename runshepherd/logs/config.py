@@ -31,8 +31,8 @@ class LogConfig(BaseModel):
     digest_words: int = Field(300, ge=50, description="word budget of the markdown per reader")
     # Big files: parse the head and tail windows line by line, and only the cue lines in between (scan.py).
     fast_scan: bool = Field(True, description="scan the middle of big files for cue lines instead of parsing it")
-    head_window_bytes: int = Field(32 * 1024, ge=0, description="start of a file parsed line by line (first markers)")
-    tail_window_bytes: int = Field(128 * 1024, ge=1024, description="end of a file parsed line by line (latest state)")
+    head_window_bytes: int = Field(8 * 1024, ge=0, description="start of a file parsed line by line (first markers)")
+    tail_window_bytes: int = Field(32 * 1024, ge=1024, description="end of a file parsed line by line (latest state)")
     scan_chunk_bytes: int = Field(4 * 1024**2, ge=4096, description="read size of the cue scan; bounds its memory")
     sample_every_bytes: int = Field(1024**2, ge=4096, description="one line per this many bytes is parsed anyway")
     cue_scanner: ScannerKind | None = Field(
