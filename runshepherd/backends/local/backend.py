@@ -281,13 +281,16 @@ class LocalBackend:
     ) -> Iterator[str]:
         """Existing lines (or the last ``tail``); on an alive workflow, follows for up to ``timeout`` seconds."""
         wf = self._wf(workflow_id)
-        names = [t.name for t in wf.read_state().tasks]
-        if task is not None:
-            if task not in names:
-                raise BackendError(f"workflow {workflow_id} has no task {task!r} (tasks: {', '.join(names)})")
-            names = [task]
+        if task is not None and wf.log_path(task).is_file():
+            names = [task]  # the common case, without parsing the state of a workflow of maybe 1000 tasks
+        else:
+            names = [t.name for t in wf.read_state().tasks]
+            if task is not None:
+                if task not in names:
+                    raise BackendError(f"workflow {workflow_id} has no task {task!r} (tasks: {', '.join(names)})")
+                names = [task]
         paths = [wf.log_path(n) for n in names]
-        alive = self._state(wf).status.alive()
+        alive = bool(timeout) and self._state(wf).status.alive()  # only a follow needs to know
         ends = {p: complete_end(p) for p in paths}
         return self._iter_logs(wf, paths, ends, tail, timeout if alive else None)
 
