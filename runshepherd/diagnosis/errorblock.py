@@ -54,6 +54,9 @@ _BENIGN = re.compile(
     r"|oneDNN custom operations are on"
     r"|retrying in \d|Retrying \(Retry\("
     r"|NCCL INFO"
+    # a resumed run naming the preemption it recovered from, and a missing file the program chose to skip
+    r"|\b(?:previous|last|earlier) (?:attempt|run|job) (?:was|got) preempted|resum\w* (?:after|from) (?:a )?preemption"
+    r"|not found\b.{0,60}\bskipp(?:ed|ing)\b|\bskipp(?:ed|ing)\b.{0,40}\bnot found\b"
     r"|tokenizers: The current process just got forked"
     r"|This (?:TensorFlow binary|message) is"
     r"|waitForInput: socket .* timed out after 0ms"

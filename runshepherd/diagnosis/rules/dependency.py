@@ -52,7 +52,9 @@ MISSING = register(
             pat(r"error while loading shared libraries: (?P<lib>(?!libcuda|libnvidia)lib[\w.\-+]+): cannot open", 0.87),
             pat(r"ImportError: (?P<lib>(?!libcuda|libnvidia)lib[\w.\-+]+): cannot open shared object file", 0.87),
             pat(r"requires the (?P<pkg>[\w\- ]+?) library but it was not found in your environment", 0.88),
-            pat(r"DistributionNotFound|PackageNotFoundError", 0.84),
+            pat(r"DistributionNotFound|Packages?NotFoundError|ResolvePackageNotFound", 0.84),
+            # pip's resolver: the pinned versions cannot be installed together
+            pat(r"ResolutionImpossible|because these package versions have conflicting dependencies", 0.86),
             pat(r"Could not find a version that satisfies the requirement (?P<pkg>\S+)", 0.84),
             pat(r"No matching distribution found for (?P<pkg>\S+)", 0.84),
             pat(r"ImportError: cannot import name '(?P<name>\w+)'", 0.8),

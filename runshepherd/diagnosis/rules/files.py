@@ -31,7 +31,7 @@ FILE_NOT_FOUND = register(
             pat(r"^(?:/bin/)?(?:ba)?sh: (?:line \d+: )?(?P<path>\S+): No such file or directory", 0.84),
             pat(r"(?<!shared object file: )No such file or directory", 0.76),
             pat(r"does not appear to have a file named (?P<path>\S+)", 0.86),
-            pat(r"is not a local folder and is not a valid model identifier", 0.84),
+            pat(r"is not a local folder and is not a valid model identifier|Incorrect path_or_model_id", 0.84),
             pat(r"Can't load (?:tokenizer|config|the model|weights|the configuration) for '(?P<path>[^']+)'", 0.78),
             pat(r"NotFoundError: .*(?:not found|No such file|does not exist)", 0.86),
             pat(r"(?:IsADirectoryError|NotADirectoryError)", 0.82),

@@ -44,7 +44,8 @@ OUTPUT_LINES = register(
             pat(r"\{\{\s*outputs\s*\}\}", 0.88),
             pat(r"No (?:output )?files (?:found )?to upload|nothing to upload|0 files uploaded|output (?:directory|folder) \S* ?is empty|No outputs (?:were )?(?:found|produced)", 0.85),
             pat(r"nothing (?:will be|was|to be) uploaded|No artifacts will be uploaded|\b0 files?,? \(?0 ?B\)? ?uploaded"
-                r"|expected output .{0,80} but nothing was written|expected output .{0,80} was not produced|nothing was written to (?:the )?outputs?\b", 0.85),
+                r"|expected output .{0,80} but nothing was written|expected output .{0,80} was not produced|nothing was written to (?:the )?outputs?\b"
+                r"|expected (?:output|artifact) .{0,80} does not exist|(?:job|task|run) produced no outputs?\b", 0.85),
         ),
         in_events=False,
         in_warnings=True,
