@@ -28,8 +28,12 @@ from pathlib import Path
 from runshepherd.diagnosis import diagnose_log_text
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
-CORPORA = {"original": DATA / "diagnosis", "holdout": DATA / "diagnosis_holdout",
-           "holdout2": DATA / "diagnosis_holdout2", "holdout3": DATA / "diagnosis_holdout3"}
+CORPORA = {
+    "original": DATA / "diagnosis",
+    "holdout": DATA / "diagnosis_holdout",
+    "holdout2": DATA / "diagnosis_holdout2",
+    "holdout3": DATA / "diagnosis_holdout3",
+}
 DEFAULT = CORPORA["original"]
 REPEATS = 3
 LONG_LINES = 5000
@@ -54,23 +58,35 @@ def synthetic_long_log(n_lines: int = LONG_LINES, seed: int = 7) -> str:
         ts = f"2024-05-09T{12 + step // 36000:02d}:{step // 600 % 60:02d}:{step // 10 % 60:02d}.{rnd.randrange(1000):03d}Z"
         if kind < 0.45:
             pct = step * 100 // total
-            out.append(f"{ts} Epoch 1: {pct:3d}%|{'█' * (pct // 10):<10}| {step}/{total} "
-                       f"[{step // 60:02d}:{step % 60:02d}<99:59, {rnd.uniform(1, 6):.2f}it/s, loss={rnd.uniform(0.5, 3):.3f}]")
+            out.append(
+                f"{ts} Epoch 1: {pct:3d}%|{'█' * (pct // 10):<10}| {step}/{total} "
+                f"[{step // 60:02d}:{step % 60:02d}<99:59, {rnd.uniform(1, 6):.2f}it/s, loss={rnd.uniform(0.5, 3):.3f}]"
+            )
         elif kind < 0.8:
-            out.append(f"{ts} {{'loss': {rnd.uniform(0.5, 3):.4f}, 'grad_norm': {rnd.uniform(0.1, 4):.6f}, "
-                       f"'learning_rate': {5e-5 * (1 - step / total):.4e}, 'epoch': {step / total:.2f}}}")
+            out.append(
+                f"{ts} {{'loss': {rnd.uniform(0.5, 3):.4f}, 'grad_norm': {rnd.uniform(0.1, 4):.6f}, "
+                f"'learning_rate': {5e-5 * (1 - step / total):.4e}, 'epoch': {step / total:.2f}}}"
+            )
         elif kind < 0.9:
-            out.append(f"{ts} [rank{rnd.randrange(4)}]: INFO: step {step} throughput {rnd.uniform(100, 400):.1f} "
-                       f"samples/s, mem {rnd.uniform(20, 70):.1f} GiB, data wait {rnd.uniform(0, 30):.1f} ms")
+            out.append(
+                f"{ts} [rank{rnd.randrange(4)}]: INFO: step {step} throughput {rnd.uniform(100, 400):.1f} "
+                f"samples/s, mem {rnd.uniform(20, 70):.1f} GiB, data wait {rnd.uniform(0, 30):.1f} ms"
+            )
         elif kind < 0.95:
-            out.append(f"{ts} NCCL INFO Channel {rnd.randrange(32):02d}/0 : {rnd.randrange(4)}[{rnd.randrange(4)}] -> "
-                       f"{rnd.randrange(4)}[{rnd.randrange(4)}] via P2P/IPC/read")
+            out.append(
+                f"{ts} NCCL INFO Channel {rnd.randrange(32):02d}/0 : {rnd.randrange(4)}[{rnd.randrange(4)}] -> "
+                f"{rnd.randrange(4)}[{rnd.randrange(4)}] via P2P/IPC/read"
+            )
         elif kind < 0.98:
-            out.append(f"{ts} [INFO] saving checkpoint to /checkpoints/step_{step}.pt (eval accuracy "
-                       f"{rnd.uniform(0.6, 0.9):.4f}, eval loss {rnd.uniform(0.3, 1):.4f})")
+            out.append(
+                f"{ts} [INFO] saving checkpoint to /checkpoints/step_{step}.pt (eval accuracy "
+                f"{rnd.uniform(0.6, 0.9):.4f}, eval loss {rnd.uniform(0.3, 1):.4f})"
+            )
         else:
-            out.append(f"{ts} /opt/conda/lib/python3.10/site-packages/torch/optim/lr_scheduler.py:139: "
-                       "UserWarning: Detected call of `lr_scheduler.step()` before `optimizer.step()`.")
+            out.append(
+                f"{ts} /opt/conda/lib/python3.10/site-packages/torch/optim/lr_scheduler.py:139: "
+                "UserWarning: Detected call of `lr_scheduler.step()` before `optimizer.step()`."
+            )
     out += [
         "Traceback (most recent call last):",
         '  File "/workspace/train.py", line 212, in <module>',
@@ -108,9 +124,11 @@ def _speed_report(files: list[tuple[Path, str]]) -> str:
     long_text = synthetic_long_log()
     long_ms = _best_ms(long_text, "synthetic")
     long_label = diagnose_log_text(long_text, "synthetic").label
-    return (f"per log (best of {REPEATS}): mean {statistics.mean(ms):.2f} ms, p95 {p95:.2f} ms, max {ms[-1]:.2f} ms "
-            f"(slowest: {slowest})\n"
-            f"synthetic {LONG_LINES}-line log: {long_ms:.1f} ms (label {long_label})")
+    return (
+        f"per log (best of {REPEATS}): mean {statistics.mean(ms):.2f} ms, p95 {p95:.2f} ms, max {ms[-1]:.2f} ms "
+        f"(slowest: {slowest})\n"
+        f"synthetic {LONG_LINES}-line log: {long_ms:.1f} ms (label {long_label})"
+    )
 
 
 def _log_path(corpus: Path, name: str) -> Path:
@@ -153,15 +171,19 @@ def main(corpus: Path = DEFAULT) -> int:
     healthy = [g for w, g in results if w == "healthy"]
     print(f"false alarms on healthy runs: {sum(g != 'healthy' for g in healthy)} of {len(healthy)}")
     ms = elapsed / len(files) * 1000
-    print(f"time per log: {ms:.2f} ms (baseline read+split: {baseline / len(files) * 1000:.3f} ms; "
-          f"ratio {elapsed / max(baseline, 1e-9):.0f}x)")
+    print(
+        f"time per log: {ms:.2f} ms (baseline read+split: {baseline / len(files) * 1000:.3f} ms; "
+        f"ratio {elapsed / max(baseline, 1e-9):.0f}x)"
+    )
     print(_speed_report(files))
     return 0
 
 
 def _parse(argv: list[str]) -> Path:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--corpus", default="original", help="original, holdout, holdout2, holdout3, or a directory with labels.json")
+    ap.add_argument(
+        "--corpus", default="original", help="original, holdout, holdout2, holdout3, or a directory with labels.json"
+    )
     ap.add_argument("corpus_dir", nargs="?", help="(older form) a corpus directory")
     args = ap.parse_args(argv)
     choice = args.corpus_dir or args.corpus

@@ -14,8 +14,9 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from langgraph.graph import END, START, StateGraph
 
@@ -47,7 +48,7 @@ class SlowLogs:
 def _spec(n: int) -> str:
     tasks = "".join(
         f"  - name: t{i}\n    image: busybox\n    command: [bash, -c]\n"
-        f"    args: [\"for s in 1 2 3; do echo task {i} step $s/3 loss=0.$s; done\"]\n"
+        f'    args: ["for s in 1 2 3; do echo task {i} step $s/3 loss=0.$s; done"]\n'
         for i in range(n)
     )
     return f"workflow:\n  name: fan\n  resources:\n    default: {{cpu: 0.001, memory: 32Mi}}\n  tasks:\n{tasks}"
@@ -84,19 +85,32 @@ def main() -> None:
         settings = load_settings(environ={}, flags={"state_dir": str(tmp / "state")})
         tasks = [{"name": t.name, "status": t.status.value} for t in ws.tasks]
         chunks = chunk_tasks(tasks, settings.logs.tasks_per_reader)
-        ctx = ReaderContext(backend=backend, config=LogConfig(**settings.logs.model_dump()), tail_lines=200,
-                            capture_timeout=settings.logs.capture_timeout_seconds)
+        ctx = ReaderContext(
+            backend=backend,
+            config=LogConfig(**settings.logs.model_dump()),
+            tail_lines=200,
+            capture_timeout=settings.logs.capture_timeout_seconds,
+        )
 
         t0 = time.perf_counter()
         for i, chunk in enumerate(chunks):  # baseline: one reader after another
-            logs_reader.invoke({"workflow_id": sub.workflow_id, "tasks": chunk, "reader": i, "attempt": 1,
-                                "alive": False}, context=ctx)
+            logs_reader.invoke(
+                {"workflow_id": sub.workflow_id, "tasks": chunk, "reader": i, "attempt": 1, "alive": False}, context=ctx
+            )
         sequential = time.perf_counter() - t0
 
         deps = Deps(backend=backend, settings=settings, session_id="fan", state_dir=tmp / "state")
-        state = {"request": "fan", "attempt": {"n": 1, "workflow_id": sub.workflow_id, "submitted_at": None,
-                                              "idempotency_key": "fan:1", "reason": "initial"},
-                 "last_status": {"status": "COMPLETED"}}
+        state = {
+            "request": "fan",
+            "attempt": {
+                "n": 1,
+                "workflow_id": sub.workflow_id,
+                "submitted_at": None,
+                "idempotency_key": "fan:1",
+                "reason": "initial",
+            },
+            "last_status": {"status": "COMPLETED"},
+        }
         t0 = time.perf_counter()
         out = _fanout_graph().invoke(state, {"max_concurrency": args.concurrency}, context=deps)
         fanned = time.perf_counter() - t0
@@ -106,11 +120,15 @@ def main() -> None:
     speedup = sequential / fanned
     per_reader_seq = sequential / readers
     overhead = (fanned - sequential / ideal) / readers * args.concurrency
-    print(f"{args.tasks} tasks, {readers} readers, max_concurrency {args.concurrency}, {args.latency * 1000:.0f} ms "
-          "per log fetch")
+    print(
+        f"{args.tasks} tasks, {readers} readers, max_concurrency {args.concurrency}, {args.latency * 1000:.0f} ms "
+        "per log fetch"
+    )
     print(f"  sequential readers: {sequential:.2f} s ({per_reader_seq * 1000:.0f} ms per reader)")
-    print(f"  graph fan-out:      {fanned:.2f} s   speed-up {speedup:.2f}x of an ideal {ideal}x "
-          f"= {speedup / ideal:.2f} of ideal (goal >= 0.8)")
+    print(
+        f"  graph fan-out:      {fanned:.2f} s   speed-up {speedup:.2f}x of an ideal {ideal}x "
+        f"= {speedup / ideal:.2f} of ideal (goal >= 0.8)"
+    )
     print(f"  graph overhead per reader (beyond its own work): {max(0.0, overhead) * 1000:.1f} ms")
 
 

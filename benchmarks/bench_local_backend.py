@@ -63,7 +63,7 @@ def change_latency(backend: LocalBackend, runs: int) -> list[float]:
     for _ in range(runs):
         written: list[float] = []
 
-        def write() -> None:
+        def write(written: list[float] = written) -> None:
             time.sleep(0.2 + random.uniform(0, 0.05))  # not in phase with the 20 ms poll
             state = wf.read_state()
             state.seq += 1

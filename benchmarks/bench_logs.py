@@ -219,13 +219,22 @@ def print_bar(rows: list[Row], label: str) -> None:
     big = [r for r in rows if r.size_mb >= 1000]
     rss = max((r.rss_peak_mb for r in big), default=max(r.rss_peak_mb for r in rows))
     checks = [
-        ("digest tokens <= 1500 and flat across sizes", max(tokens) <= 1500 and max(tokens) - min(tokens) <= 50,
-         f"{min(tokens)}..{max(tokens)}"),
-        ("root error line kept in every digest", all(r.root_in_digest for r in rows),
-         f"{sum(r.root_in_digest for r in rows)}/{len(rows)}"),
+        (
+            "digest tokens <= 1500 and flat across sizes",
+            max(tokens) <= 1500 and max(tokens) - min(tokens) <= 50,
+            f"{min(tokens)}..{max(tokens)}",
+        ),
+        (
+            "root error line kept in every digest",
+            all(r.root_in_digest for r in rows),
+            f"{sum(r.root_in_digest for r in rows)}/{len(rows)}",
+        ),
         (f"peak RSS < 100 MB ({'1 GB' if big else 'largest'} logs)", rss < 100, f"{rss:.0f} MB"),
-        ("throughput >= 0.3x grep -c '' (logs >= 10 MB)", bool(ratios) and min(ratios) >= 0.3,
-         f"{min(ratios):.3f}..{max(ratios):.3f}" if ratios else "no log >= 10 MB"),
+        (
+            "throughput >= 0.3x grep -c '' (logs >= 10 MB)",
+            bool(ratios) and min(ratios) >= 0.3,
+            f"{min(ratios):.3f}..{max(ratios):.3f}" if ratios else "no log >= 10 MB",
+        ),
     ]
     print(f"\nBar ({label})")
     for name, ok, value in checks:
@@ -239,7 +248,10 @@ def main() -> int:
     parser.add_argument("--plain", action="store_true", help="also time the line-by-line reader (slow)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(
-        "--scanners", nargs="+", choices=["numpy", "hyperscan"], default=available_kinds(),
+        "--scanners",
+        nargs="+",
+        choices=["numpy", "hyperscan"],
+        default=available_kinds(),
         help="cue-scanner engines to time, one row each (default: every engine this machine has)",
     )
     args = parser.parse_args()

@@ -20,11 +20,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-
-from langgraph.checkpoint.sqlite import SqliteSaver
 
 from runshepherd.backends.base import Links, Status, TaskState, TaskStatus, WorkflowStatus
 from runshepherd.backends.local import LocalBackend
@@ -49,17 +47,29 @@ workflow:
 
 def _session(tmp: Path, spec: Path, backend: Any, **deps_kw: Any) -> tuple[float, list[tuple[float, dict]]]:
     settings = load_settings(environ={}, flags={"state_dir": str(tmp / "state")})
-    deps = Deps(backend=backend, settings=settings, session_id=f"b{time.time_ns()}", state_dir=tmp / "state",
-                auto_yes=True, cwd=tmp, download_root=tmp / "home", **deps_kw)
+    deps = Deps(
+        backend=backend,
+        settings=settings,
+        session_id=f"b{time.time_ns()}",
+        state_dir=tmp / "state",
+        auto_yes=True,
+        cwd=tmp,
+        download_root=tmp / "home",
+        **deps_kw,
+    )
     conn = sqlite3.connect(str(tmp / "sessions.sqlite"), check_same_thread=False)
     saver = compact_saver_class()(conn)
     saver.setup()
     graph = compile_graph(saver)
     events: list[tuple[float, dict]] = []
     t0 = time.perf_counter()
-    for mode, chunk in graph.stream({"request": "bench", "spec_path": str(spec)},
-                                    {"configurable": {"thread_id": deps.session_id}},
-                                    context=deps, stream_mode=["custom"], durability="sync"):
+    for _mode, chunk in graph.stream(
+        {"request": "bench", "spec_path": str(spec)},
+        {"configurable": {"thread_id": deps.session_id}},
+        context=deps,
+        stream_mode=["custom"],
+        durability="sync",
+    ):
         events.append((time.time(), chunk))
     wall = time.perf_counter() - t0
     conn.close()
@@ -88,11 +98,13 @@ def bench_overhead(runs: int) -> None:
             overheads.append(wall - job)
             done_at = next(t for t, e in events if e.get("event") == "status" and e.get("to") == "COMPLETED")
             end = ws.end_time or task.end_time
-            notice.append(done_at - end.replace(tzinfo=end.tzinfo or timezone.utc).timestamp())
+            notice.append(done_at - end.replace(tzinfo=end.tzinfo or UTC).timestamp())
     print("1. session overhead beyond the job's own runtime (local backend, 2 s job)")
     print(f"   direct subprocess: {statistics.median(base):.3f} s  (baseline, same command)")
-    print(f"   overhead (session wall − job runtime): median {statistics.median(overheads):.3f} s, "
-          f"max {max(overheads):.3f} s   goal < 1 s")
+    print(
+        f"   overhead (session wall − job runtime): median {statistics.median(overheads):.3f} s, "
+        f"max {max(overheads):.3f} s   goal < 1 s"
+    )
     print("2. status change noticed after the job ended (monitor wakes on the supervisor's signal)")
     print(f"   median {statistics.median(notice) * 1000:.0f} ms, max {max(notice) * 1000:.0f} ms   goal < 500 ms")
 
@@ -114,8 +126,10 @@ def bench_calls_per_hour() -> None:
     for label, training in (("training job", True), ("short job", False)):
         n = count(training)
         print(f"   {label:<13} cadence policy: {n:>4}   fixed 10 s: {fixed}   ratio {n / fixed:.2f}")
-    print(f"   (local backend only: + one log-tail read per {policy.progress_every:g} s while RUNNING for the "
-          "progress line; other backends read logs only at polls)")
+    print(
+        f"   (local backend only: + one log-tail read per {policy.progress_every:g} s while RUNNING for the "
+        "progress line; other backends read logs only at polls)"
+    )
 
 
 class _Spinning:
@@ -125,10 +139,18 @@ class _Spinning:
     cheap_logs = False
 
     def __init__(self) -> None:
-        now = datetime.now(timezone.utc)
-        self.ws = WorkflowStatus(workflow_id="spin-1", name="spin", status=Status.RUNNING, backend="bench",
-                                 pool="p", submit_time=now, start_time=now, links=Links(),
-                                 tasks=[TaskState(name="t", group="t-group", status=TaskStatus.RUNNING, lead=True)])
+        now = datetime.now(UTC)
+        self.ws = WorkflowStatus(
+            workflow_id="spin-1",
+            name="spin",
+            status=Status.RUNNING,
+            backend="bench",
+            pool="p",
+            submit_time=now,
+            start_time=now,
+            links=Links(),
+            tasks=[TaskState(name="t", group="t-group", status=TaskStatus.RUNNING, lead=True)],
+        )
         self.queries = 0
 
     def pools(self) -> list:
@@ -166,8 +188,9 @@ def bench_checkpoints(polls: int) -> None:
             spec.write_text(spec_text)
             backend = _Spinning()
             settings = load_settings(environ={}, flags={"state_dir": str(tmp / "state")})
-            deps = Deps(backend=backend, settings=settings, session_id="cp", state_dir=tmp / "state",
-                        auto_yes=True, cwd=tmp)
+            deps = Deps(
+                backend=backend, settings=settings, session_id="cp", state_dir=tmp / "state", auto_yes=True, cwd=tmp
+            )
             db = tmp / "sessions.sqlite"
             conn = sqlite3.connect(str(db), check_same_thread=False)
             saver = compact_saver_class()(conn)
@@ -180,8 +203,13 @@ def bench_checkpoints(polls: int) -> None:
             steps = 0
             t0 = time.perf_counter()
             try:
-                for _ in graph.stream({"request": "spin", "spec_path": str(spec)}, cfg, context=deps,
-                                      stream_mode="updates", durability="sync"):
+                for _ in graph.stream(
+                    {"request": "spin", "spec_path": str(spec)},
+                    cfg,
+                    context=deps,
+                    stream_mode="updates",
+                    durability="sync",
+                ):
                     steps += 1
                     if mode.startswith("pruned") and steps % 25 == 0:
                         prune(conn, "cp")
@@ -195,14 +223,18 @@ def bench_checkpoints(polls: int) -> None:
                 prune(conn, "cp")
                 compact(conn)
             final = _db_bytes(conn)
-            file_size = db.stat().st_size + (Path(str(db) + "-wal").stat().st_size if Path(str(db) + "-wal").exists() else 0)
+            file_size = db.stat().st_size + (
+                Path(str(db) + "-wal").stat().st_size if Path(str(db) + "-wal").exists() else 0
+            )
             conn.close()
             results[mode] = (sizes, final, file_size, backend.queries, wall)
     print(f"4. checkpoints: {polls} polls = {polls // Cadence().polls_per_checkpoint} monitor returns")
     for mode, (sizes, final, file_size, queries, wall) in results.items():
         per_return = (sizes[1] - sizes[0]) / 200 if len(sizes) == 2 else float("nan")
-        print(f"   {mode:<24} bytes/return {per_return:,.0f}   checkpoint data at end {final / 1024:,.0f} KiB   "
-              f"file {file_size / 1024:,.0f} KiB   ({queries} queries in {wall:.1f} s)")
+        print(
+            f"   {mode:<24} bytes/return {per_return:,.0f}   checkpoint data at end {final / 1024:,.0f} KiB   "
+            f"file {file_size / 1024:,.0f} KiB   ({queries} queries in {wall:.1f} s)"
+        )
     print("   goal ≤ 2 KB per return (no pruning); pruning keeps the DB bounded")
 
 
@@ -227,8 +259,10 @@ def bench_cold_start(runs: int) -> None:
     base = t([sys.executable, "-c", "pass"])
     help_t = t(cmd)
     print("5. `orchestrate --help` cold start")
-    print(f"   python -c pass {base:.3f} s (baseline)   orchestrate --help {help_t:.3f} s   "
-          f"ratio {help_t / base:.1f}x   goal ≤ 0.3 s")
+    print(
+        f"   python -c pass {base:.3f} s (baseline)   orchestrate --help {help_t:.3f} s   "
+        f"ratio {help_t / base:.1f}x   goal ≤ 0.3 s"
+    )
 
 
 def main() -> None:

@@ -7,7 +7,7 @@ create a new version (OSMO's behaviour).
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from filelock import FileLock
@@ -73,13 +73,20 @@ class AppRegistry:
         d.mkdir(parents=True, exist_ok=True)
         with FileLock(str(d / ".lock")):
             meta = d / "app.json"
-            app = App.model_validate_json(meta.read_text()) if meta.is_file() else App(name=name, description=description)
+            app = (
+                App.model_validate_json(meta.read_text()) if meta.is_file() else App(name=name, description=description)
+            )
             if app.versions and (d / f"v{app.latest}.yaml").read_text(encoding="utf-8") == spec_text:
                 return app
             version = app.latest + 1
             (d / f"v{version}.yaml").write_text(spec_text, encoding="utf-8")
-            app.versions.append(AppVersion(version=version, created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                                           source_workflow=source_workflow))
+            app.versions.append(
+                AppVersion(
+                    version=version,
+                    created=datetime.now(UTC).isoformat(timespec="seconds"),
+                    source_workflow=source_workflow,
+                )
+            )
             app.description = description or app.description
             tmp = meta.with_suffix(".tmp")
             tmp.write_text(app.model_dump_json(indent=2), encoding="utf-8")

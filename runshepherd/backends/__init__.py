@@ -23,7 +23,7 @@ _BACKENDS = {
 }
 
 
-def make_backend(settings: "Settings") -> "Backend":
+def make_backend(settings: Settings) -> Backend:
     """Imported lazily so `orchestrate --help` stays fast and a missing backend is a clear error."""
     name = settings.backend
     module_name, class_name = _BACKENDS[name]

@@ -7,10 +7,11 @@ Every backend (local, slurm, osmo) implements :class:`Backend` and passes the sa
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from datetime import datetime
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -329,7 +330,7 @@ class Backend(Protocol):
 
     def submit(
         self,
-        spec: "SpecDocument",
+        spec: SpecDocument,
         pool: str | None = None,
         *,
         priority: Priority = "NORMAL",

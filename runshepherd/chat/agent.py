@@ -4,7 +4,8 @@ A provider failure, an answer outside the tools or the ceiling falls back to the
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -76,24 +77,37 @@ class help(BaseModel):  # noqa: N801,A001
 
 
 TOOLS: dict[str, tuple[type[BaseModel], str]] = {
-    "start_run": (start_run, "start"), "status": (status, "status"), "why_pending": (why_pending, "why_pending"),
-    "logs": (logs, "logs"), "explain_workflow": (explain_workflow, "explain_workflow"),
-    "explain_failure": (explain_failure, "explain_failure"), "download_outputs": (download_outputs, "download"),
-    "save_app": (save_app, "save_app"), "cancel": (cancel, "cancel"), "answer": (answer, "answer"),
-    "list_runs": (list_runs, "list_runs"), "help": (help, "help"),
+    "start_run": (start_run, "start"),
+    "status": (status, "status"),
+    "why_pending": (why_pending, "why_pending"),
+    "logs": (logs, "logs"),
+    "explain_workflow": (explain_workflow, "explain_workflow"),
+    "explain_failure": (explain_failure, "explain_failure"),
+    "download_outputs": (download_outputs, "download"),
+    "save_app": (save_app, "save_app"),
+    "cancel": (cancel, "cancel"),
+    "answer": (answer, "answer"),
+    "list_runs": (list_runs, "list_runs"),
+    "help": (help, "help"),
 }
 
 
 class ModelRouter:
-    def __init__(self, model: Any, ledger: UsageLedger, patterns: list[str] | None = None,
-                 notify: Callable[[str], None] = lambda _t: None) -> None:
+    def __init__(
+        self,
+        model: Any,
+        ledger: UsageLedger,
+        patterns: list[str] | None = None,
+        notify: Callable[[str], None] = lambda _t: None,
+    ) -> None:
         self.model = model
         self.ledger = ledger
         self.patterns = list(patterns or [])
         self.notify = notify
 
-    def route(self, text: str, *, waiting: str | None = None, question: str | None = None,
-              known: list[str] | None = None) -> Intent:
+    def route(
+        self, text: str, *, waiting: str | None = None, question: str | None = None, known: list[str] | None = None
+    ) -> Intent:
         from langchain_core.messages import HumanMessage, SystemMessage
 
         context = f"Runs in this conversation: {', '.join(known or []) or 'none'}."
@@ -102,8 +116,13 @@ class ModelRouter:
         human = f"{context}\n\nThe person wrote:\n{as_data('message', text, self.patterns)}"
         messages = [SystemMessage(content=load_prompt("chat_router")), HumanMessage(content=human)]
         try:
-            msg = invoke(self.model, messages, [tool_spec(model, name) for name, (model, _) in TOOLS.items()],
-                         node="chat", ledger=self.ledger)
+            msg = invoke(
+                self.model,
+                messages,
+                [tool_spec(model, name) for name, (model, _) in TOOLS.items()],
+                node="chat",
+                ledger=self.ledger,
+            )
             calls = list(getattr(msg, "tool_calls", None) or [])
             if not calls:
                 raise LLMRejected("the model answered without choosing a tool")
@@ -115,5 +134,11 @@ class ModelRouter:
         except (LLMUnavailable, LLMRejected, ValueError) as exc:
             self.notify(f"chat router: {exc}; using the built-in router")
             return route(text, waiting=waiting, known=known)
-        return Intent(kind=kind, text=text, request=args.get("request"),  # type: ignore[arg-type]
-                      workflow=args.get("workflow"), task=args.get("task"), answer=args.get("answer"))
+        return Intent(
+            kind=kind,
+            text=text,
+            request=args.get("request"),  # type: ignore[arg-type]
+            workflow=args.get("workflow"),
+            task=args.get("task"),
+            answer=args.get("answer"),
+        )

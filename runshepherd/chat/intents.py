@@ -12,11 +12,41 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-IntentKind = Literal["start", "status", "why_pending", "logs", "explain_workflow", "explain_failure", "download",
-                     "save_app", "cancel", "answer", "list_runs", "help", "quit"]
+IntentKind = Literal[
+    "start",
+    "status",
+    "why_pending",
+    "logs",
+    "explain_workflow",
+    "explain_failure",
+    "download",
+    "save_app",
+    "cancel",
+    "answer",
+    "list_runs",
+    "help",
+    "quit",
+]
 
-YES = {"y", "yes", "yep", "yeah", "ok", "okay", "sure", "go", "go ahead", "do it", "please do", "confirm", "approve",
-       "approved", "yes please", "sounds good", "lgtm"}
+YES = {
+    "y",
+    "yes",
+    "yep",
+    "yeah",
+    "ok",
+    "okay",
+    "sure",
+    "go",
+    "go ahead",
+    "do it",
+    "please do",
+    "confirm",
+    "approve",
+    "approved",
+    "yes please",
+    "sounds good",
+    "lgtm",
+}
 NO = {"n", "no", "nope", "no thanks", "no thank you", "don't", "do not", "skip", "not now", "decline"}
 CHOICES = {"retry", "stop", "resubmit", "wait", "keep waiting", "cancel it now"}
 
@@ -42,8 +72,10 @@ def _workflow(text: str, known: list[str]) -> str | None:
     return m.group(1) if m and m.group(1) not in {"do", "does", "is", "it", "x"} else None
 
 
-_START = re.compile(r"^(?:please\s+|can you\s+|could you\s+|i want to\s+|let's\s+|lets\s+)?"
-                    r"(train|fine-?tune|finetune|run|launch|start|evaluate|eval|generate|submit|pretrain|benchmark)\b")
+_START = re.compile(
+    r"^(?:please\s+|can you\s+|could you\s+|i want to\s+|let's\s+|lets\s+)?"
+    r"(train|fine-?tune|finetune|run|launch|start|evaluate|eval|generate|submit|pretrain|benchmark)\b"
+)
 
 
 def route(text: str, *, waiting: str | None = None, known: list[str] | None = None) -> Intent:
@@ -66,22 +98,28 @@ def route(text: str, *, waiting: str | None = None, known: list[str] | None = No
         return Intent(kind="download", text=text, workflow=wid)
     if re.search(r"\bsave\b.*\bapp\b|\bas an? app\b|\bmake (it )?an? app\b", t):
         return Intent(kind="save_app", text=text, workflow=wid)
-    if re.search(r"\b(pending|queued|waiting|stuck|not (yet )?(running|started|starting))\b", t) and \
-            re.search(r"\b(why|what|is)\b", t):
+    if re.search(r"\b(pending|queued|waiting|stuck|not (yet )?(running|started|starting))\b", t) and re.search(
+        r"\b(why|what|is)\b", t
+    ):
         return Intent(kind="why_pending", text=text, workflow=wid)
-    if re.search(r"\b(why|how come)\b.*\b(fail|failed|crash|crashed|die|died|error|break|broke)\b", t) or \
-            re.search(r"\bwhat went wrong\b|\bexplain (the |this )?(failure|error)\b|\bdiagnos", t):
+    if re.search(r"\b(why|how come)\b.*\b(fail|failed|crash|crashed|die|died|error|break|broke)\b", t) or re.search(
+        r"\bwhat went wrong\b|\bexplain (the |this )?(failure|error)\b|\bdiagnos", t
+    ):
         return Intent(kind="explain_failure", text=text, workflow=wid)
     if m := re.search(r"\blogs?\b(?:\s+(?:of|for|from)\s+(?:task\s+)?([\w.-]+))?", t):
         task = m.group(1) if m.group(1) and m.group(1) not in {"it", "the", "this", "that", "them"} else None
         if task and task in {w.lower() for w in known}:
             task = None
         return Intent(kind="logs", text=text, workflow=wid, task=task)
-    if m := re.search(r"\bwhat (?:does|is) (?:workflow )?([\w.-]+) (?:do|doing|for)\b", t) or \
-            re.search(r"\b(?:explain|describe) (?:workflow |the workflow )?([\w.-]+)", t):
+    if m := re.search(r"\bwhat (?:does|is) (?:workflow )?([\w.-]+) (?:do|doing|for)\b", t) or re.search(
+        r"\b(?:explain|describe) (?:workflow |the workflow )?([\w.-]+)", t
+    ):
         target = m.group(1)
-        return Intent(kind="explain_workflow", text=text,
-                      workflow=wid or (None if target in {"it", "this", "that", "the"} else target))
+        return Intent(
+            kind="explain_workflow",
+            text=text,
+            workflow=wid or (None if target in {"it", "this", "that", "the"} else target),
+        )
     if re.search(r"\b(status|progress|how(?:'s| is) it going|how far|is it (done|finished|running)|eta)\b", t):
         return Intent(kind="status", text=text, workflow=wid)
     if re.search(r"\b(list|show)( my| the)? (runs|sessions|workflows)\b|^(runs|sessions)$", t):

@@ -8,8 +8,9 @@ The same graph, checkpointer, lock and events as `orchestrate run`; a run starte
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 PRUNE_EVERY = 25
 
@@ -73,14 +74,18 @@ class RunDriver:
         from runshepherd.graph.builder import compile_graph
         from runshepherd.graph.checkpoint import open_saver, prune, session_lock
 
-        cfg = {"configurable": {"thread_id": self.session}, "max_concurrency": self.max_concurrency,
-               "recursion_limit": 10_000}
+        cfg = {
+            "configurable": {"thread_id": self.session},
+            "max_concurrency": self.max_concurrency,
+            "recursion_limit": 10_000,
+        }
         try:
             with session_lock(self.state_dir, self.session), open_saver(self.state_dir) as saver:
                 graph = compile_graph(saver)
                 steps = 0
-                for mode, chunk in graph.stream(payload, cfg, context=self.deps, stream_mode=["custom", "updates"],
-                                                durability="sync"):
+                for mode, chunk in graph.stream(
+                    payload, cfg, context=self.deps, stream_mode=["custom", "updates"], durability="sync"
+                ):
                     if mode == "custom" and isinstance(chunk, dict):
                         if chunk.get("event") == "submitted":
                             self.workflow_id = chunk.get("workflow_id")

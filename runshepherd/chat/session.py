@@ -9,8 +9,9 @@ fail", downloads — wait for the run to ask or end, so a script reads like the 
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from runshepherd.chat.intents import Intent, route
 from runshepherd.chat.runs import RunDriver
@@ -31,8 +32,9 @@ HELP = """I can:
 
 
 class ChatSession:
-    def __init__(self, ctx: CliContext, record: ChatRecord, *, interactive: bool, model: Any = None,
-                 cadence: float | None = None) -> None:
+    def __init__(
+        self, ctx: CliContext, record: ChatRecord, *, interactive: bool, model: Any = None, cadence: float | None = None
+    ) -> None:
         self.ctx = ctx
         self.rec = record
         self.interactive = interactive
@@ -48,8 +50,9 @@ class ChatSession:
             from runshepherd.experts.llm.usage import UsageLedger
 
             self.usage = UsageLedger.from_config(ctx.settings.llm)
-            self.router = ModelRouter(model, self.usage, ctx.settings.logs.redaction_patterns,
-                                      notify=lambda t: self.say(f"warning: {t}"))
+            self.router = ModelRouter(
+                model, self.usage, ctx.settings.logs.redaction_patterns, notify=lambda t: self.say(f"warning: {t}")
+            )
 
     # -- output -----------------------------------------------------------------------------------------------
     def say(self, text: str) -> None:
@@ -78,8 +81,10 @@ class ChatSession:
             _done(self.ctx, self._renderer(sid), sid, values)
 
     def _on_error(self, sid: str, exc: BaseException) -> None:
-        self.say(f"error in session {sid}: {exc} — the session is kept; say 'status' or continue it with "
-                 f"`orchestrate resume {sid}`")
+        self.say(
+            f"error in session {sid}: {exc} — the session is kept; say 'status' or continue it with "
+            f"`orchestrate resume {sid}`"
+        )
 
     # -- runs -------------------------------------------------------------------------------------------------
     def _driver(self, sid: str) -> RunDriver:
@@ -88,9 +93,15 @@ class ChatSession:
 
             deps = make_deps(self.ctx, sid, yes=False, cadence=self.cadence, max_fixes=None, chat_model=self.model)
             self.drivers[sid] = RunDriver(
-                session=sid, deps=deps, state_dir=self.ctx.state_dir,
-                max_concurrency=self.ctx.settings.logs.max_concurrency, on_event=self._on_event,
-                on_question=self._on_question, on_done=self._on_done, on_error=self._on_error)
+                session=sid,
+                deps=deps,
+                state_dir=self.ctx.state_dir,
+                max_concurrency=self.ctx.settings.logs.max_concurrency,
+                on_event=self._on_event,
+                on_question=self._on_question,
+                on_done=self._on_done,
+                on_error=self._on_error,
+            )
         return self.drivers[sid]
 
     def _graph_state(self, sid: str) -> Any:
@@ -242,8 +253,9 @@ class ChatSession:
             return
         wid = (values.get("attempt") or {}).get("workflow_id") or ""
         dest = Path.home() / wid
-        self.rec.confirm = Confirmation(action="download", workflow=wid, session=sid,
-                                        text=f"Download the outputs of {wid} to {dest}/?")
+        self.rec.confirm = Confirmation(
+            action="download", workflow=wid, session=sid, text=f"Download the outputs of {wid} to {dest}/?"
+        )
         self.say(f"? {self.rec.confirm.text} [yes/NO]")
 
     def _confirmed_download(self, conf: Confirmation) -> None:
@@ -263,8 +275,12 @@ class ChatSession:
             self.say(f"already saved as app {values['app'].get('name')}")
             return
         wid = (values.get("attempt") or {}).get("workflow_id") or ""
-        self.rec.confirm = Confirmation(action="save_app", workflow=wid, session=sid,
-                                        text=f"Save the spec of {wid} as app \"{values.get('spec_name')}\"?")
+        self.rec.confirm = Confirmation(
+            action="save_app",
+            workflow=wid,
+            session=sid,
+            text=f'Save the spec of {wid} as app "{values.get("spec_name")}"?',
+        )
         self.say(f"? {self.rec.confirm.text} [yes/NO]")
 
     def _confirmed_save_app(self, conf: Confirmation) -> None:
@@ -277,8 +293,9 @@ class ChatSession:
             made = create(name, describe(name, values.get("request") or ""), values["spec"])
             self.say(f"● app       saved {made.name} v{made.version}")
             return
-        app = AppRegistry(self.ctx.state_dir / "apps").save(name, describe(name, values.get("request") or ""),
-                                                            values["spec"], source_workflow=conf.workflow)
+        app = AppRegistry(self.ctx.state_dir / "apps").save(
+            name, describe(name, values.get("request") or ""), values["spec"], source_workflow=conf.workflow
+        )
         self.say(f"● app       saved {app.name} v{app.latest}")
 
     def do_cancel(self, intent: Intent) -> None:
@@ -290,8 +307,9 @@ class ChatSession:
         if ws.status.terminal():
             self.say(f"{wid} already ended ({ws.status.value}); nothing to cancel")
             return
-        self.rec.confirm = Confirmation(action="cancel", workflow=wid, session=self.rec.current,
-                                        text=f"Cancel {wid} ({ws.status.value})?")
+        self.rec.confirm = Confirmation(
+            action="cancel", workflow=wid, session=self.rec.current, text=f"Cancel {wid} ({ws.status.value})?"
+        )
         self.say(f"? {self.rec.confirm.text} [yes/NO]")
 
     def _confirmed_cancel(self, conf: Confirmation) -> None:
@@ -322,8 +340,9 @@ class ChatSession:
         if ws.status.value not in ("PENDING", "WAITING"):
             self.say(f"{wid} is {ws.status.value}, not waiting in the queue")
             return
-        result = explain_pending([e.line() for e in b.events(wid)], b.pools(), b.resources(None),
-                                 request_of(b.spec(wid), ws.pool))  # type: ignore[arg-type]
+        result = explain_pending(
+            [e.line() for e in b.events(wid)], b.pools(), b.resources(None), request_of(b.spec(wid), ws.pool)
+        )  # type: ignore[arg-type]
         self.say("\n".join([f"{wid} is pending: {result.summary}", *[f"  - {s}" for s in result.suggestions]]))
 
     def do_logs(self, intent: Intent) -> None:
@@ -339,8 +358,10 @@ class ChatSession:
         if task is not None and task not in names:
             self.say(f"{wid} has no task {task!r}; its tasks: {', '.join(names)}")
             return
-        self.say(f"logs of {wid}{f' task {task}' if task else ''}:\n"
-                 + digests_for(self.ctx.backend, ws, task=task, settings=self.ctx.settings).markdown)
+        self.say(
+            f"logs of {wid}{f' task {task}' if task else ''}:\n"
+            + digests_for(self.ctx.backend, ws, task=task, settings=self.ctx.settings).markdown
+        )
 
     def do_explain_workflow(self, intent: Intent) -> None:
         from runshepherd.reports.explain import explain_spec
@@ -358,8 +379,11 @@ class ChatSession:
         values = (self._graph_state(d.session).values or {}) if d and not intent.workflow else {}
         diag = values.get("diagnosis")
         if diag:
-            lines = [f"{values.get('attempt', {}).get('workflow_id')} failed: {diag['label']} ({diag['origin']}) — "
-                     f"{diag['explanation']}", *[f"    │ {e}" for e in (diag.get("evidence") or [])[:8]]]
+            lines = [
+                f"{values.get('attempt', {}).get('workflow_id')} failed: {diag['label']} ({diag['origin']}) — "
+                f"{diag['explanation']}",
+                *[f"    │ {e}" for e in (diag.get("evidence") or [])[:8]],
+            ]
             fix = values.get("proposed_fix")
             if fix:
                 lines.append(f"proposed fix: {fix.get('explanation')}")
@@ -387,7 +411,12 @@ class ChatSession:
         rows = []
         for sid in self.rec.runs:
             d = self._driver(sid)
-            state = ("running" if d.busy else "waiting: " + str((d.question or {}).get("kind")) if d.waiting
-                     else (d.values or {}).get("outcome") or "stopped")
+            state = (
+                "running"
+                if d.busy
+                else "waiting: " + str((d.question or {}).get("kind"))
+                if d.waiting
+                else (d.values or {}).get("outcome") or "stopped"
+            )
             rows.append(f"  {sid}  {d.workflow_id or '-'}  {state}{'  (current)' if sid == self.rec.current else ''}")
         self.say("runs:\n" + "\n".join(rows))

@@ -14,8 +14,9 @@ def _registry(ctx: CliContext) -> AppRegistry:
 def list_apps(ctx: CliContext, as_json: bool) -> None:
     apps = _registry(ctx).list()
     if as_json:
-        ctx.print_json({"apps": [{"name": a.name, "description": a.description, "latest_version": a.latest}
-                                 for a in apps]})
+        ctx.print_json(
+            {"apps": [{"name": a.name, "description": a.description, "latest_version": a.latest} for a in apps]}
+        )
         return
     if not apps:
         ctx.out.print("no apps saved yet — a completed session offers to save its spec as one", markup=False)
@@ -45,5 +46,6 @@ def submit(ctx: CliContext, ref: str, sets: list[str], pool: str | None, as_json
     if as_json:
         ctx.print_json(jsonable(sub))
     else:
-        ctx.out.print(f"● submitted {sub.workflow_id} from app {ref} — next: orchestrate status {sub.workflow_id}",
-                      markup=False)
+        ctx.out.print(
+            f"● submitted {sub.workflow_id} from app {ref} — next: orchestrate status {sub.workflow_id}", markup=False
+        )

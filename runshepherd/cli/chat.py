@@ -4,7 +4,8 @@ when there is none (scripts and tests). Ctrl-C keeps everything; `--session ID` 
 from __future__ import annotations
 
 import sys
-from typing import Any, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from runshepherd.cli.context import CliContext
 
@@ -26,8 +27,15 @@ def chat_model(ctx: CliContext) -> Any:
     return build_chat_model(ctx.settings.expert, ctx.settings.llm)
 
 
-def chat(ctx: CliContext, *, session: str | None, cadence: float | None = None, model: Any = None,
-         lines: Iterable[str] | None = None, interactive: bool | None = None) -> int:
+def chat(
+    ctx: CliContext,
+    *,
+    session: str | None,
+    cadence: float | None = None,
+    model: Any = None,
+    lines: Iterable[str] | None = None,
+    interactive: bool | None = None,
+) -> int:
     from filelock import FileLock, Timeout
 
     from runshepherd.chat.session import ChatSession

@@ -20,10 +20,10 @@ if TYPE_CHECKING:  # pragma: no cover
 @dataclass
 class CliContext:
     settings: Settings
-    _backend: "Backend | None" = field(default=None, repr=False)
+    _backend: Backend | None = field(default=None, repr=False)
 
     @classmethod
-    def create(cls, *, config: Path | None, state_dir: Path | None, backend: str | None) -> "CliContext":
+    def create(cls, *, config: Path | None, state_dir: Path | None, backend: str | None) -> CliContext:
         flags: dict[str, Any] = {"state_dir": str(state_dir) if state_dir else None, "backend": backend}
         return cls(settings=load_settings(config, flags=flags))
 
@@ -32,7 +32,7 @@ class CliContext:
         return self.settings.resolved_state_dir()
 
     @property
-    def backend(self) -> "Backend":
+    def backend(self) -> Backend:
         if self._backend is None:
             from runshepherd.backends import make_backend
 
@@ -40,13 +40,13 @@ class CliContext:
         return self._backend
 
     @cached_property
-    def out(self) -> "Console":
+    def out(self) -> Console:
         from rich.console import Console
 
         return Console(highlight=False, soft_wrap=True)
 
     @cached_property
-    def err(self) -> "Console":
+    def err(self) -> Console:
         from rich.console import Console
 
         return Console(stderr=True, highlight=False)

@@ -60,14 +60,27 @@ def diagnose_workflow(ctx: CliContext, workflow_id: str, as_json: bool) -> int:
     for t in ws.tasks:
         if t.status.value == "FAILED_UPSTREAM":
             continue
-        lines = itertools.islice(backend.logs(workflow_id, t.name, tail=ctx.settings.logs.tail_lines,
-                                              timeout=ctx.settings.logs.capture_timeout_seconds
-                                              if ws.status.alive() else None), ctx.settings.logs.tail_lines)
+        lines = itertools.islice(
+            backend.logs(
+                workflow_id,
+                t.name,
+                tail=ctx.settings.logs.tail_lines,
+                timeout=ctx.settings.logs.capture_timeout_seconds if ws.status.alive() else None,
+            ),
+            ctx.settings.logs.tail_lines,
+        )
         d = read_log(lines, task=t.name, status=t.status.value, config=cfg)
-        log_lines[t.name] = list(d.error_lines) + ([d.root_error] if d.root_error and d.root_error not in d.error_lines else [])
+        log_lines[t.name] = list(d.error_lines) + (
+            [d.root_error] if d.root_error and d.root_error not in d.error_lines else []
+        )
         nan = nan or "nan_loss" in d.flags
-    inp = DiagnosisInput.from_workflow(ws, events=backend.events(workflow_id), log_lines=log_lines,
-                                       spec_text=backend.spec(workflow_id), metrics=MetricsHints(nan_seen=nan))
+    inp = DiagnosisInput.from_workflow(
+        ws,
+        events=backend.events(workflow_id),
+        log_lines=log_lines,
+        spec_text=backend.spec(workflow_id),
+        metrics=MetricsHints(nan_seen=nan),
+    )
     nodes = backend.resources(ws.pool)
     from runshepherd.diagnosis.fixes import propose_fix
 
@@ -86,8 +99,10 @@ def _print(ctx: CliContext, obj: dict[str, Any], as_json: bool, *, what_would_co
         return
     out = ctx.out
     task = f" (task {obj['task']})" if obj.get("task") else ""
-    out.print(f"{obj['source']}{task}: {obj['label']} — origin {obj['origin']}, confidence {obj['confidence']:.2f}",
-              markup=False)
+    out.print(
+        f"{obj['source']}{task}: {obj['label']} — origin {obj['origin']}, confidence {obj['confidence']:.2f}",
+        markup=False,
+    )
     out.print(f"  {obj['explanation']}", markup=False)
     for line in obj["evidence"][:8]:
         out.print(f"    │ {line}", markup=False)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -28,15 +28,13 @@ app_cmd = typer.Typer(help="Reusable apps: saved, versioned workflow specs.", no
 app.add_typer(app_cmd, name="app")
 
 # Options every subcommand accepts (DESIGN §10).
-ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="Config file (YAML).", show_default=False)]
+ConfigOpt = Annotated[Path | None, typer.Option("--config", help="Config file (YAML).", show_default=False)]
 StateDirOpt = Annotated[
-    Optional[Path], typer.Option("--state-dir", envvar="RUNSHEPHERD_STATE_DIR", help="Where sessions and runs live.")
+    Path | None, typer.Option("--state-dir", envvar="RUNSHEPHERD_STATE_DIR", help="Where sessions and runs live.")
 ]
-BackendOpt = Annotated[
-    Optional[str], typer.Option("--backend", envvar="RUNSHEPHERD_BACKEND", help="local | slurm | osmo")
-]
+BackendOpt = Annotated[str | None, typer.Option("--backend", envvar="RUNSHEPHERD_BACKEND", help="local | slurm | osmo")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
-SetOpt = Annotated[Optional[list[str]], typer.Option("--set", help="Template value KEY=VALUE (repeatable).")]
+SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Template value KEY=VALUE (repeatable).")]
 
 
 def _ctx(config: Path | None, state_dir: Path | None, backend: str | None):  # noqa: ANN202
@@ -50,7 +48,7 @@ def _ctx(config: Path | None, state_dir: Path | None, backend: str | None):  # n
 def submit(
     spec: Annotated[Path, typer.Argument(help="Workflow spec (OSMO YAML).")],
     set_: SetOpt = None,
-    pool: Annotated[Optional[str], typer.Option("--pool")] = None,
+    pool: Annotated[str | None, typer.Option("--pool")] = None,
     priority: Annotated[str, typer.Option("--priority", help="HIGH | NORMAL | LOW")] = "NORMAL",
     json_: JsonOpt = False,
     config: ConfigOpt = None,
@@ -67,7 +65,7 @@ def submit(
 def validate(
     spec: Annotated[Path, typer.Argument(help="Workflow spec (OSMO YAML).")],
     set_: SetOpt = None,
-    pool: Annotated[Optional[str], typer.Option("--pool")] = None,
+    pool: Annotated[str | None, typer.Option("--pool")] = None,
     json_: JsonOpt = False,
     config: ConfigOpt = None,
     state_dir: StateDirOpt = None,
@@ -110,8 +108,8 @@ def status(
 
 @app.command("list")
 def list_(
-    status_: Annotated[Optional[list[str]], typer.Option("--status", help="Only these statuses.")] = None,
-    pool: Annotated[Optional[str], typer.Option("--pool")] = None,
+    status_: Annotated[list[str] | None, typer.Option("--status", help="Only these statuses.")] = None,
+    pool: Annotated[str | None, typer.Option("--pool")] = None,
     json_: JsonOpt = False,
     config: ConfigOpt = None,
     state_dir: StateDirOpt = None,
@@ -126,7 +124,7 @@ def list_(
 @app.command()
 def logs(
     workflow: Annotated[str, typer.Argument(help="Workflow id.")],
-    task: Annotated[Optional[str], typer.Option("--task", help="Only this task.")] = None,
+    task: Annotated[str | None, typer.Option("--task", help="Only this task.")] = None,
     raw: Annotated[bool, typer.Option("--raw", help="Print the raw lines (bounded by --tail).")] = False,
     tail: Annotated[int, typer.Option("--tail", help="Last N lines.")] = 200,
     json_: JsonOpt = False,
@@ -170,7 +168,7 @@ def pools(
 
 @app.command()
 def resources(
-    pool: Annotated[Optional[str], typer.Argument(help="Pool (default: all).")] = None,
+    pool: Annotated[str | None, typer.Argument(help="Pool (default: all).")] = None,
     json_: JsonOpt = False,
     config: ConfigOpt = None,
     state_dir: StateDirOpt = None,
@@ -194,16 +192,16 @@ def _not_yet(what: str, issue: str) -> None:
 
 @app.command()
 def run(
-    request: Annotated[Optional[str], typer.Argument(help="What to do, in a sentence.")] = None,
-    spec: Annotated[Optional[Path], typer.Option("--spec", help="Use this spec unchanged.")] = None,
+    request: Annotated[str | None, typer.Argument(help="What to do, in a sentence.")] = None,
+    spec: Annotated[Path | None, typer.Option("--spec", help="Use this spec unchanged.")] = None,
     set_: SetOpt = None,
-    pool: Annotated[Optional[str], typer.Option("--pool")] = None,
-    session: Annotated[Optional[str], typer.Option("--session")] = None,
+    pool: Annotated[str | None, typer.Option("--pool")] = None,
+    session: Annotated[str | None, typer.Option("--session")] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y")] = False,
     no_input: Annotated[bool, typer.Option("--no-input")] = False,
     json_: JsonOpt = False,
-    max_fixes: Annotated[Optional[int], typer.Option("--max-fixes")] = None,
-    cadence: Annotated[Optional[float], typer.Option("--cadence")] = None,
+    max_fixes: Annotated[int | None, typer.Option("--max-fixes")] = None,
+    cadence: Annotated[float | None, typer.Option("--cadence")] = None,
     config: ConfigOpt = None,
     state_dir: StateDirOpt = None,
     backend: BackendOpt = None,
@@ -211,15 +209,26 @@ def run(
     """Plan, submit, watch, diagnose, fix and follow up — the end-to-end session."""
     from runshepherd.cli import session as s
 
-    code = s.run(_ctx(config, state_dir, backend), request=request, spec=spec, sets=set_ or [], pool=pool,
-                 session=session, yes=yes, no_input=no_input, as_json=json_, max_fixes=max_fixes, cadence=cadence)
+    code = s.run(
+        _ctx(config, state_dir, backend),
+        request=request,
+        spec=spec,
+        sets=set_ or [],
+        pool=pool,
+        session=session,
+        yes=yes,
+        no_input=no_input,
+        as_json=json_,
+        max_fixes=max_fixes,
+        cadence=cadence,
+    )
     raise typer.Exit(code)
 
 
 @app.command()
 def resume(
     session: Annotated[str, typer.Argument()],
-    answer: Annotated[Optional[str], typer.Option("--answer")] = None,
+    answer: Annotated[str | None, typer.Option("--answer")] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y")] = False,
     no_input: Annotated[bool, typer.Option("--no-input")] = False,
     json_: JsonOpt = False,
@@ -230,8 +239,9 @@ def resume(
     """Continue a session where it stopped (answer a waiting question with --answer)."""
     from runshepherd.cli import session as s
 
-    code = s.resume(_ctx(config, state_dir, backend), session=session, answer=answer, yes=yes, no_input=no_input,
-                    as_json=json_)
+    code = s.resume(
+        _ctx(config, state_dir, backend), session=session, answer=answer, yes=yes, no_input=no_input, as_json=json_
+    )
     raise typer.Exit(code)
 
 
@@ -247,7 +257,7 @@ def sessions(
 
 @app.command()
 def diagnose(
-    targets: Annotated[Optional[list[str]], typer.Argument(help="WORKFLOW, or log files with --log.")] = None,
+    targets: Annotated[list[str] | None, typer.Argument(help="WORKFLOW, or log files with --log.")] = None,
     log: Annotated[bool, typer.Option("--log", help="The arguments are log files: diagnose from their text.")] = False,
     json_: JsonOpt = False,
     config: ConfigOpt = None,
@@ -289,8 +299,8 @@ def chat(
     config: ConfigOpt = None,
     state_dir: StateDirOpt = None,
     backend: BackendOpt = None,
-    session: Annotated[Optional[str], typer.Option("--session", help="Continue this conversation.")] = None,
-    cadence: Annotated[Optional[float], typer.Option("--cadence", help="Seconds between status polls.")] = None,
+    session: Annotated[str | None, typer.Option("--session", help="Continue this conversation.")] = None,
+    cadence: Annotated[float | None, typer.Option("--cadence", help="Seconds between status polls.")] = None,
 ) -> None:
     """A conversation that starts, inspects, explains and steers runs."""
     from runshepherd.cli import chat as c
@@ -329,7 +339,7 @@ def app_show(
 def app_submit(
     name: Annotated[str, typer.Argument(help="NAME or NAME:VERSION")],
     set_: SetOpt = None,
-    pool: Annotated[Optional[str], typer.Option("--pool")] = None,
+    pool: Annotated[str | None, typer.Option("--pool")] = None,
     json_: JsonOpt = False,
     config: ConfigOpt = None,
     state_dir: StateDirOpt = None,

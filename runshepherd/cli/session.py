@@ -78,8 +78,14 @@ class Renderer:
         if qid in self.seen_questions:
             return
         self.seen_questions.add(qid)
-        ev = {"event": "question", "id": qid, "kind": payload.get("kind"), "text": payload.get("text"),
-              "default": payload.get("default"), "choices": payload.get("choices")}
+        ev = {
+            "event": "question",
+            "id": qid,
+            "kind": payload.get("kind"),
+            "text": payload.get("text"),
+            "default": payload.get("default"),
+            "choices": payload.get("choices"),
+        }
         if self.as_json:
             self.event(ev)
 
@@ -94,8 +100,9 @@ def _prompt(payload: dict[str, Any]) -> str:
     choices = payload.get("choices") or ["yes", "no"]
     default = payload.get("default", choices[0])
     shown = "/".join(c.upper() if c == default else c for c in choices)
-    return typer.prompt(f"? {payload.get('kind')}: {payload.get('text')} [{shown}]", default=default,
-                        show_default=False)
+    return typer.prompt(
+        f"? {payload.get('kind')}: {payload.get('text')} [{shown}]", default=default, show_default=False
+    )
 
 
 def drive(
@@ -116,8 +123,11 @@ def drive(
     from runshepherd.graph.checkpoint import open_saver, prune, session_lock
 
     renderer = Renderer(session=session, as_json=as_json, ctx=ctx)
-    cfg = {"configurable": {"thread_id": session}, "max_concurrency": ctx.settings.logs.max_concurrency,
-           "recursion_limit": 10_000}
+    cfg = {
+        "configurable": {"thread_id": session},
+        "max_concurrency": ctx.settings.logs.max_concurrency,
+        "recursion_limit": 10_000,
+    }
     with session_lock(ctx.state_dir, session), open_saver(ctx.state_dir) as saver:
         graph = compile_graph(saver)
         payload = first_input
@@ -131,8 +141,9 @@ def drive(
         previous = _install_ctrl_c(ctx, control, session)
         try:
             while True:
-                for mode, chunk in graph.stream(payload, cfg, context=deps, stream_mode=["custom", "updates"],
-                                                durability="sync", control=control):
+                for mode, chunk in graph.stream(
+                    payload, cfg, context=deps, stream_mode=["custom", "updates"], durability="sync", control=control
+                ):
                     if mode == "custom" and isinstance(chunk, dict):
                         renderer.event(chunk)
                     elif mode == "updates":
@@ -150,8 +161,9 @@ def drive(
                     answers[itr.id] = _prompt(itr.value)
                 payload = Command(resume=answers)
         except GraphDrained:
-            ctx.err.print(f"stopped — nothing is lost; the workflow keeps running. Continue with: "
-                          f"orchestrate resume {session}")
+            ctx.err.print(
+                f"stopped — nothing is lost; the workflow keeps running. Continue with: orchestrate resume {session}"
+            )
             return 130
         except BackendUnavailable as exc:
             ctx.err.print(f"error: {exc}\nthe session is paused; continue with: orchestrate resume {session}")
@@ -186,8 +198,9 @@ def _install_ctrl_c(ctx: CliContext, control: Any, session: str) -> Any:
 def _paused(ctx: CliContext, renderer: Renderer, session: str, payload: dict[str, Any]) -> int:
     line = f"orchestrate resume {session} --answer {payload.get('default', 'yes')}"
     if renderer.as_json:
-        renderer.event({"event": "done", "outcome": "NEEDS_INPUT", "paused": True, "resume": line,
-                        "question": payload.get("text")})
+        renderer.event(
+            {"event": "done", "outcome": "NEEDS_INPUT", "paused": True, "resume": line, "question": payload.get("text")}
+        )
     else:
         ctx.out.print(f"? {payload.get('kind')}: {payload.get('text')}", markup=False)
         ctx.out.print(f"session {session} paused, waiting for your answer. Continue with:\n  {line}", markup=False)
@@ -228,12 +241,22 @@ def usage_line(usage: dict[str, Any]) -> str:
     return f"model tokens: {usage.get('total_tokens', 0)} ({nodes}){cost}"
 
 
-def make_deps(ctx: CliContext, session: str, *, yes: bool, cadence: float | None, max_fixes: int | None,
-              chat_model: Any = None) -> Any:
+def make_deps(
+    ctx: CliContext, session: str, *, yes: bool, cadence: float | None, max_fixes: int | None, chat_model: Any = None
+) -> Any:
     from runshepherd.graph.context import Deps
 
-    deps = Deps(backend=ctx.backend, settings=ctx.settings, session_id=session, state_dir=ctx.state_dir,
-                auto_yes=yes, cadence=cadence, max_fixes=max_fixes, cwd=Path.cwd(), chat_model=chat_model)
+    deps = Deps(
+        backend=ctx.backend,
+        settings=ctx.settings,
+        session_id=session,
+        state_dir=ctx.state_dir,
+        auto_yes=yes,
+        cadence=cadence,
+        max_fixes=max_fixes,
+        cwd=Path.cwd(),
+        chat_model=chat_model,
+    )
     deps.get_expert()  # a missing model package or key is an error now, before the session starts
     return deps
 
@@ -274,15 +297,28 @@ def run(
 
     # A secret pasted into a request must not reach a checkpoint, a spec name or a model: redact it first.
     request = redact(request)[0] if request else request
-    first = {"request": request or f"run {spec}", "spec_path": str(spec.resolve()) if spec else None,
-             "set_values": set_values, "pool": pool}
+    first = {
+        "request": request or f"run {spec}",
+        "spec_path": str(spec.resolve()) if spec else None,
+        "set_values": set_values,
+        "pool": pool,
+    }
     deps = make_deps(ctx, sid, yes=yes, cadence=cadence, max_fixes=max_fixes)
     interactive = not no_input and sys.stdin.isatty()
     return drive(ctx, session=sid, first_input=first, deps=deps, as_json=as_json, interactive=interactive)
 
 
-def resume(ctx: CliContext, *, session: str, answer: str | None, yes: bool, no_input: bool, as_json: bool,
-           cadence: float | None = None, max_fixes: int | None = None) -> int:
+def resume(
+    ctx: CliContext,
+    *,
+    session: str,
+    answer: str | None,
+    yes: bool,
+    no_input: bool,
+    as_json: bool,
+    cadence: float | None = None,
+    max_fixes: int | None = None,
+) -> int:
     from runshepherd.graph.builder import compile_graph
     from runshepherd.graph.checkpoint import open_saver
 
@@ -296,8 +332,9 @@ def resume(ctx: CliContext, *, session: str, answer: str | None, yes: bool, no_i
         return _done(ctx, renderer, session, values)
     deps = make_deps(ctx, session, yes=yes, cadence=cadence, max_fixes=max_fixes)
     interactive = not no_input and sys.stdin.isatty()
-    return drive(ctx, session=session, first_input=None, deps=deps, as_json=as_json, interactive=interactive,
-                 answer=answer)
+    return drive(
+        ctx, session=session, first_input=None, deps=deps, as_json=as_json, interactive=interactive, answer=answer
+    )
 
 
 def sessions(ctx: CliContext, as_json: bool) -> None:
@@ -313,14 +350,16 @@ def sessions(ctx: CliContext, as_json: bool) -> None:
                 v = snap.values or {}
                 question = snap.interrupts[0].value.get("text") if snap.interrupts else None
                 state = v.get("outcome") or ("waiting" if snap.interrupts else "stopped" if snap.next else "unknown")
-                rows.append({
-                    "session": tid,
-                    "request": v.get("request"),
-                    "state": state,
-                    "workflow": (v.get("attempt") or {}).get("workflow_id"),
-                    "last_update": snap.created_at,
-                    "question": question,
-                })
+                rows.append(
+                    {
+                        "session": tid,
+                        "request": v.get("request"),
+                        "state": state,
+                        "workflow": (v.get("attempt") or {}).get("workflow_id"),
+                        "last_update": snap.created_at,
+                        "question": question,
+                    }
+                )
     if as_json:
         ctx.print_json({"sessions": rows})
         return
@@ -331,6 +370,12 @@ def sessions(ctx: CliContext, as_json: bool) -> None:
 
     table = Table("Session", "Request", "State", "Workflow", "Last update", "Waiting for")
     for r in rows:
-        table.add_row(r["session"], (r["request"] or "")[:40], r["state"], r["workflow"] or "-",
-                      (r["last_update"] or "-")[:19], (r["question"] or "-")[:50])
+        table.add_row(
+            r["session"],
+            (r["request"] or "")[:40],
+            r["state"],
+            r["workflow"] or "-",
+            (r["last_update"] or "-")[:19],
+            (r["question"] or "-")[:50],
+        )
     ctx.out.print(table)

@@ -40,15 +40,26 @@ def validate(ctx: CliContext, spec_path: Path, sets: list[str], pool: str | None
     checked_by = ctx.backend.name if callable(checker) else None
     warnings = list(doc.warnings) + (checker(doc, pool) if callable(checker) else [])
     if checked_by is None:
-        warnings.append(f"the {ctx.backend.name} backend cannot check resources without submitting; "
-                        "only the spec itself was checked")
+        warnings.append(
+            f"the {ctx.backend.name} backend cannot check resources without submitting; "
+            "only the spec itself was checked"
+        )
     if as_json:
-        ctx.print_json({"spec": str(spec_path), "name": doc.name, "valid": True, "checked_by": checked_by,
-                        "warnings": warnings, "submitted": False})
+        ctx.print_json(
+            {
+                "spec": str(spec_path),
+                "name": doc.name,
+                "valid": True,
+                "checked_by": checked_by,
+                "warnings": warnings,
+                "submitted": False,
+            }
+        )
         return
     where = f" and by the {checked_by} backend" if checked_by else ""
-    ctx.out.print(f"● {spec_path}: {doc.name} is valid (checked by RunShepherd{where}); nothing was submitted",
-                  markup=False)
+    ctx.out.print(
+        f"● {spec_path}: {doc.name} is valid (checked by RunShepherd{where}); nothing was submitted", markup=False
+    )
     for w in warnings:
         ctx.out.print(f"  ! {w}", markup=False)
 

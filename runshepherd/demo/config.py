@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import math
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 

@@ -13,9 +13,9 @@ import os
 import platform
 import sys
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Callable, Sequence
+from datetime import UTC, datetime
 
 import numpy as np
 
@@ -103,7 +103,7 @@ def train(config: TrainConfig, emit: Emit = _print_flush) -> ckpt.Metrics:
     """Run the whole training job; returns what it wrote to ``metrics.json``."""
     run_started = time.monotonic()
     emit(
-        f"{datetime.now(timezone.utc).isoformat(timespec='seconds')} runshepherd demo trainer starting "
+        f"{datetime.now(UTC).isoformat(timespec='seconds')} runshepherd demo trainer starting "
         f"(pid {os.getpid()}, python {platform.python_version()}, numpy {np.__version__}, device cpu)"
     )
     ballast = None
@@ -155,8 +155,7 @@ def train(config: TrainConfig, emit: Emit = _print_flush) -> ckpt.Metrics:
     emit(f"metrics saved to {ckpt.write_metrics(config.output_dir, metrics)}")
     del ballast
     emit(
-        f"Training complete in {time.monotonic() - run_started:.1f}s: "
-        f"eval_loss={eval_loss:.4f} eval_acc={eval_acc:.3f}"
+        f"Training complete in {time.monotonic() - run_started:.1f}s: eval_loss={eval_loss:.4f} eval_acc={eval_acc:.3f}"
     )
     return metrics
 
@@ -178,9 +177,7 @@ def _train_epoch(
         if not math.isfinite(loss):
             tput = (window.samples + len(idx)) / max(time.monotonic() - window.started, 1e-9)
             emit(step_line(epoch, config.epochs, step, steps, loss, acc, config.lr, tput))
-            raise FloatingPointError(
-                f"Loss is {loss} at epoch {epoch} step {step}; try a lower learning rate"
-            )
+            raise FloatingPointError(f"Loss is {loss} at epoch {epoch} step {step}; try a lower learning rate")
         sgd_step(params, grads, config.lr)
         loss_sum += loss
         acc_sum += acc

@@ -8,7 +8,6 @@ events < log position), so the root error beats later noise and infrastructure v
 from __future__ import annotations
 
 import re
-
 from dataclasses import replace
 
 from runshepherd.diagnosis.errorblock import (
@@ -51,8 +50,11 @@ def choose(signals: list[Signal]) -> Signal | None:
 def _demote_echo(s: Signal, primary: list[Signal]) -> Signal:
     if s.label not in CONSEQUENCES or s.order < 0:
         return s
-    earlier = [o for o in primary if o.label != s.label and 0 <= o.order < s.order and o.strength >= 0.6
-               and o.label not in CONSEQUENCES]
+    earlier = [
+        o
+        for o in primary
+        if o.label != s.label and 0 <= o.order < s.order and o.strength >= 0.6 and o.label not in CONSEQUENCES
+    ]
     if not earlier:
         return s
     return replace(s, strength=s.strength - 0.2)
@@ -78,19 +80,28 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
         retry = retried_at(lines, traceback_end(lines, s.order)) if 0 <= s.order < len(lines) else None
         if retry is not None:
             again = any(o.label == s.label and o.order > retry for o in signals)
-            if recovered_after(lines, retry) or resolved_later(lines, retry) or (
-                    not again and finished_after(lines, retry)):
+            if (
+                recovered_after(lines, retry)
+                or resolved_later(lines, retry)
+                or (not again and finished_after(lines, retry))
+            ):
                 continue
-            if not again and any(o.order > retry and o.label != s.label and not o.secondary
-                                 and o.strength >= MIN_STRENGTH and o.label not in CAUSED_BY.get(s.label, ())
-                                 for o in signals):
+            if not again and any(
+                o.order > retry
+                and o.label != s.label
+                and not o.secondary
+                and o.strength >= MIN_STRENGTH
+                and o.label not in CAUSED_BY.get(s.label, ())
+                for o in signals
+            ):
                 continue
         out.append(s)
     return out
 
 
-def verdict(ctx: Context, *, failed: bool | None = None, task: str | None = None,
-            allowed: set[str] | None = None) -> Diagnosis:
+def verdict(
+    ctx: Context, *, failed: bool | None = None, task: str | None = None, allowed: set[str] | None = None
+) -> Diagnosis:
     """One diagnosis for one context. ``failed`` = what the status says (None = unknown, e.g. a bare log)."""
     signals = _drop_recovered(collect(ctx), ctx)
     if allowed is not None:
@@ -100,14 +111,32 @@ def verdict(ctx: Context, *, failed: bool | None = None, task: str | None = None
         weak = [s for s in signals if s.label == "unknown" or s.secondary]
         if failed or (failed is None and weak):
             ev = _dedupe([line for s in weak[:3] for line in s.evidence])
-            return Diagnosis(label="unknown", origin=weak[0].origin if weak else "user", confidence=0.3,
-                             evidence=ev, task=task,
-                             explanation=(weak[0].explanation if weak else
-                                          "The run failed, but nothing in the status, events or logs says why."),
-                             fix=Fix(kind="none", description="Read the full log of the failed task (and its events); "
-                                     "rerun with unbuffered output (`python -u`) so the last lines are not lost."))
-        return Diagnosis(label="healthy", origin="user", confidence=0.9 if not signals else 0.75, evidence=[],
-                         explanation=_HEALTHY_EXPL, fix=Fix(kind="none", description="Nothing to fix."), task=task)
+            return Diagnosis(
+                label="unknown",
+                origin=weak[0].origin if weak else "user",
+                confidence=0.3,
+                evidence=ev,
+                task=task,
+                explanation=(
+                    weak[0].explanation
+                    if weak
+                    else "The run failed, but nothing in the status, events or logs says why."
+                ),
+                fix=Fix(
+                    kind="none",
+                    description="Read the full log of the failed task (and its events); "
+                    "rerun with unbuffered output (`python -u`) so the last lines are not lost.",
+                ),
+            )
+        return Diagnosis(
+            label="healthy",
+            origin="user",
+            confidence=0.9 if not signals else 0.75,
+            evidence=[],
+            explanation=_HEALTHY_EXPL,
+            fix=Fix(kind="none", description="Nothing to fix."),
+            task=task,
+        )
     same = [s for s in signals if s.label == best.label and s is not best and not s.secondary]
     rivals = [s for s in signals if s.label != best.label and not s.secondary and s.strength >= best.strength - BAND]
     confidence = min(0.99, best.strength + 0.02 * min(len(same), 3) - 0.08 * min(len(rivals), 2))
@@ -182,19 +211,35 @@ def diagnose(inp: DiagnosisInput) -> list[Diagnosis]:
         allowed = {"output_missing", "nan_loss"} if status == "COMPLETED" else None
         if status in {"PENDING", "RUNNING", "WAITING"}:
             # alive: only what blocks or spoils the run counts (a caught exception in a running log does not)
-            allowed = {"unschedulable", "image_pull", "nan_loss", "validation_error", "permission_or_auth",
-                       "gpu_oom", "host_oom", "nccl_or_distributed", "missing_dependency", "cuda_driver"}
+            allowed = {
+                "unschedulable",
+                "image_pull",
+                "nan_loss",
+                "validation_error",
+                "permission_or_auth",
+                "gpu_oom",
+                "host_oom",
+                "nccl_or_distributed",
+                "missing_dependency",
+                "cuda_driver",
+            }
         d = verdict(ctx, failed=failed, allowed=allowed)
         if d.label == "unknown" and not failed:
-            d = Diagnosis(label="healthy", origin="user", confidence=0.7, explanation=_HEALTHY_EXPL,
-                          fix=Fix(kind="none", description="Nothing to fix."))
+            d = Diagnosis(
+                label="healthy",
+                origin="user",
+                confidence=0.7,
+                explanation=_HEALTHY_EXPL,
+                fix=Fix(kind="none", description="Nothing to fix."),
+            )
         out.append(d)
 
     if inp.spec_text:
         from runshepherd.diagnosis.fixes import propose_fix
 
-        out = [d.model_copy(update={"fix": propose_fix(d, inp.spec_text, nodes=None)}) if d.failed() else d
-               for d in out]
+        out = [
+            d.model_copy(update={"fix": propose_fix(d, inp.spec_text, nodes=None)}) if d.failed() else d for d in out
+        ]
     return out
 
 
@@ -218,4 +263,5 @@ def _declared_outputs(spec_text: str | None) -> list[str]:
     if not spec_text:
         return []
     return re.findall(r"^\s*-?\s*url:\s*(\S+://\S+)", spec_text, flags=re.MULTILINE) + re.findall(
-        r"^\s*path:\s*(s3://\S+|gs://\S+|swift://\S+|az://\S+)", spec_text, flags=re.MULTILINE)
+        r"^\s*path:\s*(s3://\S+|gs://\S+|swift://\S+|az://\S+)", spec_text, flags=re.MULTILINE
+    )

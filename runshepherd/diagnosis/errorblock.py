@@ -97,7 +97,7 @@ RECOVERY_WINDOW = 25
 
 def retried_at(lines: list[Line], idx: int) -> int | None:
     """Index of a retry notice on or shortly after line ``idx`` (any level: retry notices are often warnings)."""
-    for ln in lines[idx: idx + RETRY_WINDOW + 1]:
+    for ln in lines[idx : idx + RETRY_WINDOW + 1]:
         if _RETRY_G.search(ln.text, ln.folded):
             return ln.index
     return None
@@ -105,7 +105,7 @@ def retried_at(lines: list[Line], idx: int) -> int | None:
 
 def recovered_after(lines: list[Line], idx: int) -> bool:
     """True when a line soon after a retry says the retry worked."""
-    return any(_RECOVERED_G.search(ln.text, ln.folded) for ln in lines[idx: idx + RECOVERY_WINDOW + 1])
+    return any(_RECOVERED_G.search(ln.text, ln.folded) for ln in lines[idx : idx + RECOVERY_WINDOW + 1])
 
 
 _RESOLVED = re.compile(r"\berror resolved|\bresolved after\b|resuming normal operation", re.IGNORECASE)
@@ -115,12 +115,12 @@ _RESOLVED_G = Gated.of(_RESOLVED)
 def resolved_later(lines: list[Line], idx: int) -> bool:
     """True when a later line says, in so many words, that the retried problem went away (background clients such
     as wandb retry for minutes while training goes on, so this can come long after the retry notice)."""
-    return any(_RESOLVED_G.search(ln.text, ln.folded) for ln in lines[idx + 1:])
+    return any(_RESOLVED_G.search(ln.text, ln.folded) for ln in lines[idx + 1 :])
 
 
 def finished_after(lines: list[Line], idx: int) -> bool:
     """True when the log, after ``idx``, says the run finished normally."""
-    return any(_FINISHED_G.search(ln.text, ln.folded) for ln in lines[idx + 1:])
+    return any(_FINISHED_G.search(ln.text, ln.folded) for ln in lines[idx + 1 :])
 
 
 _CHAINED = re.compile(r"During handling of the above exception|The above exception was the direct cause")
@@ -230,8 +230,8 @@ class ErrorBlock:
 
     def window(self, before: int = 20, after: int = 10) -> list[Line]:
         if self.root is None:
-            return self.lines[-(before + after):]
-        return self.lines[max(0, self.root - before): self.root + after + 1]
+            return self.lines[-(before + after) :]
+        return self.lines[max(0, self.root - before) : self.root + after + 1]
 
 
 def prepare(raw_lines: list[str]) -> ErrorBlock:
@@ -250,8 +250,16 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
             in_tb = True
         if text.startswith("Exception ignored in"):
             ignored = True
-        lines.append(Line(i, raw, text, warning=ignored or is_warning(text, folded),
-                          code=code or (in_tb and text.strip().startswith("^")), folded=folded))
+        lines.append(
+            Line(
+                i,
+                raw,
+                text,
+                warning=ignored or is_warning(text, folded),
+                code=code or (in_tb and text.strip().startswith("^")),
+                folded=folded,
+            )
+        )
         if ignored and exc is not None:
             ignored = False
         prev_frame = frame
@@ -275,7 +283,7 @@ def traceback_end(lines: list[Line], idx: int) -> int:
     """For a line inside a traceback (header, frame, quoted code), the index of the exception line closing it."""
     if idx >= len(lines) or not (_TB_START.search(lines[idx].text) or _FRAME.match(lines[idx].text) or lines[idx].code):
         return idx
-    for ln in lines[idx + 1: idx + 80]:
+    for ln in lines[idx + 1 : idx + 80]:
         if ln.usable and exception_type(ln.text) is not None:
             return ln.index
     return idx
@@ -285,7 +293,7 @@ def _root_exception(lines: list[Line], exceptions: list[int]) -> int | None:
     """The first exception that ends a traceback (chained tracebacks: the first one is the cause)."""
     for idx in exceptions:
         # an exception line that closes a traceback: some frame line appears shortly above it
-        window = lines[max(0, idx - 40): idx]
+        window = lines[max(0, idx - 40) : idx]
         if any(_FRAME.match(w.text) for w in window) or any(_TB_START.search(w.text) for w in window):
             return idx
     return exceptions[0] if exceptions else None
@@ -293,4 +301,4 @@ def _root_exception(lines: list[Line], exceptions: list[int]) -> int | None:
 
 def chained_after(lines: list[Line], idx: int) -> bool:
     """True when a chained-exception marker precedes ``idx`` (so it is a consequence, not the cause)."""
-    return any(_CHAINED.search(ln.text) for ln in lines[max(0, idx - 60): idx])
+    return any(_CHAINED.search(ln.text) for ln in lines[max(0, idx - 60) : idx])

@@ -11,8 +11,9 @@ from __future__ import annotations
 import io
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ruamel.yaml import YAML
 
@@ -63,8 +64,15 @@ PIP_NAMES: dict[str, str] = {
     "umap": "umap-learn",
 }
 # binaries whose apt package has another name
-APT_NAMES: dict[str, str] = {"pip": "python3-pip", "python": "python3", "convert": "imagemagick",
-                             "nvcc": "cuda-toolkit", "aws": "awscli", "ffprobe": "ffmpeg", "7z": "p7zip-full"}
+APT_NAMES: dict[str, str] = {
+    "pip": "python3-pip",
+    "python": "python3",
+    "convert": "imagemagick",
+    "nvcc": "cuda-toolkit",
+    "aws": "awscli",
+    "ffprobe": "ffmpeg",
+    "7z": "p7zip-full",
+}
 
 _OSMO_TOKEN = re.compile(r"\{\{\s*(?:outputs?|input:\d+|workflow_id|host:[\w\-]+)\s*\}\}")
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}")
@@ -150,14 +158,25 @@ def _set_value(spec: _Spec, mapping: Any, key: str, new: str) -> bool:
     if m is None or has_jinja(str(old)) or m.group(2) != str(old):
         return False
     q = m.group(1)
-    spec.lines[line_no] = line[:col] + f"{q}{new}{q}" + rest[m.end():]
+    spec.lines[line_no] = line[:col] + f"{q}{new}{q}" + rest[m.end() :]
     return True
 
 
 # ------------------------------------------------------------------------------------------- units
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGTP]i?)?[Bb]?\s*$")
-_TO_GI = {None: 1 / 1024**3, "K": 1e3 / 1024**3, "Ki": 1 / 1024**2, "M": 1e6 / 1024**3, "Mi": 1 / 1024,
-          "G": 1e9 / 1024**3, "Gi": 1.0, "T": 1e12 / 1024**3, "Ti": 1024.0, "P": 1e15 / 1024**3, "Pi": 1024.0**2}
+_TO_GI = {
+    None: 1 / 1024**3,
+    "K": 1e3 / 1024**3,
+    "Ki": 1 / 1024**2,
+    "M": 1e6 / 1024**3,
+    "Mi": 1 / 1024,
+    "G": 1e9 / 1024**3,
+    "Gi": 1.0,
+    "T": 1e12 / 1024**3,
+    "Ti": 1024.0,
+    "P": 1e15 / 1024**3,
+    "Pi": 1024.0**2,
+}
 
 
 def size_gi(value: Any) -> float | None:
@@ -183,8 +202,11 @@ def fmt_float(x: float) -> str:
 def _diff(old: str, new: str) -> str:
     import difflib
 
-    return "".join(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
-                                        fromfile="a/spec.yaml", tofile="b/spec.yaml"))
+    return "".join(
+        difflib.unified_diff(
+            old.splitlines(keepends=True), new.splitlines(keepends=True), fromfile="a/spec.yaml", tofile="b/spec.yaml"
+        )
+    )
 
 
 def _valid(old: str, new: str) -> bool:
@@ -239,13 +261,18 @@ def _fix_host_oom(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Res
         if cap is not None:
             target = min(target, cap)
         if target <= cur:
-            return None, (f"Memory is already at what the largest node allows ({res.get('memory')}); lower the batch "
-                          "size, data-loader workers or chunk size instead.")
+            return None, (
+                f"Memory is already at what the largest node allows ({res.get('memory')}); lower the batch "
+                "size, data-loader workers or chunk size instead."
+            )
         if _set_value(spec, res, "memory", fmt_gi(target)):
             changed.append(f"memory {res.get('memory')} → {fmt_gi(target)}")
     if not changed:
-        return None, "Raise the task's `memory` request (start by doubling it); the spec has no literal memory value " \
-            "to change (it is missing or a template variable)."
+        return (
+            None,
+            "Raise the task's `memory` request (start by doubling it); the spec has no literal memory value "
+            "to change (it is missing or a template variable).",
+        )
     capped = f" (capped by the largest node, {cap}Gi usable)" if cap is not None else ""
     return "".join(spec.lines), f"Double the memory request: {', '.join(changed)}{capped}."
 
@@ -255,9 +282,13 @@ _BATCH_FLAG = re.compile(
     r"batch[_-]size|global[_-]batch[_-]size|bs)|(?<![\w.-])(?:[\w.]+\.)?(?:train_)?batch_size)(?P<sep>=|\s+|[\"']?\s*,\s*[\"']?)"
     r"(?P<v>\d+)\b"
 )
-_BATCH_ENV = re.compile(r"^(?P<pre>\s*(?:-\s*)?(?:\w*_)?(?:BATCH_SIZE|BATCH|BS)\s*:\s*)(?P<q>[\"']?)(?P<v>\d+)(?P=q)\s*(?:#.*)?$")
-_ACCUM = re.compile(r"(?P<k>--gradient[_-]accumulation[_-]steps|--grad[_-]accum(?:ulation)?(?:[_-]steps)?|"
-                    r"(?<![\w.-])(?:[\w.]+\.)?(?:accumulate_grad_batches|gradient_accumulation_steps))(?P<sep>=|\s+|[\"']?\s*,\s*[\"']?)(?P<v>\d+)\b")
+_BATCH_ENV = re.compile(
+    r"^(?P<pre>\s*(?:-\s*)?(?:\w*_)?(?:BATCH_SIZE|BATCH|BS)\s*:\s*)(?P<q>[\"']?)(?P<v>\d+)(?P=q)\s*(?:#.*)?$"
+)
+_ACCUM = re.compile(
+    r"(?P<k>--gradient[_-]accumulation[_-]steps|--grad[_-]accum(?:ulation)?(?:[_-]steps)?|"
+    r"(?<![\w.-])(?:[\w.]+\.)?(?:accumulate_grad_batches|gradient_accumulation_steps))(?P<sep>=|\s+|[\"']?\s*,\s*[\"']?)(?P<v>\d+)\b"
+)
 
 
 def _fix_gpu_oom(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
@@ -268,7 +299,7 @@ def _fix_gpu_oom(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Resu
         m = _BATCH_ENV.match(line.rstrip("\n"))
         if m and int(m.group("v")) > 1:
             new = str(max(1, int(m.group("v")) // 2))
-            spec.lines[i] = line[: m.start("v")] + new + line[m.end("v"):]
+            spec.lines[i] = line[: m.start("v")] + new + line[m.end("v") :]
             changed.append(f"{m.group('pre').strip().rstrip(':').lstrip('- ')} {m.group('v')} → {new}")
             continue
 
@@ -281,23 +312,33 @@ def _fix_gpu_oom(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Resu
 
         spec.lines[i] = _BATCH_FLAG.sub(halve, line)
     if not changed:
-        return None, ("The spec exposes no batch size to change. Lower the batch size in the code, or enable "
-                      "gradient accumulation / activation checkpointing, or request GPUs with more memory.")
+        return None, (
+            "The spec exposes no batch size to change. Lower the batch size in the code, or enable "
+            "gradient accumulation / activation checkpointing, or request GPUs with more memory."
+        )
     accum: list[str] = []
     for i, line in enumerate(spec.lines):
+
         def double(mm: re.Match[str]) -> str:
             accum.append(f"{mm.group('k')} {mm.group('v')} → {int(mm.group('v')) * 2}")
             return f"{mm.group('k')}{mm.group('sep')}{int(mm.group('v')) * 2}"
 
         spec.lines[i] = _ACCUM.sub(double, line)
-    keep = (" and doubled gradient accumulation to keep the effective batch (" + ", ".join(accum) + ")") if accum \
+    keep = (
+        (" and doubled gradient accumulation to keep the effective batch (" + ", ".join(accum) + ")")
+        if accum
         else "; add gradient accumulation if the effective batch size matters"
+    )
     return "".join(spec.lines), f"Halved the batch size ({', '.join(changed)}){keep}."
 
 
-_LR_FLAG = re.compile(r"(?P<k>--(?:lr|learning[_-]rate|base[_-]lr|max[_-]lr|peak[_-]lr)|(?<![\w.-])(?:[\w.]+\.)?(?:lr|learning_rate))"
-                      r"(?P<sep>=|\s+|[\"']?\s*,\s*[\"']?)(?P<v>\d*\.?\d+(?:[eE][-+]?\d+)?)(?![\w.])")
-_LR_ENV = re.compile(r"^(?P<pre>\s*(?:-\s*)?(?:\w*_)?(?:LR|LEARNING_RATE)\s*:\s*)(?P<q>[\"']?)(?P<v>\d*\.?\d+(?:[eE][-+]?\d+)?)(?P=q)\s*(?:#.*)?$")
+_LR_FLAG = re.compile(
+    r"(?P<k>--(?:lr|learning[_-]rate|base[_-]lr|max[_-]lr|peak[_-]lr)|(?<![\w.-])(?:[\w.]+\.)?(?:lr|learning_rate))"
+    r"(?P<sep>=|\s+|[\"']?\s*,\s*[\"']?)(?P<v>\d*\.?\d+(?:[eE][-+]?\d+)?)(?![\w.])"
+)
+_LR_ENV = re.compile(
+    r"^(?P<pre>\s*(?:-\s*)?(?:\w*_)?(?:LR|LEARNING_RATE)\s*:\s*)(?P<q>[\"']?)(?P<v>\d*\.?\d+(?:[eE][-+]?\d+)?)(?P=q)\s*(?:#.*)?$"
+)
 
 
 def _fix_nan(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
@@ -308,7 +349,7 @@ def _fix_nan(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
         m = _LR_ENV.match(line.rstrip("\n"))
         if m:
             new = fmt_float(float(m.group("v")) * 0.1)
-            spec.lines[i] = line[: m.start("v")] + new + line[m.end("v"):]
+            spec.lines[i] = line[: m.start("v")] + new + line[m.end("v") :]
             changed.append(f"{m.group('pre').strip().rstrip(':').lstrip('- ')} {m.group('v')} → {new}")
             continue
 
@@ -319,10 +360,13 @@ def _fix_nan(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
 
         spec.lines[i] = _LR_FLAG.sub(tenth, line)
     if not changed:
-        return None, ("The spec exposes no learning rate to change. Lower it in the code (×0.1), add gradient "
-                      "clipping, and check the data for empty or corrupted samples.")
-    return "".join(spec.lines), f"Lowered the learning rate ×0.1 ({', '.join(changed)}); also consider gradient " \
-        "clipping and checking the data."
+        return None, (
+            "The spec exposes no learning rate to change. Lower it in the code (×0.1), add gradient "
+            "clipping, and check the data for empty or corrupted samples."
+        )
+    return "".join(
+        spec.lines
+    ), f"Lowered the learning rate ×0.1 ({', '.join(changed)}); also consider gradient clipping and checking the data."
 
 
 def _fix_timeout(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
@@ -333,15 +377,21 @@ def _fix_timeout(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Resu
         if m:
             new = f"{int(m.group(1)) * 2}{m.group(2)}"
             if _set_value(spec, to, "exec_timeout", new):
-                return "".join(spec.lines), (f"Doubled the time limit (exec_timeout {to['exec_timeout']} → {new}); "
-                                             "also save checkpoints so a stopped run can resume.")
-    return None, ("Raise the time limit (`timeout.exec_timeout`, format like 4h) — the spec has no literal value "
-                  "to double — and save checkpoints regularly so the run can resume.")
+                return "".join(spec.lines), (
+                    f"Doubled the time limit (exec_timeout {to['exec_timeout']} → {new}); "
+                    "also save checkpoints so a stopped run can resume."
+                )
+    return None, (
+        "Raise the time limit (`timeout.exec_timeout`, format like 4h) — the spec has no literal value "
+        "to double — and save checkpoints regularly so the run can resume."
+    )
 
 
 _MOD = re.compile(r"No module named '?(?P<m>[\w.]+)'?")
-_BIN = re.compile(r"(?P<b>[\w.+\-/]+): command not found|(?:sh|bash): (?:\d+: |line \d+: )?(?P<b2>[\w.+\-/]+): not found"
-                  r"|exec: \"?(?P<b3>[\w.+\-/]+)\"?: executable file not found")
+_BIN = re.compile(
+    r"(?P<b>[\w.+\-/]+): command not found|(?:sh|bash): (?:\d+: |line \d+: )?(?P<b2>[\w.+\-/]+): not found"
+    r"|exec: \"?(?P<b3>[\w.+\-/]+)\"?: executable file not found"
+)
 
 
 def _fix_dependency(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
@@ -358,8 +408,10 @@ def _fix_dependency(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> R
         return None, "Install the missing program or package at the start of the script, or use an image that has it."
     new = _insert_script_step(spec, diag.task, step)
     if new is None:
-        return None, (f"Install {what} before the main command (add `{step}` at the top of the entry script), or use "
-                      "a container image that already includes it.")
+        return None, (
+            f"Install {what} before the main command (add `{step}` at the top of the entry script), or use "
+            "a container image that already includes it."
+        )
     return new, f"Install {what} at the start of the entry script (`{step}`); or bake it into the image."
 
 
@@ -369,8 +421,12 @@ def _insert_script_step(spec: _Spec, task: str | None, step: str) -> str | None:
         t = spec.task(task)
         if t is not None:
             for f in t.get("files") or []:
-                if isinstance(f, dict) and "contents" in f and str(f.get("path", "")).endswith((".sh", ".bash")) or (
-                        isinstance(f, dict) and str(f.get("contents", "")).startswith("#!")):
+                if (
+                    isinstance(f, dict)
+                    and "contents" in f
+                    and str(f.get("path", "")).endswith((".sh", ".bash"))
+                    or (isinstance(f, dict) and str(f.get("contents", "")).startswith("#!"))
+                ):
                     line_no, _ = f.lc.value("contents")
                     return _insert_after_header(spec, line_no + 1, step)
             cmd = list(t.get("command") or [])
@@ -407,8 +463,10 @@ def _insert_after_header(spec: _Spec, start: int, step: str) -> str | None:
 def _fix_outputs(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
     typo = re.compile(r"\{\{\s*outputs\s*\}\}")
     if not typo.search(spec.text):
-        return None, ("The spec already writes to {{output}}; check that the script really saves its files under "
-                      "that folder (not a local path) and that an output URL is declared.")
+        return None, (
+            "The spec already writes to {{output}}; check that the script really saves its files under "
+            "that folder (not a local path) and that an output URL is declared."
+        )
     lines = [ln if ln.lstrip().startswith("#") else typo.sub("{{output}}", ln) for ln in spec.lines]  # not comments
     return "".join(lines), "Replace `{{outputs}}` with `{{output}}` (the folder OSMO uploads)."
 
@@ -457,8 +515,10 @@ def _fix_sizing(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Resul
                 changed.append(f"{key} {old} → {new_txt}")
     if not changed:
         return None, "The resources to shrink are template variables or missing; set them with --set to fit one node."
-    return "".join(spec.lines), ("Sized the resources to one node with OSMO's rule (90% of the node, scaled by "
-                                 f"requested/node GPUs): {', '.join(changed)}.")
+    return "".join(spec.lines), (
+        "Sized the resources to one node with OSMO's rule (90% of the node, scaled by "
+        f"requested/node GPUs): {', '.join(changed)}."
+    )
 
 
 _MAX_PER_NODE = re.compile(r"requested (\d+), max per node (\d+)")
@@ -470,8 +530,18 @@ def _fix_unschedulable(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -
         node_list = list(nodes or [])
         if not node_list and m:
             per = int(m.group(2))
-            node_list = [Node(hostname="largest", pool="", cpu_total=0, cpu_free=0, memory_total_gi=0,
-                              memory_free_gi=0, gpu_total=per, gpu_free=per)]
+            node_list = [
+                Node(
+                    hostname="largest",
+                    pool="",
+                    cpu_total=0,
+                    cpu_free=0,
+                    memory_total_gi=0,
+                    memory_free_gi=0,
+                    gpu_total=per,
+                    gpu_free=per,
+                )
+            ]
         biggest = max(node_list, key=lambda n: (n.gpu_total, n.cpu_total, n.memory_total_gi))
         changed: list[str] = []
         for res in spec.resource_maps(diag.task):
@@ -494,9 +564,11 @@ def _fix_unschedulable(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -
                     if _set_value(spec, res, key, txt):
                         changed.append(f"{key} {old} → {txt}")
         if changed:
-            return "".join(spec.lines), ("No single machine can hold the task; asked for the largest size one machine "
-                                         f"has ({', '.join(changed)}). The work per task shrinks accordingly — or "
-                                         "split it over several tasks.")
+            return "".join(spec.lines), (
+                "No single machine can hold the task; asked for the largest size one machine "
+                f"has ({', '.join(changed)}). The work per task shrinks accordingly — or "
+                "split it over several tasks."
+            )
     return None, diag.fix.description or "Ask for fewer resources, wait, or use another pool."
 
 
@@ -562,6 +634,9 @@ def propose_fix(diag: Diagnosis, spec_text: str, *, nodes: list[Node] | None = N
     if new is None or new == spec_text:
         return Fix(kind=kind, description=description or diag.fix.description, patch=None)
     if not _jinja_untouched(spec_text, new) or not _valid(spec_text, new):
-        return Fix(kind=kind, description=description + " (not applied automatically: the edited spec did not "
-                   "validate)", patch=None)
+        return Fix(
+            kind=kind,
+            description=description + " (not applied automatically: the edited spec did not validate)",
+            patch=None,
+        )
     return Fix(kind=kind, description=description, patch=_diff(spec_text, new))

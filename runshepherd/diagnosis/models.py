@@ -114,7 +114,7 @@ class TaskRecord(_Model):
     outputs: list[str] = Field(default_factory=list)
 
     @classmethod
-    def from_state(cls, t: TaskState) -> "TaskRecord":
+    def from_state(cls, t: TaskState) -> TaskRecord:
         return cls(
             name=t.name,
             group=t.group,
@@ -126,9 +126,7 @@ class TaskRecord(_Model):
         )
 
     def is_failed(self) -> bool:
-        return bool(self.status and self.status.upper().startswith("FAILED")) or (
-            self.exit_code not in (None, 0)
-        )
+        return bool(self.status and self.status.upper().startswith("FAILED")) or (self.exit_code not in (None, 0))
 
     def is_waiting(self) -> bool:
         return (self.status or "").upper() in {
@@ -172,13 +170,13 @@ class DiagnosisInput(_Model):
     @classmethod
     def from_workflow(
         cls,
-        wf: "WorkflowStatus",
+        wf: WorkflowStatus,
         *,
         events: list[Event] | list[str] | None = None,
         log_lines: dict[str, list[str]] | None = None,
         spec_text: str | None = None,
         metrics: MetricsHints | None = None,
-    ) -> "DiagnosisInput":
+    ) -> DiagnosisInput:
         """Build the input from a backend query (what ``orchestrate diagnose WF`` has in hand)."""
         lines = [e.line() if isinstance(e, Event) else str(e) for e in (events or [])]
         return cls(

@@ -53,33 +53,62 @@ class PendingExplanation(_Model):
 
 # ------------------------------------------------------------------------------------------- translation
 _K8S: list[tuple[re.Pattern[str], Kind, str]] = [
-    (re.compile(r"(?:(\d+) )?Insufficient nvidia\.com/gpu|didn't have enough resources?: GPUs?", re.I), "capacity",
-     "{n}machines do not have enough free GPUs for this task"),
+    (
+        re.compile(r"(?:(\d+) )?Insufficient nvidia\.com/gpu|didn't have enough resources?: GPUs?", re.I),
+        "capacity",
+        "{n}machines do not have enough free GPUs for this task",
+    ),
     (re.compile(r"(?:(\d+) )?Insufficient cpu", re.I), "capacity", "{n}machines do not have enough free CPU cores"),
     (re.compile(r"(?:(\d+) )?Insufficient memory", re.I), "capacity", "{n}machines do not have enough free memory"),
-    (re.compile(r"(?:(\d+) )?Insufficient ephemeral-storage", re.I), "capacity",
-     "{n}machines do not have enough free disk space"),
-    (re.compile(r"(?:(\d+) )?node\(s\) didn't match (?:Pod's )?node (?:affinity/selector|selector|affinity)", re.I),
-     "placement", "{n}machines are not of the type the task asks for (platform / hardware selector)"),
-    (re.compile(r"(?:(\d+) )?node\(s\) had (?:untolerated )?taint|that the pod didn't tolerate", re.I), "placement",
-     "{n}machines are reserved or marked for other work (they carry a restriction this task does not accept)"),
-    (re.compile(r"(?:(\d+) )?node\(s\) were unschedulable", re.I), "placement",
-     "{n}machines are closed for maintenance"),
-    (re.compile(r"unbound (?:immediate )?PersistentVolumeClaims|volume node affinity conflict|persistentvolumeclaim .* not found", re.I),
-     "storage", "a storage volume the task needs is not available (not created yet, or in another zone)"),
+    (
+        re.compile(r"(?:(\d+) )?Insufficient ephemeral-storage", re.I),
+        "capacity",
+        "{n}machines do not have enough free disk space",
+    ),
+    (
+        re.compile(r"(?:(\d+) )?node\(s\) didn't match (?:Pod's )?node (?:affinity/selector|selector|affinity)", re.I),
+        "placement",
+        "{n}machines are not of the type the task asks for (platform / hardware selector)",
+    ),
+    (
+        re.compile(r"(?:(\d+) )?node\(s\) had (?:untolerated )?taint|that the pod didn't tolerate", re.I),
+        "placement",
+        "{n}machines are reserved or marked for other work (they carry a restriction this task does not accept)",
+    ),
+    (
+        re.compile(r"(?:(\d+) )?node\(s\) were unschedulable", re.I),
+        "placement",
+        "{n}machines are closed for maintenance",
+    ),
+    (
+        re.compile(
+            r"unbound (?:immediate )?PersistentVolumeClaims|volume node affinity conflict|persistentvolumeclaim .* not found",
+            re.I,
+        ),
+        "storage",
+        "a storage volume the task needs is not available (not created yet, or in another zone)",
+    ),
     (re.compile(r"Too many pods", re.I), "capacity", "machines already run as many tasks as they allow"),
-    (re.compile(r"Preemption is not helpful for scheduling|preemption: 0/\d+ nodes are available", re.I), "capacity",
-     "stopping lower-priority work would not free enough room either"),
-    (re.compile(r"exceeded quota|quota exceeded|over quota|exceeds? (?:the )?(?:pool|queue)'?s? quota", re.I), "quota",
-     "the pool's GPU quota for your team is used up"),
+    (
+        re.compile(r"Preemption is not helpful for scheduling|preemption: 0/\d+ nodes are available", re.I),
+        "capacity",
+        "stopping lower-priority work would not free enough room either",
+    ),
+    (
+        re.compile(r"exceeded quota|quota exceeded|over quota|exceeds? (?:the )?(?:pool|queue)'?s? quota", re.I),
+        "quota",
+        "the pool's GPU quota for your team is used up",
+    ),
 ]
 
 _SLURM: dict[str, tuple[Kind, str]] = {
     "Resources": ("capacity", "the partition has no free machines of the requested size right now"),
     "Priority": ("priority", "other jobs with higher priority are ahead of yours in the queue"),
     "ReqNodeNotAvail": ("placement", "a machine the job needs is unavailable (down, drained or reserved)"),
-    "PartitionConfig": ("node_fit", "the request (CPUs, memory, GPUs) is larger than any machine in the partition "
-                        "allows; it will wait forever"),
+    "PartitionConfig": (
+        "node_fit",
+        "the request (CPUs, memory, GPUs) is larger than any machine in the partition allows; it will wait forever",
+    ),
     "PartitionNodeLimit": ("node_fit", "the job asks for more machines than the partition allows"),
     "PartitionTimeLimit": ("node_fit", "the requested time limit is longer than the partition allows"),
     "PartitionDown": ("placement", "the partition is down"),
@@ -147,7 +176,11 @@ def largest_fit(req: ResourceRequest, node: Node) -> ResourceRequest:
         gpu -= 1
     share = (gpu / node.gpu_total) if node.gpu_total and req.gpu else 1.0
     cpu = min(req.cpu, max(1, math.floor(size_to_capacity(node.cpu_total, 30) * share))) if req.cpu else 0
-    mem = min(req.memory_gi, max(1, math.floor(size_to_capacity(node.memory_total_gi, 50) * share))) if req.memory_gi else 0
+    mem = (
+        min(req.memory_gi, max(1, math.floor(size_to_capacity(node.memory_total_gi, 50) * share)))
+        if req.memory_gi
+        else 0
+    )
     sto = req.storage_gi
     if req.storage_gi and node.storage_total_gi:
         sto = min(req.storage_gi, max(1, math.floor(size_to_capacity(node.storage_total_gi, 50) * share)))
@@ -186,44 +219,79 @@ def explain_pending(
             )
             suggestions.append(
                 f"Ask for at most what one machine has, e.g. gpu: {fit.gpu}, cpu: {int(fit.cpu)}, "
-                f"memory: {int(fit.memory_gi)}Gi" + (f", storage: {int(fit.storage_gi)}Gi" if fit.storage_gi else "")
+                f"memory: {int(fit.memory_gi)}Gi"
+                + (f", storage: {int(fit.storage_gi)}Gi" if fit.storage_gi else "")
                 + " — or split the work over several tasks (multi-node training)."
             )
             others = _pools_fitting(pools, request, exclude=pool)
             if others:
                 suggestions.append("Or use a pool with bigger machines: " + ", ".join(others))
-            return PendingExplanation(kind="node_fit", origin="capacity", summary=summary, reasons=reasons,
-                                      suggestions=suggestions, largest_fit=fit, other_pools=others)
+            return PendingExplanation(
+                kind="node_fit",
+                origin="capacity",
+                summary=summary,
+                reasons=reasons,
+                suggestions=suggestions,
+                largest_fit=fit,
+                other_pools=others,
+            )
 
     # 2. quota vs capacity from the pool's GPU accounting
     if pool is not None and request.gpu:
         qf, tf = pool.quota_free, pool.total_free
         others = _pools_fitting(pools, request, exclude=pool)
         if qf is not None and tf is not None and qf < request.gpu <= tf:
-            summary = (f"Your team's GPU quota{where} is used up ({qf} of the quota free, you ask for {request.gpu}), "
-                       f"but the pool has {tf} GPUs physically free.")
-            suggestions.append("Resubmit with LOW priority to borrow idle GPUs — warning: LOW-priority work can be "
-                               "preempted (stopped) when the owners need the GPUs back, so save checkpoints.")
+            summary = (
+                f"Your team's GPU quota{where} is used up ({qf} of the quota free, you ask for {request.gpu}), "
+                f"but the pool has {tf} GPUs physically free."
+            )
+            suggestions.append(
+                "Resubmit with LOW priority to borrow idle GPUs — warning: LOW-priority work can be "
+                "preempted (stopped) when the owners need the GPUs back, so save checkpoints."
+            )
             if others:
                 suggestions.append("Or use a pool with room: " + ", ".join(others))
-            return PendingExplanation(kind="quota", origin="quota", summary=summary, reasons=reasons,
-                                      suggestions=suggestions, suggest_low_priority=True, other_pools=others)
+            return PendingExplanation(
+                kind="quota",
+                origin="quota",
+                summary=summary,
+                reasons=reasons,
+                suggestions=suggestions,
+                suggest_low_priority=True,
+                other_pools=others,
+            )
         if tf is not None and tf < request.gpu:
-            summary = (f"The pool{where} is full: {tf} GPUs are free in total and the task needs {request.gpu}. "
-                       "Lower priority will not help because the GPUs are physically in use.")
+            summary = (
+                f"The pool{where} is full: {tf} GPUs are free in total and the task needs {request.gpu}. "
+                "Lower priority will not help because the GPUs are physically in use."
+            )
             suggestions.append("Wait for running work to finish, ask for fewer GPUs, or use another pool.")
             if others:
                 suggestions.append("Pools with room now: " + ", ".join(others))
-            return PendingExplanation(kind="capacity", origin="capacity", summary=summary, reasons=reasons,
-                                      suggestions=suggestions, other_pools=others)
+            return PendingExplanation(
+                kind="capacity",
+                origin="capacity",
+                summary=summary,
+                reasons=reasons,
+                suggestions=suggestions,
+                other_pools=others,
+            )
         free_per_node = max((n.gpu_free for n in pool_nodes), default=None)
         if free_per_node is not None and free_per_node < request.gpu:
-            summary = (f"The pool{where} has {tf if tf is not None else 'some'} GPUs free in total, but they are "
-                       f"spread over machines: no single machine has {request.gpu} free right now (at most "
-                       f"{free_per_node}).")
+            summary = (
+                f"The pool{where} has {tf if tf is not None else 'some'} GPUs free in total, but they are "
+                f"spread over machines: no single machine has {request.gpu} free right now (at most "
+                f"{free_per_node})."
+            )
             suggestions.append(f"Wait for a machine to free up, or ask for at most {free_per_node} GPUs per task.")
-            return PendingExplanation(kind="node_fit", origin="capacity", summary=summary, reasons=reasons,
-                                      suggestions=suggestions, other_pools=others)
+            return PendingExplanation(
+                kind="node_fit",
+                origin="capacity",
+                summary=summary,
+                reasons=reasons,
+                suggestions=suggestions,
+                other_pools=others,
+            )
 
     # 3. no accounting verdict: go by what the scheduler said
     return _from_reasons(reasons)
@@ -231,13 +299,17 @@ def explain_pending(
 
 def _from_reasons(reasons: list[PendingReason]) -> PendingExplanation:
     if not reasons:
-        return PendingExplanation(kind="unknown", origin="capacity",
-                                  summary="The job is waiting, and the scheduler gave no reason yet.",
-                                  suggestions=["Check again in a few minutes; look at the pool's free GPUs."])
+        return PendingExplanation(
+            kind="unknown",
+            origin="capacity",
+            summary="The job is waiting, and the scheduler gave no reason yet.",
+            suggestions=["Check again in a few minutes; look at the pool's free GPUs."],
+        )
     rank: list[Kind] = ["node_fit", "quota", "storage", "placement", "held", "dependency", "capacity", "priority"]
     kind = min((r.kind for r in reasons), key=lambda k: rank.index(k) if k in rank else len(rank))
-    origin = {"quota": "quota", "placement": "config", "storage": "config", "held": "user",
-              "dependency": "user"}.get(kind, "capacity")
+    origin = {"quota": "quota", "placement": "config", "storage": "config", "held": "user", "dependency": "user"}.get(
+        kind, "capacity"
+    )
     summary = "The job is waiting because " + "; ".join(r.plain for r in reasons[:3]) + "."
     tips = {
         "capacity": "Wait for running work to finish, ask for fewer GPUs/CPUs/memory, or use another pool.",
@@ -249,18 +321,30 @@ def _from_reasons(reasons: list[PendingReason]) -> PendingExplanation:
         "held": "Release the job (`scontrol release <id>`) or ask the administrator.",
         "dependency": "Check the job it depends on; if that one failed, cancel this one and resubmit.",
     }
-    return PendingExplanation(kind=kind, origin=origin, summary=summary, reasons=reasons,  # type: ignore[arg-type]
-                              suggestions=[tips.get(kind, tips["capacity"])],
-                              suggest_low_priority=kind == "quota")
+    return PendingExplanation(
+        kind=kind,
+        origin=origin,
+        summary=summary,
+        reasons=reasons,  # type: ignore[arg-type]
+        suggestions=[tips.get(kind, tips["capacity"])],
+        suggest_low_priority=kind == "quota",
+    )
 
 
 def _ask(req: ResourceRequest, what: str) -> str:
-    return {"GPUs": f"{req.gpu} GPUs", "CPUs": f"{req.cpu:g} CPUs", "GiB of memory": f"{req.memory_gi:g} GiB of memory"}[what]
+    return {
+        "GPUs": f"{req.gpu} GPUs",
+        "CPUs": f"{req.cpu:g} CPUs",
+        "GiB of memory": f"{req.memory_gi:g} GiB of memory",
+    }[what]
 
 
 def _have(node: Node, whats: list[str]) -> str:
-    vals = {"GPUs": f"{node.gpu_total} GPUs", "CPUs": f"{node.cpu_total:g} CPUs",
-            "GiB of memory": f"{node.memory_total_gi:g} GiB of memory"}
+    vals = {
+        "GPUs": f"{node.gpu_total} GPUs",
+        "CPUs": f"{node.cpu_total:g} CPUs",
+        "GiB of memory": f"{node.memory_total_gi:g} GiB of memory",
+    }
     return ", ".join(vals[w] for w in whats)
 
 

@@ -83,7 +83,7 @@ class AnyGate:
     exact_literals: tuple[str, ...]
 
     @classmethod
-    def of(cls, gates: list[Gate | None]) -> "AnyGate | None":
+    def of(cls, gates: list[Gate | None]) -> AnyGate | None:
         """None when some regex has no gate (then every line must be searched)."""
         folded: set[str] = set()
         exact: set[str] = set()
@@ -134,7 +134,7 @@ class Gated:
     gate: Gate | None
 
     @classmethod
-    def of(cls, regex: re.Pattern[str]) -> "Gated":
+    def of(cls, regex: re.Pattern[str]) -> Gated:
         return cls(regex, gate_for(regex))
 
     def admits(self, text: str, folded: str | None = None) -> bool:
@@ -157,8 +157,9 @@ def gate_for(regex: re.Pattern[str]) -> Gate | None:
     if not cands:
         return None
     icase = bool(regex.flags & re.IGNORECASE)
-    clauses = tuple(tuple(sorted({lit.lower() if icase else lit for lit in c}, key=lambda s: (-len(s), s)))
-                    for c in cands)
+    clauses = tuple(
+        tuple(sorted({lit.lower() if icase else lit for lit in c}, key=lambda s: (-len(s), s))) for c in cands
+    )
     return Gate(clauses, icase)
 
 

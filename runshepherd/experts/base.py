@@ -37,8 +37,9 @@ class WorkflowExpert(Protocol):
     ) -> FixProposal: ...
 
 
-def make_expert(name: str, *, settings: Any = None, backend: Any = None, model: Any = None,
-                usage: Any = None) -> WorkflowExpert:
+def make_expert(
+    name: str, *, settings: Any = None, backend: Any = None, model: Any = None, usage: Any = None
+) -> WorkflowExpert:
     """`heuristic`, or `provider:model` (a langchain chat model; ``model`` injects one, e.g. in tests).
 
     Building the LLM expert checks the provider package and key now, so a problem is an error at start.
@@ -60,5 +61,10 @@ def make_expert(name: str, *, settings: Any = None, backend: Any = None, model: 
 
         return [jsonable(p) for p in backend.pools()] if backend is not None else []
 
-    return LLMExpert(chat, name=name, ledger=usage or UsageLedger.from_config(settings.llm),
-                     patterns=settings.logs.redaction_patterns, pools=pools)
+    return LLMExpert(
+        chat,
+        name=name,
+        ledger=usage or UsageLedger.from_config(settings.llm),
+        patterns=settings.logs.redaction_patterns,
+        pools=pools,
+    )

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from filelock import FileLock, Timeout
 
@@ -30,7 +30,7 @@ def compact_saver_class() -> type:
     from langgraph.checkpoint.sqlite import SqliteSaver
 
     class CompactSqliteSaver(SqliteSaver):
-        def get_next_version(self, current: "str | int | None", channel: None) -> "str | int":  # type: ignore[override]
+        def get_next_version(self, current: str | int | None, channel: None) -> str | int:  # type: ignore[override]
             if isinstance(current, str):
                 return super().get_next_version(current, channel)
             return 1 if current is None else current + 1
@@ -39,7 +39,7 @@ def compact_saver_class() -> type:
 
 
 @contextmanager
-def open_saver(state_dir: Path) -> Iterator["object"]:
+def open_saver(state_dir: Path) -> Iterator[object]:
     path = db_path(state_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from runshepherd.config import Settings
 
@@ -34,8 +35,13 @@ class Deps:
                 from runshepherd.experts.llm.usage import UsageLedger
 
                 self.usage = UsageLedger.from_config(self.settings.llm)
-            self.expert = make_expert(self.settings.expert, settings=self.settings, backend=self.backend,
-                                      model=self.chat_model, usage=self.usage)
+            self.expert = make_expert(
+                self.settings.expert,
+                settings=self.settings,
+                backend=self.backend,
+                model=self.chat_model,
+                usage=self.usage,
+            )
         return self.expert
 
     @property

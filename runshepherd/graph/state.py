@@ -6,9 +6,9 @@ Every list here has a cap (see ``cap``) so a week-long run or a 1000-task workfl
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NotRequired
 
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
 Outcome = Literal["COMPLETED", "FAILED", "NEEDS_INPUT", "CANCELED"]
 

@@ -8,9 +8,10 @@ without a newline) must not be read whole into memory.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
-from typing import BinaryIO, Iterator, NamedTuple
+from typing import BinaryIO, NamedTuple
 
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 # C0 controls other than tab; backspaces and bells from progress bars and shells.

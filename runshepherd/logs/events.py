@@ -14,35 +14,103 @@ from runshepherd.logs.prefix import parse_timestamp
 # (kind, lowercase substrings — any one is enough). Order matters: the first matching kind wins.
 _EVENT_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("oom_kill", ("oomkilled", "oom-kill", "out of memory: killed process", "killed process")),
-    ("resumed", (
-        "resuming from checkpoint", "resumed from", "resuming training from", "restoring states from",
-        "restored from checkpoint", "continuing training from checkpoint", "loading checkpoint from",
-        "loaded checkpoint", "resume from checkpoint",
-    )),
-    ("checkpoint_saved", (
-        "saving model checkpoint", "saved checkpoint", "checkpoint saved", "saving checkpoint",
-        "checkpointing data", "model saved", "saved model", "saving model to", "save checkpoint",
-    )),
-    ("data_download_end", ("download complete", "downloaded ", "download finished", "finished download", "data loaded")),
-    ("data_download_start", ("downloading", "download start", "starting download", "loading input data", "fetching data")),
+    (
+        "resumed",
+        (
+            "resuming from checkpoint",
+            "resumed from",
+            "resuming training from",
+            "restoring states from",
+            "restored from checkpoint",
+            "continuing training from checkpoint",
+            "loading checkpoint from",
+            "loaded checkpoint",
+            "resume from checkpoint",
+        ),
+    ),
+    (
+        "checkpoint_saved",
+        (
+            "saving model checkpoint",
+            "saved checkpoint",
+            "checkpoint saved",
+            "saving checkpoint",
+            "checkpointing data",
+            "model saved",
+            "saved model",
+            "saving model to",
+            "save checkpoint",
+        ),
+    ),
+    (
+        "data_download_end",
+        ("download complete", "downloaded ", "download finished", "finished download", "data loaded"),
+    ),
+    (
+        "data_download_start",
+        ("downloading", "download start", "starting download", "loading input data", "fetching data"),
+    ),
     ("upload", ("uploading", "upload complete", "uploaded ")),
     ("nccl_init", ("nccl version", "ncclcomminitrank", "init complete", "nccl info bootstrap")),
-    ("training_start", ("***** running training", "beginning training", "start training", "starting training", "training started")),
-    ("training_done", (
-        "training completed", "training finished", "finished training", "training complete", "'train_runtime'",
-        "`trainer.fit` stopped", "training done",
-    )),
+    (
+        "training_start",
+        ("***** running training", "beginning training", "start training", "starting training", "training started"),
+    ),
+    (
+        "training_done",
+        (
+            "training completed",
+            "training finished",
+            "finished training",
+            "training complete",
+            "'train_runtime'",
+            "`trainer.fit` stopped",
+            "training done",
+        ),
+    ),
 )
 _KILLED_LINE = re.compile(r"^\s*Killed\s*$|\d\s+Killed\s")
-_CUES = ("load", "save", "sav", "check", "resum", "restor", "download", "fetch", "upload", "kill", "oom", "nccl",
-         "train", "eval", "valid", "install", "initializ", "done", "finish", "complet", "start", "not started",
-         "no application")
+_CUES = (
+    "load",
+    "save",
+    "sav",
+    "check",
+    "resum",
+    "restor",
+    "download",
+    "fetch",
+    "upload",
+    "kill",
+    "oom",
+    "nccl",
+    "train",
+    "eval",
+    "valid",
+    "install",
+    "initializ",
+    "done",
+    "finish",
+    "complet",
+    "start",
+    "not started",
+    "no application",
+)
 
 _STAGE_RULES: tuple[tuple[Stage, tuple[str, ...]], ...] = (
     ("not started", ("container has not started", "no application logs")),
     ("evaluation", ("***** running evaluation", "running evaluation", "evaluating", "validation:", "validating")),
-    ("done", ("completed successfully", "training completed", "training finished", "finished training", "all done",
-              "'train_runtime'", "training complete")),
+    (
+        "done",
+        (
+            "completed successfully",
+            "training completed",
+            "training finished",
+            "finished training",
+            "all done",
+            "'train_runtime'",
+            "training complete",
+        ),
+    ),
     ("setup", ("pip install", "installing ", "initializing", "loading model", "building model", "setting up")),
     ("data download", ("loading dataset", "preparing data", "preparing dataset", "loading input data")),
 )
@@ -118,7 +186,7 @@ class EventTracker:
         rows.sort(key=lambda r: r[0])
         if len(rows) > limit:  # keep the earliest few (how it started) and the most recent ones
             head = limit // 3
-            rows = rows[:head] + rows[len(rows) - (limit - head):]
+            rows = rows[:head] + rows[len(rows) - (limit - head) :]
         return [event for _, event in rows]
 
 

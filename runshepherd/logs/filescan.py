@@ -53,7 +53,9 @@ def count_newlines(buf: bytes | bytearray, lo: int, hi: int) -> int:
 
 def wants_fast_scan(config: LogConfig, nbytes: int) -> bool:
     """Scan only when there is a middle to skip; a line cap asks for the plain line-by-line read."""
-    return config.fast_scan and config.max_lines is None and nbytes > config.head_window_bytes + config.tail_window_bytes
+    return (
+        config.fast_scan and config.max_lines is None and nbytes > config.head_window_bytes + config.tail_window_bytes
+    )
 
 
 def next_line_start(stream: BinaryIO, offset: int, end: int) -> int:

@@ -6,13 +6,20 @@ tight, error lines are dropped from the middle of the block first, never the roo
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from runshepherd.logs.models import KeyEvent, MetricSeries, TaskDigest
 
 _METRIC_ORDER = (
-    "loss", "eval_loss", "accuracy", "eval_accuracy", "lr", "grad_norm", "samples_per_second",
-    "tokens_per_second", "it_per_second",
+    "loss",
+    "eval_loss",
+    "accuracy",
+    "eval_accuracy",
+    "lr",
+    "grad_norm",
+    "samples_per_second",
+    "tokens_per_second",
+    "it_per_second",
 )
 _ARROWS = {"decreasing": "↓", "increasing": "↑", "flat": "→", "unknown": ""}
 _EVENT_WORDS = {
@@ -162,9 +169,7 @@ def _render(head: list[str], error_lines: list[str], root: str | None, max_words
     return text
 
 
-def digest_to_markdown(
-    digests: Sequence[TaskDigest], *, workflow_id: str | None = None, max_words: int = 300
-) -> str:
+def digest_to_markdown(digests: Sequence[TaskDigest], *, workflow_id: str | None = None, max_words: int = 300) -> str:
     """Markdown for up to a handful of tasks, sharing one ~``max_words`` budget."""
     parts = [f"## Workflow: {workflow_id}"] if workflow_id else []
     if not digests:

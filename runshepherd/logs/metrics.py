@@ -154,8 +154,11 @@ class MetricTracker:
             track.since_median += 1
             # A spike is a jump well above the recent median that is also material at the run's own scale:
             # minibatch noise of a converged loss (0.03 → 0.12 after starting at 1.6) is not one.
-            if (track.median > 0 and value > self._spike_factor * track.median
-                    and (track.first is None or value > 0.5 * track.first)):
+            if (
+                track.median > 0
+                and value > self._spike_factor * track.median
+                and (track.first is None or value > 0.5 * track.first)
+            ):
                 track.spikes += 1
         if track.first is None:
             track.first = value
@@ -166,8 +169,12 @@ class MetricTracker:
     def series(self) -> dict[str, MetricSeries]:
         return {
             name: MetricSeries(
-                latest=t.latest, latest_text=t.latest_text, samples=t.samples, nonfinite=t.nonfinite,
-                spikes=t.spikes, trend=trend(list(t.window)),
+                latest=t.latest,
+                latest_text=t.latest_text,
+                samples=t.samples,
+                nonfinite=t.nonfinite,
+                spikes=t.spikes,
+                trend=trend(list(t.window)),
             )
             for name, t in sorted(self._tracks.items())
         }

@@ -9,7 +9,7 @@ strings here and parsed only when needed, because parsing every line would domin
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import NamedTuple
 
 _ISO = re.compile(r"(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2})(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?[ \t]")
@@ -59,8 +59,13 @@ def parse_timestamp(ts: str) -> datetime | None:
     """Parse a prefix timestamp (fixed positions, any separators) as UTC; None if it is not a real date."""
     try:
         return datetime(
-            int(ts[0:4]), int(ts[5:7]), int(ts[8:10]), int(ts[11:13]), int(ts[14:16]), int(ts[17:19]),
-            tzinfo=timezone.utc,
+            int(ts[0:4]),
+            int(ts[5:7]),
+            int(ts[8:10]),
+            int(ts[11:13]),
+            int(ts[14:16]),
+            int(ts[17:19]),
+            tzinfo=UTC,
         )
     except ValueError:
         return None
@@ -68,4 +73,4 @@ def parse_timestamp(ts: str) -> datetime | None:
 
 def as_utc(moment: datetime) -> datetime:
     """Naive datetimes are taken as UTC, the zone the log prefixes are written in."""
-    return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment

@@ -35,12 +35,18 @@ def find_after(low: str, word: str, after: re.Pattern[str]) -> re.Match[str] | N
                 return m
         pos = low.find(word, pos + 1)
     return None
+
+
 _KERAS = re.compile(r"^\s*(\d+)/(\d+)\s+(?:\[[=>.]*\]|[━─]+)")
-_PERCENT = re.compile(r"(\d{1,3}(?:\.\d+)?)\s*%\s*(?:complete|completed|done)\b|\bprogress\b\s*[:=]?\s*(\d{1,3}(?:\.\d+)?)\s*%", re.I)
+_PERCENT = re.compile(
+    r"(\d{1,3}(?:\.\d+)?)\s*%\s*(?:complete|completed|done)\b|\bprogress\b\s*[:=]?\s*(\d{1,3}(?:\.\d+)?)\s*%", re.I
+)
 _HF_TOTAL_STEPS = re.compile(r"Total optimization steps\s*=\s*([\d,]+)")
 _HF_NUM_EPOCHS = re.compile(r"Num Epochs\s*=\s*([\d,]+)")
 # tqdm descriptions that are not the training loop.
-_NOT_TRAINING = re.compile(r"eval|valid|test|predict|download|upload|fetch|map|token|load|shard|extract|generat|convert|resolv|sanity", re.I)
+_NOT_TRAINING = re.compile(
+    r"eval|valid|test|predict|download|upload|fetch|map|token|load|shard|extract|generat|convert|resolv|sanity", re.I
+)
 _EVAL_DESC = re.compile(r"eval|valid|test", re.I)
 
 _PRIORITY: tuple[ProgressUnit, ...] = ("step", "iteration", "epoch", "batch", "percent")
@@ -226,7 +232,11 @@ class ProgressTracker:
             return None
         percent = round(best.fraction * 100, 1) if best.fraction is not None else None
         return Progress(
-            current=best.current, total=best.total, unit=best.unit, percent=percent, detail=best.detail,
+            current=best.current,
+            total=best.total,
+            unit=best.unit,
+            percent=percent,
+            detail=best.detail,
             line=best.line[:200],
         )
 

@@ -8,8 +8,9 @@ line carried from the previous chunk just before it, contiguous, without moving 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 
 def read_ahead(stream: BinaryIO, nbytes: int, chunk: int) -> Iterator[tuple[bytearray, int]]:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import os
 import time
-from datetime import datetime, timezone
+from collections.abc import Iterable
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Iterable
 
 from runshepherd.logs.config import LogConfig
 from runshepherd.logs.cues import may_be_error, may_be_event, may_hold_secret, words_of
@@ -250,7 +250,7 @@ def read_log_file(
                 break
     digest = digester.finish(now=now, status=status)
     if digest.last_update is None and digest.lines_read:
-        mtime = datetime.fromtimestamp(file.stat().st_mtime, tz=timezone.utc)
+        mtime = datetime.fromtimestamp(file.stat().st_mtime, tz=UTC)
         digest = digest.model_copy(update={"last_update": mtime, "last_update_source": "file_mtime"})
         digest = mark_stale(digest, now=now, status=status, stale_after_seconds=cfg.stale_after_seconds)
     return digest

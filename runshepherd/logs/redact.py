@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Pattern
+from re import Pattern
 
 _KEY_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
 _KEY_END = re.compile(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
@@ -66,7 +67,9 @@ def _rules() -> list[_Rule]:
         _Rule("aws_key", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b")),
         _Rule(
             "aws_secret",
-            re.compile(r"((?:aws_?)?secret_?access_?key[\"']?\s*[=:]\s*[\"']?)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])", flags),
+            re.compile(
+                r"((?:aws_?)?secret_?access_?key[\"']?\s*[=:]\s*[\"']?)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])", flags
+            ),
             keep_group=1,
         ),
         _Rule("gcp_key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}")),
@@ -79,7 +82,11 @@ def _rules() -> list[_Rule]:
         _Rule("azure_sas", re.compile(r"([?&]sig=)[A-Za-z0-9%+/=]{16,}", flags), keep_group=1),
         _Rule("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
         _Rule("bearer_token", re.compile(r"(\bbearer\s+)[A-Za-z0-9._~+/-]{8,}=*", flags), keep_group=1),
-        _Rule("basic_auth", re.compile(r"(\bauthorization[\"']?\s*[=:]\s*[\"']?basic\s+)[A-Za-z0-9+/]{8,}=*", flags), keep_group=1),
+        _Rule(
+            "basic_auth",
+            re.compile(r"(\bauthorization[\"']?\s*[=:]\s*[\"']?basic\s+)[A-Za-z0-9+/]{8,}=*", flags),
+            keep_group=1,
+        ),
         _Rule("url_password", re.compile(r"(\b[a-z][a-z0-9+.-]*://[^\s/:@]+:)[^\s@/]+(?=@)", flags), keep_group=1),
         _Rule(
             "secret",
@@ -89,7 +96,9 @@ def _rules() -> list[_Rule]:
         ),
         _Rule(
             "secret",
-            re.compile(r"(--?((?:password|passwd|token|secret|api-key|api_key|access-key))\s+)(?!\[REDACTED)([^\s\"']+)", flags),
+            re.compile(
+                r"(--?((?:password|passwd|token|secret|api-key|api_key|access-key))\s+)(?!\[REDACTED)([^\s\"']+)", flags
+            ),
             keep_group=1,
             named=True,
         ),

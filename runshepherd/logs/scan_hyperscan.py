@@ -9,7 +9,7 @@ the line's own newline), so no start-of-match tracking is needed. Importing this
 from __future__ import annotations
 
 import threading
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 import hyperscan
 

@@ -11,8 +11,8 @@ Runs on any machine numpy runs on (~1 s per GB); :mod:`~runshepherd.logs.scan_hy
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from itertools import product
-from typing import Iterable, Iterator
 
 import numpy as np
 

@@ -7,13 +7,16 @@ real failures leave behind, and secrets can be planted to prove they never come 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Iterator, Literal
+from typing import Literal
 
 Where = Literal["early", "middle", "late", "none"]
 
-ROOT_ERROR = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB total capacity)"
+ROOT_ERROR = (
+    "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB total capacity)"
+)
 PLANTED_SECRETS = (
     "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
     "HF_TOKEN=hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
@@ -47,7 +50,9 @@ _NOISE_AFTER = [
 ]
 
 
-def trainer_lines(n_lines: int, *, error_at: Where = "late", secrets: bool = True, task: str = "train") -> Iterator[str]:
+def trainer_lines(
+    n_lines: int, *, error_at: Where = "late", secrets: bool = True, task: str = "train"
+) -> Iterator[str]:
     """``n_lines`` (approximately) of realistic log lines with newline, prefixed like OSMO."""
     start = datetime(2025, 10, 8, 20, 0, 0)
     total = max(n_lines, 10)

@@ -31,9 +31,19 @@ def approve_resubmit(state: SessionState, runtime: Runtime[Deps]) -> Command[Lit
     if ask(deps, "resubmit", text, default="yes") != "yes":
         return Command(goto="finish", update={"outcome": "FAILED", "outcome_reason": "you declined the fix"})
     prev = state.get("attempt") or {"n": 0}
-    history = cap([*(state.get("fix_history") or []),
-                   {"attempt": prev["n"] + 1, "label": fix.get("label"), "kind": fix.get("kind"),
-                    "reason": fix.get("explanation"), "diff": fix.get("diff")}], 10)
+    history = cap(
+        [
+            *(state.get("fix_history") or []),
+            {
+                "attempt": prev["n"] + 1,
+                "label": fix.get("label"),
+                "kind": fix.get("kind"),
+                "reason": fix.get("explanation"),
+                "diff": fix.get("diff"),
+            },
+        ],
+        10,
+    )
     nxt = prev["n"] + 1
     return Command(
         goto="submit",
@@ -42,8 +52,13 @@ def approve_resubmit(state: SessionState, runtime: Runtime[Deps]) -> Command[Lit
             "fix_attempts": n,
             "fix_history": history,
             "proposed_fix": None,
-            "attempt": {"n": nxt, "workflow_id": None, "submitted_at": None,
-                        "idempotency_key": f"{deps.session_id}:{nxt}", "reason": "fix"},
+            "attempt": {
+                "n": nxt,
+                "workflow_id": None,
+                "submitted_at": None,
+                "idempotency_key": f"{deps.session_id}:{nxt}",
+                "reason": "fix",
+            },
         },
     )
 
@@ -55,8 +70,10 @@ def ask_person(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["
     at_cap = state.get("fix_attempts", 0) >= deps.fix_cap
     reason = diag.get("explanation") or "the failure could not be explained"
     if at_cap:
-        text = (f"Stopped after {state.get('fix_attempts', 0)} fix attempts; the last failure: {reason}. "
-                "Allow one more automatic fix, or stop here?")
+        text = (
+            f"Stopped after {state.get('fix_attempts', 0)} fix attempts; the last failure: {reason}. "
+            "Allow one more automatic fix, or stop here?"
+        )
         choice = ask(deps, "continue_after_cap", text, default="stop", choices=["retry", "stop"])
         if choice == "retry":
             return Command(goto="diagnose_fix", update={"fix_attempts": deps.fix_cap - 1})
@@ -67,11 +84,18 @@ def ask_person(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["
         if choice == "resubmit":
             prev = state.get("attempt") or {"n": 0}
             nxt = prev["n"] + 1
-            return Command(goto="submit", update={
-                "fix_attempts": state.get("fix_attempts", 0) + 1,
-                "attempt": {"n": nxt, "workflow_id": None, "submitted_at": None,
-                            "idempotency_key": f"{deps.session_id}:{nxt}", "reason": "resubmit"}})
+            return Command(
+                goto="submit",
+                update={
+                    "fix_attempts": state.get("fix_attempts", 0) + 1,
+                    "attempt": {
+                        "n": nxt,
+                        "workflow_id": None,
+                        "submitted_at": None,
+                        "idempotency_key": f"{deps.session_id}:{nxt}",
+                        "reason": "resubmit",
+                    },
+                },
+            )
     why = f"gave up after {state.get('fix_attempts', 0)} fix attempts" if at_cap else "no safe automatic fix"
     return Command(goto="finish", update={"outcome": "NEEDS_INPUT", "outcome_reason": f"{why}: {reason}"})
-
-

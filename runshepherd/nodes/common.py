@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from langgraph.config import get_stream_writer
@@ -85,8 +85,12 @@ def snapshot(ws: WorkflowStatus) -> StatusSnapshot:
         "workflow_id": ws.workflow_id,
         "status": ws.status.value,
         "tasks": [
-            {"name": t.name, "status": t.status.value, "exit_code": t.exit_code,
-             "failure_message": (t.failure_message or "")[:300] or None}
+            {
+                "name": t.name,
+                "status": t.status.value,
+                "exit_code": t.exit_code,
+                "failure_message": (t.failure_message or "")[:300] or None,
+            }
             for t in sorted(ws.tasks, key=lambda t: not t.status.failed())[:MAX_SNAPSHOT_TASKS]
         ],
         "task_count": len(ws.tasks),
@@ -99,4 +103,4 @@ def snapshot(ws: WorkflowStatus) -> StatusSnapshot:
 
 
 def now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")

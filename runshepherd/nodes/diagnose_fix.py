@@ -19,7 +19,10 @@ from runshepherd.nodes.common import emit, flush_llm, seed_llm
 from runshepherd.subagents.workflow_expert.graph import ExpertContext, workflow_expert
 
 INFRA_STATUSES = {
-    Status.FAILED_BACKEND_ERROR, Status.FAILED_SERVER_ERROR, Status.FAILED_START_TIMEOUT, Status.FAILED_PREEMPTED,
+    Status.FAILED_BACKEND_ERROR,
+    Status.FAILED_SERVER_ERROR,
+    Status.FAILED_START_TIMEOUT,
+    Status.FAILED_PREEMPTED,
     Status.FAILED_EVICTED,
 }
 INFRA_LABELS = {"preempted", "network_download"}
@@ -33,8 +36,10 @@ def _inputs(state: SessionState, deps: Deps) -> tuple[Any, str]:
     wid = state["attempt"]["workflow_id"]
     ws = deps.backend.query(wid)
     events = deps.backend.events(wid)
-    results = sorted((r for r in state.get("reader_results") or [] if r["attempt"] == state["attempt"]["n"]),
-                     key=lambda r: r["reader"])
+    results = sorted(
+        (r for r in state.get("reader_results") or [] if r["attempt"] == state["attempt"]["n"]),
+        key=lambda r: r["reader"],
+    )
     log_lines: dict[str, list[str]] = {}
     nan = False
     for r in results:
@@ -45,8 +50,9 @@ def _inputs(state: SessionState, deps: Deps) -> tuple[Any, str]:
             log_lines[task] = lines
             nan = nan or any("nan" in str(flag).lower() for flag in f.get("flags") or [])
     digest = clip("\n\n".join(r["markdown"] for r in results))
-    inp = DiagnosisInput.from_workflow(ws, events=events, log_lines=log_lines,
-                                       spec_text=deps.backend.spec(wid), metrics=MetricsHints(nan_seen=nan))
+    inp = DiagnosisInput.from_workflow(
+        ws, events=events, log_lines=log_lines, spec_text=deps.backend.spec(wid), metrics=MetricsHints(nan_seen=nan)
+    )
     return inp, digest
 
 
@@ -81,8 +87,13 @@ def _decide(state: SessionState, deps: Deps) -> Command[Route]:
             from runshepherd.diagnosis import Diagnosis
 
             lines = [ln for ln in text.splitlines() if ln.strip()][:10]
-            rejected = Diagnosis(label="validation_error", origin="config", confidence=0.6, evidence=lines,
-                                 explanation=f"The scheduler refused the spec: {lines[0] if lines else text}")
+            rejected = Diagnosis(
+                label="validation_error",
+                origin="config",
+                confidence=0.6,
+                evidence=lines,
+                explanation=f"The scheduler refused the spec: {lines[0] if lines else text}",
+            )
         inp, digest, diags = None, text, [rejected]
     else:
         inp, digest = _inputs(state, deps)
@@ -95,33 +106,66 @@ def _decide(state: SessionState, deps: Deps) -> Command[Route]:
             return Command(goto="report", update={**base, "diagnosis": None})
     assert primary is not None
     d = primary.model_dump(mode="json")
-    emit("diagnosis", workflow_id=wid, label=primary.label, origin=primary.origin,
-         fix={"kind": primary.fix.kind, "description": primary.fix.description},
-         explanation=primary.explanation, evidence=primary.evidence[:5], confidence=primary.confidence)
+    emit(
+        "diagnosis",
+        workflow_id=wid,
+        label=primary.label,
+        origin=primary.origin,
+        fix={"kind": primary.fix.kind, "description": primary.fix.description},
+        explanation=primary.explanation,
+        evidence=primary.evidence[:5],
+        confidence=primary.confidence,
+    )
     base["diagnosis"] = d
-    infra = inp is not None and (inp.status in INFRA_STATUSES or primary.origin == "infra"
-                                 or primary.label in INFRA_LABELS)
+    infra = inp is not None and (
+        inp.status in INFRA_STATUSES or primary.origin == "infra" or primary.label in INFRA_LABELS
+    )
     if infra and state.get("infra_retries", 0) < deps.settings.fixes.max_infra_retries:
         n = state.get("infra_retries", 0) + 1
         time.sleep(min(60.0, deps.settings.fixes.infra_backoff_seconds * 2 ** (n - 1)))
         prev = state["attempt"]["n"] + 1
-        emit("message", level="info", text=f"infrastructure failure ({primary.label}); resubmitting unchanged "
-             f"(infra retry {n} of {deps.settings.fixes.max_infra_retries}, does not count as a fix attempt)")
-        return Command(goto="submit", update={
-            **base, "infra_retries": n,
-            "attempt": {"n": prev, "workflow_id": None, "submitted_at": None,
-                        "idempotency_key": f"{deps.session_id}:{prev}", "reason": "infra-retry"}})
+        emit(
+            "message",
+            level="info",
+            text=f"infrastructure failure ({primary.label}); resubmitting unchanged "
+            f"(infra retry {n} of {deps.settings.fixes.max_infra_retries}, does not count as a fix attempt)",
+        )
+        return Command(
+            goto="submit",
+            update={
+                **base,
+                "infra_retries": n,
+                "attempt": {
+                    "n": prev,
+                    "workflow_id": None,
+                    "submitted_at": None,
+                    "idempotency_key": f"{deps.session_id}:{prev}",
+                    "reason": "infra-retry",
+                },
+            },
+        )
     if state.get("fix_attempts", 0) >= deps.fix_cap:
         return Command(goto="ask_person", update=base)
     out = workflow_expert.invoke(
-        {"mode": "fix", "spec": state["spec"], "diagnosis": d, "base_dir": state.get("spec_base_dir"),
-         "nodes": [jsonable(n) for n in deps.backend.resources(state.get("pool"))]},
+        {
+            "mode": "fix",
+            "spec": state["spec"],
+            "diagnosis": d,
+            "base_dir": state.get("spec_base_dir"),
+            "nodes": [jsonable(n) for n in deps.backend.resources(state.get("pool"))],
+        },
         context=ExpertContext(expert=deps.get_expert()),
     )
     if not out.get("new_spec"):
         return Command(goto="ask_person", update=base)
-    fix = {"new_spec": out["new_spec"], "diff": out["diff"], "kind": out["fix_kind"],
-           "explanation": out["explanation"], "label": primary.label}
-    emit("fix", attempt=state["attempt"]["n"] + 1, diff=out["diff"], kind=out["fix_kind"],
-         explanation=out["explanation"])
+    fix = {
+        "new_spec": out["new_spec"],
+        "diff": out["diff"],
+        "kind": out["fix_kind"],
+        "explanation": out["explanation"],
+        "label": primary.label,
+    }
+    emit(
+        "fix", attempt=state["attempt"]["n"] + 1, diff=out["diff"], kind=out["fix_kind"], explanation=out["explanation"]
+    )
     return Command(goto="approve_resubmit", update={**base, "proposed_fix": fix})

@@ -13,7 +13,7 @@ from runshepherd.graph.state import SessionState
 from runshepherd.nodes.common import ask, emit
 
 
-def request_of(spec_text: str, pool: str | None) -> "object":
+def request_of(spec_text: str, pool: str | None) -> object:
     from runshepherd.diagnosis.pending import ResourceRequest
     from runshepherd.spec import load_spec_text
 
@@ -37,12 +37,18 @@ def explain_pending(state: SessionState, runtime: Runtime[Deps]) -> Command[Lite
     deps = deps_of(runtime)
     wid = state["attempt"]["workflow_id"]
     events = [e.line() for e in deps.backend.events(wid)]
-    result = explain(events, deps.backend.pools(), deps.backend.resources(None),
-                     request_of(state["spec"], state.get("pool")))  # type: ignore[arg-type]
-    emit("pending", workflow_id=wid, kind=result.kind, origin=result.origin, text=result.summary,
-         suggestions=result.suggestions)
-    update = {"pending_explained": True, "needs_pending_explanation": False,
-              "outcome_reason": result.summary}
+    result = explain(
+        events, deps.backend.pools(), deps.backend.resources(None), request_of(state["spec"], state.get("pool"))
+    )  # type: ignore[arg-type]
+    emit(
+        "pending",
+        workflow_id=wid,
+        kind=result.kind,
+        origin=result.origin,
+        text=result.summary,
+        suggestions=result.suggestions,
+    )
+    update = {"pending_explained": True, "needs_pending_explanation": False, "outcome_reason": result.summary}
     if result.kind != "node_fit":
         return Command(goto="monitor", update=update)
     text = f"{result.summary} Cancel {wid}, or keep it waiting?"
@@ -57,5 +63,7 @@ def cancel_workflow(state: SessionState, runtime: Runtime[Deps]) -> dict[str, ob
     wid = state["attempt"]["workflow_id"]
     deps.backend.cancel(wid)
     emit("message", level="info", text=f"canceled {wid}")
-    return {"outcome": "NEEDS_INPUT",
-            "outcome_reason": f"{state.get('outcome_reason') or 'it could not be scheduled'} (canceled {wid})"}
+    return {
+        "outcome": "NEEDS_INPUT",
+        "outcome_reason": f"{state.get('outcome_reason') or 'it could not be scheduled'} (canceled {wid})",
+    }

@@ -39,8 +39,16 @@ def fan_out(state: SessionState) -> Any:
     snap = state.get("last_status") or {}
     alive = snap.get("status") in ("PENDING", "RUNNING", "WAITING")
     return [
-        Send("read_logs", {"workflow_id": state["attempt"]["workflow_id"], "tasks": chunk, "reader": i,
-                           "attempt": state["attempt"]["n"], "alive": alive})
+        Send(
+            "read_logs",
+            {
+                "workflow_id": state["attempt"]["workflow_id"],
+                "tasks": chunk,
+                "reader": i,
+                "attempt": state["attempt"]["n"],
+                "alive": alive,
+            },
+        )
         for i, chunk in enumerate(chunks)
     ]
 
@@ -50,8 +58,13 @@ def _context(deps: Deps) -> ReaderContext:
     writer = None
     if deps.settings.expert != "heuristic":
         writer = getattr(deps.get_expert(), "write_digest", None)
-    return ReaderContext(backend=deps.backend, config=LogConfig(**cfg.model_dump()), tail_lines=cfg.tail_lines,
-                         capture_timeout=cfg.capture_timeout_seconds, writer=writer)
+    return ReaderContext(
+        backend=deps.backend,
+        config=LogConfig(**cfg.model_dump()),
+        tail_lines=cfg.tail_lines,
+        capture_timeout=cfg.capture_timeout_seconds,
+        writer=writer,
+    )
 
 
 def read_logs(payload: dict[str, Any], runtime: Runtime[Deps]) -> dict[str, Any]:
@@ -65,7 +78,12 @@ def read_logs_inline(state: SessionState, runtime: Runtime[Deps]) -> dict[str, A
     if not tasks:
         return {"reader_results": []}
     snap = state.get("last_status") or {}
-    payload = {"workflow_id": state["attempt"]["workflow_id"], "tasks": tasks, "reader": 0,
-               "attempt": state["attempt"]["n"], "alive": snap.get("status") in ("PENDING", "RUNNING", "WAITING")}
+    payload = {
+        "workflow_id": state["attempt"]["workflow_id"],
+        "tasks": tasks,
+        "reader": 0,
+        "attempt": state["attempt"]["n"],
+        "alive": snap.get("status") in ("PENDING", "RUNNING", "WAITING"),
+    }
     out = logs_reader.invoke(payload, context=_context(deps_of(runtime)))
     return {"reader_results": [out["result"]]}

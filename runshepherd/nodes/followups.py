@@ -47,8 +47,11 @@ def offer_download(state: SessionState, runtime: Runtime[Deps]) -> Command[Liter
         return Command(goto="offer_app")
     dest = deps.download_root / wid
     measured = _local_size(outputs)
-    what = f"{measured[0]} file{'s' if measured[0] != 1 else ''}, {_human(measured[1])}" if measured else \
-        f"{len(outputs)} location{'s' if len(outputs) != 1 else ''}, size unknown"
+    what = (
+        f"{measured[0]} file{'s' if measured[0] != 1 else ''}, {_human(measured[1])}"
+        if measured
+        else f"{len(outputs)} location{'s' if len(outputs) != 1 else ''}, size unknown"
+    )
     if ask(deps, "download", f"Download the outputs ({what}) to {dest}/?", default="yes") == "yes":
         return Command(goto="download", update={"download_dir": str(dest)})
     return Command(goto="offer_app")
@@ -80,10 +83,17 @@ def save_app(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
     if callable(create):  # a scheduler with its own app registry (OSMO): the app lives there
         made = create(meta["name"], meta["description"], state["spec"])
         emit("app", name=made.name, version=made.version, url=getattr(made, "url", None))
-        return {"app": {"name": made.name, "version": made.version, "description": meta["description"],
-                        "url": getattr(made, "url", None)}}
-    app = AppRegistry(deps.state_dir / "apps").save(meta["name"], meta["description"], state["spec"],
-                                                    source_workflow=state["attempt"]["workflow_id"])
+        return {
+            "app": {
+                "name": made.name,
+                "version": made.version,
+                "description": meta["description"],
+                "url": getattr(made, "url", None),
+            }
+        }
+    app = AppRegistry(deps.state_dir / "apps").save(
+        meta["name"], meta["description"], state["spec"], source_workflow=state["attempt"]["workflow_id"]
+    )
     emit("app", name=app.name, version=app.latest)
     return {"app": {"name": app.name, "version": app.latest, "description": app.description}}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -38,10 +38,16 @@ def _progress(deps: Deps, ws: WorkflowStatus) -> str | None:
     if not running:
         return None
     task = next((t for t in running if t.lead), running[0])
-    lines = itertools.islice(deps.backend.logs(ws.workflow_id, task.name, tail=PROGRESS_TAIL, timeout=None),
-                             PROGRESS_TAIL)
-    d = read_log(lines, task=task.name, now=datetime.now(timezone.utc), status=task.status.value,
-                 config=LogConfig(**deps.settings.logs.model_dump()))
+    lines = itertools.islice(
+        deps.backend.logs(ws.workflow_id, task.name, tail=PROGRESS_TAIL, timeout=None), PROGRESS_TAIL
+    )
+    d = read_log(
+        lines,
+        task=task.name,
+        now=datetime.now(UTC),
+        status=task.status.value,
+        config=LogConfig(**deps.settings.logs.model_dump()),
+    )
     if d.progress is None and not d.metrics:
         return None
     return (f"{task.name}: " if len(ws.tasks) > 1 else "") + stage_line(d)
@@ -104,7 +110,7 @@ def monitor(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
         else:
             unchanged += 1
         if ws.status is Status.PENDING and pending_since is None:
-            pending_since = datetime.now(timezone.utc).isoformat()
+            pending_since = datetime.now(UTC).isoformat()
         if ws.status.terminal():
             break
         if ws.status is Status.RUNNING:
@@ -113,7 +119,7 @@ def monitor(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
                 progress = line
                 emit("progress", workflow_id=wid, text=line)
         if ws.status is Status.PENDING and not state.get("pending_explained"):
-            waited = (datetime.now(timezone.utc) - datetime.fromisoformat(pending_since)).total_seconds()
+            waited = (datetime.now(UTC) - datetime.fromisoformat(pending_since)).total_seconds()
             needs_explanation = waited >= deps.settings.pending.explain_after_seconds or _unschedulable(deps, wid)
             if needs_explanation:
                 break

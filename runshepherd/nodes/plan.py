@@ -34,8 +34,13 @@ def plan(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
     if out.get("error"):
         emit("message", level="error", text=out["error"])
         return {"outcome": "FAILED", "outcome_reason": f"the spec is not valid: {out['error']}", **llm}
-    emit("planned", spec_name=out["spec_name"], pool=out["pool"], message=out["message"],
-         warnings=out.get("warnings") or [])
+    emit(
+        "planned",
+        spec_name=out["spec_name"],
+        pool=out["pool"],
+        message=out["message"],
+        warnings=out.get("warnings") or [],
+    )
     return {
         "spec": out["spec"],
         "spec_base_dir": out.get("base_dir"),
@@ -44,8 +49,13 @@ def plan(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
         "backend": deps.backend.name,
         "plan_message": out["message"],
         "plan_warnings": out.get("warnings") or [],
-        "attempt": {"n": 1, "workflow_id": None, "submitted_at": None,
-                    "idempotency_key": f"{deps.session_id}:1", "reason": "initial"},
+        "attempt": {
+            "n": 1,
+            "workflow_id": None,
+            "submitted_at": None,
+            "idempotency_key": f"{deps.session_id}:1",
+            "reason": "initial",
+        },
         "fix_attempts": 0,
         "infra_retries": 0,
         "fix_history": [],

@@ -21,9 +21,12 @@ def write_report(state: SessionState, deps: Deps) -> str | None:
         return None
     ws = deps.backend.query(wid)
     diag = state.get("diagnosis") or {}
-    facts = LogFacts(summary=state.get("digest") or None, progress=state.get("progress_line"),
-                     error_lines=list(diag.get("evidence") or [])[:50],
-                     risks=[diag["explanation"]] if diag.get("explanation") else [])
+    facts = LogFacts(
+        summary=state.get("digest") or None,
+        progress=state.get("progress_line"),
+        error_lines=list(diag.get("evidence") or [])[:50],
+        risks=[diag["explanation"]] if diag.get("explanation") else [],
+    )
     report = build_report(ws, facts, resources=requested_resources(deps.backend.spec(wid)))
     return write_artifact(report, deps.state_dir / "runs")
 
@@ -31,6 +34,7 @@ def write_report(state: SessionState, deps: Deps) -> str | None:
 def report(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
     deps = deps_of(runtime)
     path = write_report(state, deps)
-    emit("report", workflow_id=(state.get("attempt") or {}).get("workflow_id"), artifact=path,
-         digest=state.get("digest"))
+    emit(
+        "report", workflow_id=(state.get("attempt") or {}).get("workflow_id"), artifact=path, digest=state.get("digest")
+    )
     return {"report_path": path}

@@ -27,8 +27,12 @@ def submit(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["moni
     reused = wid is not None
     if wid is None:
         base = state.get("spec_base_dir")
-        doc = load_spec_text(state["spec"], source=f"{state.get('spec_name', 'spec')}.yaml",
-                             set_values=state.get("set_values") or {}, base_dir=Path(base) if base else None)
+        doc = load_spec_text(
+            state["spec"],
+            source=f"{state.get('spec_name', 'spec')}.yaml",
+            set_values=state.get("set_values") or {},
+            base_dir=Path(base) if base else None,
+        )
         try:
             sub = deps.backend.submit(doc, state.get("pool"), idempotency_key=key)
         except SubmissionRejected as exc:
@@ -57,5 +61,3 @@ def submit(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["moni
             "diagnosis": None,
         },
     )
-
-

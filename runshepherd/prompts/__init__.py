@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 NAMES = ("common", "draft_spec", "fix_spec", "diagnosis", "digest", "chat_router")
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_prompt(name: str) -> str:
     """The prompt ``name`` with the shared rules (`common`) in front, so every model call carries them."""
     if name not in NAMES:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,20 +17,20 @@ if TYPE_CHECKING:  # pragma: no cover
 
 @dataclass
 class Digests:
-    by_task: dict[str, "TaskDigest"]
+    by_task: dict[str, TaskDigest]
     markdown: str
 
     def as_json(self) -> dict[str, Any]:
         return {name: d.model_dump(mode="json") for name, d in self.by_task.items()}
 
 
-def digests_for(backend: Backend, ws: WorkflowStatus, *, task: str | None, settings: "Settings") -> Digests:
+def digests_for(backend: Backend, ws: WorkflowStatus, *, task: str | None, settings: Settings) -> Digests:
     """One bounded digest per task (never a follow: what exists now, up to the configured tail)."""
     from runshepherd.logs import LogConfig, digest_to_markdown, read_log
 
     cfg = LogConfig(**settings.logs.model_dump())
     names = [task] if task else [t.name for t in ws.tasks if t.status is not TaskStatus.FAILED_UPSTREAM]
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     out: dict[str, TaskDigest] = {}
     for name in names:
         t = ws.task(name)
@@ -72,20 +72,29 @@ def _next_step(backend: Backend, ws: WorkflowStatus, digests: Digests) -> str | 
     from runshepherd.diagnosis import DiagnosisInput, diagnose
     from runshepherd.logs import redact
 
-    log_lines = {name: list(d.error_lines) + ([d.root_error] if d.root_error else []) for name, d in digests.by_task.items()}
-    diags = [d for d in diagnose(DiagnosisInput.from_workflow(ws, events=backend.events(ws.workflow_id),
-                                                                log_lines=log_lines,
-                                                                spec_text=backend.spec(ws.workflow_id)))
-             if d.label != "healthy"]
+    log_lines = {
+        name: list(d.error_lines) + ([d.root_error] if d.root_error else []) for name, d in digests.by_task.items()
+    }
+    diags = [
+        d
+        for d in diagnose(
+            DiagnosisInput.from_workflow(
+                ws, events=backend.events(ws.workflow_id), log_lines=log_lines, spec_text=backend.spec(ws.workflow_id)
+            )
+        )
+        if d.label != "healthy"
+    ]
     if not diags:
         return None
     d = diags[0]
     step = d.fix.description or "look at the error above"
-    return redact(f"{d.explanation} Next step: {step} (`orchestrate diagnose {ws.workflow_id}` shows the evidence "
-                  "and the exact change.)")[0]
+    return redact(
+        f"{d.explanation} Next step: {step} (`orchestrate diagnose {ws.workflow_id}` shows the evidence "
+        "and the exact change.)"
+    )[0]
 
 
-def requested_resources(spec_text: str, usage: "list[TaskUsage] | None" = None) -> str | None:
+def requested_resources(spec_text: str, usage: list[TaskUsage] | None = None) -> str | None:
     """Allocated vs in use, per task. In use only where the backend measures it; otherwise "unknown", never guessed."""
     from runshepherd.spec import SpecError, load_spec_text
 
@@ -97,8 +106,11 @@ def requested_resources(spec_text: str, usage: "list[TaskUsage] | None" = None) 
     parts = []
     for t in wf.all_tasks():
         r = wf.resources_for(t)
-        bits = [f"cpu {r.cpu:g}" if r.cpu else None, f"memory {r.memory}" if r.memory else None,
-                f"gpu {r.gpu}" if r.gpu else None]
+        bits = [
+            f"cpu {r.cpu:g}" if r.cpu else None,
+            f"memory {r.memory}" if r.memory else None,
+            f"gpu {r.gpu}" if r.gpu else None,
+        ]
         text = f"{t.name}: allocated " + (", ".join(b for b in bits if b) or "scheduler defaults")
         u = live.get(t.name)
         if usage is None:
@@ -110,14 +122,17 @@ def requested_resources(spec_text: str, usage: "list[TaskUsage] | None" = None) 
             if u.rss_bytes is not None:
                 used.append(f"memory {u.rss_bytes / 1024**2:.0f}Mi")
             if r.gpu:
-                used.append("GPU utilisation unknown" if u.gpu_util_percent is None
-                            else f"GPU {u.gpu_util_percent:.0f}%" + (" — allocated GPUs idle" if u.gpu_util_percent < 5 else ""))
+                used.append(
+                    "GPU utilisation unknown"
+                    if u.gpu_util_percent is None
+                    else f"GPU {u.gpu_util_percent:.0f}%" + (" — allocated GPUs idle" if u.gpu_util_percent < 5 else "")
+                )
             text += "; in use " + ", ".join(used)
         parts.append(text)
     return "; ".join(parts)
 
 
-def report_for(backend: Backend, workflow_id: str, *, runs_dir: Path, settings: "Settings") -> StatusReport:
+def report_for(backend: Backend, workflow_id: str, *, runs_dir: Path, settings: Settings) -> StatusReport:
     ws = backend.query(workflow_id)
     digests = digests_for(backend, ws, task=None, settings=settings)
     usage = usage_of(backend, workflow_id) if ws.status is Status.RUNNING else []

@@ -41,10 +41,14 @@ def _runs(command: list[str], args: list[str], files: dict[str, str]) -> str:
         if path in line or path.rsplit("/", 1)[-1] in line:
             if path.endswith(".py"):
                 return f"{line}  (a {len(contents.splitlines())}-line Python script from the spec)"
-            body = [ln.strip() for ln in contents.splitlines()
-                    if ln.strip() and not ln.strip().startswith(("#", "set ", "echo ", "mkdir "))]
-            main = next((ln for ln in body if any(k in ln for k in ("python", "torchrun", "accelerate", "deepspeed"))),
-                        None)
+            body = [
+                ln.strip()
+                for ln in contents.splitlines()
+                if ln.strip() and not ln.strip().startswith(("#", "set ", "echo ", "mkdir "))
+            ]
+            main = next(
+                (ln for ln in body if any(k in ln for k in ("python", "torchrun", "accelerate", "deepspeed"))), None
+            )
             if main or body:
                 cmd = (main or body[0]).rstrip(" \\")[:160]
                 return f"{line}  (script runs: {cmd})"
@@ -65,7 +69,9 @@ def _tasks(wf: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def explain_spec(spec_text: str, *, workflow_id: str | None = None, backend_notes: list[str] | None = None) -> Explanation:
+def explain_spec(
+    spec_text: str, *, workflow_id: str | None = None, backend_notes: list[str] | None = None
+) -> Explanation:
     from runshepherd.logs import redact
     from runshepherd.spec.loader import split_default_values
     from runshepherd.spec.render import render_template
@@ -76,30 +82,48 @@ def explain_spec(spec_text: str, *, workflow_id: str | None = None, backend_note
     wf = data.get("workflow") or {}
     tasks = []
     for t in _tasks(wf):
-        env = {str(k): redact(str(v))[0] for k, v in (t.get("environment") or {}).items()
-               if any(n in str(k).upper() for n in _NOTABLE_ENV)}
-        files = {str(f.get("path", "")): str(f.get("contents") or "") for f in t.get("files") or [] if isinstance(f, dict)}
+        env = {
+            str(k): redact(str(v))[0]
+            for k, v in (t.get("environment") or {}).items()
+            if any(n in str(k).upper() for n in _NOTABLE_ENV)
+        }
+        files = {
+            str(f.get("path", "")): str(f.get("contents") or "") for f in t.get("files") or [] if isinstance(f, dict)
+        }
         inputs = []
         for i in t.get("inputs") or []:
             if isinstance(i, dict):
                 inputs.append(f"output of task {i['task']}" if i.get("task") else str(i.get("url") or i.get("dataset")))
         outputs = [str(o.get("url") or o.get("dataset")) for o in t.get("outputs") or [] if isinstance(o, dict)]
-        tasks.append(TaskExplanation(
-            name=str(t.get("name")), image=str(t.get("image")),
-            runs=_runs([str(c) for c in t.get("command") or []], [str(a) for a in t.get("args") or []], files),
-            environment=env, inputs=inputs, outputs=outputs, resources=_resources(wf, t)))
+        tasks.append(
+            TaskExplanation(
+                name=str(t.get("name")),
+                image=str(t.get("image")),
+                runs=_runs([str(c) for c in t.get("command") or []], [str(a) for a in t.get("args") or []], files),
+                environment=env,
+                inputs=inputs,
+                outputs=outputs,
+                resources=_resources(wf, t),
+            )
+        )
     name = str(wf.get("name") or workflow_id or "workflow")
     lines = [f"{workflow_id or name}: {len(tasks)} task(s)"]
     for te in tasks:
-        lines.append(f"- {te.name}: runs `{te.runs}` in image {te.image}" + (f" ({te.resources})" if te.resources else ""))
+        lines.append(
+            f"- {te.name}: runs `{te.runs}` in image {te.image}" + (f" ({te.resources})" if te.resources else "")
+        )
         if te.environment:
             lines.append("  settings: " + ", ".join(f"{k}={v}" for k, v in te.environment.items()))
         if te.inputs:
             lines.append("  reads: " + ", ".join(te.inputs))
-        lines.append("  produces: " + (", ".join(te.outputs) if te.outputs else "files written to {{output}} (kept by the scheduler)"))
+        lines.append(
+            "  produces: "
+            + (", ".join(te.outputs) if te.outputs else "files written to {{output}} (kept by the scheduler)")
+        )
     if defaults:
         lines.append("parameters: " + ", ".join(f"{k}={v}" for k, v in defaults.items()))
     notes = list(backend_notes or [])
     lines += [f"note: {n}" for n in notes]
-    return Explanation(workflow_id=workflow_id, name=name, tasks=tasks, parameters=defaults, notes=notes,
-                       text="\n".join(lines))
+    return Explanation(
+        workflow_id=workflow_id, name=name, tasks=tasks, parameters=defaults, notes=notes, text="\n".join(lines)
+    )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -180,7 +180,7 @@ def write_artifact(r: StatusReport, runs_dir: Any, now: datetime | None = None) 
     runs.mkdir(parents=True, exist_ok=True)
     path = runs / f"{r.workflow_id}-status.md"
     r = r.model_copy(update={"artifact": str(path)})
-    stamp = (now or datetime.now(timezone.utc)).isoformat(timespec="seconds")
+    stamp = (now or datetime.now(UTC)).isoformat(timespec="seconds")
     tmp = path.with_suffix(".md.tmp")
     tmp.write_text(f"<!-- written {stamp} by RunShepherd -->\n" + render_markdown(r) + "\n", encoding="utf-8")
     tmp.replace(path)

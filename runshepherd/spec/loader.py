@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import yaml
 from pydantic import ValidationError
@@ -142,7 +143,9 @@ def split_default_values(text: str, source: str = "<spec>") -> tuple[str, dict[s
         parsed = yaml.safe_load(block) or {}
     except yaml.YAMLError as exc:
         line = start + 1 + (exc.problem_mark.line if getattr(exc, "problem_mark", None) else 0)
-        raise SpecError([SpecProblem(source, line, "default-values", f"is not valid YAML: {_yaml_reason(exc)}")]) from None
+        raise SpecError(
+            [SpecProblem(source, line, "default-values", f"is not valid YAML: {_yaml_reason(exc)}")]
+        ) from None
     values = parsed.get("default-values") or {}
     if not isinstance(values, dict):
         raise SpecError(
@@ -226,7 +229,9 @@ def _field_path(loc: tuple[Any, ...]) -> str:
 
 def _clean_loc(loc: tuple[Any, ...]) -> tuple[Any, ...]:
     # Drop pydantic's union/function tags ("str", "function-after[...]") that are not YAML keys.
-    return tuple(p for p in loc if isinstance(p, int) or not re.match(r"^(function-|str$|int$|float$|dict\[|list\[)", str(p)))
+    return tuple(
+        p for p in loc if isinstance(p, int) or not re.match(r"^(function-|str$|int$|float$|dict\[|list\[)", str(p))
+    )
 
 
 def _suggest(unknown: str, loc: tuple[Any, ...]) -> str:
@@ -317,7 +322,9 @@ def _lint(model: WorkflowFile, base_dir: Path | None) -> list[str]:
     warnings: list[str] = []
     wf = model.workflow
     for task in wf.all_tasks():
-        blob = " ".join(task.command + task.args + [f.contents or "" for f in task.files] + list(task.environment.values()))
+        blob = " ".join(
+            task.command + task.args + [f.contents or "" for f in task.files] + list(task.environment.values())
+        )
         for m in TOKEN_RE.finditer(blob):
             if m.group(2) is not None and int(m.group(2)) >= len(task.inputs):
                 warnings.append(

@@ -24,7 +24,7 @@ def parse_size(value: str) -> int:
     """'10Gi' → bytes. Only binary units, as OSMO (and Kubernetes quantities users copy from) expect."""
     m = SIZE_RE.match(str(value))
     if not m:
-        raise ValueError(f"\"{value}\" is not a size — use Gi or Mi (e.g. 8Gi, 512Mi)")
+        raise ValueError(f'"{value}" is not a size — use Gi or Mi (e.g. 8Gi, 512Mi)')
     return int(float(m.group(1)) * _UNIT[m.group(2)])
 
 
@@ -42,7 +42,7 @@ def parse_duration(value: str | int) -> int:
         return value
     m = DURATION_RE.match(str(value))
     if not m:
-        raise ValueError(f"\"{value}\" is not a duration — use a whole number with one unit: 30s, 10m, 2h, 1d")
+        raise ValueError(f'"{value}" is not a duration — use a whole number with one unit: 30s, 10m, 2h, 1d')
     return int(m.group(1)) * _SECONDS[m.group(2)]
 
 
@@ -137,7 +137,7 @@ class ResourceSpec(_Strict):
     def storage_bytes(self) -> int | None:
         return parse_size(self.storage) if self.storage else None
 
-    def merged(self, override: "ResourceSpec | None") -> "ResourceSpec":
+    def merged(self, override: ResourceSpec | None) -> ResourceSpec:
         if override is None:
             return self
         data = self.model_dump(exclude_unset=True)
@@ -173,7 +173,7 @@ class File(_Strict):
     localpath: str | None = None
 
     @model_validator(mode="after")
-    def _one_source(self) -> "File":
+    def _one_source(self) -> File:
         if (self.contents is None) == (self.localpath is None):
             raise ValueError("a file needs exactly one of `contents` or `localpath`")
         if self.path.rstrip("/") == "/osmo" or self.path.startswith("/osmo/"):
@@ -197,7 +197,7 @@ class Input(_Strict):
     regex: str | None = None
 
     @model_validator(mode="after")
-    def _one_kind(self) -> "Input":
+    def _one_kind(self) -> Input:
         kinds = [k for k in ("task", "url", "dataset") if getattr(self, k) is not None]
         if len(kinds) != 1:
             raise ValueError("an input needs exactly one of `task:`, `url:` (or, on OSMO 6.x, `dataset:`)")
@@ -211,7 +211,7 @@ class Output(_Strict):
     regex: str | None = None
 
     @model_validator(mode="after")
-    def _one_kind(self) -> "Output":
+    def _one_kind(self) -> Output:
         kinds = [k for k in ("url", "dataset", "update_dataset") if getattr(self, k) is not None]
         if len(kinds) != 1:
             raise ValueError("an output needs exactly one of `url:` (or, on OSMO 6.x, `dataset:`)")
@@ -289,7 +289,7 @@ class Group(_Strict):
         return Task._name(v)
 
     @model_validator(mode="after")
-    def _one_lead(self) -> "Group":
+    def _one_lead(self) -> Group:
         leads = [t.name for t in self.tasks if t.lead]
         if len(self.tasks) > 1 and len(leads) != 1:
             found = "none" if not leads else ", ".join(leads)
@@ -317,7 +317,7 @@ class Workflow(_Strict):
         return Task._name(v)
 
     @model_validator(mode="after")
-    def _structure(self) -> "Workflow":
+    def _structure(self) -> Workflow:
         if (self.tasks is None) == (self.groups is None):
             raise ValueError("a workflow needs exactly one of `tasks:` or `groups:` (not both, not neither)")
         if self.tasks is not None and not self.tasks:
@@ -355,9 +355,7 @@ class Workflow(_Strict):
         """Flat `tasks:` become one group per task named `<task>-group`, as OSMO does."""
         if self.groups is not None:
             return list(self.groups)
-        return [
-            Group(name=f"{t.name}-group", tasks=[t.model_copy(update={"lead": True})]) for t in self.tasks or []
-        ]
+        return [Group(name=f"{t.name}-group", tasks=[t.model_copy(update={"lead": True})]) for t in self.tasks or []]
 
     def group_of(self, task_name: str) -> Group:
         for g in self.task_groups():

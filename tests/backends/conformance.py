@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
@@ -32,7 +32,9 @@ from runshepherd.backends.base import (
 from runshepherd.spec.document import SpecDocument
 
 DEADLINE = 30.0
-LINE_RE = re.compile(r"^\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2} \[(?P<task>[A-Za-z0-9_-]+)\](?P<osmo>\[osmo\])? (?P<text>.*)$")
+LINE_RE = re.compile(
+    r"^\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2} \[(?P<task>[A-Za-z0-9_-]+)\](?P<osmo>\[osmo\])? (?P<text>.*)$"
+)
 
 MakeSpec = Callable[[str], SpecDocument]
 
@@ -76,7 +78,9 @@ workflow:
 """
 
 
-def wait_for(backend: Backend, workflow_id: str, done: Callable[[WorkflowStatus], bool], deadline: float = DEADLINE) -> WorkflowStatus:
+def wait_for(
+    backend: Backend, workflow_id: str, done: Callable[[WorkflowStatus], bool], deadline: float = DEADLINE
+) -> WorkflowStatus:
     end = time.monotonic() + deadline
     while True:
         status = backend.query(workflow_id)

@@ -9,8 +9,8 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import psutil
 import pytest
@@ -176,7 +176,9 @@ def test_cpu_reserved_by_one_workflow_blocks_another(backend: LocalBackend) -> N
     wait_for(
         backend,
         small.workflow_id,
-        lambda s: any("Insufficient cpu (requested 1, node has 0 free of 2)" in e.message for e in backend.events(s.workflow_id)),
+        lambda s: any(
+            "Insufficient cpu (requested 1, node has 0 free of 2)" in e.message for e in backend.events(s.workflow_id)
+        ),
     )
     assert backend.query(small.workflow_id).status is Status.PENDING
     node = backend.resources()[0]
@@ -249,14 +251,18 @@ def test_group_starts_together_and_follows_its_lead(backend: LocalBackend) -> No
 
 
 def test_group_fails_on_non_lead_failure_when_not_ignored(backend: LocalBackend) -> None:
-    status = wait_terminal(backend, backend.submit(spec_from_yaml(GROUP.format(ignore="false", worker="exit 1"))).workflow_id)
+    status = wait_terminal(
+        backend, backend.submit(spec_from_yaml(GROUP.format(ignore="false", worker="exit 1"))).workflow_id
+    )
     assert status.status is Status.FAILED
     assert status.task("worker").status is TaskStatus.FAILED
 
 
 def test_lead_exit_stops_the_rest_of_the_group(backend: LocalBackend) -> None:
     t0 = time.monotonic()
-    status = wait_terminal(backend, backend.submit(spec_from_yaml(GROUP.format(ignore="true", worker="sleep 60"))).workflow_id)
+    status = wait_terminal(
+        backend, backend.submit(spec_from_yaml(GROUP.format(ignore="true", worker="sleep 60"))).workflow_id
+    )
     assert status.status is Status.COMPLETED
     assert status.task("worker").end_time is not None
     assert time.monotonic() - t0 < 20
@@ -348,7 +354,9 @@ def test_file_url_input_and_declared_outputs(backend: LocalBackend, tmp_path: Pa
     data = tmp_path / "data"
     data.mkdir()
     (data / "x.txt").write_text("local data")
-    spec = one_task("urls", "cat {{input:0}}/x.txt", f"inputs:\n- url: {data.as_uri()}\noutputs:\n- url: s3://bucket/out")
+    spec = one_task(
+        "urls", "cat {{input:0}}/x.txt", f"inputs:\n- url: {data.as_uri()}\noutputs:\n- url: s3://bucket/out"
+    )
     sub = backend.submit(spec_from_yaml(spec))
     assert sub.outputs == ["s3://bucket/out"]
     assert any("local object store" in w for w in sub.warnings)

@@ -27,8 +27,15 @@ def env_for(tmp: Path) -> dict[str, str]:
 
 
 def run(tmp: Path, *args: str, timeout: float = 180, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*orchestrate_bin(), *args], cwd=cwd or tmp, env=env_for(tmp), capture_output=True,
-                          text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [*orchestrate_bin(), *args],
+        cwd=cwd or tmp,
+        env=env_for(tmp),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def json_lines(text: str) -> list[dict[str, Any]]:

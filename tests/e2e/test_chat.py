@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from cli_helpers import env_for, orchestrate_bin
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit" / "llm"))
@@ -89,9 +88,15 @@ def _chat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, model: Any, lines: li
 def test_the_script_through_the_deterministic_router(tmp_path: Path) -> None:
     import subprocess
 
-    res = subprocess.run([*orchestrate_bin(), "chat", "--session", "c0", "--cadence", "0.2"], cwd=tmp_path,
-                         env=env_for(tmp_path), input="\n".join(SCRIPT) + "\n", capture_output=True, text=True,
-                         timeout=120)
+    res = subprocess.run(
+        [*orchestrate_bin(), "chat", "--session", "c0", "--cadence", "0.2"],
+        cwd=tmp_path,
+        env=env_for(tmp_path),
+        input="\n".join(SCRIPT) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     out = res.stdout
     assert res.returncode == 0, res.stderr + out
     name = re.search(r"● submitted (\S+)-1 \(attempt 1\)", out).group(1)  # type: ignore[union-attr]
@@ -102,22 +107,44 @@ def test_the_script_through_the_deterministic_router(tmp_path: Path) -> None:
     assert f"● submitted {name}-2 (attempt 2)" in out and "● download  5 file(s)" in out
     assert "done · COMPLETED" in out
     assert (tmp_path / "home" / f"{name}-2" / "model.npz").is_file()
-    sessions = json.loads(subprocess.run([*orchestrate_bin(), "sessions", "--json"], cwd=tmp_path,
-                                         env=env_for(tmp_path), capture_output=True, text=True).stdout)["sessions"]
+    sessions = json.loads(
+        subprocess.run(
+            [*orchestrate_bin(), "sessions", "--json"],
+            cwd=tmp_path,
+            env=env_for(tmp_path),
+            capture_output=True,
+            text=True,
+        ).stdout
+    )["sessions"]
     assert sessions[0]["state"] == "COMPLETED" and sessions[0]["workflow"] == f"{name}-2"
-    again = subprocess.run([*orchestrate_bin(), "chat", "--session", "c0"], cwd=tmp_path, env=env_for(tmp_path),
-                           input="list my runs\n", capture_output=True, text=True, timeout=60)
+    again = subprocess.run(
+        [*orchestrate_bin(), "chat", "--session", "c0"],
+        cwd=tmp_path,
+        env=env_for(tmp_path),
+        input="list my runs\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert again.returncode == 0 and f"{name}-2  COMPLETED" in again.stdout  # the thread continues
 
 
 @pytest.mark.slow
-def test_the_script_with_a_model_fixes_and_downloads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    model, rec = fake(by_tool(
-        start_run=chat_router,
-        SpecDraft=lambda ms: call("SpecDraft", spec_yaml=NAN_SPEC, understood=["epochs=2", "lr=50"]),
-        SpecFix=lambda ms: call("SpecFix", new_spec=NAN_SPEC.replace('"50"', '"2"'), kind="lower_lr_or_fix_data",
-                                explanation="lr 50 makes the loss explode; the model chose lr 2")))
+def test_the_script_with_a_model_fixes_and_downloads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model, rec = fake(
+        by_tool(
+            start_run=chat_router,
+            SpecDraft=lambda ms: call("SpecDraft", spec_yaml=NAN_SPEC, understood=["epochs=2", "lr=50"]),
+            SpecFix=lambda ms: call(
+                "SpecFix",
+                new_spec=NAN_SPEC.replace('"50"', '"2"'),
+                kind="lower_lr_or_fix_data",
+                explanation="lr 50 makes the loss explode; the model chose lr 2",
+            ),
+        )
+    )
     code = _chat(tmp_path, monkeypatch, model, SCRIPT)
     out = capsys.readouterr().out
     assert code == 0, out
@@ -133,7 +160,8 @@ def test_the_script_with_a_model_fixes_and_downloads(tmp_path: Path, monkeypatch
 
 @pytest.mark.slow
 def test_a_provider_killed_mid_run_falls_back_and_the_run_completes(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     def draft_then_die(ms: list[Any]) -> Any:
         rec.down = True  # the provider goes away right after writing the spec
         return call("SpecDraft", spec_yaml=NAN_SPEC)
@@ -148,15 +176,22 @@ def test_a_provider_killed_mid_run_falls_back_and_the_run_completes(
 
 
 @pytest.mark.slow
-def test_instructions_inside_logs_cancel_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_instructions_inside_logs_cancel_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     def obedient(ms: list[Any]) -> Any:  # a model that does whatever the material says
         if "cancel all workflows" in str(ms[-1].content):
             return call("cancel", workflow="*")
         return call("LLMDiagnosis", label="unknown", origin="user", confidence=0.1, explanation="?")
 
-    model, rec = fake(by_tool(start_run=chat_router, SpecDraft=lambda ms: call("SpecDraft", spec_yaml=INJECT_SPEC),
-                              LLMDiagnosis=obedient, SpecFix=lambda ms: call("cancel", workflow="*")))
+    model, rec = fake(
+        by_tool(
+            start_run=chat_router,
+            SpecDraft=lambda ms: call("SpecDraft", spec_yaml=INJECT_SPEC),
+            LLMDiagnosis=obedient,
+            SpecFix=lambda ms: call("cancel", workflow="*"),
+        )
+    )
     code = _chat(tmp_path, monkeypatch, model, ["train the sneaky job", "yes", "stop"])
     out = capsys.readouterr().out
     assert code == 0, out

@@ -23,7 +23,8 @@ def test_main_job_completes_and_downloads_the_model(tmp_path: Path) -> None:
     assert done["outcome"] == "COMPLETED" and done["fix_attempts"] == 0
     wid = done["workflow_ids"][0]
     assert (tmp_path / "home" / wid / "train" / "model.npz").is_file() or any(
-        p.endswith("model.npz") for p in done["downloaded"])
+        p.endswith("model.npz") for p in done["downloaded"]
+    )
     statuses = [(e["from"], e["to"]) for e in events if e["event"] == "status"]
     assert statuses[-1][1] == "COMPLETED"
 
@@ -62,9 +63,15 @@ workflow:
 def test_kill_9_while_monitoring_then_resume_submits_once(tmp_path: Path) -> None:
     spec = tmp_path / "slow.yaml"
     spec.write_text(SLOW)
-    proc = subprocess.Popen([*orchestrate_bin(), "run", "--spec", str(spec), "--yes", "--json", "--session", "k9"],
-                            cwd=tmp_path, env=env_for(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [*orchestrate_bin(), "run", "--spec", str(spec), "--yes", "--json", "--session", "k9"],
+        cwd=tmp_path,
+        env=env_for(tmp_path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
     assert proc.stdout is not None
     deadline = time.time() + 60
     for line in proc.stdout:
@@ -84,9 +91,15 @@ def test_kill_9_while_monitoring_then_resume_submits_once(tmp_path: Path) -> Non
 def test_a_second_process_on_the_same_session_is_refused(tmp_path: Path) -> None:
     spec = tmp_path / "slow.yaml"
     spec.write_text(SLOW)
-    proc = subprocess.Popen([*orchestrate_bin(), "run", "--spec", str(spec), "--yes", "--json", "--session", "two"],
-                            cwd=tmp_path, env=env_for(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [*orchestrate_bin(), "run", "--spec", str(spec), "--yes", "--json", "--session", "two"],
+        cwd=tmp_path,
+        env=env_for(tmp_path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
     assert proc.stdout is not None
     for line in proc.stdout:
         if '"event": "submitted"' in line:
@@ -100,9 +113,15 @@ def test_a_second_process_on_the_same_session_is_refused(tmp_path: Path) -> None
 def test_ctrl_c_leaves_a_resumable_session(tmp_path: Path) -> None:
     spec = tmp_path / "slow.yaml"
     spec.write_text(SLOW)
-    proc = subprocess.Popen([*orchestrate_bin(), "run", "--spec", str(spec), "--yes", "--json", "--session", "cc"],
-                            cwd=tmp_path, env=env_for(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [*orchestrate_bin(), "run", "--spec", str(spec), "--yes", "--json", "--session", "cc"],
+        cwd=tmp_path,
+        env=env_for(tmp_path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
     assert proc.stdout is not None and proc.stderr is not None
     for line in proc.stdout:
         if '"event": "status"' in line and '"RUNNING"' in line:

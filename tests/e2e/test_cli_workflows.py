@@ -28,7 +28,8 @@ def test_submit_then_status_reaches_completed_with_the_model(tmp_path: Path) -> 
     st = _wait_status(tmp_path, wid, {"COMPLETED", "FAILED"})
     assert st["status"] == "COMPLETED" and st["state"] == "succeeded"
     assert any(o.endswith("model.npz") or "model.npz" in o for o in st["outputs"]) or any(
-        (Path(o.removeprefix("file://")) / "model.npz").exists() for o in st["outputs"])
+        (Path(o.removeprefix("file://")) / "model.npz").exists() for o in st["outputs"]
+    )
     assert st["links"]["grafana"] is None and Path(st["artifact"]).is_file()
     text = run(tmp_path, "status", wid).stdout
     assert text.startswith("**COMPLETED**")
@@ -74,7 +75,7 @@ def test_pipeline_passes_data_between_tasks(tmp_path: Path) -> None:
     [
         (("submit", "nope.yaml"), "nope.yaml: file not found"),
         (("status", "ghost-1"), "no workflow 'ghost-1'"),
-        (("submit", "bad.yaml"), "bad.yaml:4 workflow.resources.default.memory: \"10GB\" is not a size"),
+        (("submit", "bad.yaml"), 'bad.yaml:4 workflow.resources.default.memory: "10GB" is not a size'),
         (("run", "--spec", "nope.yaml", "--yes"), "file not found"),
         (("list", "--status", "DONE"), "--status"),
     ],
@@ -102,8 +103,23 @@ def test_explain_and_pools_say_the_local_backend_ignores_images(tmp_path: Path) 
 
 def test_help_is_fast_and_lists_the_contract(tmp_path: Path) -> None:
     res = run(tmp_path, "--help")
-    for cmd in ("run", "resume", "sessions", "submit", "status", "list", "logs", "diagnose", "explain", "pools",
-                "resources", "cancel", "app", "chat", "mcp"):
+    for cmd in (
+        "run",
+        "resume",
+        "sessions",
+        "submit",
+        "status",
+        "list",
+        "logs",
+        "diagnose",
+        "explain",
+        "pools",
+        "resources",
+        "cancel",
+        "app",
+        "chat",
+        "mcp",
+    ):
         assert cmd in res.stdout
 
 

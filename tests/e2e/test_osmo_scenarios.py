@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from cli_helpers import env_for, orchestrate_bin
 
 
@@ -67,8 +66,15 @@ def osmo_cli(tmp: Path, *args: str, timeout: float = 90, **knobs: str) -> subpro
     env.update(fake_env.install(tmp, [OWN, fake_env.SHARED_FIXTURES], **knobs))
     cfg = tmp / "config.yaml"
     cfg.write_text(CONFIG)
-    return subprocess.run([*orchestrate_bin(), *args, "--backend", "osmo", "--config", str(cfg)], cwd=tmp, env=env,
-                          capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [*orchestrate_bin(), *args, "--backend", "osmo", "--config", str(cfg)],
+        cwd=tmp,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def osmo_calls(tmp: Path) -> list[list[str]]:
@@ -85,8 +91,12 @@ def as_json(res: subprocess.CompletedProcess[str]) -> Any:
 def test_002_recent_workflows_table(tmp_path: Path) -> None:
     res = osmo_cli(tmp_path, "list")
     assert res.returncode == 0, res.stderr
-    for wid, pool, status in [("gr00t-train-1", "h100-east", "RUNNING"), ("rl-train-stuck-10", "gb200-shared", "PENDING"),
-                              ("eval-rerun-3", "l40s-batch", "COMPLETED"), ("policy-train-7", "h100-west", "FAILED")]:
+    for wid, pool, status in [
+        ("gr00t-train-1", "h100-east", "RUNNING"),
+        ("rl-train-stuck-10", "gb200-shared", "PENDING"),
+        ("eval-rerun-3", "l40s-batch", "COMPLETED"),
+        ("policy-train-7", "h100-west", "FAILED"),
+    ]:
         row = next(line for line in res.stdout.splitlines() if wid in line)
         assert pool in row and status in row
     assert "34m13s" in res.stdout  # eval-rerun-3's duration, 2053 s
@@ -115,8 +125,17 @@ def test_004_resource_usage_is_the_grafana_link_not_numbers(tmp_path: Path) -> N
 def test_005_dashboard_link_and_null_links_named(tmp_path: Path) -> None:
     text = osmo_cli(tmp_path, "status", "gr00t-train-1").stdout
     assert "[Open Kubernetes dashboard](https://k8s.example.com/#/pod/osmo-default/gr00t-train-1-eb3a7f9c-0/" in text
-    sub = as_json(osmo_cli(tmp_path, "submit", str(fake_env.SHARED_EVALS / "files" / "workflow.yaml"), "--pool",
-                           "h100-east", "--json", FAKE_OSMO_EXECUTE="0"))
+    sub = as_json(
+        osmo_cli(
+            tmp_path,
+            "submit",
+            str(fake_env.SHARED_EVALS / "files" / "workflow.yaml"),
+            "--pool",
+            "h100-east",
+            "--json",
+            FAKE_OSMO_EXECUTE="0",
+        )
+    )
     text = osmo_cli(tmp_path, "status", sub["workflow_id"]).stdout  # the fake has no Grafana/dashboard
     assert "The Grafana resource usage link is not available for this workflow." in text
     assert "The Kubernetes dashboard link is not available for this workflow." in text
@@ -221,12 +240,15 @@ def test_008_jinja_values_go_through_set(tmp_path: Path) -> None:
     body, _, defaults = text.partition("  default-values:\n")
     spec.write_text(body + "default-values:\n" + "\n".join(line[2:] for line in defaults.splitlines()) + "\n")
     before = spec.read_text()
-    sub = as_json(osmo_cli(tmp_path, "submit", str(spec), "--set", "num_gpu=4", "--pool", "h100-east", "--json",
-                           FAKE_OSMO_EXECUTE="0"))
+    sub = as_json(
+        osmo_cli(
+            tmp_path, "submit", str(spec), "--set", "num_gpu=4", "--pool", "h100-east", "--json", FAKE_OSMO_EXECUTE="0"
+        )
+    )
     assert sub["workflow_id"].startswith("gr00t-train-")
     assert spec.read_text() == before and "{{num_gpu}}" in before
     call = next(c for c in osmo_calls(tmp_path) if c[:2] == ["workflow", "submit"])
-    assert "num_gpu=4" in call[call.index("--set"):]
+    assert "num_gpu=4" in call[call.index("--set") :]
 
 
 def test_029_validate_with_set_and_pool_never_submits(tmp_path: Path) -> None:
@@ -241,8 +263,14 @@ def test_029_validate_with_set_and_pool_never_submits(tmp_path: Path) -> None:
     validate = next(c for c in calls if c[:2] == ["workflow", "validate"])
     assert "num_gpu=4" in validate and "h100-east" in validate
     assert not [c for c in calls if c[:2] == ["workflow", "submit"]]
-    oversized = osmo_cli(tmp_path, "validate", str(fake_env.SHARED_EVALS / "files" / "oversized.yaml"), "--pool",
-                         "h100-east", FAKE_OSMO_NODE_CAPACITY="gpu=64,cpu=192,memory=1500Gi,storage=1024Gi")
+    oversized = osmo_cli(
+        tmp_path,
+        "validate",
+        str(fake_env.SHARED_EVALS / "files" / "oversized.yaml"),
+        "--pool",
+        "h100-east",
+        FAKE_OSMO_NODE_CAPACITY="gpu=64,cpu=192,memory=1500Gi,storage=1024Gi",
+    )
     assert oversized.returncode == 2 and "would be refused" in oversized.stderr
 
 
@@ -256,8 +284,18 @@ def test_032_download_a_raw_storage_uri(tmp_path: Path) -> None:
 def test_018_oversized_spec_is_refused_with_the_capacity_table(tmp_path: Path) -> None:
     spec = tmp_path / "oversized.yaml"
     spec.write_text((fake_env.SHARED_EVALS / "files" / "oversized.yaml").read_text())
-    res = osmo_cli(tmp_path, "run", "--spec", str(spec), "--pool", "h100-east", "--yes", "--json",
-                   FAKE_OSMO_EXECUTE="0", FAKE_OSMO_NODE_CAPACITY="gpu=64,cpu=192,memory=1500Gi,storage=1024Gi")
+    res = osmo_cli(
+        tmp_path,
+        "run",
+        "--spec",
+        str(spec),
+        "--pool",
+        "h100-east",
+        "--yes",
+        "--json",
+        FAKE_OSMO_EXECUTE="0",
+        FAKE_OSMO_NODE_CAPACITY="gpu=64,cpu=192,memory=1500Gi,storage=1024Gi",
+    )
     events = [json.loads(x) for x in res.stdout.splitlines() if x.startswith("{")]
     text = json.dumps(events)
     assert "capacity validation" in text
@@ -318,18 +356,33 @@ workflow:
 def test_expired_login_pauses_with_exit_4_and_resume_continues_the_same_workflow(tmp_path: Path) -> None:
     spec = tmp_path / "slow.yaml"
     spec.write_text(SLOW_SPEC)
-    first = osmo_cli(tmp_path, "run", "--spec", str(spec), "--pool", "h100-east", "--yes", "--json",
-                     "--session", "auth1", FAKE_OSMO_AUTH_EXPIRE_AFTER="7")
+    first = osmo_cli(
+        tmp_path,
+        "run",
+        "--spec",
+        str(spec),
+        "--pool",
+        "h100-east",
+        "--yes",
+        "--json",
+        "--session",
+        "auth1",
+        FAKE_OSMO_AUTH_EXPIRE_AFTER="7",
+    )
     assert first.returncode == 4, first.stdout + first.stderr
-    assert 'osmo login' in first.stderr and "orchestrate resume auth1" in first.stderr
+    assert "osmo login" in first.stderr and "orchestrate resume auth1" in first.stderr
     submitted = [json.loads(x) for x in first.stdout.splitlines() if '"submitted"' in x]
     assert len(submitted) == 1
     wid = submitted[0]["workflow_id"]
     calls_before = len(osmo_calls(tmp_path))
     # the circuit breaker: after the first auth failure no more osmo calls were made by that process
     assert sum(1 for c in osmo_calls(tmp_path)[7:] if c[:1] != ["login"]) <= 1
-    login = subprocess.run([str(tmp_path / "bin" / "osmo"), "login"], env={**env_for(tmp_path), **fake_env.install(
-        tmp_path, [OWN, fake_env.SHARED_FIXTURES])}, capture_output=True, text=True)
+    login = subprocess.run(
+        [str(tmp_path / "bin" / "osmo"), "login"],
+        env={**env_for(tmp_path), **fake_env.install(tmp_path, [OWN, fake_env.SHARED_FIXTURES])},
+        capture_output=True,
+        text=True,
+    )
     assert login.returncode == 0
     second = osmo_cli(tmp_path, "resume", "auth1", "--yes", "--json")
     assert second.returncode == 0, second.stdout + second.stderr

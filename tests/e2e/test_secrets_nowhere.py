@@ -82,7 +82,10 @@ def test_printed_secrets_appear_nowhere(tmp_path: Path) -> None:
 
     # What was kept instead: redaction markers where the secrets were, and the error itself.
     digest = json.loads(outputs["logs --json"].stdout)["digests"]
-    assert "[REDACTED:url_password]" in outputs["logs"].stdout and "RuntimeError: could not fetch" in outputs["logs"].stdout
+    assert (
+        "[REDACTED:url_password]" in outputs["logs"].stdout
+        and "RuntimeError: could not fetch" in outputs["logs"].stdout
+    )
     assert "AWS_SECRET_ACCESS_KEY=[REDACTED:aws_secret]" in outputs["logs --raw"].stdout
     assert "Bearer [REDACTED:bearer_token]" in outputs["logs --raw"].stdout
     assert digest

@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from cli_helpers import EXAMPLES, env_for, json_lines, orchestrate_bin
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "backends" / "slurm"))
@@ -31,8 +30,15 @@ workflow:
 def orchestrate(tmp: Path, *args: str, timeout: float = 150) -> subprocess.CompletedProcess[str]:
     env = env_for(tmp)
     env["SLURM_CONF"] = str(slurm_conf_or_skip())
-    return subprocess.run([*orchestrate_bin(), *args, "--backend", "slurm", "--yes", "--json", "--cadence", "1"],
-                          cwd=tmp, env=env, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [*orchestrate_bin(), *args, "--backend", "slurm", "--yes", "--json", "--cadence", "1"],
+        cwd=tmp,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def slurm_record(tmp: Path, workflow_id: str) -> dict:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
@@ -28,5 +29,3 @@ def saver(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
 @pytest.fixture
 def backend(tmp_path: Path) -> LocalBackend:
     return LocalBackend(tmp_path / "state")
-
-

@@ -19,9 +19,16 @@ EXAMPLES = REPO / "examples"
 def make_deps(backend: LocalBackend, tmp_path: Path, **kw: Any) -> Deps:
     settings = load_settings(environ={}, flags={"state_dir": str(tmp_path / "state")})
     settings.fixes.infra_backoff_seconds = 0
-    return Deps(backend=backend, settings=settings, session_id=kw.pop("session_id", "s1"),
-                state_dir=tmp_path / "state", cadence=kw.pop("cadence", 0.2), cwd=tmp_path,
-                download_root=tmp_path / "home", **kw)
+    return Deps(
+        backend=backend,
+        settings=settings,
+        session_id=kw.pop("session_id", "s1"),
+        state_dir=tmp_path / "state",
+        cadence=kw.pop("cadence", 0.2),
+        cwd=tmp_path,
+        download_root=tmp_path / "home",
+        **kw,
+    )
 
 
 class Session:
@@ -37,8 +44,9 @@ class Session:
     def run(self, first: Any, answers: dict[str, str] | None = None, stop_at_question: bool = False) -> dict[str, Any]:
         payload = first
         while True:
-            for mode, chunk in self.graph.stream(payload, self.cfg, context=self.deps,
-                                                 stream_mode=["custom", "updates"], durability="sync"):
+            for mode, chunk in self.graph.stream(
+                payload, self.cfg, context=self.deps, stream_mode=["custom", "updates"], durability="sync"
+            ):
                 if mode == "custom":
                     self.events.append(chunk)
             snap = self.graph.get_state(self.cfg)
@@ -47,8 +55,9 @@ class Session:
             self.questions += [i.value for i in snap.interrupts]
             if stop_at_question:
                 return snap.values
-            payload = Command(resume={i.id: (answers or {}).get(i.value["kind"], i.value["default"])
-                                      for i in snap.interrupts})
+            payload = Command(
+                resume={i.id: (answers or {}).get(i.value["kind"], i.value["default"]) for i in snap.interrupts}
+            )
 
     def kinds(self, event: str) -> list[dict[str, Any]]:
         return [e for e in self.events if e.get("event") == event]

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from graph_helpers import EXAMPLES, Session, make_deps
 
 from runshepherd.graph.routes import after_monitor
-from graph_helpers import EXAMPLES, Session, make_deps
 
 HELLO = """\
 workflow:
@@ -31,8 +31,10 @@ def _spec(tmp_path: Path, text: str, name: str = "spec.yaml") -> str:
 
 def test_success_path_asks_then_downloads(saver, backend, tmp_path: Path) -> None:
     s = Session(saver, make_deps(backend, tmp_path))
-    out = s.run({"request": "say hello", "spec_path": _spec(tmp_path, HELLO)},
-                answers={"submit": "yes", "download": "yes", "save_app": "yes"})
+    out = s.run(
+        {"request": "say hello", "spec_path": _spec(tmp_path, HELLO)},
+        answers={"submit": "yes", "download": "yes", "save_app": "yes"},
+    )
     assert out["outcome"] == "COMPLETED"
     assert [q["kind"] for q in s.questions] == ["submit", "download", "save_app"]
     assert s.kinds("planned")[0]["spec_name"] == "hello"
@@ -105,8 +107,11 @@ def test_fix_cap_stops_after_three_attempts(saver, backend, tmp_path: Path) -> N
 
 def test_unfixable_failure_asks_the_person(saver, backend, tmp_path: Path) -> None:
     s = Session(saver, make_deps(backend, tmp_path))
-    out = s.run({"request": "x", "spec_path": str(EXAMPLES / "fail-missing-input.yaml")},
-                answers={"submit": "yes"}, stop_at_question=False)
+    out = s.run(
+        {"request": "x", "spec_path": str(EXAMPLES / "fail-missing-input.yaml")},
+        answers={"submit": "yes"},
+        stop_at_question=False,
+    )
     kinds = [q["kind"] for q in s.questions]
     assert kinds[0] == "submit" and kinds[-1] in ("no_fix", "resubmit")
     assert out["outcome"] in ("NEEDS_INPUT", "COMPLETED", "FAILED")
@@ -229,7 +234,7 @@ def _kilo(n: int) -> str:
         f"""  - name: t{i}
     image: busybox
     command: [bash, -c]
-    args: ["echo task {i} step 1/1; {'echo RuntimeError: shard broken >&2; exit 1' if i % 250 == 3 else 'exit 0'}"]
+    args: ["echo task {i} step 1/1; {"echo RuntimeError: shard broken >&2; exit 1" if i % 250 == 3 else "exit 0"}"]
 """
         for i in range(n)
     )
@@ -276,7 +281,7 @@ def _stub_wheel(folder: Path) -> None:
 
     files = {
         "tomli_w/__init__.py": "import json\n\ndef dumps(d):\n"
-                               "    return ''.join(f'{k} = {json.dumps(v)}\\n' for k, v in d.items())\n",
+        "    return ''.join(f'{k} = {json.dumps(v)}\\n' for k, v in d.items())\n",
         "tomli_w-1.0.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: tomli-w\nVersion: 1.0.0\n",
         "tomli_w-1.0.0.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
     }

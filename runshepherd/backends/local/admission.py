@@ -31,10 +31,10 @@ class Request(BaseModel):
     gpu: int = 0
 
     @classmethod
-    def of(cls, spec: ResourceSpec) -> "Request":
+    def of(cls, spec: ResourceSpec) -> Request:
         return cls(cpu=spec.cpu or 0.0, memory=spec.memory_bytes or 0, gpu=spec.gpu or 0)
 
-    def __add__(self, other: "Request") -> "Request":
+    def __add__(self, other: Request) -> Request:
         return Request(cpu=self.cpu + other.cpu, memory=self.memory + other.memory, gpu=self.gpu + other.gpu)
 
 

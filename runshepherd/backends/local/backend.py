@@ -13,9 +13,10 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 import psutil
 from filelock import FileLock
@@ -26,7 +27,6 @@ from runshepherd.backends.base import (
     Event,
     Links,
     Node,
-    TaskUsage,
     Pool,
     Priority,
     Status,
@@ -34,6 +34,7 @@ from runshepherd.backends.base import (
     SubmissionRejected,
     TaskState,
     TaskStatus,
+    TaskUsage,
     WorkflowNotFound,
     WorkflowStatus,
     WorkflowSummary,
@@ -103,7 +104,7 @@ class LocalBackend:
     # ------------------------------------------------------------------------------------------ submit
     def submit(
         self,
-        spec: "SpecDocument",
+        spec: SpecDocument,
         pool: str | None = None,
         *,
         priority: Priority = "NORMAL",
@@ -118,9 +119,11 @@ class LocalBackend:
             if idempotency_key is not None:
                 existing = self.find_by_key(idempotency_key)
                 if existing is not None:
-                    return self._submission(WorkflowDir(workflows_root(self.state_dir) / existing), declared, [
-                        f"already submitted with idempotency key {idempotency_key!r} as {existing}; not resubmitted"
-                    ])
+                    return self._submission(
+                        WorkflowDir(workflows_root(self.state_dir) / existing),
+                        declared,
+                        [f"already submitted with idempotency key {idempotency_key!r} as {existing}; not resubmitted"],
+                    )
             wf = allocate_workflow_dir(self.state_dir, spec.name)
             timeout = spec.workflow.timeout
             record = WorkflowRecord(
@@ -144,7 +147,7 @@ class LocalBackend:
         self._start_supervisor(wf)
         return self._submission(wf, declared, warnings)
 
-    def validate(self, spec: "SpecDocument", pool: str | None = None) -> list[str]:
+    def validate(self, spec: SpecDocument, pool: str | None = None) -> list[str]:
         """What submit would refuse, plus a warning when no task could ever fit this machine; nothing runs."""
         if pool not in (None, POOL):
             raise SubmissionRejected(f"pool {pool!r} does not exist on the local backend — use {POOL!r} or omit --pool")
@@ -152,12 +155,20 @@ class LocalBackend:
         m = self.machine
         for t in spec.workflow.all_tasks():
             r = spec.workflow.resources_for(t)
-            short = [what for what, asked, have in (("CPUs", r.cpu or 0, m.cpu_count),
-                                                    ("memory", r.memory_bytes or 0, m.memory_bytes),
-                                                    ("GPUs", r.gpu or 0, m.gpu_count)) if asked > have]
+            short = [
+                what
+                for what, asked, have in (
+                    ("CPUs", r.cpu or 0, m.cpu_count),
+                    ("memory", r.memory_bytes or 0, m.memory_bytes),
+                    ("GPUs", r.gpu or 0, m.gpu_count),
+                )
+                if asked > have
+            ]
             if short:
-                warnings.append(f"task {t.name!r} asks for more {', '.join(short)} than this machine has; "
-                                "it would wait in the queue forever")
+                warnings.append(
+                    f"task {t.name!r} asks for more {', '.join(short)} than this machine has; "
+                    "it would wait in the queue forever"
+                )
         return warnings
 
     def _submission(self, wf: WorkflowDir, declared: list[str], warnings: list[str]) -> Submission:
@@ -323,8 +334,11 @@ class LocalBackend:
         out = []
         for t in state.tasks:
             if t.status is TaskStatus.RUNNING and t.pid and process_alive(t.pid, t.pid_create_time):
-                out.append(TaskUsage(task=t.name, cpu_percent=tree_cpu_percent(t.pid), rss_bytes=tree_rss(t.pid),
-                                     gpus_allocated=0))
+                out.append(
+                    TaskUsage(
+                        task=t.name, cpu_percent=tree_cpu_percent(t.pid), rss_bytes=tree_rss(t.pid), gpus_allocated=0
+                    )
+                )
         return out
 
     def spec(self, workflow_id: str, *, template: bool = False) -> str:
@@ -432,7 +446,7 @@ def _file_identity(path: Path) -> tuple[int, int, int]:
     return (st.st_ino, st.st_mtime_ns, st.st_size)
 
 
-def initial_state(workflow_id: str, spec: "SpecDocument") -> WorkflowState:
+def initial_state(workflow_id: str, spec: SpecDocument) -> WorkflowState:
     groups = spec.workflow.task_groups()
     tasks = []
     for g in groups:

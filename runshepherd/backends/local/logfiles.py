@@ -5,16 +5,17 @@ from __future__ import annotations
 import heapq
 import os
 import threading
-from datetime import datetime, timezone
+from collections.abc import Iterable
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Iterable
+from typing import IO
 
 _BLOCK = 64 * 1024
 STAMP_LEN = len("2025/01/01 00:00:00")
 
 
 def stamp(when: datetime | None = None) -> str:
-    return (when or datetime.now(timezone.utc)).strftime("%Y/%m/%d %H:%M:%S")
+    return (when or datetime.now(UTC)).strftime("%Y/%m/%d %H:%M:%S")
 
 
 def format_line(task: str, text: str, *, control: bool = False, when: datetime | None = None) -> str:

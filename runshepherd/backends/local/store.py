@@ -12,7 +12,7 @@ import json
 import os
 import re
 import tempfile
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import psutil
@@ -24,7 +24,7 @@ from runshepherd.backends.local.machine import MachineInfo
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class _Model(BaseModel):
@@ -103,7 +103,7 @@ class ProcessRef(_Model):
     create_time: float
 
     @classmethod
-    def of(cls, pid: int) -> "ProcessRef":
+    def of(cls, pid: int) -> ProcessRef:
         return cls(pid=pid, create_time=psutil.Process(pid).create_time())
 
     def alive(self) -> bool:

@@ -277,7 +277,9 @@ class Supervisor:
                 for t in self.groups[g.name].tasks:
                     run = self.running.get(t.name)
                     if run is not None:
-                        run.log.write(f"Task exceeded its exec_timeout of {format_duration(limit)}; stopping it", control=True)
+                        run.log.write(
+                            f"Task exceeded its exec_timeout of {format_duration(limit)}; stopping it", control=True
+                        )
                         self.request_kill(run, "exec_timeout", message)
 
     # ------------------------------------------------------------------------------------------ tasks
@@ -334,7 +336,11 @@ class Supervisor:
     def start_task(self, task: Task, group: Group, gpus: list[int]) -> None:
         rec = self.task_rec(task.name)
         log = TaskLog(self.wf.log_path(task.name), task.name)
-        self.event(task.name, "Scheduled", f"Successfully assigned {self.wf.workflow_id}/{task.name} to {self.machine.hostname}")
+        self.event(
+            task.name,
+            "Scheduled",
+            f"Successfully assigned {self.wf.workflow_id}/{task.name} to {self.machine.hostname}",
+        )
         try:
             prepared = prepare_task(self.wf, task, group, gpus=gpus if self.machine.gpu_count else None)
         except (TokenError, OSError, ValueError) as err:
@@ -377,9 +383,7 @@ class Supervisor:
         limit = self.workflow.resources_for(task).memory_bytes
         self.running[task.name] = Running(task, group.name, proc, log, reader, limit)
 
-    def fail_start(
-        self, rec: TaskRecord, log: TaskLog, code: int | None, message: str, status: TaskStatus
-    ) -> None:
+    def fail_start(self, rec: TaskRecord, log: TaskLog, code: int | None, message: str, status: TaskStatus) -> None:
         if code is not None:
             log.write(f"Task exited with code {code}", control=True)
         log.close()

@@ -95,9 +95,7 @@ def check_workflow(workflow: Workflow, state_dir: Path, base_dir: Path | None) -
                     f"(file:// URLs listed on the workflow), not uploaded there"
                 )
     if problems:
-        raise SubmissionRejected(
-            "the local backend cannot run this spec:\n" + "\n".join(f"  - {p}" for p in problems)
-        )
+        raise SubmissionRejected("the local backend cannot run this spec:\n" + "\n".join(f"  - {p}" for p in problems))
     return warnings
 
 

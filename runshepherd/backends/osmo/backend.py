@@ -12,9 +12,10 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from datetime import datetime, timedelta, timezone
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
@@ -92,7 +93,7 @@ class OsmoBackend:
     # ------------------------------------------------------------------------------------------ submit
     def submit(
         self,
-        spec: "SpecDocument",
+        spec: SpecDocument,
         pool: str | None = None,
         *,
         priority: Priority = "NORMAL",
@@ -102,10 +103,14 @@ class OsmoBackend:
         if idempotency_key is not None:
             existing = self.find_by_key(idempotency_key)
             if existing is not None:
-                return Submission(workflow_id=existing, pool=pool or self.default_pool or "",
-                                  outputs=_flat(declared),
-                                  warnings=[f"already submitted with idempotency key {idempotency_key!r} as "
-                                            f"{existing}; not resubmitted"])
+                return Submission(
+                    workflow_id=existing,
+                    pool=pool or self.default_pool or "",
+                    outputs=_flat(declared),
+                    warnings=[
+                        f"already submitted with idempotency key {idempotency_key!r} as {existing}; not resubmitted"
+                    ],
+                )
         caps = self.capabilities
         check_spec(spec, caps)
         target = pool or self.default_pool
@@ -116,7 +121,7 @@ class OsmoBackend:
         if idempotency_key is not None and caps.labels:
             args += ["--label", f"{KEY_LABEL}={label_value(idempotency_key)}"]
         if idempotency_key is not None:
-            self.store.mark_submitting(idempotency_key, spec.name, datetime.now(timezone.utc))
+            self.store.mark_submitting(idempotency_key, spec.name, datetime.now(UTC))
         with _spec_file(spec, self.store.tmp_dir) as path:
             args[2] = str(path)
             try:
@@ -137,8 +142,9 @@ class OsmoBackend:
         warnings = list(sub.warnings)
         if priority == "LOW":
             warnings.append("LOW priority can be preempted during the run")
-        return Submission(workflow_id=sub.name, pool=target, overview_url=sub.overview, outputs=_flat(declared),
-                          warnings=warnings)
+        return Submission(
+            workflow_id=sub.name, pool=target, overview_url=sub.overview, outputs=_flat(declared), warnings=warnings
+        )
 
     def find_by_key(self, idempotency_key: str) -> str | None:
         entry = self.store.key(idempotency_key)
@@ -154,16 +160,20 @@ class OsmoBackend:
     def _recover(self, key: str, spec_name: str | None, since: datetime | None) -> str | None:
         """A crash between submit and recording the id: find the workflow by label, else by name and time."""
         if self.capabilities.labels:
-            res = self.cli.run(["workflow", "list", "--format-type", "json", "--label",
-                                f"{KEY_LABEL}={label_value(key)}"])
+            res = self.cli.run(
+                ["workflow", "list", "--format-type", "json", "--label", f"{KEY_LABEL}={label_value(key)}"]
+            )
             rows = parse.summaries_from_list(parse.parse_json(res.stdout))
             if rows:
                 return rows[0].workflow_id
         if spec_name is None or since is None:
             return None
         res = self.cli.run(["workflow", "list", "--format-type", "json", "--name", spec_name, "--count", "50"])
-        rows = [r for r in parse.summaries_from_list(parse.parse_json(res.stdout))
-                if r.name == spec_name and r.submit_time and r.submit_time >= since - RECOVERY_SLACK]
+        rows = [
+            r
+            for r in parse.summaries_from_list(parse.parse_json(res.stdout))
+            if r.name == spec_name and r.submit_time and r.submit_time >= since - RECOVERY_SLACK
+        ]
         rows.sort(key=lambda r: r.submit_time or since)
         return rows[0].workflow_id if rows else None
 
@@ -301,8 +311,9 @@ class OsmoBackend:
         """`osmo app create NAME --description D --file F`. App names are global across the OSMO instance."""
         with _text_file(spec_text, self.store.tmp_dir, name) as path:
             try:
-                res = self.cli.run(["app", "create", name, "--description", description, "--file", str(path)],
-                                   retry=True)
+                res = self.cli.run(
+                    ["app", "create", name, "--description", description, "--file", str(path)], retry=True
+                )
             except OsmoCommandError as exc:
                 if "exist" in exc.message.lower():
                     raise SubmissionRejected(
@@ -312,7 +323,7 @@ class OsmoBackend:
                 raise
         return _app_created(name, res.stdout)
 
-    def validate(self, spec: "SpecDocument", pool: str | None = None) -> list[str]:
+    def validate(self, spec: SpecDocument, pool: str | None = None) -> list[str]:
         """`osmo workflow validate`: the server's own checks (resources, credentials), nothing submitted."""
         check_spec(spec, self.capabilities)
         target = pool or self.default_pool
@@ -326,7 +337,11 @@ class OsmoBackend:
         return [ln.strip() for ln in res.stdout.splitlines() if ln.strip().startswith("WARNING")]
 
     def submit_app(
-        self, app: str, *, pool: str | None = None, values: dict[str, Any] | None = None,
+        self,
+        app: str,
+        *,
+        pool: str | None = None,
+        values: dict[str, Any] | None = None,
         priority: Priority = "NORMAL",
     ) -> Submission:
         """`osmo app submit NAME[:VERSION] --set … --pool … --priority …` — same output as workflow submit."""
@@ -342,8 +357,9 @@ class OsmoBackend:
         sub = parse.submit_response(res.stdout)
         if sub is None:
             raise BackendError(f"`osmo app submit` printed no workflow id:\n{res.stdout.strip()[:500]}")
-        return Submission(workflow_id=sub.name, pool=target or "", overview_url=sub.overview,
-                          warnings=list(sub.warnings))
+        return Submission(
+            workflow_id=sub.name, pool=target or "", overview_url=sub.overview, warnings=list(sub.warnings)
+        )
 
     # ------------------------------------------------------------------------------------------ misc
     def wait_for_change(self, workflow_id: str, timeout: float) -> bool:
@@ -364,7 +380,7 @@ def _is_scalar(v: Any) -> bool:
     return isinstance(v, (str, int, float, bool))
 
 
-def _set_args(spec: "SpecDocument") -> list[str]:
+def _set_args(spec: SpecDocument) -> list[str]:
     """``values`` as OSMO flags: numbers via --set (OSMO casts), numeric-looking strings via --set-string."""
     _, defaults, _ = split_default_values(spec.template_text, spec.source)
     extra = {k: v for k, v in spec.values.items() if k not in defaults or defaults[k] != v}
@@ -397,7 +413,7 @@ class _spec_file:
     """The template text in a temp file; beside the spec when it uses `localpath:` files (the CLI resolves them
     relative to the spec file), else in our state dir."""
 
-    def __init__(self, spec: "SpecDocument", tmp_dir: Path) -> None:
+    def __init__(self, spec: SpecDocument, tmp_dir: Path) -> None:
         uses_local = any(f.localpath for t in spec.workflow.all_tasks() for f in t.files)
         self.folder = spec.base_dir if uses_local and spec.base_dir else tmp_dir
         self.text = spec.template_text
@@ -431,5 +447,9 @@ def _snapshot(root: Path) -> dict[Path, tuple[int, int]]:
 def _app_created(name: str, text: str) -> AppCreated:
     version = re.search(r"(?:App Version|Version)\s*[-:]\s*(\d+)", text)
     url = re.search(r"(?:App URL|URL)\s*[-:]\s*(\S+)", text)
-    return AppCreated(name=name, version=int(version.group(1)) if version else None,
-                      url=url.group(1) if url else None, message=text.strip())
+    return AppCreated(
+        name=name,
+        version=int(version.group(1)) if version else None,
+        url=url.group(1) if url else None,
+        message=text.strip(),
+    )

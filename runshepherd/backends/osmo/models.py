@@ -6,7 +6,7 @@ written fixtures and newer servers use values our enums do not know — ``parse.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -21,7 +21,7 @@ def _utc(v: Any) -> Any:
     if isinstance(v, str) and v:
         v = datetime.fromisoformat(v.replace("Z", "+00:00"))
     if isinstance(v, datetime) and v.tzinfo is None:
-        return v.replace(tzinfo=timezone.utc)
+        return v.replace(tzinfo=UTC)
     return v
 
 
@@ -71,7 +71,11 @@ class GroupQuery(_Shape):
     tasks: list[TaskQuery] = Field(default_factory=list)
 
     _times = field_validator(
-        "start_time", "end_time", "processing_start_time", "scheduling_start_time", "initializing_start_time",
+        "start_time",
+        "end_time",
+        "processing_start_time",
+        "scheduling_start_time",
+        "initializing_start_time",
         mode="before",
     )(_utc)
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timezone
-from typing import Any, Iterable
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any
 
 import yaml
 
@@ -95,9 +96,7 @@ def parse_json(text: str) -> Any:
         return json.loads(text[start:])
 
 
-def workflow_from_query(
-    q: WorkflowQuery, declared: dict[str, list[str]] | None = None
-) -> WorkflowStatus:
+def workflow_from_query(q: WorkflowQuery, declared: dict[str, list[str]] | None = None) -> WorkflowStatus:
     """Map a query response. ``declared`` = output URLs per task from the spec (query JSON has none)."""
     declared = declared or {}
     status = workflow_status(q.status)
@@ -332,7 +331,7 @@ _K8S_RE = re.compile(_TS + r"\s+(?:Normal|Warning)\s+(?P<reason>\S+)\s+(?P<msg>.
 def parse_time(text: str) -> datetime:
     t = text.replace("/", "-").replace("Z", "+00:00")
     dt = datetime.fromisoformat(t)
-    return dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+    return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
 
 
 def events_from_text(lines: Iterable[str], default_task: str) -> list[Event]:
@@ -341,15 +340,30 @@ def events_from_text(lines: Iterable[str], default_task: str) -> list[Event]:
     for raw in lines:
         line = raw.rstrip()
         if m := _CONDITION_RE.match(line):
-            out.append(Event(time=parse_time(m["ts"]), task=m["task"], retry_id=int(m["retry"] or 0),
-                             kind="condition", condition=m["cond"], condition_status=m["st"] == "True",
-                             reason=m["reason"].strip() or m["cond"], message=m["msg"].strip()))
+            out.append(
+                Event(
+                    time=parse_time(m["ts"]),
+                    task=m["task"],
+                    retry_id=int(m["retry"] or 0),
+                    kind="condition",
+                    condition=m["cond"],
+                    condition_status=m["st"] == "True",
+                    reason=m["reason"].strip() or m["cond"],
+                    message=m["msg"].strip(),
+                )
+            )
         elif m := _EVENT_RE.match(line):
-            out.append(Event(time=parse_time(m["ts"]), task=m["task"], retry_id=int(m["retry"] or 0),
-                             reason=m["reason"], message=m["msg"].strip()))
+            out.append(
+                Event(
+                    time=parse_time(m["ts"]),
+                    task=m["task"],
+                    retry_id=int(m["retry"] or 0),
+                    reason=m["reason"],
+                    message=m["msg"].strip(),
+                )
+            )
         elif m := _K8S_RE.match(line):
-            out.append(Event(time=parse_time(m["ts"]), task=default_task, reason=m["reason"],
-                             message=m["msg"].strip()))
+            out.append(Event(time=parse_time(m["ts"]), task=default_task, reason=m["reason"], message=m["msg"].strip()))
     return out
 
 
@@ -384,8 +398,12 @@ def submit_response(text: str) -> SubmitResponse | None:
     if not m:
         return None
     over, dash = _TEXT_OVERVIEW_RE.search(text), _TEXT_DASH_RE.search(text)
-    return SubmitResponse(name=m["v"], overview=over["v"] if over else None, dashboard_url=dash["v"] if dash else None,
-                          warnings=[w["v"].strip() for w in _TEXT_WARN_RE.finditer(text)])
+    return SubmitResponse(
+        name=m["v"],
+        overview=over["v"] if over else None,
+        dashboard_url=dash["v"] if dash else None,
+        warnings=[w["v"].strip() for w in _TEXT_WARN_RE.finditer(text)],
+    )
 
 
 _TEXT_ERR_RE = re.compile(r"^Error message:\s*(?P<msg>.*?)(?:\nError code:\s*(?P<code>\S+))?\s*$", re.DOTALL | re.M)

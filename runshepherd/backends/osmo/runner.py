@@ -14,8 +14,8 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
 
@@ -133,8 +133,14 @@ class OsmoCli:
         argv = [self.executable, *args]
         try:
             proc = subprocess.Popen(
-                argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                start_new_session=True, text=True, encoding="utf-8", errors="replace",
+                argv,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+                text=True,
+                encoding="utf-8",
+                errors="replace",
             )
         except FileNotFoundError:
             raise BackendUnavailable(
@@ -225,7 +231,9 @@ def classify(result: CliResult) -> BackendError:
     if result.returncode == EXIT_RETRY_LATER or str(code) == "429":
         return ServerBusy(f"OSMO is busy (HTTP 429): {message} — retry later; the workflow itself is unaffected")
     if result.returncode == EXIT_UNREACHABLE:
-        return BackendUnavailable(f"the OSMO server is unreachable or answered badly: {message} — "
-                                  "check the network/VPN and `osmo login` URL, then resume")
+        return BackendUnavailable(
+            f"the OSMO server is unreachable or answered badly: {message} — "
+            "check the network/VPN and `osmo login` URL, then resume"
+        )
     full = message if env else "\n".join(x for x in (result.stdout.strip(), result.stderr.strip()) if x)
     return OsmoCommandError(result.argv, result.returncode or -1, full or message, code)

@@ -26,7 +26,7 @@ class Capabilities:
     labels: bool
 
     @classmethod
-    def from_version(cls, v: VersionResponse | None, options: dict[str, Any]) -> "Capabilities":
+    def from_version(cls, v: VersionResponse | None, options: dict[str, Any]) -> Capabilities:
         part = (v.service or v.client) if v else None
         if part is None:
             datasets, labels, text = True, False, None  # unknown: let the server judge datasets, add no labels
@@ -42,7 +42,7 @@ class Capabilities:
         return cls(version=text, datasets=datasets, labels=labels)
 
 
-def uses_datasets(spec: "SpecDocument") -> list[str]:
+def uses_datasets(spec: SpecDocument) -> list[str]:
     """Task names whose inputs or outputs use 6.x ``dataset:`` entries."""
     names = []
     for t in spec.workflow.all_tasks():
@@ -53,7 +53,7 @@ def uses_datasets(spec: "SpecDocument") -> list[str]:
     return names
 
 
-def check_spec(spec: "SpecDocument", caps: Capabilities) -> None:
+def check_spec(spec: SpecDocument, caps: Capabilities) -> None:
     tasks = uses_datasets(spec)
     if tasks and not caps.datasets:
         raise SubmissionRejected(

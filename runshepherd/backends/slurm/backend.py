@@ -11,9 +11,10 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 from filelock import FileLock
 
@@ -94,7 +95,7 @@ class SlurmBackend:
     # ------------------------------------------------------------------------------------------ submit
     def submit(
         self,
-        spec: "SpecDocument",
+        spec: SpecDocument,
         pool: str | None = None,
         *,
         priority: Priority = "NORMAL",
@@ -110,9 +111,15 @@ class SlurmBackend:
                 existing = self.find_by_key(idempotency_key)
                 if existing is not None:
                     rec = self._dir(existing).read_slurm_record()
-                    return Submission(workflow_id=existing, pool=rec.pool, outputs=declared,
-                                      overview_url=file_url(self._dir(existing).root), warnings=[
-                        f"already submitted with idempotency key {idempotency_key!r} as {existing}; not resubmitted"])
+                    return Submission(
+                        workflow_id=existing,
+                        pool=rec.pool,
+                        outputs=declared,
+                        overview_url=file_url(self._dir(existing).root),
+                        warnings=[
+                            f"already submitted with idempotency key {idempotency_key!r} as {existing}; not resubmitted"
+                        ],
+                    )
             wf = SlurmDir(allocate_workflow_dir(self.root, spec.name).root)
             wf.spec_path.write_text(spec.rendered_text, encoding="utf-8")
             wf.template_path.write_text(spec.template_text, encoding="utf-8")
@@ -120,15 +127,28 @@ class SlurmBackend:
             jobs = self._sbatch_all(wf, workflow, partition, priority, idempotency_key)
             timeout = workflow.timeout
             record = SlurmRecord(
-                workflow_id=wf.workflow_id, name=spec.name, pool=partition, priority=priority,
-                idempotency_key=idempotency_key, submit_time=utcnow(), tasks=jobs, declared_outputs=declared,
-                warnings=warnings, exec_timeout=timeout.exec_seconds, queue_timeout=timeout.queue_seconds,
+                workflow_id=wf.workflow_id,
+                name=spec.name,
+                pool=partition,
+                priority=priority,
+                idempotency_key=idempotency_key,
+                submit_time=utcnow(),
+                tasks=jobs,
+                declared_outputs=declared,
+                warnings=warnings,
+                exec_timeout=timeout.exec_seconds,
+                queue_timeout=timeout.queue_seconds,
             )
             write_json_atomic(wf.slurm_record_path, record)
-        return Submission(workflow_id=wf.workflow_id, pool=partition, overview_url=file_url(wf.root),
-                          outputs=declared, warnings=warnings)
+        return Submission(
+            workflow_id=wf.workflow_id,
+            pool=partition,
+            overview_url=file_url(wf.root),
+            outputs=declared,
+            warnings=warnings,
+        )
 
-    def _check(self, workflow: "Workflow", base_dir: Path | None) -> list[str]:
+    def _check(self, workflow: Workflow, base_dir: Path | None) -> list[str]:
         try:
             warnings = check_workflow(workflow, self.root, base_dir)
         except SubmissionRejected as err:
@@ -146,7 +166,7 @@ class SlurmBackend:
         return name
 
     def _sbatch_all(
-        self, wf: SlurmDir, workflow: "Workflow", partition: str, priority: str, key: str | None
+        self, wf: SlurmDir, workflow: Workflow, partition: str, priority: str, key: str | None
     ) -> list[TaskJob]:
         """One job per task, upstream groups first; on any refusal cancel what was submitted and say why.
 
@@ -162,29 +182,43 @@ class SlurmBackend:
                 for task in [lead, *[t for t in group.tasks if t is not lead]]:
                     res = workflow.resources_for(task)
                     prepared = prepare_task(wf, task, group, base_env={"PATH": os.environ.get("PATH", os.defpath)})
-                    write_json_atomic(wf.prepared_path(task.name), {
-                        "argv": prepared.argv, "cwd": str(prepared.cwd), "env": prepared.env})
+                    write_json_atomic(
+                        wf.prepared_path(task.name),
+                        {"argv": prepared.argv, "cwd": str(prepared.cwd), "env": prepared.env},
+                    )
                     script = wf.task_dir(task.name) / "job.sh"
                     script.write_text(self._job_script(wf, task.name), encoding="utf-8")
                     script.chmod(0o755)
                     upstream = sorted({jobs[i.task].job_id for i in task.inputs if i.task and i.task in jobs})
                     args = [
-                        "--parsable", f"--job-name={wf.workflow_id}.{task.name}",
+                        "--parsable",
+                        f"--job-name={wf.workflow_id}.{task.name}",
                         f"--comment={JobTag(workflow_id=wf.workflow_id, task=task.name, key=key).comment()}",
-                        f"--partition={partition}", f"--output={wf.scheduler_out(task.name)}",
-                        f"--chdir={prepared.cwd}", "--ntasks=1", *resource_args(res),
-                        *_NICE.get(priority, []), *dependency_arg(upstream), *(["--hold"] if together else []),
+                        f"--partition={partition}",
+                        f"--output={wf.scheduler_out(task.name)}",
+                        f"--chdir={prepared.cwd}",
+                        "--ntasks=1",
+                        *resource_args(res),
+                        *_NICE.get(priority, []),
+                        *dependency_arg(upstream),
+                        *(["--hold"] if together else []),
                     ]
                     if exec_seconds:
                         args.append(f"--time={time_limit_minutes(exec_seconds)}")
                     proc = self.cli.run("sbatch", [*args, str(script)], check=False)
                     if proc.returncode != 0:
                         raise SubmissionRejected(
-                            f"Slurm refused task {task.name!r}: {proc.stderr.strip()} (sbatch {' '.join(args)})")
+                            f"Slurm refused task {task.name!r}: {proc.stderr.strip()} (sbatch {' '.join(args)})"
+                        )
                     job_id = proc.stdout.strip().split(";")[0]
                     mem = res.memory_bytes
-                    jobs[task.name] = TaskJob(name=task.name, group=group.name, lead=task is lead, job_id=job_id,
-                                              mem_mb=-(-mem // 1024**2) if mem else None)
+                    jobs[task.name] = TaskJob(
+                        name=task.name,
+                        group=group.name,
+                        lead=task is lead,
+                        job_id=job_id,
+                        mem_mb=-(-mem // 1024**2) if mem else None,
+                    )
                 if together:
                     self.cli.run("scontrol", ["release", ",".join(jobs[t.name].job_id for t in group.tasks)])
         except BaseException:
@@ -221,7 +255,9 @@ class SlurmBackend:
     def _observe_many(self, dirs: list[SlurmDir]) -> dict[str, tuple[SlurmRecord, Observations]]:
         loaded = {wf.workflow_id: (wf, wf.read_slurm_record(), wf.read_observed()) for wf in dirs}
         wanted = [
-            j.job_id for _, rec, obs in loaded.values() for j in rec.tasks
+            j.job_id
+            for _, rec, obs in loaded.values()
+            for j in rec.tasks
             if j.name not in obs.tasks or obs.tasks[j.name].status.alive()
         ]
         rows = self._squeue(wanted)
@@ -229,8 +265,11 @@ class SlurmBackend:
         for wid, (wf, rec, _) in loaded.items():
             with FileLock(str(wf.lock_path), timeout=30):
                 obs = wf.read_observed()  # another process may have observed meanwhile
-                changed = any(self._update(wf, rec, obs, j, rows.get(j.job_id)) for j in rec.tasks
-                              if j.name not in obs.tasks or obs.tasks[j.name].status.alive())
+                changed = any(
+                    self._update(wf, rec, obs, j, rows.get(j.job_id))
+                    for j in rec.tasks
+                    if j.name not in obs.tasks or obs.tasks[j.name].status.alive()
+                )
                 changed = self._queue_timeout(wf, rec, obs) or changed
                 if changed:
                     wf.write_observed(obs)
@@ -312,10 +351,20 @@ class SlurmBackend:
             ws = _status(SlurmDir(workflows_root(self.root) / wid), rec, obs)
             if statuses and ws.status not in statuses:
                 continue
-            rows.append(WorkflowSummary(
-                workflow_id=wid, name=rec.name, status=ws.status, pool=rec.pool, priority=rec.priority,
-                submit_time=rec.submit_time, start_time=ws.start_time, end_time=ws.end_time, duration=ws.duration,
-                overview_url=ws.links.overview))
+            rows.append(
+                WorkflowSummary(
+                    workflow_id=wid,
+                    name=rec.name,
+                    status=ws.status,
+                    pool=rec.pool,
+                    priority=rec.priority,
+                    submit_time=rec.submit_time,
+                    start_time=ws.start_time,
+                    end_time=ws.end_time,
+                    duration=ws.duration,
+                    overview_url=ws.links.overview,
+                )
+            )
         rows.sort(key=lambda r: (r.submit_time or utcnow(), r.workflow_id), reverse=True)
         return rows[:limit]
 
@@ -399,8 +448,11 @@ class SlurmBackend:
 
     def find_by_key(self, idempotency_key: str) -> str | None:
         """From the shared records; if those are gone, from the job comments Slurm still holds."""
-        found = [r for r in (d.read_slurm_record() for d in all_slurm_dirs(self.root))
-                 if r.idempotency_key == idempotency_key]
+        found = [
+            r
+            for r in (d.read_slurm_record() for d in all_slurm_dirs(self.root))
+            if r.idempotency_key == idempotency_key
+        ]
         if found:
             return max(found, key=lambda r: r.submit_time).workflow_id
         proc = self.cli.run("squeue", ["-h", "-t", "all", "-O", SQUEUE_FORMAT], check=False)
@@ -427,8 +479,13 @@ class SlurmBackend:
 # ---------------------------------------------------------------------------------------------- helpers
 def _slurm_wording(texts: list[str]) -> list[str]:
     """The local checks are shared; their wording names the backend the person actually uses."""
-    return [t.replace("the local backend", "the Slurm backend").replace("on this host", "on the Slurm nodes").replace("for local runs", "for Slurm runs")
-            .replace("locally", "on the Slurm nodes") for t in texts]
+    return [
+        t.replace("the local backend", "the Slurm backend")
+        .replace("on this host", "on the Slurm nodes")
+        .replace("for local runs", "for Slurm runs")
+        .replace("locally", "on the Slurm nodes")
+        for t in texts
+    ]
 
 
 def _fingerprint(wf: SlurmDir, names: list[str]) -> tuple[Any, ...]:
@@ -458,10 +515,21 @@ def _status(wf: SlurmDir, rec: SlurmRecord, obs: Observations) -> WorkflowStatus
     tasks = []
     for j in rec.tasks:
         o = obs.tasks.get(j.name) or Observation(scheduling_start_time=rec.submit_time)
-        tasks.append(TaskState(
-            name=j.name, group=j.group, status=o.status, exit_code=o.exit_code, failure_message=o.failure_message,
-            lead=j.lead, node=o.node, scheduling_start_time=o.scheduling_start_time, start_time=o.start_time,
-            end_time=o.end_time, outputs=list(o.outputs)))
+        tasks.append(
+            TaskState(
+                name=j.name,
+                group=j.group,
+                status=o.status,
+                exit_code=o.exit_code,
+                failure_message=o.failure_message,
+                lead=j.lead,
+                node=o.node,
+                scheduling_start_time=o.scheduling_start_time,
+                start_time=o.start_time,
+                end_time=o.end_time,
+                outputs=list(o.outputs),
+            )
+        )
     groups: dict[str, list[TaskState]] = {}
     for t in tasks:
         groups.setdefault(t.group, []).append(t)
@@ -472,11 +540,22 @@ def _status(wf: SlurmDir, rec: SlurmRecord, obs: Observations) -> WorkflowStatus
     failed = next((t for t in tasks if t.status.failed() and t.status is not TaskStatus.FAILED_UPSTREAM), None)
     now = utcnow()
     return WorkflowStatus(
-        workflow_id=rec.workflow_id, name=rec.name, status=status, pool=rec.pool, backend="slurm",
-        priority=rec.priority, submit_time=rec.submit_time, start_time=start, end_time=end,
-        queued_time=_seconds(rec.submit_time, start or end or now), duration=_seconds(start, end or now),
-        exec_timeout=rec.exec_timeout, queue_timeout=rec.queue_timeout, tasks=tasks,
-        links=Links(overview=file_url(wf.root)), outputs=[u for t in tasks for u in t.outputs],
+        workflow_id=rec.workflow_id,
+        name=rec.name,
+        status=status,
+        pool=rec.pool,
+        backend="slurm",
+        priority=rec.priority,
+        submit_time=rec.submit_time,
+        start_time=start,
+        end_time=end,
+        queued_time=_seconds(rec.submit_time, start or end or now),
+        duration=_seconds(start, end or now),
+        exec_timeout=rec.exec_timeout,
+        queue_timeout=rec.queue_timeout,
+        tasks=tasks,
+        links=Links(overview=file_url(wf.root)),
+        outputs=[u for t in tasks for u in t.outputs],
         failure_message=f"{failed.name}: {failed.failure_message}" if failed and status.failed() else None,
     )
 
@@ -490,23 +569,44 @@ def _events_for(job: TaskJob, old: Observation | None, new: Observation) -> list
         kind = "Unschedulable" if new.reason in NEVER_FITS else "Pending"
         events.append(Event(time=now, task=job.name, reason=kind, message=said))
     if new.start_time and (old is None or not old.start_time):
-        events.append(Event(time=new.start_time, task=job.name, kind="condition", condition="PodScheduled",
-                            condition_status=True, reason="Scheduled",
-                            message=f"job {job.job_id} started on {new.node or 'a node'}"))
+        events.append(
+            Event(
+                time=new.start_time,
+                task=job.name,
+                kind="condition",
+                condition="PodScheduled",
+                condition_status=True,
+                reason="Scheduled",
+                message=f"job {job.job_id} started on {new.node or 'a node'}",
+            )
+        )
     if new.status.terminal() and (old is None or old.status.alive()):
         when = new.end_time or now
         if new.state == "OUT_OF_MEMORY":
             limit = f"{job.mem_mb}M" if job.mem_mb else "its default"
-            events.append(Event(time=when, task=job.name, reason="OOMKilled",
-                                message=f"the job used more than its --mem={limit} limit; {said}"))
+            events.append(
+                Event(
+                    time=when,
+                    task=job.name,
+                    reason="OOMKilled",
+                    message=f"the job used more than its --mem={limit} limit; {said}",
+                )
+            )
         elif new.state in ("TIMEOUT", "DEADLINE"):
-            events.append(Event(time=when, task=job.name, reason="DeadlineExceeded",
-                                message=f"time limit reached; {said}"))
+            events.append(
+                Event(time=when, task=job.name, reason="DeadlineExceeded", message=f"time limit reached; {said}")
+            )
         elif new.status is TaskStatus.COMPLETED:
             events.append(Event(time=when, task=job.name, reason="Completed", message=said))
         else:
-            events.append(Event(time=when, task=job.name, reason=new.state.title().replace("_", ""),
-                                message=f"{new.failure_message or said}"))
+            events.append(
+                Event(
+                    time=when,
+                    task=job.name,
+                    reason=new.state.title().replace("_", ""),
+                    message=f"{new.failure_message or said}",
+                )
+            )
     return events
 
 
@@ -520,8 +620,14 @@ def _append_scheduler_lines(wf: SlurmDir, job: TaskJob, obs: Observation) -> Non
     when = obs.end_time
     lines = [format_line(job.name, f"slurm: {text}", control=True, when=when) for text in raw if text.strip()]
     code = "unknown" if obs.exit_code is None else obs.exit_code
-    lines.append(format_line(job.name, f"Slurm job {job.job_id} ended: JobState={obs.state} Reason={obs.reason} "
-                                       f"exit code {code}", control=True, when=when))
+    lines.append(
+        format_line(
+            job.name,
+            f"Slurm job {job.job_id} ended: JobState={obs.state} Reason={obs.reason} exit code {code}",
+            control=True,
+            when=when,
+        )
+    )
     log = wf.log_path(job.name)
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("a", encoding="utf-8") as fh:

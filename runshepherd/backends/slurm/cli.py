@@ -8,15 +8,20 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from runshepherd.backends.base import BackendError, BackendUnavailable
 
 WELL_KNOWN_CONFS = (Path("/tmp/runshepherd-slurm/slurm.conf"), Path("/etc/slurm/slurm.conf"))
 COMMAND_TIMEOUT = 30.0
-_UNREACHABLE = ("Unable to contact slurm controller", "Socket timed out", "Connection refused",
-                "Invalid authentication credential", "Zero Bytes were transmitted")
+_UNREACHABLE = (
+    "Unable to contact slurm controller",
+    "Socket timed out",
+    "Connection refused",
+    "Invalid authentication credential",
+    "Zero Bytes were transmitted",
+)
 
 
 def find_slurm_conf(explicit: str | None = None) -> Path | None:
@@ -38,8 +43,10 @@ class SlurmCli:
             return str(Path(self.bin_dir) / name)
         found = shutil.which(name) or shutil.which(name, path="/usr/bin:/usr/sbin:/usr/local/bin")
         if found is None:
-            raise BackendUnavailable(f"`{name}` is not installed — install Slurm's client tools "
-                                     "(scripts/slurm-up.sh does it on Debian) or pick another backend")
+            raise BackendUnavailable(
+                f"`{name}` is not installed — install Slurm's client tools "
+                "(scripts/slurm-up.sh does it on Debian) or pick another backend"
+            )
         return found
 
     def run(self, name: str, args: Sequence[str], *, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -48,10 +55,18 @@ class SlurmCli:
             env["SLURM_CONF"] = str(self.slurm_conf)
         self.calls += 1
         try:
-            proc = subprocess.run([self._exe(name), *args], env=env, capture_output=True, text=True,
-                                  timeout=COMMAND_TIMEOUT, stdin=subprocess.DEVNULL)
+            proc = subprocess.run(
+                [self._exe(name), *args],
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=COMMAND_TIMEOUT,
+                stdin=subprocess.DEVNULL,
+            )
         except subprocess.TimeoutExpired:
-            raise BackendUnavailable(f"`{name}` did not answer within {COMMAND_TIMEOUT:.0f}s — is slurmctld up?") from None
+            raise BackendUnavailable(
+                f"`{name}` did not answer within {COMMAND_TIMEOUT:.0f}s — is slurmctld up?"
+            ) from None
         if proc.returncode != 0 and any(s in proc.stderr for s in _UNREACHABLE):
             raise BackendUnavailable(f"the Slurm controller is not reachable: {proc.stderr.strip()}")
         if check and proc.returncode != 0:

@@ -18,7 +18,16 @@ COMMENT_TAG = "runshepherd"
 
 # One squeue call reads every job of a workflow; these are its columns, in order (`-O name:|`).
 SQUEUE_FIELDS = (
-    "JobID", "State", "Reason", "exit_code", "Comment", "SubmitTime", "StartTime", "EndTime", "NodeList", "Partition",
+    "JobID",
+    "State",
+    "Reason",
+    "exit_code",
+    "Comment",
+    "SubmitTime",
+    "StartTime",
+    "EndTime",
+    "NodeList",
+    "Partition",
 )
 
 # Pending reasons that never clear by waiting: the monitor is told at once ("Unschedulable").
@@ -45,7 +54,7 @@ class JobTag(_Model):
         return ";".join(parts)
 
     @classmethod
-    def parse(cls, comment: str) -> "JobTag | None":
+    def parse(cls, comment: str) -> JobTag | None:
         parts = comment.strip().split(";")
         if not parts or parts[0] != COMMENT_TAG:
             return None
@@ -150,15 +159,21 @@ def verdict(state: str, reason: str, exit_code: int | None) -> Verdict:
         code = "unknown" if exit_code is None else str(exit_code)
         return Verdict(status=TaskStatus.FAILED, message=f"the command exited with code {code} ({said})")
     if state == "OUT_OF_MEMORY":
-        return Verdict(status=TaskStatus.FAILED, oom=True,
-                       message=f"OOMKilled: the job used more memory than its --mem limit ({said})")
+        return Verdict(
+            status=TaskStatus.FAILED,
+            oom=True,
+            message=f"OOMKilled: the job used more memory than its --mem limit ({said})",
+        )
     if state in ("TIMEOUT", "DEADLINE"):
-        return Verdict(status=TaskStatus.FAILED_EXEC_TIMEOUT,
-                       message=f"the job reached its time limit and was stopped ({said})")
+        return Verdict(
+            status=TaskStatus.FAILED_EXEC_TIMEOUT, message=f"the job reached its time limit and was stopped ({said})"
+        )
     if state == "CANCELLED":
         if reason.startswith("Dependency"):
-            return Verdict(status=TaskStatus.FAILED_UPSTREAM,
-                           message=f"an upstream task failed, so this one never started ({said})")
+            return Verdict(
+                status=TaskStatus.FAILED_UPSTREAM,
+                message=f"an upstream task failed, so this one never started ({said})",
+            )
         return Verdict(status=TaskStatus.FAILED_CANCELED, message=f"canceled ({said})")
     if state == "NODE_FAIL":
         return Verdict(status=TaskStatus.FAILED_BACKEND_ERROR, message=f"the node running the job failed ({said})")

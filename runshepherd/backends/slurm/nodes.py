@@ -77,8 +77,10 @@ def pools_of(partition_text: str, node_text: str) -> list[Pool]:
                 total_capacity=total,
                 total_usage=total - free,
                 total_free=free,
-                notes=["Slurm runs commands on the nodes directly; `image` is recorded but not used",
-                       "quota (QOS/association limits) is not reported; only physical GPU use"],
+                notes=[
+                    "Slurm runs commands on the nodes directly; `image` is recorded but not used",
+                    "quota (QOS/association limits) is not reported; only physical GPU use",
+                ],
             )
         )
     return pools

@@ -14,7 +14,7 @@ import signal
 import subprocess
 import sys
 import threading
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from runshepherd.backends.local.logfiles import TaskLog
@@ -34,8 +34,14 @@ def main(argv: list[str]) -> int:
     log = TaskLog(task_dir / "log", task)
     log.write(f"Slurm job {os.environ.get('SLURM_JOB_ID', '?')} started on {os.uname().nodename}", control=True)
     try:
-        proc = subprocess.Popen(prepared["argv"], cwd=prepared["cwd"], env=env, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            prepared["argv"],
+            cwd=prepared["cwd"],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
     except OSError as err:
         log.write(f"could not start {prepared['argv'][0]!r}: {err}", control=True)
         code = 127 if isinstance(err, FileNotFoundError) else 126
@@ -69,7 +75,7 @@ def _store(root: Path, task: str, log: TaskLog) -> list[str]:
 
 def _finish(root: Path, task: str, code: int, outputs: list[str]) -> None:
     path = root / "tasks" / task / "exit.json"
-    record = {"exit_code": code, "end_time": datetime.now(timezone.utc).isoformat(), "outputs": outputs}
+    record = {"exit_code": code, "end_time": datetime.now(UTC).isoformat(), "outputs": outputs}
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(record), encoding="utf-8")
     os.replace(tmp, path)

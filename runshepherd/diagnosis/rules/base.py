@@ -8,8 +8,9 @@ pending quota vs capacity) are small functions.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Protocol
+from typing import Protocol
 
 from runshepherd.diagnosis.errorblock import ErrorBlock, Line, prepare
 from runshepherd.diagnosis.models import FixKind, Label, MetricsHints, Origin
@@ -51,7 +52,8 @@ class Context:
     declared_outputs: list[str] = field(default_factory=list)
     written_outputs: list[str] | None = None
     _texts: dict[tuple[bool, bool, bool], list[tuple[int, Line]]] = field(
-        default_factory=dict, init=False, repr=False, compare=False)
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @classmethod
     def build(
@@ -67,7 +69,7 @@ class Context:
         metrics: MetricsHints | None = None,
         declared_outputs: list[str] | None = None,
         written_outputs: list[str] | None = None,
-    ) -> "Context":
+    ) -> Context:
         return cls(
             task=task,
             status=status.upper() if status else None,
@@ -107,7 +109,9 @@ class Context:
                     yield ln.index, ln
 
     def all_text(self) -> str:
-        parts = [self.failure_message or ""] + [ln.text for ln in self.events.lines] + [ln.text for ln in self.log.lines]
+        parts = (
+            [self.failure_message or ""] + [ln.text for ln in self.events.lines] + [ln.text for ln in self.log.lines]
+        )
         return "\n".join(parts)
 
 

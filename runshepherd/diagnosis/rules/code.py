@@ -11,8 +11,10 @@ from runshepherd.diagnosis.errorblock import chained_after, exception_type
 from runshepherd.diagnosis.prefilter import Gated
 from runshepherd.diagnosis.rules.base import Context, PatternRule, Signal, codes_of, exit_evidence, pat, register, rule
 
-_FIX = "Fix the code at the line the traceback points to (the last frame in your own files), test it on a small " \
+_FIX = (
+    "Fix the code at the line the traceback points to (the last frame in your own files), test it on a small "
     "input locally, and resubmit. Resources and the task structure stay as they are."
+)
 
 SHAPES = register(
     PatternRule(
@@ -36,7 +38,7 @@ def root_exception(ctx: Context) -> list[Signal]:
     """The first exception that closes a traceback; later chained ones are consequences."""
     out: list[Signal] = []
     block = ctx.log
-    for rank, idx in enumerate(block.exceptions[:6]):
+    for _rank, idx in enumerate(block.exceptions[:6]):
         ln = block.lines[idx]
         et = exception_type(ln.text)
         if et is None:
@@ -50,9 +52,18 @@ def root_exception(ctx: Context) -> list[Signal]:
         if chained_after(block.lines, idx):
             strength -= 0.05
         detail = f": {msg[:160]}" if msg else ""
-        out.append(Signal("user_code_error", "user", strength, idx, [ln.raw.rstrip()],
-                          f"The program stopped with an error in its own code ({short}{detail}).",
-                          "fix_code", _FIX))
+        out.append(
+            Signal(
+                "user_code_error",
+                "user",
+                strength,
+                idx,
+                [ln.raw.rstrip()],
+                f"The program stopped with an error in its own code ({short}{detail}).",
+                "fix_code",
+                _FIX,
+            )
+        )
     return out
 
 
@@ -71,21 +82,50 @@ def generic_failure(ctx: Context) -> list[Signal]:
     out: list[Signal] = []
     for order, ln in ctx.texts():
         if _GENERIC_G.search(ln.text, ln.folded):
-            out.append(Signal("unknown", "user", 0.3, order if order < 0 else ln.index, [ln.raw.rstrip()],
-                              "The run failed, but the logs do not show why (no recognisable error).",
-                              "none", "Read the last lines of the task's log with the error block; rerun with more "
-                              "logging (e.g. `python -u`, NCCL_DEBUG=INFO) if the log is empty.", secondary=True))
+            out.append(
+                Signal(
+                    "unknown",
+                    "user",
+                    0.3,
+                    order if order < 0 else ln.index,
+                    [ln.raw.rstrip()],
+                    "The run failed, but the logs do not show why (no recognisable error).",
+                    "none",
+                    "Read the last lines of the task's log with the error block; rerun with more "
+                    "logging (e.g. `python -u`, NCCL_DEBUG=INFO) if the log is empty.",
+                    secondary=True,
+                )
+            )
             if len(out) >= 2:
                 break
     codes = [c for c in codes_of(ctx) if c not in (0,)]
     if codes:
         ev, order = exit_evidence(ctx, set(codes))
-        out.append(Signal("unknown", "user", 0.3, order, ev or [f"exit_code: {codes[0]}"],
-                          f"The task exited with code {codes[0]} and the logs do not show why.",
-                          "none", "Read the task's full log; rerun with unbuffered output (`python -u`).",
-                          secondary=True))
+        out.append(
+            Signal(
+                "unknown",
+                "user",
+                0.3,
+                order,
+                ev or [f"exit_code: {codes[0]}"],
+                f"The task exited with code {codes[0]} and the logs do not show why.",
+                "none",
+                "Read the task's full log; rerun with unbuffered output (`python -u`).",
+                secondary=True,
+            )
+        )
     if ctx.status and ctx.status.startswith("FAILED") and ctx.status != "FAILED_UPSTREAM":
-        out.append(Signal("unknown", "infra" if "ERROR" in ctx.status else "user", 0.3, -3,
-                          [f"status: {ctx.status}"], "The task failed, but nothing recorded says why.", "none",
-                          "Read the task's full log and events.", secondary=True))
+        out.append(
+            Signal(
+                "unknown",
+                "infra" if "ERROR" in ctx.status else "user",
+                0.3,
+                -3,
+                [f"status: {ctx.status}"],
+                "The task failed, but nothing recorded says why.",
+                "none",
+                "Read the task's full log and events.",
+                secondary=True,
+            )
+        )
     return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from runshepherd.diagnosis.rules.base import Context, PatternRule, Signal, pat, codes_of, exit_evidence, register, rule
+from runshepherd.diagnosis.rules.base import Context, PatternRule, Signal, codes_of, exit_evidence, pat, register, rule
 
 
 def _explain(m: re.Match[str]) -> str:
@@ -23,12 +23,16 @@ def _explain(m: re.Match[str]) -> str:
 def _fix(m: re.Match[str]) -> str:
     d = m.groupdict()
     if d.get("mod"):
-        return f"Install it before the script runs (`pip install` the package that provides '{d['mod']}'), " \
+        return (
+            f"Install it before the script runs (`pip install` the package that provides '{d['mod']}'), "
             "or use an image that already has it."
+        )
     if d.get("bin"):
         b = d["bin"].rsplit("/", 1)[-1]
-        return f"Install it at the top of the entry script (e.g. `apt-get update && apt-get install -y {b}`, " \
+        return (
+            f"Install it at the top of the entry script (e.g. `apt-get update && apt-get install -y {b}`, "
             "or apk/dnf per distribution), use a tool the image has, or switch to a base image that includes it."
+        )
     if d.get("lib"):
         return "Install the system package that provides the library (apt-get) or use an image that has it."
     return "Add the missing package to the image or install it at the start of the task."

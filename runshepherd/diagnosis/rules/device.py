@@ -24,7 +24,10 @@ CUDA_DRIVER = register(
         fix_description="Use an image whose CUDA version the node's driver supports (or a CPU-only setup if no "
         "GPU was requested); if the GPU faulted, resubmit and report the node name if it repeats.",
         patterns=(
-            pat(r"CUDA driver version is insufficient|cudaErrorInsufficientDriver|CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", 0.92),
+            pat(
+                r"CUDA driver version is insufficient|cudaErrorInsufficientDriver|CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
+                0.92,
+            ),
             pat(r"NVIDIA driver on your system is too old|Found no NVIDIA driver", 0.9),
             pat(r"no CUDA-capable device is detected|CUDA_ERROR_NO_DEVICE|No CUDA GPUs are available", 0.9),
             pat(r"Unexpected error from cudaGetDeviceCount|cudaGetDeviceCount\(\) returned", 0.88),
@@ -37,7 +40,10 @@ CUDA_DRIVER = register(
             pat(r"CUDA_ERROR_NOT_INITIALIZED|CUDA driver initialization failed", 0.86),
             pat(r"Unable to initialize backend 'cuda'", 0.86),
             pat(r"Torch not compiled with CUDA enabled", 0.86),
-            pat(r"Loaded runtime CuDNN library: \S+ but source was compiled with|CUDNN_STATUS_VERSION_MISMATCH|cuDNN version incompatibility", 0.88),
+            pat(
+                r"Loaded runtime CuDNN library: \S+ but source was compiled with|CUDNN_STATUS_VERSION_MISMATCH|cuDNN version incompatibility",
+                0.88,
+            ),
             pat(r"CUDA error: (?:unknown error|initialization error)", 0.8),
             pat(r"CUDNN_STATUS_NOT_INITIALIZED|CUBLAS_STATUS_NOT_INITIALIZED", 0.84),
         ),
@@ -64,10 +70,14 @@ DEVICE_ASSERT = register(
     )
 )
 
-_SEG_EXPL = "The program crashed inside native code (a segmentation fault or abort), not in your Python: " \
+_SEG_EXPL = (
+    "The program crashed inside native code (a segmentation fault or abort), not in your Python: "
     "often a library built for a different CUDA/driver version, a broken C extension, or a hardware fault."
-_SEG_FIX = "Match library versions in the image to the node's driver (or rebuild the image), resubmit once in " \
+)
+_SEG_FIX = (
+    "Match library versions in the image to the node's driver (or rebuild the image), resubmit once in "
     "case it was transient, and report the node name if it repeats on the same machine."
+)
 
 SEGFAULT = register(
     PatternRule(
@@ -82,7 +92,10 @@ SEGFAULT = register(
             pat(r"Fatal Python error: (?:Segmentation fault|Aborted|Bus error|Illegal instruction)", 0.9),
             pat(r"is killed by signal: (?:Segmentation fault|Bus error|Aborted)", 0.9),
             pat(r"\bBus error\b|Illegal instruction|core dumped", 0.86),
-            pat(r"double free or corruption|free\(\): invalid pointer|malloc\(\): corrupted|stack smashing detected", 0.86),
+            pat(
+                r"double free or corruption|free\(\): invalid pointer|malloc\(\): corrupted|stack smashing detected",
+                0.86,
+            ),
             pat(r"terminate called after throwing an instance of", 0.7),
             pat(r"SIGABRT|Signal 6 \(SIGABRT\)", 0.7),
         ),

@@ -10,8 +10,10 @@ from runshepherd.diagnosis.rules.base import PatternRule, pat, register
 def _explain(m: re.Match[str]) -> str:
     path = m.groupdict().get("path")
     where = f" ('{path}')" if path else ""
-    return f"The code tried to open a file or folder that does not exist{where}: a wrong path, a missing input, " \
+    return (
+        f"The code tried to open a file or folder that does not exist{where}: a wrong path, a missing input, "
         "or a file an earlier step did not produce."
+    )
 
 
 FILE_NOT_FOUND = register(
@@ -35,12 +37,18 @@ FILE_NOT_FOUND = register(
             pat(r"Can't load (?:tokenizer|config|the model|weights|the configuration) for '(?P<path>[^']+)'", 0.78),
             pat(r"NotFoundError: .*(?:not found|No such file|does not exist)", 0.86),
             pat(r"(?:IsADirectoryError|NotADirectoryError)", 0.82),
-            pat(r"(?:checkpoint|ckpt|file|path|directory|folder) .{0,80}(?:does not exist|doesn't exist|not found)", 0.78),
+            pat(
+                r"(?:checkpoint|ckpt|file|path|directory|folder) .{0,80}(?:does not exist|doesn't exist|not found)",
+                0.78,
+            ),
             pat(r"Unable to open file \(unable to open file", 0.84),
             pat(r"EntryNotFoundError|Dataset .* doesn't exist on the Hub", 0.82),
             pat(r"No (?:valid )?checkpoint (?:found|file)", 0.74),
             # object stores: a missing key (S3 answers HeadObject with a bare 404)
-            pat(r"NoSuchKey|The specified key does not exist|\(404\) when calling the (?:HeadObject|GetObject) operation", 0.86),
+            pat(
+                r"NoSuchKey|The specified key does not exist|\(404\) when calling the (?:HeadObject|GetObject) operation",
+                0.86,
+            ),
         ),
     )
 )

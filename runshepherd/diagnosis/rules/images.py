@@ -14,10 +14,12 @@ _PULL = re.compile(
     r"|Back-off pulling image|image \S+ not found|trying and failing to pull image",
     re.IGNORECASE,
 )
-_AUTH = re.compile(r"unauthori[sz]ed|authentication required|denied|\b40[13]\b|no basic auth credentials|forbidden",
-                   re.IGNORECASE)
-_PULLED = re.compile(r"Successfully pulled image|Container image \S+ already present on machine|\bPulled\b.*\bimage\b",
-                     re.IGNORECASE)
+_AUTH = re.compile(
+    r"unauthori[sz]ed|authentication required|denied|\b40[13]\b|no basic auth credentials|forbidden", re.IGNORECASE
+)
+_PULLED = re.compile(
+    r"Successfully pulled image|Container image \S+ already present on machine|\bPulled\b.*\bimage\b", re.IGNORECASE
+)
 _IMAGE = re.compile(r"""image "?(?P<image>[\w.\-/:@]+)"?""", re.IGNORECASE)
 _PULL_G, _PULLED_G = Gated.of(_PULL), Gated.of(_PULLED)
 
@@ -28,7 +30,7 @@ def _pulled_after(seq: list[str], last_hit: int) -> bool:
     Another container's image being pulled (a sidecar) does not count.
     """
     failed = {m.group("image") for t in seq[: last_hit + 1] if _PULL_G.search(t) and (m := _IMAGE.search(t))}
-    for t in seq[last_hit + 1:]:
+    for t in seq[last_hit + 1 :]:
         if _PULLED_G.search(t):
             m = _IMAGE.search(t)
             if m is None or not failed or m.group("image") in failed:
@@ -58,22 +60,41 @@ def image_pull(ctx: Context) -> list[Signal]:
     image = next((m.group("image") for h in hits if (m := _IMAGE.search(h[2]))), None)
     name = f" '{image}'" if image else ""
     if auth:
-        expl = (f"The container image{name} is in a private registry and the cluster has no valid credential "
-                "for it, so the image could not be downloaded and the task never started.")
-        fix = ("Register a registry credential with the scheduler (for OSMO: `osmo credential list` to check, then "
-               "`osmo credential set <name> --type REGISTRY` for that registry, e.g. nvcr.io with an NGC API key); "
-               "do not add credentials to the workflow spec.")
+        expl = (
+            f"The container image{name} is in a private registry and the cluster has no valid credential "
+            "for it, so the image could not be downloaded and the task never started."
+        )
+        fix = (
+            "Register a registry credential with the scheduler (for OSMO: `osmo credential list` to check, then "
+            "`osmo credential set <name> --type REGISTRY` for that registry, e.g. nvcr.io with an NGC API key); "
+            "do not add credentials to the workflow spec."
+        )
         kind, origin = "fix_credentials", "config"
     else:
-        expl = (f"The container image{name} could not be downloaded: the name or tag does not exist in the "
-                "registry (or the registry was unreachable), so the task never started.")
-        fix = ("Check that the image name and tag exist (fix the typo in `image:`), or try a known-good tag; "
-               "if the registry was down, resubmit once.")
+        expl = (
+            f"The container image{name} could not be downloaded: the name or tag does not exist in the "
+            "registry (or the registry was unreachable), so the task never started."
+        )
+        fix = (
+            "Check that the image name and tag exist (fix the typo in `image:`), or try a known-good tag; "
+            "if the registry was down, resubmit once."
+        )
         kind, origin = "fix_image", "user"
     ev = [h[1] for h in chosen]
     if status_hit:
         ev = ev or [f"status: {ctx.status}"]
     order = ORDER_STATUS if status_hit else min(h[0] for h in hits)
     strength = 0.96 if (hits and ctx.status != "FAILED_START_TIMEOUT") or ctx.status == "FAILED_IMAGE_PULL" else 0.6
-    return [Signal("image_pull", origin, strength, order, ev, expl, kind, fix,  # type: ignore[arg-type]
-                   detail={"image": image or "", "auth": str(auth)})]
+    return [
+        Signal(
+            "image_pull",
+            origin,
+            strength,
+            order,
+            ev,
+            expl,
+            kind,
+            fix,  # type: ignore[arg-type]
+            detail={"image": image or "", "auth": str(auth)},
+        )
+    ]

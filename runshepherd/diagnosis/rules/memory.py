@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from runshepherd.diagnosis.rules.base import Context, PatternRule, Signal, pat, codes_of, exit_evidence, register, rule
+from runshepherd.diagnosis.rules.base import Context, PatternRule, Signal, codes_of, exit_evidence, pat, register, rule
 
 GPU_OOM = register(
     PatternRule(
@@ -31,8 +31,10 @@ GPU_OOM = register(
 )
 
 _HOST_EXPL = "The task used more memory (RAM) than it was given, so the machine stopped it."
-_HOST_FIX = "Give the task more memory (double `memory` in its resources, capped by the largest node); if it is " \
+_HOST_FIX = (
+    "Give the task more memory (double `memory` in its resources, capped by the largest node); if it is "
     "already at the node's limit, lower the batch size, data-loader workers or chunk size."
+)
 _CONFIRM_137 = (
     "Exit 137 means the process was killed from outside (SIGKILL). An out-of-memory kill is the usual cause, but "
     "an eviction, a time limit or a cancellation look the same. It is confirmed by an 'OOMKilled' / 'oom-kill' "

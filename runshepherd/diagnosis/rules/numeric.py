@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from runshepherd.diagnosis.rules.base import ORDER_EVENT, Context, PatternRule, Signal, pat, register, rule
 
-_EXPL = "Training diverged: the loss became NaN (not a number) or infinite, so the numbers stopped meaning " \
+_EXPL = (
+    "Training diverged: the loss became NaN (not a number) or infinite, so the numbers stopped meaning "
     "anything. Usually the learning rate is too high, or a bad batch (empty, corrupted, division by zero) got in."
-_FIX = "Lower the learning rate (×0.1), add gradient clipping or warm-up, use bf16 instead of fp16, and check " \
+)
+_FIX = (
+    "Lower the learning rate (×0.1), add gradient clipping or warm-up, use bf16 instead of fp16, and check "
     "the data for empty or corrupted samples."
+)
 
 NAN = register(
     PatternRule(
@@ -18,12 +22,21 @@ NAN = register(
         explanation=_EXPL,
         fix_description=_FIX,
         patterns=(
-            pat(r"\b(?:train[_/ ])?loss\b[^\n=:]{0,20}?(?:=|:|\bis\b|\bbecame\b|\bbecomes\b|\bwent\b(?: to)?)\s*[\[(]?(?:nan|-?inf(?:inity)?)\b", 0.82),
-            pat(r"(?:NaN|Inf)(?: or (?:NaN|Inf))? (?:was )?(?:found|detected|encountered) in (?:the )?(?:input tensor|loss|gradient|grad|output)", 0.86),
+            pat(
+                r"\b(?:train[_/ ])?loss\b[^\n=:]{0,20}?(?:=|:|\bis\b|\bbecame\b|\bbecomes\b|\bwent\b(?: to)?)\s*[\[(]?(?:nan|-?inf(?:inity)?)\b",
+                0.82,
+            ),
+            pat(
+                r"(?:NaN|Inf)(?: or (?:NaN|Inf))? (?:was )?(?:found|detected|encountered) in (?:the )?(?:input tensor|loss|gradient|grad|output)",
+                0.86,
+            ),
             pat(r"FloatingPointError", 0.86, flags=0),
             pat(r"Minimum loss scale reached|loss scale already at minimum", 0.88),
             pat(r"Invalid loss, terminating training", 0.9),
-            pat(r"(?:Detected|Encountered|Found) (?:a )?(?:NaN|nan|inf|non-finite)(?: or inf)? (?:value|loss|in loss|gradient)", 0.86),
+            pat(
+                r"(?:Detected|Encountered|Found) (?:a )?(?:NaN|nan|inf|non-finite)(?: or inf)? (?:value|loss|in loss|gradient)",
+                0.86,
+            ),
             pat(r"non-finite (?:loss|gradients?|values?)|loss is not finite|nan loss detected|\bNaN loss\b", 0.86),
             pat(r"invalid value \(nan\) encountered", 0.86),
             pat(r"returned nan values in its \d+(?:st|nd|rd|th) output", 0.9),

@@ -4,28 +4,40 @@ from __future__ import annotations
 
 import re
 
-from runshepherd.diagnosis.rules.base import ORDER_STATUS, Context, Signal, pat, PatternRule, register, rule
+from runshepherd.diagnosis.rules.base import ORDER_STATUS, Context, PatternRule, Signal, pat, register, rule
 
 _TYPO = re.compile(r"\{\{\s*outputs\s*\}\}")
-_EXPL_TYPO = "The script wrote its results to the literal folder '{{outputs}}' (plural). Only '{{output}}' " \
+_EXPL_TYPO = (
+    "The script wrote its results to the literal folder '{{outputs}}' (plural). Only '{{output}}' "
     "(singular) is replaced with the task's upload folder, so nothing was uploaded when the task finished."
-_FIX_TYPO = "Replace `{{outputs}}` with `{{output}}` in the script/command and rerun; files in {{output}} are " \
+)
+_FIX_TYPO = (
+    "Replace `{{outputs}}` with `{{output}}` in the script/command and rerun; files in {{output}} are "
     "uploaded when the task completes."
-_EXPL_EMPTY = "The run finished successfully but no output files were uploaded: the script did not write " \
+)
+_EXPL_EMPTY = (
+    "The run finished successfully but no output files were uploaded: the script did not write "
     "anything into the task's output folder ({{output}})."
-_FIX_EMPTY = "Make the script write its results under {{output}} (singular, e.g. `--out {{output}}/images`), " \
+)
+_FIX_EMPTY = (
+    "Make the script write its results under {{output}} (singular, e.g. `--out {{output}}/images`), "
     "check it is not writing to a local path or to `{{outputs}}`, and that the output URL is declared."
+)
 
 
 @rule
 def outputs_missing(ctx: Context) -> list[Signal]:
     if ctx.status != "COMPLETED":
         return []
-    typo_lines = [ln for ln in (ctx.spec_text or "").splitlines()
-                  if _TYPO.search(ln) and not ln.lstrip().startswith("#")]  # a comment is not a path
+    typo_lines = [
+        ln for ln in (ctx.spec_text or "").splitlines() if _TYPO.search(ln) and not ln.lstrip().startswith("#")
+    ]  # a comment is not a path
     if typo_lines:  # some schedulers (OSMO) list declared URLs as outputs even when nothing was written
-        return [Signal("output_missing", "user", 0.95, ORDER_STATUS, [typo_lines[0].strip()], _EXPL_TYPO,
-                       "fix_path", _FIX_TYPO)]
+        return [
+            Signal(
+                "output_missing", "user", 0.95, ORDER_STATUS, [typo_lines[0].strip()], _EXPL_TYPO, "fix_path", _FIX_TYPO
+            )
+        ]
     if ctx.declared_outputs and ctx.written_outputs is not None and not ctx.written_outputs:
         ev = [f"status: COMPLETED, outputs: (none written); declared: {', '.join(ctx.declared_outputs)}"]
         return [Signal("output_missing", "user", 0.75, ORDER_STATUS, ev, _EXPL_EMPTY, "fix_path", _FIX_EMPTY)]
@@ -42,10 +54,16 @@ OUTPUT_LINES = register(
         fix_description=lambda m: _FIX_TYPO if "{{" in m.group(0) else _FIX_EMPTY,
         patterns=(
             pat(r"\{\{\s*outputs\s*\}\}", 0.88),
-            pat(r"No (?:output )?files (?:found )?to upload|nothing to upload|0 files uploaded|output (?:directory|folder) \S* ?is empty|No outputs (?:were )?(?:found|produced)", 0.85),
-            pat(r"nothing (?:will be|was|to be) uploaded|No artifacts will be uploaded|\b0 files?,? \(?0 ?B\)? ?uploaded"
+            pat(
+                r"No (?:output )?files (?:found )?to upload|nothing to upload|0 files uploaded|output (?:directory|folder) \S* ?is empty|No outputs (?:were )?(?:found|produced)",
+                0.85,
+            ),
+            pat(
+                r"nothing (?:will be|was|to be) uploaded|No artifacts will be uploaded|\b0 files?,? \(?0 ?B\)? ?uploaded"
                 r"|expected output .{0,80} but nothing was written|expected output .{0,80} was not produced|nothing was written to (?:the )?outputs?\b"
-                r"|expected (?:output|artifact) .{0,80} does not exist|(?:job|task|run) produced no outputs?\b", 0.85),
+                r"|expected (?:output|artifact) .{0,80} does not exist|(?:job|task|run) produced no outputs?\b",
+                0.85,
+            ),
         ),
         in_events=False,
         in_warnings=True,

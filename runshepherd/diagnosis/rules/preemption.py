@@ -14,10 +14,14 @@ from runshepherd.diagnosis.rules.base import (
     rule,
 )
 
-_EXPL = "The job was stopped by the platform, not by its own code: it was preempted by higher-priority work, or " \
+_EXPL = (
+    "The job was stopped by the platform, not by its own code: it was preempted by higher-priority work, or "
     "the machine it ran on failed or was taken away."
-_FIX = "Resubmit (at NORMAL priority if it ran as LOW, which can be preempted), and save checkpoints regularly so " \
+)
+_FIX = (
+    "Resubmit (at NORMAL priority if it ran as LOW, which can be preempted), and save checkpoints regularly so "
     "a restart resumes instead of starting over."
+)
 
 PREEMPTED = register(
     PatternRule(
@@ -31,11 +35,20 @@ PREEMPTED = register(
             pat(r"FAILED_PREEMPTED|DUE TO PREEMPTION|JobState=PREEMPTED|\|PREEMPTED\|", 0.97, flags=0),
             pat(r"DUE TO NODE FAILURE|\bNODE_FAIL\b|FAILED_BACKEND_ERROR", 0.94, flags=0),
             pat(r"\b(?:was|been|got|is being) preempted\b|\bPreempted\b(?! by)|preempted by", 0.9),
-            pat(r"spot (?:instance )?(?:interruption|reclaim)|instance (?:was )?(?:reclaimed|terminated by the provider)", 0.9),
-            pat(r"NodeNotReady|NodeShutdown|node (?:is )?(?:shutting down|was drained|being drained|not ready)|Node is not ready", 0.86),
+            pat(
+                r"spot (?:instance )?(?:interruption|reclaim)|instance (?:was )?(?:reclaimed|terminated by the provider)",
+                0.9,
+            ),
+            pat(
+                r"NodeNotReady|NodeShutdown|node (?:is )?(?:shutting down|was drained|being drained|not ready)|Node is not ready",
+                0.86,
+            ),
             pat(r"CANCELLED AT \S+(?! DUE)", 0.7, flags=0),
             pat(r"\bEvicted\b|pod (?:was )?evicted", 0.72),
-            pat(r"(?:Received|received|got|caught) (?:signal )?SIGTERM|SIGTERM received|Signal 15 \(SIGTERM\)|received signal 15", 0.6),
+            pat(
+                r"(?:Received|received|got|caught) (?:signal )?SIGTERM|SIGTERM received|Signal 15 \(SIGTERM\)|received signal 15",
+                0.6,
+            ),
         ),
     )
 )
@@ -46,11 +59,13 @@ def preempted_status(ctx: Context) -> list[Signal]:
     out: list[Signal] = []
     if ctx.status in {"FAILED_PREEMPTED", "FAILED_BACKEND_ERROR", "FAILED_CANCELED"}:
         strength = {"FAILED_PREEMPTED": 0.97, "FAILED_BACKEND_ERROR": 0.8, "FAILED_CANCELED": 0.6}[ctx.status]
-        out.append(Signal("preempted", "infra", strength, ORDER_STATUS, [f"status: {ctx.status}"], _EXPL,
-                          "resubmit", _FIX))
+        out.append(
+            Signal("preempted", "infra", strength, ORDER_STATUS, [f"status: {ctx.status}"], _EXPL, "resubmit", _FIX)
+        )
     hit = set(codes_of(ctx)) & {143, -15, 3001, 3006}
     if hit:
         ev, order = exit_evidence(ctx, hit)
-        out.append(Signal("preempted", "infra", 0.85 if hit & {3001, 3006} else 0.45, order, ev, _EXPL,
-                          "resubmit", _FIX))
+        out.append(
+            Signal("preempted", "infra", 0.85 if hit & {3001, 3006} else 0.45, order, ev, _EXPL, "resubmit", _FIX)
+        )
     return out

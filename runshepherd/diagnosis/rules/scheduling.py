@@ -23,8 +23,9 @@ def unschedulable(ctx: Context) -> list[Signal]:
         if _MARKERS_G.search(ln.text, ln.folded) and "Reason=None" not in ln.text:
             lines.append((order if order < 0 else ln.index, ln.raw.rstrip()))
     reasons = translate([raw for _, raw in lines])
-    queue_timeout = ctx.status == "FAILED_QUEUE_TIMEOUT" or any("QUEUE_TIMEOUT" in r or "queue_timeout" in r.lower()
-                                                                 for _, r in lines)
+    queue_timeout = ctx.status == "FAILED_QUEUE_TIMEOUT" or any(
+        "QUEUE_TIMEOUT" in r or "queue_timeout" in r.lower() for _, r in lines
+    )
     if not reasons and not queue_timeout:
         return []
     # Slurm "Reason=NonZeroExitCode"/"TimeLimit" are end states, not pending reasons: translate() ignores them.
@@ -36,8 +37,18 @@ def unschedulable(ctx: Context) -> list[Signal]:
     if origin not in ("quota", "capacity", "config", "user", "infra"):
         origin = "capacity"
     suggestion = " ".join(expl.suggestions) if expl else "Ask for less, pick another pool, or raise the queue timeout."
-    evidence = ([r.evidence for r in reasons[:2]] if reasons else [lines[0][1] if lines else f"status: {ctx.status}"])
+    evidence = [r.evidence for r in reasons[:2]] if reasons else [lines[0][1] if lines else f"status: {ctx.status}"]
     order = ORDER_STATUS if ctx.status == "FAILED_QUEUE_TIMEOUT" else min((o for o, _ in lines), default=ORDER_EVENT)
-    return [Signal("unschedulable", origin, 0.95, order, evidence, summary,  # type: ignore[arg-type]
-                   "change_resources_or_wait", suggestion,
-                   detail={"kind": expl.kind if expl else "capacity"})]
+    return [
+        Signal(
+            "unschedulable",
+            origin,
+            0.95,
+            order,
+            evidence,
+            summary,  # type: ignore[arg-type]
+            "change_resources_or_wait",
+            suggestion,
+            detail={"kind": expl.kind if expl else "capacity"},
+        )
+    ]

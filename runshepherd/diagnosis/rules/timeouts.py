@@ -15,8 +15,10 @@ from runshepherd.diagnosis.rules.base import (
 )
 
 _EXPL = "The run was stopped because it reached its time limit before finishing."
-_FIX = "Raise the time limit (`timeout.exec_timeout`, or the scheduler's wall time) and save checkpoints " \
+_FIX = (
+    "Raise the time limit (`timeout.exec_timeout`, or the scheduler's wall time) and save checkpoints "
     "regularly so a stopped run can resume instead of starting over."
+)
 
 TIMEOUT = register(
     PatternRule(
@@ -31,8 +33,11 @@ TIMEOUT = register(
             pat(r"FAILED_EXEC_TIMEOUT", 0.97, flags=0),
             pat(r"JobState=TIMEOUT|Reason=TimeLimit", 0.96, flags=0),
             # sacct rows (parsable or columns: JobName Partition Account AllocCPUS before State) and seff's State
-            pat(r"\|TIMEOUT\||^\s*\d+(?:_\d+)?(?:\.\w+)?\s+(?:\S+\s+){1,5}TIMEOUT\s+-?\d+:\d+|^State: TIMEOUT\b", 0.95,
-                flags=0),
+            pat(
+                r"\|TIMEOUT\||^\s*\d+(?:_\d+)?(?:\.\w+)?\s+(?:\S+\s+){1,5}TIMEOUT\s+-?\d+:\d+|^State: TIMEOUT\b",
+                0.95,
+                flags=0,
+            ),
             pat(r"exceeded (?:its |the )?exec_timeout|exec[_ ]timeout (?:exceeded|reached)", 0.95),
             pat(r"Job was active longer than specified deadline|DeadlineExceeded", 0.95),
             pat(r"walltime exceeded|job killed: walltime|wall[- ]?clock (?:time )?limit (?:exceeded|reached)", 0.95),
@@ -47,8 +52,18 @@ TIMEOUT = register(
 def timeout_status(ctx: Context) -> list[Signal]:
     if ctx.status != "FAILED_EXEC_TIMEOUT":
         return []
-    return [Signal("timeout", "config", 0.97, ORDER_STATUS, [f"status: {ctx.status}"], _EXPL,
-                   "increase_timeout_or_checkpoint", _FIX)]
+    return [
+        Signal(
+            "timeout",
+            "config",
+            0.97,
+            ORDER_STATUS,
+            [f"status: {ctx.status}"],
+            _EXPL,
+            "increase_timeout_or_checkpoint",
+            _FIX,
+        )
+    ]
 
 
 @rule
@@ -57,5 +72,15 @@ def timeout_exit(ctx: Context) -> list[Signal]:
     if 124 not in codes_of(ctx):
         return []
     ev, order = exit_evidence(ctx, {124})
-    return [Signal("timeout", "config", 0.6, order, ev, _EXPL + " (exit code 124 is the `timeout` command's.)",
-                   "increase_timeout_or_checkpoint", _FIX)]
+    return [
+        Signal(
+            "timeout",
+            "config",
+            0.6,
+            order,
+            ev,
+            _EXPL + " (exit code 124 is the `timeout` command's.)",
+            "increase_timeout_or_checkpoint",
+            _FIX,
+        )
+    ]

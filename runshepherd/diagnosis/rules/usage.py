@@ -19,8 +19,11 @@ USAGE = register(
             pat(r"^\S+: error: the following arguments are required: ", 0.9, flags=0),
             pat(r"^\S+: error: argument \S+: (?:invalid|expected)", 0.88, flags=0),
             pat(r"^Error: (?:No such option|Missing option|Missing argument|Invalid value for) ", 0.85, flags=0),
-            pat(r"Error merging override|Could not override '|Could not append to config\. An item is already at",
-                0.85, flags=0),  # Hydra: the command line's overrides do not fit the config
+            pat(
+                r"Error merging override|Could not override '|Could not append to config\. An item is already at",
+                0.85,
+                flags=0,
+            ),  # Hydra: the command line's overrides do not fit the config
         ),
     )
 )

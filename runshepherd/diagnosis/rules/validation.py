@@ -40,17 +40,33 @@ def validation(ctx: Context) -> list[Signal]:
     if cap:
         ev = [c[1] for c in (other[:1] + cap[:2])]
         ev += [ln.raw.rstrip() for ln in ctx.log.lines if _TABLE_ROW.match(ln.text)][:6]
-        return [Signal("validation_error", "capacity", 0.97, min(c[0] for c in cap + other), ev,
-                       "The scheduler refused the workflow before it ran: it asks for more CPU, memory, storage or "
-                       "GPUs than any single machine in the pool has.",
-                       "change_resources_or_wait",
-                       "Shrink the hard-coded `resources` to fit one node (OSMO's sizing rule: memory/storage "
-                       "floor(capacity×0.9) when ≥50 else capacity−2, CPU the same with 30, GPUs an even number, "
-                       "then scale CPU/memory/storage by requested/node GPUs) and resubmit with the same command.")]
+        return [
+            Signal(
+                "validation_error",
+                "capacity",
+                0.97,
+                min(c[0] for c in cap + other),
+                ev,
+                "The scheduler refused the workflow before it ran: it asks for more CPU, memory, storage or "
+                "GPUs than any single machine in the pool has.",
+                "change_resources_or_wait",
+                "Shrink the hard-coded `resources` to fit one node (OSMO's sizing rule: memory/storage "
+                "floor(capacity×0.9) when ≥50 else capacity−2, CPU the same with 30, GPUs an even number, "
+                "then scale CPU/memory/storage by requested/node GPUs) and resubmit with the same command.",
+            )
+        ]
     if other:
-        return [Signal("validation_error", "config", 0.9, other[0][0], [o[1] for o in other[:2]],
-                       "The scheduler refused the workflow before it ran because the spec is not valid for it.",
-                       "none",
-                       "Read the scheduler's message, fix the named field in the spec (names, units such as Gi, "
-                       "partition/pool name) and resubmit.")]
+        return [
+            Signal(
+                "validation_error",
+                "config",
+                0.9,
+                other[0][0],
+                [o[1] for o in other[:2]],
+                "The scheduler refused the workflow before it ran because the spec is not valid for it.",
+                "none",
+                "Read the scheduler's message, fix the named field in the spec (names, units such as Gi, "
+                "partition/pool name) and resubmit.",
+            )
+        ]
     return []

@@ -49,16 +49,24 @@ class HeuristicExpert:
             try:
                 new_text = apply_unified_diff(spec_text, fix.patch)
             except PatchError as exc:
-                return FixProposal(new_spec=None, diff=None, kind=fix.kind,
-                                   explanation=f"{fix.description} (the patch did not apply: {exc})")
+                return FixProposal(
+                    new_spec=None,
+                    diff=None,
+                    kind=fix.kind,
+                    explanation=f"{fix.description} (the patch did not apply: {exc})",
+                )
         new_text, others = _fix_near_miss_tokens(new_text)
         if new_text == spec_text:
             return FixProposal(new_spec=None, diff=None, kind=fix.kind, explanation=fix.description or diag.explanation)
         try:
             load_spec_text(new_text, base_dir=base_dir)
         except SpecError as exc:
-            return FixProposal(new_spec=None, diff=None, kind=fix.kind,
-                               explanation=f"{fix.description} — but the changed spec would not validate: {exc}")
+            return FixProposal(
+                new_spec=None,
+                diff=None,
+                kind=fix.kind,
+                explanation=f"{fix.description} — but the changed spec would not validate: {exc}",
+            )
         return FixProposal(
             new_spec=new_text,
             diff=spec_diff(spec_text, new_text, "spec.yaml"),

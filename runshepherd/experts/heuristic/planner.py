@@ -42,12 +42,14 @@ def draft_from_request(params: RequestParams, cwd: Path) -> Draft:
         pairs: list[tuple[str, object]] = []
         source = _read_text(cwd / params.script)
         skipped = []
-        for names, v in ((("--epochs", "--num-epochs", "--num_epochs", "--num_train_epochs"), params.epochs),
-                         (("--steps", "--max-steps", "--max_steps"), params.steps),
-                         (("--lr", "--learning-rate", "--learning_rate"), params.lr),
-                         (("--batch-size", "--batch_size", "--per_device_train_batch_size"), params.batch_size),
-                         (("--model", "--model-name", "--model_name_or_path"), params.model),
-                         (("--dataset", "--data", "--dataset_name"), params.dataset)):
+        for names, v in (
+            (("--epochs", "--num-epochs", "--num_epochs", "--num_train_epochs"), params.epochs),
+            (("--steps", "--max-steps", "--max_steps"), params.steps),
+            (("--lr", "--learning-rate", "--learning_rate"), params.lr),
+            (("--batch-size", "--batch_size", "--per_device_train_batch_size"), params.batch_size),
+            (("--model", "--model-name", "--model_name_or_path"), params.model),
+            (("--dataset", "--data", "--dataset_name"), params.dataset),
+        ):
             if v is None:
                 continue
             flag = next((n for n in names if n in source), None)  # only flags the script itself defines
@@ -56,8 +58,10 @@ def draft_from_request(params: RequestParams, cwd: Path) -> Draft:
             else:
                 pairs.append((flag, v))
         if skipped:
-            notes.append(f"{params.script} has no flag for {', '.join(skipped)}, so that part of the request is "
-                         "not passed — edit the spec's args if the script reads it another way")
+            notes.append(
+                f"{params.script} has no flag for {', '.join(skipped)}, so that part of the request is "
+                "not passed — edit the spec's args if the script reads it another way"
+            )
         values.update(
             script=params.script,
             script_name=Path(params.script).name,

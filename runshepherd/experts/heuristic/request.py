@@ -12,10 +12,59 @@ from pydantic import BaseModel, Field
 
 _NUM = r"(\d+(?:\.\d+)?(?:e-?\d+)?)"
 _STOP = {
-    "a", "an", "the", "for", "with", "on", "of", "and", "to", "in", "using", "use", "please", "me", "my", "small",
-    "quick", "tiny", "some", "run", "it", "at", "by", "from", "that", "this", "epochs", "epoch", "steps", "step",
-    "gpus", "gpu", "lr", "learning", "rate", "batch", "size", "memory", "cpus", "cpu", "hours", "hour", "minutes", "py",
-    "min", "mins", "h", "m", "s", "model", "job", "new", "simple",
+    "a",
+    "an",
+    "the",
+    "for",
+    "with",
+    "on",
+    "of",
+    "and",
+    "to",
+    "in",
+    "using",
+    "use",
+    "please",
+    "me",
+    "my",
+    "small",
+    "quick",
+    "tiny",
+    "some",
+    "run",
+    "it",
+    "at",
+    "by",
+    "from",
+    "that",
+    "this",
+    "epochs",
+    "epoch",
+    "steps",
+    "step",
+    "gpus",
+    "gpu",
+    "lr",
+    "learning",
+    "rate",
+    "batch",
+    "size",
+    "memory",
+    "cpus",
+    "cpu",
+    "hours",
+    "hour",
+    "minutes",
+    "py",
+    "min",
+    "mins",
+    "h",
+    "m",
+    "s",
+    "model",
+    "job",
+    "new",
+    "simple",
 }
 
 
@@ -81,7 +130,10 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
         unit = "Gi" if m.group(2).lower().startswith("g") else "Mi"
         got["memory"] = f"{m.group(1)}{unit}"
         understood.append(f"memory={got['memory']}")
-    if m := _first(r"(?:time[\s_-]*limit|within|at most|max(?:imum)?|for at most)\s*(?:of\s*)?(\d+)\s*(h|hours?|m|min(?:ute)?s?|s|sec(?:ond)?s?|d|days?)\b", t):
+    if m := _first(
+        r"(?:time[\s_-]*limit|within|at most|max(?:imum)?|for at most)\s*(?:of\s*)?(\d+)\s*(h|hours?|m|min(?:ute)?s?|s|sec(?:ond)?s?|d|days?)\b",
+        t,
+    ):
         unit = m.group(2).lower()[0]
         got["time_limit"] = f"{m.group(1)}{unit}"
         understood.append(f"time_limit={got['time_limit']}")
@@ -89,7 +141,9 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
         if m.group(1).lower() not in _STOP and not m.group(1).lower().endswith(".py"):
             got["model"] = m.group(1)
             understood.append(f"model={m.group(1)}")
-    if m := _first(r"\b(?:dataset|data)\s+([A-Za-z][\w./-]*)", t) or _first(r"\bon\s+([A-Za-z][\w-]*(?:/[\w.-]+)?)\s+(?:dataset|data)\b", t):
+    if m := _first(r"\b(?:dataset|data)\s+([A-Za-z][\w./-]*)", t) or _first(
+        r"\bon\s+([A-Za-z][\w-]*(?:/[\w.-]+)?)\s+(?:dataset|data)\b", t
+    ):
         got["dataset"] = m.group(1)
         understood.append(f"dataset={m.group(1)}")
     script = None

@@ -4,7 +4,8 @@ tokens are recorded per node."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
@@ -33,8 +34,11 @@ def invoke(model: Any, messages: list[Any], tools: list[dict[str, Any]], *, node
     except Exception as exc:  # any provider failure is a fallback, never a crash of the run
         raise LLMUnavailable(f"{type(exc).__name__}: {str(exc)[:200]}") from exc
     usage = getattr(msg, "usage_metadata", None) or {}
-    ledger.record(node, usage.get("input_tokens") or _estimate_tokens(messages),
-                  usage.get("output_tokens") or _estimate_tokens([msg]))
+    ledger.record(
+        node,
+        usage.get("input_tokens") or _estimate_tokens(messages),
+        usage.get("output_tokens") or _estimate_tokens([msg]),
+    )
     return msg
 
 
@@ -55,16 +59,25 @@ def _checked_calls(msg: Any, allowed: set[str]) -> list[dict[str, Any]]:
     return calls
 
 
-def structured(model: Any, messages: list[Any], schema: type[BaseModel], *, node: str,
-               ledger: UsageLedger) -> BaseModel:
+def structured(
+    model: Any, messages: list[Any], schema: type[BaseModel], *, node: str, ledger: UsageLedger
+) -> BaseModel:
     """Exactly one structured result of ``schema``."""
     msg = invoke(model, messages, [tool_spec(schema)], node=node, ledger=ledger)
     call = _checked_calls(msg, {schema.__name__})[0]
     return _parse(schema, call["args"])
 
 
-def tool_loop(model: Any, messages: list[Any], final: type[BaseModel], tools: dict[str, tuple[type[BaseModel], ToolFn]],
-              *, node: str, ledger: UsageLedger, patterns: list[str]) -> BaseModel:
+def tool_loop(
+    model: Any,
+    messages: list[Any],
+    final: type[BaseModel],
+    tools: dict[str, tuple[type[BaseModel], ToolFn]],
+    *,
+    node: str,
+    ledger: UsageLedger,
+    patterns: list[str],
+) -> BaseModel:
     """Let the model use read-only tools until it answers with ``final`` (bounded turns)."""
     from langchain_core.messages import ToolMessage
 

@@ -8,15 +8,16 @@ session to show. The expert never calls a backend that changes anything: its onl
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from runshepherd.experts.base import Draft, FixProposal
 from runshepherd.experts.heuristic.expert import HeuristicExpert
 from runshepherd.experts.llm.call import structured, tool_loop
 from runshepherd.experts.llm.errors import LLMRejected, LLMUnavailable
 from runshepherd.experts.llm.material import as_data, clean
-from runshepherd.experts.llm.schemas import LLMDiagnosis, ListPools, ReadFile, SpecDraft, SpecFix, ValidateSpec
+from runshepherd.experts.llm.schemas import ListPools, LLMDiagnosis, ReadFile, SpecDraft, SpecFix, ValidateSpec
 from runshepherd.experts.llm.usage import UsageLedger
 from runshepherd.prompts import load_prompt
 from runshepherd.spec import SpecError, load_spec_text, spec_diff
@@ -41,8 +42,13 @@ def _human(text: str) -> Any:
 
 def _retry(messages: list[Any], error: str, schema: str) -> list[Any]:
     """The one retry: the same conversation plus the validation error, as data."""
-    return [*messages, _human(f"That spec did not validate:\n{as_data('validation_error', error)}\n"
-                              f"Answer again with a corrected {schema}.")]
+    return [
+        *messages,
+        _human(
+            f"That spec did not validate:\n{as_data('validation_error', error)}\n"
+            f"Answer again with a corrected {schema}."
+        ),
+    ]
 
 
 def _listing(cwd: Path) -> str:
@@ -82,8 +88,10 @@ def diagnosis_material(inp: Any) -> str:
     if inp.failure_message:
         lines.append(f"failure: {inp.failure_message}")
     for t in inp.tasks[:20]:
-        lines.append(f"task {t.name}: {t.status or '?'} exit_code={t.exit_code}"
-                     + (f" message={t.failure_message}" if t.failure_message else ""))
+        lines.append(
+            f"task {t.name}: {t.status or '?'} exit_code={t.exit_code}"
+            + (f" message={t.failure_message}" if t.failure_message else "")
+        )
     lines += [f"event: {e}" for e in inp.events[-20:]]
     for task, errs in inp.log_lines.items():
         lines.append(f"--- error lines of task {task} ---")
@@ -98,8 +106,16 @@ def is_unsure(diag: Any) -> bool:
 class LLMExpert:
     """The model behind `draft_spec`, `fix_spec` and `diagnose`; the heuristic behind the model."""
 
-    def __init__(self, model: Any, *, name: str, ledger: UsageLedger, patterns: list[str] | None = None,
-                 pools: Callable[[], list[dict[str, Any]]] | None = None, fallback: Any = None) -> None:
+    def __init__(
+        self,
+        model: Any,
+        *,
+        name: str,
+        ledger: UsageLedger,
+        patterns: list[str] | None = None,
+        pools: Callable[[], list[dict[str, Any]]] | None = None,
+        fallback: Any = None,
+    ) -> None:
         self.model = model
         self.name = name
         self.ledger = ledger
@@ -132,25 +148,30 @@ class LLMExpert:
             "read_file": (ReadFile, lambda a: _read_bounded(cwd, a.path)),  # type: ignore[attr-defined]
             "validate_spec": (ValidateSpec, lambda a: _validate(a.spec_yaml, cwd) or "valid"),  # type: ignore[attr-defined]
         }
-        human = (f"The person's request:\n{as_data('request', request, self.patterns)}\n\n"
-                 f"Files in the working directory:\n{as_data('files', _listing(cwd), self.patterns)}")
+        human = (
+            f"The person's request:\n{as_data('request', request, self.patterns)}\n\n"
+            f"Files in the working directory:\n{as_data('files', _listing(cwd), self.patterns)}"
+        )
         messages = _messages(load_prompt("draft_spec"), human)
         for attempt in (1, 2):
-            out = tool_loop(self.model, messages, SpecDraft, tools, node="plan", ledger=self.ledger,
-                            patterns=self.patterns)
+            out = tool_loop(
+                self.model, messages, SpecDraft, tools, node="plan", ledger=self.ledger, patterns=self.patterns
+            )
             assert isinstance(out, SpecDraft)
             error = _validate(out.spec_yaml, cwd)
             if error is None:
-                return Draft(spec_text=out.spec_yaml, base_dir=str(cwd.resolve()), understood=out.understood,
-                             notes=out.notes)
+                return Draft(
+                    spec_text=out.spec_yaml, base_dir=str(cwd.resolve()), understood=out.understood, notes=out.notes
+                )
             if attempt == 2:
                 raise LLMRejected(f"the spec did not validate twice: {error.splitlines()[0]}")
             messages = _retry(messages, error, "SpecDraft")
         raise AssertionError("unreachable")
 
     # -- mode 2: diagnosis + spec → fixed spec ---------------------------------------------------------------
-    def fix_spec(self, spec_text: str, diagnosis: dict[str, Any], *, nodes: list[Any],
-                 base_dir: Path | None) -> FixProposal:
+    def fix_spec(
+        self, spec_text: str, diagnosis: dict[str, Any], *, nodes: list[Any], base_dir: Path | None
+    ) -> FixProposal:
         try:
             return self._fix(spec_text, diagnosis, nodes, base_dir)
         except (LLMUnavailable, LLMRejected) as exc:
@@ -160,12 +181,20 @@ class LLMExpert:
     def _fix(self, spec_text: str, diagnosis: dict[str, Any], nodes: list[Any], base_dir: Path | None) -> FixProposal:
         keep = {k: diagnosis.get(k) for k in ("label", "origin", "confidence", "evidence", "explanation", "task")}
         keep["suggested_fix"] = (diagnosis.get("fix") or {}).get("description")
-        node_rows = [{"pool": getattr(n, "pool", None), "cpu": getattr(n, "cpu_total", None),
-                      "memory_gi": getattr(n, "memory_total_gi", None), "gpu": getattr(n, "gpu_total", None)}
-                     for n in nodes[:20]]
-        human = (f"The spec:\n{as_data('spec', spec_text, self.patterns)}\n\n"
-                 f"The diagnosis:\n{as_data('diagnosis', json.dumps(keep, indent=1), self.patterns)}\n\n"
-                 f"The nodes:\n{as_data('nodes', json.dumps(node_rows), self.patterns)}")
+        node_rows = [
+            {
+                "pool": getattr(n, "pool", None),
+                "cpu": getattr(n, "cpu_total", None),
+                "memory_gi": getattr(n, "memory_total_gi", None),
+                "gpu": getattr(n, "gpu_total", None),
+            }
+            for n in nodes[:20]
+        ]
+        human = (
+            f"The spec:\n{as_data('spec', spec_text, self.patterns)}\n\n"
+            f"The diagnosis:\n{as_data('diagnosis', json.dumps(keep, indent=1), self.patterns)}\n\n"
+            f"The nodes:\n{as_data('nodes', json.dumps(node_rows), self.patterns)}"
+        )
         messages = _messages(load_prompt("fix_spec"), human)
         for attempt in (1, 2):
             out = structured(self.model, messages, SpecFix, node="diagnose_fix", ledger=self.ledger)
@@ -176,8 +205,12 @@ class LLMExpert:
             if error is None and out.new_spec.strip() == spec_text.strip():
                 error = "the fixed spec is identical to the failed one"
             if error is None:
-                return FixProposal(new_spec=out.new_spec, diff=spec_diff(spec_text, out.new_spec, "spec.yaml"),
-                                   kind=out.kind, explanation=out.explanation)
+                return FixProposal(
+                    new_spec=out.new_spec,
+                    diff=spec_diff(spec_text, out.new_spec, "spec.yaml"),
+                    kind=out.kind,
+                    explanation=out.explanation,
+                )
             if attempt == 2:
                 raise LLMRejected(f"the fixed spec did not validate twice: {error.splitlines()[0]}")
             messages = _retry(messages, error, "SpecFix")
@@ -190,12 +223,19 @@ class LLMExpert:
 
         material = clean(diagnosis_material(inp), self.patterns)
         seen = {ln.strip() for ln in material.splitlines() if ln.strip()}
-        human = (f"The facts:\n<data kind=\"facts\">\n{material}\n</data>\n\n"
-                 f"The log digest:\n{as_data('digest', digest, self.patterns)}\n\n"
-                 f"The rules said: {heuristic.label} (confidence {heuristic.confidence:.2f}).")
+        human = (
+            f'The facts:\n<data kind="facts">\n{material}\n</data>\n\n'
+            f"The log digest:\n{as_data('digest', digest, self.patterns)}\n\n"
+            f"The rules said: {heuristic.label} (confidence {heuristic.confidence:.2f})."
+        )
         try:
-            out = structured(self.model, _messages(load_prompt("diagnosis"), human), LLMDiagnosis,
-                             node="diagnose_fix", ledger=self.ledger)
+            out = structured(
+                self.model,
+                _messages(load_prompt("diagnosis"), human),
+                LLMDiagnosis,
+                node="diagnose_fix",
+                ledger=self.ledger,
+            )
             assert isinstance(out, LLMDiagnosis)
             unseen = [e for e in out.evidence if e.strip() not in seen]
             if unseen:
@@ -205,9 +245,15 @@ class LLMExpert:
         except (LLMUnavailable, LLMRejected) as exc:
             self._notice("diagnosing", exc)
             return None
-        return Diagnosis(label=out.label, origin=out.origin, confidence=out.confidence, evidence=out.evidence,
-                         explanation=out.explanation, task=heuristic.task,
-                         fix=Fix(kind=out.fix_kind, description=out.fix_description))
+        return Diagnosis(
+            label=out.label,
+            origin=out.origin,
+            confidence=out.confidence,
+            evidence=out.evidence,
+            explanation=out.explanation,
+            task=heuristic.task,
+            fix=Fix(kind=out.fix_kind, description=out.fix_description),
+        )
 
     # -- the logs-reader digest ------------------------------------------------------------------------------
     def write_digest(self, extraction: str) -> str:
@@ -222,8 +268,13 @@ class LLMExpert:
 
         material = clean(extraction, self.patterns)
         try:
-            out = structured(self.model, _messages(load_prompt("digest"), as_data("extraction", material, self.patterns)),
-                             LogDigest, node="read_logs", ledger=self.ledger)
+            out = structured(
+                self.model,
+                _messages(load_prompt("digest"), as_data("extraction", material, self.patterns)),
+                LogDigest,
+                node="read_logs",
+                ledger=self.ledger,
+            )
             assert isinstance(out, LogDigest)
             numbers = set(re.findall(r"\d+(?:\.\d+)?", material))
             invented = [n for n in re.findall(r"\d+(?:\.\d+)?", out.markdown) if n not in numbers]
@@ -233,4 +284,3 @@ class LLMExpert:
             self._notice("writing the log digest", exc)
             return extraction
         return out.markdown
-

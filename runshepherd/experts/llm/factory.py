@@ -43,8 +43,10 @@ def check_provider(name: str, cfg: LLMConfig, environ: dict[str, str] | None = N
         raise ConfigError(f"expert {name!r} needs the {package} package, which is not installed — {EXTRA_HINT}")
     local_server = provider == "openai" and cfg.base_url is not None
     if key and not env.get(key) and not local_server:
-        raise ConfigError(f"expert {name!r} needs the {key} environment variable (keys are read from the "
-                          "environment only, never from config files)")
+        raise ConfigError(
+            f"expert {name!r} needs the {key} environment variable (keys are read from the "
+            "environment only, never from config files)"
+        )
     return provider, model
 
 

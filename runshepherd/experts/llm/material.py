@@ -7,7 +7,7 @@ its block and pose as instructions.
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from runshepherd.logs import redact
 

@@ -73,5 +73,11 @@ def tool_spec(model: type[BaseModel], name: str | None = None) -> dict[str, Any]
     """An OpenAI-style function tool for a pydantic model: the format every langchain chat model binds."""
     schema = model.model_json_schema()
     schema.pop("title", None)
-    return {"type": "function", "function": {"name": name or model.__name__,
-                                             "description": (model.__doc__ or "").strip(), "parameters": schema}}
+    return {
+        "type": "function",
+        "function": {
+            "name": name or model.__name__,
+            "description": (model.__doc__ or "").strip(),
+            "parameters": schema,
+        },
+    }

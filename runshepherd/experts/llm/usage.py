@@ -17,9 +17,13 @@ class UsageLedger:
     by_node: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @classmethod
-    def from_config(cls, cfg: LLMConfig) -> "UsageLedger":
-        return cls(max_tokens=cfg.max_tokens_per_session, max_cost=cfg.max_cost_per_session,
-                   price_in=cfg.price_per_1k_input, price_out=cfg.price_per_1k_output)
+    def from_config(cls, cfg: LLMConfig) -> UsageLedger:
+        return cls(
+            max_tokens=cfg.max_tokens_per_session,
+            max_cost=cfg.max_cost_per_session,
+            price_in=cfg.price_per_1k_input,
+            price_out=cfg.price_per_1k_output,
+        )
 
     def seed(self, recorded: dict[str, Any] | None) -> None:
         """Carry the counts of an earlier process of the same session (resume) so the ceiling still holds."""
@@ -51,5 +55,8 @@ class UsageLedger:
         return None
 
     def snapshot(self) -> dict[str, Any]:
-        return {"by_node": {k: dict(v) for k, v in self.by_node.items()}, "total_tokens": self.total_tokens,
-                "cost": round(self.cost, 6)}
+        return {
+            "by_node": {k: dict(v) for k, v in self.by_node.items()},
+            "total_tokens": self.total_tokens,
+            "cost": round(self.cost, 6),
+        }

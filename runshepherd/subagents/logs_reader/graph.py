@@ -7,14 +7,15 @@ Raw lines never leave this subagent: only redacted, bounded facts and the digest
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, Callable
+from datetime import UTC, datetime
+from typing import Any, NotRequired
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
 from runshepherd.logs import LogConfig, TaskDigest, count_tokens, digest_to_markdown, read_log
 
@@ -44,11 +45,11 @@ class ReaderState(TypedDict):
 
 def _read_one(ctx: ReaderContext, workflow_id: str, task: dict[str, Any], alive: bool) -> TaskDigest:
     # A streaming log does not end while its task runs: the timeout bounds the capture (the skill's 5 s rule).
-    lines = ctx.backend.logs(workflow_id, task["name"], tail=ctx.tail_lines,
-                             timeout=ctx.capture_timeout if alive else None)
+    lines = ctx.backend.logs(
+        workflow_id, task["name"], tail=ctx.tail_lines, timeout=ctx.capture_timeout if alive else None
+    )
     bounded = itertools.islice(lines, ctx.tail_lines)
-    return read_log(bounded, task=task["name"], now=datetime.now(timezone.utc), status=task.get("status"),
-                    config=ctx.config)
+    return read_log(bounded, task=task["name"], now=datetime.now(UTC), status=task.get("status"), config=ctx.config)
 
 
 def fetch(state: ReaderState, runtime: Runtime[ReaderContext]) -> dict[str, Any]:
@@ -89,9 +90,16 @@ def summarise(state: ReaderState, runtime: Runtime[ReaderContext]) -> dict[str, 
             "redactions": sum(d.redactions.values()),
             "lines_read": d.lines_read,
         }
-    return {"result": {"reader": state["reader"], "attempt": state["attempt"],
-                       "tasks": [t["name"] for t in state["tasks"]], "markdown": markdown,
-                       "tokens": count_tokens(markdown), "facts": facts}}
+    return {
+        "result": {
+            "reader": state["reader"],
+            "attempt": state["attempt"],
+            "tasks": [t["name"] for t in state["tasks"]],
+            "markdown": markdown,
+            "tokens": count_tokens(markdown),
+            "facts": facts,
+        }
+    }
 
 
 def build() -> Any:

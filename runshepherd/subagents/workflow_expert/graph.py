@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NotRequired
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
 from runshepherd.experts.base import WorkflowExpert
 from runshepherd.spec import SpecError, load_spec_file, load_spec_text
@@ -57,16 +57,30 @@ def write(state: ExpertState, runtime: Runtime[ExpertContext]) -> dict[str, Any]
     try:
         if state.get("spec_path"):
             doc = load_spec_file(state["spec_path"], set_values=set_values)  # type: ignore[arg-type]
-            return {"spec": doc.template_text, "base_dir": str(doc.base_dir) if doc.base_dir else None,
-                    "warnings": list(doc.warnings), "message": "using your spec unchanged", "error": None}
+            return {
+                "spec": doc.template_text,
+                "base_dir": str(doc.base_dir) if doc.base_dir else None,
+                "warnings": list(doc.warnings),
+                "message": "using your spec unchanged",
+                "error": None,
+            }
         draft = runtime.context.expert.draft_spec(state.get("request", ""), cwd=Path(state.get("cwd") or "."))
-        doc = load_spec_text(draft.spec_text, source="drafted spec", set_values=set_values,
-                             base_dir=Path(draft.base_dir) if draft.base_dir else None)
+        doc = load_spec_text(
+            draft.spec_text,
+            source="drafted spec",
+            set_values=set_values,
+            base_dir=Path(draft.base_dir) if draft.base_dir else None,
+        )
     except SpecError as exc:
         return {"error": str(exc)}
     understood = ", ".join(draft.understood) or "no parameters"
-    return {"spec": draft.spec_text, "base_dir": draft.base_dir, "warnings": list(doc.warnings) + draft.notes,
-            "message": f"wrote {doc.name} from your request ({understood})", "error": None}
+    return {
+        "spec": draft.spec_text,
+        "base_dir": draft.base_dir,
+        "warnings": list(doc.warnings) + draft.notes,
+        "message": f"wrote {doc.name} from your request ({understood})",
+        "error": None,
+    }
 
 
 def _request(wf: Any) -> dict[str, float]:
@@ -84,8 +98,11 @@ def check(state: ExpertState) -> dict[str, Any]:
     """Resource check and pool choice: effective free GPUs = min(quota free, total free); per-node fit."""
     if state.get("error"):
         return {}
-    doc = load_spec_text(state["spec"], set_values=state.get("set_values") or {},
-                         base_dir=Path(state["base_dir"]) if state.get("base_dir") else None)
+    doc = load_spec_text(
+        state["spec"],
+        set_values=state.get("set_values") or {},
+        base_dir=Path(state["base_dir"]) if state.get("base_dir") else None,
+    )
     wf = doc.workflow
     need = _request(wf)
     pools = state.get("pools") or []
@@ -93,6 +110,7 @@ def check(state: ExpertState) -> dict[str, Any]:
     warnings = list(state.get("warnings") or [])
     chosen = state.get("pool") or wf.pool
     if not chosen and pools:
+
         def free(p: dict[str, Any]) -> float:
             vals = [v for v in (p.get("quota_free"), p.get("total_free")) if v is not None]
             return min(vals) if vals else 0
@@ -100,9 +118,14 @@ def check(state: ExpertState) -> dict[str, Any]:
         online = [p for p in pools if p.get("status") == "ONLINE"] or pools
         fitting = [p for p in online if free(p) >= need["gpu"]]
         chosen = max(fitting or online, key=free)["name"]
-    fits = [n for n in nodes if (not chosen or n.get("pool") == chosen)
-            and n["cpu_total"] >= need["cpu"] and n["memory_total_gi"] >= need["memory"]
-            and n.get("gpu_total", 0) >= need["gpu"]]
+    fits = [
+        n
+        for n in nodes
+        if (not chosen or n.get("pool") == chosen)
+        and n["cpu_total"] >= need["cpu"]
+        and n["memory_total_gi"] >= need["memory"]
+        and n.get("gpu_total", 0) >= need["gpu"]
+    ]
     if nodes and not fits:
         biggest = max(nodes, key=lambda n: (n.get("gpu_total", 0), n["cpu_total"], n["memory_total_gi"]))
         warnings.append(
@@ -110,9 +133,7 @@ def check(state: ExpertState) -> dict[str, Any]:
             f"gpu {need['gpu']:g}; the largest node has cpu {biggest['cpu_total']:g}, memory "
             f"{biggest['memory_total_gi']:.1f}Gi, gpu {biggest.get('gpu_total', 0)}) — it will wait in the queue"
         )
-    res = ", ".join(
-        f"{k} {v:g}" if k != "memory" else f"memory {v:.2g}Gi" for k, v in need.items() if v
-    )
+    res = ", ".join(f"{k} {v:g}" if k != "memory" else f"memory {v:.2g}Gi" for k, v in need.items() if v)
     tasks = len(wf.all_tasks())
     return {
         "spec_name": wf.name,
@@ -128,14 +149,15 @@ def fix(state: ExpertState, runtime: Runtime[ExpertContext]) -> dict[str, Any]:
 
     nodes = [Node.model_validate(n) for n in state.get("nodes") or []]
     proposal = runtime.context.expert.fix_spec(
-        state["spec"], state["diagnosis"], nodes=nodes,
+        state["spec"],
+        state["diagnosis"],
+        nodes=nodes,
         base_dir=Path(state["base_dir"]) if state.get("base_dir") else None,
     )
     explanation = proposal.explanation
     if proposal.other_changes:
         explanation += "; also " + "; ".join(proposal.other_changes)
-    return {"new_spec": proposal.new_spec, "diff": proposal.diff, "fix_kind": proposal.kind,
-            "explanation": explanation}
+    return {"new_spec": proposal.new_spec, "diff": proposal.diff, "fix_kind": proposal.kind, "explanation": explanation}
 
 
 def build() -> Any:
@@ -151,5 +173,3 @@ def build() -> Any:
 
 
 workflow_expert = build()
-
-

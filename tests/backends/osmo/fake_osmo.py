@@ -25,14 +25,19 @@ import signal
 import subprocess
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 HOME = Path(os.environ.get("FAKE_OSMO_HOME", "/tmp/fake-osmo"))
 FIXTURE_IDS = {
-    "gr00t-train-1": "single_task", "stuck-train-1": "pending", "oom-train-1": "oom", "tool-train-1": "tool",
-    "badimage-train-1": "badimage", "private-image-1": "private_image", "sdg-train-1": "sdg",
+    "gr00t-train-1": "single_task",
+    "stuck-train-1": "pending",
+    "oom-train-1": "oom",
+    "tool-train-1": "tool",
+    "badimage-train-1": "badimage",
+    "private-image-1": "private_image",
+    "sdg-train-1": "sdg",
     "gr00t-app-run-1": "app_run",
 }
 ALIVE = {"PENDING", "RUNNING", "WAITING"}
@@ -43,7 +48,7 @@ RELOGIN = 'Access token expired. Please re-login with "osmo login"'
 
 # ------------------------------------------------------------------------------------------------ plumbing
 def now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def iso(dt: datetime | None) -> str | None:
@@ -238,8 +243,12 @@ def cmd_submit(a: argparse.Namespace) -> None:
     bad = capacity_problems(wf)
     if bad:
         fx = fixture("submit_validation_error.txt")
-        print(fx.read_text() if fx else f"Resource validation failed for task: {bad[0]}\n"
-              'Please check available resources with "osmo resource list".')
+        print(
+            fx.read_text()
+            if fx
+            else f"Resource validation failed for task: {bad[0]}\n"
+            'Please check available resources with "osmo resource list".'
+        )
         sys.exit(1)
     with open(HOME / "counter.lock", "a+") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -251,17 +260,36 @@ def cmd_submit(a: argparse.Namespace) -> None:
     rendered = rendered.replace("{{workflow_id}}", wid)
     wf = yaml.safe_load(rendered)["workflow"]
     record = {
-        "id": wid, "name": wf["name"], "pool": pool, "priority": a.priority, "labels": dict(
-            p.partition("=")[::2] for p in a.label or []), "submit_time": iso(now()), "template": text,
-        "rendered": rendered, "workflow": wf, "user": "user@example.com",
+        "id": wid,
+        "name": wf["name"],
+        "pool": pool,
+        "priority": a.priority,
+        "labels": dict(p.partition("=")[::2] for p in a.label or []),
+        "submit_time": iso(now()),
+        "template": text,
+        "rendered": rendered,
+        "workflow": wf,
+        "user": "user@example.com",
         "knobs": {k: os.environ[k] for k in os.environ if k.startswith("FAKE_OSMO_")},
     }
     write_json(wf_dir(wid) / "record.json", record)
     write_json(wf_dir(wid) / "state.json", {"tasks": {}})
-    subprocess.Popen([sys.executable, __file__, "__run", wid], start_new_session=True, stdin=subprocess.DEVNULL,
-                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ.copy())
-    resp = {"name": wid, "overview": f"{SERVER}/workflows/{wid}", "logs": f"{SERVER}/api/workflow/{wid}/logs",
-            "spec": None, "dashboard_url": None, "warnings": []}
+    subprocess.Popen(
+        [sys.executable, __file__, "__run", wid],
+        start_new_session=True,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=os.environ.copy(),
+    )
+    resp = {
+        "name": wid,
+        "overview": f"{SERVER}/workflows/{wid}",
+        "logs": f"{SERVER}/api/workflow/{wid}/logs",
+        "spec": None,
+        "dashboard_url": None,
+        "warnings": [],
+    }
     if a.format_type == "json":
         print(json.dumps(resp))
     else:
@@ -300,14 +328,20 @@ def runner(wid: str) -> None:
             code = int(knobs.get("FAKE_OSMO_SIM_EXIT", "0"))
         if code == 0:
             for url in [o["url"] for o in t.get("outputs") or [] if isinstance(o.get("url"), str)] + [
-                    f"{INTERMEDIATE}/{wid}/{name}"]:
+                f"{INTERMEDIATE}/{wid}/{name}"
+            ]:
                 log(d, name, f"Uploading outputs to {url}", osmo=True)
                 shutil.copytree(out_dir, storage_path(url), dirs_exist_ok=True)
             st["tasks"][name] = {**st["tasks"][name], "status": "COMPLETED", "exit_code": 0, "end": iso(now())}
         else:
             failed = True
-            st["tasks"][name] = {**st["tasks"][name], "status": "FAILED", "exit_code": code, "end": iso(now()),
-                                 "failure_message": f"Container command exited with code {code}"}
+            st["tasks"][name] = {
+                **st["tasks"][name],
+                "status": "FAILED",
+                "exit_code": code,
+                "end": iso(now()),
+                "failure_message": f"Container command exited with code {code}",
+            }
         write_json(d / "state.json", st)
 
 
@@ -358,34 +392,79 @@ def query_json(rec: dict[str, Any]) -> dict[str, Any]:
     groups: dict[str, dict[str, Any]] = {}
     for t in all_tasks(rec["workflow"]):
         s = st["tasks"].get(t["name"], {"status": "SCHEDULING"})
-        task_status = s["status"] if not st.get("canceled") or s["status"] not in ALIVE | {"SCHEDULING"} \
-            else "FAILED_CANCELED"
-        g = groups.setdefault(t["_group"], {"name": t["_group"], "status": task_status, "tasks": [],
-                                            "failure_message": None, "start_time": s.get("start"),
-                                            "end_time": s.get("end")})
-        g["tasks"].append({
-            "name": t["name"], "retry_id": 0, "status": task_status, "failure_message": s.get("failure_message"),
-            "exit_code": s.get("exit_code"), "logs": f"{SERVER}/api/workflow/{wid}/logs?task_name={t['name']}",
-            "error_logs": None, "processing_start_time": rec["submit_time"],
-            "scheduling_start_time": s.get("scheduling"), "initializing_start_time": s.get("start"),
-            "events": f"{SERVER}/api/workflow/{wid}/events", "start_time": s.get("start"), "end_time": s.get("end"),
-            "input_download_start_time": None, "input_download_end_time": None, "output_upload_start_time": None,
-            "dashboard_url": None, "pod_name": f"{wid}-{t['name']}", "pod_ip": None, "task_uuid": "0" * 32,
-            "node_name": "fake-node-1", "lead": bool(t.get("lead")) or len(all_tasks(rec["workflow"])) == 1,
-        })
+        task_status = (
+            s["status"] if not st.get("canceled") or s["status"] not in ALIVE | {"SCHEDULING"} else "FAILED_CANCELED"
+        )
+        g = groups.setdefault(
+            t["_group"],
+            {
+                "name": t["_group"],
+                "status": task_status,
+                "tasks": [],
+                "failure_message": None,
+                "start_time": s.get("start"),
+                "end_time": s.get("end"),
+            },
+        )
+        g["tasks"].append(
+            {
+                "name": t["name"],
+                "retry_id": 0,
+                "status": task_status,
+                "failure_message": s.get("failure_message"),
+                "exit_code": s.get("exit_code"),
+                "logs": f"{SERVER}/api/workflow/{wid}/logs?task_name={t['name']}",
+                "error_logs": None,
+                "processing_start_time": rec["submit_time"],
+                "scheduling_start_time": s.get("scheduling"),
+                "initializing_start_time": s.get("start"),
+                "events": f"{SERVER}/api/workflow/{wid}/events",
+                "start_time": s.get("start"),
+                "end_time": s.get("end"),
+                "input_download_start_time": None,
+                "input_download_end_time": None,
+                "output_upload_start_time": None,
+                "dashboard_url": None,
+                "pod_name": f"{wid}-{t['name']}",
+                "pod_ip": None,
+                "task_uuid": "0" * 32,
+                "node_name": "fake-node-1",
+                "lead": bool(t.get("lead")) or len(all_tasks(rec["workflow"])) == 1,
+            }
+        )
     starts = [s.get("start") for s in st["tasks"].values() if s.get("start")]
     ends = [s.get("end") for s in st["tasks"].values() if s.get("end")]
     out = {
-        "name": wid, "uuid": "f" * 32, "submitted_by": rec["user"], "cancelled_by": None,
-        "spec": f"{SERVER}/api/workflow/{wid}/spec", "template_spec": f"{SERVER}/api/workflow/{wid}/spec?use_template=true",
-        "logs": f"{SERVER}/api/workflow/{wid}/logs?last_n_lines=1000", "events": f"{SERVER}/api/workflow/{wid}/events",
-        "overview": f"{SERVER}/workflows/{wid}", "parent_name": None, "parent_job_id": None,
-        "dashboard_url": None, "grafana_url": None, "tags": [], "submit_time": rec["submit_time"],
+        "name": wid,
+        "uuid": "f" * 32,
+        "submitted_by": rec["user"],
+        "cancelled_by": None,
+        "spec": f"{SERVER}/api/workflow/{wid}/spec",
+        "template_spec": f"{SERVER}/api/workflow/{wid}/spec?use_template=true",
+        "logs": f"{SERVER}/api/workflow/{wid}/logs?last_n_lines=1000",
+        "events": f"{SERVER}/api/workflow/{wid}/events",
+        "overview": f"{SERVER}/workflows/{wid}",
+        "parent_name": None,
+        "parent_job_id": None,
+        "dashboard_url": None,
+        "grafana_url": None,
+        "tags": [],
+        "submit_time": rec["submit_time"],
         "start_time": min(starts) if starts else None,
         "end_time": (max(ends) if ends else iso(now())) if status not in ALIVE else None,
-        "exec_timeout": None, "queue_timeout": None, "duration": None, "queued_time": 0.0, "status": status,
-        "outputs": f"{INTERMEDIATE}/{wid}", "groups": list(groups.values()), "pool": rec["pool"], "backend": "fake",
-        "app_owner": None, "app_name": None, "app_version": None, "plugins": {"rsync": False},
+        "exec_timeout": None,
+        "queue_timeout": None,
+        "duration": None,
+        "queued_time": 0.0,
+        "status": status,
+        "outputs": f"{INTERMEDIATE}/{wid}",
+        "groups": list(groups.values()),
+        "pool": rec["pool"],
+        "backend": "fake",
+        "app_owner": None,
+        "app_name": None,
+        "app_version": None,
+        "plugins": {"rsync": False},
         "priority": rec["priority"],
     }
     if version_tuple() > (6, 3):
@@ -409,9 +488,26 @@ def cmd_list(a: argparse.Namespace) -> None:
     for d in sorted((HOME / "workflows").glob("*/record.json")):
         rec = read_json(d)
         q = query_json(rec)
-        rows.append({k: q.get(k) for k in ("name", "submit_time", "start_time", "end_time", "queued_time", "duration",
-                                          "status", "overview", "grafana_url", "dashboard_url", "pool", "priority")}
-                    | {"user": rec["user"], "workflow_uuid": q["uuid"], "labels": rec["labels"]})
+        rows.append(
+            {
+                k: q.get(k)
+                for k in (
+                    "name",
+                    "submit_time",
+                    "start_time",
+                    "end_time",
+                    "queued_time",
+                    "duration",
+                    "status",
+                    "overview",
+                    "grafana_url",
+                    "dashboard_url",
+                    "pool",
+                    "priority",
+                )
+            }
+            | {"user": rec["user"], "workflow_uuid": q["uuid"], "labels": rec["labels"]}
+        )
     fx = fixture("workflow_list.json")
     if fx:
         rows += json.loads(fx.read_text())["workflows"]
@@ -446,7 +542,7 @@ def stream(a: argparse.Namespace, kind: str) -> None:
         print(f"Workflow {a.id} has {kind}:", flush=True)
         fx = fixture(f"workflow_{kind}_{stem}.txt")
         lines = fx.read_text().splitlines() if fx else []
-        print("\n".join(lines[-a.n:] if getattr(a, "n", None) else lines), flush=True)
+        print("\n".join(lines[-a.n :] if getattr(a, "n", None) else lines), flush=True)
         qfx = fixture(f"workflow_query_{stem}.json")
         alive = qfx is not None and json.loads(qfx.read_text())["status"] in ALIVE
         if alive or never_end:  # a live workflow's stream does not end
@@ -462,7 +558,7 @@ def stream(a: argparse.Namespace, kind: str) -> None:
     while status_of(load(a.id))[0] in ALIVE:
         time.sleep(0.1)
         now_lines = path.read_text().splitlines() if path.exists() else []
-        for ln in task_filter(now_lines[len(seen):], a.task):
+        for ln in task_filter(now_lines[len(seen) :], a.task):
             print(ln, flush=True)
         seen = now_lines
     if never_end:
@@ -499,7 +595,7 @@ def cmd_cancel(a: argparse.Namespace) -> None:
         runner_pid = (read_json(wf_dir(wid) / "runner.json") or {}).get("pid")
         st = read_json(wf_dir(wid) / "state.json")
         st["canceled"] = True
-        for name, s in st["tasks"].items():
+        for _name, s in st["tasks"].items():
             if s["status"] in ("RUNNING", "SCHEDULING"):
                 s.update(status="FAILED_CANCELED", end=iso(now()))
         write_json(wf_dir(wid) / "state.json", st)
@@ -547,8 +643,9 @@ def cmd_data_download(a: argparse.Namespace) -> None:
 
 def cmd_app_create(a: argparse.Namespace) -> None:
     path = HOME / "apps" / f"{a.name}.json"
-    if path.exists() or (fixture("app_info_response.txt") and a.name == "gr00t-train" and
-                         os.environ.get("FAKE_OSMO_APP_EXISTS") == "1"):
+    if path.exists() or (
+        fixture("app_info_response.txt") and a.name == "gr00t-train" and os.environ.get("FAKE_OSMO_APP_EXISTS") == "1"
+    ):
         fail(f"App {a.name} already exists", 409, 2, json_mode=False)
     write_json(path, {"name": a.name, "description": a.description, "spec": Path(a.file).read_text(), "version": 1})
     print(f"App {a.name} created successfully")
@@ -560,8 +657,11 @@ def cmd_app_submit(a: argparse.Namespace) -> None:
         fail(f"App {a.name} not found", 404, 2)
     text = fx.read_text()
     wid = re.search(r"Workflow ID\s*-\s*(\S+)", text).group(1)  # type: ignore[union-attr]
-    print(json.dumps({"name": wid, "overview": f"https://osmo.example.com/workflows/{wid}", "warnings": []})
-          if a.format_type == "json" else text)
+    print(
+        json.dumps({"name": wid, "overview": f"https://osmo.example.com/workflows/{wid}", "warnings": []})
+        if a.format_type == "json"
+        else text
+    )
 
 
 def version_tuple() -> tuple[int, int]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from datetime import UTC
 from pathlib import Path
 
 import pytest
@@ -90,8 +91,10 @@ def test_capture_kills_the_whole_process_group(make_backend: MakeBackend) -> Non
 
 def test_submit_passes_pool_priority_and_set_values(make_backend: MakeBackend, server_home: Path) -> None:
     be = make_backend()
-    text = ("default-values:\n  word: hi\n  tag: '007'\nworkflow:\n  name: sets\n  tasks:\n  - name: t\n"
-            "    image: ubuntu\n    command: [sh, -c, 'echo {{ word }} {{ tag }} {{ n }}']\n")
+    text = (
+        "default-values:\n  word: hi\n  tag: '007'\nworkflow:\n  name: sets\n  tasks:\n  - name: t\n"
+        "    image: ubuntu\n    command: [sh, -c, 'echo {{ word }} {{ tag }} {{ n }}']\n"
+    )
     doc = load_spec_text(text, set_values={"n": 4})
     sub = be.submit(doc, "fake-pool", priority="LOW")
     submit_call = next(c for c in calls(server_home) if c[:2] == ["workflow", "submit"])
@@ -131,10 +134,10 @@ def test_on_63_no_labels_and_crash_recovery_by_name_and_time(make_backend: MakeB
     ds = HELLO.replace("    command:", "    outputs:\n    - dataset: {name: out}\n    command:")
     sub = be.submit(spec_from_yaml(ds), idempotency_key="k:1")  # 6.3 still has datasets
     assert not any("--label" in c for c in calls(server_home))
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
     be.store.forget_key("k:1")
-    be.store.mark_submitting("k:1", "conf-hello", datetime.now(timezone.utc) - timedelta(seconds=30))
+    be.store.mark_submitting("k:1", "conf-hello", datetime.now(UTC) - timedelta(seconds=30))
     assert be.find_by_key("k:1") == sub.workflow_id
     assert be.find_by_key("never-used") is None
     wait_terminal(be, sub.workflow_id)
@@ -181,5 +184,7 @@ def test_fixture_shapes_map_to_models(make_backend: MakeBackend, shared_fixtures
     assert ev and all(e.task == "train" for e in ev) and ev[1].reason == "FailedScheduling"
     t0 = time.monotonic()
     lines = list(be.logs("gr00t-train-1"))  # RUNNING: the stream does not end; idle gap cuts it
-    assert time.monotonic() - t0 < 3 and lines[-1].endswith("step=3500/10000 loss=0.8915 lr=8.2e-05 throughput=24.1 samples/s")
+    assert time.monotonic() - t0 < 3 and lines[-1].endswith(
+        "step=3500/10000 loss=0.8915 lr=8.2e-05 throughput=24.1 samples/s"
+    )
     assert [r.workflow_id for r in be.list(statuses=[Status.FAILED])] == ["policy-train-7"]

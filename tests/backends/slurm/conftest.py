@@ -5,8 +5,8 @@ Without a reachable Slurm the tests skip and say why; `.ci/run` always starts on
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 

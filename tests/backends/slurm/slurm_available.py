@@ -26,11 +26,9 @@ def _absent(reason: str) -> None:
 def slurm_conf_or_skip() -> Path:
     conf = find_slurm_conf()
     if conf is None or shutil.which("scontrol") is None:
-        _absent("no Slurm here: start one with `sudo scripts/slurm-up.sh` and export SLURM_CONF "
-                    "(.ci/run does this)")
+        _absent("no Slurm here: start one with `sudo scripts/slurm-up.sh` and export SLURM_CONF (.ci/run does this)")
     env = {**os.environ, "SLURM_CONF": str(conf)}
     ping = subprocess.run(["scontrol", "ping"], env=env, capture_output=True, text=True, timeout=20)
     if "UP" not in ping.stdout:
-        _absent(f"Slurm config {conf} found but slurmctld does not answer: {ping.stdout.strip()} "
-                    f"{ping.stderr.strip()}")
+        _absent(f"Slurm config {conf} found but slurmctld does not answer: {ping.stdout.strip()} {ping.stderr.strip()}")
     return conf

@@ -139,13 +139,18 @@ def test_a_group_runs_together(backend: SlurmBackend) -> None:
 def test_request_larger_than_any_node_waits_and_is_explained_as_no_node_fits(backend: SlurmBackend) -> None:
     sub = backend.submit(spec_from_yaml(TOO_BIG))
     try:
-        status = wait_for(backend, sub.workflow_id,
-                          lambda s: any(e.reason == "Unschedulable" for e in backend.events(s.workflow_id)), 20)
+        status = wait_for(
+            backend,
+            sub.workflow_id,
+            lambda s: any(e.reason == "Unschedulable" for e in backend.events(s.workflow_id)),
+            20,
+        )
         assert status.status is Status.PENDING
         lines = [e.line() for e in backend.events(sub.workflow_id)]
         assert any("Reason=PartitionConfig" in line for line in lines), lines
-        why = explain_pending(lines, backend.pools(), backend.resources(None),
-                              ResourceRequest(cpu=64, pool=status.pool))
+        why = explain_pending(
+            lines, backend.pools(), backend.resources(None), ResourceRequest(cpu=64, pool=status.pool)
+        )
         assert why.kind == "node_fit" and "No single machine" in why.summary
     finally:
         backend.cancel(sub.workflow_id)

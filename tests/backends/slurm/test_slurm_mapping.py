@@ -98,12 +98,16 @@ def test_parse_squeue_rows() -> None:
     assert waiting.tag is None and waiting.reason == "PartitionConfig"
 
 
-NODE = ("NodeName=gpu1 Arch=x86_64 CoresPerSocket=8 CPUAlloc=6 CPUTot=16 CPULoad=0.1 Gres=gpu:a100:4(S:0-1) "
-        "NodeAddr=10.0.0.1 OS=Linux 6.1.0 #1 SMP RealMemory=65536 AllocMem=16384 FreeMem=50000 "
-        "State=MIXED Partitions=gpu,all GresUsed=gpu:a100:1(IDX:0)\n"
-        "NodeName=cpu1 CPUAlloc=0 CPUTot=4 Gres=(null) RealMemory=8192 AllocMem=0 State=DOWN+DRAIN Partitions=all\n")
-PARTS = ("PartitionName=gpu Default=NO MaxTime=1-00:00:00 State=UP TotalCPUs=16 TotalNodes=1\n"
-         "PartitionName=all Default=YES MaxTime=UNLIMITED State=UP TotalCPUs=20 TotalNodes=2\n")
+NODE = (
+    "NodeName=gpu1 Arch=x86_64 CoresPerSocket=8 CPUAlloc=6 CPUTot=16 CPULoad=0.1 Gres=gpu:a100:4(S:0-1) "
+    "NodeAddr=10.0.0.1 OS=Linux 6.1.0 #1 SMP RealMemory=65536 AllocMem=16384 FreeMem=50000 "
+    "State=MIXED Partitions=gpu,all GresUsed=gpu:a100:1(IDX:0)\n"
+    "NodeName=cpu1 CPUAlloc=0 CPUTot=4 Gres=(null) RealMemory=8192 AllocMem=0 State=DOWN+DRAIN Partitions=all\n"
+)
+PARTS = (
+    "PartitionName=gpu Default=NO MaxTime=1-00:00:00 State=UP TotalCPUs=16 TotalNodes=1\n"
+    "PartitionName=all Default=YES MaxTime=UNLIMITED State=UP TotalCPUs=20 TotalNodes=2\n"
+)
 
 
 def test_nodes_and_partitions_from_scontrol() -> None:

@@ -7,30 +7,33 @@ import pytest
 from runshepherd.chat.intents import route
 
 
-@pytest.mark.parametrize(("text", "kind", "extra"), [
-    ("train model X with train.py on 2 GPUs", "start", {"request": "train model X with train.py on 2 GPUs"}),
-    ("Please fine-tune llama on my data", "start", {}),
-    ("what's the status", "status", {}),
-    ("how is it going?", "status", {}),
-    ("why is it pending", "why_pending", {}),
-    ("why is tiny-1 still queued?", "why_pending", {"workflow": "tiny-1"}),
-    ("show me the logs of train-3", "logs", {"task": "train-3"}),
-    ("logs", "logs", {"task": None}),
-    ("what does workflow tiny-1 do", "explain_workflow", {"workflow": "tiny-1"}),
-    ("why did it fail?", "explain_failure", {}),
-    ("what went wrong", "explain_failure", {}),
-    ("download the outputs", "download", {}),
-    ("get the results", "download", {}),
-    ("save it as an app", "save_app", {}),
-    ("cancel it", "cancel", {}),
-    ("cancel tiny-1", "cancel", {"workflow": "tiny-1"}),
-    ("yes", "answer", {"answer": "yes"}),
-    ("No thanks.", "answer", {"answer": "no"}),
-    ("retry", "answer", {"answer": "retry"}),
-    ("list my runs", "list_runs", {}),
-    ("quit", "quit", {}),
-    ("hmm", "help", {}),
-])
+@pytest.mark.parametrize(
+    ("text", "kind", "extra"),
+    [
+        ("train model X with train.py on 2 GPUs", "start", {"request": "train model X with train.py on 2 GPUs"}),
+        ("Please fine-tune llama on my data", "start", {}),
+        ("what's the status", "status", {}),
+        ("how is it going?", "status", {}),
+        ("why is it pending", "why_pending", {}),
+        ("why is tiny-1 still queued?", "why_pending", {"workflow": "tiny-1"}),
+        ("show me the logs of train-3", "logs", {"task": "train-3"}),
+        ("logs", "logs", {"task": None}),
+        ("what does workflow tiny-1 do", "explain_workflow", {"workflow": "tiny-1"}),
+        ("why did it fail?", "explain_failure", {}),
+        ("what went wrong", "explain_failure", {}),
+        ("download the outputs", "download", {}),
+        ("get the results", "download", {}),
+        ("save it as an app", "save_app", {}),
+        ("cancel it", "cancel", {}),
+        ("cancel tiny-1", "cancel", {"workflow": "tiny-1"}),
+        ("yes", "answer", {"answer": "yes"}),
+        ("No thanks.", "answer", {"answer": "no"}),
+        ("retry", "answer", {"answer": "retry"}),
+        ("list my runs", "list_runs", {}),
+        ("quit", "quit", {}),
+        ("hmm", "help", {}),
+    ],
+)
 def test_phrasings(text: str, kind: str, extra: dict) -> None:
     got = route(text, known=["tiny-1"])
     assert got.kind == kind

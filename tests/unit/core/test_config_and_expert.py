@@ -40,8 +40,10 @@ def test_bad_config_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_request_parsing_takes_only_what_was_said(tmp_path: Path) -> None:
     (tmp_path / "train.py").write_text("print('hi')\n")
-    p = parse_request("train model resnet50 with train.py for 5 epochs, lr 3e-4, batch size 32 on 2 GPUs, "
-                      "8Gi memory, time limit 2h", tmp_path)
+    p = parse_request(
+        "train model resnet50 with train.py for 5 epochs, lr 3e-4, batch size 32 on 2 GPUs, 8Gi memory, time limit 2h",
+        tmp_path,
+    )
     assert (p.epochs, p.lr, p.batch_size, p.gpus, p.memory, p.time_limit) == (5, 3e-4, 32, 2, "8Gi", "2h")
     assert p.script == "train.py" and p.model == "resnet50"
     bare = parse_request("train a small classifier", tmp_path)
@@ -70,7 +72,9 @@ def test_app_registry_versions_only_on_change(tmp_path: Path) -> None:
     app = reg.save("trainer", "Trains.", "workflow: {}\n")
     assert app.latest == 1
     app = reg.save("trainer", "Trains more.", "workflow: {name: x}\n")
-    assert app.latest == 2 and reg.spec("trainer:1") == "workflow: {}\n" and reg.spec("trainer") == "workflow: {name: x}\n"
+    assert (
+        app.latest == 2 and reg.spec("trainer:1") == "workflow: {}\n" and reg.spec("trainer") == "workflow: {name: x}\n"
+    )
     with pytest.raises(AppError, match="no app 'nope'"):
         reg.get("nope")
     with pytest.raises(AppError, match="not valid"):

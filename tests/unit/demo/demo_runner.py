@@ -5,9 +5,9 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 import psutil
 import pytest
@@ -34,9 +34,7 @@ class Run:
 
 def run_process(argv: Sequence[str], cwd: Path, env: dict[str, str] | None = None, timeout: float = 60) -> Run:
     """Run to completion while sampling the child's RSS every 20 ms (psutil), as a memory-limit monitor would."""
-    proc = subprocess.Popen(
-        list(argv), cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+    proc = subprocess.Popen(list(argv), cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     peak = 0.0
     child = psutil.Process(proc.pid)
     deadline = time.monotonic() + timeout

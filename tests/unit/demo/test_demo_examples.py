@@ -24,9 +24,17 @@ MIB = 2**20
 
 def test_the_promised_examples_exist() -> None:
     assert set(ALL) >= {
-        "train-classifier.yaml", "pipeline.yaml", "templated.yaml", "fail-oom.yaml", "fail-nan.yaml",
-        "fail-module.yaml", "fail-command.yaml", "fail-missing-input.yaml", "fail-timeout.yaml",
-        "fail-outputs-typo.yaml", "fail-gpu.yaml",
+        "train-classifier.yaml",
+        "pipeline.yaml",
+        "templated.yaml",
+        "fail-oom.yaml",
+        "fail-nan.yaml",
+        "fail-module.yaml",
+        "fail-command.yaml",
+        "fail-missing-input.yaml",
+        "fail-timeout.yaml",
+        "fail-outputs-typo.yaml",
+        "fail-gpu.yaml",
     }
 
 

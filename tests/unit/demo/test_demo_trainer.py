@@ -8,9 +8,9 @@ import re
 from pathlib import Path
 
 import numpy as np
+from demo_runner import run_trainer
 
 from runshepherd.demo.data import make_blobs, save_npz
-from demo_runner import run_trainer
 
 STEP_RE = re.compile(
     r"^epoch (\d+)/(\d+) step (\d+)/(\d+) loss=(\S+) acc=([\d.]+) lr=(\S+) throughput=([\d.]+) samples/s$"

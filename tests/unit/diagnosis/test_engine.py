@@ -7,8 +7,11 @@ from runshepherd.diagnosis import DiagnosisInput, TaskRecord, diagnose, diagnose
 
 
 def test_exit_137_alone_is_low_confidence_memory_with_what_would_confirm() -> None:
-    inp = DiagnosisInput(status=Status.FAILED, tasks=[TaskRecord(name="train", status="FAILED", exit_code=137)],
-                         log_lines={"train": ["step 10 loss 1.2", "step 20 loss 1.1"]})
+    inp = DiagnosisInput(
+        status=Status.FAILED,
+        tasks=[TaskRecord(name="train", status="FAILED", exit_code=137)],
+        log_lines={"train": ["step 10 loss 1.2", "step 20 loss 1.1"]},
+    )
     [d] = diagnose(inp)
     assert d.label == "host_oom"
     assert d.confidence < 0.6
@@ -16,7 +19,10 @@ def test_exit_137_alone_is_low_confidence_memory_with_what_would_confirm() -> No
 
 
 def test_exit_137_with_time_limit_is_a_timeout_not_memory() -> None:
-    log = ["step 900 loss 0.3", "slurmstepd: error: *** JOB 12 ON n1 CANCELLED AT 2024-01-01T00:00:00 DUE TO TIME LIMIT ***"]
+    log = [
+        "step 900 loss 0.3",
+        "slurmstepd: error: *** JOB 12 ON n1 CANCELLED AT 2024-01-01T00:00:00 DUE TO TIME LIMIT ***",
+    ]
     inp = DiagnosisInput(tasks=[TaskRecord(name="t", status="FAILED", exit_code=137)], log_lines={"t": log})
     assert diagnose(inp)[0].label == "timeout"
 
@@ -63,12 +69,17 @@ def test_to_json_matches_the_cli_contract() -> None:
     obj = d.to_json("run.log")
     assert set(obj) == {"source", "label", "origin", "confidence", "evidence", "explanation", "fix"}
     assert set(obj["fix"]) == {"kind", "description", "patch"}
-    assert obj["source"] == "run.log" and obj["label"] == "missing_dependency" and obj["fix"]["kind"] == "add_dependency"
+    assert (
+        obj["source"] == "run.log" and obj["label"] == "missing_dependency" and obj["fix"]["kind"] == "add_dependency"
+    )
 
 
 def test_completed_run_with_caught_errors_is_healthy() -> None:
-    inp = DiagnosisInput(status=Status.COMPLETED, tasks=[TaskRecord(name="t", status="COMPLETED", exit_code=0)],
-                         log_lines={"t": ["ValueError: retrying with fallback tokenizer", "done"]})
+    inp = DiagnosisInput(
+        status=Status.COMPLETED,
+        tasks=[TaskRecord(name="t", status="COMPLETED", exit_code=0)],
+        log_lines={"t": ["ValueError: retrying with fallback tokenizer", "done"]},
+    )
     assert [d.label for d in diagnose(inp)] == ["healthy"]
 
 
@@ -79,8 +90,14 @@ def test_one_diagnosis_per_failed_group_upstream_ignored() -> None:
             TaskRecord(name="prep", group="g1", status="FAILED", exit_code=1),
             TaskRecord(name="train", group="g2", status="FAILED_UPSTREAM"),
         ],
-        log_lines={"prep": ["Traceback (most recent call last):", '  File "p.py", line 1, in <module>',
-                            "    open(x)", "FileNotFoundError: [Errno 2] No such file or directory: '/data/x.csv'"]},
+        log_lines={
+            "prep": [
+                "Traceback (most recent call last):",
+                '  File "p.py", line 1, in <module>',
+                "    open(x)",
+                "FileNotFoundError: [Errno 2] No such file or directory: '/data/x.csv'",
+            ]
+        },
     )
     ds = diagnose(inp)
     assert [(d.task, d.label) for d in ds] == [("prep", "file_not_found")]

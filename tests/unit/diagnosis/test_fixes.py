@@ -35,8 +35,15 @@ workflow:
 
 
 def _d(label: str, kind: str, evidence: list[str] | None = None, origin: str = "user") -> Diagnosis:
-    return Diagnosis(label=label, origin=origin, confidence=0.9, evidence=evidence or [], explanation="x",
-                     fix=Fix(kind=kind, description="d"), task="train")
+    return Diagnosis(
+        label=label,
+        origin=origin,
+        confidence=0.9,
+        evidence=evidence or [],
+        explanation="x",
+        fix=Fix(kind=kind, description="d"),
+        task="train",
+    )
 
 
 def _changed(patch: str) -> list[str]:
@@ -44,8 +51,16 @@ def _changed(patch: str) -> list[str]:
 
 
 def _node(mem: float) -> Node:
-    return Node(hostname="n", pool="p", cpu_total=32, cpu_free=32, memory_total_gi=mem, memory_free_gi=mem,
-                gpu_total=8, gpu_free=8)
+    return Node(
+        hostname="n",
+        pool="p",
+        cpu_total=32,
+        cpu_free=32,
+        memory_total_gi=mem,
+        memory_free_gi=mem,
+        gpu_total=8,
+        gpu_free=8,
+    )
 
 
 def test_host_oom_doubles_memory_and_keeps_comments() -> None:
@@ -92,36 +107,48 @@ def test_missing_module_maps_import_name_and_inserts_after_header() -> None:
     assert _changed(fix.patch) == ["+        pip install --no-cache-dir opencv-python-headless"]
     new = yaml.safe_load(SPEC)  # still valid YAML after patching is covered by propose_fix's validation
     assert new
-    assert pip_package("sklearn") == "scikit-learn" and pip_package("PIL") == "pillow" and pip_package("yaml") == "pyyaml"
+    assert (
+        pip_package("sklearn") == "scikit-learn" and pip_package("PIL") == "pillow" and pip_package("yaml") == "pyyaml"
+    )
 
 
 def test_missing_binary_gets_apt_step() -> None:
-    fix = propose_fix(_d("missing_dependency", "add_dependency", ["/tmp/entry.sh: line 6: jq: command not found"]), SPEC)
+    fix = propose_fix(
+        _d("missing_dependency", "add_dependency", ["/tmp/entry.sh: line 6: jq: command not found"]), SPEC
+    )
     assert _changed(fix.patch) == ["+        apt-get update && apt-get install -y jq"]
 
 
 def test_outputs_typo_fixed() -> None:
     fix = propose_fix(_d("output_missing", "fix_path"), SPEC)
-    assert _changed(fix.patch) == ["-        python train.py --out {{outputs}}/model",
-                                   "+        python train.py --out {{output}}/model"]
+    assert _changed(fix.patch) == [
+        "-        python train.py --out {{outputs}}/model",
+        "+        python train.py --out {{output}}/model",
+    ]
 
 
 def test_ask_the_person_labels_never_patch() -> None:
-    for label, kind in [("image_pull", "fix_image"), ("permission_or_auth", "fix_credentials"),
-                        ("file_not_found", "fix_path"), ("cuda_driver", "fix_driver_or_image"),
-                        ("user_code_error", "fix_code")]:
+    for label, kind in [
+        ("image_pull", "fix_image"),
+        ("permission_or_auth", "fix_credentials"),
+        ("file_not_found", "fix_path"),
+        ("cuda_driver", "fix_driver_or_image"),
+        ("user_code_error", "fix_code"),
+    ]:
         fix = propose_fix(_d(label, kind), SPEC)
         assert fix.patch is None and fix.kind == kind
 
 
 def test_jinja_resource_values_are_never_edited() -> None:
-    spec = SPEC.replace("memory: 16Gi", "memory: \"{{mem}}\"")
+    spec = SPEC.replace("memory: 16Gi", 'memory: "{{mem}}"')
     fix = propose_fix(_d("host_oom", "increase_memory"), spec)
     assert fix.patch is None
 
 
 def test_jinja_template_that_is_not_yaml_still_gets_a_safe_text_fix() -> None:
     spec = "{% set n = 2 %}\n" + SPEC
-    fix = propose_fix(_d("missing_dependency", "add_dependency", ["ModuleNotFoundError: No module named 'einops'"]), spec)
+    fix = propose_fix(
+        _d("missing_dependency", "add_dependency", ["ModuleNotFoundError: No module named 'einops'"]), spec
+    )
     assert _changed(fix.patch) == ["+        pip install --no-cache-dir einops"]
     assert propose_fix(_d("host_oom", "increase_memory"), spec).patch is None

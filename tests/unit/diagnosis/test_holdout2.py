@@ -108,14 +108,34 @@ def test_pip_http_error_is_the_root_not_the_missing_module_after_it() -> None:
 
 
 def test_new_wordings_of_known_failures() -> None:
-    assert _label(["ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory."]) \
+    assert (
+        _label(["ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory."])
         == "host_oom"
+    )
     assert _label(["RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED"]) == "cuda_driver"
-    assert _label(["ImportError: peft>=0.5.0 is required for a normal functioning of this module, but found "
-                   "peft==0.3.0."]) == "missing_dependency"
-    assert _label(["botocore.exceptions.ClientError: An error occurred (404) when calling the HeadObject operation: "
-                   "Not Found"]) == "file_not_found"
-    assert _label(['Error from server (Forbidden): pods is forbidden: User "system:serviceaccount:research:default" '
-                   'cannot create resource "pods" in API group "" in the namespace "ml-prod"']) == "permission_or_auth"
-    assert _label(["aiohttp.client_exceptions.ClientPayloadError: Response payload is not completed"]) \
+    assert (
+        _label(["ImportError: peft>=0.5.0 is required for a normal functioning of this module, but found peft==0.3.0."])
+        == "missing_dependency"
+    )
+    assert (
+        _label(
+            [
+                "botocore.exceptions.ClientError: An error occurred (404) when calling the HeadObject operation: "
+                "Not Found"
+            ]
+        )
+        == "file_not_found"
+    )
+    assert (
+        _label(
+            [
+                'Error from server (Forbidden): pods is forbidden: User "system:serviceaccount:research:default" '
+                'cannot create resource "pods" in API group "" in the namespace "ml-prod"'
+            ]
+        )
+        == "permission_or_auth"
+    )
+    assert (
+        _label(["aiohttp.client_exceptions.ClientPayloadError: Response payload is not completed"])
         == "network_download"
+    )

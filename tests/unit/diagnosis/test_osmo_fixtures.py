@@ -17,13 +17,24 @@ pytestmark = pytest.mark.skipif(not FIX.exists(), reason="OSMO eval fixtures not
 
 def _input(name: str, spec: str | None = None) -> DiagnosisInput:
     q = json.loads((FIX / f"workflow_query_{name}.json").read_text())
-    tasks = [TaskRecord(name=t["name"], group=g["name"], status=t["status"], exit_code=t["exit_code"],
-                        failure_message=t["failure_message"], lead=t.get("lead", False))
-             for g in q["groups"] for t in g["tasks"]]
+    tasks = [
+        TaskRecord(
+            name=t["name"],
+            group=g["name"],
+            status=t["status"],
+            exit_code=t["exit_code"],
+            failure_message=t["failure_message"],
+            lead=t.get("lead", False),
+        )
+        for g in q["groups"]
+        for t in g["tasks"]
+    ]
     ev = FIX / f"workflow_events_{name}.txt"
     logs = FIX / f"workflow_logs_{name}.txt"
     return DiagnosisInput(
-        workflow_id=q["name"], status=q["status"], tasks=tasks,
+        workflow_id=q["name"],
+        status=q["status"],
+        tasks=tasks,
         events=ev.read_text().splitlines() if ev.exists() else [],
         log_lines={tasks[0].name: logs.read_text().splitlines()} if logs.exists() else {},
         spec_text=(FIX / spec).read_text() if spec else None,
@@ -52,7 +63,9 @@ def test_oom_patch_doubles_literal_memory_and_keeps_jinja() -> None:
     [d] = diagnose(_input("oom", "workflow_spec_template.yaml"))
     assert d.origin == "config" and d.confidence > 0.9
     assert "-      memory: 256Gi" in d.fix.patch and "+      memory: 512Gi" in d.fix.patch
-    assert "num_gpu" not in "".join(l for l in d.fix.patch.splitlines() if l.startswith(("+", "-")) and not l.startswith(("+++", "---")))
+    assert "num_gpu" not in "".join(
+        l for l in d.fix.patch.splitlines() if l.startswith(("+", "-")) and not l.startswith(("+++", "---"))
+    )
 
 
 def test_tool_names_jq_and_suggests_install() -> None:

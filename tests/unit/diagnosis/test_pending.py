@@ -11,8 +11,19 @@ def _pool(name: str, qf: int, tf: int) -> Pool:
 
 
 def _nodes(pool: str, n: int, gpus: int = 8, free: int = 8) -> list[Node]:
-    return [Node(hostname=f"{pool}-{i}", pool=pool, cpu_total=96, cpu_free=48, memory_total_gi=1024,
-                 memory_free_gi=512, gpu_total=gpus, gpu_free=free) for i in range(n)]
+    return [
+        Node(
+            hostname=f"{pool}-{i}",
+            pool=pool,
+            cpu_total=96,
+            cpu_free=48,
+            memory_total_gi=1024,
+            memory_free_gi=512,
+            gpu_total=gpus,
+            gpu_free=free,
+        )
+        for i in range(n)
+    ]
 
 
 def test_quota_short_capacity_free_offers_low_priority_with_warning() -> None:
@@ -22,18 +33,22 @@ def test_quota_short_capacity_free_offers_low_priority_with_warning() -> None:
 
 
 def test_capacity_short_says_low_priority_will_not_help() -> None:
-    e = explain_pending([], [_pool("a", 8, 2), _pool("b", 16, 16)], _nodes("a", 2, free=1),
-                        ResourceRequest(gpu=4, pool="a"))
+    e = explain_pending(
+        [], [_pool("a", 8, 2), _pool("b", 16, 16)], _nodes("a", 2, free=1), ResourceRequest(gpu=4, pool="a")
+    )
     assert e.kind == "capacity" and not e.suggest_low_priority
     assert "will not help" in e.summary
     assert e.other_pools and e.other_pools[0].startswith("b")
 
 
 def test_no_single_node_fits_proposes_largest_size() -> None:
-    events = ["2026-05-08T17:01:05Z  Warning  FailedScheduling  0/6 nodes are available: 6 Insufficient "
-              "nvidia.com/gpu (requested 32, max per node 8)."]
-    e = explain_pending(events, [_pool("h100", 8, 12)], _nodes("h100", 6),
-                        ResourceRequest(gpu=32, cpu=64, memory_gi=512, pool="h100"))
+    events = [
+        "2026-05-08T17:01:05Z  Warning  FailedScheduling  0/6 nodes are available: 6 Insufficient "
+        "nvidia.com/gpu (requested 32, max per node 8)."
+    ]
+    e = explain_pending(
+        events, [_pool("h100", 8, 12)], _nodes("h100", 6), ResourceRequest(gpu=32, cpu=64, memory_gi=512, pool="h100")
+    )
     assert e.kind == "node_fit" and e.origin == "capacity"
     assert "No single machine" in e.summary and "8 GPUs" in e.summary
     assert e.largest_fit is not None and e.largest_fit.gpu == 8
@@ -59,15 +74,20 @@ def test_kubernetes_vocabulary_translated() -> None:
 
 
 def test_slurm_reasons_translated() -> None:
-    got = {r.kind for r in translate([
-        "JobId=1 JobState=PENDING Reason=QOSMaxGRESPerUser",
-        "JobId=2 JobState=PENDING Reason=PartitionTimeLimit",
-        "JobId=3 JobState=PENDING Reason=JobHeldAdmin",
-        "JobId=4 JobState=PENDING Reason=Dependency",
-        "   51234  a100  ft  bob  PENDING  0:00  1 (ReqNodeNotAvail, UnavailableNodes:node-[01-04])",
-        "JobId=5 JobState=PENDING Reason=Priority",
-        "JobId=6 JobState=PENDING Reason=AssocGrpGRES",
-    ])}
+    got = {
+        r.kind
+        for r in translate(
+            [
+                "JobId=1 JobState=PENDING Reason=QOSMaxGRESPerUser",
+                "JobId=2 JobState=PENDING Reason=PartitionTimeLimit",
+                "JobId=3 JobState=PENDING Reason=JobHeldAdmin",
+                "JobId=4 JobState=PENDING Reason=Dependency",
+                "   51234  a100  ft  bob  PENDING  0:00  1 (ReqNodeNotAvail, UnavailableNodes:node-[01-04])",
+                "JobId=5 JobState=PENDING Reason=Priority",
+                "JobId=6 JobState=PENDING Reason=AssocGrpGRES",
+            ]
+        )
+    }
     assert got == {"quota", "node_fit", "held", "dependency", "placement", "priority"}
 
 

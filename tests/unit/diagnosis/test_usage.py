@@ -24,7 +24,9 @@ def test_usage_errors_are_diagnosed_from_the_usage_line() -> None:
     d = diagnose_log_text(LOG)
     assert (d.label, d.origin) == ("user_code_error", "config")
     assert d.evidence == ["2026/11/30 04:33:40 [train] train.py: error: unrecognized arguments: --model X"]
-    missing = diagnose_log_text("usage: t.py [-h] --data DATA\nt.py: error: the following arguments are required: --data")
+    missing = diagnose_log_text(
+        "usage: t.py [-h] --data DATA\nt.py: error: the following arguments are required: --data"
+    )
     assert missing.label == "user_code_error"
 
 
@@ -32,6 +34,8 @@ def test_the_fix_removes_only_the_unknown_options() -> None:
     fix = propose_fix(diagnose_log_text(LOG), SPEC)
     assert fix.patch is not None
     assert '-    args: [--epochs, "4", --model, X]' in fix.patch and '+    args: [--epochs, "4"]' in fix.patch
-    block = SPEC.replace('    args: [--epochs, "4", --model, X]', '    args:\n    - --epochs\n    - "4"\n    - --model\n    - X')
+    block = SPEC.replace(
+        '    args: [--epochs, "4", --model, X]', '    args:\n    - --epochs\n    - "4"\n    - --model\n    - X'
+    )
     patch = propose_fix(diagnose_log_text(LOG), block).patch or ""
     assert "-    - --model" in patch and "-    - X" in patch and "-    - --epochs" not in patch

@@ -7,8 +7,9 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
@@ -40,12 +41,13 @@ class RecordingFake(BaseChatModel):
     def _llm_type(self) -> str:
         return "recording-fake"
 
-    def bind_tools(self, tools: Any, **kwargs: Any) -> "RecordingFake":  # type: ignore[override]
+    def bind_tools(self, tools: Any, **kwargs: Any) -> RecordingFake:  # type: ignore[override]
         names = [t["function"]["name"] if isinstance(t, dict) else getattr(t, "__name__", str(t)) for t in tools]
         return self.model_copy(update={"tools": names})
 
-    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None,
-                  **kwargs: Any) -> ChatResult:
+    def _generate(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
+    ) -> ChatResult:
         self.recorder.calls.append((list(messages), list(self.tools)))
         if self.recorder.down:
             raise ConnectionError("provider connection refused")

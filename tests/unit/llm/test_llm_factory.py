@@ -29,8 +29,10 @@ def test_a_missing_key_is_named_and_a_local_server_needs_none(monkeypatch: pytes
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: object())  # as if the extra were installed
     with pytest.raises(ConfigError, match="ANTHROPIC_API_KEY environment variable"):
         check_provider("anthropic:claude-x", LLMConfig(), environ={})
-    assert check_provider("anthropic:claude-x", LLMConfig(), environ={"ANTHROPIC_API_KEY": "k"}) == \
-        ("anthropic", "claude-x")
+    assert check_provider("anthropic:claude-x", LLMConfig(), environ={"ANTHROPIC_API_KEY": "k"}) == (
+        "anthropic",
+        "claude-x",
+    )
     assert check_provider("openai:qwen", LLMConfig(base_url="http://127.0.0.1:8000/v1"), environ={})[1] == "qwen"
 
 
@@ -39,7 +41,9 @@ def test_a_missing_provider_package_says_how_to_install(monkeypatch: pytest.Monk
 
     real = importlib.util.find_spec
     # as if `langchain` were installed (CI installs only the dev extra): the provider's own package is named
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: object() if name == "langchain" else real(name, *a))
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: object() if name == "langchain" else real(name, *a)
+    )
     with pytest.raises(ConfigError, match=r"langchain_nosuch.*runshepherd\[llm\]"):
         check_provider("nosuch:model", LLMConfig(), environ={})
 
@@ -52,26 +56,42 @@ def test_missing_langchain_is_an_error_before_the_session_starts(tmp_path: Path)
         "from runshepherd.cli.main import main\n"
         "sys.exit(main(['run', 'train tiny', '--yes']))\n"
     )
-    res = subprocess.run([sys.executable, "-c", env_code], capture_output=True, text=True, cwd=tmp_path, timeout=60,
-                         env={"RUNSHEPHERD_EXPERT": "openai:gpt-4o-mini", "RUNSHEPHERD_STATE_DIR": str(tmp_path),
-                              "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    res = subprocess.run(
+        [sys.executable, "-c", env_code],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+        env={
+            "RUNSHEPHERD_EXPERT": "openai:gpt-4o-mini",
+            "RUNSHEPHERD_STATE_DIR": str(tmp_path),
+            "HOME": str(tmp_path),
+            "PATH": "/usr/bin:/bin",
+        },
+    )
     assert res.returncode == 2, res.stderr
     assert "needs langchain" in res.stderr and "Traceback" not in res.stderr
-    assert not (tmp_path / "sessions.sqlite").exists() or "train tiny" not in (tmp_path / "sessions.sqlite").read_bytes().decode("latin-1")
+    assert not (tmp_path / "sessions.sqlite").exists() or "train tiny" not in (
+        tmp_path / "sessions.sqlite"
+    ).read_bytes().decode("latin-1")
 
 
 def test_the_heuristic_default_never_imports_langchain() -> None:
-    code = ("import sys\nfrom runshepherd.graph.context import Deps\nfrom runshepherd.config import Settings\n"
-            "Deps(backend=None, settings=Settings()).get_expert()\n"
-            "import runshepherd.cli.main, runshepherd.nodes.diagnose_fix\n"
-            "print('langchain' in sys.modules)")
+    code = (
+        "import sys\nfrom runshepherd.graph.context import Deps\nfrom runshepherd.config import Settings\n"
+        "Deps(backend=None, settings=Settings()).get_expert()\n"
+        "import runshepherd.cli.main, runshepherd.nodes.diagnose_fix\n"
+        "print('langchain' in sys.modules)"
+    )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert res.stdout.strip() == "False", res.stderr
 
 
 def test_llm_settings_come_from_config(tmp_path: Path) -> None:
     cfg = tmp_path / "c.yaml"
-    cfg.write_text("expert: openai:local-model\nllm:\n  base_url: http://127.0.0.1:8000/v1\n  max_tokens_per_session: 5000\n")
+    cfg.write_text(
+        "expert: openai:local-model\nllm:\n  base_url: http://127.0.0.1:8000/v1\n  max_tokens_per_session: 5000\n"
+    )
     s = load_settings(cfg, environ={})
     assert s.expert == "openai:local-model" and s.llm.base_url.endswith("/v1") and s.llm.max_tokens_per_session == 5000
 

@@ -63,7 +63,10 @@ def test_endless_progress_line_keeps_what_the_terminal_showed() -> None:
     [
         ("2025/10/08 20:23:43 [hello] Hello", ("2025/10/08 20:23:43", "hello", None, False, "Hello")),
         ("2025/10/08 20:23:43 [train retry-2] x", ("2025/10/08 20:23:43", "train", 2, False, "x")),
-        ("2025/10/08 20:23:43 [task1][osmo] Checkpointing data", ("2025/10/08 20:23:43", "task1", None, True, "Checkpointing data")),
+        (
+            "2025/10/08 20:23:43 [task1][osmo] Checkpointing data",
+            ("2025/10/08 20:23:43", "task1", None, True, "Checkpointing data"),
+        ),
         ("[2026-05-05 18:01:30] Starting run", ("2026-05-05 18:01:30", None, None, False, "Starting run")),
         ("2025-01-02T03:04:05.123Z msg", ("2025-01-02T03:04:05", None, None, False, "msg")),
         ("plain text line", (None, None, None, False, "plain text line")),
@@ -92,11 +95,21 @@ SECRETS = {
     "jwt": "cookie eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
 }
 SECRET_VALUES = {
-    "aws_key": "AKIAIOSFODNN7EXAMPLE", "aws_secret": "wJalrXUtnFEMI", "gcp_key": "AIzaSyA1234567890",
-    "azure_key": "abcdefghijklmnopqrstuvwxyz0123456789ABCD", "bearer_token": "abcdef0123456789abcdef",
-    "openai_key": "sk-proj-abcdef", "anthropic_key": "sk-ant-api03", "hf_token": "hf_AbCdEf",
-    "github_token": "ghp_abcdef", "slack_token": "xoxb-1234", "nvidia_key": "nvapi-abc",
-    "url_password": "Sup3rS3cret", "password": "hunter2", "token": "tkn_0123456789", "secret": "shhh-very-secret",
+    "aws_key": "AKIAIOSFODNN7EXAMPLE",
+    "aws_secret": "wJalrXUtnFEMI",
+    "gcp_key": "AIzaSyA1234567890",
+    "azure_key": "abcdefghijklmnopqrstuvwxyz0123456789ABCD",
+    "bearer_token": "abcdef0123456789abcdef",
+    "openai_key": "sk-proj-abcdef",
+    "anthropic_key": "sk-ant-api03",
+    "hf_token": "hf_AbCdEf",
+    "github_token": "ghp_abcdef",
+    "slack_token": "xoxb-1234",
+    "nvidia_key": "nvapi-abc",
+    "url_password": "Sup3rS3cret",
+    "password": "hunter2",
+    "token": "tkn_0123456789",
+    "secret": "shhh-very-secret",
     "jwt": "eyJhbGciOiJIUzI1NiJ9",
 }
 
@@ -110,7 +123,12 @@ def test_each_secret_kind_is_redacted_and_counted(kind: str) -> None:
 
 
 def test_private_key_block_spanning_lines_is_removed_in_text_and_stream() -> None:
-    block = ["-----BEGIN RSA PRIVATE KEY-----", "MIIEowIBAAKCAQEA7bq9", "Zm9vYmFyYmF6cXV4==", "-----END RSA PRIVATE KEY-----"]
+    block = [
+        "-----BEGIN RSA PRIVATE KEY-----",
+        "MIIEowIBAAKCAQEA7bq9",
+        "Zm9vYmFyYmF6cXV4==",
+        "-----END RSA PRIVATE KEY-----",
+    ]
     text, counts = redact("\n".join(["before", *block, "after"]))
     assert "MIIEow" not in text and "Zm9vYmFy" not in text and "after" in text
     assert counts == {"private_key": 1}
@@ -144,14 +162,16 @@ def test_extra_patterns_from_config_are_applied() -> None:
 def test_secrets_never_reach_the_digest_or_markdown() -> None:
     from runshepherd.logs import digest_to_markdown
 
-    lines = osmo([
-        "export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
-        "Saving model checkpoint to https://u:Sup3rS3cret@store.example.com/ckpt hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
-        "step 5/10 loss=0.3 token=abc123secret",
-        "Traceback (most recent call last):",
-        '  File "x.py", line 1, in <module>',
-        "PermissionError: denied for key AKIAIOSFODNN7EXAMPLE password=hunter2hunter2",
-    ])
+    lines = osmo(
+        [
+            "export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+            "Saving model checkpoint to https://u:Sup3rS3cret@store.example.com/ckpt hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+            "step 5/10 loss=0.3 token=abc123secret",
+            "Traceback (most recent call last):",
+            '  File "x.py", line 1, in <module>',
+            "PermissionError: denied for key AKIAIOSFODNN7EXAMPLE password=hunter2hunter2",
+        ]
+    )
     digest = read_log(lines)
     outputs = digest.model_dump_json() + digest_to_markdown([digest])
     for secret in ("wJalrXUtnFEMI", "Sup3rS3cret", "hf_AbCdEf", "abc123secret", "AKIAIOSFODNN7EXAMPLE", "hunter2"):

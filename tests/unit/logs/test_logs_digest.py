@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import time
 import tracemalloc
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from runshepherd.logs import LogConfig, TaskDigest, count_tokens, digest_to_markdown, read_log, read_log_file
 from runshepherd.logs.synthetic import PLANTED_SECRETS, ROOT_ERROR, write_log
 
-UTC = timezone.utc
+UTC = UTC
 
 
 def test_osmo_single_task_fixture(fixtures_dir: Path) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -10,7 +10,7 @@ from runshepherd.logs import LogConfig, read_log
 
 from .conftest import osmo
 
-UTC = timezone.utc
+UTC = UTC
 
 
 # ------------------------------------------------------------------------------------------------ progress
@@ -22,7 +22,13 @@ UTC = timezone.utc
         (["Epoch [3/10] loss: 0.5"], "epoch", 3, 10, 30.0),
         (["Epoch [1/5], Step [300/600], Loss: 0.2245"], "epoch", 1, 5, 10.0),
         (["Epoch 3/10", "120/500 [====>.........] - ETA: 12s - loss: 0.3000"], "epoch", 3, 10, 22.4),
-        ([" iteration      100/    1000 | consumed samples: 3200 | lm loss: 3.200000E+00 |"], "iteration", 100, 1000, 10.0),
+        (
+            [" iteration      100/    1000 | consumed samples: 3200 | lm loss: 3.200000E+00 |"],
+            "iteration",
+            100,
+            1000,
+            10.0,
+        ),
         ([" 45%|####5     | 450/1000 [00:10<00:12, 43.2it/s]"], "step", 450, 1000, 45.0),
         (["  Num Epochs = 3", "{'loss': 0.52, 'learning_rate': 4e-05, 'epoch': 1.5}"], "epoch", 1.5, 3, 50.0),
         (["Processing shard: 45% complete"], "percent", 45, 100, 45.0),
@@ -43,11 +49,13 @@ def test_lightning_bar_without_max_epochs_has_no_percent() -> None:
 
 
 def test_most_advanced_marker_wins_over_an_evaluation_bar() -> None:
-    digest = read_log([
-        " 84%|########4 | 840/1000 [01:00<00:10, 14.0it/s]",
-        "Evaluating: 100%|##########| 50/50 [00:01<00:00, 40.1it/s]",
-        " 30%|###       | 15/50 [00:01<00:00, 40.1it/s]",
-    ])
+    digest = read_log(
+        [
+            " 84%|########4 | 840/1000 [01:00<00:10, 14.0it/s]",
+            "Evaluating: 100%|##########| 50/50 [00:01<00:00, 40.1it/s]",
+            " 30%|###       | 15/50 [00:01<00:00, 40.1it/s]",
+        ]
+    )
     assert digest.progress is not None and (digest.progress.current, digest.progress.total) == (840, 1000)
     assert digest.stage in ("training", "evaluation")
 
@@ -68,14 +76,16 @@ def test_eta_is_null_without_markers_or_without_timestamps() -> None:
 
 # ------------------------------------------------------------------------------------------------ metrics
 def test_metrics_from_hf_keras_megatron_and_tqdm() -> None:
-    digest = read_log([
-        "{'loss': 0.52, 'grad_norm': 1.3, 'learning_rate': 4e-05, 'epoch': 1.5}",
-        "{'eval_loss': 0.41, 'eval_accuracy': 0.87, 'eval_runtime': 1.2, 'epoch': 1.5}",
-        "120/500 [====>.........] - ETA: 12s - loss: 0.3000 - accuracy: 0.9100",
-        " iteration      100/    1000 | learning rate: 1.000000E-04 | lm loss: 3.200000E+00 | loss scale: 65536.0 | grad norm: 2.5 |",
-        "Epoch 3:  45%|####5     | 450/1000 [00:10<00:12, 43.2it/s, loss=0.41]",
-        "step 5 throughput=22.1 samples/s",
-    ])
+    digest = read_log(
+        [
+            "{'loss': 0.52, 'grad_norm': 1.3, 'learning_rate': 4e-05, 'epoch': 1.5}",
+            "{'eval_loss': 0.41, 'eval_accuracy': 0.87, 'eval_runtime': 1.2, 'epoch': 1.5}",
+            "120/500 [====>.........] - ETA: 12s - loss: 0.3000 - accuracy: 0.9100",
+            " iteration      100/    1000 | learning rate: 1.000000E-04 | lm loss: 3.200000E+00 | loss scale: 65536.0 | grad norm: 2.5 |",
+            "Epoch 3:  45%|####5     | 450/1000 [00:10<00:12, 43.2it/s, loss=0.41]",
+            "step 5 throughput=22.1 samples/s",
+        ]
+    )
     latest = digest.latest_metrics()
     assert latest["loss"] == 0.41
     assert latest["eval_loss"] == 0.41 and latest["eval_accuracy"] == 0.87
@@ -112,19 +122,21 @@ LEAKED = "/usr/lib/python3.10/multiprocessing/resource_tracker.py:224: UserWarni
 
 
 def test_root_error_is_first_traceback_not_later_noise() -> None:
-    lines = osmo([
-        "step 10/100 loss=0.4",
-        "Traceback (most recent call last):",
-        '  File "train.py", line 10, in <module>',
-        "    model(x)",
-        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB",
-        LEAKED,
-        "  warnings.warn('resource_tracker: There appear to be %d '",
-        "Traceback (most recent call last):",
-        '  File "other_rank.py", line 3, in <module>',
-        "RuntimeError: NCCL communicator was aborted on rank 1",
-        "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1)",
-    ])
+    lines = osmo(
+        [
+            "step 10/100 loss=0.4",
+            "Traceback (most recent call last):",
+            '  File "train.py", line 10, in <module>',
+            "    model(x)",
+            "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB",
+            LEAKED,
+            "  warnings.warn('resource_tracker: There appear to be %d '",
+            "Traceback (most recent call last):",
+            '  File "other_rank.py", line 3, in <module>',
+            "RuntimeError: NCCL communicator was aborted on rank 1",
+            "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1)",
+        ]
+    )
     digest = read_log(lines)
     assert digest.root_error == "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
     assert LEAKED not in digest.error_lines
@@ -180,7 +192,11 @@ def test_benign_lines_are_not_errors(line: str) -> None:
 
 def test_long_traceback_is_trimmed_but_keeps_the_exception_line() -> None:
     frames = [f'  File "m{i}.py", line {i}, in f{i}\n    call{i}()' for i in range(200)]
-    lines = ["Traceback (most recent call last):", *"\n".join(frames).split("\n"), "ValueError: shapes (3,) and (4,) not aligned"]
+    lines = [
+        "Traceback (most recent call last):",
+        *"\n".join(frames).split("\n"),
+        "ValueError: shapes (3,) and (4,) not aligned",
+    ]
     digest = read_log(lines, config=LogConfig(max_error_lines=20))
     assert len(digest.error_lines) <= 20
     assert digest.error_lines[-1] == "ValueError: shapes (3,) and (4,) not aligned"
@@ -189,18 +205,20 @@ def test_long_traceback_is_trimmed_but_keeps_the_exception_line() -> None:
 
 
 def test_chained_exception_root_is_the_final_line_of_the_first_traceback() -> None:
-    digest = read_log([
-        "Traceback (most recent call last):",
-        '  File "a.py", line 1, in <module>',
-        "socket.gaierror: [Errno -2] Name or service not known",
-        "",
-        "The above exception was the direct cause of the following exception:",
-        "",
-        "Traceback (most recent call last):",
-        '  File "b.py", line 2, in <module>',
-        "requests.exceptions.ConnectionError: Max retries exceeded",
-        "ERROR: later noise from the launcher",
-    ])
+    digest = read_log(
+        [
+            "Traceback (most recent call last):",
+            '  File "a.py", line 1, in <module>',
+            "socket.gaierror: [Errno -2] Name or service not known",
+            "",
+            "The above exception was the direct cause of the following exception:",
+            "",
+            "Traceback (most recent call last):",
+            '  File "b.py", line 2, in <module>',
+            "requests.exceptions.ConnectionError: Max retries exceeded",
+            "ERROR: later noise from the launcher",
+        ]
+    )
     assert digest.root_error == "requests.exceptions.ConnectionError: Max retries exceeded"
     assert "socket.gaierror: [Errno -2] Name or service not known" in digest.error_lines
     assert digest.error_lines[-1] == "ERROR: later noise from the launcher"
@@ -217,22 +235,29 @@ def test_error_lines_are_bounded_under_a_flood() -> None:
 
 # ------------------------------------------------------------------------------------------------ events, stage, stale
 def test_key_events_and_stages() -> None:
-    lines = osmo([
-        "NCCL version 2.20.5+cuda12.4",
-        "Downloading data from s3://bucket/set",
-        "Download complete: 12 files",
-        "Resuming from checkpoint /ckpt/checkpoint-400",
-        "***** Running training *****",
-        "step 450/1000 loss=0.4",
-        "Saving model checkpoint to /out/checkpoint-500",
-        "step 510/1000 loss=0.38",
-        "Saving model checkpoint to /out/checkpoint-600",
-    ])
+    lines = osmo(
+        [
+            "NCCL version 2.20.5+cuda12.4",
+            "Downloading data from s3://bucket/set",
+            "Download complete: 12 files",
+            "Resuming from checkpoint /ckpt/checkpoint-400",
+            "***** Running training *****",
+            "step 450/1000 loss=0.4",
+            "Saving model checkpoint to /out/checkpoint-500",
+            "step 510/1000 loss=0.38",
+            "Saving model checkpoint to /out/checkpoint-600",
+        ]
+    )
     digest = read_log(lines)
     kinds = [e.kind for e in digest.key_events]
     assert kinds == [
-        "nccl_init", "data_download_start", "data_download_end", "resumed", "training_start",
-        "checkpoint_saved", "checkpoint_saved",
+        "nccl_init",
+        "data_download_start",
+        "data_download_end",
+        "resumed",
+        "training_start",
+        "checkpoint_saved",
+        "checkpoint_saved",
     ]
     last = digest.key_events[-1]
     assert last.count == 2 and last.line.endswith("checkpoint-600")

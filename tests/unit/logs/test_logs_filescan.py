@@ -94,7 +94,10 @@ def test_secrets_in_the_middle_are_redacted_or_never_read(tmp_path: Path) -> Non
     dumped = fast.model_dump_json() + digest_to_markdown([fast])
     for secret in ("hf_AbCdEf", "Sup3rS3cret", "MIIEowIBAAKCAQEA", "d8Zk3Yl1"):
         assert secret not in dumped
-    assert "ERROR: clone failed for https://builder:[REDACTED:url_password]@git.example.com/team/repo.git" in fast.error_lines
+    assert (
+        "ERROR: clone failed for https://builder:[REDACTED:url_password]@git.example.com/team/repo.git"
+        in fast.error_lines
+    )
     assert fast.redactions == {"private_key": 1, "url_password": 1}  # counted on parsed lines only
 
 

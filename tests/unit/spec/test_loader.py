@@ -91,12 +91,24 @@ def test_jinja_values_and_set_override(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("mutation", "expected"),
     [
-        (("memory: 1Gi", "memory: 10GB"), 'm.yaml:6 workflow.resources.default.memory: "10GB" is not a size — use Gi or Mi'),
+        (
+            ("memory: 1Gi", "memory: 10GB"),
+            'm.yaml:6 workflow.resources.default.memory: "10GB" is not a size — use Gi or Mi',
+        ),
         (("cpu: 1", "cpu: lots"), "m.yaml:5 workflow.resources.default.cpu:"),
         (('command: ["echo"]', "command: echo hi"), "m.yaml:10 workflow.tasks[0].command: must be a list"),
-        (("image: ubuntu:24.04", "imag: ubuntu:24.04"), "m.yaml:9 workflow.tasks[0].imag: unknown field — did you mean `image`?"),
-        (("  name: hello\n  resources", "  name: 9lives\n  resources"), "m.yaml:2 workflow.name: '9lives' is not a valid name"),
-        (("  tasks:", "  timeout:\n    exec_timeout: 10h5m\n  tasks:"), "m.yaml:8 workflow.timeout.exec_timeout: \"10h5m\" is not a duration"),
+        (
+            ("image: ubuntu:24.04", "imag: ubuntu:24.04"),
+            "m.yaml:9 workflow.tasks[0].imag: unknown field — did you mean `image`?",
+        ),
+        (
+            ("  name: hello\n  resources", "  name: 9lives\n  resources"),
+            "m.yaml:2 workflow.name: '9lives' is not a valid name",
+        ),
+        (
+            ("  tasks:", "  timeout:\n    exec_timeout: 10h5m\n  tasks:"),
+            'm.yaml:8 workflow.timeout.exec_timeout: "10h5m" is not a duration',
+        ),
     ],
 )
 def test_bad_fields_name_file_line_field_and_fix(tmp_path: Path, mutation: tuple[str, str], expected: str) -> None:
