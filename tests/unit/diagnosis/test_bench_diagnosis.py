@@ -1,0 +1,72 @@
+"""The diagnosis benchmark reads the real corpus through its split rule and scores the issue's figures."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[3] / "benchmarks" / "bench_diagnosis.py"
+
+SPLIT_PY = """
+import hashlib
+def split_of(case_id):
+    return "blind" if int(hashlib.sha256(case_id.encode()).hexdigest(), 16) % 100 < 40 else "dev"
+"""
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("bench_diagnosis", BENCH)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _corpus(root: Path, cases: list[tuple[str, str, str, str]]) -> None:
+    (root / "logs").mkdir(parents=True)
+    (root / "split.py").write_text(SPLIT_PY)
+    rows = []
+    for cid, label, fix, text in cases:
+        (root / "logs" / f"{cid}.log").write_text(text)
+        rows.append(json.dumps({"id": cid, "label": label, "fix_kind": fix, "source": "x/y#1"}))
+    (root / "part-a.jsonl").write_text("\n".join(rows) + "\n")
+
+
+def test_missing_corpus_is_a_clear_message_not_a_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _bench()
+    bench.REAL = tmp_path / "nothing"
+    assert bench.main("real-dev") == 2
+    assert "not there yet" in capsys.readouterr().err
+
+
+def test_real_split_scored_with_fix_kinds_and_healthy_counts(tmp_path: Path) -> None:
+    bench = _bench()
+    oom = "Traceback (most recent call last):\ntorch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+    ok = "epoch 1 loss 0.5\nTraining completed. Saved model to /out\n"
+    # ids chosen on both sides of the hash rule
+    ids = [f"t-{i:04d}" for i in range(12)]
+    cases = [
+        (cid, "gpu_oom", "reduce_memory", oom) if i % 2 else (cid, "healthy", "none", ok) for i, cid in enumerate(ids)
+    ]
+    _corpus(tmp_path, cases)
+    dev = bench.load_real("dev", tmp_path)
+    blind = bench.load_real("blind", tmp_path)
+    assert dev and blind and {c.name for c in dev}.isdisjoint(c.name for c in blind)
+    assert len(dev) + len(blind) == len(ids)
+    verdicts, ms = bench.run_in_process(dev)
+    s = bench.score(dev, verdicts, ms)
+    assert s["label_acc"] == 1.0 and s["fix_acc"] == 1.0
+    assert s["healthy_flagged"] == 0 and s["failures_healthy"] == 0
+
+
+def test_misses_are_refused_on_the_blind_split(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _bench()
+    _corpus(tmp_path, [(f"t-{i:04d}", "gpu_oom", "reduce_memory", "CUDA out of memory\n") for i in range(8)])
+    bench.REAL = tmp_path
+    assert bench.main("real-blind", misses=True) == 2
+    assert "never studied" in capsys.readouterr().err
