@@ -182,8 +182,9 @@ def load_labelled_dir(corpus: Path) -> list[Case]:
     return [Case(name, _log_path(corpus, name), lab) for name, lab in sorted(labels.items())]
 
 
-def load_real(split: str, root: Path = REAL) -> list[Case]:
+def load_real(split: str, root: Path | None = None) -> list[Case]:
     """One split of the real corpus, read through its own ``split.py`` (the frozen hash rule lives there)."""
+    root = root or REAL
     split_py = root / "split.py"
     if not split_py.is_file() or not any(root.glob("part-*.jsonl")):
         raise CorpusError(
