@@ -1,6 +1,7 @@
 """The session graph (DESIGN §3). `graph/` wires; `nodes/` act; `subagents/` are small graphs of their own.
 
 plan → approve_submit → submit → monitor ⟲ ─┬─ explain_pending → (monitor | cancel_workflow → finish)
+                                             ├─ finish (canceled by the person: final, never retried)
                                              └─ collect_tasks → read_logs (inline | Send ×N) → diagnose_fix
 diagnose_fix → report → (offer_download → [download] → offer_app → [save_app]) → finish
              → submit (infra retry) | approve_resubmit → submit | ask_person → (submit | finish)
@@ -49,7 +50,7 @@ def build_graph() -> StateGraph:
 
     b.add_edge(START, "plan")
     b.add_conditional_edges("plan", routes.after_plan, ["approve_submit", "finish"])
-    b.add_conditional_edges("monitor", routes.after_monitor, ["monitor", "explain_pending", "collect_tasks"])
+    b.add_conditional_edges("monitor", routes.after_monitor, ["monitor", "explain_pending", "collect_tasks", "finish"])
     b.add_conditional_edges("collect_tasks", fan_out, ["read_logs", "read_logs_inline"])
     b.add_edge("read_logs", "diagnose_fix")
     b.add_edge("read_logs_inline", "diagnose_fix")

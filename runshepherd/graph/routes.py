@@ -5,6 +5,7 @@ from __future__ import annotations
 from runshepherd.graph.state import SessionState
 
 ALIVE = ("PENDING", "RUNNING", "WAITING")
+CANCELED = "FAILED_CANCELED"
 
 
 def after_plan(state: SessionState) -> str:
@@ -16,6 +17,8 @@ def after_monitor(state: SessionState) -> str:
     status = snap.get("status")
     if status is None or status in ALIVE:
         return "explain_pending" if state.get("needs_pending_explanation") else "monitor"
+    if status == CANCELED:  # the person's (or the scheduler's own) cancel is final: no diagnosis, no retry
+        return "finish"
     return "collect_tasks"
 
 

@@ -117,8 +117,11 @@ def _decide(state: SessionState, deps: Deps) -> Command[Route]:
         confidence=primary.confidence,
     )
     base["diagnosis"] = d
-    infra = inp is not None and (
-        inp.status in INFRA_STATUSES or primary.origin == "infra" or primary.label in INFRA_LABELS
+    # A cancel is the person's word (or the scheduler's own): never an infrastructure failure to retry.
+    infra = (
+        inp is not None
+        and inp.status is not Status.FAILED_CANCELED
+        and (inp.status in INFRA_STATUSES or primary.origin == "infra" or primary.label in INFRA_LABELS)
     )
     if infra and state.get("infra_retries", 0) < deps.settings.fixes.max_infra_retries:
         n = state.get("infra_retries", 0) + 1

@@ -103,8 +103,15 @@ def finish(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
     from runshepherd.nodes.report import write_report
 
     outcome = state.get("outcome")
+    update: dict[str, Any] = {}
     if outcome is None:
         snap = state.get("last_status") or {}
-        outcome = "COMPLETED" if snap.get("status") == "COMPLETED" else "FAILED"
+        if snap.get("status") == "FAILED_CANCELED":
+            outcome = "CANCELED"
+            wid = snap.get("workflow_id")
+            update["outcome_reason"] = f"{wid} was canceled outside this session; not resubmitted"
+            emit("message", level="info", text=f"{wid} was canceled (not by this session); it stays canceled")
+        else:
+            outcome = "COMPLETED" if snap.get("status") == "COMPLETED" else "FAILED"
     path = state.get("report_path") or write_report(state, deps)
-    return {"outcome": outcome, "report_path": path}
+    return {**update, "outcome": outcome, "report_path": path}

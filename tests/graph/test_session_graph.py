@@ -158,6 +158,8 @@ def test_router_is_pure_and_total() -> None:
     assert after_monitor({}) == "monitor"  # type: ignore[typeddict-item]
     assert after_monitor({"last_status": {"status": "RUNNING"}, "needs_pending_explanation": True}) == "explain_pending"  # type: ignore[typeddict-item]
     assert after_monitor({"last_status": {"status": "FAILED"}}) == "collect_tasks"  # type: ignore[typeddict-item]
+    # a cancel by the person ends the session: no log reading, no diagnosis, no retry
+    assert after_monitor({"last_status": {"status": "FAILED_CANCELED"}}) == "finish"  # type: ignore[typeddict-item]
 
 
 @pytest.mark.slow

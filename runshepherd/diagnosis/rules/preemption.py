@@ -57,8 +57,9 @@ PREEMPTED = register(
 @rule
 def preempted_status(ctx: Context) -> list[Signal]:
     out: list[Signal] = []
-    if ctx.status in {"FAILED_PREEMPTED", "FAILED_BACKEND_ERROR", "FAILED_CANCELED"}:
-        strength = {"FAILED_PREEMPTED": 0.97, "FAILED_BACKEND_ERROR": 0.8, "FAILED_CANCELED": 0.6}[ctx.status]
+    # FAILED_CANCELED is a person's cancel (CLI, chat, the scheduler's own cancel), never evidence of preemption.
+    if ctx.status in {"FAILED_PREEMPTED", "FAILED_BACKEND_ERROR"}:
+        strength = {"FAILED_PREEMPTED": 0.97, "FAILED_BACKEND_ERROR": 0.8}[ctx.status]
         out.append(
             Signal("preempted", "infra", strength, ORDER_STATUS, [f"status: {ctx.status}"], _EXPL, "resubmit", _FIX)
         )

@@ -101,3 +101,13 @@ def test_one_diagnosis_per_failed_group_upstream_ignored() -> None:
     )
     ds = diagnose(inp)
     assert [(d.task, d.label) for d in ds] == [("prep", "file_not_found")]
+
+
+def test_a_canceled_workflow_is_never_called_preempted() -> None:
+    inp = DiagnosisInput(
+        status=Status.FAILED_CANCELED,
+        tasks=[TaskRecord(name="train", status="FAILED_CANCELED", exit_code=143)],
+        log_lines={"train": ["step 10 loss 1.2"]},
+    )
+    assert all(d.label != "preempted" or d.confidence < 0.5 for d in diagnose(inp))
+    assert all(d.origin != "infra" or d.confidence < 0.5 for d in diagnose(inp))

@@ -1,0 +1,56 @@
+"""The person's word is final: a cancel from another terminal ends the driving session CANCELED, never retried."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+
+from cli_helpers import env_for, json_lines, orchestrate_bin, run
+
+SLOW = """\
+workflow:
+  name: slow
+  resources:
+    default: {cpu: 1, memory: 256Mi}
+  tasks:
+  - name: slow
+    image: ubuntu:24.04
+    command: [bash, -c]
+    args: ["for i in $(seq 1 30); do echo step $i/30; sleep 1; done"]
+"""
+
+
+def test_cancel_from_another_terminal_ends_the_session_canceled_with_one_submission(tmp_path: Path) -> None:
+    spec = tmp_path / "slow.yaml"
+    spec.write_text(SLOW)
+    proc = subprocess.Popen(
+        [*orchestrate_bin(), "run", "--spec", str(spec), "--yes", "--json", "--session", "cx"],
+        cwd=tmp_path,
+        env=env_for(tmp_path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    seen: list[str] = []
+    deadline = time.time() + 60
+    for line in proc.stdout:
+        seen.append(line)
+        if '"event": "status"' in line and '"RUNNING"' in line or time.time() > deadline:
+            break
+    canceled = run(tmp_path, "cancel", "slow-1", "--yes")
+    assert canceled.returncode == 0, canceled.stderr
+    rest, err = proc.communicate(timeout=120)
+    events = json_lines("".join(seen) + rest)
+    done = events[-1]
+    assert done["event"] == "done" and done["outcome"] == "CANCELED", (done, err)
+    assert done["workflow_ids"] == ["slow-1"]
+    assert len([e for e in events if e["event"] == "submitted"]) == 1
+    texts = " ".join(str(e.get("text", "")) for e in events)
+    assert "infrastructure failure" not in texts and "preempted" not in texts
+    assert not any(e["event"] == "diagnosis" and e.get("origin") == "infra" for e in events)
+    assert proc.returncode == 1
+    listed = run(tmp_path, "list", "--json")
+    assert '"slow-2"' not in listed.stdout
