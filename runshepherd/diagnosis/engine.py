@@ -18,7 +18,7 @@ from runshepherd.diagnosis.errorblock import (
     traceback_end,
 )
 from runshepherd.diagnosis.models import Diagnosis, DiagnosisInput, Fix, TaskRecord
-from runshepherd.diagnosis.rules import REGISTRY, Context, Signal
+from runshepherd.diagnosis.rules import REGISTRY, Context, Signal, caused_by, echo_labels, labels_for
 
 BAND = 0.08
 MIN_STRENGTH = 0.5  # below this (and for secondary-only evidence) a failed run is "unknown", a clean one "healthy"
@@ -34,7 +34,7 @@ def collect(ctx: Context) -> list[Signal]:
 
 
 # failures that other failures cause: when another error came first in the log, they are its echo
-CONSEQUENCES = {"nccl_or_distributed", "network_download"}
+CONSEQUENCES = echo_labels()
 
 
 def choose(signals: list[Signal]) -> Signal | None:
@@ -62,7 +62,11 @@ def _demote_echo(s: Signal, primary: list[Signal]) -> Signal:
 
 # what a failure that was retried in vain typically causes next (a failed pip download leaves a module missing):
 # such a later error is its echo, so it does not prove the program went on past the retried failure
-CAUSED_BY = {"network_download": {"missing_dependency", "file_not_found"}}
+CAUSED_BY = {label: set(caused_by(label)) for label in labels_for("failed") if caused_by(label)}
+# a completed run can only have spoiled results; an alive one only what blocks or spoils it (a caught exception
+# in a running log does not count)
+COMPLETED_LABELS = labels_for("completed")
+RUNNING_LABELS = labels_for("running")
 
 
 def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
@@ -208,21 +212,9 @@ def diagnose(inp: DiagnosisInput) -> list[Diagnosis]:
             written_outputs=inp.workflow_outputs,
         )
         failed = inp.status.failed() if inp.status is not None else None
-        allowed = {"output_missing", "nan_loss"} if status == "COMPLETED" else None
+        allowed = COMPLETED_LABELS if status == "COMPLETED" else None
         if status in {"PENDING", "RUNNING", "WAITING"}:
-            # alive: only what blocks or spoils the run counts (a caught exception in a running log does not)
-            allowed = {
-                "unschedulable",
-                "image_pull",
-                "nan_loss",
-                "validation_error",
-                "permission_or_auth",
-                "gpu_oom",
-                "host_oom",
-                "nccl_or_distributed",
-                "missing_dependency",
-                "cuda_driver",
-            }
+            allowed = RUNNING_LABELS
         d = verdict(ctx, failed=failed, allowed=allowed)
         if d.label == "unknown" and not failed:
             d = Diagnosis(

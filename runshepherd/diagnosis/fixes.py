@@ -11,11 +11,8 @@ from __future__ import annotations
 import io
 import math
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-
-from ruamel.yaml import YAML
 
 from runshepherd.backends.base import Node
 from runshepherd.diagnosis.models import Diagnosis, Fix
@@ -138,6 +135,8 @@ class _Spec:
 
 
 def _load(text: str) -> _Spec:
+    from ruamel.yaml import YAML  # imported on use: diagnosing a log never needs it
+
     yaml = YAML(typ="rt")
     try:
         doc = yaml.load(io.StringIO(text))
@@ -247,7 +246,7 @@ def _jinja_untouched(old: str, new: str) -> bool:
 Result = tuple[str | None, str]  # (new text or None, description)
 
 
-def _fix_host_oom(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
+def fix_host_oom(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
     cap = None
     if nodes:
         biggest = max(n.memory_total_gi for n in nodes)
@@ -291,7 +290,7 @@ _ACCUM = re.compile(
 )
 
 
-def _fix_gpu_oom(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
+def fix_gpu_oom(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
     changed: list[str] = []
     for i, line in enumerate(spec.lines):
         if line.lstrip().startswith("#"):
@@ -341,7 +340,7 @@ _LR_ENV = re.compile(
 )
 
 
-def _fix_nan(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
+def fix_nan(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
     changed: list[str] = []
     for i, line in enumerate(spec.lines):
         if line.lstrip().startswith("#"):
@@ -369,7 +368,7 @@ def _fix_nan(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
     ), f"Lowered the learning rate ×0.1 ({', '.join(changed)}); also consider gradient clipping and checking the data."
 
 
-def _fix_timeout(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
+def fix_timeout(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
     wf = spec.doc.get("workflow") if spec.doc is not None else None
     to = wf.get("timeout") if isinstance(wf, dict) else None
     if isinstance(to, dict) and "exec_timeout" in to:
@@ -394,7 +393,7 @@ _BIN = re.compile(
 )
 
 
-def _fix_dependency(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
+def fix_dependency(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
     text = "\n".join(diag.evidence)
     mm, bm = _MOD.search(text), _BIN.search(text)
     if mm:
@@ -460,7 +459,7 @@ def _insert_after_header(spec: _Spec, start: int, step: str) -> str | None:
     return "".join(spec.lines)
 
 
-def _fix_outputs(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
+def fix_outputs(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
     typo = re.compile(r"\{\{\s*outputs\s*\}\}")
     if not typo.search(spec.text):
         return None, (
@@ -490,7 +489,7 @@ def _node_capacity(diag: Diagnosis, nodes: list[Node] | None) -> dict[str, float
     return cap
 
 
-def _fix_sizing(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
+def fix_sizing(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
     """OSMO §1.6: size hard-coded resources to one node, scaled by requested/node GPUs; never touch Jinja."""
     cap = _node_capacity(diag, nodes)
     if not cap:
@@ -524,7 +523,7 @@ def _fix_sizing(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Resul
 _MAX_PER_NODE = re.compile(r"requested (\d+), max per node (\d+)")
 
 
-def _fix_unschedulable(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
+def fix_unschedulable(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
     m = next((mm for line in diag.evidence if (mm := _MAX_PER_NODE.search(line))), None)
     if nodes or m:
         node_list = list(nodes or [])
@@ -575,7 +574,7 @@ def _fix_unschedulable(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -
 _UNRECOGNIZED = re.compile(r"error: unrecognized arguments: (?P<args>.+)$")
 
 
-def _fix_usage(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
+def fix_usage(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
     """Drop the options the program said it does not recognise from the task's `args` (nothing else changes)."""
     found = next((m for e in diag.evidence if (m := _UNRECOGNIZED.search(e))), None)
     if found is None or spec.doc is None:
@@ -609,24 +608,19 @@ def _fix_usage(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result
     return new, f"Remove the option(s) the program does not accept from `args`: {' '.join(unknown)}."
 
 
-_RULES: dict[str, Callable[[Diagnosis, _Spec, list[Node] | None], Result]] = {
-    "user_code_error": _fix_usage,
-    "host_oom": _fix_host_oom,
-    "gpu_oom": _fix_gpu_oom,
-    "nan_loss": _fix_nan,
-    "timeout": _fix_timeout,
-    "missing_dependency": _fix_dependency,
-    "output_missing": _fix_outputs,
-    "unschedulable": _fix_unschedulable,
-}
+def fix_validation(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
+    """A request bigger than any node is resized to fit; other refusals name the field to fix (no edit)."""
+    if diag.origin == "capacity":
+        return fix_sizing(diag, spec, nodes)
+    return None, diag.fix.description
 
 
 def propose_fix(diag: Diagnosis, spec_text: str, *, nodes: list[Node] | None = None) -> Fix:
     """The diagnosis' fix with a unified-diff patch of ``spec_text`` when a safe, validated edit exists."""
+    from runshepherd.diagnosis.rules import fixer_for  # the families name their fixers (they import this module)
+
     kind = diag.fix.kind
-    fn = _RULES.get(diag.label)
-    if diag.label == "validation_error" and diag.origin == "capacity":
-        fn = _fix_sizing
+    fn = fixer_for(diag.label)
     if fn is None or not spec_text:
         return Fix(kind=kind, description=diag.fix.description, patch=None)
     spec = _load(spec_text)

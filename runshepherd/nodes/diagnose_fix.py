@@ -13,6 +13,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command, Overwrite
 
 from runshepherd.backends.base import Status, jsonable
+from runshepherd.diagnosis.rules import infra_labels
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import SessionState, clip
 from runshepherd.nodes.common import emit, flush_llm, seed_llm
@@ -25,7 +26,6 @@ INFRA_STATUSES = {
     Status.FAILED_PREEMPTED,
     Status.FAILED_EVICTED,
 }
-INFRA_LABELS = {"preempted", "network_download"}
 
 Route = Literal["report", "submit", "approve_resubmit", "ask_person"]
 
@@ -121,7 +121,7 @@ def _decide(state: SessionState, deps: Deps) -> Command[Route]:
     infra = (
         inp is not None
         and inp.status is not Status.FAILED_CANCELED
-        and (inp.status in INFRA_STATUSES or primary.origin == "infra" or primary.label in INFRA_LABELS)
+        and (inp.status in INFRA_STATUSES or primary.origin == "infra" or primary.label in infra_labels())
     )
     if infra and state.get("infra_retries", 0) < deps.settings.fixes.max_infra_retries:
         n = state.get("infra_retries", 0) + 1

@@ -1,24 +1,50 @@
-"""The rule registry: importing this package registers every failure family (one module each)."""
+"""The failure families, one module each; importing this package registers them (see ``family.py``).
+
+The order below is the order the engine collects signals in (it only breaks exact ties).
+"""
 
 from runshepherd.diagnosis.rules import (  # noqa: F401  (imported for their registrations)
-    auth,
-    code,
-    dependency,
-    device,
-    disk,
-    distributed,
-    files,
-    images,
-    memory,
-    network,
-    numeric,
-    outputs,
-    preemption,
-    scheduling,
-    timeouts,
-    usage,
-    validation,
+    cuda_driver,
+    device_assert,
+    disk_full,
+    file_not_found,
+    gpu_oom,
+    host_oom,
+    image_pull,
+    missing_dependency,
+    nan_loss,
+    nccl_or_distributed,
+    network_download,
+    output_missing,
+    permission_or_auth,
+    preempted,
+    segfault,
+    timeout,
+    unknown,
+    unschedulable,
+    user_code_error,
+    validation_error,
 )
 from runshepherd.diagnosis.rules.base import REGISTRY, Context, Signal
+from runshepherd.diagnosis.rules.family import (
+    FAMILIES,
+    Family,
+    caused_by,
+    echo_labels,
+    fixer_for,
+    infra_labels,
+    labels_for,
+)
 
-__all__ = ["REGISTRY", "Context", "Signal"]
+__all__ = [
+    "FAMILIES",
+    "REGISTRY",
+    "Context",
+    "Family",
+    "Signal",
+    "caused_by",
+    "echo_labels",
+    "fixer_for",
+    "infra_labels",
+    "labels_for",
+]

@@ -1,8 +1,8 @@
 """The rule interface: a rule reads a :class:`Context` and returns :class:`Signal` s; the engine picks one.
 
-Adding a failure class means adding a module that calls :func:`register`. Most rules are declarative
-:class:`PatternRule` s (regexes with a strength); families that need judgement (exit 137, image pull auth vs tag,
-pending quota vs capacity) are small functions.
+A failure family declares its rules in one module (``family.py``). Most rules are declarative
+:class:`PatternRule` s (regexes with a strength); families that need judgement (image pull auth vs tag,
+pending quota vs capacity) add small functions.
 """
 
 from __future__ import annotations
@@ -116,7 +116,8 @@ class Context:
 
 
 class Rule(Protocol):
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def __call__(self, ctx: Context) -> list[Signal]: ...
 
@@ -218,10 +219,9 @@ class FunctionRule:
         return self.fn(ctx)
 
 
-def rule(fn: Callable[[Context], list[Signal]]) -> Callable[[Context], list[Signal]]:
-    """Decorator registering a function rule under its function name."""
-    register(FunctionRule(fn.__name__, fn))
-    return fn
+def function_rule(fn: Callable[[Context], list[Signal]]) -> FunctionRule:
+    """A rule that needs judgement, named after its function; its family registers it (see ``family.py``)."""
+    return FunctionRule(fn.__name__, fn)
 
 
 def exit_evidence(ctx: Context, wanted: set[int]) -> tuple[list[str], int]:

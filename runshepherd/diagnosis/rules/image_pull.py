@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 
+from runshepherd.diagnosis.models import FixKind, Origin
 from runshepherd.diagnosis.prefilter import Gated
-from runshepherd.diagnosis.rules.base import ORDER_STATUS, Context, Signal, rule
+from runshepherd.diagnosis.rules.base import ORDER_STATUS, Context, FunctionRule, Signal
+from runshepherd.diagnosis.rules.family import family
 
 _PULL = re.compile(
     r"ErrImagePull|ImagePullBackOff|Failed to pull image|FAILED_IMAGE_PULL|manifest unknown|manifest for \S+ not found"
@@ -38,8 +40,7 @@ def _pulled_after(seq: list[str], last_hit: int) -> bool:
     return False
 
 
-@rule
-def image_pull(ctx: Context) -> list[Signal]:
+def _image_pull(ctx: Context) -> list[Signal]:
     hits: list[tuple[int, str, str]] = []
     seq: list[str] = []  # usable texts in reading order (failure message, events, log)
     last_hit = -1
@@ -69,7 +70,8 @@ def image_pull(ctx: Context) -> list[Signal]:
             "`osmo credential set <name> --type REGISTRY` for that registry, e.g. nvcr.io with an NGC API key); "
             "do not add credentials to the workflow spec."
         )
-        kind, origin = "fix_credentials", "config"
+        kind: FixKind = "fix_credentials"
+        origin: Origin = "config"
     else:
         expl = (
             f"The container image{name} could not be downloaded: the name or tag does not exist in the "
@@ -94,7 +96,18 @@ def image_pull(ctx: Context) -> list[Signal]:
             ev,
             expl,
             kind,
-            fix,  # type: ignore[arg-type]
+            fix,
             detail={"image": image or "", "auth": str(auth)},
         )
     ]
+
+
+FAMILY = family(
+    "image_pull",
+    origin="user",
+    fix_kind="fix_image",
+    explanation="The container image could not be downloaded, so the task never started.",
+    fix_description="Check the image name and tag (or the registry credential) and resubmit.",
+    rules=(FunctionRule("image_pull", _image_pull),),
+    applies=("failed", "running"),
+)

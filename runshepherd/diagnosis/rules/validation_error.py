@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 
+from runshepherd.diagnosis.fixes import fix_validation
 from runshepherd.diagnosis.prefilter import Gated
-from runshepherd.diagnosis.rules.base import ORDER_STATUS, Context, Signal, rule
+from runshepherd.diagnosis.rules.base import ORDER_STATUS, Context, FunctionRule, Signal
+from runshepherd.diagnosis.rules.family import family
 
 _CAPACITY = re.compile(
     r"failed capacity validation|exceed what any single node|Requested node configuration is not available"
@@ -25,8 +27,7 @@ _OTHER = re.compile(
 _CAPACITY_G, _OTHER_G = Gated.of(_CAPACITY), Gated.of(_OTHER)
 
 
-@rule
-def validation(ctx: Context) -> list[Signal]:
+def _validation(ctx: Context) -> list[Signal]:
     cap: list[tuple[int, str]] = []
     other: list[tuple[int, str]] = []
     for order, ln in ctx.texts():
@@ -70,3 +71,15 @@ def validation(ctx: Context) -> list[Signal]:
             )
         ]
     return []
+
+
+FAMILY = family(
+    "validation_error",
+    origin="config",
+    fix_kind="none",
+    explanation="The scheduler refused the workflow before it ran because the spec is not valid for it.",
+    fix_description="Read the scheduler's message, fix the named field in the spec and resubmit.",
+    rules=(FunctionRule("validation", _validation),),
+    applies=("failed", "running"),
+    fixer=fix_validation,
+)

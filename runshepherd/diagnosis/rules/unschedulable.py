@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 
+from runshepherd.diagnosis.fixes import fix_unschedulable
 from runshepherd.diagnosis.pending import _from_reasons, translate
 from runshepherd.diagnosis.prefilter import Gated
-from runshepherd.diagnosis.rules.base import ORDER_EVENT, ORDER_STATUS, Context, Signal, rule
+from runshepherd.diagnosis.rules.base import ORDER_EVENT, ORDER_STATUS, Context, FunctionRule, Signal
+from runshepherd.diagnosis.rules.family import family
 
 _MARKERS = re.compile(
     r"FailedScheduling|Unschedulable|\d+/\d+ nodes are available|Insufficient nvidia\.com/gpu|Reason=\w+|"
@@ -16,8 +18,7 @@ _MARKERS = re.compile(
 _MARKERS_G = Gated.of(_MARKERS)
 
 
-@rule
-def unschedulable(ctx: Context) -> list[Signal]:
+def _unschedulable(ctx: Context) -> list[Signal]:
     lines: list[tuple[int, str]] = []
     for order, ln in ctx.texts():
         if _MARKERS_G.search(ln.text, ln.folded) and "Reason=None" not in ln.text:
@@ -52,3 +53,15 @@ def unschedulable(ctx: Context) -> list[Signal]:
             detail={"kind": expl.kind if expl else "capacity"},
         )
     ]
+
+
+FAMILY = family(
+    "unschedulable",
+    origin="capacity",
+    fix_kind="change_resources_or_wait",
+    explanation="The scheduler cannot place the job: no node has the resources it asks for free.",
+    fix_description="Ask for less, pick another pool, or wait for capacity.",
+    rules=(FunctionRule("unschedulable", _unschedulable),),
+    applies=("failed", "running"),
+    fixer=fix_unschedulable,
+)

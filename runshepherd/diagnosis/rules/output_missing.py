@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 
-from runshepherd.diagnosis.rules.base import ORDER_STATUS, Context, PatternRule, Signal, pat, register, rule
+from runshepherd.diagnosis.fixes import fix_outputs
+from runshepherd.diagnosis.rules.base import ORDER_STATUS, Context, FunctionRule, PatternRule, Signal, pat
+from runshepherd.diagnosis.rules.family import family
 
 _TYPO = re.compile(r"\{\{\s*outputs\s*\}\}")
 _EXPL_TYPO = (
@@ -25,8 +27,7 @@ _FIX_EMPTY = (
 )
 
 
-@rule
-def outputs_missing(ctx: Context) -> list[Signal]:
+def _outputs_missing(ctx: Context) -> list[Signal]:
     if ctx.status != "COMPLETED":
         return []
     typo_lines = [
@@ -44,28 +45,37 @@ def outputs_missing(ctx: Context) -> list[Signal]:
     return []
 
 
-OUTPUT_LINES = register(
-    PatternRule(
-        name="output_missing",
-        label="output_missing",
-        origin="user",
-        fix_kind="fix_path",
-        explanation=lambda m: _EXPL_TYPO if "{{" in m.group(0) else _EXPL_EMPTY,
-        fix_description=lambda m: _FIX_TYPO if "{{" in m.group(0) else _FIX_EMPTY,
-        patterns=(
-            pat(r"\{\{\s*outputs\s*\}\}", 0.88),
-            pat(
-                r"No (?:output )?files (?:found )?to upload|nothing to upload|0 files uploaded|output (?:directory|folder) \S* ?is empty|No outputs (?:were )?(?:found|produced)",
-                0.85,
-            ),
-            pat(
-                r"nothing (?:will be|was|to be) uploaded|No artifacts will be uploaded|\b0 files?,? \(?0 ?B\)? ?uploaded"
-                r"|expected output .{0,80} but nothing was written|expected output .{0,80} was not produced|nothing was written to (?:the )?outputs?\b"
-                r"|expected (?:output|artifact) .{0,80} does not exist|(?:job|task|run) produced no outputs?\b",
-                0.85,
-            ),
+_OUTPUT_LINES = PatternRule(
+    name="output_missing",
+    label="output_missing",
+    origin="user",
+    fix_kind="fix_path",
+    explanation=lambda m: _EXPL_TYPO if "{{" in m.group(0) else _EXPL_EMPTY,
+    fix_description=lambda m: _FIX_TYPO if "{{" in m.group(0) else _FIX_EMPTY,
+    patterns=(
+        pat(r"\{\{\s*outputs\s*\}\}", 0.88),
+        pat(
+            r"No (?:output )?files (?:found )?to upload|nothing to upload|0 files uploaded|output (?:directory|folder) \S* ?is empty|No outputs (?:were )?(?:found|produced)",
+            0.85,
         ),
-        in_events=False,
-        in_warnings=True,
-    )
+        pat(
+            r"nothing (?:will be|was|to be) uploaded|No artifacts will be uploaded|\b0 files?,? \(?0 ?B\)? ?uploaded"
+            r"|expected output .{0,80} but nothing was written|expected output .{0,80} was not produced|nothing was written to (?:the )?outputs?\b"
+            r"|expected (?:output|artifact) .{0,80} does not exist|(?:job|task|run) produced no outputs?\b",
+            0.85,
+        ),
+    ),
+    in_events=False,
+    in_warnings=True,
+)
+
+FAMILY = family(
+    "output_missing",
+    origin="user",
+    fix_kind="fix_path",
+    explanation=_EXPL_EMPTY,
+    fix_description=_FIX_EMPTY,
+    rules=(FunctionRule("outputs_missing", _outputs_missing), _OUTPUT_LINES),
+    applies=("failed", "completed"),
+    fixer=fix_outputs,
 )

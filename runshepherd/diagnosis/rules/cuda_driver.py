@@ -1,0 +1,41 @@
+"""The program could not use the GPU: driver/runtime mismatch, missing GPU, a GPU that faulted."""
+
+from __future__ import annotations
+
+from runshepherd.diagnosis.rules.base import pat
+from runshepherd.diagnosis.rules.family import family
+
+FAMILY = family(
+    "cuda_driver",
+    origin="infra",
+    fix_kind="fix_driver_or_image",
+    explanation="The program could not use the GPU: the GPU driver on the machine and the CUDA version in the "
+    "container image do not match, the image was built without GPU support, or the GPU itself faulted.",
+    fix_description="Use an image whose CUDA version the node's driver supports (or a CPU-only setup if no "
+    "GPU was requested); if the GPU faulted, resubmit and report the node name if it repeats.",
+    patterns=(
+        pat(
+            r"CUDA driver version is insufficient|cudaErrorInsufficientDriver|CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
+            0.92,
+        ),
+        pat(r"NVIDIA driver on your system is too old|Found no NVIDIA driver", 0.9),
+        pat(r"no CUDA-capable device is detected|CUDA_ERROR_NO_DEVICE|No CUDA GPUs are available", 0.9),
+        pat(r"Unexpected error from cudaGetDeviceCount|cudaGetDeviceCount\(\) returned", 0.88),
+        pat(r"libcuda\.so(?:\.\d+)?: cannot open shared object file|libnvidia-ml\.so.*cannot open", 0.9),
+        pat(r"nvidia-container-cli: (?:initialization|mount|detection) error", 0.92),
+        pat(r"Driver/library version mismatch|Failed to initialize NVML", 0.9),
+        pat(r"no kernel image is available for execution on the device", 0.9),
+        pat(r"forward compatibility was attempted on non supported HW", 0.9),
+        pat(r"GPU has fallen off the bus|NVRM: Xid|\bXid \d+|uncorrectable ECC error", 0.9),
+        pat(r"CUDA_ERROR_NOT_INITIALIZED|CUDA driver initialization failed", 0.86),
+        pat(r"Unable to initialize backend 'cuda'", 0.86),
+        pat(r"Torch not compiled with CUDA enabled", 0.86),
+        pat(
+            r"Loaded runtime CuDNN library: \S+ but source was compiled with|CUDNN_STATUS_VERSION_MISMATCH|cuDNN version incompatibility",
+            0.88,
+        ),
+        pat(r"CUDA error: (?:unknown error|initialization error)", 0.8),
+        pat(r"CUDNN_STATUS_NOT_INITIALIZED|CUBLAS_STATUS_NOT_INITIALIZED", 0.84),
+    ),
+    applies=("failed", "running"),
+)

@@ -1,0 +1,26 @@
+"""The disk (or /dev/shm, or a storage quota) filled up."""
+
+from __future__ import annotations
+
+from runshepherd.diagnosis.rules.base import pat
+from runshepherd.diagnosis.rules.family import family
+
+FAMILY = family(
+    "disk_full",
+    origin="config",
+    fix_kind="free_disk",
+    explanation="The task ran out of disk space while writing (checkpoints, caches or outputs filled the "
+    "space it was given).",
+    fix_description="Request more `storage`, write large files to {{output}} or a mounted volume instead of "
+    "the container's scratch space, keep fewer checkpoints, or clear caches (pip/HF) during the run.",
+    patterns=(
+        pat(r"No space left on device", 0.92),
+        pat(r"\[Errno 28\]|ENOSPC", 0.92),
+        pat(r"Disk quota exceeded|EDQUOT", 0.92),
+        pat(r"low on resource: ephemeral-storage|ephemeral local storage usage exceeds", 0.96),
+        pat(r"DiskPressure", 0.8),
+        pat(r"not enough (?:free )?disk space|insufficient disk space|database or disk is full", 0.88),
+        pat(r"PytorchStreamWriter failed writing file|file write failed|unexpected pos \d+ vs \d+", 0.8),
+        pat(r"write error: No space|out of disk space|disk is full", 0.9),
+    ),
+)

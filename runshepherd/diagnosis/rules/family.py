@@ -1,0 +1,248 @@
+"""A failure family as one declarative unit, and the registry everything else is derived from.
+
+A family module calls :func:`family` once: its label, default origin and fix, the patterns that recognise it,
+the exit codes and scheduler statuses that point to it, when it applies (a failed, a still-running or a
+completed run), how it relates to other failures (it is often the echo of an earlier error; it causes others),
+and the function that turns its diagnosis into a spec edit. The engine's signal collection, the label sets per
+run phase, the echo rules, the fix dispatch and the infrastructure labels the session retries are all read from
+:data:`FAMILIES`; adding a family is adding a module to ``rules/`` and its name to ``rules/__init__.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from runshepherd.diagnosis.models import Diagnosis, FixKind, Label, Origin
+from runshepherd.diagnosis.rules.base import (
+    ORDER_STATUS,
+    Context,
+    Explainer,
+    Pattern,
+    PatternRule,
+    Rule,
+    Signal,
+    codes_of,
+    exit_evidence,
+    register,
+)
+
+Phase = Literal["failed", "running", "completed"]
+FixResult = tuple[str | None, str]  # (patched spec text or None, description)
+Fixer = Callable[[Diagnosis, Any, Any], FixResult]  # (diagnosis, parsed spec, nodes or None)
+CodeText = str | Callable[[int], str]
+ANY_NONZERO: frozenset[int] = frozenset()  # an ExitCodes with no codes matches every non-zero exit
+
+
+@dataclass(frozen=True)
+class ExitCodes:
+    """Exit codes (and statuses meaning the same) that point to the family, with how strongly they do."""
+
+    codes: frozenset[int]
+    strength: float
+    explanation: CodeText | None = None  # None: the family's
+    fix_description: str | None = None
+    what_would_confirm: str | None = None
+    statuses: frozenset[str] = frozenset()  # scheduler statuses that count as one of these codes
+    secondary: bool = False
+
+    def hit(self, codes: list[int], status: str | None) -> set[int] | None:
+        """The codes of this entry the task shows (an empty set when only a status matched); None if none."""
+        if not self.codes:
+            nonzero = {c for c in codes if c != 0}
+            return nonzero or None
+        found = self.codes & set(codes)
+        if found:
+            return set(found)
+        return set() if status in self.statuses else None
+
+
+def exits(
+    *codes: int,
+    strength: float,
+    explanation: CodeText | None = None,
+    fix_description: str | None = None,
+    what_would_confirm: str | None = None,
+    statuses: tuple[str, ...] = (),
+    secondary: bool = False,
+) -> ExitCodes:
+    return ExitCodes(
+        frozenset(codes), strength, explanation, fix_description, what_would_confirm, frozenset(statuses), secondary
+    )
+
+
+@dataclass(frozen=True)
+class Family:
+    label: Label
+    origin: Origin
+    fix_kind: FixKind
+    explanation: Explainer
+    fix_description: Explainer
+    rules: tuple[Rule, ...] = ()
+    exit_codes: tuple[ExitCodes, ...] = ()
+    statuses: Mapping[str, float] = field(default_factory=dict)  # scheduler status → strength
+    applies: frozenset[Phase] = frozenset({"failed"})
+    echo: bool = False  # often the echo of an earlier error: demoted when another family's error came first
+    causes: frozenset[str] = frozenset()  # labels a retried-in-vain failure of this family typically causes next
+    fixer: Fixer | None = None
+    what_would_confirm: str | None = None
+
+
+FAMILIES: dict[str, Family] = {}
+
+
+def family(
+    label: Label,
+    *,
+    origin: Origin,
+    fix_kind: FixKind,
+    explanation: Explainer,
+    fix_description: Explainer,
+    patterns: tuple[Pattern, ...] = (),
+    in_events: bool = True,
+    in_log: bool = True,
+    in_warnings: bool = False,
+    rules: tuple[Rule, ...] = (),
+    exit_codes: tuple[ExitCodes, ...] = (),
+    statuses: Mapping[str, float] | None = None,
+    late_rules: tuple[Rule, ...] = (),
+    applies: tuple[Phase, ...] = ("failed",),
+    echo: bool = False,
+    causes: tuple[str, ...] = (),
+    fixer: Fixer | None = None,
+    what_would_confirm: str | None = None,
+) -> Family:
+    """Declare a family and register its rules: its patterns, ``rules``, its statuses and exits, ``late_rules``."""
+    if label in FAMILIES:
+        raise ValueError(f"failure family {label!r} is declared twice")
+    own: list[Rule] = []
+    if patterns:
+        own.append(
+            PatternRule(
+                name=label,
+                label=label,
+                origin=origin,
+                fix_kind=fix_kind,
+                explanation=explanation,
+                fix_description=fix_description,
+                patterns=patterns,
+                what_would_confirm=what_would_confirm,
+                in_events=in_events,
+                in_log=in_log,
+                in_warnings=in_warnings,
+            )
+        )
+    fam = Family(
+        label=label,
+        origin=origin,
+        fix_kind=fix_kind,
+        explanation=explanation,
+        fix_description=fix_description,
+        rules=(*own, *rules, *late_rules),
+        exit_codes=exit_codes,
+        statuses=dict(statuses or {}),
+        applies=frozenset(applies),
+        echo=echo,
+        causes=frozenset(causes),
+        fixer=fixer,
+        what_would_confirm=what_would_confirm,
+    )
+    FAMILIES[label] = fam
+    for r in (*own, *rules):
+        register(r)
+    if fam.statuses or fam.exit_codes:
+        register(StatusAndExitRule(fam))
+    for r in late_rules:
+        register(r)
+    return fam
+
+
+def _text(t: CodeText | None, default: Explainer, code: int) -> str:
+    """An exit entry's own text (a function of the code, or fixed), else the family's fixed text."""
+    if callable(t):
+        return t(code)
+    if t is not None:
+        return t
+    return default if isinstance(default, str) else f"The task failed (exit code {code})."
+
+
+@dataclass(frozen=True)
+class StatusAndExitRule:
+    """The one rule for every family's statuses and exit codes (the strongest matching entry decides)."""
+
+    fam: Family
+
+    @property
+    def name(self) -> str:
+        return f"{self.fam.label}_status_and_exit"
+
+    def __call__(self, ctx: Context) -> list[Signal]:
+        f = self.fam
+        out: list[Signal] = []
+        if ctx.status is not None and ctx.status in f.statuses:
+            out.append(
+                Signal(
+                    f.label,
+                    f.origin,
+                    f.statuses[ctx.status],
+                    ORDER_STATUS,
+                    [f"status: {ctx.status}"],
+                    _text(None, f.explanation, 0),
+                    f.fix_kind,
+                    _text(None, f.fix_description, 0),
+                )
+            )
+        if not f.exit_codes:
+            return out
+        codes = codes_of(ctx)
+        hits = [(e, h) for e in f.exit_codes if (h := e.hit(codes, ctx.status)) is not None]
+        if not hits:
+            return out
+        best, _ = max(hits, key=lambda eh: eh[0].strength)
+        found = set().union(*(h for _, h in hits))
+        wanted = found or set().union(*(e.codes for e, _ in hits))
+        ev, order = exit_evidence(ctx, wanted)
+        first = next((c for c in codes if c in found), 0)
+        if not ev:
+            ev = [f"exit_code: {first}"] if first else ([f"status: {ctx.status}"] if ctx.status else [])
+        out.append(
+            Signal(
+                f.label,
+                f.origin,
+                best.strength,
+                order,
+                ev,
+                _text(best.explanation, f.explanation, first),
+                f.fix_kind,
+                _text(best.fix_description, f.fix_description, first),
+                secondary=best.secondary,
+                what_would_confirm=best.what_would_confirm or f.what_would_confirm,
+            )
+        )
+        return out
+
+
+# ------------------------------------------------------------------------------ what the rest derives
+def labels_for(phase: Phase) -> set[str]:
+    """The labels that can be a verdict on a run in this phase (a running run: only what blocks or spoils it)."""
+    return {label for label, f in FAMILIES.items() if phase in f.applies}
+
+
+def echo_labels() -> set[str]:
+    return {label for label, f in FAMILIES.items() if f.echo}
+
+
+def caused_by(label: str) -> frozenset[str]:
+    f = FAMILIES.get(label)
+    return f.causes if f else frozenset()
+
+
+def infra_labels() -> set[str]:
+    """Labels whose failures are the platform's: the session resubmits them unchanged (its own retry budget)."""
+    return {label for label, f in FAMILIES.items() if f.origin == "infra"}
+
+
+def fixer_for(label: str) -> Fixer | None:
+    f = FAMILIES.get(label)
+    return f.fixer if f else None

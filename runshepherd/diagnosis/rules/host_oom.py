@@ -1,0 +1,67 @@
+"""Out of memory on the host (RAM), including exit 137, which is *not* proof of OOM alone."""
+
+from __future__ import annotations
+
+from runshepherd.diagnosis.fixes import fix_host_oom
+from runshepherd.diagnosis.rules.base import pat
+from runshepherd.diagnosis.rules.family import exits, family
+
+_HOST_EXPL = "The task used more memory (RAM) than it was given, so the machine stopped it."
+_HOST_FIX = (
+    "Give the task more memory (double `memory` in its resources, capped by the largest node); if it is "
+    "already at the node's limit, lower the batch size, data-loader workers or chunk size."
+)
+_CONFIRM_137 = (
+    "Exit 137 means the process was killed from outside (SIGKILL). An out-of-memory kill is the usual cause, but "
+    "an eviction, a time limit or a cancellation look the same. It is confirmed by an 'OOMKilled' / 'oom-kill' "
+    "event, a 'Killed process … anon-rss' kernel line, or memory use at the limit on the dashboard just before "
+    "the end."
+)
+
+FAMILY = family(
+    "host_oom",
+    origin="config",
+    fix_kind="increase_memory",
+    explanation=_HOST_EXPL,
+    fix_description=_HOST_FIX,
+    patterns=(
+        pat(r"OOMKill(?:ed|ing)", 0.96, flags=0),
+        pat(r"oom[-_ ]kill event", 0.96),
+        pat(r"Out of memory: Kill(?:ed)? process", 0.96),
+        pat(r"Memory cgroup out of memory", 0.96),
+        pat(r"\bOUT_OF_MEMORY\b|Reason=OutOfMemory|JobState=OUT_OF_MEMORY", 0.96, flags=0),
+        pat(r"exceeded (?:job )?memory limit", 0.95),
+        pat(r"task \d+: Out Of Memory", 0.95),
+        pat(r"low on resource: memory", 0.96),
+        # Ray's memory monitor kills tasks when the node's RAM passes its threshold
+        pat(r"killed due to the node running low on memory|exceeds the memory usage threshold", 0.95),
+        pat(r"out of shared memory|shared memory \(shm\) limit|insufficient shared memory", 0.92),
+        pat(r"is killed by signal: Killed", 0.9),
+        pat(r"^(?:\w+\.)*MemoryError\b", 0.88, flags=0),
+        pat(r"std::bad_alloc", 0.88),
+        pat(r"Cannot allocate memory|\[Errno 12\]", 0.85),
+        pat(r"Unable to allocate [\d.]+ [GMKT]iB for an array", 0.88),
+        pat(r"(?:line \d+:\s+\d+ Killed|^Killed$|^Killed\s+python)", 0.7),
+    ),
+    applies=("failed", "running"),
+    exit_codes=(
+        exits(
+            137,
+            -9,
+            265,
+            strength=0.5,
+            explanation="The task was killed from outside (exit code 137); running out of memory is the most likely "
+            "reason, but it is not proven.",
+            what_would_confirm=_CONFIRM_137,
+        ),
+        exits(
+            3004,
+            strength=0.55,
+            statuses=("FAILED_EVICTED",),
+            explanation="The platform evicted the task; running out of memory is the most likely reason, but it is "
+            "not proven.",
+            what_would_confirm=_CONFIRM_137,
+        ),
+    ),
+    fixer=fix_host_oom,
+)

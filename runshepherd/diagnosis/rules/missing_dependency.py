@@ -1,0 +1,83 @@
+"""Missing Python modules, missing binaries (exit 127), missing shared libraries."""
+
+from __future__ import annotations
+
+import re
+
+from runshepherd.diagnosis.fixes import fix_dependency
+from runshepherd.diagnosis.rules.base import pat
+from runshepherd.diagnosis.rules.family import exits, family
+
+
+def _explain(m: re.Match[str]) -> str:
+    d = m.groupdict()
+    if d.get("mod"):
+        return f"The Python module '{d['mod']}' is not installed in the container image the task runs in."
+    if d.get("bin"):
+        return f"The script calls the program '{d['bin']}', which is not installed in the container image."
+    if d.get("lib"):
+        return f"The system library '{d['lib']}' is missing from the container image."
+    if d.get("pkg"):
+        return f"The package '{d['pkg']}' the code needs is not installed."
+    return "Something the code needs is not installed in the container image (or is the wrong version)."
+
+
+def _fix(m: re.Match[str]) -> str:
+    d = m.groupdict()
+    if d.get("mod"):
+        return (
+            f"Install it before the script runs (`pip install` the package that provides '{d['mod']}'), "
+            "or use an image that already has it."
+        )
+    if d.get("bin"):
+        b = d["bin"].rsplit("/", 1)[-1]
+        return (
+            f"Install it at the top of the entry script (e.g. `apt-get update && apt-get install -y {b}`, "
+            "or apk/dnf per distribution), use a tool the image has, or switch to a base image that includes it."
+        )
+    if d.get("lib"):
+        return "Install the system package that provides the library (apt-get) or use an image that has it."
+    return "Add the missing package to the image or install it at the start of the task."
+
+
+FAMILY = family(
+    "missing_dependency",
+    origin="user",
+    fix_kind="add_dependency",
+    explanation=_explain,
+    fix_description=_fix,
+    patterns=(
+        pat(r"ModuleNotFoundError: No module named '(?P<mod>[\w.]+)'", 0.9),
+        pat(r"ImportError: No module named '?(?P<mod>[\w.]+)'?", 0.9),
+        pat(r"(?P<bin>[\w.+\-/]+): command not found", 0.9),
+        pat(r"^(?:/bin/(?:ba)?sh|sh|bash): (?:\d+: |line \d+: )?(?P<bin>[\w.+\-/]+): not found", 0.9),
+        pat(r'exec: "?(?P<bin>[\w.+\-/]+)"?: executable file not found in \$PATH', 0.9),
+        pat(r"executable file not found in \$PATH", 0.88),
+        pat(r"error while loading shared libraries: (?P<lib>(?!libcuda|libnvidia)lib[\w.\-+]+): cannot open", 0.87),
+        pat(r"ImportError: (?P<lib>(?!libcuda|libnvidia)lib[\w.\-+]+): cannot open shared object file", 0.87),
+        pat(r"requires the (?P<pkg>[\w\- ]+?) library but it was not found in your environment", 0.88),
+        pat(r"DistributionNotFound|Packages?NotFoundError|ResolvePackageNotFound", 0.84),
+        # pip's resolver: the pinned versions cannot be installed together
+        pat(r"ResolutionImpossible|because these package versions have conflicting dependencies", 0.86),
+        pat(r"Could not find a version that satisfies the requirement (?P<pkg>\S+)", 0.84),
+        pat(r"No matching distribution found for (?P<pkg>\S+)", 0.84),
+        pat(r"ImportError: cannot import name '(?P<name>\w+)'", 0.8),
+        pat(r"(?:Please|you need to) (?:run )?`?pip install (?P<pkg>[\w\-\[\]]+)", 0.7),
+        pat(r"is not installed\. Please install", 0.75),
+        # transformers' own checks: a pinned dependency version, and packages a remote modeling file imports
+        pat(r"(?P<pkg>[\w\-]+)[<>=!~]=?[\w.]+ is required for a normal functioning of this module", 0.88),
+        pat(r"requires the following packages that were not found in your environment: (?P<pkg>[\w\-]+)", 0.9),
+    ),
+    applies=("failed", "running"),
+    # 127 is the shell's 'command not found', even when the line that said so was cut off
+    exit_codes=(
+        exits(
+            127,
+            strength=0.62,
+            explanation="The task exited with code 127: the shell could not find a command the script runs.",
+            fix_description="Install the missing program at the top of the entry script (apt-get/apk/dnf), or use "
+            "a base image that includes it.",
+        ),
+    ),
+    fixer=fix_dependency,
+)

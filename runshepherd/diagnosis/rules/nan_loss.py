@@ -1,0 +1,67 @@
+"""Training diverged: NaN or infinite loss/gradients (early fp16 overflow skips are benign and ignored)."""
+
+from __future__ import annotations
+
+from runshepherd.diagnosis.fixes import fix_nan
+from runshepherd.diagnosis.rules.base import ORDER_EVENT, Context, FunctionRule, Signal, pat
+from runshepherd.diagnosis.rules.family import family
+
+_EXPL = (
+    "Training diverged: the loss became NaN (not a number) or infinite, so the numbers stopped meaning "
+    "anything. Usually the learning rate is too high, or a bad batch (empty, corrupted, division by zero) got in."
+)
+_FIX = (
+    "Lower the learning rate (×0.1), add gradient clipping or warm-up, use bf16 instead of fp16, and check "
+    "the data for empty or corrupted samples."
+)
+
+
+def _nan_from_metrics(ctx: Context) -> list[Signal]:
+    """The logs digest saw NaN in the metrics even if no line says so explicitly."""
+    if ctx.metrics is None or not ctx.metrics.nan_seen:
+        return []
+    return [
+        Signal(
+            label="nan_loss",
+            origin="user",
+            strength=0.8,
+            order=ORDER_EVENT,
+            evidence=[],  # a digest flag, not a line of the input: evidence lists verbatim lines only
+            explanation=_EXPL,
+            fix_kind="lower_lr_or_fix_data",
+            fix_description=_FIX,
+        )
+    ]
+
+
+FAMILY = family(
+    "nan_loss",
+    origin="user",
+    fix_kind="lower_lr_or_fix_data",
+    explanation=_EXPL,
+    fix_description=_FIX,
+    patterns=(
+        pat(
+            r"\b(?:train[_/ ])?loss\b[^\n=:]{0,20}?(?:=|:|\bis\b|\bbecame\b|\bbecomes\b|\bwent\b(?: to)?)\s*[\[(]?(?:nan|-?inf(?:inity)?)\b",
+            0.82,
+        ),
+        pat(
+            r"(?:NaN|Inf)(?: or (?:NaN|Inf))? (?:was )?(?:found|detected|encountered) in (?:the )?(?:input tensor|loss|gradient|grad|output)",
+            0.86,
+        ),
+        pat(r"FloatingPointError", 0.86, flags=0),
+        pat(r"Minimum loss scale reached|loss scale already at minimum", 0.88),
+        pat(r"Invalid loss, terminating training", 0.9),
+        pat(
+            r"(?:Detected|Encountered|Found) (?:a )?(?:NaN|nan|inf|non-finite)(?: or inf)? (?:value|loss|in loss|gradient)",
+            0.86,
+        ),
+        pat(r"non-finite (?:loss|gradients?|values?)|loss is not finite|nan loss detected|\bNaN loss\b", 0.86),
+        pat(r"invalid value \(nan\) encountered", 0.86),
+        pat(r"returned nan values in its \d+(?:st|nd|rd|th) output", 0.9),
+        pat(r"\bgrad(?:ient)?[_ ]norm\b\s*[=:]\s*(?:nan|inf)\b", 0.72),
+    ),
+    rules=(FunctionRule("nan_from_metrics", _nan_from_metrics),),
+    applies=("failed", "running", "completed"),
+    fixer=fix_nan,
+)

@@ -1,0 +1,46 @@
+"""Multi-GPU / multi-node communication failures (NCCL, Gloo, c10d rendezvous, JAX coordination)."""
+
+from __future__ import annotations
+
+from runshepherd.diagnosis.rules.base import pat
+from runshepherd.diagnosis.rules.family import family
+
+FAMILY = family(
+    "nccl_or_distributed",
+    origin="infra",
+    fix_kind="retry",
+    explanation="The GPUs or machines of this job stopped talking to each other (the communication library "
+    "reported an error or a collective operation timed out).",
+    fix_description="Resubmit once; if it repeats, set NCCL_DEBUG=INFO (and NCCL_SOCKET_IFNAME to the right "
+    "network interface) in the environment, keep all tasks in one fast-network domain, and check that every "
+    "rank runs the same code and data sizes.",
+    patterns=(
+        pat(r"NCCL error|NCCL Error \d", 0.86),
+        pat(r"nccl(?:Internal|System|Remote|UnhandledCuda|InvalidUsage|InvalidArgument)Error", 0.86),
+        pat(r"Watchdog caught collective operation timeout", 0.86),
+        pat(r"collective operation timeout|Collective .* timed out", 0.84),
+        pat(r"DistBackendError|DistNetworkError|DistStoreError", 0.86),
+        pat(r"Rendezvous(?:Timeout|Connection|Closed)Error|rendezvous .* (?:timed out|failed)", 0.86),
+        pat(
+            r"socketStartConnect|socketPollConnect|IBV_WC_RETRY_EXC_ERR|ibv_poll_cq|NET/IB\S* : .*(?:error|failed)",
+            0.86,
+        ),
+        pat(r"Timed out initializing process group|Timed out waiting for (?:clients|the server)", 0.86),
+        pat(r"gloo/transport/\S+\] (?:Connection closed|Connection reset|Timed out|Connection refused)", 0.86),
+        pat(r"connectFullMesh|Gloo connectFullMesh failed|\[gloo\].*(?:Connection closed|Timed out)", 0.86),
+        pat(r"c10d.*(?:Connection reset by peer|Broken pipe|timed out|Connection refused)", 0.87),
+        pat(r"TCPStore.*(?:Connection refused|timed out|failed)|The server socket has failed to listen", 0.87),
+        pat(
+            r"(?:coordination service|CoordinationService).*(?:heartbeat|DEADLINE_EXCEEDED|UNAVAILABLE|barrier)",
+            0.86,
+        ),
+        pat(r"Barrier timed out|barrier .* DEADLINE_EXCEEDED", 0.85),
+        pat(r"ProcessGroupNCCL.*(?:exception|error|Timeout)", 0.84),
+        pat(r"ncclCommInitRank failed|NCCL communicator .* (?:failed|error)", 0.84),
+        pat(r"Some NCCL operations have failed or timed out", 0.84),
+        pat(r"NCCL communicator was aborted|communicator (?:was )?aborted on rank", 0.5, secondary=True),
+    ),
+    applies=("failed", "running"),
+    # a rank that crashed takes its peers' communicators down: their errors echo the first one
+    echo=True,
+)

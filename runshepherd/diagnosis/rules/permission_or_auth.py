@@ -1,0 +1,55 @@
+"""Missing or wrong credentials, and permission errors on files."""
+
+from __future__ import annotations
+
+from runshepherd.diagnosis.rules.base import pat
+from runshepherd.diagnosis.rules.family import exits, family
+
+_EXPL = (
+    "Access was refused: the task has no (or wrong, or expired) credentials for a service it uses, or no "
+    "permission on a file or bucket."
+)
+_FIX = (
+    "Check which credential the service needs (storage keys, Hugging Face token for gated models, W&B key), "
+    "register it with the scheduler's credential store (for OSMO: `osmo credential set`), accept the model's "
+    "licence if it is gated, or fix the file's permissions. Never paste secrets into the spec."
+)
+
+FAMILY = family(
+    "permission_or_auth",
+    origin="config",
+    fix_kind="fix_credentials",
+    applies=("failed", "running"),
+    explanation=_EXPL,
+    fix_description=_FIX,
+    patterns=(
+        pat(
+            r"GatedRepoError|gated repo|Access to model .* is restricted|You must be authenticated to access it",
+            0.92,
+        ),
+        pat(
+            r"\b40[13] Client Error|HTTP Error 40[13]|status(?: code)?:? 40[13]\b|\b403 Forbidden|\b401 Unauthorized",
+            0.88,
+        ),
+        pat(
+            r"AccessDenied|Access Denied|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken|TokenExpired|InvalidToken",
+            0.88,
+        ),
+        pat(
+            r"NoCredentialsError|Unable to locate credentials|could not find default credentials|DefaultCredentialsError",
+            0.88,
+        ),
+        pat(r"PermissionError", 0.86, flags=0),
+        pat(r"\(Forbidden\): .* cannot (?:create|get|list|patch|delete|watch|update) resource", 0.88),
+        pat(r"Permission denied", 0.82),
+        pat(
+            r"api[_ ]key not configured|Invalid (?:user )?token|token is (?:invalid|expired)|invalid service token",
+            0.84,
+        ),
+        pat(r"AuthenticationError|authentication (?:failed|required)|not authorized|Unauthorized", 0.8),
+        pat(r"Operation not permitted|Read-only file system", 0.74),
+        pat(r"could not read (?:Username|Password) for|terminal prompts disabled|Authentication failed for '", 0.86),
+    ),
+    # 126 = found but not executable; OSMO 2013/2014/2020 = data or service authorisation failures
+    exit_codes=(exits(126, strength=0.55), exits(2013, 2014, 2020, strength=0.8)),
+)

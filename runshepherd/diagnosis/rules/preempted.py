@@ -1,0 +1,46 @@
+"""The platform took the machine away: preemption, node failure, drain, spot reclaim, SIGTERM from outside."""
+
+from __future__ import annotations
+
+from runshepherd.diagnosis.rules.base import pat
+from runshepherd.diagnosis.rules.family import exits, family
+
+_EXPL = (
+    "The job was stopped by the platform, not by its own code: it was preempted by higher-priority work, or "
+    "the machine it ran on failed or was taken away."
+)
+_FIX = (
+    "Resubmit (at NORMAL priority if it ran as LOW, which can be preempted), and save checkpoints regularly so "
+    "a restart resumes instead of starting over."
+)
+
+FAMILY = family(
+    "preempted",
+    origin="infra",
+    fix_kind="resubmit",
+    explanation=_EXPL,
+    fix_description=_FIX,
+    patterns=(
+        pat(r"FAILED_PREEMPTED|DUE TO PREEMPTION|JobState=PREEMPTED|\|PREEMPTED\|", 0.97, flags=0),
+        pat(r"DUE TO NODE FAILURE|\bNODE_FAIL\b|FAILED_BACKEND_ERROR", 0.94, flags=0),
+        pat(r"\b(?:was|been|got|is being) preempted\b|\bPreempted\b(?! by)|preempted by", 0.9),
+        pat(
+            r"spot (?:instance )?(?:interruption|reclaim)|instance (?:was )?(?:reclaimed|terminated by the provider)",
+            0.9,
+        ),
+        pat(
+            r"NodeNotReady|NodeShutdown|node (?:is )?(?:shutting down|was drained|being drained|not ready)|Node is not ready",
+            0.86,
+        ),
+        pat(r"CANCELLED AT \S+(?! DUE)", 0.7, flags=0),
+        pat(r"\bEvicted\b|pod (?:was )?evicted", 0.72),
+        pat(
+            r"(?:Received|received|got|caught) (?:signal )?SIGTERM|SIGTERM received|Signal 15 \(SIGTERM\)|received signal 15",
+            0.6,
+        ),
+    ),
+    # FAILED_CANCELED is a person's cancel (CLI, chat, the scheduler's own cancel), never evidence of preemption
+    statuses={"FAILED_PREEMPTED": 0.97, "FAILED_BACKEND_ERROR": 0.8},
+    # 143 = SIGTERM from outside (weak alone); OSMO 3001/3006 = the platform stopped the task
+    exit_codes=(exits(143, -15, strength=0.45), exits(3001, 3006, strength=0.85)),
+)

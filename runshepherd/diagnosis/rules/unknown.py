@@ -1,0 +1,80 @@
+"""The floor: evidence that *something* failed without saying what (launcher noise, a bare non-zero exit)."""
+
+from __future__ import annotations
+
+import re
+
+from runshepherd.diagnosis.prefilter import Gated
+from runshepherd.diagnosis.rules.base import Context, FunctionRule, Signal
+from runshepherd.diagnosis.rules.family import ANY_NONZERO, ExitCodes, family
+
+_GENERIC = re.compile(
+    r"ChildFailedError|srun: error: .*(?:Exited with exit code|task \d+: Exited)|returned non-zero exit status|"
+    r"Process \d+ exited with code|exited with (?:exit )?code [1-9]|\bFAILED\b.*\b[1-9]\d*:\d+\b|"
+    r"JobState=FAILED|Workflow terminated abnormally|Error: Process completed with exit code|BackoffLimitExceeded|"
+    r"Back-off restarting failed container|CrashLoopBackOff"
+)
+_GENERIC_G = Gated.of(_GENERIC)
+
+
+def _generic_failure(ctx: Context) -> list[Signal]:
+    """Evidence that *something* failed, without saying what: the floor for ``unknown``."""
+    out: list[Signal] = []
+    for order, ln in ctx.texts():
+        if _GENERIC_G.search(ln.text, ln.folded):
+            out.append(
+                Signal(
+                    "unknown",
+                    "user",
+                    0.3,
+                    order if order < 0 else ln.index,
+                    [ln.raw.rstrip()],
+                    "The run failed, but the logs do not show why (no recognisable error).",
+                    "none",
+                    "Read the last lines of the task's log with the error block; rerun with more "
+                    "logging (e.g. `python -u`, NCCL_DEBUG=INFO) if the log is empty.",
+                    secondary=True,
+                )
+            )
+            if len(out) >= 2:
+                break
+    return out
+
+
+def _failed_status(ctx: Context) -> list[Signal]:
+    """A FAILED status with nothing else recorded (an ERROR status is the platform's)."""
+    out: list[Signal] = []
+    if ctx.status and ctx.status.startswith("FAILED") and ctx.status != "FAILED_UPSTREAM":
+        out.append(
+            Signal(
+                "unknown",
+                "infra" if "ERROR" in ctx.status else "user",
+                0.3,
+                -3,
+                [f"status: {ctx.status}"],
+                "The task failed, but nothing recorded says why.",
+                "none",
+                "Read the task's full log and events.",
+                secondary=True,
+            )
+        )
+    return out
+
+
+FAMILY = family(
+    "unknown",
+    origin="user",
+    fix_kind="none",
+    explanation="The run failed, but the logs do not show why (no recognisable error).",
+    fix_description="Read the task's full log; rerun with unbuffered output (`python -u`).",
+    rules=(FunctionRule("generic_failure", _generic_failure),),
+    exit_codes=(
+        ExitCodes(
+            ANY_NONZERO,
+            0.3,
+            explanation=lambda code: f"The task exited with code {code} and the logs do not show why.",
+            secondary=True,
+        ),
+    ),
+    late_rules=(FunctionRule("failed_status", _failed_status),),
+)

@@ -1,0 +1,98 @@
+"""Errors in the user's own code: the root Python exception when no more specific family claims it.
+
+Also the program refusing its own command line (argparse/click/Hydra usage errors: the spec passes a flag the
+program lacks), which is fixed in the spec's `args`.
+"""
+
+from __future__ import annotations
+
+from runshepherd.diagnosis.errorblock import chained_after, exception_type
+from runshepherd.diagnosis.fixes import fix_usage
+from runshepherd.diagnosis.rules.base import Context, FunctionRule, PatternRule, Signal, pat
+from runshepherd.diagnosis.rules.family import family
+
+_FIX = (
+    "Fix the code at the line the traceback points to (the last frame in your own files), test it on a small "
+    "input locally, and resubmit. Resources and the task structure stay as they are."
+)
+
+_SHAPES = PatternRule(
+    name="user_code_shapes",
+    label="user_code_error",
+    origin="user",
+    fix_kind="fix_code",
+    explanation="The code failed with a shape or device mismatch between tensors (a bug in the model or data "
+    "code, not in the infrastructure).",
+    fix_description=_FIX,
+    patterns=(
+        pat(r"size mismatch for|shapes cannot be multiplied|Expected all tensors to be on the same device", 0.8),
+        pat(r"Error executing job with overrides|Traceback \(most recent call last\)", 0.4, secondary=True),
+    ),
+)
+
+
+def _root_exception(ctx: Context) -> list[Signal]:
+    """The first exception that closes a traceback; later chained ones are consequences."""
+    out: list[Signal] = []
+    block = ctx.log
+    for _rank, idx in enumerate(block.exceptions[:6]):
+        ln = block.lines[idx]
+        et = exception_type(ln.text)
+        if et is None:
+            continue
+        etype, msg = et
+        short = etype.rsplit(".", 1)[-1]
+        if short in {"ChildFailedError", "SystemExit", "KeyboardInterrupt", "CalledProcessError"}:
+            continue
+        is_root = idx == block.root
+        strength = 0.66 if is_root else 0.58
+        if chained_after(block.lines, idx):
+            strength -= 0.05
+        detail = f": {msg[:160]}" if msg else ""
+        out.append(
+            Signal(
+                "user_code_error",
+                "user",
+                strength,
+                idx,
+                [ln.raw.rstrip()],
+                f"The program stopped with an error in its own code ({short}{detail}).",
+                "fix_code",
+                _FIX,
+            )
+        )
+    return out
+
+
+_USAGE = PatternRule(
+    name="cli_usage",
+    label="user_code_error",
+    origin="config",
+    fix_kind="fix_code",
+    explanation="The program stopped before doing any work because its command line was wrong: the spec "
+    "passes an option it does not accept, or leaves out one it requires.",
+    fix_description="Change the task's `args` to the options the program accepts (its usage line above "
+    "lists them); an unknown option can simply be removed.",
+    patterns=(
+        pat(r"^\S+: error: unrecognized arguments: ", 0.9, flags=0),
+        pat(r"^\S+: error: the following arguments are required: ", 0.9, flags=0),
+        pat(r"^\S+: error: argument \S+: (?:invalid|expected)", 0.88, flags=0),
+        pat(r"^Error: (?:No such option|Missing option|Missing argument|Invalid value for) ", 0.85, flags=0),
+        pat(
+            r"Error merging override|Could not override '|Could not append to config\. An item is already at",
+            0.85,
+            flags=0,
+        ),  # Hydra: the command line's overrides do not fit the config
+    ),
+)
+
+
+FAMILY = family(
+    "user_code_error",
+    origin="user",
+    fix_kind="fix_code",
+    explanation="The program stopped with an error in its own code.",
+    fix_description=_FIX,
+    rules=(_SHAPES, FunctionRule("root_exception", _root_exception), _USAGE),
+    fixer=fix_usage,
+)
