@@ -132,7 +132,28 @@ SECRET_WORDS = frozenset(
     }
 )
 # Secret shapes that are not words of their own (provider prefixes, URL credentials, JWT headers).
-SECRET_SUBSTRINGS = ("sk-", "hf_", "gh", "xox", "nvapi-", "AKIA", "ASIA", "AIza", "ya29.", "eyJ", "@")
+SECRET_SUBSTRINGS = (
+    "sk-",
+    "hf_",
+    "gh",
+    "xox",
+    "nvapi-",
+    "AKIA",
+    "ASIA",
+    "AIza",
+    "ya29.",
+    "eyJ",
+    "@",
+    "hooks.slack",
+    "webhooks/",
+    "glpat-",
+    "gldt-",
+    "glrt-",
+    "glptt-",
+    "glft-",
+    "npm_",
+    "pypi-",
+)
 ALL_WORDS = ERROR_WORDS | EVENT_WORDS | SECRET_WORDS
 
 

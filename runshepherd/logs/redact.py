@@ -13,6 +13,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from re import Pattern
 
+from runshepherd.logs.prefix import split_prefix
+
 _KEY_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
 _KEY_END = re.compile(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
 _KEY_BLOCK = re.compile(
@@ -63,6 +65,19 @@ def _rules() -> list[_Rule]:
         _Rule("hf_token", re.compile(r"\bhf_[A-Za-z0-9]{20,}")),
         _Rule("github_token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})")),
         _Rule("slack_token", re.compile(r"\bxox[abposre]-[A-Za-z0-9-]{10,}")),
+        _Rule(
+            "slack_webhook",
+            re.compile(r"(hooks\.slack(?:-gov)?\.com/(?:services|workflows|triggers)/)[A-Za-z0-9_/-]{8,}", flags),
+            keep_group=1,
+        ),
+        _Rule(
+            "discord_webhook",
+            re.compile(r"((?:discord|discordapp)\.com/api/(?:v\d+/)?webhooks/)\d+/[A-Za-z0-9_-]{20,}", flags),
+            keep_group=1,
+        ),
+        _Rule("gitlab_token", re.compile(r"\bgl(?:pat|dt|rt|ptt|ft|imt|agent|oas|soat|cbt)-[A-Za-z0-9_-]{20,}")),
+        _Rule("npm_token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
+        _Rule("pypi_token", re.compile(r"\bpypi-AgE[A-Za-z0-9_-]{50,}")),
         _Rule("nvidia_key", re.compile(r"\bnvapi-[A-Za-z0-9_-]{20,}")),
         _Rule("aws_key", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b")),
         _Rule(
@@ -107,7 +122,7 @@ def _rules() -> list[_Rule]:
 
 _RULES = _rules()
 _TRIGGER = re.compile(
-    r"sk-|hf_|gh[pousr]_|github_pat_|xox|nvapi-|AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|AIza|ya29\.|eyJ|://[^\s/]*@"
+    r"sk-|hf_|gh[pousr]_|github_pat_|xox|nvapi-|hooks\.slack|webhooks/|gl[a-z]{1,5}-|npm_|pypi-|AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|AIza|ya29\.|eyJ|://[^\s/]*@"
     r"|PRIVATE KEY"
     r"|(?i:pass|pwd|token|secret|api.?key|access.?key|credential|bearer|authorization|accountkey|sharedaccesskey"
     r"|sig=|auth.?key)"
@@ -173,7 +188,16 @@ class LineRedactor:
     counts: Counter[str] = field(default_factory=Counter)
     in_key_block: bool = False
 
-    def __call__(self, text: str) -> str:
+    def __call__(self, line: str) -> str:
+        """Match on the message, not the log prefix (`2026/11/30 12:51:24 [task] `): a key block's lines start
+        after it, so a rule anchored at line start would never see them. The prefix is kept as it was."""
+        text = split_prefix(line).text
+        head = line[: len(line) - len(text)] if line.endswith(text) else ""
+        if not head:
+            text = line
+        return head + self._message(text)
+
+    def _message(self, text: str) -> str:
         if self.in_key_block:
             end = _KEY_END.search(text)
             if end:

@@ -161,14 +161,15 @@ def _decide(state: SessionState, deps: Deps) -> Command[Route]:
     )
     if not out.get("new_spec"):
         return Command(goto="ask_person", update=base)
+    from runshepherd.logs import redact
+
+    diff = redact(out["diff"])[0]  # a spec line holding a literal secret is shown (and checkpointed) redacted
     fix = {
         "new_spec": out["new_spec"],
-        "diff": out["diff"],
+        "diff": diff,
         "kind": out["fix_kind"],
         "explanation": out["explanation"],
         "label": primary.label,
     }
-    emit(
-        "fix", attempt=state["attempt"]["n"] + 1, diff=out["diff"], kind=out["fix_kind"], explanation=out["explanation"]
-    )
+    emit("fix", attempt=state["attempt"]["n"] + 1, diff=diff, kind=out["fix_kind"], explanation=out["explanation"])
     return Command(goto="approve_resubmit", update={**base, "proposed_fix": fix})

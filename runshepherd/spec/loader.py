@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,14 @@ from pydantic import ValidationError
 
 from runshepherd.errors import RunShepherdError
 from runshepherd.spec.document import SpecDocument
+from runshepherd.spec.limits import (
+    MAX_SPEC_BYTES,
+    LimitExceeded,
+    check_size,
+    check_task_count,
+    load_yaml,
+    size_message,
+)
 from runshepherd.spec.model import WorkflowFile
 from runshepherd.spec.render import RenderProblem, render_template
 
@@ -76,6 +85,9 @@ def load_spec_file(path: str | Path, set_values: dict[str, Any] | None = None) -
         raise SpecError([SpecProblem(str(path), None, "", "file not found — check the path")])
     if p.is_dir():
         raise SpecError([SpecProblem(str(path), None, "", "is a folder — give the path of a workflow YAML file")])
+    size = p.stat().st_size
+    if size > MAX_SPEC_BYTES:  # refused before reading: a 50 MB "spec" is data, not a workflow
+        raise SpecError([SpecProblem(str(path), None, "", size_message(size, "the spec"))])
     try:
         text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError:
@@ -92,12 +104,14 @@ def load_spec_text(
 ) -> SpecDocument:
     if not text.strip():
         raise SpecError([SpecProblem(source, None, "", "the spec is empty — it needs a `workflow:` section")])
+    _within(check_size, source, text)
     body, defaults, defaults_line = split_default_values(text, source)
     values = {**defaults, **(set_values or {})}
     try:
         rendered, warnings = render_template(body, values)
     except RenderProblem as exc:
         raise SpecError([SpecProblem(source, exc.line, "", _render_hint(exc, text))]) from None
+    _within(check_size, source, rendered, "the spec after rendering its templates")
     data, root = _parse_yaml(rendered, source)
     if not isinstance(data, dict):
         raise SpecError([SpecProblem(source, 1, "", "the spec must be a mapping with a top-level `workflow:` key")])
@@ -105,11 +119,13 @@ def load_spec_text(
         raise SpecError([SpecProblem(source, 1, "workflow", "missing — a spec starts with `workflow:`")])
     if defaults:
         data["default-values"] = defaults
+    _within(check_task_count, source, _raw_task_count(data))  # before validation: 10,000 tasks cost seconds there
     try:
         model = WorkflowFile.model_validate(data)
     except ValidationError as exc:
         raise SpecError(_problems(exc, root, source, text, rendered)) from None
     warnings = list(warnings)
+    warnings.extend(secret_warnings(text, source))
     warnings.extend(_lint(model, base_dir))
     return SpecDocument(
         template_text=text,
@@ -120,6 +136,44 @@ def load_spec_text(
         base_dir=base_dir,
         warnings=tuple(warnings),
     )
+
+
+# ------------------------------------------------------------------------------------------- limits
+def _within(check: Any, source: str, *args: Any) -> None:
+    try:
+        check(*args)
+    except LimitExceeded as exc:
+        raise SpecError([SpecProblem(source, exc.line, "", str(exc))]) from None
+
+
+def _raw_task_count(data: dict[str, Any]) -> int:
+    wf = data.get("workflow")
+    if not isinstance(wf, dict):
+        return 0
+    tasks = wf.get("tasks")
+    groups = wf.get("groups")
+    count = len(tasks) if isinstance(tasks, list) else 0
+    if isinstance(groups, list):
+        count += sum(len(g["tasks"]) for g in groups if isinstance(g, dict) and isinstance(g.get("tasks"), list))
+    return count
+
+
+# ------------------------------------------------------------------------------------------- secrets
+def secret_warnings(text: str, source: str = "<spec>") -> list[str]:
+    """One warning per spec line holding a literal secret: names the line and kind, never the value."""
+    from runshepherd.logs.redact import redact_line
+
+    out: list[str] = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        kinds: Counter[str] = Counter()
+        redact_line(line, counts=kinds)
+        if kinds:
+            out.append(
+                f"{source}:{n} holds a literal secret ({', '.join(sorted(kinds))}) — keep it out of the spec: "
+                "use the backend's credential mechanism (OSMO: `osmo credential set` and the task's `credentials:`; "
+                "Slurm/local: an environment variable set outside the spec)"
+            )
+    return out
 
 
 # ------------------------------------------------------------------------------------------- default-values
@@ -140,7 +194,10 @@ def split_default_values(text: str, source: str = "<spec>") -> tuple[str, dict[s
         end += 1
     block = "".join(lines[start:end])
     try:
-        parsed = yaml.safe_load(block) or {}
+        parsed = load_yaml(block)[0] or {}
+    except LimitExceeded as exc:
+        line = start + (exc.line or 1)
+        raise SpecError([SpecProblem(source, line, "default-values", str(exc))]) from None
     except yaml.YAMLError as exc:
         line = start + 1 + (exc.problem_mark.line if getattr(exc, "problem_mark", None) else 0)
         raise SpecError(
@@ -186,8 +243,9 @@ def _yaml_reason(exc: yaml.YAMLError) -> str:
 
 def _parse_yaml(rendered: str, source: str) -> tuple[Any, yaml.Node | None]:
     try:
-        root = yaml.compose(rendered, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(rendered)
+        data, root = load_yaml(rendered)
+    except LimitExceeded as exc:
+        raise SpecError([SpecProblem(source, exc.line, "", str(exc))]) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else None

@@ -92,7 +92,7 @@ class TopologyRequirement(_Strict):
 
 
 class ResourceSpec(_Strict):
-    cpu: float | None = Field(None, gt=0)
+    cpu: float | None = Field(None, gt=0, allow_inf_nan=False)
     gpu: int | None = Field(None, ge=0)
     memory: str | None = None
     storage: str | None = None

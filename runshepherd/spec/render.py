@@ -6,12 +6,76 @@ import re
 from typing import Any
 
 import jinja2
+from jinja2 import nodes
 from jinja2.sandbox import SandboxedEnvironment
 
 from runshepherd.spec.tokens import NEAR_MISSES, TOKEN_RE
 
 _SENTINEL = "@@RS_TOKEN_{}@@"
 _SENTINEL_RE = re.compile(r"@@RS_TOKEN_(\d+)@@")
+
+
+MAX_LOOP_ITERATIONS = 100_000  # every `for` iteration of one render, all loops together
+MAX_RENDERED_CHARS = 2_000_000  # the rendered text (the loader then applies the 1 MB spec limit)
+_LOOP = "rs_bounded_loop"
+
+
+class RenderLimit(Exception):
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+class BoundedEnvironment(SandboxedEnvironment):
+    """jinja2's sandbox plus budgets: loop iterations, `*`/`**` result sizes, and output size.
+
+    Every `for` loop's iterable is wrapped (in the parsed template, before compiling) by a counter shared by the
+    whole render, so nested `range(100000)` loops stop after the budget instead of running for hours.
+    """
+
+    intercepted_binops = frozenset({"*", "**"})
+
+    def render(self, source: str, values: dict[str, Any]) -> str:
+        ast = self.parse(source)
+        left = [MAX_LOOP_ITERATIONS]
+
+        def bounded(iterable: Any, line: int) -> Any:
+            for item in iterable:
+                left[0] -= 1
+                if left[0] < 0:
+                    raise RenderLimit(
+                        f"template loops ran more than {MAX_LOOP_ITERATIONS:,} iterations — loop over less", line
+                    )
+                yield item
+
+        for loop in ast.find_all(nodes.For):
+            loop.iter = nodes.Call(
+                nodes.Name(_LOOP, "load", lineno=loop.lineno),
+                [loop.iter, nodes.Const(loop.lineno)],
+                [],
+                None,
+                None,
+                lineno=loop.lineno,
+            )
+        template = self.from_string(ast)
+        out: list[str] = []
+        size = 0
+        for chunk in template.generate(**values, **{_LOOP: bounded}):
+            size += len(chunk)
+            if size > MAX_RENDERED_CHARS:
+                raise RenderLimit(f"the rendered spec is over {MAX_RENDERED_CHARS:,} characters — generate less")
+            out.append(chunk)
+        return "".join(out)
+
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        if operator == "*":
+            for seq, n in ((left, right), (right, left)):
+                if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * n > MAX_RENDERED_CHARS:
+                    raise RenderLimit(f"a template repeats a value to over {MAX_RENDERED_CHARS:,} items")
+        if operator == "**" and isinstance(left, int) and isinstance(right, int):
+            if abs(left) > 1 and right * max(abs(left), 2).bit_length() > 4096:
+                raise RenderLimit("a template computes a number over 4096 bits — use a smaller power")
+        return super().call_binop(context, operator, left, right)
 
 
 class RenderProblem(Exception):
@@ -50,9 +114,11 @@ def render_template(text: str, values: dict[str, Any], *, lenient: bool = False)
                 return f"<{name}>"
             return super().__str__()
 
-    env = SandboxedEnvironment(undefined=KeepNearMiss, keep_trailing_newline=True, autoescape=False)
+    env = BoundedEnvironment(undefined=KeepNearMiss, keep_trailing_newline=True, autoescape=False)
     try:
-        rendered = env.from_string(protected).render(**values)
+        rendered = env.render(protected, values)
+    except RenderLimit as exc:
+        raise RenderProblem(str(exc), exc.line) from None
     except jinja2.TemplateSyntaxError as exc:
         raise RenderProblem(f"template syntax error: {exc.message}", exc.lineno) from None
     except jinja2.UndefinedError as exc:

@@ -38,5 +38,18 @@ def run(tmp: Path, *args: str, timeout: float = 180, cwd: Path | None = None) ->
     )
 
 
+def spawn(tmp: Path, *args: str) -> subprocess.Popen[str]:
+    """`orchestrate ARGS` in the background (a session to kill, cancel or race), text pipes, no stdin."""
+    return subprocess.Popen(
+        [*orchestrate_bin(), *args],
+        cwd=tmp,
+        env=env_for(tmp),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
+
+
 def json_lines(text: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines() if line.startswith("{")]

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import subprocess
 import time
 from pathlib import Path
 
-from cli_helpers import env_for, json_lines, orchestrate_bin, run
+from cli_helpers import json_lines, run, spawn
 
 SLOW = """\
 workflow:
@@ -24,15 +23,7 @@ workflow:
 def test_cancel_from_another_terminal_ends_the_session_canceled_with_one_submission(tmp_path: Path) -> None:
     spec = tmp_path / "slow.yaml"
     spec.write_text(SLOW)
-    proc = subprocess.Popen(
-        [*orchestrate_bin(), "run", "--spec", str(spec), "--yes", "--json", "--session", "cx"],
-        cwd=tmp_path,
-        env=env_for(tmp_path),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        stdin=subprocess.DEVNULL,
-    )
+    proc = spawn(tmp_path, "run", "--spec", str(spec), "--yes", "--json", "--session", "cx")
     assert proc.stdout is not None and proc.stderr is not None
     seen: list[str] = []
     deadline = time.time() + 60

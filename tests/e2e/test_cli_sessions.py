@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
 import time
 from pathlib import Path
 
-from cli_helpers import EXAMPLES, env_for, json_lines, orchestrate_bin, run
+from cli_helpers import EXAMPLES, json_lines, run, spawn
 
 
 def test_main_job_completes_and_downloads_the_model(tmp_path: Path) -> None:
@@ -63,15 +62,7 @@ workflow:
 def test_kill_9_while_monitoring_then_resume_submits_once(tmp_path: Path) -> None:
     spec = tmp_path / "slow.yaml"
     spec.write_text(SLOW)
-    proc = subprocess.Popen(
-        [*orchestrate_bin(), "run", "--spec", str(spec), "--yes", "--json", "--session", "k9"],
-        cwd=tmp_path,
-        env=env_for(tmp_path),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        stdin=subprocess.DEVNULL,
-    )
+    proc = spawn(tmp_path, "run", "--spec", str(spec), "--yes", "--json", "--session", "k9")
     assert proc.stdout is not None
     deadline = time.time() + 60
     for line in proc.stdout:
@@ -91,15 +82,7 @@ def test_kill_9_while_monitoring_then_resume_submits_once(tmp_path: Path) -> Non
 def test_a_second_process_on_the_same_session_is_refused(tmp_path: Path) -> None:
     spec = tmp_path / "slow.yaml"
     spec.write_text(SLOW)
-    proc = subprocess.Popen(
-        [*orchestrate_bin(), "run", "--spec", str(spec), "--yes", "--json", "--session", "two"],
-        cwd=tmp_path,
-        env=env_for(tmp_path),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        stdin=subprocess.DEVNULL,
-    )
+    proc = spawn(tmp_path, "run", "--spec", str(spec), "--yes", "--json", "--session", "two")
     assert proc.stdout is not None
     for line in proc.stdout:
         if '"event": "submitted"' in line:
@@ -113,15 +96,7 @@ def test_a_second_process_on_the_same_session_is_refused(tmp_path: Path) -> None
 def test_ctrl_c_leaves_a_resumable_session(tmp_path: Path) -> None:
     spec = tmp_path / "slow.yaml"
     spec.write_text(SLOW)
-    proc = subprocess.Popen(
-        [*orchestrate_bin(), "run", "--spec", str(spec), "--yes", "--json", "--session", "cc"],
-        cwd=tmp_path,
-        env=env_for(tmp_path),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        stdin=subprocess.DEVNULL,
-    )
+    proc = spawn(tmp_path, "run", "--spec", str(spec), "--yes", "--json", "--session", "cc")
     assert proc.stdout is not None and proc.stderr is not None
     for line in proc.stdout:
         if '"event": "status"' in line and '"RUNNING"' in line:

@@ -16,6 +16,9 @@ SECRETS = (
     "hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",  # Hugging Face token
     "p4ssw0rd",  # password in a URL
     "abcDEF123456ghiJKL789mno",  # bearer token
+    "b3BlbnNzaC1rZXktdjEAAAAABG5vbmU",  # a private key's body line
+    "T0123ABCD/B0456EFGH/abcdefghijklmnopqrstuvwx",  # a Slack webhook path
+    "glpat-AbCdEfGhIjKlMnOpQrSt",  # GitLab token
 )
 
 SPEC = """\
@@ -41,6 +44,11 @@ workflow:
       print("using token " + hf + " for the hub")
       print("Authorization: Bearer " + bearer)
       print("cloning https://user:" + pw + "@git.example.com/team/repo.git")
+      print("-----BEGIN OPENSSH " + "PRIVATE KEY-----")
+      print("b3BlbnNzaC1rZXkt" + "djEAAAAABG5vbmU")
+      print("-----END OPENSSH " + "PRIVATE KEY-----")
+      print("posting to https://hooks.slack.com/services/" + "T0123ABCD/B0456EFGH/" + "abcdefghijklmnopqrstuvwx")
+      print("gitlab " + "glpat-" + "AbCdEfGhIjKlMnOpQrSt")
       raise RuntimeError("could not fetch https://user:" + pw + "@git.example.com/team/repo.git with " + hf)
 """
 

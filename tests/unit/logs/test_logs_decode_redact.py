@@ -93,6 +93,11 @@ SECRETS = {
     "token": "WANDB token: tkn_0123456789",
     "secret": "client_secret=shhh-very-secret",
     "jwt": "cookie eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    "slack_webhook": "notify https://hooks.slack.com/services/T0123ABCD/B0456EFGH/abcdefghijklmnopqrstuvwx done",
+    "discord_webhook": "POST https://discord.com/api/webhooks/123456789012345678/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+    "gitlab_token": "clone with glpat-AbCdEfGhIjKlMnOpQrSt",
+    "npm_token": "registry auth npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+    "pypi_token": "twine pypi-AgEIcHlwaS5vcmcCJGFiY2RlZmdoLWlqa2wtbW5vcC1xcnN0LXV2d3h5ejAxMjM0NQ",
 }
 SECRET_VALUES = {
     "aws_key": "AKIAIOSFODNN7EXAMPLE",
@@ -111,6 +116,11 @@ SECRET_VALUES = {
     "token": "tkn_0123456789",
     "secret": "shhh-very-secret",
     "jwt": "eyJhbGciOiJIUzI1NiJ9",
+    "slack_webhook": "abcdefghijklmnopqrstuvwx",
+    "discord_webhook": "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+    "gitlab_token": "glpat-AbCdEf",
+    "npm_token": "npm_AbCdEf",
+    "pypi_token": "pypi-AgEIcHlwaS5vcmc",
 }
 
 
@@ -178,3 +188,28 @@ def test_secrets_never_reach_the_digest_or_markdown() -> None:
         assert secret not in outputs
     assert digest.root_error is not None and "[REDACTED:aws_key]" in digest.root_error
     assert digest.redactions["aws_secret"] == 1 and digest.redactions["url_password"] == 1
+
+
+def test_prefixed_raw_key_block_and_webhooks_are_redacted_whole() -> None:
+    """`logs --raw` lines keep the OSMO prefix: rules match the message after it, key bodies included."""
+    from runshepherd.logs import redacted_lines
+
+    block = [
+        "-----BEGIN OPENSSH PRIVATE KEY-----",
+        "b3BlbnNzaC1rZXktdjEAAAAA",
+        "QyNTUxOQAAACBmYWtla2V5",
+        "-----END OPENSSH PRIVATE KEY-----",
+    ]
+    raw = osmo(
+        [
+            "cat id_ed25519",
+            *block,
+            "POST https://hooks.slack.com/services/T0123ABCD/B0456EFGH/abcdefghijklmnopqrstuvwx",
+            "after",
+        ]
+    )
+    out = list(redacted_lines(raw))
+    joined = "\n".join(out)
+    assert "b3BlbnNzaC1rZXkt" not in joined and "QyNTUxOQ" not in joined and "abcdefghijklmnopqrstuvwx" not in joined
+    assert all(a.startswith(b[: b.index("]") + 1]) for a, b in zip(out, raw, strict=True))  # prefixes kept
+    assert out[-1].endswith("] after") and "[REDACTED:slack_webhook]" in out[-2]

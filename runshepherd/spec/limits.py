@@ -1,0 +1,122 @@
+"""Bounds on what a spec may cost to read: size, YAML nesting and alias expansion, task count.
+
+A few hundred hostile bytes must not cost gigabytes: YAML aliases (`&a` / `*a`) make a tree that is small to
+parse but exponential to walk (validation, JSON, checkpoints walk it expanded), and deep nesting exhausts the
+recursion of every consumer. The loader here refuses both while composing, before anything walks the tree.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+MAX_SPEC_BYTES = 1_000_000  # the spec file, and the spec after Jinja rendering
+MAX_TASKS = 1_000
+MAX_YAML_DEPTH = 64
+MAX_YAML_NODES = 200_000  # values in the document once aliases are expanded
+
+
+class LimitExceeded(ValueError):
+    """An input is over one of the limits above; the message names the limit and what to do."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+class BoundedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader with a nesting-depth limit and a budget on the alias-expanded size."""
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        self._depth += 1
+        try:
+            if self._depth > MAX_YAML_DEPTH:
+                mark = self.peek_event().start_mark
+                raise LimitExceeded(
+                    f"YAML is nested more than {MAX_YAML_DEPTH} levels deep — flatten the structure",
+                    mark.line + 1 if mark else None,
+                )
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+    def compose_document(self) -> Any:
+        node = super().compose_document()
+        expanded_size(node)
+        return node
+
+
+def expanded_size(root: yaml.Node | None, budget: int = MAX_YAML_NODES) -> int:
+    """How many values the document holds with every alias expanded; raises past ``budget``.
+
+    Shared nodes (what an alias points at) are sized once and counted at each use, so this is linear in the
+    document as written, however large its expansion would be.
+    """
+    if root is None:
+        return 0
+    sizes: dict[int, int] = {}
+    # iterative post-order walk: no recursion, whatever the input
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        if id(node) in sizes:
+            continue
+        children = _children(node)
+        if not done:
+            stack.append((node, True))
+            stack.extend((c, False) for c in children if id(c) not in sizes)
+            continue
+        total = 1 + sum(sizes.get(id(c), 0) for c in children)
+        if total > budget:
+            line = node.start_mark.line + 1 if node.start_mark else None
+            raise LimitExceeded(
+                f"YAML aliases (&anchor / *alias) expand this document to more than {budget:,} values "
+                "— an alias bomb? Write the values out, or use fewer nested aliases",
+                line,
+            )
+        sizes[id(node)] = total
+    return sizes[id(root)]
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
+
+
+def load_yaml(text: str) -> tuple[Any, yaml.Node | None]:
+    """Parse ``text`` once with the bounded loader: (data, composed root for line lookups)."""
+    loader = BoundedLoader(text)
+    try:
+        root = loader.get_single_node()
+        data = loader.construct_document(root) if root is not None else None
+    finally:
+        loader.dispose()
+    return data, root
+
+
+def size_message(size: int, what: str) -> str:
+    return (
+        f"{what} is {size:,} bytes; the limit is {MAX_SPEC_BYTES:,} bytes — keep data out of the spec "
+        "(pass it as an input dataset or a file next to the spec)"
+    )
+
+
+def check_size(text: str, what: str = "the spec") -> None:
+    size = len(text.encode("utf-8", "surrogatepass")) if len(text) * 4 > MAX_SPEC_BYTES else len(text)
+    if size > MAX_SPEC_BYTES:
+        raise LimitExceeded(size_message(size, what))
+
+
+def check_task_count(count: int) -> None:
+    if count > MAX_TASKS:
+        raise LimitExceeded(
+            f"the workflow has {count:,} tasks; the limit is {MAX_TASKS:,} tasks — split it into several workflows"
+        )

@@ -1,0 +1,21 @@
+"""Hostile input through the CLI a person runs: each is refused with exit 2 and one line naming the limit."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from cli_helpers import REPO, run
+
+sys.path.insert(0, str(REPO / "tests" / "unit" / "spec"))
+from test_hostile_specs import alias_bomb  # noqa: E402
+
+
+def test_validate_refuses_a_1kb_alias_bomb_with_exit_2(tmp_path: Path) -> None:
+    spec = tmp_path / "bomb.yaml"
+    spec.write_text(alias_bomb())
+    assert spec.stat().st_size < 1024
+    res = run(tmp_path, "validate", str(spec), timeout=60)
+    assert res.returncode == 2, res.stderr
+    assert "bomb.yaml:" in res.stderr and "expand this document to more than 200,000 values" in res.stderr
+    assert "Traceback" not in res.stderr and "This is a bug" not in res.stderr

@@ -1,0 +1,95 @@
+"""Hostile or clumsy specs cost little and say which limit they hit: aliases, nesting, loops, size, tasks, secrets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from runshepherd.spec import SpecError, load_spec_file, load_spec_text
+
+TASK = """\
+workflow:
+  name: w
+  tasks:
+  - name: t
+    image: ubuntu:24.04
+    command: [bash, -c]
+    args: [{arg}]
+"""
+
+
+def alias_bomb(levels: int = 9) -> str:
+    rows = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    rows += [f"a{i}: &a{i} [{','.join([f'*a{i - 1}'] * 9)}]" for i in range(1, levels)]
+    return "\n".join(rows) + "\n" + TASK.format(arg=f"*a{levels - 1}")
+
+
+def test_an_alias_bomb_is_refused_naming_the_limit() -> None:
+    text = alias_bomb()
+    assert len(text) < 1024
+    with pytest.raises(SpecError, match=r"aliases .* expand this document to more than 200,000 values"):
+        load_spec_text(text, source="bomb.yaml")
+
+
+def test_ordinary_anchors_still_work() -> None:
+    two = "  - name: u\n    image: ubuntu:24.04\n    command: [echo]\n    environment: *env\n"
+    text = (
+        TASK.format(arg='"hi"').replace("    args:", "    lead: true\n    environment: &env {A: '1'}\n    args:") + two
+    )
+    assert [t.environment for t in load_spec_text(text).model.workflow.all_tasks()] == [{"A": "1"}] * 2
+
+
+def test_deep_nesting_is_refused_with_its_line() -> None:
+    text = TASK.format(arg="[" * 5000 + "]" * 5000)
+    with pytest.raises(SpecError, match=r":7: YAML is nested more than 64 levels deep"):
+        load_spec_text(text, source="deep.yaml")
+
+
+def test_nested_template_loops_stop_at_the_loop_budget() -> None:
+    text = TASK.format(arg='"{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% endfor %}"')
+    with pytest.raises(SpecError, match=r"deep.yaml:7: template loops ran more than 100,000 iterations"):
+        load_spec_text(text, source="deep.yaml")
+
+
+def test_template_repetition_is_bounded() -> None:
+    with pytest.raises(SpecError, match="repeats a value"):
+        load_spec_text(TASK.format(arg="\"{{ 'x' * 10000000000 }}\""))
+    with pytest.raises(SpecError, match="over 4096 bits"):
+        load_spec_text(TASK.format(arg='"{{ 10 ** 100000000 }}"'))
+
+
+def test_template_loops_that_fit_still_render() -> None:
+    text = TASK.format(arg='"{% for i in range(3) %}{{ i }}{% endfor %}"')
+    assert "012" in load_spec_text(text).rendered_text
+
+
+def test_a_spec_over_one_megabyte_is_refused_before_reading(tmp_path: Path) -> None:
+    big = tmp_path / "big.yaml"
+    big.write_text(TASK.format(arg='"hi"') + "# " + "x" * 1_100_000 + "\n")
+    with pytest.raises(SpecError, match=r"big.yaml: the spec is 1,100,\d+ bytes; the limit is 1,000,000 bytes"):
+        load_spec_file(big)
+
+
+def test_more_than_a_thousand_tasks_is_refused_naming_the_limit() -> None:
+    tasks = "".join(
+        f"    - name: t{i}\n      image: u\n      command: [echo]\n      lead: {i == 0}\n" for i in range(1001)
+    )
+    text = "workflow:\n  name: many\n  groups:\n  - name: g\n    tasks:\n" + tasks
+    with pytest.raises(SpecError, match="has 1,001 tasks; the limit is 1,000 tasks"):
+        load_spec_text(text)
+
+
+def test_infinite_cpu_is_rejected_at_validation() -> None:
+    text = "workflow:\n  name: w\n  resources:\n    default: {cpu: .inf}\n" + TASK.split("\n", 2)[2]
+    with pytest.raises(SpecError, match=r":4 workflow.resources.default.cpu: .*finite"):
+        load_spec_text(text, source="inf.yaml")
+
+
+def test_a_literal_secret_in_the_spec_is_named_by_line_never_echoed() -> None:
+    token = "hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
+    text = TASK.format(arg='"hi"') + f"    environment:\n      HF_TOKEN: {token}\n"
+    doc = load_spec_text(text, source="leaky.yaml")
+    [warning] = [w for w in doc.warnings if "secret" in w]
+    assert warning.startswith("leaky.yaml:9 holds a literal secret (hf_token)") and "credential" in warning
+    assert token not in " ".join(doc.warnings)
