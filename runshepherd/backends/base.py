@@ -290,6 +290,12 @@ class BackendError(RunShepherdError):
     exit_code = 1
 
 
+class OutOfScope(BackendError):
+    """A URL or path outside what the backend may read or write (another scheme, another folder, `..`)."""
+
+    exit_code = 2
+
+
 class WorkflowNotFound(BackendError):
     exit_code = 2
 

@@ -19,3 +19,13 @@ def test_validate_refuses_a_1kb_alias_bomb_with_exit_2(tmp_path: Path) -> None:
     assert res.returncode == 2, res.stderr
     assert "bomb.yaml:" in res.stderr and "expand this document to more than 200,000 values" in res.stderr
     assert "Traceback" not in res.stderr and "This is a bug" not in res.stderr
+
+
+def test_download_of_a_file_outside_the_store_exits_2_and_writes_nothing(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("not yours\n")
+    for url in (secret.as_uri(), "file:///etc/passwd", "gopher://example.com/x"):
+        res = run(tmp_path, "download", url, "dl/b", timeout=60)
+        assert res.returncode == 2, (url, res.stderr)
+        assert "download" in res.stderr and "This is a bug" not in res.stderr
+        assert not (tmp_path / "dl").exists()

@@ -407,7 +407,7 @@ class LocalBackend:
 
     # ------------------------------------------------------------------------------------------ misc
     def download(self, url: str, dest: Path) -> list[Path]:
-        return download_url(url, Path(dest))
+        return download_url(url, Path(dest), self.state_dir / "objects")
 
     def find_by_key(self, idempotency_key: str) -> str | None:
         found = [

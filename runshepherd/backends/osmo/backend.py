@@ -23,6 +23,7 @@ from runshepherd.backends.base import (
     BackendError,
     Event,
     Node,
+    OutOfScope,
     Pool,
     Priority,
     Status,
@@ -47,6 +48,9 @@ DEFAULT_TAIL = 10000  # the skill's `-n 10000` (on a default server config: the 
 KEY_LABEL = "runshepherd-key"
 RECOVERY_SLACK = timedelta(seconds=5)
 _WFID_RE = re.compile(r"\{\{\s*workflow_id\s*\}\}")
+
+# `osmo data` URL schemes (OSMO docs, supported_data_urls): what a download may name.
+DATA_SCHEMES = ("s3", "gs", "azure", "tos", "swift")
 
 
 class AppCreated(BaseModel):
@@ -299,7 +303,16 @@ class OsmoBackend:
 
     # ------------------------------------------------------------------------------------------ data, apps
     def download(self, url: str, dest: Path) -> list[Path]:
-        """`osmo data download URL DEST`; returns the files that appeared or changed under DEST."""
+        """`osmo data download URL DEST`; returns the files that appeared or changed under DEST.
+
+        Only the storage schemes OSMO's data commands support; anything else is refused before DEST is created.
+        """
+        scheme = url.partition("://")[0].lower() if "://" in url else ""
+        if scheme not in DATA_SCHEMES:
+            raise OutOfScope(
+                f"{url!r}: OSMO downloads only its storage URLs ({', '.join(s + '://' for s in DATA_SCHEMES)}); "
+                "see `orchestrate status WF` for a workflow's output URLs"
+            )
         dest = Path(dest).expanduser()
         dest.mkdir(parents=True, exist_ok=True)
         before = _snapshot(dest)

@@ -444,7 +444,7 @@ class SlurmBackend:
 
     # ------------------------------------------------------------------------------------------ misc
     def download(self, url: str, dest: Path) -> list[Path]:
-        return download_url(url, Path(dest))
+        return download_url(url, Path(dest), self.root / "objects")
 
     def find_by_key(self, idempotency_key: str) -> str | None:
         """From the shared records; if those are gone, from the job comments Slurm still holds."""
