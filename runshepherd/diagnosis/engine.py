@@ -11,7 +11,10 @@ import re
 from dataclasses import replace
 
 from runshepherd.diagnosis.errorblock import (
+    Line,
+    error_looking,
     finished_after,
+    positive_evidence,
     recovered_after,
     resolved_later,
     retried_at,
@@ -24,6 +27,16 @@ BAND = 0.08
 MIN_STRENGTH = 0.5  # below this (and for secondary-only evidence) a failed run is "unknown", a clean one "healthy"
 
 _HEALTHY_EXPL = "No sign of a failure: the run shows no error, and its warnings are routine ones."
+_HEALTHY_WHY = {
+    "finished": "The run finished: the log says so, and it shows no error (its warnings are routine ones).",
+    "progress": "The run is making progress (steps, losses or a progress bar) and the log shows no error; its "
+    "warnings are routine ones.",
+    None: "The log shows no error, only routine messages; nothing in it confirms the run finished or made progress.",
+}
+_READ_FULL_LOG = (
+    "Read the full log around the quoted line (and the task's events); rerun with unbuffered output "
+    "(`python -u`) if the last lines may be missing."
+)
 
 
 def collect(ctx: Context) -> list[Signal]:
@@ -113,6 +126,10 @@ def verdict(
     best = choose(signals)
     if best is None:
         weak = [s for s in signals if s.label == "unknown" or s.secondary]
+        if failed is not False:
+            unexplained = _unexplained_error(ctx)
+            if unexplained is not None:
+                return unexplained.model_copy(update={"task": task})
         if failed or (failed is None and weak):
             ev = _dedupe([line for s in weak[:3] for line in s.evidence])
             return Diagnosis(
@@ -132,15 +149,7 @@ def verdict(
                     "rerun with unbuffered output (`python -u`) so the last lines are not lost.",
                 ),
             )
-        return Diagnosis(
-            label="healthy",
-            origin="user",
-            confidence=0.9 if not signals else 0.75,
-            evidence=[],
-            explanation=_HEALTHY_EXPL,
-            fix=Fix(kind="none", description="Nothing to fix."),
-            task=task,
-        )
+        return _healthy(ctx, signals, task)
     same = [s for s in signals if s.label == best.label and s is not best and not s.secondary]
     rivals = [s for s in signals if s.label != best.label and not s.secondary and s.strength >= best.strength - BAND]
     confidence = min(0.99, best.strength + 0.02 * min(len(same), 3) - 0.08 * min(len(rivals), 2))
@@ -154,6 +163,50 @@ def verdict(
         fix=Fix(kind=best.fix_kind, description=best.fix_description),
         task=task,
         what_would_confirm=best.what_would_confirm,
+    )
+
+
+def _unexplained_error(ctx: Context) -> Diagnosis | None:
+    """An error-looking line that no family explains (and no later line says the run finished): "unknown",
+    quoting it, never "healthy"."""
+    lines = ctx.log.lines
+    line = next((ln for ln in error_looking(lines) if not _got_past(lines, ln.index)), None)
+    if line is None:
+        return None
+    quoted = line.raw.strip()
+    return Diagnosis(
+        label="unknown",
+        origin="user",
+        confidence=0.3,
+        evidence=[line.raw.rstrip()],
+        explanation=f"The log has an error no known failure explains: “{quoted[:300]}”.",
+        fix=Fix(kind="none", description=_READ_FULL_LOG),
+    )
+
+
+def _got_past(lines: list[Line], idx: int) -> bool:
+    """The run went on past line ``idx``: it finished later, or retried and recovered."""
+    if finished_after(lines, idx):
+        return True
+    retry = retried_at(lines, traceback_end(lines, idx))
+    return retry is not None and (recovered_after(lines, retry) or resolved_later(lines, retry))
+
+
+def _healthy(ctx: Context, signals: list[Signal], task: str | None) -> Diagnosis:
+    """Healthy, as sure as the evidence: a completion marker, progress, or only routine messages."""
+    found = positive_evidence(ctx.log.lines)
+    why = found[0] if found else ("finished" if ctx.status == "COMPLETED" or ctx.exit_code == 0 else None)
+    confidence = {"finished": 0.9, "progress": 0.8, None: 0.6}[why]
+    if signals:
+        confidence -= 0.15
+    return Diagnosis(
+        label="healthy",
+        origin="user",
+        confidence=confidence,
+        evidence=[found[1].raw.rstrip()] if found else [],
+        explanation=_HEALTHY_WHY[why] if ctx.log.lines or why else _HEALTHY_EXPL,
+        fix=Fix(kind="none", description="Nothing to fix."),
+        task=task,
     )
 
 
@@ -217,13 +270,7 @@ def diagnose(inp: DiagnosisInput) -> list[Diagnosis]:
             allowed = RUNNING_LABELS
         d = verdict(ctx, failed=failed, allowed=allowed)
         if d.label == "unknown" and not failed:
-            d = Diagnosis(
-                label="healthy",
-                origin="user",
-                confidence=0.7,
-                explanation=_HEALTHY_EXPL,
-                fix=Fix(kind="none", description="Nothing to fix."),
-            )
+            d = _healthy(ctx, [], None).model_copy(update={"confidence": 0.7})
         out.append(d)
 
     if inp.spec_text:

@@ -9,6 +9,7 @@ the later noise other ranks and launchers print.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -86,7 +87,8 @@ _FINISHED = re.compile(
     r"Training completed|training (?:complete|completed|finished|done)\b|finished successfully|exit(?:s|ed)? successfully"
     r"|\bexit(?:ed with)? (?:code|status)[:= ]+0\b|\bexitcode: 0\b|worker group successfully finished|\bJob succeeded"
     r"|\ball done\b|`Trainer\.fit` stopped: `max_(?:epochs|steps)"
-    r"|\{'train_runtime': [\d.]+",  # the HF Trainer's summary, printed once train() has returned
+    r"|\{'train_runtime': [\d.]+"  # the HF Trainer's summary, printed once train() has returned
+    r"|^={3,} \d+ passed\b|\bbenchmark complete\b|^\S+\s+\d+/\d+\s+Completed\s+\d+\s",  # pytest, kubectl get pods
     re.IGNORECASE,
 )
 _WARNING_G, _BENIGN_G = Gated.of(_WARNING), Gated.of(_BENIGN)
@@ -121,6 +123,66 @@ def resolved_later(lines: list[Line], idx: int) -> bool:
 def finished_after(lines: list[Line], idx: int) -> bool:
     """True when the log, after ``idx``, says the run finished normally."""
     return any(_FINISHED_G.search(ln.text, ln.folded) for ln in lines[idx + 1 :])
+
+
+# An error-looking line: a severity field (ERROR/FATAL/CRITICAL, glog/absl ``E``/``F`` headers, Ray's
+# ``[time E pid pid]``), a tool's ``error:``/``fatal:`` prefix, a panic, an abort, a kill, a failed step. No family
+# needs to know the wording: the verdict uses it so that an unexplained error is "unknown", never "healthy".
+_ERRORISH = re.compile(
+    r"^\s*(?:\[|\()?(?:ERROR|FATAL|CRITICAL|SEVERE|Error|Fatal|error|fatal)\b\s*[:\]|)~-]"
+    r"|^\s*[\w.\-/]+(?:\[\d+\])?:\s+(?:\w+:\s+)?(?:error|fatal|ERROR|FATAL)\b"
+    r"|[\s|\]\-]\s*(?:ERROR|FATAL|CRITICAL)\s*[:\]|-]"
+    r"|\blevel=(?:error|fatal)\b"
+    r"|^\s*panic: |\bAborted\b|\bKilled\b|\bkilled by signal\b|\bcore dumped\b"
+    r"|\bfailed with (?:error|exit) code [1-9]|\bterminated with (?:exit )?(?:code|signal)\b"
+    r"|^\s*(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception)\b"
+    r"|\bException\b.*\b(?:raised|occurred|thrown)\b|\bERROR\b|\bFAILED\b"
+)
+_ERRORISH_RAW = re.compile(r"^\s*(?:\(\w+\)\s*)?\[[\d\-/: ,.T]+ [EF] \d+ \d+\]|^\s*[EF]\d{4} \d{2}:\d{2}:\d{2}")
+# lines that carry the word but report no error (counters, summaries, "no errors")
+_NOT_ERROR = re.compile(
+    r"\b(?:0|no|zero|without) (?:errors?|failures?|failed)\b|\berrors?[:=]\s*0\b|\bfailed[:=]\s*0\b"
+    r"|\b(?:error|loss)_?(?:rate|bound|metric)\b|\b(?:mean|squared|absolute|relative) error\b|\bERROR_LOG\b",
+    re.IGNORECASE,
+)
+_ERRORISH_G, _ERRORISH_RAW_G, _NOT_ERROR_G = Gated.of(_ERRORISH), Gated.of(_ERRORISH_RAW), Gated.of(_NOT_ERROR)
+
+# Positive evidence that a run works: progress (steps, epochs, progress bars, loss values, throughput) or a
+# completion marker. "healthy" needs one of these (or an exit code of 0).
+_PROGRESS = re.compile(
+    r"\b(?:epoch|step|iter(?:ation)?|global_step|batch)\b\s*[:=#]?\s*\[?\d+"
+    r"|\d+/\d+ \[\d+:\d+|\d+%\|"
+    r"|\b\d+(?:\.\d+)?\s*(?:it/s|s/it|samples/s(?:ec)?|tokens/s(?:ec)?|examples/s(?:ec)?|img/s)\b"
+    r"|\b(?:train_|val_|eval_|valid_|test_)?loss\b['\"]?\s*[:=]?\s*-?\d+\.\d+"
+    r"|\b(?:accuracy|acc|perplexity|ppl|lr|learning_rate)\b['\"]?\s*[:=]\s*-?\d"
+    r"|\bsav(?:ed|ing) (?:model )?(?:checkpoint|model|weights)\b",
+    re.IGNORECASE,
+)
+_PROGRESS_G = Gated.of(_PROGRESS)
+
+
+def error_looking(lines: list[Line]) -> Iterator[Line]:
+    """Non-warning lines that look like an error (by severity, tool prefix or exception form), in order."""
+    for ln in lines:
+        if not ln.usable:
+            continue
+        if (_ERRORISH_G.search(ln.text, ln.folded) or _ERRORISH_RAW.search(ln.raw)) and not _NOT_ERROR_G.search(
+            ln.text, ln.folded
+        ):
+            yield ln
+
+
+def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
+    """Why a log may be called healthy: ("finished", line) for a completion marker or exit 0, ("progress", line)."""
+    progress = None
+    for ln in lines:
+        if not ln.text.strip():
+            continue
+        if _FINISHED_G.search(ln.text, ln.folded):
+            return "finished", ln
+        if progress is None and _PROGRESS_G.search(ln.text, ln.folded):
+            progress = ln
+    return ("progress", progress) if progress is not None else None
 
 
 _CHAINED = re.compile(r"During handling of the above exception|The above exception was the direct cause")

@@ -1,0 +1,42 @@
+"""Verdict discipline: "healthy" needs no error line and says how sure it is; an unexplained error is "unknown"."""
+
+from __future__ import annotations
+
+from runshepherd.diagnosis import diagnose_log_text
+
+
+def test_an_error_line_no_family_knows_is_unknown_quoting_it() -> None:
+    log = "loading shards\nstep 10 loss 2.31\nFATAL: frobnicator lost its marbles (code 7)\n"
+    d = diagnose_log_text(log)
+    assert d.label == "unknown"
+    assert d.evidence == ["FATAL: frobnicator lost its marbles (code 7)"]
+    assert "frobnicator lost its marbles" in d.explanation
+    assert "full log" in d.fix.description
+
+
+def test_glog_and_ray_error_severity_prefixes_are_errors() -> None:
+    glog = "I0102 10:00:00.000 1 a.cc:1] started\nE0102 10:00:01.000 1 b.cc:9] widget pool drained\n"
+    assert diagnose_log_text(glog).label == "unknown"
+    ray = "(raylet) [2025-01-02 10:00:00,117 E 1357 1357] (raylet) thing.cc:30: gadget refused\n"
+    assert diagnose_log_text(ray).label == "unknown"
+
+
+def test_an_error_the_run_got_past_is_not_the_verdict() -> None:
+    log = "ERROR: shard 3 unreadable, retrying in 2s\nattempt 2/3 succeeded\nstep 5 loss 0.4\nTraining completed\n"
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and d.confidence >= 0.9
+
+
+def test_healthy_confidence_follows_the_evidence() -> None:
+    finished = diagnose_log_text("epoch 1 loss 0.3\nTraining completed.\n")
+    progress = diagnose_log_text("epoch 1 loss 0.3\nepoch 2 loss 0.2\n")
+    routine = diagnose_log_text("NCCL INFO Bootstrap : Using eth0\nUserWarning: something deprecated\n")
+    assert [d.label for d in (finished, progress, routine)] == ["healthy"] * 3
+    assert finished.confidence > progress.confidence > routine.confidence
+    assert "finished" in finished.explanation and "progress" in progress.explanation
+    assert "nothing in it confirms" in routine.explanation
+
+
+def test_counters_that_mention_errors_are_not_errors() -> None:
+    d = diagnose_log_text("benchmark: 1000 requests, 0 errors, p50=41ms\nstep 3 loss 0.5\n")
+    assert d.label == "healthy"
