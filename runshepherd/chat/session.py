@@ -192,12 +192,19 @@ class ChatSession:
         return True
 
     def _needs_settling(self, line: str) -> bool:
-        kind = route(line).kind
-        return kind in {"answer", "download", "save_app", "explain_failure"}
+        intent = route(line)
+        free_text = intent.kind == "help" and intent.text.strip().lower() not in {"help", "?"}
+        return free_text or intent.kind in {"answer", "download", "save_app", "explain_failure"}
 
     # -- intents ----------------------------------------------------------------------------------------------
     def do_help(self, intent: Intent) -> None:
         self.say(HELP)
+        open_q = self.rec.confirm.text if self.rec.confirm else None
+        d = self.current
+        if open_q is None and d is not None and d.waiting:
+            open_q = (d.question or {}).get("text")
+        if open_q:
+            self.say(f"still open: {open_q}")
 
     def do_start(self, intent: Intent) -> None:
         from runshepherd.cli.session import new_session_id
@@ -214,9 +221,16 @@ class ChatSession:
         d.start({"request": request, "spec_path": None, "set_values": {}, "pool": None})
 
     def do_answer(self, intent: Intent) -> None:
+        """Only a listed answer (or an obvious synonym) answers; other text is conversation and changes nothing."""
+        from runshepherd.nodes.common import parse_answer
+
         if self.rec.confirm is not None:
+            choice = parse_answer(intent.answer or intent.text, ["yes", "no"], "no")
+            if choice is None:
+                self._still_open(intent.text, self.rec.confirm.text, ["yes", "no"])
+                return
             conf, self.rec.confirm = self.rec.confirm, None
-            if (intent.answer or "").lower() in {"yes", "y"}:
+            if choice == "yes":
                 getattr(self, f"_confirmed_{conf.action}")(conf)
             else:
                 self.say(f"ok, not doing that ({conf.action} {conf.workflow})")
@@ -225,7 +239,16 @@ class ChatSession:
         if d is None or not d.waiting:
             self.say("nothing is waiting for an answer right now")
             return
-        d.answer(intent.answer or intent.text)
+        q = d.question or {}
+        choices = q.get("choices") or ["yes", "no"]
+        choice = parse_answer(intent.answer or intent.text, choices, q.get("default", choices[0]))
+        if choice is None or not (intent.answer or intent.text).strip():
+            self._still_open(intent.text, q.get("text") or "", choices)
+            return
+        d.answer(choice)
+
+    def _still_open(self, said: str, question: str, choices: list[str]) -> None:
+        self.say(f"I did not take {said.strip()!r} as an answer; still open: {question} — answer {' / '.join(choices)}")
 
     def _answer_gate(self, kind: str) -> bool:
         """A follow-up the run is asking about right now is answered yes (its own gate does the work)."""

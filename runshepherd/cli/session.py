@@ -41,6 +41,8 @@ class Renderer:
             out.print(f"● plan      {ev.get('message')}", markup=False)
             for w in ev.get("warnings") or []:
                 out.print(f"  ! {w}", markup=False)
+            for m in ev.get("missing") or []:
+                out.print(f"  ? missing: {m}", markup=False)
         elif kind == "submitted":
             again = " (found the earlier submission)" if ev.get("reused") else ""
             out.print(f"● submitted {ev['workflow_id']} (attempt {ev['attempt']}){again}", markup=False)
@@ -94,15 +96,45 @@ def new_session_id() -> str:
     return uuid.uuid4().hex[:8]
 
 
-def _prompt(payload: dict[str, Any]) -> str:
+class PromptInterrupted(Exception):
+    """Ctrl-C (or end of input) at a question: leave at once."""
+
+
+def _prompt(payload: dict[str, Any], err: Any) -> str:
+    """Ask on the terminal until the answer is one the question lists (Enter takes the default)."""
     import typer
+
+    from runshepherd.nodes.common import parse_answer, refusal
 
     choices = payload.get("choices") or ["yes", "no"]
     default = payload.get("default", choices[0])
     shown = "/".join(c.upper() if c == default else c for c in choices)
-    return typer.prompt(
-        f"? {payload.get('kind')}: {payload.get('text')} [{shown}]", default=default, show_default=False
-    )
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C here means "leave now"
+    try:
+        while True:
+            try:
+                raw = typer.prompt(
+                    f"? {payload.get('kind')}: {payload.get('text')} [{shown}]", default=default, show_default=False
+                )
+            except (KeyboardInterrupt, EOFError, typer.Abort) as exc:
+                raise PromptInterrupted from exc
+            answer = parse_answer(raw, choices, default)
+            if answer is not None:
+                return answer
+            err.print(refusal(raw, choices), markup=False)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def check_answer(answer: str, payload: dict[str, Any]) -> str:
+    """`resume --answer`: a listed answer (or an obvious synonym) or exit 2 with nothing resumed."""
+    from runshepherd.nodes.common import parse_answer, refusal
+
+    choices = payload.get("choices") or ["yes", "no"]
+    parsed = parse_answer(answer, choices, payload.get("default", choices[0])) if answer.strip() else None
+    if parsed is None:
+        raise UsageError(f"{refusal(answer, choices)} (question: {payload.get('text')})")
+    return parsed
 
 
 def drive(
@@ -135,7 +167,7 @@ def drive(
             snap = graph.get_state(cfg)
             if not snap.interrupts:
                 raise UsageError(f"session {session} is not waiting for an answer; run `orchestrate resume {session}`")
-            payload = Command(resume={i.id: answer for i in snap.interrupts})
+            payload = Command(resume={i.id: check_answer(answer, i.value) for i in snap.interrupts})
         steps = 0
         control = RunControl()
         previous = _install_ctrl_c(ctx, control, session)
@@ -158,13 +190,13 @@ def drive(
                     renderer.question(itr.id, itr.value)
                     if not interactive:
                         return _paused(ctx, renderer, session, itr.value)
-                    answers[itr.id] = _prompt(itr.value)
+                    try:
+                        answers[itr.id] = _prompt(itr.value, ctx.err)
+                    except PromptInterrupted:
+                        return _stopped(ctx, snap.values, session)
                 payload = Command(resume=answers)
         except GraphDrained:
-            ctx.err.print(
-                f"stopped — nothing is lost; the workflow keeps running. Continue with: orchestrate resume {session}"
-            )
-            return 130
+            return _stopped(ctx, graph.get_state(cfg).values, session)
         except BackendUnavailable as exc:
             ctx.err.print(f"error: {exc}\nthe session is paused; continue with: orchestrate resume {session}")
             return exc.exit_code
@@ -174,6 +206,18 @@ def drive(
         prune(saver.conn, session)  # type: ignore[attr-defined]
         values = snap.values
     return _done(ctx, renderer, session, values)
+
+
+def _stopped(ctx: CliContext, values: dict[str, Any] | None, session: str) -> int:
+    """Ctrl-C: say what is true — a submitted workflow keeps running; otherwise nothing was submitted."""
+    ids = list((values or {}).get("workflow_ids") or [])
+    running = f"{', '.join(ids)} keeps running" if ids else "nothing was submitted"
+    ctx.err.print(
+        f"\nstopped — nothing is lost; {running}. Continue with: orchestrate resume {session}",
+        markup=False,
+        soft_wrap=True,
+    )
+    return 130
 
 
 def _install_ctrl_c(ctx: CliContext, control: Any, session: str) -> Any:
@@ -196,14 +240,25 @@ def _install_ctrl_c(ctx: CliContext, control: Any, session: str) -> Any:
 
 
 def _paused(ctx: CliContext, renderer: Renderer, session: str, payload: dict[str, Any]) -> int:
-    line = f"orchestrate resume {session} --answer {payload.get('default', 'yes')}"
+    choices = payload.get("choices") or ["yes", "no"]
+    line = f"orchestrate resume {session} --answer {choices[0]}"
     if renderer.as_json:
         renderer.event(
-            {"event": "done", "outcome": "NEEDS_INPUT", "paused": True, "resume": line, "question": payload.get("text")}
+            {
+                "event": "done",
+                "outcome": "NEEDS_INPUT",
+                "paused": True,
+                "resume": line,
+                "answers": choices,
+                "question": payload.get("text"),
+            }
         )
     else:
         ctx.out.print(f"? {payload.get('kind')}: {payload.get('text')}", markup=False)
-        ctx.out.print(f"session {session} paused, waiting for your answer. Continue with:\n  {line}", markup=False)
+        ctx.out.print(
+            f"session {session} paused, waiting for your answer ({', '.join(choices)}). Continue with:\n  {line}",
+            markup=False,
+        )
     return 3
 
 

@@ -15,6 +15,12 @@ class Draft(BaseModel):
     base_dir: str | None = None
     understood: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    missing: list[str] = Field(
+        default_factory=list, description="what the request names that this spec cannot honour; the person decides"
+    )
+    substitute: str | None = Field(
+        None, description="what runs instead if the person accepts (e.g. 'the bundled demo')"
+    )
 
 
 class FixProposal(BaseModel):

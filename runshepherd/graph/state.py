@@ -73,6 +73,8 @@ class SessionState(TypedDict):
     backend: NotRequired[str]
     plan_message: NotRequired[str]
     plan_warnings: NotRequired[list[str]]
+    plan_missing: NotRequired[list[str]]  # what the request names that the spec cannot honour (a question)
+    plan_substitute: NotRequired[str | None]  # what would run instead if the person accepts
     attempt: NotRequired[Attempt]
     last_status: NotRequired[StatusSnapshot | None]
     transitions: NotRequired[list[str]]

@@ -14,6 +14,20 @@ from runshepherd.nodes.common import ask
 
 def approve_submit(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["submit", "finish"]]:
     deps = deps_of(runtime)
+    missing = state.get("plan_missing") or []
+    if missing:  # never a default, not even under --yes: the person accepts the substitution in so many words
+        instead = state.get("plan_substitute") or "the drafted spec"
+        text = (
+            f"Your request names what this plan cannot honour: {'; '.join(missing)}. "
+            f"Run {instead} instead (submit {state.get('spec_name')} to pool {state.get('pool')}), or stop?"
+        )
+        go = "demo" if "demo" in instead else "run"
+        if ask(deps, "missing_input", text, default="stop", choices=[go, "stop"], always_ask=True) == go:
+            return Command(goto="submit")
+        return Command(
+            goto="finish",
+            update={"outcome": "CANCELED", "outcome_reason": "not submitted: missing " + "; ".join(missing)},
+        )
     text = f"Submit {state.get('spec_name')} to pool {state.get('pool')}?"
     if deps.preauthorised("submit") is None and state.get("plan_warnings"):
         text += " (see the warnings above)"

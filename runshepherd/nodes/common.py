@@ -14,8 +14,9 @@ from runshepherd.graph.state import StatusSnapshot
 
 MAX_SNAPSHOT_TASKS = 50  # failed first; the full list is read from the backend when needed
 
-YES = {"y", "yes", "true", "ok", "sure", "go", "1"}
-NO = {"n", "no", "false", "0", "nope"}
+# Obvious synonyms only: an answer the question does not list is refused, never taken as the default.
+YES = {"y", "yes", "yeah", "yep", "yup", "sure", "ok", "okay", "go", "go ahead", "true", "1", "yes please", "do it"}
+NO = {"n", "no", "nope", "nah", "false", "0", "no thanks", "no thank you", "don't", "do not", "skip", "not now"}
 
 
 def emit(event: str, **fields: Any) -> None:
@@ -27,34 +28,51 @@ def emit(event: str, **fields: Any) -> None:
     writer({"event": event, **fields})
 
 
-def normalise_answer(raw: Any, choices: list[str], default: str) -> str:
+def parse_answer(raw: Any, choices: list[str], default: str) -> str | None:
+    """The listed choice ``raw`` means, or None when it means none of them (the caller re-asks or refuses).
+
+    An empty answer is the default (Enter at a prompt); yes/no synonyms only where yes/no are listed; otherwise a
+    choice itself or an unambiguous start of one ("st" → stop)."""
     if isinstance(raw, dict):
         raw = raw.get("answer", raw.get("approved", default))
     if isinstance(raw, bool):
         raw = "yes" if raw else "no"
-    text = str(raw if raw is not None else "").strip().lower()
+    text = " ".join(str(raw if raw is not None else "").strip().lower().strip(" .!").split())
     if not text:
         return default
+    if text in choices:
+        return text
     if "yes" in choices and text in YES:
         return "yes"
     if "no" in choices and text in NO:
         return "no"
-    for c in choices:
-        if c.startswith(text) or text.startswith(c):
-            return c
-    return default
+    starts = [c for c in choices if c.startswith(text)]
+    return starts[0] if len(starts) == 1 else None
 
 
-def ask(deps: Deps, kind: str, text: str, *, default: str, choices: list[str] | None = None) -> str:
-    """Ask the person (interrupt) unless pre-authorised. Everything before this call must be side-effect free."""
+def refusal(raw: Any, choices: list[str]) -> str:
+    return f"{str(raw).strip()!r} is not an answer to this question; answer one of: {', '.join(choices)}"
+
+
+def ask(
+    deps: Deps, kind: str, text: str, *, default: str, choices: list[str] | None = None, always_ask: bool = False
+) -> str:
+    """Ask the person (interrupt) unless pre-authorised. Everything before this call must be side-effect free.
+
+    `always_ask`: --yes and the approval policy never answer it (running something other than what was asked)."""
     choices = choices or ["yes", "no"]
-    pre = deps.preauthorised(kind)
+    pre = None if always_ask else deps.preauthorised(kind)
     if pre is not None:
-        answer = default if pre == "default" else normalise_answer(pre, choices, default)
-        emit("answered", kind=kind, text=text, answer=answer, automatic=True)
-        return answer
-    raw = interrupt({"kind": kind, "text": text, "default": default, "choices": choices})
-    return normalise_answer(raw, choices, default)
+        auto = default if pre == "default" else (parse_answer(pre, choices, default) or default)
+        emit("answered", kind=kind, text=text, answer=auto, automatic=True)
+        return auto
+    payload = {"kind": kind, "text": text, "default": default, "choices": choices}
+    while True:  # the CLI and chat refuse unlisted answers first; this keeps any other caller just as strict
+        raw = interrupt(payload)
+        answer = parse_answer(raw, choices, default)
+        if answer is not None:
+            return answer
+        payload = {**payload, "refused": refusal(raw, choices)}
 
 
 def seed_llm(deps: Deps, state: Any) -> Any:

@@ -40,6 +40,7 @@ def plan(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
         pool=out["pool"],
         message=out["message"],
         warnings=out.get("warnings") or [],
+        missing=out.get("missing") or [],
     )
     return {
         "spec": out["spec"],
@@ -49,6 +50,8 @@ def plan(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
         "backend": deps.backend.name,
         "plan_message": out["message"],
         "plan_warnings": out.get("warnings") or [],
+        "plan_missing": out.get("missing") or [],
+        "plan_substitute": out.get("substitute"),
         "attempt": {
             "n": 1,
             "workflow_id": None,

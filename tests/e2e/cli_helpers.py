@@ -53,3 +53,16 @@ def spawn(tmp: Path, *args: str) -> subprocess.Popen[str]:
 
 def json_lines(text: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+
+
+def chat(tmp: Path, session: str, lines: list[str], timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """`orchestrate chat` with the lines piped in (scripted mode: each line waits for its run to settle)."""
+    return subprocess.run(
+        [*orchestrate_bin(), "chat", "--session", session, "--cadence", "0.2"],
+        cwd=tmp,
+        env=env_for(tmp),
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )

@@ -13,13 +13,6 @@ from runshepherd.spec.render import render_template
 TEMPLATES = Path(__file__).resolve().parents[2] / "configs" / "templates"
 
 
-def _flags(pairs: list[tuple[str, object]]) -> str:
-    out: list[str] = []
-    for flag, value in pairs:
-        out += [flag, json.dumps(str(value))]
-    return ", ".join(out)
-
-
 def _read_text(path: Path, limit: int = 200_000) -> str:
     try:
         with path.open("r", encoding="utf-8", errors="replace") as fh:
@@ -28,8 +21,67 @@ def _read_text(path: Path, limit: int = 200_000) -> str:
         return ""
 
 
+# Flags of the bundled demo trainer (runshepherd/demo/config.py) a request may give verbatim.
+DEMO_FLAGS = {
+    "--epochs",
+    "--steps-per-epoch",
+    "--lr",
+    "--batch-size",
+    "--hidden",
+    "--samples",
+    "--features",
+    "--classes",
+    "--eval-fraction",
+    "--seed",
+    "--step-delay",
+    "--log-every",
+    "--memory-mb",
+}
+DEMO_DATA = (".npz", ".csv")
+
+
+def _script_args(params: RequestParams, source: str, notes: list[str]) -> list[tuple[str, object]]:
+    """Every flag the request gives verbatim, then the parameters said in words that the script has a flag for."""
+    pairs: list[tuple[str, object]] = [(f, v) for f, v in params.flags]
+    given = {f for f, _ in params.flags}
+    skipped = []
+    for names, v in (
+        (("--epochs", "--num-epochs", "--num_epochs", "--num_train_epochs"), params.epochs),
+        (("--steps", "--max-steps", "--max_steps"), params.steps),
+        (("--lr", "--learning-rate", "--learning_rate"), params.lr),
+        (("--batch-size", "--batch_size", "--per_device_train_batch_size"), params.batch_size),
+        (("--model", "--model-name", "--model_name_or_path"), params.model),
+        (("--dataset", "--data", "--dataset_name"), params.dataset),
+    ):
+        if v is None or given & set(names):
+            continue
+        flag = next((n for n in names if n in source), None)  # only flags the script itself defines
+        if flag is None:
+            skipped.append(names[0].lstrip("-"))
+        else:
+            pairs.append((flag, v))
+    if skipped:
+        notes.append(
+            f"{params.script} has no flag for {', '.join(skipped)}, so that part of the request is "
+            "not passed — edit the spec's args if the script reads it another way"
+        )
+    return pairs
+
+
+def _flat(pairs: list[tuple[str, object]]) -> str:
+    out: list[str] = []
+    for flag, value in pairs:
+        out.append(json.dumps(flag))
+        if value is not None:
+            out.append(json.dumps(str(value)))
+    return ", ".join(out)
+
+
 def draft_from_request(params: RequestParams, cwd: Path) -> Draft:
+    """Run what was asked or say what is missing: a named script must be here, named paths must exist, and a
+    model or dataset named in words is never quietly replaced by the bundled demo (`missing` makes it a question)."""
     notes: list[str] = []
+    missing: list[str] = []
     values: dict[str, object] = {
         "name": params.name,
         "cpus": f"{params.cpus:g}" if params.cpus else "1",
@@ -37,42 +89,39 @@ def draft_from_request(params: RequestParams, cwd: Path) -> Draft:
         "gpus": params.gpus or 0,
         "time_limit": params.time_limit or "30m",
     }
+    for p in params.paths_missing:
+        missing.append(f"data path {p} (not found on this machine)")
+    substitute = None
     if params.script:
         template = "script.yaml"
-        pairs: list[tuple[str, object]] = []
-        source = _read_text(cwd / params.script)
-        skipped = []
-        for names, v in (
-            (("--epochs", "--num-epochs", "--num_epochs", "--num_train_epochs"), params.epochs),
-            (("--steps", "--max-steps", "--max_steps"), params.steps),
-            (("--lr", "--learning-rate", "--learning_rate"), params.lr),
-            (("--batch-size", "--batch_size", "--per_device_train_batch_size"), params.batch_size),
-            (("--model", "--model-name", "--model_name_or_path"), params.model),
-            (("--dataset", "--data", "--dataset_name"), params.dataset),
-        ):
-            if v is None:
-                continue
-            flag = next((n for n in names if n in source), None)  # only flags the script itself defines
-            if flag is None:
-                skipped.append(names[0].lstrip("-"))
-            else:
-                pairs.append((flag, v))
-        if skipped:
-            notes.append(
-                f"{params.script} has no flag for {', '.join(skipped)}, so that part of the request is "
-                "not passed — edit the spec's args if the script reads it another way"
-            )
+        pairs = _script_args(params, _read_text(cwd / params.script), notes)
+        for other in params.scripts_missing:
+            missing.append(f"script {other} (not in {cwd}; only {params.script} was found)")
         values.update(
             script=params.script,
             script_name=Path(params.script).name,
             interpreter="bash" if params.script.endswith(".sh") else "python",
-            args=_flags(pairs),
+            args=_flat(pairs),
         )
+        passed = {str(v) for _, v in pairs}
+        for p in params.paths:
+            if p not in passed:
+                notes.append(f"{p} is named but not passed to {params.script} — add it as a flag (e.g. --data {p})")
         if pairs:
             notes.append(f"{params.script} gets the flags you named: {' '.join(p[0] for p in pairs)}")
         base_dir = str(cwd.resolve())
+        if missing:
+            substitute = f"{params.script} as drafted"
     else:
         template = "demo.yaml"
+        substitute = "the bundled demo trainer (a small classifier on synthetic data)"
+        for s in params.scripts_missing:
+            missing.append(f"script {s} (not in {cwd})")
+        if params.subject and not params.demo_requested:
+            missing.append(
+                f"model/dataset {params.subject} (no script was named to train it; the bundled demo cannot — "
+                "say which script, e.g. 'with train.py')"
+            )
         epochs = params.epochs or 3
         pairs = [("--epochs", epochs)]
         if params.steps:
@@ -81,14 +130,33 @@ def draft_from_request(params: RequestParams, cwd: Path) -> Draft:
             pairs.append(("--lr", params.lr))
         if params.batch_size is not None:
             pairs.append(("--batch-size", params.batch_size))
-        values["args"] = _flags(pairs)
+        said = {f: v for f, v in params.flags}
+        pairs = [(f, said.pop(f, v)) for f, v in pairs]
+        for flag, value in said.items():
+            if flag in DEMO_FLAGS and value is not None:
+                pairs.append((flag, value))
+            else:
+                missing.append(f"flag {flag} (the bundled demo trainer has no such flag)")
+        data = [p for p in params.paths if p.lower().endswith(DEMO_DATA)]
+        for p in params.paths:
+            if p not in data[:1]:
+                missing.append(f"data path {p} (the demo trainer reads one .npz or .csv file; name your script)")
+        if data:
+            pairs.append(("--data", str((cwd / Path(data[0]).expanduser()).resolve())))
+            notes.append(f"the demo trainer reads your data from {data[0]}")
         if params.model or params.dataset:
             notes.append(
-                "no script was named, so this runs the bundled demo trainer; "
-                f"model/dataset ({params.model or '-'}/{params.dataset or '-'}) are noted but not used — "
-                "name your script in the request (e.g. 'with train.py') to run it instead"
+                f"model/dataset ({params.model or '-'}/{params.dataset or '-'}) are noted but not used by the demo"
             )
+        values["args"] = _flat(pairs)
         base_dir = None
     text, _ = render_template((TEMPLATES / template).read_text(encoding="utf-8"), values)
     body = "\n".join(ln for ln in text.splitlines() if not ln.startswith("# Template:")) + "\n"
-    return Draft(spec_text=body, base_dir=base_dir, understood=params.understood, notes=notes)
+    return Draft(
+        spec_text=body,
+        base_dir=base_dir,
+        understood=params.understood,
+        notes=notes,
+        missing=missing,
+        substitute=substitute if missing else None,
+    )

@@ -82,7 +82,47 @@ class RequestParams(BaseModel):
     model: str | None = None
     dataset: str | None = None
     script: str | None = Field(None, description="a script named in the request that exists in the cwd")
+    scripts_missing: list[str] = Field(default_factory=list, description="scripts named but not in the cwd")
+    flags: list[tuple[str, str | None]] = Field(default_factory=list, description="`--flag value` said verbatim")
+    paths: list[str] = Field(default_factory=list, description="local paths named that exist")
+    paths_missing: list[str] = Field(default_factory=list, description="local paths named that do not exist")
+    subject: str | None = Field(None, description="what to train when it is not a generic word (resnet50, bert)")
+    demo_requested: bool = Field(False, description="the request asks for the bundled demo in so many words")
     understood: list[str] = Field(default_factory=list)
+
+
+# Words after "train"/"on" that name nothing a person would expect us to find: the bundled demo fits them.
+GENERIC = {
+    "classifier",
+    "classification",
+    "model",
+    "models",
+    "network",
+    "net",
+    "mlp",
+    "demo",
+    "example",
+    "toy",
+    "tiny",
+    "something",
+    "synthetic",
+    "random",
+    "dummy",
+    "fake",
+    "job",
+    "training",
+    "sample",
+    "samples",
+    "images",
+    "data",
+    "dataset",
+    "files",
+}
+# Words after "on" that are where it runs, not what it trains on.
+PLACES = {"gpu", "gpus", "cpu", "cpus", "cluster", "slurm", "osmo", "pool", "node", "nodes", "machine", "local"}
+_VERBS = {"train", "fine-tune", "finetune", "pretrain", "pre-train", "evaluate", "eval", "benchmark"}
+_PATH = r"(?<![\w:/.-])((?:~|\.{1,2})?/[\w.~/+-]*[\w~]|[\w.-]+/[\w./+-]*\.[A-Za-z0-9]{1,6})(?![\w/])"
+_FLAG = r"(?<!\S)(--[A-Za-z][\w-]*)(?:=(\S+)|\s+(?!-[-A-Za-z])([^\s,;]+))?"
 
 
 def _first(pattern: str, text: str) -> re.Match[str] | None:
@@ -93,6 +133,9 @@ def _name_from(text: str, script: str | None) -> str:
     text = re.sub(r"\[REDACTED:[^\]]*\]", " ", text)  # never name a workflow after a (redacted) secret
     if script:
         text = text.replace(script, " ")
+    text = re.sub(r"[\w./~-]+\.(?:py|sh)\b", " ", text)
+    text = re.sub(_FLAG, " ", text)
+    text = re.sub(_PATH, " ", text)
     words = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9]*", text)]
     keep = [w for w in words if w not in _STOP][:3]
     name = "-".join(keep) or "run"
@@ -146,10 +189,65 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
     ):
         got["dataset"] = m.group(1)
         understood.append(f"dataset={m.group(1)}")
+    if "time_limit" not in got and (m := _first(r"\bfor\s+(\d+)\s*(h|hours?|min(?:ute)?s?|d|days?)\b", t)):
+        got["time_limit"] = f"{m.group(1)}{m.group(2).lower()[0]}"
+        understood.append(f"time_limit={got['time_limit']}")
     script = None
-    for cand in re.findall(r"([\w./-]+\.(?:py|sh))\b", text):
-        if cwd is not None and (cwd / cand).is_file():
+    missing_scripts: list[str] = []
+    for cand in dict.fromkeys(re.findall(r"(?<![\w/.-])([\w./~-]+\.(?:py|sh))\b", text)):
+        if script is None and cwd is not None and (cwd / Path(cand).expanduser()).is_file():
             script = cand
             understood.append(f"script={cand}")
+        elif cand != script:
+            missing_scripts.append(cand)
+    flags: list[tuple[str, str | None]] = []
+    for m in re.finditer(_FLAG, text):
+        value = m.group(2) or m.group(3)
+        if value is not None and value.lower() in _STOP | PLACES:
+            value = None  # `--fp16 on 4 GPUs`: "on" is English, not the flag's value
+        flags.append((m.group(1), value))
+        understood.append(f"{m.group(1)}={value}" if value is not None else m.group(1))
+    paths: list[str] = []
+    missing_paths: list[str] = []
+    for cand in dict.fromkeys(re.findall(_PATH, re.sub(_FLAG, lambda m: m.group(0), text))):
+        if cand == script or cand in missing_scripts or cand.endswith((".py", ".sh")):
+            continue
+        p = Path(cand).expanduser()
+        p = p if p.is_absolute() or cwd is None else cwd / p
+        (paths if p.exists() else missing_paths).append(cand)
+    return RequestParams(
+        text=text.strip(),
+        name=_name_from(text, script),
+        script=script,
+        scripts_missing=missing_scripts,
+        flags=flags,
+        paths=paths,
+        paths_missing=missing_paths,
+        subject=_subject(text, got),
+        demo_requested=bool(re.search(r"\b(?:demo|bundled\s+trainer|example\s+trainer)\b", text, re.I)),
+        understood=understood,
+        **got,
+    )
+
+
+def _subject(text: str, got: dict[str, object]) -> str | None:
+    """The model or dataset the person names in words ("train resnet50", "fine-tune bert on imdb"), if any.
+
+    Generic words (a small classifier, a model) and places (on 4 GPUs) name nothing we would have to find."""
+    named = [str(v) for v in (got.get("model"), got.get("dataset")) if v and str(v).lower() not in GENERIC]
+    clean = re.sub(_FLAG, " ", text)
+    clean = re.sub(_PATH, " ", clean)
+    clean = re.sub(r"[\w./~-]+\.(?:py|sh)\b", " ", clean)
+    clean = re.sub(r"\[REDACTED:[^\]]*\]", " ", clean)
+    words = re.findall(r"[A-Za-z0-9][\w.-]*[\w]|[A-Za-z0-9]", clean)
+    for i, w in enumerate(words):
+        if w.lower() not in _VERBS and w.lower() != "on":
+            continue
+        for nxt in words[i + 1 : i + 5]:
+            low = nxt.lower()
+            if low in _STOP and low not in PLACES:
+                continue
+            if not (low[0].isdigit() or low in PLACES or low in GENERIC or low in _VERBS):
+                named.append(nxt)
             break
-    return RequestParams(text=text.strip(), name=_name_from(text, script), script=script, understood=understood, **got)
+    return ", ".join(dict.fromkeys(named)) or None

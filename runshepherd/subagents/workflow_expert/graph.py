@@ -40,6 +40,8 @@ class ExpertState(TypedDict):
     pool: NotRequired[str | None]
     message: NotRequired[str]
     warnings: NotRequired[list[str]]
+    missing: NotRequired[list[str]]
+    substitute: NotRequired[str | None]
     error: NotRequired[str | None]
     new_spec: NotRequired[str | None]
     diff: NotRequired[str | None]
@@ -78,6 +80,8 @@ def write(state: ExpertState, runtime: Runtime[ExpertContext]) -> dict[str, Any]
         "spec": draft.spec_text,
         "base_dir": draft.base_dir,
         "warnings": list(doc.warnings) + draft.notes,
+        "missing": list(draft.missing),
+        "substitute": draft.substitute,
         "message": f"wrote {doc.name} from your request ({understood})",
         "error": None,
     }

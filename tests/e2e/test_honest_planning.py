@@ -1,0 +1,130 @@
+"""Issue 12: the plan runs what was asked or asks; answers are strict; Ctrl-C at a prompt leaves at once.
+
+Every request here was once silently replaced by the bundled demo and reported COMPLETED."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from cli_helpers import chat, env_for, json_lines, orchestrate_bin, run
+
+
+def _events(tmp: Path, *args: str) -> tuple[int, list[dict]]:
+    res = run(tmp, *args, timeout=120)
+    return res.returncode, json_lines(res.stdout)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "named"),
+    [
+        ("train resnet50 on my images at {tmp}/imgs with batch size 64", ["{tmp}/imgs", "resnet50"]),
+        ("fine-tune bert on imdb for 2 epochs", ["bert", "imdb"]),
+        ("run python train.py --lr 3e-4 on 4 GPUs for 2 hours", ["train.py"]),
+        ("train a classifier on {tmp}/nonexistent/data.npz", ["{tmp}/nonexistent/data.npz"]),
+    ],
+)
+def test_what_cannot_be_found_is_asked_never_replaced_by_the_demo(
+    tmp_path: Path, request_text: str, named: list[str]
+) -> None:
+    code, events = _events(tmp_path, request_text.format(tmp=tmp_path), "--yes", "--json")
+    assert code in (2, 3)
+    assert not [e for e in events if e["event"] == "submitted"]
+    question = next(e for e in events if e["event"] == "question")
+    assert question["kind"] == "missing_input" and question["default"] == "stop"
+    for what in named:
+        assert what.format(tmp=tmp_path) in question["text"]
+    assert events[-1]["event"] == "done" and events[-1]["outcome"] == "NEEDS_INPUT"
+
+
+def test_the_demo_runs_only_when_accepted_in_so_many_words(tmp_path: Path) -> None:
+    code, events = _events(tmp_path, "fine-tune bert on imdb for 1 epochs", "--session", "b1", "--json")
+    assert code == 3 and not [e for e in events if e["event"] == "submitted"]
+    maybe = run(tmp_path, "resume", "b1", "--answer", "maybe", "--json")
+    assert maybe.returncode == 2 and "not an answer" in maybe.stderr and "demo, stop" in maybe.stderr
+    assert not [e for e in json_lines(maybe.stdout) if e["event"] == "submitted"]
+    code, events = _events(tmp_path, "resume", "b1", "--answer", "stop", "--json")
+    assert code == 1 and events[-1]["outcome"] == "CANCELED" and "bert" in events[-1]["reason"]
+    assert not [e for e in events if e["event"] == "submitted"]
+    code, events = _events(tmp_path, "fine-tune bert on imdb for 1 epochs", "--session", "b2", "--json")
+    code, events = _events(tmp_path, "resume", "b2", "--answer", "demo", "--yes", "--json")
+    assert code == 0 and [e for e in events if e["event"] == "submitted"]
+
+
+def test_a_named_script_runs_with_every_flag_of_the_request(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text("import sys\nprint('ARGS', ' '.join(sys.argv[1:]))\n")
+    code, events = _events(tmp_path, "run python train.py --lr 3e-4 --fp16 for 2 epochs", "--yes", "--json")
+    assert code == 0, events
+    wid = next(e for e in events if e["event"] == "submitted")["workflow_id"]
+    logs = run(tmp_path, "logs", wid, "--raw")
+    assert "ARGS --lr 3e-4 --fp16" in logs.stdout, logs.stdout
+
+
+def test_a_missing_path_beside_a_found_script_is_asked(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text("print('hi')\n")
+    code, events = _events(tmp_path, "train with train.py --data ./nope/train.npz", "--yes", "--json")
+    assert code == 3 and not [e for e in events if e["event"] == "submitted"]
+    question = next(e for e in events if e["event"] == "question")
+    assert "./nope/train.npz" in question["text"] and question["choices"] == ["run", "stop"]
+
+
+def test_an_unlisted_answer_is_refused_and_nothing_is_submitted(tmp_path: Path) -> None:
+    code, _ = _events(tmp_path, "train a small classifier for 1 epochs", "--session", "s1", "--no-input", "--json")
+    assert code == 3
+    for wrong in ("maybe", "nah sure", "clear", " "):
+        res = run(tmp_path, "resume", "s1", "--answer", wrong, "--json")
+        assert res.returncode == 2, (wrong, res.stdout, res.stderr)
+        assert not [e for e in json_lines(res.stdout) if e["event"] == "submitted"]
+    code, events = _events(tmp_path, "resume", "s1", "--answer", "nah", "--json")
+    assert code == 1 and events[-1]["outcome"] == "CANCELED"  # "nah" is an obvious no
+
+
+def test_chat_free_text_during_a_question_changes_nothing(tmp_path: Path) -> None:
+    lines = ["train a classifier on /nonexistent/data.npz", "fix it", "clear", "stop"]
+    out = chat(tmp_path, "c1", lines).stdout
+    assert "/nonexistent/data.npz" in out and "● submitted" not in out, out
+    assert out.count("still open:") >= 2 and "I did not take 'fix it' as an answer" in out
+    assert "done · CANCELED" in out
+
+
+def _read_until(fd: int, needle: str, timeout: float) -> str:
+    buf = b""
+    end = time.monotonic() + timeout
+    while needle.encode() not in buf and time.monotonic() < end:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                buf += os.read(fd, 4096)
+            except OSError:
+                break
+    return buf.decode(errors="replace")
+
+
+def test_ctrl_c_at_a_prompt_leaves_at_once_and_says_nothing_was_submitted(tmp_path: Path) -> None:
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [*orchestrate_bin(), "train a small classifier for 1 epochs", "--session", "p1"],
+        cwd=tmp_path,
+        env={**env_for(tmp_path), "COLUMNS": "200"},
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+    )
+    os.close(slave)
+    try:
+        shown = _read_until(master, "[YES/no]", 60)
+        assert "Submit" in shown, shown
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 130  # no Enter needed
+        rest = _read_until(master, "resume p1", 5)
+        assert "nothing was submitted" in rest and "keeps running" not in rest, rest
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
