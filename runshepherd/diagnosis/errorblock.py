@@ -65,6 +65,8 @@ _BENIGN = re.compile(
     r"|^\[I(?:\d{4} [\d:.]+)?\s*(?:\d+\s+)?[\w./-]+\.(?:cpp|cc|cu|h|hpp):\d+\]",
     re.IGNORECASE,
 )
+# glog/absl INFO severity (``I0501 10:00:00.000 1 file.py:9]``): informational by the program's own account
+_INFO_SEVERITY = re.compile(r"^\s*(?:\[[^\]]*\]\s*)?I\d{4} \d{2}:\d{2}:\d{2}")
 _FRAME = re.compile(r'^\s*File "[^"]+", line \d+')
 _TB_START = re.compile(r"Traceback \(most recent call last\)")
 _EXC_LINE = re.compile(
@@ -317,7 +319,7 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
                 i,
                 raw,
                 text,
-                warning=ignored or is_warning(text, folded),
+                warning=ignored or is_warning(text, folded) or bool(_INFO_SEVERITY.match(raw)),
                 code=code or (in_tb and text.strip().startswith("^")),
                 folded=folded,
             )

@@ -25,6 +25,13 @@ FAMILY = family(
         pat(r"nvidia-container-cli: (?:initialization|mount|detection) error", 0.92),
         pat(r"Driver/library version mismatch|Failed to initialize NVML", 0.9),
         pat(r"no kernel image is available for execution on the device", 0.9),
+        # the GPU's architecture is newer than the binaries (or the PTX) the library was built with
+        pat(r"with CUDA capability sm_\d+ is not compatible with the current PyTorch installation", 0.86),
+        pat(
+            r"failed to load PTX text|CUDA_ERROR_INVALID_PTX|CUDA_ERROR_UNSUPPORTED_PTX_VERSION"
+            r"|PTX was compiled with an unsupported toolchain|CUDA_ERROR_NO_BINARY_FOR_GPU",
+            0.9,
+        ),
         pat(r"forward compatibility was attempted on non supported HW", 0.9),
         pat(r"GPU has fallen off the bus|NVRM: Xid|\bXid \d+|uncorrectable ECC error", 0.9),
         pat(r"CUDA_ERROR_NOT_INITIALIZED|CUDA driver initialization failed", 0.86),

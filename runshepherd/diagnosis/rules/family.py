@@ -10,6 +10,7 @@ run phase, the echo rules, the fix dispatch and the infrastructure labels the se
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -87,6 +88,8 @@ class Family:
     causes: frozenset[str] = frozenset()  # labels a retried-in-vain failure of this family typically causes next
     fixer: Fixer | None = None
     what_would_confirm: str | None = None
+    frames: re.Pattern[str] | None = None  # source paths of the deepest traceback frame that point here
+    exceptions: re.Pattern[str] | None = None  # exception types (with their module) that point here
 
 
 FAMILIES: dict[str, Family] = {}
@@ -112,6 +115,8 @@ def family(
     causes: tuple[str, ...] = (),
     fixer: Fixer | None = None,
     what_would_confirm: str | None = None,
+    frames: str | None = None,
+    exceptions: str | None = None,
 ) -> Family:
     """Declare a family and register its rules: its patterns, ``rules``, its statuses and exits, ``late_rules``."""
     if label in FAMILIES:
@@ -147,10 +152,14 @@ def family(
         causes=frozenset(causes),
         fixer=fixer,
         what_would_confirm=what_would_confirm,
+        frames=re.compile(frames) if frames else None,
+        exceptions=re.compile(exceptions) if exceptions else None,
     )
     FAMILIES[label] = fam
     for r in (*own, *rules):
         register(r)
+    if fam.frames or fam.exceptions:
+        register(TracebackRule(fam))
     if fam.statuses or fam.exit_codes:
         register(StatusAndExitRule(fam))
     for r in late_rules:
@@ -221,6 +230,77 @@ class StatusAndExitRule:
             )
         )
         return out
+
+
+TRACEBACK_STRENGTH = 0.72  # above a bare exception (user_code_error, 0.66), below a family's own wording
+_FRAME_PATH = re.compile(r'^\s*File "(?P<path>[^"]+)", line \d+')
+
+
+@dataclass(frozen=True)
+class TracebackRule:
+    """Where a traceback ends says what failed, whatever the message's wording: the exception's type and module
+    (``urllib3.exceptions.ConnectTimeoutError``) and the file of the deepest frame (``transformers/training_args.py``,
+    ``urllib3/connection.py``). A traceback cut off before its exception line is read from its last frame."""
+
+    fam: Family
+
+    @property
+    def name(self) -> str:
+        return f"{self.fam.label}_traceback"
+
+    def __call__(self, ctx: Context) -> list[Signal]:
+        from runshepherd.diagnosis.errorblock import exception_type
+
+        f = self.fam
+        lines = ctx.log.lines
+        ends = list(ctx.log.exceptions[:6])
+        if lines and not ends or (ends and _open_traceback_after(lines, ends[-1])):
+            last_frame = next((ln.index for ln in reversed(lines) if _FRAME_PATH.match(ln.text)), None)
+            if last_frame is not None:
+                ends.append(last_frame)
+        for idx in ends:
+            ln = lines[idx]
+            et = exception_type(ln.text)
+            hit = bool(et and f.exceptions is not None and f.exceptions.search(et[0]))
+            frame = _deepest_frame(lines, idx)
+            if not hit and frame is not None and f.frames is not None:
+                m = _FRAME_PATH.match(frame.text)
+                hit = bool(m and f.frames.search(m.group("path").replace("\\", "/")))
+            if not hit:
+                continue
+            evidence = [ln.raw.rstrip()] if et else []
+            if frame is not None and (not et or frame.index != idx):
+                evidence.append(frame.raw.rstrip())
+            return [
+                Signal(
+                    f.label,
+                    f.origin,
+                    TRACEBACK_STRENGTH,
+                    idx,
+                    evidence,
+                    _text(None, f.explanation, 0),
+                    f.fix_kind,
+                    _text(None, f.fix_description, 0),
+                    what_would_confirm=f.what_would_confirm,
+                )
+            ]
+        return []
+
+
+def _deepest_frame(lines: list[Any], idx: int) -> Any:
+    """The last ``File "…", line N`` frame at or above ``idx`` within its traceback (None if there is none)."""
+    for ln in reversed(lines[max(0, idx - 40) : idx + 1]):
+        if _FRAME_PATH.match(ln.text):
+            return ln
+        if ln.index != idx and ln.usable and not ln.text.startswith(" ") and "Traceback" not in ln.text:
+            if ln.index < idx - 3:
+                return None
+    return None
+
+
+def _open_traceback_after(lines: list[Any], idx: int) -> bool:
+    """A traceback starts after ``idx`` and never reaches an exception line (the excerpt was cut)."""
+    return any("Traceback (most recent call last)" in ln.text for ln in lines[idx + 1 :])
 
 
 # ------------------------------------------------------------------------------ what the rest derives

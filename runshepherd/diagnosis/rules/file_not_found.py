@@ -37,7 +37,7 @@ FAMILY = family(
         pat(r"NotFoundError: .*(?:not found|No such file|does not exist)", 0.86),
         pat(r"(?:IsADirectoryError|NotADirectoryError)", 0.82),
         pat(
-            r"(?:checkpoint|ckpt|file|path|directory|folder) .{0,80}(?:does not exist|doesn't exist|not found)",
+            r"(?:checkpoint|ckpt|file|path|directory|folder|dataset|data set) .{0,80}(?:does not exist|doesn't exist|not found)",
             0.78,
         ),
         pat(r"Unable to open file \(unable to open file", 0.84),

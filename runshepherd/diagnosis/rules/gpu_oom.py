@@ -17,7 +17,10 @@ FAMILY = family(
         pat(r"CUDA out of memory", 0.9),
         pat(r"OutOfMemoryError\b.*\b(?:CUDA|GPU|HIP)", 0.9),
         pat(r"torch\.(?:cuda\.)?OutOfMemoryError", 0.9),
-        pat(r"CUDA error: out of memory", 0.9),
+        pat(r"CUDA error: out of memory|CUDA_ERROR_OUT_OF_MEMORY|cudaErrorMemoryAllocation", 0.9),
+        # XLA/JAX/TF: the allocator on the device gave up
+        pat(r"Resource exhausted: (?:Out of memory|Failed to allocate)|Failed to allocate .{0,60} on device", 0.9),
+        pat(r"RESOURCE_EXHAUSTED: .{0,80}(?:allocat|memory)|out of memory on (?:device|GPU)", 0.88),
         pat(r"HIP out of memory", 0.9),
         pat(r"RESOURCE_EXHAUSTED:?\s*Out of memory", 0.9),
         pat(r"Out of memory while trying to allocate", 0.9),

@@ -34,7 +34,13 @@ FAMILY = family(
         pat(r"task \d+: Out Of Memory", 0.95),
         pat(r"low on resource: memory", 0.96),
         # Ray's memory monitor kills tasks when the node's RAM passes its threshold
-        pat(r"killed due to the node running low on memory|exceeds the memory usage threshold", 0.95),
+        pat(
+            r"killed due to the node running low on memory|exceeds the memory usage threshold"
+            r"|killed due to memory pressure \(OOM\)",
+            0.95,
+        ),
+        # LSF's and the kernel's words for the same kill
+        pat(r"TERM_MEMLIMIT|invoked oom-killer|killed by the cgroup out-of-memory handler", 0.95),
         pat(r"out of shared memory|shared memory \(shm\) limit|insufficient shared memory", 0.92),
         pat(r"is killed by signal: Killed", 0.9),
         pat(r"^(?:\w+\.)*MemoryError\b", 0.88, flags=0),

@@ -53,8 +53,18 @@ FAMILY = family(
         pat(r"^(?:/bin/(?:ba)?sh|sh|bash): (?:\d+: |line \d+: )?(?P<bin>[\w.+\-/]+): not found", 0.9),
         pat(r'exec: "?(?P<bin>[\w.+\-/]+)"?: executable file not found in \$PATH', 0.9),
         pat(r"executable file not found in \$PATH", 0.88),
-        pat(r"error while loading shared libraries: (?P<lib>(?!libcuda|libnvidia)lib[\w.\-+]+): cannot open", 0.87),
-        pat(r"ImportError: (?P<lib>(?!libcuda|libnvidia)lib[\w.\-+]+): cannot open shared object file", 0.87),
+        # a shared library of a package (libcudart.so.12 is the CUDA runtime a wheel ships; only the driver's
+        # libcuda.so / libnvidia-* belong to the node)
+        pat(r"error while loading shared libraries: (?P<lib>(?!libcuda\.so|libnvidia)lib[\w.\-+]+): cannot open", 0.87),
+        pat(r"(?P<lib>(?!libcuda\.so|libnvidia)lib[\w.\-+]+): cannot open shared object file", 0.87),
+        pat(r"undefined symbol: \w+|DLL load failed", 0.8),
+        # versions of two packages that must match (jaxlib/jax, torch/torchvision, CUDA builds of a wheel)
+        pat(
+            r"(?P<pkg>jaxlib|torchvision|torchaudio|tensorflow|numpy|transformers|flash[_-]attn|xformers)\b[^\n]{0,80}"
+            r"\b(?:is )?(?:incompatible|not compatible) with\b|version mismatch|was compiled against .{0,40} but",
+            0.86,
+        ),
+        pat(r"No module named '?(?P<mod>[\w.]+)'?", 0.88),
         pat(r"requires the (?P<pkg>[\w\- ]+?) library but it was not found in your environment", 0.88),
         pat(r"DistributionNotFound|Packages?NotFoundError|ResolvePackageNotFound", 0.84),
         # pip's resolver: the pinned versions cannot be installed together
@@ -80,4 +90,5 @@ FAMILY = family(
         ),
     ),
     fixer=fix_dependency,
+    exceptions=r"^(?:\w+\.)*(?:ModuleNotFoundError|PackageNotFoundError|DistributionNotFound)$",
 )

@@ -2,18 +2,41 @@
 
 from __future__ import annotations
 
-from runshepherd.diagnosis.rules.base import pat
+from runshepherd.diagnosis.rules.base import PatternRule, pat
 from runshepherd.diagnosis.rules.family import family
+
+_EXPL = (
+    "The GPUs or machines of this job stopped talking to each other (the communication library reported an error "
+    "or a collective operation timed out)."
+)
+_FIX = (
+    "Resubmit once; if it repeats, set NCCL_DEBUG=INFO (and NCCL_SOCKET_IFNAME to the right network interface) in "
+    "the environment, keep all tasks in one fast-network domain, and check that every rank runs the same code and "
+    "data sizes."
+)
+# NCCL reports a broken connection as a WARN line before the collective fails
+_TRANSPORT_WARN = PatternRule(
+    name="nccl_transport_warn",
+    label="nccl_or_distributed",
+    origin="infra",
+    fix_kind="retry",
+    explanation=_EXPL,
+    fix_description=_FIX,
+    patterns=(
+        pat(
+            r"NCCL WARN .*(?:Broken pipe|Connection (?:closed|reset)|Call to \w+ .* failed|Failed to execute operation)",
+            0.84,
+        ),
+    ),
+    in_warnings=True,
+)
 
 FAMILY = family(
     "nccl_or_distributed",
     origin="infra",
     fix_kind="retry",
-    explanation="The GPUs or machines of this job stopped talking to each other (the communication library "
-    "reported an error or a collective operation timed out).",
-    fix_description="Resubmit once; if it repeats, set NCCL_DEBUG=INFO (and NCCL_SOCKET_IFNAME to the right "
-    "network interface) in the environment, keep all tasks in one fast-network domain, and check that every "
-    "rank runs the same code and data sizes.",
+    explanation=_EXPL,
+    fix_description=_FIX,
     patterns=(
         pat(r"NCCL error|NCCL Error \d", 0.86),
         pat(r"nccl(?:Internal|System|Remote|UnhandledCuda|InvalidUsage|InvalidArgument)Error", 0.86),
@@ -29,6 +52,7 @@ FAMILY = family(
         pat(r"gloo/transport/\S+\] (?:Connection closed|Connection reset|Timed out|Connection refused)", 0.86),
         pat(r"connectFullMesh|Gloo connectFullMesh failed|\[gloo\].*(?:Connection closed|Timed out)", 0.86),
         pat(r"c10d.*(?:Connection reset by peer|Broken pipe|timed out|Connection refused)", 0.87),
+        pat(r"connect\(\) timed out\. Original timeout was", 0.86),
         pat(r"TCPStore.*(?:Connection refused|timed out|failed)|The server socket has failed to listen", 0.87),
         pat(
             r"(?:coordination service|CoordinationService).*(?:heartbeat|DEADLINE_EXCEEDED|UNAVAILABLE|barrier)",
@@ -43,4 +67,6 @@ FAMILY = family(
     applies=("failed", "running"),
     # a rank that crashed takes its peers' communicators down: their errors echo the first one
     echo=True,
+    rules=(_TRANSPORT_WARN,),
+    frames=r"torch/distributed/(?:elastic/)?rendezvous|c10d_rendezvous_backend|torch/distributed/distributed_c10d\.py$",
 )

@@ -72,7 +72,10 @@ FAMILY = family(
             r"\bConnectionError\b|ConnectionRefusedError|RemoteDisconnected|ChunkedEncodingError|IncompleteRead|Connection broken",
             0.82,
         ),
-        pat(r"LocalEntryNotFoundError|offline mode is enabled", 0.82),
+        pat(
+            r"LocalEntryNotFoundError|offline mode is enabled|cannot find the requested files in the local cache", 0.88
+        ),
+        pat(r"^socket\.(?:timeout|gaierror)\b|ConnectTimeoutError|ReadTimeoutError|NameResolutionError", 0.86),
         pat(
             r"URLError|HTTP Error 5\d\d|\b50[0234] Server Error|Service Unavailable|Bad Gateway|Gateway Time-?out",
             0.82,
@@ -102,4 +105,6 @@ FAMILY = family(
     # a failed download is often the echo of an earlier error; and one retried in vain leaves a module or file missing
     echo=True,
     causes=("missing_dependency", "file_not_found"),
+    exceptions=r"^(?:urllib3|requests|socket|http\.client|aiohttp|httpx|ssl)\.",
+    frames=r"/(?:urllib3|requests|aiohttp|httpx)/|/socket\.py$|/http/client\.py$|/ssl\.py$",
 )

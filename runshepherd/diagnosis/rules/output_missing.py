@@ -64,6 +64,8 @@ _OUTPUT_LINES = PatternRule(
             r"|expected (?:output|artifact) .{0,80} does not exist|(?:job|task|run) produced no outputs?\b",
             0.85,
         ),
+        # workflow engines (Nextflow, Snakemake) check declared outputs after the step exits 0
+        pat(r"Missing output file\(s\)|MissingOutputException|some output files are missing", 0.9),
     ),
     in_events=False,
     in_warnings=True,

@@ -33,6 +33,9 @@ FAMILY = family(
             0.86,
         ),
         pat(r"CANCELLED AT \S+(?! DUE)", 0.7, flags=0),
+        pat(r"TERM_PREEMPT\b", 0.95, flags=0),
+        # the machine went away under the job (Ray's heartbeat detector, a TPU pod's lost workers)
+        pat(r"has been marked dead because the detector has missed too many heartbeats|lame workers found", 0.86),
         pat(r"\bEvicted\b|pod (?:was )?evicted", 0.72),
         pat(
             r"(?:Received|received|got|caught) (?:signal )?SIGTERM|SIGTERM received|Signal 15 \(SIGTERM\)|received signal 15",

@@ -33,6 +33,7 @@ FAMILY = family(
         pat(r"walltime exceeded|job killed: walltime|wall[- ]?clock (?:time )?limit (?:exceeded|reached)", 0.95),
         pat(r"exceeded (?:the )?maximum (?:execution|run) ?time|time limit (?:exceeded|reached)", 0.9),
         pat(r"^timeout: sending signal \w+ to command", 0.9),
+        pat(r"TERM_RUNLIMIT|job killed after reaching .{0,30}(?:run|wall) ?time limit", 0.95),
     ),
     statuses={"FAILED_EXEC_TIMEOUT": 0.97},
     # 124 is what coreutils `timeout` returns when it had to stop the command
