@@ -57,7 +57,7 @@ def backend_run(backend: LocalBackend, runs: int) -> list[float]:
 
 def change_latency(backend: LocalBackend, runs: int) -> list[float]:
     """Rewrite a finished workflow's state from another thread and time how soon the waiter wakes."""
-    wid = backend.list(limit=1)[0].workflow_id
+    wid = backend.list_workflows(limit=1)[0].workflow_id
     wf = WorkflowDir(backend.state_dir / "workflows" / wid)
     delays = []
     for _ in range(runs):

@@ -47,7 +47,7 @@ class AppRegistry:
             raise AppError(f"app name {name!r} is not valid — letters, digits, '-' and '_', starting with a letter")
         return self.root / name
 
-    def list(self) -> list[App]:
+    def list_apps(self) -> list[App]:
         if not self.root.is_dir():
             return []
         return [self.get(p.name) for p in sorted(self.root.iterdir()) if (p / "app.json").is_file()]
@@ -55,7 +55,7 @@ class AppRegistry:
     def get(self, name: str) -> App:
         meta = self._dir(name) / "app.json"
         if not meta.is_file():
-            known = ", ".join(a.name for a in self.list()) if self.root.is_dir() else ""
+            known = ", ".join(a.name for a in self.list_apps()) if self.root.is_dir() else ""
             raise AppError(f"no app {name!r}" + (f" — known apps: {known}" if known else " — none saved yet"))
         return App.model_validate_json(meta.read_text(encoding="utf-8"))
 

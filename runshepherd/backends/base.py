@@ -345,7 +345,7 @@ class Backend(Protocol):
 
     def query(self, workflow_id: str) -> WorkflowStatus: ...
 
-    def list(
+    def list_workflows(
         self, *, statuses: list[Status] | None = None, pool: str | None = None, limit: int = 50
     ) -> list[WorkflowSummary]: ...
 

@@ -137,7 +137,7 @@ class ModelRouter:
         return Intent(
             kind=kind,
             text=text,
-            request=args.get("request"),  # type: ignore[arg-type]
+            request=args.get("request"),
             workflow=args.get("workflow"),
             task=args.get("task"),
             answer=args.get("answer"),

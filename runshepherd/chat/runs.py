@@ -53,7 +53,7 @@ class RunDriver:
 
         if not self.waiting:
             raise RuntimeError("the run is not waiting for an answer")
-        payload = Command(resume={qid: text for qid in self.waiting})
+        payload: Command[Any] = Command(resume={qid: text for qid in self.waiting})
         self.waiting = {}
         self.start(payload)
 

@@ -365,7 +365,7 @@ class ChatSession:
             return
         result = explain_pending(
             [e.line() for e in b.events(wid)], b.pools(), b.resources(None), request_of(b.spec(wid), ws.pool)
-        )  # type: ignore[arg-type]
+        )
         self.say("\n".join([f"{wid} is pending: {result.summary}", *[f"  - {s}" for s in result.suggestions]]))
 
     def do_logs(self, intent: Intent) -> None:

@@ -12,7 +12,7 @@ def _registry(ctx: CliContext) -> AppRegistry:
 
 
 def list_apps(ctx: CliContext, as_json: bool) -> None:
-    apps = _registry(ctx).list()
+    apps = _registry(ctx).list_apps()
     if as_json:
         ctx.print_json(
             {"apps": [{"name": a.name, "description": a.description, "latest_version": a.latest} for a in apps]}

@@ -357,7 +357,7 @@ def _argv_with_default_command(argv: list[str]) -> list[str]:
     if not argv:
         return argv
     first = argv[0]
-    commands = set(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+    commands = set(typer.main.get_group(app).commands)
     if first in commands or first.startswith("-"):
         return argv
     return ["run", *argv]

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import typer
 
-from runshepherd.backends.base import Status, jsonable
+from runshepherd.backends.base import Priority, Status, jsonable
 from runshepherd.cli.context import CliContext
 from runshepherd.errors import UsageError
 
@@ -17,7 +18,7 @@ def submit(ctx: CliContext, spec_path: Path, sets: list[str], pool: str | None, 
     if priority not in ("HIGH", "NORMAL", "LOW"):
         raise UsageError(f"--priority {priority!r}: use HIGH, NORMAL or LOW")
     doc = load_spec_file(spec_path, set_values=parse_set_values(sets))
-    sub = ctx.backend.submit(doc, pool, priority=priority)  # type: ignore[arg-type]
+    sub = ctx.backend.submit(doc, pool, priority=cast(Priority, priority))  # checked just above
     if as_json:
         ctx.print_json({**jsonable(sub), "spec_warnings": list(doc.warnings)})
         return
@@ -90,7 +91,7 @@ def list_workflows(ctx: CliContext, statuses: list[str], pool: str | None, as_js
         wanted = [Status(s.upper()) for s in statuses] or None
     except ValueError as exc:
         raise UsageError(f"--status: {exc}; use one of {', '.join(s.value for s in Status)}") from None
-    rows = ctx.backend.list(statuses=wanted, pool=pool)
+    rows = ctx.backend.list_workflows(statuses=wanted, pool=pool)
     if as_json:
         ctx.print_json({"workflows": [jsonable(r) for r in rows]})
         return

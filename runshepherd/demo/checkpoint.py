@@ -60,7 +60,8 @@ def save_checkpoint(output_dir: Path, epoch: int, params: Params, history: list[
     path = checkpoint_path(output_dir, epoch)
     path.parent.mkdir(parents=True, exist_ok=True)
     history_json = json.dumps([item.model_dump() for item in history])
-    np.savez(path, epoch=np.int64(epoch), history=np.array(history_json), **params.as_arrays())
+    # numpy's stub types **arrays as if a key could be `allow_pickle`; ours are parameter names.
+    np.savez(path, epoch=np.int64(epoch), history=np.array(history_json), **params.as_arrays())  # type: ignore[arg-type]
     return path
 
 
@@ -83,7 +84,8 @@ def load_checkpoint(path: Path) -> Checkpoint:
 def save_model(output_dir: Path, params: Params, standardizer: Standardizer) -> Path:
     """Weights plus the input standardisation, so the file alone is enough to run the model."""
     path = output_dir / MODEL_FILE
-    np.savez(path, mean=standardizer.mean, std=standardizer.std, **params.as_arrays())
+    # numpy's stub types **arrays as if a key could be `allow_pickle`; ours are parameter names.
+    np.savez(path, mean=standardizer.mean, std=standardizer.std, **params.as_arrays())  # type: ignore[arg-type]
     return path
 
 

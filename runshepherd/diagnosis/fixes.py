@@ -209,24 +209,22 @@ def _diff(old: str, new: str) -> str:
 
 
 def _valid(old: str, new: str) -> bool:
-    """The patched spec must load as well as the original did (full validator when available, else YAML)."""
-    try:
-        from runshepherd.spec import loader
-    except ImportError:  # pragma: no cover - the spec package ships with runshepherd
-        loader = None
-    if loader is not None:
-        try:
-            loader.load_spec_text(old)
-            original_ok = True
-        except Exception:
-            original_ok = False
-        if original_ok:
-            try:
-                loader.load_spec_text(new)
-                return True
-            except Exception:
-                return False
+    """The patched spec must load as well as the original did (full validator when it passes, else YAML)."""
     import yaml
+
+    from runshepherd.spec import loader
+
+    try:
+        loader.load_spec_text(old)
+        original_ok = True
+    except Exception:
+        original_ok = False
+    if original_ok:
+        try:
+            loader.load_spec_text(new)
+            return True
+        except Exception:
+            return False
 
     try:
         yaml.safe_load(old)
@@ -417,14 +415,15 @@ def fix_dependency(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Re
 def _insert_script_step(spec: _Spec, task: str | None, step: str) -> str | None:
     """Insert ``step`` after the shebang/`set` lines of the task's entry script (a `files:` block), or into `bash -c`."""
     if spec.doc is not None:
+        from ruamel.yaml.comments import CommentedMap  # imported on use, like the loader
+
         t = spec.task(task)
         if t is not None:
             for f in t.get("files") or []:
-                if (
-                    isinstance(f, dict)
-                    and "contents" in f
+                if isinstance(f, CommentedMap) and (
+                    "contents" in f
                     and str(f.get("path", "")).endswith((".sh", ".bash"))
-                    or (isinstance(f, dict) and str(f.get("contents", "")).startswith("#!"))
+                    or str(f.get("contents", "")).startswith("#!")
                 ):
                     line_no, _ = f.lc.value("contents")
                     return _insert_after_header(spec, line_no + 1, step)

@@ -6,7 +6,7 @@ The input is deliberately independent of the logs package: it takes already-boun
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -38,7 +38,7 @@ Label = Literal[
     "healthy",
     "unknown",
 ]
-LABELS: tuple[str, ...] = Label.__args__  # type: ignore[attr-defined]
+LABELS: tuple[str, ...] = get_args(Label)
 
 Origin = Literal["user", "infra", "config", "quota", "capacity"]
 
@@ -59,7 +59,7 @@ FixKind = Literal[
     "resubmit",
     "none",
 ]
-FIX_KINDS: tuple[str, ...] = FixKind.__args__  # type: ignore[attr-defined]
+FIX_KINDS: tuple[str, ...] = get_args(FixKind)
 
 
 class _Model(BaseModel):

@@ -325,7 +325,7 @@ def _from_reasons(reasons: list[PendingReason]) -> PendingExplanation:
         kind=kind,
         origin=origin,
         summary=summary,
-        reasons=reasons,  # type: ignore[arg-type]
+        reasons=reasons,
         suggestions=[tips.get(kind, tips["capacity"])],
         suggest_low_priority=kind == "quota",
     )

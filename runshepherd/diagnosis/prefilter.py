@@ -15,15 +15,11 @@ no extractable literal are never gated. :func:`ungated` turns the prefilter off 
 from __future__ import annotations
 
 import re
+import re._parser as _sre  # Python >= 3.11 (the project's floor)
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
-
-try:
-    import re._parser as _sre  # Python >= 3.11
-except ImportError:  # pragma: no cover - older interpreters
-    import sre_parse as _sre  # type: ignore[no-redef]
 
 _REPEATS = {_sre.MAX_REPEAT, _sre.MIN_REPEAT, getattr(_sre, "POSSESSIVE_REPEAT", _sre.MAX_REPEAT)}
 _ATOMIC = getattr(_sre, "ATOMIC_GROUP", None)

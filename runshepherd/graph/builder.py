@@ -9,7 +9,7 @@ diagnose_fix → report → (offer_download → [download] → offer_app → [sa
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from langgraph.graph import END, START, StateGraph
 
@@ -27,8 +27,8 @@ from runshepherd.nodes.report import report
 from runshepherd.nodes.submit import submit
 
 
-def build_graph() -> StateGraph:
-    b: StateGraph = StateGraph(SessionState, context_schema=Deps)
+def build_graph() -> StateGraph[SessionState, Deps, SessionState, SessionState]:
+    b = StateGraph(SessionState, context_schema=Deps)
     b.add_node("plan", plan)
     b.add_node("approve_submit", approve_submit)
     b.add_node("submit", submit)
@@ -36,7 +36,8 @@ def build_graph() -> StateGraph:
     b.add_node("explain_pending", explain_pending)
     b.add_node("cancel_workflow", cancel_workflow)
     b.add_node("collect_tasks", collect_tasks)
-    b.add_node("read_logs", read_logs)
+    # A Send branch takes its own payload (ReadRequest), not SessionState; the overloads cannot express that.
+    b.add_node("read_logs", cast(Any, read_logs))
     b.add_node("read_logs_inline", read_logs_inline)
     b.add_node("diagnose_fix", diagnose_fix)
     b.add_node("approve_resubmit", approve_resubmit)

@@ -30,6 +30,7 @@ def compact_saver_class() -> type:
     from langgraph.checkpoint.sqlite import SqliteSaver
 
     class CompactSqliteSaver(SqliteSaver):
+        # SqliteSaver declares str versions; LangGraph's BaseCheckpointSaver allows int, which is what we return.
         def get_next_version(self, current: str | int | None, channel: None) -> str | int:  # type: ignore[override]
             if isinstance(current, str):
                 return super().get_next_version(current, channel)

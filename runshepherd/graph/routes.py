@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from runshepherd.graph.state import SessionState
+from runshepherd.graph.state import SessionState, last_status, still_running
 
-ALIVE = ("PENDING", "RUNNING", "WAITING")
 CANCELED = "FAILED_CANCELED"
 
 
@@ -13,15 +12,12 @@ def after_plan(state: SessionState) -> str:
 
 
 def after_monitor(state: SessionState) -> str:
-    snap = state.get("last_status") or {}
-    status = snap.get("status")
-    if status is None or status in ALIVE:
+    if last_status(state) is None or still_running(state):
         return "explain_pending" if state.get("needs_pending_explanation") else "monitor"
-    if status == CANCELED:  # the person's (or the scheduler's own) cancel is final: no diagnosis, no retry
+    if last_status(state) == CANCELED:  # the person's (or the scheduler's own) cancel is final: no diagnosis, no retry
         return "finish"
     return "collect_tasks"
 
 
 def after_report(state: SessionState) -> str:
-    snap = state.get("last_status") or {}
-    return "offer_download" if snap.get("status") == "COMPLETED" else "finish"
+    return "offer_download" if last_status(state) == "COMPLETED" else "finish"

@@ -10,6 +10,8 @@ from typing import Annotated, Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
+from runshepherd.backends.base import Status
+
 Outcome = Literal["COMPLETED", "FAILED", "NEEDS_INPUT", "CANCELED"]
 
 MAX_TRANSITIONS = 20
@@ -104,6 +106,26 @@ class SessionState(TypedDict):
     workflow_ids: NotRequired[list[str]]
     next_after_ask: NotRequired[str | None]
     llm_usage: NotRequired[dict[str, Any] | None]  # {by_node: {node: {input, output, calls}}, total_tokens, cost}
+
+
+def submitted_id(state: SessionState) -> str:
+    """The workflow id of the current attempt. Only nodes after `submit` ask, so a missing id is a wiring bug."""
+    wid = state["attempt"]["workflow_id"]
+    if wid is None:
+        raise RuntimeError("no workflow was submitted in this attempt yet")
+    return wid
+
+
+def last_status(state: SessionState) -> str | None:
+    """The workflow status of the newest snapshot, or None before the first poll."""
+    snap = state.get("last_status")
+    return snap["status"] if snap else None
+
+
+def still_running(state: SessionState) -> bool:
+    """True while the newest snapshot says the workflow is alive (the one definition: ``Status.alive``)."""
+    status = last_status(state)
+    return status is not None and status in Status.__members__ and Status(status).alive()
 
 
 def cap(items: list[Any], n: int) -> list[Any]:

@@ -157,18 +157,18 @@ SECRET_SUBSTRINGS = (
 ALL_WORDS = ERROR_WORDS | EVENT_WORDS | SECRET_WORDS
 
 
-def words_of(low: str) -> set[str]:
+def words_of(low: str) -> frozenset[str]:
     """The cue words of a lowercased line (the intersection is small, so this stays cheap)."""
     return ALL_WORDS.intersection(low.translate(_PUNCT_TO_SPACE).split())
 
 
-def may_hold_secret(text: str, hits: set[str]) -> bool:
+def may_hold_secret(text: str, hits: frozenset[str]) -> bool:
     return not SECRET_WORDS.isdisjoint(hits) or any(map(text.__contains__, SECRET_SUBSTRINGS))
 
 
-def may_be_error(low: str, hits: set[str]) -> bool:
+def may_be_error(low: str, hits: frozenset[str]) -> bool:
     return "error" in low or "exception" in low or not ERROR_WORDS.isdisjoint(hits)
 
 
-def may_be_event(hits: set[str]) -> bool:
+def may_be_event(hits: frozenset[str]) -> bool:
     return not EVENT_WORDS.isdisjoint(hits)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import time
 from contextlib import closing
+from io import BufferedReader
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -156,7 +157,7 @@ class _MiddleScan:
             self.next_sample += every
         return out
 
-    def run(self, stream: BinaryIO, lo: int, hi: int, deadline: float | None) -> bool:
+    def run(self, stream: BufferedReader, lo: int, hi: int, deadline: float | None) -> bool:
         """Scan file bytes ``[lo, hi)`` (``lo`` a line start). Returns False when the deadline cut it short.
 
         Chunks come from :func:`~runshepherd.logs.readahead.read_ahead` (the next one is read while this one is

@@ -64,7 +64,7 @@ def stage_line(d: TaskDigest) -> str:
     """One line: stage, progress, metrics, ETA, staleness — only facts the log showed."""
     if d.stage == "no output" or d.stage == "not started":
         return "Container starting, no application output yet"
-    parts = [d.stage]
+    parts: list[str] = [d.stage]
     p = d.progress
     if p is not None:
         current = int(p.current) if float(p.current).is_integer() else round(p.current, 2)

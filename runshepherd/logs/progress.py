@@ -122,8 +122,7 @@ class ProgressTracker:
         if text.startswith("{") and "'epoch'" in text:
             m = _HF_EPOCH.search(text)
             if m:
-                total = self._known_total.get("epoch")
-                self._add("epoch", float(m.group(1)), total, None, text, ts)
+                self._add("epoch", float(m.group(1)), self._known_total.get("epoch"), None, text, ts)
                 hit.training = "eval_" not in text
                 hit.evaluation = not hit.training
             return hit

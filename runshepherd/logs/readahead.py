@@ -8,12 +8,12 @@ line carried from the previous chunk just before it, contiguous, without moving 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator
 from concurrent.futures import ThreadPoolExecutor
-from typing import BinaryIO
+from io import BufferedReader
 
 
-def read_ahead(stream: BinaryIO, nbytes: int, chunk: int) -> Iterator[tuple[bytearray, int]]:
+def read_ahead(stream: BufferedReader, nbytes: int, chunk: int) -> Generator[tuple[bytearray, int], None, None]:
     """Yield ``(buf, got)`` for up to ``nbytes`` of ``stream`` from its position; the data is ``buf[chunk:chunk+got]``.
 
     ``buf[:chunk]`` is free for the caller. A yielded buffer is refilled after the next one is yielded, so the

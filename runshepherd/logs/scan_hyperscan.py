@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 import hyperscan
 
 from runshepherd.logs.scan import CUES, CueScanner
 
 
-def _collect(_id: int, _start: int, end: int, _flags: int, ends: list[int]) -> None:
+def _collect(_id: int, _start: int, end: int, _flags: int, ends: Any) -> None:  # ends: the list[int] passed as context
     ends.append(end)
 
 
@@ -49,7 +50,8 @@ class HyperscanCueScanner(CueScanner):
         ends: list[int] = []
         if hi > lo:
             with memoryview(buf) as view, view[lo:hi] as part:
-                self._db.scan(part, match_event_handler=_collect, context=ends, scratch=self._scratch())
+                # Hyperscan scans any buffer; its stub names only str/bytes (copying to bytes would cost a chunk).
+                self._db.scan(part, match_event_handler=_collect, context=ends, scratch=self._scratch())  # type: ignore[type-var]
         ends.sort()  # block mode reports by end offset already; sorting a short list keeps that explicit
         return [lo + end for end in ends]
 

@@ -21,7 +21,6 @@ ENV_VAR = "RUNSHEPHERD_LOG_SCANNER"
 try:
     from runshepherd.logs.scan_hyperscan import HyperscanCueScanner
 except ImportError as missing:  # not installed (e.g. ARM): numpy does the same job, slower
-    HyperscanCueScanner = None  # type: ignore[assignment,misc]
     HYPERSCAN_MISSING: str | None = f"hyperscan cannot be imported ({missing})"
 else:
     HYPERSCAN_MISSING = None
@@ -43,13 +42,13 @@ def resolve_kind(kind: ScannerKind | None = None) -> Literal["numpy", "hyperscan
         return DEFAULT_KIND
     if chosen == "hyperscan" and HYPERSCAN_MISSING:
         raise RuntimeError(f"the hyperscan cue scanner was asked for but {HYPERSCAN_MISSING}")
-    return chosen  # type: ignore[return-value]
+    return "hyperscan" if chosen == "hyperscan" else "numpy"
 
 
 @cache
 def _build(kind: Literal["numpy", "hyperscan"]) -> CueScanner:
     if kind == "hyperscan":
-        if HyperscanCueScanner is None:
+        if HYPERSCAN_MISSING:
             raise RuntimeError(f"the hyperscan cue scanner was asked for but {HYPERSCAN_MISSING}")
         return HyperscanCueScanner()
     return NumpyCueScanner()

@@ -33,7 +33,7 @@ Route = Literal["report", "submit", "approve_resubmit", "ask_person"]
 def _inputs(state: SessionState, deps: Deps) -> tuple[Any, str]:
     from runshepherd.diagnosis.models import DiagnosisInput, MetricsHints
 
-    wid = state["attempt"]["workflow_id"]
+    wid = state["attempt"]["workflow_id"]  # None when the backend refused the submission
     ws = deps.backend.query(wid)
     events = deps.backend.events(wid)
     results = sorted(
@@ -79,7 +79,7 @@ def _consult_model(deps: Deps, inp: Any, primary: Any, digest: str) -> Any:
 def _decide(state: SessionState, deps: Deps) -> Command[Route]:
     from runshepherd.diagnosis import diagnose, diagnose_log_text
 
-    wid = state["attempt"]["workflow_id"]
+    wid = state["attempt"]["workflow_id"]  # None when the backend refused the submission
     if state.get("rejection"):
         text = state["rejection"] or ""
         rejected = diagnose_log_text(text, "submission")

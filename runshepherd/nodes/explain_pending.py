@@ -8,13 +8,13 @@ from typing import Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
+from runshepherd.diagnosis.pending import ResourceRequest
 from runshepherd.graph.context import Deps, deps_of
-from runshepherd.graph.state import SessionState
+from runshepherd.graph.state import SessionState, submitted_id
 from runshepherd.nodes.common import ask, emit
 
 
-def request_of(spec_text: str, pool: str | None) -> object:
-    from runshepherd.diagnosis.pending import ResourceRequest
+def request_of(spec_text: str, pool: str | None) -> ResourceRequest:
     from runshepherd.spec import load_spec_text
 
     wf = load_spec_text(spec_text).workflow
@@ -35,11 +35,11 @@ def explain_pending(state: SessionState, runtime: Runtime[Deps]) -> Command[Lite
     from runshepherd.diagnosis.pending import explain_pending as explain
 
     deps = deps_of(runtime)
-    wid = state["attempt"]["workflow_id"]
+    wid = submitted_id(state)
     events = [e.line() for e in deps.backend.events(wid)]
     result = explain(
         events, deps.backend.pools(), deps.backend.resources(None), request_of(state["spec"], state.get("pool"))
-    )  # type: ignore[arg-type]
+    )
     emit(
         "pending",
         workflow_id=wid,
@@ -60,7 +60,7 @@ def explain_pending(state: SessionState, runtime: Runtime[Deps]) -> Command[Lite
 def cancel_workflow(state: SessionState, runtime: Runtime[Deps]) -> dict[str, object]:
     """A side effect in its own node: cancel after the person (or --yes) agreed."""
     deps = deps_of(runtime)
-    wid = state["attempt"]["workflow_id"]
+    wid = submitted_id(state)
     deps.backend.cancel(wid)
     emit("message", level="info", text=f"canceled {wid}")
     return {

@@ -7,9 +7,10 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 from langgraph.types import Send
+from typing_extensions import TypedDict
 
 from runshepherd.graph.context import Deps, deps_of
-from runshepherd.graph.state import SessionState
+from runshepherd.graph.state import SessionState, still_running, submitted_id
 from runshepherd.logs import LogConfig
 from runshepherd.nodes.common import emit
 from runshepherd.subagents.logs_reader.graph import ReaderContext, chunk_tasks, logs_reader
@@ -23,10 +24,10 @@ def tasks_to_read(state: SessionState) -> list[dict[str, Any]]:
 def collect_tasks(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
     """List every task from the backend (the status snapshot in state is capped for size)."""
     deps = deps_of(runtime)
-    ws = deps.backend.query(state["attempt"]["workflow_id"])
+    ws = deps.backend.query(submitted_id(state))
     tasks = [{"name": t.name, "status": t.status.value} for t in ws.tasks if t.status.value != "FAILED_UPSTREAM"]
     readers = len(chunk_tasks(tasks, deps.settings.logs.tasks_per_reader))
-    emit("logs_readers", workflow_id=state["attempt"]["workflow_id"], tasks=len(tasks), readers=readers)
+    emit("logs_readers", workflow_id=submitted_id(state), tasks=len(tasks), readers=readers)
     return {"tasks_per_reader": deps.settings.logs.tasks_per_reader, "read_tasks": tasks}
 
 
@@ -36,13 +37,12 @@ def fan_out(state: SessionState) -> Any:
     chunks = chunk_tasks(tasks, state.get("tasks_per_reader") or 5)
     if len(tasks) <= 1:
         return "read_logs_inline"
-    snap = state.get("last_status") or {}
-    alive = snap.get("status") in ("PENDING", "RUNNING", "WAITING")
+    alive = still_running(state)
     return [
         Send(
             "read_logs",
             {
-                "workflow_id": state["attempt"]["workflow_id"],
+                "workflow_id": submitted_id(state),
                 "tasks": chunk,
                 "reader": i,
                 "attempt": state["attempt"]["n"],
@@ -67,7 +67,17 @@ def _context(deps: Deps) -> ReaderContext:
     )
 
 
-def read_logs(payload: dict[str, Any], runtime: Runtime[Deps]) -> dict[str, Any]:
+class ReadRequest(TypedDict):
+    """The payload of one reader branch (a `Send` argument)."""
+
+    workflow_id: str | None
+    tasks: list[dict[str, Any]]
+    reader: int
+    attempt: int
+    alive: bool
+
+
+def read_logs(payload: ReadRequest, runtime: Runtime[Deps]) -> dict[str, Any]:
     """A Send branch: one reader over up to five tasks."""
     out = logs_reader.invoke(payload, context=_context(deps_of(runtime)))
     return {"reader_results": [out["result"]]}
@@ -77,13 +87,12 @@ def read_logs_inline(state: SessionState, runtime: Runtime[Deps]) -> dict[str, A
     tasks = tasks_to_read(state)
     if not tasks:
         return {"reader_results": []}
-    snap = state.get("last_status") or {}
-    payload = {
-        "workflow_id": state["attempt"]["workflow_id"],
+    payload: ReadRequest = {
+        "workflow_id": submitted_id(state),
         "tasks": tasks,
         "reader": 0,
         "attempt": state["attempt"]["n"],
-        "alive": snap.get("status") in ("PENDING", "RUNNING", "WAITING"),
+        "alive": still_running(state),
     }
     out = logs_reader.invoke(payload, context=_context(deps_of(runtime)))
     return {"reader_results": [out["result"]]}

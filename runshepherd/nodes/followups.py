@@ -12,7 +12,7 @@ from langgraph.types import Command
 
 from runshepherd.apps.registry import AppRegistry, describe
 from runshepherd.graph.context import Deps, deps_of
-from runshepherd.graph.state import SessionState
+from runshepherd.graph.state import SessionState, last_status, submitted_id
 from runshepherd.nodes.common import ask, emit
 
 
@@ -30,18 +30,18 @@ def _local_size(urls: list[str]) -> tuple[int, int] | None:
     return files, size
 
 
-def _human(n: int) -> str:
+def _human(n: float) -> str:
     for unit in ("B", "KiB", "MiB", "GiB"):
         if n < 1024 or unit == "GiB":
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024  # type: ignore[assignment]
+        n /= 1024
     return f"{n} B"
 
 
 def offer_download(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["download", "offer_app"]]:
     deps = deps_of(runtime)
     outputs = list(state.get("outputs") or [])
-    wid = state["attempt"]["workflow_id"]
+    wid = submitted_id(state)
     if not outputs:
         emit("message", level="info", text=f"{wid} wrote no outputs to download")
         return Command(goto="offer_app")
@@ -59,11 +59,11 @@ def offer_download(state: SessionState, runtime: Runtime[Deps]) -> Command[Liter
 
 def download(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
     deps = deps_of(runtime)
-    dest = Path(state["download_dir"])  # type: ignore[arg-type]
+    dest = Path(state.get("download_dir") or deps.download_root / submitted_id(state))
     got: list[str] = []
     for url in state.get("outputs") or []:
         got += [str(p) for p in deps.backend.download(url, dest)]
-    emit("downloaded", workflow_id=state["attempt"]["workflow_id"], dest=str(dest), files=len(got))
+    emit("downloaded", workflow_id=submitted_id(state), dest=str(dest), files=len(got))
     return {"downloaded": got[:200]}
 
 
@@ -92,7 +92,7 @@ def save_app(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
             }
         }
     app = AppRegistry(deps.state_dir / "apps").save(
-        meta["name"], meta["description"], state["spec"], source_workflow=state["attempt"]["workflow_id"]
+        meta["name"], meta["description"], state["spec"], source_workflow=submitted_id(state)
     )
     emit("app", name=app.name, version=app.latest)
     return {"app": {"name": app.name, "version": app.latest, "description": app.description}}
@@ -105,13 +105,12 @@ def finish(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
     outcome = state.get("outcome")
     update: dict[str, Any] = {}
     if outcome is None:
-        snap = state.get("last_status") or {}
-        if snap.get("status") == "FAILED_CANCELED":
+        if last_status(state) == "FAILED_CANCELED":
             outcome = "CANCELED"
-            wid = snap.get("workflow_id")
+            wid = submitted_id(state)
             update["outcome_reason"] = f"{wid} was canceled outside this session; not resubmitted"
             emit("message", level="info", text=f"{wid} was canceled (not by this session); it stays canceled")
         else:
-            outcome = "COMPLETED" if snap.get("status") == "COMPLETED" else "FAILED"
+            outcome = "COMPLETED" if last_status(state) == "COMPLETED" else "FAILED"
     path = state.get("report_path") or write_report(state, deps)
     return {**update, "outcome": outcome, "report_path": path}

@@ -12,7 +12,7 @@ from langgraph.runtime import Runtime
 
 from runshepherd.backends.base import Status, TaskStatus, WorkflowStatus
 from runshepherd.graph.context import Deps, deps_of
-from runshepherd.graph.state import MAX_TRANSITIONS, SessionState, cap
+from runshepherd.graph.state import MAX_TRANSITIONS, SessionState, cap, submitted_id
 from runshepherd.nodes.cadence import interval, is_training
 from runshepherd.nodes.common import emit, snapshot
 from runshepherd.reports.status import format_seconds
@@ -86,7 +86,7 @@ def _unschedulable(deps: Deps, workflow_id: str) -> bool:
 
 def monitor(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
     deps = deps_of(runtime)
-    wid = state["attempt"]["workflow_id"]
+    wid = submitted_id(state)
     last = state.get("last_status")
     prev_status = last["status"] if last else None
     polls = state.get("polls", 0)
@@ -118,7 +118,7 @@ def monitor(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
             if line and line != progress:
                 progress = line
                 emit("progress", workflow_id=wid, text=line)
-        if ws.status is Status.PENDING and not state.get("pending_explained"):
+        if ws.status is Status.PENDING and pending_since is not None and not state.get("pending_explained"):
             waited = (datetime.now(UTC) - datetime.fromisoformat(pending_since)).total_seconds()
             needs_explanation = waited >= deps.settings.pending.explain_after_seconds or _unschedulable(deps, wid)
             if needs_explanation:
@@ -139,5 +139,5 @@ def monitor(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
         "needs_pending_explanation": needs_explanation and ws.status is Status.PENDING,
     }
     # Write only what changed: every written key costs checkpoint bytes on each return.
-    update = {k: v for k, v in candidate.items() if state.get(k) != v}  # type: ignore[misc]
+    update = {k: v for k, v in candidate.items() if state.get(k) != v}
     return update

@@ -15,8 +15,7 @@ def write_report(state: SessionState, deps: Deps) -> str | None:
     from runshepherd.reports.build import requested_resources
     from runshepherd.reports.status import LogFacts, build_report, write_artifact
 
-    attempt = state.get("attempt") or {}
-    wid = attempt.get("workflow_id")
+    wid = state["attempt"]["workflow_id"] if "attempt" in state else None
     if not wid:
         return None
     ws = deps.backend.query(wid)
@@ -35,6 +34,9 @@ def report(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
     deps = deps_of(runtime)
     path = write_report(state, deps)
     emit(
-        "report", workflow_id=(state.get("attempt") or {}).get("workflow_id"), artifact=path, digest=state.get("digest")
+        "report",
+        workflow_id=state["attempt"]["workflow_id"] if "attempt" in state else None,
+        artifact=path,
+        digest=state.get("digest"),
     )
     return {"report_path": path}

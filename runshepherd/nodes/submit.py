@@ -14,14 +14,14 @@ from langgraph.types import Command, Overwrite
 
 from runshepherd.backends.base import SubmissionRejected
 from runshepherd.graph.context import Deps, deps_of
-from runshepherd.graph.state import MAX_ATTEMPTS_KEPT, SessionState, cap
+from runshepherd.graph.state import MAX_ATTEMPTS_KEPT, Attempt, SessionState, cap
 from runshepherd.nodes.common import emit, now_iso
 from runshepherd.spec import load_spec_text
 
 
 def submit(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["monitor", "diagnose_fix"]]:
     deps = deps_of(runtime)
-    attempt = dict(state["attempt"])
+    attempt: Attempt = {**state["attempt"]}
     key = attempt["idempotency_key"]
     wid = attempt.get("workflow_id") or deps.backend.find_by_key(key)
     reused = wid is not None
@@ -42,7 +42,8 @@ def submit(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["moni
         wid = sub.workflow_id
         for w in sub.warnings:
             emit("message", level="warning", text=w)
-    attempt.update(workflow_id=wid, submitted_at=attempt.get("submitted_at") or now_iso())
+    attempt["workflow_id"] = wid
+    attempt["submitted_at"] = attempt["submitted_at"] or now_iso()
     emit("submitted", attempt=attempt["n"], workflow_id=wid, reused=reused, reason=attempt["reason"])
     ids = list(state.get("workflow_ids") or [])
     if wid not in ids:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from runshepherd.errors import RunShepherdError
 from runshepherd.spec.document import SpecDocument
@@ -295,7 +295,7 @@ def _clean_loc(loc: tuple[Any, ...]) -> tuple[Any, ...]:
 def _suggest(unknown: str, loc: tuple[Any, ...]) -> str:
     from runshepherd.spec import model as m
 
-    parents = {
+    parents: dict[str, type[BaseModel]] = {
         "workflow": m.Workflow,
         "tasks": m.Task,
         "groups": m.Group,
@@ -306,7 +306,7 @@ def _suggest(unknown: str, loc: tuple[Any, ...]) -> str:
         "outputs": m.Output,
     }
     names = [p for p in loc if isinstance(p, str)]
-    cls = None
+    cls: type[BaseModel] | None = None
     for name in reversed(names[:-1]):
         cls = parents.get(name)
         if cls is not None:

@@ -105,7 +105,8 @@ def render_template(text: str, values: dict[str, Any], *, lenient: bool = False)
     near_misses: list[str] = []
 
     class KeepNearMiss(jinja2.StrictUndefined):
-        def __str__(self) -> str:
+        # jinja2 assigns StrictUndefined.__str__ a raising function; overriding it with a method is its documented use.
+        def __str__(self) -> str:  # type: ignore[override]
             name = self._undefined_name
             if name in NEAR_MISSES:
                 near_misses.append(name)

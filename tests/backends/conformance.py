@@ -188,12 +188,12 @@ class BackendConformance:
     def test_list_includes_the_workflow(self, backend: Backend, make_spec: MakeSpec) -> None:
         sub = backend.submit(make_spec(HELLO))
         wait_terminal(backend, sub.workflow_id)
-        rows = backend.list()
+        rows = backend.list_workflows()
         assert all(isinstance(r, WorkflowSummary) for r in rows)
         assert sub.workflow_id in [r.workflow_id for r in rows]
-        assert sub.workflow_id in [r.workflow_id for r in backend.list(statuses=[Status.COMPLETED])]
-        assert sub.workflow_id not in [r.workflow_id for r in backend.list(statuses=[Status.RUNNING])]
-        assert len(backend.list(limit=1)) == 1
+        assert sub.workflow_id in [r.workflow_id for r in backend.list_workflows(statuses=[Status.COMPLETED])]
+        assert sub.workflow_id not in [r.workflow_id for r in backend.list_workflows(statuses=[Status.RUNNING])]
+        assert len(backend.list_workflows(limit=1)) == 1
 
     def test_pools_and_resources_shapes(self, backend: Backend) -> None:
         pools = backend.pools()

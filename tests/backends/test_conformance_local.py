@@ -17,7 +17,7 @@ from .helpers import spec_from_yaml
 def backend(tmp_path: Path) -> Iterator[LocalBackend]:
     be = LocalBackend(tmp_path / "state")
     yield be
-    for row in be.list(limit=1000):
+    for row in be.list_workflows(limit=1000):
         if row.status.alive():
             be.cancel(row.workflow_id)
 

@@ -37,7 +37,7 @@ def make_backend(tmp_path: Path) -> Iterator[Callable[..., LocalBackend]]:
 
     yield make
     for be in made:
-        for row in be.list(limit=1000):
+        for row in be.list_workflows(limit=1000):
             if row.status.alive():
                 be.cancel(row.workflow_id)
 
@@ -347,7 +347,7 @@ def test_unsupported_inputs_are_rejected_with_a_fix(backend: LocalBackend) -> No
     message = str(err.value)
     assert "s3://bucket/data" in message and "file://" in message
     assert "privileged" in message
-    assert backend.list() == []
+    assert backend.list_workflows() == []
 
 
 def test_file_url_input_and_declared_outputs(backend: LocalBackend, tmp_path: Path) -> None:

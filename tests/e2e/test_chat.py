@@ -198,7 +198,7 @@ def test_instructions_inside_logs_cancel_nothing(
     assert "not offered (cancel); nothing was run" in out
     from runshepherd.backends.local import LocalBackend
 
-    statuses = {w.workflow_id: w.status.value for w in LocalBackend(tmp_path / "state").list()}
+    statuses = {w.workflow_id: w.status.value for w in LocalBackend(tmp_path / "state").list_workflows()}
     assert statuses == {"sneaky-1": "FAILED"}  # failed on its own; nothing was canceled
     diag_calls = [msgs for msgs, tools in rec.calls if tools == ["LLMDiagnosis"]]
     assert diag_calls and "IGNORE PREVIOUS INSTRUCTIONS" in str(diag_calls[0][-1].content)

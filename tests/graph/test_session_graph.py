@@ -51,7 +51,7 @@ def test_declining_submit_ends_without_a_workflow(saver, backend, tmp_path: Path
     s = Session(saver, make_deps(backend, tmp_path))
     out = s.run({"request": "x", "spec_path": _spec(tmp_path, HELLO)}, answers={"submit": "no"})
     assert out["outcome"] == "CANCELED"
-    assert backend.list() == []
+    assert backend.list_workflows() == []
 
 
 def test_yes_never_asks_and_defaults_skip_the_app(saver, backend, tmp_path: Path) -> None:
@@ -101,7 +101,7 @@ def test_fix_cap_stops_after_three_attempts(saver, backend, tmp_path: Path) -> N
     out = s.run({"request": "hog", "spec_path": _spec(tmp_path, UNFIXABLE_OOM)})
     assert out["outcome"] == "NEEDS_INPUT"
     assert out["fix_attempts"] == 3
-    assert len(backend.list()) == 4  # the first run and three fixes, never a fifth
+    assert len(backend.list_workflows()) == 4  # the first run and three fixes, never a fifth
     assert "gave up after 3 fix attempts" in out["outcome_reason"]
 
 
@@ -272,7 +272,7 @@ def test_a_refused_submission_is_diagnosed_not_dropped(saver, backend, tmp_path:
     out = s.run({"request": "x", "spec_path": _spec(tmp_path, spec)})
     diag = s.kinds("diagnosis")[0]
     assert diag["label"] == "validation_error" and "privileged" in " ".join(diag["evidence"]).lower()
-    assert out["outcome"] == "NEEDS_INPUT" and backend.list() == []
+    assert out["outcome"] == "NEEDS_INPUT" and backend.list_workflows() == []
 
 
 def _stub_wheel(folder: Path) -> None:

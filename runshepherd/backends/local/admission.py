@@ -52,7 +52,7 @@ class Usage(BaseModel):
     gpus: set[int] = Field(default_factory=set)
 
 
-def human_bytes(n: int) -> str:
+def human_bytes(n: float) -> str:
     if n >= _GI and n % _GI == 0 or n >= 10 * _GI:
         return f"{n / _GI:.0f}Gi" if n % _GI == 0 else f"{n / _GI:.1f}Gi"
     return f"{max(0, round(n / _MI))}Mi"

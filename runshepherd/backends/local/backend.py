@@ -251,7 +251,7 @@ class LocalBackend:
             failure_message=state.failure_message,
         )
 
-    def list(
+    def list_workflows(
         self, *, statuses: list[Status] | None = None, pool: str | None = None, limit: int = 50
     ) -> list[WorkflowSummary]:
         if pool not in (None, POOL):

@@ -206,7 +206,7 @@ class OsmoBackend:
             self.store.record_outputs(workflow_id, got)
         return got
 
-    def list(
+    def list_workflows(
         self, *, statuses: list[Status] | None = None, pool: str | None = None, limit: int = 50
     ) -> list[WorkflowSummary]:
         args = ["workflow", "list", "--format-type", "json", "--count", str(limit), "--order", "desc"]

@@ -208,7 +208,7 @@ def pools_from_json(data: Any) -> list[Pool]:
                 Pool(
                     name=p.name,
                     description=p.description or "",
-                    status=status,  # type: ignore[arg-type]
+                    status=status,
                     backend=p.backend or BACKEND,
                     default_platform=p.default_platform,
                     quota_limit=gpu_count(u.quota_limit),
@@ -305,13 +305,13 @@ def nodes_from_json(data: Any, pool: str | None = None) -> list[Node]:
     """One Node per (node, pool/platform) the node serves; capacity from ``platform_allocatable_fields``."""
     out: list[Node] = []
     for entry in ResourceList.model_validate(data).resources:
-        pairs: list[tuple[str, str | None]] = [
-            (p, plat) for p, plats in entry.pool_platform_labels.items() for plat in (plats or [None])
-        ]
+        pairs: list[tuple[str, str | None]] = []
+        for p, plats in entry.pool_platform_labels.items():
+            pairs.extend([(p, plat) for plat in plats] if plats else [(p, None)])
         if not pairs:
             for pp in entry.exposed_fields.get("pool/platform") or []:
-                p, _, plat = str(pp).partition("/")
-                pairs.append((p, plat or None))
+                name, _, platform = str(pp).partition("/")
+                pairs.append((name, platform or None))
         for p, plat in pairs:
             if pool is None or p == pool:
                 out.append(_node(entry, p, plat))

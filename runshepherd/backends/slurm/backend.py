@@ -341,7 +341,7 @@ class SlurmBackend:
         rec, obs = self._observe(wf)
         return _status(wf, rec, obs)
 
-    def list(
+    def list_workflows(
         self, *, statuses: list[Status] | None = None, pool: str | None = None, limit: int = 50
     ) -> list[WorkflowSummary]:
         rows = []
@@ -456,10 +456,10 @@ class SlurmBackend:
         if found:
             return max(found, key=lambda r: r.submit_time).workflow_id
         proc = self.cli.run("squeue", ["-h", "-t", "all", "-O", SQUEUE_FORMAT], check=False)
-        tagged = [r for r in parse_squeue(proc.stdout) if r.tag and r.tag.key == idempotency_key]
+        tagged = [(r, r.tag) for r in parse_squeue(proc.stdout) if r.tag and r.tag.key == idempotency_key]
         if not tagged:
             return None
-        return max(tagged, key=lambda r: int(r.job_id.split("_")[0])).tag.workflow_id  # type: ignore[union-attr]
+        return max(tagged, key=lambda rt: int(rt[0].job_id.split("_")[0]))[1].workflow_id
 
     def wait_for_change(self, workflow_id: str, timeout: float) -> bool:
         """Watch the runners' exit records and logs (no scheduler calls); True when one of them changed."""

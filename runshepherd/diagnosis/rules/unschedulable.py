@@ -47,7 +47,7 @@ def _unschedulable(ctx: Context) -> list[Signal]:
             0.95,
             order,
             evidence,
-            summary,  # type: ignore[arg-type]
+            summary,
             "change_resources_or_wait",
             suggestion,
             detail={"kind": expl.kind if expl else "capacity"},

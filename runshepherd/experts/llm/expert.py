@@ -10,11 +10,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
+
+from pydantic import BaseModel
 
 from runshepherd.experts.base import Draft, FixProposal
 from runshepherd.experts.heuristic.expert import HeuristicExpert
-from runshepherd.experts.llm.call import structured, tool_loop
+from runshepherd.experts.llm.call import ToolFn, structured, tool_loop
 from runshepherd.experts.llm.errors import LLMRejected, LLMUnavailable
 from runshepherd.experts.llm.material import as_data, clean
 from runshepherd.experts.llm.schemas import ListPools, LLMDiagnosis, ReadFile, SpecDraft, SpecFix, ValidateSpec
@@ -143,10 +145,10 @@ class LLMExpert:
             return self.fallback.draft_spec(request, cwd=cwd)
 
     def _draft(self, request: str, cwd: Path) -> Draft:
-        tools = {
+        tools: dict[str, tuple[type[BaseModel], ToolFn]] = {
             "list_pools": (ListPools, lambda _a: json.dumps(self.pools(), default=str)[:4000]),
-            "read_file": (ReadFile, lambda a: _read_bounded(cwd, a.path)),  # type: ignore[attr-defined]
-            "validate_spec": (ValidateSpec, lambda a: _validate(a.spec_yaml, cwd) or "valid"),  # type: ignore[attr-defined]
+            "read_file": (ReadFile, lambda a: _read_bounded(cwd, cast(ReadFile, a).path)),
+            "validate_spec": (ValidateSpec, lambda a: _validate(cast(ValidateSpec, a).spec_yaml, cwd) or "valid"),
         }
         human = (
             f"The person's request:\n{as_data('request', request, self.patterns)}\n\n"

@@ -57,8 +57,8 @@ def write(state: ExpertState, runtime: Runtime[ExpertContext]) -> dict[str, Any]
     """A given spec is used unchanged; otherwise the expert drafts one from the request."""
     set_values = state.get("set_values") or {}
     try:
-        if state.get("spec_path"):
-            doc = load_spec_file(state["spec_path"], set_values=set_values)  # type: ignore[arg-type]
+        if spec_path := state.get("spec_path"):
+            doc = load_spec_file(spec_path, set_values=set_values)
             return {
                 "spec": doc.template_text,
                 "base_dir": str(doc.base_dir) if doc.base_dir else None,
@@ -105,7 +105,7 @@ def check(state: ExpertState) -> dict[str, Any]:
     doc = load_spec_text(
         state["spec"],
         set_values=state.get("set_values") or {},
-        base_dir=Path(state["base_dir"]) if state.get("base_dir") else None,
+        base_dir=Path(base) if (base := state.get("base_dir")) else None,
     )
     wf = doc.workflow
     need = _request(wf)
@@ -156,7 +156,7 @@ def fix(state: ExpertState, runtime: Runtime[ExpertContext]) -> dict[str, Any]:
         state["spec"],
         state["diagnosis"],
         nodes=nodes,
-        base_dir=Path(state["base_dir"]) if state.get("base_dir") else None,
+        base_dir=Path(base) if (base := state.get("base_dir")) else None,
     )
     explanation = proposal.explanation
     if proposal.other_changes:

@@ -18,7 +18,7 @@ from .conftest import MakeBackend
 def backend(make_backend: MakeBackend) -> Iterator[OsmoBackend]:
     be = make_backend(options={"pool": "fake-pool"})
     yield be
-    for row in be.list(limit=1000):
+    for row in be.list_workflows(limit=1000):
         if row.status.alive():
             be.cancel(row.workflow_id)
 

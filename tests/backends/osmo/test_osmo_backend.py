@@ -187,4 +187,4 @@ def test_fixture_shapes_map_to_models(make_backend: MakeBackend, shared_fixtures
     assert time.monotonic() - t0 < 3 and lines[-1].endswith(
         "step=3500/10000 loss=0.8915 lr=8.2e-05 throughput=24.1 samples/s"
     )
-    assert [r.workflow_id for r in be.list(statuses=[Status.FAILED])] == ["policy-train-7"]
+    assert [r.workflow_id for r in be.list_workflows(statuses=[Status.FAILED])] == ["policy-train-7"]

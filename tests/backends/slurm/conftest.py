@@ -24,6 +24,6 @@ def slurm_conf() -> Path:
 def backend(tmp_path: Path, slurm_conf: Path) -> Iterator[SlurmBackend]:
     be = SlurmBackend(tmp_path / "state", {"slurm_conf": str(slurm_conf)})
     yield be
-    for row in be.list(limit=1000):
+    for row in be.list_workflows(limit=1000):
         if row.status.alive():
             be.cancel(row.workflow_id)

@@ -163,7 +163,7 @@ def test_a_new_process_finds_workflows_by_key_and_lists_them(backend: SlurmBacke
     fresh = SlurmBackend(backend.state_dir, {"slurm_conf": str(backend.cli.slurm_conf)})
     assert fresh.find_by_key(key) == sub.workflow_id
     wait_terminal(fresh, sub.workflow_id, 60)
-    assert sub.workflow_id in [r.workflow_id for r in fresh.list(statuses=[Status.COMPLETED])]
+    assert sub.workflow_id in [r.workflow_id for r in fresh.list_workflows(statuses=[Status.COMPLETED])]
     # Even without the shared records, the job comments tell Slurm's jobs apart.
     other = SlurmBackend(tmp_path / "elsewhere", {"slurm_conf": str(backend.cli.slurm_conf)})
     assert other.find_by_key(key) == sub.workflow_id
@@ -187,7 +187,7 @@ def test_unknown_partition_is_rejected_at_submit(backend: SlurmBackend) -> None:
 
     with pytest.raises(SubmissionRejected, match="partition"):
         backend.submit(spec_from_yaml(PIPELINE), pool="no-such-partition")
-    assert backend.list() == []
+    assert backend.list_workflows() == []
 
 
 @pytest.mark.slow
