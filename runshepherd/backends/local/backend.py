@@ -55,9 +55,11 @@ from runshepherd.backends.local.store import (
     all_workflow_dirs,
     allocate_workflow_dir,
     process_alive,
+    remove_abandoned,
     utcnow,
     workflows_root,
     write_json_atomic,
+    write_text_atomic,
 )
 from runshepherd.backends.local.validate import POOL, check_workflow, stage_localfiles
 
@@ -124,7 +126,15 @@ class LocalBackend:
                         declared,
                         [f"already submitted with idempotency key {idempotency_key!r} as {existing}; not resubmitted"],
                     )
+            remove_abandoned(self.state_dir)  # under the lock no submission is half-way: these were killed
             wf = allocate_workflow_dir(self.state_dir, spec.name)
+            # Everything before record.json (the commit point), each file atomic: a kill at any instruction
+            # leaves either no workflow (a folder without a record, removed by the next submit) or a whole one.
+            write_text_atomic(wf.spec_path, spec.rendered_text)
+            write_text_atomic(wf.template_path, spec.template_text)
+            write_text_atomic(wf.model_path, spec.model.model_dump_json(by_alias=True, exclude_unset=True))
+            stage_localfiles(spec.workflow, wf, spec.base_dir)
+            write_json_atomic(wf.state_path, initial_state(wf.workflow_id, spec))
             timeout = spec.workflow.timeout
             record = WorkflowRecord(
                 workflow_id=wf.workflow_id,
@@ -139,11 +149,6 @@ class LocalBackend:
                 queue_timeout=timeout.queue_seconds,
             )
             write_json_atomic(wf.record_path, record)
-        wf.spec_path.write_text(spec.rendered_text, encoding="utf-8")
-        wf.template_path.write_text(spec.template_text, encoding="utf-8")
-        wf.model_path.write_text(spec.model.model_dump_json(by_alias=True, exclude_unset=True), encoding="utf-8")
-        stage_localfiles(spec.workflow, wf, spec.base_dir)
-        write_json_atomic(wf.state_path, initial_state(wf.workflow_id, spec))
         self._start_supervisor(wf)
         return self._submission(wf, declared, warnings)
 

@@ -1,6 +1,7 @@
 """On-disk layout of the local backend and the records in it.
 
-``state_dir/workflows/<id>/`` holds one workflow: ``record.json`` (written once at submit), ``state.json``
+``state_dir/workflows/<id>/`` holds one workflow: ``record.json`` (written once, last, at submit: the commit point
+— a folder without it is an abandoned submission), ``state.json``
 (rewritten atomically by the supervisor on every change), ``events.jsonl``, ``spec.yaml``/``template.yaml``,
 ``supervisor.json`` (pid + create time) and ``tasks/<task>/{work,output,log}``. ``state_dir/objects/<id>/<task>/``
 is the local object store where outputs land.
@@ -11,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
@@ -121,16 +123,37 @@ def process_alive(pid: int, create_time: float | None) -> bool:
 
 
 # ------------------------------------------------------------------------------------------- json files
-def write_json_atomic(path: Path, data: BaseModel | dict | list) -> None:
-    text = data.model_dump_json(indent=1) if isinstance(data, BaseModel) else json.dumps(data, indent=1)
+def write_text_atomic(path: Path, text: str) -> None:
+    """Temp file + fsync + rename + fsync of the folder: after a crash the file is the old or the new one, whole."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return  # a platform without directory handles: the rename is still atomic
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some filesystems refuse fsync on a directory; the data itself was synced above
+    finally:
+        os.close(fd)
+
+
+def write_json_atomic(path: Path, data: BaseModel | dict | list) -> None:
+    text = data.model_dump_json(indent=1) if isinstance(data, BaseModel) else json.dumps(data, indent=1)
+    write_text_atomic(path, text)
 
 
 # ------------------------------------------------------------------------------------------- layout
@@ -178,7 +201,22 @@ class WorkflowDir:
         return WorkflowRecord.model_validate_json(self.record_path.read_text(encoding="utf-8"))
 
     def read_state(self) -> WorkflowState:
-        return WorkflowState.model_validate_json(self.state_path.read_text(encoding="utf-8"))
+        """The state; for a recorded workflow whose state is missing or unreadable (a submission killed by an
+        older version between its two writes, a damaged file), a terminal state saying so, written once."""
+        try:
+            return WorkflowState.model_validate_json(self.state_path.read_text(encoding="utf-8"))
+        except (FileNotFoundError, ValueError):
+            if not self.record_path.is_file():
+                raise
+        state = WorkflowState(
+            workflow_id=self.workflow_id,
+            status=Status.FAILED_BACKEND_ERROR,
+            end_time=utcnow(),
+            failure_message=f"the submission was interrupted before the workflow started "
+            f"({self.state_path} was missing or unreadable); it never ran — resubmit it",
+        )
+        write_json_atomic(self.state_path, state)
+        return state
 
     def read_supervisor(self) -> ProcessRef | None:
         try:
@@ -204,6 +242,18 @@ def workflows_root(state_dir: Path) -> Path:
 
 def object_dir(state_dir: Path, workflow_id: str, task: str) -> Path:
     return state_dir / "objects" / workflow_id / task
+
+
+def remove_abandoned(state_dir: Path) -> list[str]:
+    """Delete workflow folders a killed submit left without a record (its commit point); call under the
+    submit lock, when no submission can be half-way. Returns the removed ids."""
+    root = workflows_root(state_dir)
+    if not root.is_dir():
+        return []
+    gone = [p for p in root.iterdir() if p.is_dir() and not (p / "record.json").exists()]
+    for p in gone:
+        shutil.rmtree(p, ignore_errors=True)
+    return [p.name for p in gone]
 
 
 def all_workflow_dirs(state_dir: Path) -> list[WorkflowDir]:

@@ -39,7 +39,13 @@ from runshepherd.backends.base import (
 from runshepherd.backends.local.logfiles import Follower, complete_end, format_line, iter_existing
 from runshepherd.backends.local.outputs import download as download_url
 from runshepherd.backends.local.outputs import file_url
-from runshepherd.backends.local.store import allocate_workflow_dir, utcnow, workflows_root, write_json_atomic
+from runshepherd.backends.local.store import (
+    allocate_workflow_dir,
+    utcnow,
+    workflows_root,
+    write_json_atomic,
+    write_text_atomic,
+)
 from runshepherd.backends.local.taskprep import prepare_task
 from runshepherd.backends.local.validate import check_workflow, stage_localfiles
 from runshepherd.backends.slurm import nodes as slurm_nodes
@@ -121,8 +127,8 @@ class SlurmBackend:
                         ],
                     )
             wf = SlurmDir(allocate_workflow_dir(self.root, spec.name).root)
-            wf.spec_path.write_text(spec.rendered_text, encoding="utf-8")
-            wf.template_path.write_text(spec.template_text, encoding="utf-8")
+            write_text_atomic(wf.spec_path, spec.rendered_text)
+            write_text_atomic(wf.template_path, spec.template_text)
             stage_localfiles(workflow, wf, spec.base_dir)
             jobs = self._sbatch_all(wf, workflow, partition, priority, idempotency_key)
             timeout = workflow.timeout
