@@ -55,13 +55,13 @@ def test_a_submit_killed_at_any_write_leaves_a_usable_store(tmp_path: Path, die_
     state = tmp_path / "state"
     subprocess.run([sys.executable, "-c", CHILD, str(state), str(die_at), SPEC], check=False, timeout=60)
     backend = LocalBackend(state)
-    for row in backend.list():  # every listed workflow answers every command
+    for row in backend.list_workflows():  # every listed workflow answers every command
         backend.query(row.workflow_id)
         list(backend.logs(row.workflow_id))
         backend.events(row.workflow_id)
         backend.spec(row.workflow_id)
     again = backend.submit(spec_from_yaml(SPEC), idempotency_key="s:1")
-    rows = backend.list()
+    rows = backend.list_workflows()
     assert [r.workflow_id for r in rows] == [again.workflow_id]  # one workflow for the key, never two
     folders = sorted(p.name for p in (state / "workflows").iterdir())
     assert folders == [again.workflow_id]  # a half-created folder was removed
@@ -74,7 +74,7 @@ def test_a_record_without_state_reads_as_an_interrupted_submission(tmp_path: Pat
     wf.root.mkdir(parents=True)
     (wf.root / "spec.yaml").write_text(SPEC)
     write_json_atomic(wf.record_path, WorkflowRecord(workflow_id="old-1", name="old", submit_time=utcnow()))
-    assert [r.workflow_id for r in backend.list()] == ["old-1"]
+    assert [r.workflow_id for r in backend.list_workflows()] == ["old-1"]
     status = backend.query("old-1")
     assert status.status.value == "FAILED_BACKEND_ERROR"
     assert "interrupted before the workflow started" in (status.failure_message or "")
