@@ -608,9 +608,12 @@ def fix_usage(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
 
 
 def fix_validation(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
-    """A request bigger than any node is resized to fit; other refusals name the field to fix (no edit)."""
+    """A request bigger than any node is resized to fit; options the program does not know are dropped from
+    `args`; other refusals name the field to fix (no edit)."""
     if diag.origin == "capacity":
         return fix_sizing(diag, spec, nodes)
+    if any(_UNRECOGNIZED.search(e) for e in diag.evidence):
+        return fix_usage(diag, spec, nodes)
     return None, diag.fix.description
 
 

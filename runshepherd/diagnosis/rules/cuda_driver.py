@@ -33,7 +33,12 @@ FAMILY = family(
             0.9,
         ),
         pat(r"forward compatibility was attempted on non supported HW", 0.9),
-        pat(r"GPU has fallen off the bus|NVRM: Xid|\bXid \d+|uncorrectable ECC error", 0.9),
+        pat(r"fallen off the bus|NVRM: Xid|\bXid \d+|uncorrectable ECC error", 0.9),
+        # the kernel driver's own complaints (dmesg): version skew, a GPU it could not claim
+        pat(
+            r"NVRM: (?:API mismatch|No NVIDIA (?:graphics adapter|GPU) |.*probe routine (?:was not called|failed)|RmInitAdapter failed)",
+            0.88,
+        ),
         pat(r"CUDA_ERROR_NOT_INITIALIZED|CUDA driver initialization failed", 0.86),
         pat(r"Unable to initialize backend 'cuda'", 0.86),
         pat(r"Torch not compiled with CUDA enabled", 0.86),

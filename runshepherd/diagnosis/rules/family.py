@@ -263,7 +263,7 @@ class TracebackRule:
             et = exception_type(ln.text)
             hit = bool(et and f.exceptions is not None and f.exceptions.search(et[0]))
             frame = _deepest_frame(lines, idx)
-            if not hit and frame is not None and f.frames is not None:
+            if not hit and frame is not None and f.frames is not None and (not et or _short(et[0]) not in _OWN_FAMILY):
                 m = _FRAME_PATH.match(frame.text)
                 hit = bool(m and f.frames.search(m.group("path").replace("\\", "/")))
             if not hit:
@@ -285,6 +285,22 @@ class TracebackRule:
                 )
             ]
         return []
+
+
+# exceptions whose type already names their family: where they were raised does not change it
+_OWN_FAMILY = {
+    "ImportError",
+    "ModuleNotFoundError",
+    "MemoryError",
+    "OutOfMemoryError",
+    "FileNotFoundError",
+    "PermissionError",
+    "KeyboardInterrupt",
+}
+
+
+def _short(etype: str) -> str:
+    return etype.rsplit(".", 1)[-1]
 
 
 def _deepest_frame(lines: list[Any], idx: int) -> Any:

@@ -24,9 +24,12 @@ _TRANSPORT_WARN = PatternRule(
     fix_description=_FIX,
     patterns=(
         pat(
-            r"NCCL WARN .*(?:Broken pipe|Connection (?:closed|reset)|Call to \w+ .* failed|Failed to execute operation)",
+            r"NCCL WARN .*(?:Broken pipe|Connection (?:closed|reset)|Call to \w+ .* failed|Failed to execute operation"
+            r"|Duplicate GPU detected)",
             0.84,
         ),
+        # NCCL's debug trace of an error being returned up the stack (``init.cc:867 -> 5``): 0 is success
+        pat(r"NCCL INFO \S+\.(?:cc|h|cu):\d+ -> [1-9]\d*\s*$", 0.8),
     ),
     in_warnings=True,
 )

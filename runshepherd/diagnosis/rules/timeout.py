@@ -29,7 +29,7 @@ FAMILY = family(
             flags=0,
         ),
         pat(r"exceeded (?:its |the )?exec_timeout|exec[_ ]timeout (?:exceeded|reached)", 0.95),
-        pat(r"Job was active longer than specified deadline|DeadlineExceeded", 0.95),
+        pat(r"was active (?:on the node )?longer than (?:the )?specified deadline|DeadlineExceeded", 0.95),
         pat(r"walltime exceeded|job killed: walltime|wall[- ]?clock (?:time )?limit (?:exceeded|reached)", 0.95),
         pat(r"exceeded (?:the )?maximum (?:execution|run) ?time|time limit (?:exceeded|reached)", 0.9),
         pat(r"^timeout: sending signal \w+ to command", 0.9),

@@ -11,7 +11,7 @@ from runshepherd.diagnosis.rules.base import ORDER_EVENT, ORDER_STATUS, Context,
 from runshepherd.diagnosis.rules.family import family
 
 _MARKERS = re.compile(
-    r"FailedScheduling|Unschedulable|\d+/\d+ nodes are available|Insufficient nvidia\.com/gpu|Reason=\w+|"
+    r"FailedScheduling|Error scheduling|error selecting node for pod|Unschedulable|\d+/\d+ nodes are available|Insufficient nvidia\.com/gpu|Reason=\w+|"
     r"\b(?:PENDING|PD)\b.*\(\w+(?:,[^)]*)?\)\s*$|FAILED_QUEUE_TIMEOUT|queue[_ ]timeout|didn't have enough resources|exceeded quota",
 )
 
@@ -28,7 +28,7 @@ def _unschedulable(ctx: Context) -> list[Signal]:
         "QUEUE_TIMEOUT" in r or "queue_timeout" in r.lower() for _, r in lines
     )
     if not reasons and not queue_timeout:
-        return []
+        return _no_node_fits(ctx)
     # Slurm "Reason=NonZeroExitCode"/"TimeLimit" are end states, not pending reasons: translate() ignores them.
     expl = _from_reasons(reasons) if reasons else None
     summary = expl.summary if expl else "The job waited in the queue longer than its queue timeout and was dropped."
@@ -51,6 +51,36 @@ def _unschedulable(ctx: Context) -> list[Signal]:
             "change_resources_or_wait",
             suggestion,
             detail={"kind": expl.kind if expl else "capacity"},
+        )
+    ]
+
+
+# the scheduler's verdict without a reason it itemises (``0/2 nodes are available``, Ray's autoscaler and
+# ``ray status`` demands that no node type can meet)
+_NO_FIT = re.compile(
+    r"FailedScheduling|\b0/\d+ nodes are available|No available node types can fulfill resource request"
+    r"|cannot be scheduled right now|\d\+ pending (?:placement groups|tasks/actors)|Error scheduling \S+: "
+)
+_NO_FIT_G = Gated.of(_NO_FIT)
+
+
+def _no_node_fits(ctx: Context) -> list[Signal]:
+    hits = [
+        (o if o < 0 else ln.index, ln.raw.rstrip()) for o, ln in ctx.texts() if _NO_FIT_G.search(ln.text, ln.folded)
+    ]
+    if not hits:
+        return []
+    return [
+        Signal(
+            "unschedulable",
+            "capacity",
+            0.9,
+            hits[0][0],
+            [h for _, h in hits[:2]],
+            "The scheduler cannot place the job: no machine has the resources it asks for free (or of that kind).",
+            "change_resources_or_wait",
+            "Ask for resources one machine can offer (GPUs, CPUs, memory per task), pick another pool or "
+            "partition, or wait for capacity.",
         )
     ]
 

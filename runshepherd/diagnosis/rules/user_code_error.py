@@ -1,13 +1,8 @@
-"""Errors in the user's own code: the root Python exception when no more specific family claims it.
-
-Also the program refusing its own command line (argparse/click/Hydra usage errors: the spec passes a flag the
-program lacks), which is fixed in the spec's `args`.
-"""
+"""Errors in the user's own code: the root Python exception when no more specific family claims it."""
 
 from __future__ import annotations
 
 from runshepherd.diagnosis.errorblock import chained_after, exception_type
-from runshepherd.diagnosis.fixes import fix_usage
 from runshepherd.diagnosis.rules.base import Context, FunctionRule, PatternRule, Signal, pat
 from runshepherd.diagnosis.rules.family import family
 
@@ -64,35 +59,11 @@ def _root_exception(ctx: Context) -> list[Signal]:
     return out
 
 
-_USAGE = PatternRule(
-    name="cli_usage",
-    label="user_code_error",
-    origin="config",
-    fix_kind="fix_code",
-    explanation="The program stopped before doing any work because its command line was wrong: the spec "
-    "passes an option it does not accept, or leaves out one it requires.",
-    fix_description="Change the task's `args` to the options the program accepts (its usage line above "
-    "lists them); an unknown option can simply be removed.",
-    patterns=(
-        pat(r"^\S+: error: unrecognized arguments: ", 0.9, flags=0),
-        pat(r"^\S+: error: the following arguments are required: ", 0.9, flags=0),
-        pat(r"^\S+: error: argument \S+: (?:invalid|expected)", 0.88, flags=0),
-        pat(r"^Error: (?:No such option|Missing option|Missing argument|Invalid value for) ", 0.85, flags=0),
-        pat(
-            r"Error merging override|Could not override '|Could not append to config\. An item is already at",
-            0.85,
-            flags=0,
-        ),  # Hydra: the command line's overrides do not fit the config
-    ),
-)
-
-
 FAMILY = family(
     "user_code_error",
     origin="user",
     fix_kind="fix_code",
     explanation="The program stopped with an error in its own code.",
     fix_description=_FIX,
-    rules=(_SHAPES, FunctionRule("root_exception", _root_exception), _USAGE),
-    fixer=fix_usage,
+    rules=(_SHAPES, FunctionRule("root_exception", _root_exception)),
 )

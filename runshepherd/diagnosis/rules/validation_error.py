@@ -6,7 +6,7 @@ import re
 
 from runshepherd.diagnosis.fixes import fix_validation
 from runshepherd.diagnosis.prefilter import Gated
-from runshepherd.diagnosis.rules.base import ORDER_STATUS, Context, FunctionRule, Signal
+from runshepherd.diagnosis.rules.base import ORDER_STATUS, Context, FunctionRule, PatternRule, Signal, pat
 from runshepherd.diagnosis.rules.family import family
 
 _CAPACITY = re.compile(
@@ -65,7 +65,7 @@ def _validation(ctx: Context) -> list[Signal]:
                 other[0][0],
                 [o[1] for o in other[:2]],
                 "The scheduler refused the workflow before it ran because the spec is not valid for it.",
-                "none",
+                "fix_code",
                 "Read the scheduler's message, fix the named field in the spec (names, units such as Gi, "
                 "partition/pool name) and resubmit.",
             )
@@ -73,13 +73,56 @@ def _validation(ctx: Context) -> list[Signal]:
     return []
 
 
+_CONFIG_EXPL = (
+    "The program stopped before doing any work because its configuration was rejected: the command line passes "
+    "an option it does not accept (or leaves out one it requires), or a config value fails the program's checks."
+)
+_CONFIG_FIX = (
+    "Change the task's `args` or config file to what the program accepts (its usage line or the validation "
+    "message names the option and the rule); an unknown option can simply be removed."
+)
+
+_CONFIG = PatternRule(
+    name="config_rejected",
+    label="validation_error",
+    origin="config",
+    fix_kind="fix_code",
+    explanation=_CONFIG_EXPL,
+    fix_description=_CONFIG_FIX,
+    patterns=(
+        # a config schema (pydantic, OmegaConf/Hydra, DeepSpeed's batch arithmetic) rejected the values
+        pat(r"\d+ validation errors? for \w+|\[type=[a-z_]+, input_value=", 0.88, flags=0),
+        pat(
+            r"not a valid override|OverrideParseException|ConfigCompositionException|MissingMandatoryValue"
+            r"|Check batch related parameters",
+            0.86,
+            flags=0,
+        ),
+        pat(r"^\S+: error: unrecognized arguments: ", 0.9, flags=0),
+        pat(r"^\S+: error: the following arguments are required: ", 0.9, flags=0),
+        pat(r"^\S+: error: argument \S+: (?:invalid|expected)", 0.88, flags=0),
+        pat(r"^Error: (?:No such option|Missing option|Missing argument|Invalid value for) ", 0.85, flags=0),
+        pat(
+            r"Error merging override|Could not override '|Could not append to config\. An item is already at",
+            0.85,
+            flags=0,
+        ),  # Hydra: the command line's overrides do not fit the config
+    ),
+)
+
+
 FAMILY = family(
     "validation_error",
     origin="config",
-    fix_kind="none",
-    explanation="The scheduler refused the workflow before it ran because the spec is not valid for it.",
-    fix_description="Read the scheduler's message, fix the named field in the spec and resubmit.",
-    rules=(FunctionRule("validation", _validation),),
+    fix_kind="fix_code",
+    explanation=_CONFIG_EXPL,
+    fix_description=_CONFIG_FIX,
+    rules=(FunctionRule("validation", _validation), _CONFIG),
+    # argument parsers and config schemas: a traceback that ends inside them is a rejected configuration
+    frames=r"/argparse\.py$|hf_argparser\.py$|transformers/training_args\.py$|/(?:hydra|omegaconf|pydantic)/"
+    r"|deepspeed/runtime/config\.py$",
+    # (OmegaConf's missing-key errors are left out: code reading a key the config lacks is a code error)
+    exceptions=r"^(?:pydantic(?:_core)?\S*\.ValidationError|hydra\S*\.\w+|omegaconf\.errors\.(?:ValidationError|MissingMandatoryValue))$",
     applies=("failed", "running"),
     fixer=fix_validation,
 )

@@ -22,12 +22,12 @@ SPEC = """workflow:
 
 def test_usage_errors_are_diagnosed_from_the_usage_line() -> None:
     d = diagnose_log_text(LOG)
-    assert (d.label, d.origin) == ("user_code_error", "config")
+    assert (d.label, d.origin, d.fix.kind) == ("validation_error", "config", "fix_code")
     assert d.evidence == ["2026/11/30 04:33:40 [train] train.py: error: unrecognized arguments: --model X"]
     missing = diagnose_log_text(
         "usage: t.py [-h] --data DATA\nt.py: error: the following arguments are required: --data"
     )
-    assert missing.label == "user_code_error"
+    assert missing.label == "validation_error"
 
 
 def test_the_fix_removes_only_the_unknown_options() -> None:
