@@ -14,7 +14,11 @@ in each. Files are written to a temp dir and deleted.
 Each file is read once per cue-scanner engine this machine has (``RUNSHEPHERD_LOG_SCANNER=numpy`` and, on x86
 with the ``hyperscan`` package, ``=hyperscan``; ``auto`` picks hyperscan when it is there), one row each.
 
-    python benchmarks/bench_logs.py [--big] [--sizes 1 50] [--plain] [--scanners numpy hyperscan]
+With ``--cli`` the product path is measured too: a job submitted to the local backend prints the log (root error
+in the middle), then ``orchestrate logs WF --json`` and ``orchestrate diagnose WF --json`` run on it in child
+processes (peak RSS from wait4), against ``grep -c ''`` on the same task log.
+
+    python benchmarks/bench_logs.py [--big] [--sizes 1 50] [--plain] [--scanners numpy hyperscan] [--cli [MB ...]]
 """
 
 from __future__ import annotations
@@ -241,6 +245,90 @@ def print_bar(rows: list[Row], label: str) -> None:
         print(f"  {'PASS' if ok else 'MISS'}  {name}: {value}")
 
 
+# ------------------------------------------------------------------------------------------ through the CLI
+class CliRow(BaseModel):
+    size_mb: float
+    command: str
+    seconds: float
+    grep_count_s: float
+    rss_peak_mb: float
+    tokens: int
+    root_kept: bool
+
+
+def _orchestrate() -> list[str]:
+    exe = shutil.which("orchestrate", path=str(Path(sys.executable).parent))
+    return [exe] if exe else [sys.executable, "-m", "runshepherd.cli.main"]
+
+
+def _timed(cmd: list[str], env: dict[str, str]) -> tuple[str, float, float]:
+    """stdout, wall seconds and the child's own peak RSS (MB, from wait4's rusage)."""
+    started = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    assert proc.stdout is not None
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    seconds = time.perf_counter() - started
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited with {proc.returncode}")
+    return out.decode(), seconds, usage.ru_maxrss / 1024
+
+
+def measure_cli(size_mb: float, tmp: Path) -> list[CliRow]:
+    """Submit a job that prints ``size_mb`` of log with the root error in the middle (local backend, the real
+    task log), then time `orchestrate logs WF --json` and `orchestrate diagnose WF --json` on it."""
+    from runshepherd.logs.synthetic import BURIED_ERROR, buried_error_spec
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RUNSHEPHERD_")}
+    env.update(RUNSHEPHERD_STATE_DIR=str(tmp / f"state-{size_mb:g}"), RUNSHEPHERD_BACKEND="local")
+    spec = tmp / f"buried-{size_mb:g}.yaml"
+    spec.write_text(buried_error_spec(size_mb))
+    orch = _orchestrate()
+    sub = subprocess.run([*orch, "submit", str(spec), "--json"], env=env, capture_output=True, text=True, check=True)
+    wid = json.loads(sub.stdout)["workflow_id"]
+    deadline = time.monotonic() + 3600
+    while time.monotonic() < deadline:
+        listed = subprocess.run([*orch, "list", "--json"], env=env, capture_output=True, text=True, check=True)
+        row = next(w for w in json.loads(listed.stdout)["workflows"] if w["workflow_id"] == wid)
+        if row["status"] not in ("PENDING", "RUNNING", "WAITING"):
+            break
+        time.sleep(2)
+    log = next(Path(env["RUNSHEPHERD_STATE_DIR"]).rglob("tasks/train/log"))
+    grep = best_of(["grep", "-c", "", str(log)], 3)
+    rows = []
+    for command in ("logs", "diagnose"):
+        _timed([*orch, command, wid, "--json"], env)  # warm the page cache like grep's best-of
+        out, seconds, rss = _timed([*orch, command, wid, "--json"], env)
+        rows.append(
+            CliRow(
+                size_mb=log.stat().st_size / 1e6,
+                command=f"{command} --json",
+                seconds=seconds,
+                grep_count_s=grep,
+                rss_peak_mb=rss,
+                tokens=count_tokens(out),
+                root_kept=BURIED_ERROR in out,
+            )
+        )
+    shutil.rmtree(tmp / f"state-{size_mb:g}", ignore_errors=True)
+    return rows
+
+
+def print_cli(rows: list[CliRow]) -> None:
+    print("\nthrough the CLI (local backend, the task's real log; root error in the middle, warnings after it)")
+    print(
+        f"{'size MB':>8} {'command':>16} {'seconds':>8} {'grep-c s':>8} {'ratio':>6} {'RSS MB':>7} {'tokens':>7} root"
+    )
+    for r in rows:
+        print(
+            f"{r.size_mb:8.1f} {r.command:>16} {r.seconds:8.2f} {r.grep_count_s:8.3f} {r.grep_count_s / r.seconds:6.3f} "
+            f"{r.rss_peak_mb:7.0f} {r.tokens:7d} {'kept' if r.root_kept else 'LOST'}"
+        )
+    ok = all(r.root_kept and r.tokens <= 1500 and r.rss_peak_mb <= 150 for r in rows if r.size_mb < 500)
+    print(f"  {'PASS' if ok else 'MISS'}  100 MB bar: root kept, <= 1500 tokens, peak RSS <= 150 MB")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--big", action="store_true", help="add the 1 GB logs (a few minutes to generate)")
@@ -253,6 +341,13 @@ def main() -> int:
         choices=["numpy", "hyperscan"],
         default=available_kinds(),
         help="cue-scanner engines to time, one row each (default: every engine this machine has)",
+    )
+    parser.add_argument(
+        "--cli",
+        type=float,
+        nargs="*",
+        default=None,
+        help="also measure `orchestrate logs/diagnose WF --json` on logs of these sizes in MB (default 100, +1024 with --big)",
     )
     args = parser.parse_args()
     sizes = [*args.sizes, *([1024.0] if args.big else [])]
@@ -278,6 +373,13 @@ def main() -> int:
     print_table(rows, "read_log_file (cue scan of big files); ratio = grep time / read time (higher is better)")
     if plain:
         print_table(plain, "read_log_file, line-by-line (fast_scan=False)")
+    if args.cli is not None:
+        cli_sizes = args.cli or [100.0, *([1024.0] if args.big else [])]
+        cli_rows: list[CliRow] = []
+        with tempfile.TemporaryDirectory(prefix="bench-logs-cli-") as tmp:
+            for size in cli_sizes:
+                cli_rows.extend(measure_cli(size, Path(tmp)))
+        print_cli(cli_rows)
     for scanner in args.scanners:
         print_bar([r for r in rows if r.scanner == scanner], f"cue scanner: {scanner}")
     print(

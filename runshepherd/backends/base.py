@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
 from pathlib import Path
@@ -380,6 +381,27 @@ class Backend(Protocol):
         Backends that cannot signal changes just sleep (see :func:`sleep_wait`), so the monitor's cadence holds.
         """
         ...
+
+
+@dataclass(frozen=True)
+class WholeLog:
+    """Where a task's whole log can be read from, for the streaming file scanner (constant memory).
+
+    ``cap_reason`` says why the log may be incomplete (a capture timeout or byte cap hit while streaming it),
+    so readers report it instead of presenting part of a log as the whole. ``temporary``: a spooled copy the
+    reader deletes when done.
+    """
+
+    path: Path
+    cap_reason: str | None = None
+    temporary: bool = False
+
+
+@runtime_checkable
+class WholeLogSource(Protocol):
+    """Optional capability: a task's whole log (a tail hides a root error followed by thousands of warnings)."""
+
+    def whole_log(self, workflow_id: str, task: str) -> WholeLog: ...
 
 
 def usage_of(backend: object, workflow_id: str) -> list[TaskUsage] | None:

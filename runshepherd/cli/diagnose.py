@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +49,8 @@ def diagnose_files(ctx: CliContext, files: list[Path], as_json: bool) -> int:
 def diagnose_workflow(ctx: CliContext, workflow_id: str, as_json: bool) -> int:
     from runshepherd.diagnosis import DiagnosisInput, diagnose
     from runshepherd.diagnosis.models import MetricsHints
-    from runshepherd.logs import LogConfig, read_log
+    from runshepherd.logs import LogConfig
+    from runshepherd.logs.tasklog import digest_task
 
     backend = ctx.backend
     ws = backend.query(workflow_id)
@@ -60,16 +60,15 @@ def diagnose_workflow(ctx: CliContext, workflow_id: str, as_json: bool) -> int:
     for t in ws.tasks:
         if t.status.value == "FAILED_UPSTREAM":
             continue
-        lines = itertools.islice(
-            backend.logs(
-                workflow_id,
-                t.name,
-                tail=ctx.settings.logs.tail_lines,
-                timeout=ctx.settings.logs.capture_timeout_seconds if ws.status.alive() else None,
-            ),
-            ctx.settings.logs.tail_lines,
+        d = digest_task(
+            backend,
+            workflow_id,
+            t.name,
+            status=t.status.value,
+            config=cfg,
+            tail_lines=ctx.settings.logs.tail_lines,
+            capture_timeout=ctx.settings.logs.capture_timeout_seconds if ws.status.alive() else None,
         )
-        d = read_log(lines, task=t.name, status=t.status.value, config=cfg)
         log_lines[t.name] = list(d.error_lines) + (
             [d.root_error] if d.root_error and d.root_error not in d.error_lines else []
         )

@@ -105,3 +105,41 @@ def write_log(path: Path, megabytes: float, *, error_at: Where = "late", secrets
                 batch.clear()
         f.write("".join(batch))
     return path
+
+
+BURIED_ERROR = "RuntimeError: CUDA error: device-side assert triggered"
+
+_BURIED_SCRIPT = """\
+import sys
+half = int(float(sys.argv[1]) * 1024 * 1024 / 2)
+out = sys.stdout
+n = step = 0
+while n < half:
+    step += 1
+    line = "step %d loss=%.4f lr=5e-05 epoch=%.2f\\n" % (step, 2.0 - step * 1e-7, step / 100000)
+    out.write(line)
+    n += len(line)
+out.write("Traceback (most recent call last):\\n")
+out.write('  File "/workspace/train.py", line 88, in <module>\\n')
+out.write("    loss.backward()\\n")
+out.write("{error}\\n")
+n = i = 0
+while n < half:
+    i += 1
+    line = "UserWarning: TypedStorage is deprecated (rank %d, call %d)\\n" % (i % 8, i)
+    out.write(line)
+    n += len(line)
+sys.exit(1)
+"""
+
+
+def buried_error_spec(megabytes: float, name: str = "buried-error") -> str:
+    """A workflow spec whose task prints ``megabytes`` of log with :data:`BURIED_ERROR` in the middle, then
+    warnings to the end, and exits 1 — the failure a tail of the last N lines misreads."""
+    script = _BURIED_SCRIPT.format(error=BURIED_ERROR)
+    body = "".join(f"        {line}\n" if line else "\n" for line in script.splitlines())
+    return (
+        f"workflow:\n  name: {name}\n  resources:\n    default:\n      cpu: 1\n      memory: 512Mi\n"
+        f"  tasks:\n  - name: train\n    image: python:3.11-slim\n    command: [python, gen.py, '{megabytes:g}']\n"
+        f"    files:\n    - path: gen.py\n      contents: |\n{body}"
+    )

@@ -25,8 +25,9 @@ class Digests:
 
 
 def digests_for(backend: Backend, ws: WorkflowStatus, *, task: str | None, settings: Settings) -> Digests:
-    """One bounded digest per task (never a follow: what exists now, up to the configured tail)."""
-    from runshepherd.logs import LogConfig, digest_to_markdown, read_log
+    """One digest per task of what exists now (never a follow): the whole log where the backend has it."""
+    from runshepherd.logs import LogConfig, digest_to_markdown
+    from runshepherd.logs.tasklog import digest_task
 
     cfg = LogConfig(**settings.logs.model_dump())
     names = [task] if task else [t.name for t in ws.tasks if t.status is not TaskStatus.FAILED_UPSTREAM]
@@ -34,8 +35,15 @@ def digests_for(backend: Backend, ws: WorkflowStatus, *, task: str | None, setti
     out: dict[str, TaskDigest] = {}
     for name in names:
         t = ws.task(name)
-        lines = backend.logs(ws.workflow_id, name, tail=settings.logs.tail_lines, timeout=None)
-        out[name] = read_log(lines, task=name, now=now, status=t.status.value, config=cfg)
+        out[name] = digest_task(
+            backend,
+            ws.workflow_id,
+            name,
+            status=t.status.value,
+            config=cfg,
+            tail_lines=settings.logs.tail_lines,
+            now=now,
+        )
     return Digests(by_task=out, markdown=digest_to_markdown(list(out.values())))
 
 

@@ -35,6 +35,7 @@ from runshepherd.backends.base import (
     TaskState,
     TaskStatus,
     TaskUsage,
+    WholeLog,
     WorkflowNotFound,
     WorkflowStatus,
     WorkflowSummary,
@@ -309,6 +310,14 @@ class LocalBackend:
         alive = bool(timeout) and self._state(wf).status.alive()  # only a follow needs to know
         ends = {p: complete_end(p) for p in paths}
         return self._iter_logs(wf, paths, ends, tail, timeout if alive else None)
+
+    def whole_log(self, workflow_id: str, task: str) -> WholeLog:
+        """The task's log file itself: the streaming scanner reads all of it in constant memory."""
+        wf = self._wf(workflow_id)
+        path = wf.log_path(task)
+        if not path.is_file() and task not in {t.name for t in wf.read_state().tasks}:
+            raise BackendError(f"workflow {workflow_id} has no task {task!r}")
+        return WholeLog(path=path)
 
     def _iter_logs(
         self, wf: WorkflowDir, paths: list[Path], ends: dict[Path, int], tail: int | None, timeout: float | None

@@ -29,6 +29,7 @@ from runshepherd.backends.base import (
     Status,
     Submission,
     SubmissionRejected,
+    WholeLog,
     WorkflowNotFound,
     WorkflowStatus,
     WorkflowSummary,
@@ -71,6 +72,8 @@ class OsmoBackend:
         self.capture_timeout = float(opts.get("capture_timeout", 5.0))
         self.idle_timeout = float(opts.get("idle_timeout", 1.0))
         self.download_timeout = float(opts.get("download_timeout", 3600.0))
+        self.whole_log_timeout = float(opts.get("whole_log_timeout", 300.0))
+        self.whole_log_max_bytes = int(opts.get("whole_log_max_bytes", 2 * 1024**3))
         self.cli = OsmoCli(
             executable=str(opts.get("executable") or "osmo"),
             call_timeout=float(opts.get("call_timeout", 60.0)),
@@ -237,6 +240,29 @@ class OsmoBackend:
         if tail:
             lines = lines[-tail:]
         yield from lines
+
+    def whole_log(self, workflow_id: str, task: str) -> WholeLog:
+        """The task's full stream (no `-n`) spooled to a temp file, bounded by a timeout and a byte cap.
+
+        A live stream never ends: it is read until an idle gap (everything that exists now). A bound that cut
+        the log short is reported in ``cap_reason``."""
+        fd, name = tempfile.mkstemp(prefix="runshepherd-osmo-log-", suffix=".log")
+        os.close(fd)
+        try:
+            got = self.cli.spool(
+                ["workflow", "logs", workflow_id, "--task", task],
+                name,
+                timeout=self.whole_log_timeout,
+                idle=max(3.0, self.idle_timeout * 3),
+                max_bytes=self.whole_log_max_bytes,
+            )
+        except OsmoCommandError as exc:
+            os.unlink(name)
+            raise self._mapped(exc, workflow_id) from None
+        except BaseException:
+            os.unlink(name)
+            raise
+        return WholeLog(path=Path(name), cap_reason=got.cap_reason, temporary=True)
 
     def events(self, workflow_id: str, task: str | None = None) -> list[Event]:
         args = ["workflow", "events", workflow_id]

@@ -91,6 +91,12 @@ class CliResult:
 
 
 @dataclass
+class SpoolResult:
+    bytes: int
+    cap_reason: str | None  # None: the stream ended (or went idle) by itself
+
+
+@dataclass
 class OsmoCli:
     executable: str = "osmo"
     call_timeout: float = 60.0
@@ -126,6 +132,51 @@ class OsmoCli:
             with attempt:
                 return self._once(args, timeout, idle=idle, keep_partial=True)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def spool(
+        self, args: Sequence[str], dest: str, *, timeout: float, idle: float | None, max_bytes: int
+    ) -> SpoolResult:
+        """Write a streaming command's stdout to ``dest`` (constant memory) until EOF, the deadline, an idle gap
+        or ``max_bytes``; then kill the process group. The result says which bound ended it."""
+        AUTH_BREAKER.check()
+        argv = [self.executable, *args]
+        with open(dest, "wb") as out:
+            try:
+                proc = subprocess.Popen(
+                    argv, stdout=out, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, start_new_session=True
+                )
+            except FileNotFoundError:
+                raise BackendUnavailable(
+                    f"the OSMO CLI {self.executable!r} was not found — install it, or set backends.osmo.executable "
+                    "in the config to its path"
+                ) from None
+            err: list[bytes] = []
+            reader = threading.Thread(target=lambda: err.append(proc.stderr.read() if proc.stderr else b""))
+            reader.start()
+            started = last_change = time.monotonic()
+            size, reason = 0, None
+            while proc.poll() is None:
+                time.sleep(0.05)
+                now, grown = time.monotonic(), os.path.getsize(dest)
+                if grown != size:
+                    size, last_change = grown, now
+                if size >= max_bytes:
+                    reason = f"byte cap of {max_bytes / 1024**2:.0f} MiB reached"
+                elif now - started >= timeout:
+                    reason = f"capture timeout of {timeout:g}s reached"
+                elif idle is not None and now - last_change >= idle:
+                    reason = "idle"  # a live stream: everything that exists now has arrived
+                if reason:
+                    _kill_group(proc)  # type: ignore[arg-type]
+                    break
+            proc.wait(timeout=10)
+            reader.join(timeout=5)
+        stderr = b"".join(err).decode("utf-8", "replace")
+        if reason is None and proc.returncode not in (0, None):
+            raise classify(CliResult(argv, proc.returncode, "", stderr, []))
+        if _AUTH_RE.search(stderr):
+            raise AUTH_BREAKER.trip(stderr.strip().splitlines()[-1])
+        return SpoolResult(bytes=os.path.getsize(dest), cap_reason=None if reason == "idle" else reason)
 
     # ----------------------------------------------------------------------------------- internals
     def _once(self, args: Sequence[str], timeout: float, *, idle: float | None, keep_partial: bool) -> CliResult:

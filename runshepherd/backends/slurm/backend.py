@@ -31,6 +31,7 @@ from runshepherd.backends.base import (
     SubmissionRejected,
     TaskState,
     TaskStatus,
+    WholeLog,
     WorkflowNotFound,
     WorkflowStatus,
     WorkflowSummary,
@@ -388,6 +389,14 @@ class SlurmBackend:
         alive = _status(wf, rec, obs).status.alive()
         ends = {p: complete_end(p) for p in paths}
         return self._iter_logs(wf, paths, ends, tail, timeout if alive else None)
+
+    def whole_log(self, workflow_id: str, task: str) -> WholeLog:
+        """The job's log file (the in-job runner's output, then Slurm's own verdict lines once it ended)."""
+        wf = self._dir(workflow_id)
+        rec, _ = self._observe(wf)  # appends Slurm's verdict lines to a finished job's log
+        if task not in {j.name for j in rec.tasks}:
+            raise BackendError(f"workflow {workflow_id} has no task {task!r}")
+        return WholeLog(path=wf.log_path(task))
 
     def _iter_logs(
         self, wf: SlurmDir, paths: list[Path], ends: dict[Path, int], tail: int | None, timeout: float | None

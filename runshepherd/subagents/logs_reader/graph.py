@@ -1,12 +1,11 @@
-"""logs-reader: fetch up to five tasks' logs in parallel (each bounded by a capture timeout and a tail), digest
-them with the streaming pipeline, and return a ≤300-word markdown digest plus compact per-task facts.
+"""logs-reader: read up to five tasks' logs in parallel (whole logs through the streaming file scanner where the
+backend offers them, else a tail bounded by a capture timeout), digest them with the streaming pipeline, and return a ≤300-word markdown digest plus compact per-task facts.
 
 Raw lines never leave this subagent: only redacted, bounded facts and the digest do.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -17,7 +16,8 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from typing_extensions import TypedDict
 
-from runshepherd.logs import LogConfig, TaskDigest, count_tokens, digest_to_markdown, read_log
+from runshepherd.logs import LogConfig, TaskDigest, count_tokens, digest_to_markdown
+from runshepherd.logs.tasklog import digest_task
 
 MAX_TASKS_PER_READER = 5
 MAX_ERROR_LINES_PER_READER = 50
@@ -44,12 +44,18 @@ class ReaderState(TypedDict):
 
 
 def _read_one(ctx: ReaderContext, workflow_id: str, task: dict[str, Any], alive: bool) -> TaskDigest:
-    # A streaming log does not end while its task runs: the timeout bounds the capture (the skill's 5 s rule).
-    lines = ctx.backend.logs(
-        workflow_id, task["name"], tail=ctx.tail_lines, timeout=ctx.capture_timeout if alive else None
+    # The whole log where the backend has it; else a tail, whose live stream is bounded by the capture timeout
+    # (a streaming log does not end while its task runs: the skill's 5 s rule).
+    return digest_task(
+        ctx.backend,
+        workflow_id,
+        task["name"],
+        status=task.get("status"),
+        config=ctx.config,
+        tail_lines=ctx.tail_lines,
+        capture_timeout=ctx.capture_timeout if alive else None,
+        now=datetime.now(UTC),
     )
-    bounded = itertools.islice(lines, ctx.tail_lines)
-    return read_log(bounded, task=task["name"], now=datetime.now(UTC), status=task.get("status"), config=ctx.config)
 
 
 def fetch(state: ReaderState, runtime: Runtime[ReaderContext]) -> dict[str, Any]:

@@ -188,3 +188,26 @@ def test_fixture_shapes_map_to_models(make_backend: MakeBackend, shared_fixtures
         "step=3500/10000 loss=0.8915 lr=8.2e-05 throughput=24.1 samples/s"
     )
     assert [r.workflow_id for r in be.list_workflows(statuses=[Status.FAILED])] == ["policy-train-7"]
+
+
+def test_whole_log_spools_the_full_stream_and_reports_a_bound_that_cut_it(make_backend: MakeBackend) -> None:
+    from runshepherd.backends.base import WholeLogSource
+    from runshepherd.logs import LogConfig
+    from runshepherd.logs.tasklog import digest_task
+
+    be = make_backend(options={"pool": "fake-pool"})
+    assert isinstance(be, WholeLogSource)
+    sub = be.submit(spec_from_yaml(HELLO))
+    wait_terminal(be, sub.workflow_id)
+    whole = be.whole_log(sub.workflow_id, "hello")
+    try:
+        assert whole.temporary and whole.cap_reason is None
+        assert "hello from conformance" in whole.path.read_text()
+    finally:
+        whole.path.unlink()
+    d = digest_task(be, sub.workflow_id, "hello", status="COMPLETED", config=LogConfig(), tail_lines=10)
+    assert not d.truncated and d.lines_read >= 1
+
+    capped = make_backend(options={"pool": "fake-pool", "whole_log_timeout": 1.0}, FAKE_OSMO_LOGS_NEVER_END="1")
+    d = digest_task(capped, sub.workflow_id, "hello", status="COMPLETED", config=LogConfig(), tail_lines=10)
+    assert d.truncated and "capture timeout" in (d.truncation_reason or "")
