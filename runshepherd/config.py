@@ -71,6 +71,19 @@ class LLMConfig(_Section):
     price_per_1k_output: float = 0.0
 
 
+class SmtpConfig(_Section):
+    """Where `mailto:` notifications are sent from. The password comes from the environment variable named
+    here, never from a file."""
+
+    host: str = "localhost"
+    port: int = 25
+    sender: str = "runshepherd@localhost"
+    username: str | None = None
+    password_env: str | None = None
+    starttls: bool = False
+    timeout_seconds: float = 10
+
+
 class Settings(_Section):
     backend: Literal["local", "slurm", "osmo"] = "local"
     expert: str = "heuristic"
@@ -82,6 +95,10 @@ class Settings(_Section):
     pending: Pending = Field(default_factory=Pending)
     llm: LLMConfig = Field(default_factory=LLMConfig)
     backends: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    notify: list[str] = Field(
+        default_factory=list, description="where state changes are sent: https://…, mailto:…, desktop, file:PATH"
+    )
+    smtp: SmtpConfig = Field(default_factory=SmtpConfig)
 
     def resolved_state_dir(self) -> Path:
         if self.state_dir is not None:

@@ -281,6 +281,48 @@ def diagnose(
 
 
 @app.command()
+def watch(
+    ids: Annotated[
+        list[str] | None, typer.Argument(help="Workflow id, Slurm job/array id, or OSMO workflow id.")
+    ] = None,
+    detach: Annotated[bool, typer.Option("--detach", help="Hand it to a background monitor and return.")] = False,
+    list_: Annotated[bool, typer.Option("--list", help="Background monitors and what they last saw.")] = False,
+    stop: Annotated[str | None, typer.Option("--stop", help="Stop the background monitor of this run.")] = None,
+    notify: Annotated[
+        list[str] | None,
+        typer.Option("--notify", help="Send state changes to https://…, mailto:…, desktop or file:PATH (repeatable)."),
+    ] = None,
+    runs: Annotated[
+        Path | None, typer.Option("--runs", help="runs.yaml: several runs (id, backend, identity).")
+    ] = None,
+    cadence: Annotated[float | None, typer.Option("--cadence", help="Seconds between polls.")] = None,
+    json_: JsonOpt = False,
+    config: ConfigOpt = None,
+    state_dir: StateDirOpt = None,
+    backend: BackendOpt = None,
+) -> None:
+    """Follow a run to its end (started here or not): status block, digest, diagnosis, runs/<id>-status.md."""
+    from runshepherd.cli import watch as w
+
+    ctx = _ctx(config, state_dir, backend)
+    if list_:
+        raise typer.Exit(w.list_watches(ctx, json_))
+    if stop is not None:
+        raise typer.Exit(w.stop_watch(ctx, stop, json_))
+    code = w.watch(
+        ctx,
+        ids or [],
+        runs_file=runs,
+        detach=detach,
+        notify=notify or [],
+        cadence=cadence,
+        config=config,
+        as_json=json_,
+    )
+    raise typer.Exit(code)
+
+
+@app.command()
 def explain(
     workflow: Annotated[str, typer.Argument()],
     json_: JsonOpt = False,

@@ -12,6 +12,7 @@ from runshepherd.reports.status import LogFacts, StatusReport, build_report, wri
 
 if TYPE_CHECKING:  # pragma: no cover
     from runshepherd.config import Settings
+    from runshepherd.diagnosis.models import Diagnosis
     from runshepherd.logs.models import TaskDigest
 
 
@@ -75,10 +76,9 @@ def _facts(ws: WorkflowStatus, digests: Digests) -> LogFacts:
     )
 
 
-def _next_step(backend: Backend, ws: WorkflowStatus, digests: Digests) -> str | None:
-    """For a failure: the diagnosis in one sentence and what to do next (the evidence is in `diagnose`)."""
+def diagnosis_of(backend: Backend, ws: WorkflowStatus, digests: Digests) -> Diagnosis | None:
+    """The leading non-healthy diagnosis of a finished or failing run from its digests, or None."""
     from runshepherd.diagnosis import DiagnosisInput, diagnose
-    from runshepherd.logs import redact
 
     log_lines = {
         name: list(d.error_lines) + ([d.root_error] if d.root_error else []) for name, d in digests.by_task.items()
@@ -92,9 +92,15 @@ def _next_step(backend: Backend, ws: WorkflowStatus, digests: Digests) -> str | 
         )
         if d.label != "healthy"
     ]
-    if not diags:
+    return diags[0] if diags else None
+
+
+def _next_step(ws: WorkflowStatus, d: Diagnosis | None) -> str | None:
+    """For a failure: the diagnosis in one sentence and what to do next (the evidence is in `diagnose`)."""
+    from runshepherd.logs import redact
+
+    if d is None:
         return None
-    d = diags[0]
     step = d.fix.description or "look at the error above"
     return redact(
         f"{d.explanation} Next step: {step} (`orchestrate diagnose {ws.workflow_id}` shows the evidence "
@@ -140,14 +146,29 @@ def requested_resources(spec_text: str, usage: list[TaskUsage] | None = None) ->
     return "; ".join(parts)
 
 
-def report_for(backend: Backend, workflow_id: str, *, runs_dir: Path, settings: Settings) -> StatusReport:
+@dataclass
+class Snapshot:
+    """One look at a run: the report (artifact written), the digests it came from and the diagnosis if failed."""
+
+    ws: WorkflowStatus
+    report: StatusReport
+    digests: Digests
+    diagnosis: Diagnosis | None
+
+
+def snapshot(backend: Backend, workflow_id: str, *, runs_dir: Path, settings: Settings) -> Snapshot:
     ws = backend.query(workflow_id)
     digests = digests_for(backend, ws, task=None, settings=settings)
     usage = usage_of(backend, workflow_id) if ws.status is Status.RUNNING else []
     resources = requested_resources(backend.spec(workflow_id), usage)
     facts = _facts(ws, digests)
+    diag = diagnosis_of(backend, ws, digests) if ws.status.failed() else None
     if ws.status.failed():
-        facts = facts.model_copy(update={"next_step": _next_step(backend, ws, digests)})
+        facts = facts.model_copy(update={"next_step": _next_step(ws, diag)})
     report = build_report(ws, facts, resources=resources)
     path = write_artifact(report, runs_dir)
-    return report.model_copy(update={"artifact": path})
+    return Snapshot(ws=ws, report=report.model_copy(update={"artifact": path}), digests=digests, diagnosis=diag)
+
+
+def report_for(backend: Backend, workflow_id: str, *, runs_dir: Path, settings: Settings) -> StatusReport:
+    return snapshot(backend, workflow_id, runs_dir=runs_dir, settings=settings).report

@@ -1,0 +1,200 @@
+"""`orchestrate watch`: follow any run the backend knows (started here or not) to its end, in the foreground or
+handed to a background monitor (`--detach`), with `--list` and `--stop ID` for the background ones."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from runshepherd.cli.context import CliContext
+from runshepherd.errors import UsageError
+from runshepherd.watch import registry
+
+
+def _targets(ctx: CliContext, ids: list[str], runs_file: Path | None) -> list[tuple[str, str, list[str]]]:
+    """(backend name, identity, extra notify targets) per run to watch."""
+    out: list[tuple[str, str, list[str]]] = [(str(ctx.settings.backend), i, []) for i in ids]
+    if runs_file is not None:
+        from runshepherd.watch.runsfile import load_runs
+
+        for r in load_runs(runs_file):
+            out.append((r.backend or ctx.settings.backend, r.identity, list(r.notify)))
+    if not out:
+        raise UsageError("say what to watch: orchestrate watch WORKFLOW_OR_JOB_ID, or --runs runs.yaml")
+    return out
+
+
+def _ctx_for(ctx: CliContext, backend: str) -> CliContext:
+    if backend == ctx.settings.backend:
+        return ctx
+    return CliContext(settings=ctx.settings.model_copy(update={"backend": backend}))
+
+
+def watch(
+    ctx: CliContext,
+    ids: list[str],
+    *,
+    runs_file: Path | None,
+    detach: bool,
+    notify: list[str],
+    cadence: float | None,
+    config: Path | None,
+    as_json: bool,
+) -> int:
+    from runshepherd.notify import parse_targets
+    from runshepherd.watch.targets import resolve
+
+    parse_targets([*ctx.settings.notify, *notify], ctx.settings.smtp)  # a bad target is an error now, not later
+    resolved = []
+    for backend_name, identity, extra in _targets(ctx, ids, runs_file):
+        sub = _ctx_for(ctx, backend_name)
+        resolved.append((sub, resolve(sub.backend, identity), [*notify, *extra]))
+    if detach:
+        rows = [_detach(sub, wid, extra, cadence, config) for sub, wid, extra in resolved]
+        if as_json:
+            ctx.print_json({"detached": rows})
+        else:
+            for r in rows:
+                verb = "already watched" if r.get("already") else "watching"
+                ctx.out.print(
+                    f"● {verb} {r['workflow_id']} in the background (pid {r['pid']}); status file: {r['artifact']}\n"
+                    f"  see `orchestrate watch --list`, stop with `orchestrate watch --stop {r['workflow_id']}`",
+                    markup=False,
+                )
+        return 0
+    return _foreground(ctx, resolved, cadence, as_json)
+
+
+def _foreground(
+    ctx: CliContext, resolved: list[tuple[CliContext, str, list[str]]], cadence: float | None, as_json: bool
+) -> int:
+    from runshepherd.watch.monitor import Observation, RunMonitor, watch_all
+    from runshepherd.watch.session import build_monitor
+
+    monitors = [
+        build_monitor(sub.settings, wid, notify=extra, cadence=cadence, backend=sub.backend)
+        for sub, wid, extra in resolved
+    ]
+
+    def seen(obs: Observation) -> None:
+        if as_json:
+            ctx.print_json(
+                {
+                    "workflow_id": obs.workflow_id,
+                    "status": obs.status,
+                    "previous_status": obs.previous_status,
+                    "label": obs.label,
+                    "escalations": obs.escalations,
+                    "artifact": obs.artifact,
+                    "summary": obs.summary,
+                    "auth_blocked": obs.auth_blocked,
+                }
+            )
+        elif obs.changed or obs.terminal:
+            stamp = datetime.now(UTC).strftime("%H:%M:%S")
+            ctx.out.print(f"── {stamp} {obs.workflow_id}: {obs.status}", markup=False)
+            ctx.out.print(obs.markdown, markup=False)
+
+    def failed(m: RunMonitor, exc: Exception) -> None:
+        ctx.err.print(f"warning: {m.workflow_id}: {exc} (will retry)", markup=False)
+
+    try:
+        watch_all(monitors, on_observation=seen, on_error=failed)
+    finally:
+        for m in monitors:
+            if m.notifier is not None:
+                m.notifier.close(timeout=30)
+    blocked = [m for m in monitors if m.auth_blocked]
+    return 4 if blocked else 0
+
+
+def _detach(
+    ctx: CliContext, workflow_id: str, notify: list[str], cadence: float | None, config: Path | None
+) -> dict[str, Any]:
+    state_dir = ctx.state_dir
+    existing = registry.read(state_dir, workflow_id)
+    if existing is not None and registry.alive(existing):
+        return {**registry.as_row(existing), "already": True}
+    logs = registry.watch_dir(state_dir)
+    logs.mkdir(parents=True, exist_ok=True)
+    log_path = logs / f"{registry.record_path(state_dir, workflow_id).stem}.log"
+    argv = [sys.executable, "-m", "runshepherd.watch.daemon", workflow_id, "--state-dir", str(state_dir)]
+    argv += ["--backend", ctx.settings.backend]
+    if config is not None:
+        argv += ["--config", str(config)]
+    if cadence is not None:
+        argv += ["--cadence", str(cadence)]
+    for t in notify:
+        argv += ["--notify", t]
+    with open(log_path, "ab") as log:
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own session: closing the terminal does not stop it
+            env=os.environ.copy(),
+            cwd=str(state_dir) if state_dir.is_dir() else None,
+        )
+    import psutil
+
+    try:
+        created: float | None = psutil.Process(proc.pid).create_time()
+    except psutil.Error:
+        created = None
+    rec = registry.WatchRecord(
+        workflow_id=workflow_id,
+        backend=ctx.settings.backend,
+        pid=proc.pid,
+        started_at=datetime.now(UTC),
+        artifact=str(state_dir / "runs" / f"{workflow_id}-status.md"),
+        notify=notify,
+        log=str(log_path),
+        create_time=created,
+    )
+    registry.write(state_dir, rec)
+    return registry.as_row(rec)
+
+
+def list_watches(ctx: CliContext, as_json: bool) -> int:
+    rows = [registry.as_row(r) for r in registry.all_records(ctx.state_dir)]
+    if as_json:
+        ctx.print_json({"watches": rows})
+        return 0
+    if not rows:
+        ctx.out.print("no background monitors — start one with `orchestrate watch ID --detach`")
+        return 0
+    from rich.table import Table
+
+    table = Table("Run", "Backend", "Monitor", "Status", "Label", "Artifact")
+    for r in rows:
+        mon = f"running (pid {r['pid']})" if r["running"] else f"ended: {r['ended'] or 'exited'}"
+        table.add_row(r["workflow_id"], r["backend"], mon, r["status"] or "-", r["label"] or "-", r["artifact"] or "-")
+    ctx.out.print(table)
+    return 0
+
+
+def stop_watch(ctx: CliContext, workflow_id: str, as_json: bool) -> int:
+    rec = registry.read(ctx.state_dir, workflow_id)
+    if rec is None:
+        raise UsageError(f"no background monitor for {workflow_id!r} — `orchestrate watch --list` shows them")
+    was_running = registry.alive(rec)
+    registry.stop(ctx.state_dir, workflow_id)
+    deadline = time.monotonic() + 10
+    while was_running and time.monotonic() < deadline:
+        now = registry.read(ctx.state_dir, workflow_id)
+        if now is None or not registry.alive(now):
+            break
+        time.sleep(0.1)
+    if as_json:
+        ctx.print_json({"workflow_id": workflow_id, "stopped": was_running})
+    elif was_running:
+        ctx.out.print(f"● stopped the monitor of {workflow_id} (the run itself is untouched)", markup=False)
+    else:
+        ctx.out.print(f"the monitor of {workflow_id} had already ended ({rec.ended or 'exited'})", markup=False)
+    return 0

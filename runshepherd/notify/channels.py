@@ -1,0 +1,118 @@
+"""Delivery channels, one per target kind: ``https://…``/``http://…`` webhook (JSON POST; Slack and Discord
+bodies when the URL is theirs), ``mailto:ADDR`` through the SMTP settings, ``desktop`` (notify-send) and
+``file:PATH`` (JSON lines). Each ``send`` raises on failure; retrying is the dispatcher's job."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import smtplib
+import subprocess
+import urllib.request
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+from urllib.parse import urlsplit
+
+from runshepherd.config import SmtpConfig
+from runshepherd.errors import ConfigError
+from runshepherd.notify.payload import Notification
+
+HTTP_TIMEOUT = 10.0
+
+
+@runtime_checkable
+class Channel(Protocol):
+    target: str
+
+    def send(self, note: Notification) -> None: ...
+
+
+class Webhook:
+    def __init__(self, url: str) -> None:
+        self.target = url
+        self.host = (urlsplit(url).hostname or "").lower()
+
+    def body(self, note: Notification) -> dict[str, object]:
+        if self.host == "hooks.slack.com" or self.host.endswith(".slack.com"):
+            return {"text": note.text()}
+        if self.host in ("discord.com", "discordapp.com") or self.host.endswith(".discord.com"):
+            return {"content": note.text()[:2000]}
+        return note.model_dump(mode="json")
+
+    def send(self, note: Notification) -> None:
+        data = json.dumps(self.body(note)).encode()
+        req = urllib.request.Request(
+            self.target, data=data, method="POST", headers={"Content-Type": "application/json"}
+        )
+        with urllib.request.urlopen(req, timeout=HTTP_TIMEOUT) as resp:  # noqa: S310 (the person's own URL)
+            if resp.status >= 300:
+                raise OSError(f"webhook answered HTTP {resp.status}")
+
+
+class Mail:
+    def __init__(self, address: str, smtp: SmtpConfig) -> None:
+        self.target = f"mailto:{address}"
+        self.address = address
+        self.smtp = smtp
+
+    def send(self, note: Notification) -> None:
+        msg = EmailMessage()
+        msg["Subject"] = note.title()
+        msg["From"] = self.smtp.sender
+        msg["To"] = self.address
+        msg.set_content(note.text() + "\n\n" + json.dumps(note.model_dump(mode="json"), indent=2))
+        with smtplib.SMTP(self.smtp.host, self.smtp.port, timeout=self.smtp.timeout_seconds) as server:
+            if self.smtp.starttls:
+                server.starttls()
+            if self.smtp.username:
+                password = os.environ.get(self.smtp.password_env or "", "")
+                server.login(self.smtp.username, password)
+            server.send_message(msg)
+
+
+class Desktop:
+    target = "desktop"
+
+    def send(self, note: Notification) -> None:
+        exe = shutil.which("notify-send")
+        if exe is None:
+            raise OSError("notify-send is not installed: no desktop notifications on this machine")
+        subprocess.run([exe, note.title(), note.summary or note.status], check=True, timeout=10)
+
+
+class JsonLines:
+    def __init__(self, path: str) -> None:
+        self.target = f"file:{path}"
+        self.path = Path(path).expanduser()
+
+    def send(self, note: Notification) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(note.model_dump(mode="json")) + "\n")
+
+
+def channel_for(target: str, smtp: SmtpConfig | None = None) -> Channel:
+    """A channel for one target string; a clear error (what is accepted) otherwise."""
+    t = target.strip()
+    if t.startswith(("https://", "http://")):
+        return Webhook(t)
+    if t.startswith("mailto:") and "@" in t:
+        return Mail(t.removeprefix("mailto:"), smtp or SmtpConfig())
+    if t == "desktop":
+        return Desktop()
+    if t.startswith("file:") and len(t) > len("file:"):
+        return JsonLines(t.removeprefix("file://") if t.startswith("file://") else t.removeprefix("file:"))
+    raise ConfigError(
+        f"notify target {target!r} not understood — use https://… (webhook), mailto:you@example.com, desktop "
+        "or file:PATH"
+    )
+
+
+def parse_targets(targets: list[str], smtp: SmtpConfig | None = None) -> list[Channel]:
+    seen: dict[str, Channel] = {}
+    for t in targets:
+        ch = channel_for(t, smtp)
+        seen.setdefault(ch.target, ch)
+    return list(seen.values())

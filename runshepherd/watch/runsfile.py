@@ -1,0 +1,60 @@
+"""``runs.yaml``: several existing runs to watch together, in the seed's shape (run id, backend, identity).
+
+runs:
+  - id: sweep-a            # a name for the run (the artifact is runs/<workflow id>-status.md)
+    backend: slurm         # local | slurm | osmo (default: the configured backend)
+    job_id: "4711"         # Slurm job or array id; or workflow_id: for local/OSMO workflows
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+
+from runshepherd.errors import UsageError
+
+
+class RunEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    backend: Literal["local", "slurm", "osmo"] | None = None
+    workflow_id: str | None = None
+    job_id: str | None = None
+    notify: list[str] = []
+
+    @model_validator(mode="after")
+    def _identity(self) -> RunEntry:
+        if not (self.workflow_id or self.job_id):
+            raise ValueError("give the run's identity: workflow_id (local/OSMO) or job_id (Slurm)")
+        return self
+
+    @property
+    def identity(self) -> str:
+        return str(self.job_id or self.workflow_id)
+
+
+class RunsFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    runs: list[RunEntry]
+
+
+def load_runs(path: Path) -> list[RunEntry]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UsageError(f"{path}: runs file not found") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}" if mark else str(path)
+        raise UsageError(f"{where}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    try:
+        return RunsFile.model_validate(data).runs
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(x) for x in err["loc"])
+        raise UsageError(f"{path}: {where}: {err['msg']} — see `orchestrate watch --help` for the shape") from None

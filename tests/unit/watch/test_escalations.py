@@ -1,0 +1,97 @@
+"""Escalations from recorded nvidia-smi / sstat output and from log digests: evidence, never a guess."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from runshepherd.logs import read_log
+from runshepherd.logs.models import KeyEvent, TaskDigest
+from runshepherd.watch.escalations import (
+    from_digests,
+    parse_nvidia_smi,
+    parse_sstat,
+    read_nvidia_smi,
+    setup_overhead,
+    utilisation,
+)
+
+PROBES = Path(__file__).resolve().parents[2] / "data" / "probes"
+
+
+def probe(name: str) -> str:
+    return (PROBES / name).read_text()
+
+
+def test_four_gpus_with_one_busy_are_underutilized_with_a_launch_recommendation() -> None:
+    samples = parse_nvidia_smi(probe("nvidia-smi-4gpu-one-busy.csv"))
+    assert [s.util_percent for s in samples] == [97.0, 0.0, 0.0, 0.0]
+    u = utilisation(4, samples, "nvidia-smi")
+    assert u.verdict == "underutilized"
+    assert "4 GPU(s) allocated, 1 active" in u.evidence and "GPU 1: utilisation 0%" in u.evidence
+    assert u.recommendation and "torchrun" in u.recommendation and "array" in u.recommendation
+
+
+def test_busy_gpus_are_healthy_and_unmeasured_ones_unknown() -> None:
+    busy = parse_nvidia_smi(probe("nvidia-smi-2gpu-busy.csv"))
+    assert utilisation(2, busy, "nvidia-smi").verdict == "healthy"
+    na = parse_nvidia_smi(probe("nvidia-smi-not-supported.csv"))
+    assert na[0].util_percent is None
+    assert utilisation(1, na, "nvidia-smi").verdict == "unknown"
+    nothing = utilisation(2, None, "none")
+    assert nothing.verdict == "unknown" and "nothing measures" in nothing.evidence
+
+
+def test_sstat_gpu_tres_is_read_and_missing_tres_measures_nothing() -> None:
+    samples = parse_sstat(probe("sstat-gpuutil.txt"))
+    assert [(s.index, s.util_percent) for s in samples] == [("4711.batch", 97.0), ("4711.0", 0.0)]
+    assert samples[0].memory_used_mib == 71 * 1024
+    assert parse_sstat(probe("sstat-no-gpu-tres.txt")) == []
+
+
+def test_nvidia_smi_runner_is_used_when_given() -> None:
+    got = read_nvidia_smi(run=lambda argv: probe("nvidia-smi-2gpu-busy.csv"))
+    assert got is not None and len(got) == 2
+
+
+def _digest(lines: list[str], status: str = "RUNNING") -> TaskDigest:
+    return read_log(lines, task="train", status=status, now=datetime(2026, 1, 1, 12, 0, tzinfo=UTC))
+
+
+def test_repeated_exceptions_nan_and_checkpoint_failures_are_escalated() -> None:
+    lines = [f"2026-01-01T11:59:{i:02d}Z step {i} loss=0.5" for i in range(10)]
+    for i in range(3):  # a data-loader worker's traceback, logged and retried each time
+        lines += [
+            f"2026-01-01T11:59:3{i}Z Traceback (most recent call last):",
+            f'2026-01-01T11:59:3{i}Z   File "/workspace/data.py", line 40, in fetch',
+            f"2026-01-01T11:59:3{i}Z ConnectionResetError: [Errno 104] Connection reset by peer",
+        ]
+    lines += [
+        "2026-01-01T11:59:40Z step 11 loss=nan",
+        "2026-01-01T11:59:50Z ERROR: Failed to save checkpoint to /ckpt/step-11: No space left on device",
+    ]
+    got = dict(from_digests({"train": _digest(lines)}, running=True))
+    assert "ConnectionResetError" in got["repeated_exception"] and "3 times" in got["repeated_exception"]
+    assert "nan_loss" in got["metric_anomaly"]
+    assert "No space left on device" in got["checkpoint_failure"]
+
+
+def test_a_silent_running_task_is_stale() -> None:
+    d = _digest(["2026-01-01T10:00:00Z step 1 loss=0.5"])
+    assert dict(from_digests({"train": d}, running=True))["stale"].startswith("train: no log output since")
+
+
+def test_long_environment_setup_is_overhead_and_a_job_specific_env_is_flagged() -> None:
+    start = datetime(2026, 1, 1, 11, 0, tzinfo=UTC)
+    d = TaskDigest(
+        task="train",
+        stage="setup",
+        first_timestamp=start,
+        last_timestamp=start + timedelta(minutes=12),
+        key_events=[KeyEvent(kind="setup", line="Creating virtual environment at: /tmp/venv-job-48213")],
+    )
+    text = setup_overhead(d)
+    assert text is not None and text.startswith("12 min in environment setup")
+    assert "job-specific environment" in text
+    quick = d.model_copy(update={"last_timestamp": start + timedelta(seconds=40)})
+    assert setup_overhead(quick) is None

@@ -1,0 +1,147 @@
+"""Notifications against real receivers on 127.0.0.1: an HTTP server (http.server) and an SMTP server
+(aiosmtpd); retries with back-off, deduplication on the fingerprint, never blocking the caller."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from runshepherd.config import SmtpConfig
+from runshepherd.errors import ConfigError
+from runshepherd.notify import Notification, Notifier, channel_for, fingerprint_of, parse_targets
+from runshepherd.notify.channels import Webhook
+
+
+def note(status: str = "FAILED", label: str = "device_assert", evidence: str = "RuntimeError: boom") -> Notification:
+    return Notification(
+        workflow_id="wf-1",
+        status=status,
+        previous_status="RUNNING",
+        label=label,
+        summary="wf-1 failed",
+        fingerprint=fingerprint_of("wf-1", status, label, evidence),
+        artifact="/tmp/x/runs/wf-1-status.md",
+    )
+
+
+def test_webhook_posts_the_payload_once_per_fingerprint(hook_server) -> None:  # noqa: ANN001
+    hook = hook_server()
+    n = Notifier(parse_targets([hook.url]), backoff=0.05)
+    assert n.notify(note()) is True
+    assert n.notify(note()) is False  # same fingerprint: not announced twice
+    assert n.notify(note(status="COMPLETED", label="completed", evidence="")) is True
+    n.close(timeout=10)
+    assert [p["status"] for p in hook.posts] == ["FAILED", "COMPLETED"]
+    first = hook.posts[0]
+    assert set(first) >= {
+        "workflow_id",
+        "status",
+        "previous_status",
+        "label",
+        "summary",
+        "fingerprint",
+        "artifact",
+        "at",
+    }
+    assert first["workflow_id"] == "wf-1" and first["label"] == "device_assert"
+
+
+def test_failed_deliveries_are_retried_with_backoff(hook_server) -> None:  # noqa: ANN001
+    h = hook_server(fail_first=2)
+    n = Notifier(parse_targets([h.url]), backoff=0.05)
+    n.notify(note())
+    n.close(timeout=10)
+    assert h.calls == 3 and len(h.posts) == 1 and n.delivered and not n.failed
+
+
+def test_delivery_never_blocks_the_caller(hook_server) -> None:  # noqa: ANN001
+    h = hook_server(delay=2.0)
+    n = Notifier(parse_targets([h.url]), backoff=0.05)
+    n.notify(note())
+    assert h.posts == []  # notify() returned while the receiver was still sleeping on the request
+    n.close(timeout=10)
+    assert len(h.posts) == 1
+
+
+def test_an_unreachable_target_is_recorded_not_raised() -> None:
+    n = Notifier(parse_targets(["http://127.0.0.1:9/hook"]), attempts=2, backoff=0.01)
+    n.notify(note())
+    n.close(timeout=10)
+    assert n.failed and n.failed[0][0] == "http://127.0.0.1:9/hook" and not n.delivered
+
+
+def test_dedup_survives_a_restart_through_the_sent_file(hook_server, tmp_path: Path) -> None:  # noqa: ANN001
+    hook = hook_server()
+    sent = tmp_path / "wf-1.sent"
+    first = Notifier(parse_targets([hook.url]), sent_path=sent)
+    first.notify(note())
+    first.close(timeout=10)
+    again = Notifier(parse_targets([hook.url]), sent_path=sent)
+    assert again.notify(note()) is False
+    again.close(timeout=10)
+    assert len(hook.posts) == 1
+
+
+def test_slack_and_discord_urls_get_their_body_shapes() -> None:
+    slack = Webhook("https://hooks.slack.com/services/T000/B000/XXX").body(note())
+    discord = Webhook("https://discord.com/api/webhooks/1/abc").body(note())
+    plain = Webhook("https://example.org/hook").body(note())
+    assert set(slack) == {"text"} and "wf-1 FAILED" in str(slack["text"])
+    assert set(discord) == {"content"} and "device_assert" in str(discord["content"])
+    assert plain["fingerprint"] == note().fingerprint
+
+
+def test_file_target_appends_json_lines(tmp_path: Path) -> None:
+    out = tmp_path / "notes" / "n.jsonl"
+    n = Notifier(parse_targets([f"file:{out}"]))
+    n.notify(note())
+    n.notify(note(status="COMPLETED", label="completed", evidence=""))
+    n.close(timeout=10)
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [r["status"] for r in rows] == ["FAILED", "COMPLETED"]
+
+
+def test_mailto_goes_through_a_real_smtp_server() -> None:
+    from aiosmtpd.controller import Controller
+
+    class Sink:
+        def __init__(self) -> None:
+            self.messages: list[tuple[str, list[str], str]] = []
+
+        async def handle_DATA(self, server, session, envelope):  # noqa: ANN001, ANN201, N802
+            self.messages.append((envelope.mail_from, list(envelope.rcpt_tos), envelope.content.decode()))
+            return "250 OK"
+
+    import socket
+
+    with socket.socket() as probe:  # a free port (aiosmtpd's controller checks it can connect to its own port)
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    sink = Sink()
+    ctl = Controller(sink, hostname="127.0.0.1", port=port)
+    ctl.start()
+    try:
+        smtp = SmtpConfig(host="127.0.0.1", port=port, sender="shepherd@example.org")
+        n = Notifier(parse_targets(["mailto:me@example.org"], smtp), backoff=0.05)
+        n.notify(note())
+        n.close(timeout=15)
+        assert len(sink.messages) == 1
+        sender, rcpt, body = sink.messages[0]
+        assert sender == "shepherd@example.org" and rcpt == ["me@example.org"]
+        assert "Subject: RunShepherd: wf-1 FAILED" in body and "device_assert" in body
+    finally:
+        ctl.stop()
+
+
+def test_a_target_nobody_understands_is_a_clear_error() -> None:
+    with pytest.raises(ConfigError, match="mailto:"):
+        channel_for("ftp://nope")
+
+
+def test_fingerprint_depends_on_facts_only() -> None:
+    a = fingerprint_of("wf", "FAILED", "host_oom", "Killed")
+    assert a == fingerprint_of("wf", "FAILED", "host_oom", "Killed  ")
+    assert a != fingerprint_of("wf", "FAILED", "host_oom", "other line")
+    assert a != fingerprint_of("wf", "COMPLETED", "host_oom", "Killed")
