@@ -13,7 +13,8 @@ _PULL = re.compile(
     r"ErrImagePull|ImagePullBackOff|Failed to pull image|FAILED_IMAGE_PULL|manifest unknown|manifest for \S+ not found"
     r"|pull access denied|repository does not exist|InvalidImageName|ErrImageNeverPull|failed to resolve reference"
     r"|pyxis: (?:failed|couldn't)|enroot-import|\[ERROR\] URL \S+ returned error code|Error response from daemon: (?:manifest|pull)"
-    r"|Back-off pulling image|image \S+ not found|trying and failing to pull image",
+    r"|Back-off pulling image|image \S+ not found|trying and failing to pull image"
+    r"|requested access to the resource is denied|toomanyrequests|pull rate limit",
     re.IGNORECASE,
 )
 _AUTH = re.compile(
@@ -23,7 +24,8 @@ _PULLED = re.compile(
     r"Successfully pulled image|Container image \S+ already present on machine|\bPulled\b.*\bimage\b", re.IGNORECASE
 )
 _IMAGE = re.compile(r"""image "?(?P<image>[\w.\-/:@]+)"?""", re.IGNORECASE)
-_PULL_G, _PULLED_G = Gated.of(_PULL), Gated.of(_PULLED)
+_DISK = re.compile(r"No space left on device|Disk quota exceeded", re.IGNORECASE)
+_PULL_G, _PULLED_G, _DISK_G = Gated.of(_PULL), Gated.of(_PULLED), Gated.of(_DISK)
 
 
 def _pulled_after(seq: list[str], last_hit: int) -> bool:
@@ -50,6 +52,8 @@ def _image_pull(ctx: Context) -> list[Signal]:
             hits.append((order if order < 0 else ln.index, ln.raw.rstrip(), ln.text))
             last_hit = len(seq) - 1
     status_hit = ctx.status in {"FAILED_IMAGE_PULL", "FAILED_START_TIMEOUT"}
+    if hits and any(_DISK_G.search(t) for t in seq[seq.index(hits[0][2]) :]):
+        return []  # the image was fetched but could not be unpacked: the disk is full (disk_full says so)
     if hits and not status_hit and _pulled_after(seq, last_hit):
         return []  # a transient pull failure that a later attempt got past
     if not hits and not status_hit:

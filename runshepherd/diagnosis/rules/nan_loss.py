@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from runshepherd.diagnosis.fixes import fix_nan
 from runshepherd.diagnosis.rules.base import ORDER_EVENT, Context, FunctionRule, Signal, pat
 from runshepherd.diagnosis.rules.family import family
@@ -34,6 +36,30 @@ def _nan_from_metrics(ctx: Context) -> list[Signal]:
     ]
 
 
+# a loss printed as NaN/inf in any metric format (``Loss nan``, ``IDLoss=nan``, ``step_loss=nan`` inside a
+# progress bar that also carries a benign overflow notice), and the fp16 loss scale collapsing: both are read
+# from warning lines too
+_LOSS_NAN = re.compile(r"\b\w*loss\b['\"]?\s*(?:[=:]\s*|\s+)[\[(]?(?:nan|-?inf)\b", re.IGNORECASE)
+_SCALE = re.compile(
+    r"(?:loss scale|grad scale|loss_scale)\b[^\n]{0,40}?(?:to|->|reducing to|:)\s*(?P<v>\d+(?:\.\d+)?(?:e-?\d+)?)\b",
+    re.IGNORECASE,
+)
+MIN_SANE_SCALE = 1e-3  # dynamic fp16 scaling starts near 2**16; far below 1 means every step overflows
+
+
+def _nan_in_any_line(ctx: Context) -> list[Signal]:
+    for ln in ctx.log.lines:
+        if ln.code or not ln.text.strip():
+            continue
+        m = _LOSS_NAN.search(ln.text)
+        if m is None:
+            sm = _SCALE.search(ln.text)
+            if sm is None or float(sm.group("v")) >= MIN_SANE_SCALE:
+                continue
+        return [Signal("nan_loss", "user", 0.84, ln.index, [ln.raw.rstrip()], _EXPL, "lower_lr_or_fix_data", _FIX)]
+    return []
+
+
 FAMILY = family(
     "nan_loss",
     origin="user",
@@ -61,7 +87,7 @@ FAMILY = family(
         pat(r"returned nan values in its \d+(?:st|nd|rd|th) output", 0.9),
         pat(r"\bgrad(?:ient)?[_ ]norm\b\s*[=:]\s*(?:nan|inf)\b", 0.72),
     ),
-    rules=(FunctionRule("nan_from_metrics", _nan_from_metrics),),
+    rules=(FunctionRule("nan_from_metrics", _nan_from_metrics), FunctionRule("nan_in_any_line", _nan_in_any_line)),
     applies=("failed", "running", "completed"),
     fixer=fix_nan,
 )

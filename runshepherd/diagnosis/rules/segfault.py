@@ -10,14 +10,17 @@ _SEG_EXPL = (
     "often a library built for a different CUDA/driver version, a broken C extension, or a hardware fault."
 )
 _SEG_FIX = (
-    "Match library versions in the image to the node's driver (or rebuild the image), resubmit once in "
-    "case it was transient, and report the node name if it repeats on the same machine."
+    "Install matching versions of the native libraries (pin torch and the compiled extensions to versions built "
+    "for the same CUDA and driver, or rebuild the image); resubmit once in case it was transient, and report the "
+    "node name if it repeats on the same machine."
 )
 
 FAMILY = family(
     "segfault",
     origin="infra",
-    fix_kind="fix_driver_or_image",
+    # maintainers mostly answer a segfault in a Python ML stack with "install/pin matching versions" of the
+    # native libraries (torch, its CUDA wheels, a compiled extension)
+    fix_kind="add_dependency",
     explanation=_SEG_EXPL,
     fix_description=_SEG_FIX,
     patterns=(
