@@ -6,7 +6,6 @@ create a new version (OSMO's behaviour).
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -14,8 +13,8 @@ from filelock import FileLock
 from pydantic import BaseModel, Field
 
 from runshepherd.errors import RunShepherdError
-
-NAME_RE = re.compile(r"^[a-zA-Z]([a-zA-Z0-9_-]*[a-zA-Z0-9])?$")
+from runshepherd.names import is_id
+from runshepherd.spec.model import NAME_MAX, NAME_RE
 
 
 class AppVersion(BaseModel):
@@ -43,7 +42,7 @@ class AppRegistry:
         self.root = Path(root)
 
     def _dir(self, name: str) -> Path:
-        if not NAME_RE.match(name):
+        if len(name) > NAME_MAX or not NAME_RE.match(name) or not is_id(name):
             raise AppError(f"app name {name!r} is not valid — letters, digits, '-' and '_', starting with a letter")
         return self.root / name
 

@@ -17,6 +17,7 @@ from runshepherd.chat.intents import Intent, route
 from runshepherd.chat.runs import RunDriver
 from runshepherd.chat.store import ChatRecord, Confirmation, save
 from runshepherd.cli.context import CliContext
+from runshepherd.names import quoted
 
 SETTLE_TIMEOUT = 900.0  # scripted mode: how long a line may wait for its run to ask or end
 HELP = """I can:
@@ -83,7 +84,7 @@ class ChatSession:
     def _on_error(self, sid: str, exc: BaseException) -> None:
         self.say(
             f"error in session {sid}: {exc} — the session is kept; say 'status' or continue it with "
-            f"`orchestrate resume {sid}`"
+            f"`orchestrate resume {quoted(sid)}`"
         )
 
     # -- runs -------------------------------------------------------------------------------------------------

@@ -37,6 +37,28 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON out
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Template value KEY=VALUE (repeatable).")]
 
 
+def _session_id(value: str | None) -> str | None:
+    from runshepherd.names import check_id
+
+    return None if value is None else check_id(value, "session id")
+
+
+def _workflow_id(value: str) -> str:
+    from runshepherd.names import check_id
+
+    return check_id(value, "workflow id")
+
+
+def _app_ref(value: str) -> str:
+    from runshepherd.names import check_id
+
+    check_id(value.partition(":")[0], "app name")
+    return value
+
+
+WorkflowArg = Annotated[str, typer.Argument(help="Workflow id.", callback=_workflow_id)]
+
+
 def _ctx(config: Path | None, state_dir: Path | None, backend: str | None):  # noqa: ANN202
     from runshepherd.cli.context import CliContext
 
@@ -94,7 +116,7 @@ def download(
 
 @app.command()
 def status(
-    workflow: Annotated[str, typer.Argument(help="Workflow id.")],
+    workflow: WorkflowArg,
     json_: JsonOpt = False,
     config: ConfigOpt = None,
     state_dir: StateDirOpt = None,
@@ -123,7 +145,7 @@ def list_(
 
 @app.command()
 def logs(
-    workflow: Annotated[str, typer.Argument(help="Workflow id.")],
+    workflow: WorkflowArg,
     task: Annotated[str | None, typer.Option("--task", help="Only this task.")] = None,
     raw: Annotated[bool, typer.Option("--raw", help="Print the raw lines (bounded by --tail).")] = False,
     tail: Annotated[int, typer.Option("--tail", help="Last N lines.")] = 200,
@@ -140,7 +162,7 @@ def logs(
 
 @app.command()
 def cancel(
-    workflow: Annotated[str, typer.Argument(help="Workflow id.")],
+    workflow: WorkflowArg,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
     json_: JsonOpt = False,
     config: ConfigOpt = None,
@@ -196,7 +218,7 @@ def run(
     spec: Annotated[Path | None, typer.Option("--spec", help="Use this spec unchanged.")] = None,
     set_: SetOpt = None,
     pool: Annotated[str | None, typer.Option("--pool")] = None,
-    session: Annotated[str | None, typer.Option("--session")] = None,
+    session: Annotated[str | None, typer.Option("--session", callback=_session_id)] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y")] = False,
     no_input: Annotated[bool, typer.Option("--no-input")] = False,
     json_: JsonOpt = False,
@@ -227,7 +249,7 @@ def run(
 
 @app.command()
 def resume(
-    session: Annotated[str, typer.Argument()],
+    session: Annotated[str, typer.Argument(callback=_session_id)],
     answer: Annotated[str | None, typer.Option("--answer")] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y")] = False,
     no_input: Annotated[bool, typer.Option("--no-input")] = False,
@@ -341,7 +363,9 @@ def chat(
     config: ConfigOpt = None,
     state_dir: StateDirOpt = None,
     backend: BackendOpt = None,
-    session: Annotated[str | None, typer.Option("--session", help="Continue this conversation.")] = None,
+    session: Annotated[
+        str | None, typer.Option("--session", help="Continue this conversation.", callback=_session_id)
+    ] = None,
     cadence: Annotated[float | None, typer.Option("--cadence", help="Seconds between status polls.")] = None,
 ) -> None:
     """A conversation that starts, inspects, explains and steers runs."""
@@ -366,7 +390,7 @@ def app_list(json_: JsonOpt = False, config: ConfigOpt = None, state_dir: StateD
 
 @app_cmd.command("show")
 def app_show(
-    name: Annotated[str, typer.Argument(help="NAME or NAME:VERSION")],
+    name: Annotated[str, typer.Argument(help="NAME or NAME:VERSION", callback=_app_ref)],
     json_: JsonOpt = False,
     config: ConfigOpt = None,
     state_dir: StateDirOpt = None,
@@ -379,7 +403,7 @@ def app_show(
 
 @app_cmd.command("submit")
 def app_submit(
-    name: Annotated[str, typer.Argument(help="NAME or NAME:VERSION")],
+    name: Annotated[str, typer.Argument(help="NAME or NAME:VERSION", callback=_app_ref)],
     set_: SetOpt = None,
     pool: Annotated[str | None, typer.Option("--pool")] = None,
     json_: JsonOpt = False,

@@ -18,6 +18,7 @@ from typing import Any
 from runshepherd.backends.base import BackendUnavailable
 from runshepherd.cli.context import CliContext
 from runshepherd.errors import UsageError
+from runshepherd.names import quoted
 
 EXIT = {"COMPLETED": 0, "FAILED": 1, "NEEDS_INPUT": 1, "CANCELED": 1}
 PRUNE_EVERY = 25
@@ -166,7 +167,9 @@ def drive(
         if answer is not None:
             snap = graph.get_state(cfg)
             if not snap.interrupts:
-                raise UsageError(f"session {session} is not waiting for an answer; run `orchestrate resume {session}`")
+                raise UsageError(
+                    f"session {session} is not waiting for an answer; run `orchestrate resume {quoted(session)}`"
+                )
             payload = Command(resume={i.id: check_answer(answer, i.value) for i in snap.interrupts})
         steps = 0
         control = RunControl()
@@ -198,7 +201,7 @@ def drive(
         except GraphDrained:
             return _stopped(ctx, graph.get_state(cfg).values, session)
         except BackendUnavailable as exc:
-            ctx.err.print(f"error: {exc}\nthe session is paused; continue with: orchestrate resume {session}")
+            ctx.err.print(f"error: {exc}\nthe session is paused; continue with: orchestrate resume {quoted(session)}")
             return exc.exit_code
         finally:
             if previous is not None:
@@ -213,7 +216,7 @@ def _stopped(ctx: CliContext, values: dict[str, Any] | None, session: str) -> in
     ids = list((values or {}).get("workflow_ids") or [])
     running = f"{', '.join(ids)} keeps running" if ids else "nothing was submitted"
     ctx.err.print(
-        f"\nstopped — nothing is lost; {running}. Continue with: orchestrate resume {session}",
+        f"\nstopped — nothing is lost; {running}. Continue with: orchestrate resume {quoted(session)}",
         markup=False,
         soft_wrap=True,
     )
@@ -226,7 +229,7 @@ def _install_ctrl_c(ctx: CliContext, control: Any, session: str) -> Any:
 
     def handler(signum: int, frame: Any) -> None:
         if control.drain_requested:
-            sys.stderr.write(f"\nstopped at once; continue with: orchestrate resume {session}\n")
+            sys.stderr.write(f"\nstopped at once; continue with: orchestrate resume {quoted(session)}\n")
             sys.stderr.flush()
             os._exit(130)
         control.request_drain("Ctrl-C")
@@ -241,7 +244,7 @@ def _install_ctrl_c(ctx: CliContext, control: Any, session: str) -> Any:
 
 def _paused(ctx: CliContext, renderer: Renderer, session: str, payload: dict[str, Any]) -> int:
     choices = payload.get("choices") or ["yes", "no"]
-    line = f"orchestrate resume {session} --answer {choices[0]}"
+    line = f"orchestrate resume {quoted(session)} --answer {choices[0]}"
     if renderer.as_json:
         renderer.event(
             {
@@ -345,9 +348,9 @@ def run(
 
     with open_saver(ctx.state_dir) as saver:
         if compile_graph(saver).get_state({"configurable": {"thread_id": sid}}).values:
-            raise UsageError(f"session {sid} already exists; continue it with `orchestrate resume {sid}`")
+            raise UsageError(f"session {sid} already exists; continue it with `orchestrate resume {quoted(sid)}`")
     if not as_json:
-        ctx.out.print(f"session {sid} (resume with: orchestrate resume {sid})", markup=False)
+        ctx.out.print(f"session {sid} (resume with: orchestrate resume {quoted(sid)})", markup=False)
     from runshepherd.logs import redact
 
     # A secret pasted into a request must not reach a checkpoint, a spec name or a model: redact it first.

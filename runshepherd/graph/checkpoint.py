@@ -10,6 +10,7 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 
 from runshepherd.errors import RunShepherdError
+from runshepherd.names import check_id, quoted
 
 
 class SessionBusy(RunShepherdError):
@@ -55,6 +56,7 @@ def open_saver(state_dir: Path) -> Iterator[object]:
 @contextmanager
 def session_lock(state_dir: Path, session_id: str) -> Iterator[None]:
     """One process drives a session at a time; a second gets a clear message instead of a corrupt run."""
+    check_id(session_id, "session id")  # it becomes a file name below: never a path
     locks = Path(state_dir) / "locks"
     locks.mkdir(parents=True, exist_ok=True)
     lock = FileLock(str(locks / f"{session_id}.lock"))
@@ -63,7 +65,7 @@ def session_lock(state_dir: Path, session_id: str) -> Iterator[None]:
     except Timeout:
         raise SessionBusy(
             f"session {session_id} is being driven by another orchestrate process; wait for it, or stop it "
-            f"and run `orchestrate resume {session_id}`"
+            f"and run `orchestrate resume {quoted(session_id)}`"
         ) from None
     try:
         yield

@@ -12,7 +12,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.functional_validators import BeforeValidator
 
-NAME_RE = re.compile(r"^[a-zA-Z]([a-zA-Z0-9_-]*[a-zA-Z0-9])?$")
+NAME_RE = re.compile(r"^[a-zA-Z]([a-zA-Z0-9_-]*[a-zA-Z0-9])?$")  # every such name is also a valid id (names.py)
+NAME_MAX = 100  # leaves room for the "-<N>" a workflow id adds, within names.ID_MAX
 SIZE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(Ki|Mi|Gi|Ti)\s*$")
 DURATION_RE = re.compile(r"^\s*(\d+)\s*([smhd])\s*$")
 _UNIT = {"Ki": 1024, "Mi": 1024**2, "Gi": 1024**3, "Ti": 1024**4}
@@ -255,6 +256,8 @@ class Task(_Strict):
     @field_validator("name")
     @classmethod
     def _name(cls, v: str) -> str:
+        if len(v) > NAME_MAX:  # names become folder names and ids: a 5,000-character one cannot be stored
+            raise ValueError(f"a name of {len(v):,} characters is too long — at most {NAME_MAX}")
         if not NAME_RE.match(v):
             raise ValueError(f"{v!r} is not a valid name — letters, digits, '-' and '_', starting with a letter")
         return v

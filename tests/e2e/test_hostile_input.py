@@ -29,3 +29,18 @@ def test_download_of_a_file_outside_the_store_exits_2_and_writes_nothing(tmp_pat
         assert res.returncode == 2, (url, res.stderr)
         assert "download" in res.stderr and "This is a bug" not in res.stderr
         assert not (tmp_path / "dl").exists()
+
+
+def test_ids_are_names_never_paths(tmp_path: Path) -> None:
+    spec = REPO / "examples" / "train-classifier.yaml"
+    outside = tmp_path / "outside"
+    for sid in (f"../../../..{outside}", "$(touch pwned)", "a" * 5000, "x/y"):
+        res = run(tmp_path, "run", "--spec", str(spec), "--session", sid, "--no-input", timeout=60)
+        assert res.returncode == 2 and "is not a valid id" in res.stderr, (sid[:40], res.stderr)
+        res = run(tmp_path, "resume", sid, "--yes", timeout=60)
+        assert res.returncode == 2 and "is not a valid id" in res.stderr
+    for cmd in ("status", "logs", "cancel"):
+        res = run(tmp_path, cmd, "../../etc", timeout=60)
+        assert res.returncode == 2 and "workflow id" in res.stderr, res.stderr
+    assert not list(tmp_path.glob("outside*")) and not (tmp_path / "pwned").exists()
+    assert not (tmp_path / "state" / "locks").exists() or not any((tmp_path / "state" / "locks").rglob("*/*"))

@@ -63,6 +63,7 @@ from runshepherd.backends.local.store import (
     write_text_atomic,
 )
 from runshepherd.backends.local.validate import POOL, check_workflow, stage_localfiles
+from runshepherd.names import is_id
 
 if TYPE_CHECKING:  # pragma: no cover
     from runshepherd.spec.document import SpecDocument
@@ -206,7 +207,7 @@ class LocalBackend:
     # ------------------------------------------------------------------------------------------ reading
     def _wf(self, workflow_id: str) -> WorkflowDir:
         wf = WorkflowDir(workflows_root(self.state_dir) / workflow_id)
-        if "/" in workflow_id or not wf.record_path.is_file():
+        if not is_id(workflow_id) or not wf.record_path.is_file():
             raise WorkflowNotFound(workflow_id, self.name)
         return wf
 

@@ -72,6 +72,7 @@ from runshepherd.backends.slurm.records import (
     TaskJob,
     all_slurm_dirs,
 )
+from runshepherd.names import is_id
 
 if TYPE_CHECKING:  # pragma: no cover
     from runshepherd.spec.document import SpecDocument
@@ -246,7 +247,7 @@ class SlurmBackend:
     # ------------------------------------------------------------------------------------------ observing
     def _dir(self, workflow_id: str) -> SlurmDir:
         wf = SlurmDir(workflows_root(self.root) / workflow_id)
-        if "/" in workflow_id or not wf.slurm_record_path.is_file():
+        if not is_id(workflow_id) or not wf.slurm_record_path.is_file():
             raise WorkflowNotFound(workflow_id, self.name)
         return wf
 

@@ -93,3 +93,9 @@ def test_a_literal_secret_in_the_spec_is_named_by_line_never_echoed() -> None:
     [warning] = [w for w in doc.warnings if "secret" in w]
     assert warning.startswith("leaky.yaml:9 holds a literal secret (hf_token)") and "credential" in warning
     assert token not in " ".join(doc.warnings)
+
+
+def test_a_5000_character_name_is_refused_naming_the_limit() -> None:
+    text = TASK.replace("name: w", "name: " + "w" * 5000)
+    with pytest.raises(SpecError, match=r":2 workflow.name: .*5,000 characters is too long — at most 100"):
+        load_spec_text(text, source="long.yaml")
