@@ -84,21 +84,12 @@ def _validate(text: str, base_dir: Path | None) -> str | None:
     return None
 
 
-def diagnosis_material(inp: Any) -> str:
-    """The facts the rule engine saw, as lines: status, tasks with exit codes, events, error lines."""
-    lines = [f"workflow {inp.workflow_id}: status {inp.status.value if inp.status else 'unknown'}"]
-    if inp.failure_message:
-        lines.append(f"failure: {inp.failure_message}")
-    for t in inp.tasks[:20]:
-        lines.append(
-            f"task {t.name}: {t.status or '?'} exit_code={t.exit_code}"
-            + (f" message={t.failure_message}" if t.failure_message else "")
-        )
-    lines += [f"event: {e}" for e in inp.events[-20:]]
-    for task, errs in inp.log_lines.items():
-        lines.append(f"--- error lines of task {task} ---")
-        lines += list(errs)[-50:]
-    return "\n".join(lines)
+def diagnosis_material(inp: Any) -> tuple[str, list[str]]:
+    """The rule engine's extraction (status, exit codes, events, error block, candidate families) as text, and
+    the verbatim input lines in it that the model may quote as evidence."""
+    from runshepherd.diagnosis.extract import extract, render
+
+    return render(inp, extract(inp))
 
 
 def is_unsure(diag: Any) -> bool:
@@ -223,8 +214,9 @@ class LLMExpert:
         """A Diagnosis from the model, or None (keep the heuristic's) when it fails or cites unseen lines."""
         from runshepherd.diagnosis.models import Diagnosis, Fix
 
-        material = clean(diagnosis_material(inp), self.patterns)
-        seen = {ln.strip() for ln in material.splitlines() if ln.strip()}
+        text, verbatim = diagnosis_material(inp)
+        material = clean(text, self.patterns)
+        seen = {clean(ln, self.patterns).strip() for ln in verbatim if ln.strip()}
         human = (
             f'The facts:\n<data kind="facts">\n{material}\n</data>\n\n'
             f"The log digest:\n{as_data('digest', digest, self.patterns)}\n\n"

@@ -155,7 +155,7 @@ def test_injected_instructions_cause_no_tool_call() -> None:
 
 
 def test_evidence_must_be_verbatim_material() -> None:
-    answers = iter([["event: OOMKilled: container exceeded 256Mi"], ["Killed by the kernel for memory"]])
+    answers = iter([["OOMKilled: container exceeded 256Mi"], ["Killed by the kernel for memory"]])
     ex, _ = expert(
         by_tool(
             LLMDiagnosis=lambda ms: call(
@@ -220,3 +220,49 @@ def test_a_digest_with_a_made_up_number_falls_back_to_the_extraction() -> None:
     ex, _ = expert(by_tool(LogDigest=lambda m: call("LogDigest", markdown="Epoch 2 of 3, ETA 17 minutes.")))
     assert ex.write_digest(EXTRACTION) == EXTRACTION
     assert any("numbers the logs do not show" in n for n in ex.drain_notices())
+
+
+def test_the_model_gets_the_rules_extraction_and_may_quote_only_its_verbatim_lines() -> None:
+    log = [
+        "step 10 loss 2.1",
+        *[f"step {n} loss 1.{n}" for n in range(11, 40)],
+        "Traceback (most recent call last):",
+        '  File "/opt/conda/lib/python3.10/site-packages/urllib3/connection.py", line 174, in _new_conn',
+        "    raise ConnectTimeoutError(",
+        "socket.timeout: timed out",
+    ]
+    answers = iter(
+        [
+            ["socket.timeout: timed out"],
+            ["- network_download (0.86)"],  # a heading of the extraction, not a line of the log
+        ]
+    )
+    ex, rec = expert(
+        by_tool(
+            LLMDiagnosis=lambda ms: call(
+                "LLMDiagnosis",
+                label="network_download",
+                origin="infra",
+                confidence=0.7,
+                evidence=next(answers),
+                explanation="the host did not answer",
+                fix_kind="retry",
+                fix_description="retry",
+            )
+        )
+    )
+    inp = DiagnosisInput(
+        workflow_id="w",
+        tasks=[{"name": "train", "status": "FAILED", "exit_code": 1}],
+        events=["Pod train-0 started"],
+        log_lines={"train": log},
+    )
+    unsure = Diagnosis(label="unknown", origin="user", confidence=0.1, explanation="?")
+    got = ex.diagnose(inp, unsure)
+    assert got is not None and got.evidence == ["socket.timeout: timed out"]
+    sent = str(rec.calls[0][0][-1].content)
+    assert "exit code 1" in sent and "Pod train-0 started" in sent  # status, exit code, events
+    assert "- network_download (" in sent  # the candidate families the rules found
+    assert "socket.timeout: timed out" in sent and "step 10 loss 2.1" not in sent  # the error block, not the log
+    assert ex.diagnose(inp, unsure) is None
+    assert "not in the material" in ex.drain_notices()[0]
