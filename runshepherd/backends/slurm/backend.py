@@ -255,10 +255,25 @@ class SlurmBackend:
         """All of the given jobs in ONE scheduler call (the polling cost the issue asks about)."""
         if not job_ids:
             return {}
-        proc = self.cli.run("squeue", ["-h", "-t", "all", "-j", ",".join(job_ids), "-O", SQUEUE_FORMAT], check=False)
-        if proc.returncode != 0 and "Invalid job id" not in proc.stderr:
-            raise BackendError(f"squeue failed: {proc.stderr.strip()}")
-        return {row.job_id: row for row in parse_squeue(proc.stdout)}
+        plain = [j for j in job_ids if "_" not in j]
+        elements = [j for j in job_ids if "_" in j]  # array elements of adopted `sbatch --array` jobs
+        rows: dict[str, JobRow] = {}
+        if plain:
+            proc = self.cli.run("squeue", ["-h", "-t", "all", "-j", ",".join(plain), "-O", SQUEUE_FORMAT], check=False)
+            if proc.returncode != 0 and "Invalid job id" not in proc.stderr:
+                raise BackendError(f"squeue failed: {proc.stderr.strip()}")
+            rows.update({row.job_id: row for row in parse_squeue(proc.stdout)})
+        if elements:
+            from runshepherd.backends.slurm.foreign import array_rows
+
+            fmt = f"ArrayJobID:|,ArrayTaskID:|,{SQUEUE_FORMAT}"
+            proc = self.cli.run("squeue", ["-h", "-t", "all", "-j", ",".join(elements), "-O", fmt], check=False)
+            if proc.returncode != 0 and "Invalid job id" not in proc.stderr:
+                raise BackendError(f"squeue failed: {proc.stderr.strip()}")
+            for element, text in array_rows(proc.stdout).items():
+                for row in parse_squeue(text):
+                    rows[element] = row.model_copy(update={"job_id": element})
+        return rows
 
     def _observe_many(self, dirs: list[SlurmDir]) -> dict[str, tuple[SlurmRecord, Observations]]:
         loaded = {wf.workflow_id: (wf, wf.read_slurm_record(), wf.read_observed()) for wf in dirs}
@@ -319,7 +334,7 @@ class SlurmBackend:
             return False
         for event in _events_for(job, old if job.name in obs.tasks else None, new):
             wf.append_event(event)
-        if new.status.terminal() and not new.scheduler_lines_appended:
+        if new.status.terminal() and not new.scheduler_lines_appended and not rec.foreign:
             _append_scheduler_lines(wf, job, new)
             new.scheduler_lines_appended = True
         obs.tasks[job.name] = new
@@ -391,6 +406,45 @@ class SlurmBackend:
         ends = {p: complete_end(p) for p in paths}
         return self._iter_logs(wf, paths, ends, tail, timeout if alive else None)
 
+    def adopt(self, identity: str) -> str:
+        """Follow a job or array submitted with plain `sbatch`: record it (once) as workflow ``sbatch-<id>``
+        whose tasks' logs are the jobs' own output files (read in place, never written to)."""
+        from runshepherd.backends.slurm import foreign
+
+        ident = identity.strip()
+        if not foreign.JOB_ID_RE.match(ident):
+            raise WorkflowNotFound(identity, self.name, "give a RunShepherd workflow id or a Slurm job id (e.g. 4711)")
+        wid = foreign.workflow_id_for(ident)
+        wf = SlurmDir(workflows_root(self.root) / wid)
+        if wf.slurm_record_path.is_file():
+            return wid
+        proc = self.cli.run("scontrol", ["show", "job", "-o", ident], check=False)
+        jobs = foreign.jobs_of(proc.stdout) if proc.returncode == 0 else []
+        if not jobs:
+            raise WorkflowNotFound(
+                identity, self.name, f"Slurm does not know job {ident} ({proc.stderr.strip() or 'no such job'})"
+            )
+        with FileLock(str(self.root / "submit.lock"), timeout=60):
+            if wf.slurm_record_path.is_file():
+                return wid
+            wf.root.mkdir(parents=True, exist_ok=True)
+            for j in jobs:
+                log = wf.log_path(j.name)
+                log.parent.mkdir(parents=True, exist_ok=True)
+                if j.stdout and not log.exists():
+                    log.symlink_to(j.stdout)
+            (wf.root / "description.txt").write_text(foreign.describe(jobs[0]), encoding="utf-8")
+            record = SlurmRecord(
+                workflow_id=wid,
+                name=jobs[0].name.rsplit("_", 1)[0] if len(jobs) > 1 else jobs[0].name,
+                pool=jobs[0].partition or "unknown",
+                submit_time=jobs[0].submit_time or utcnow(),
+                tasks=[TaskJob(name=j.name, group=j.name, lead=True, job_id=j.job_id) for j in jobs],
+                foreign=True,
+            )
+            write_json_atomic(wf.slurm_record_path, record)
+        return wid
+
     def whole_log(self, workflow_id: str, task: str) -> WholeLog:
         """The job's log file (the in-job runner's output, then Slurm's own verdict lines once it ended)."""
         wf = self._dir(workflow_id)
@@ -427,6 +481,8 @@ class SlurmBackend:
 
     def spec(self, workflow_id: str, *, template: bool = False) -> str:
         wf = self._dir(workflow_id)
+        if wf.read_slurm_record().foreign:
+            return ""  # a job from plain sbatch has no workflow spec (its description is in `explain`)
         return (wf.template_path if template else wf.spec_path).read_text(encoding="utf-8")
 
     def cancel(self, workflow_id: str) -> None:

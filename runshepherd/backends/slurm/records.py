@@ -42,6 +42,7 @@ class SlurmRecord(_Model):
     warnings: list[str] = Field(default_factory=list)
     exec_timeout: float | None = None
     queue_timeout: float | None = None
+    foreign: bool = False  # submitted outside RunShepherd (plain sbatch): its output files are the user's
 
 
 class Observation(_Model):
