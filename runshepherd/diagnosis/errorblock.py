@@ -29,7 +29,9 @@ _PREFIXES = [
 _ANY_PREFIX = re.compile("|".join(f"(?:{p.pattern})" for p in _PREFIXES))
 
 # ``kubectl describe`` indents its Events table by two spaces
-_EVENT_LINE = re.compile(r"^\s*(?:Normal|Warning)\s{2,}\w+")
+_EVENT_LINE = re.compile(
+    r"^\s*(?:Normal|Warning)(?:\s{2,}\w+|\s+(?:[A-Z][a-z]+[A-Z]\w*|Failed|Evicted|Killing|Unhealthy|Preempted|BackOff)\s)"
+)
 _WARNING = re.compile(
     r"(?:\b\w*Warning\b(?!\s{2,}\w))"  # UserWarning, FutureWarning… but not a k8s "Warning  Reason" event
     r"|^\s*(?:WARNING|WARN|Warning)\b"

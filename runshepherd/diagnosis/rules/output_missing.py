@@ -45,15 +45,27 @@ def _outputs_missing(ctx: Context) -> list[Signal]:
     return []
 
 
+_TYPO_LINES = PatternRule(
+    name="output_missing_typo",
+    label="output_missing",
+    origin="user",
+    fix_kind="fix_path",
+    explanation=_EXPL_TYPO,
+    fix_description=_FIX_TYPO,
+    patterns=(pat(r"\{\{\s*outputs\s*\}\}", 0.88),),
+    in_events=False,
+    in_warnings=True,
+)
+# nothing (or not what was declared) was written: the script or the step's declaration has to change, which is
+# what maintainers answer (a path typo in the spec is the case above)
 _OUTPUT_LINES = PatternRule(
     name="output_missing",
     label="output_missing",
     origin="user",
-    fix_kind="fix_path",
-    explanation=lambda m: _EXPL_TYPO if "{{" in m.group(0) else _EXPL_EMPTY,
-    fix_description=lambda m: _FIX_TYPO if "{{" in m.group(0) else _FIX_EMPTY,
+    fix_kind="fix_code",
+    explanation=_EXPL_EMPTY,
+    fix_description=_FIX_EMPTY,
     patterns=(
-        pat(r"\{\{\s*outputs\s*\}\}", 0.88),
         pat(
             r"No (?:output )?files (?:found )?to upload|nothing to upload|0 files uploaded|output (?:directory|folder) \S* ?is empty|No outputs (?:were )?(?:found|produced)",
             0.85,
@@ -77,7 +89,7 @@ FAMILY = family(
     fix_kind="fix_path",
     explanation=_EXPL_EMPTY,
     fix_description=_FIX_EMPTY,
-    rules=(FunctionRule("outputs_missing", _outputs_missing), _OUTPUT_LINES),
+    rules=(FunctionRule("outputs_missing", _outputs_missing), _TYPO_LINES, _OUTPUT_LINES),
     applies=("failed", "completed"),
     fixer=fix_outputs,
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from runshepherd.diagnosis.rules.base import pat
+from runshepherd.diagnosis.rules.base import PatternRule, pat
 from runshepherd.diagnosis.rules.family import exits, family
 
 _EXPL = (
@@ -12,6 +12,21 @@ _EXPL = (
 _FIX = (
     "Resubmit (at NORMAL priority if it ran as LOW, which can be preempted), and save checkpoints regularly so "
     "a restart resumes instead of starting over."
+)
+
+# the machine went away under the job (Ray's heartbeat detector, a TPU pod's lost workers); Ray and TensorFlow
+# log it at warning or info level, so those lines are read too
+_NODE_LOST = PatternRule(
+    name="node_lost",
+    label="preempted",
+    origin="infra",
+    fix_kind="resubmit",
+    explanation=_EXPL,
+    fix_description=_FIX,
+    patterns=(
+        pat(r"has been marked dead because the detector has missed too many heartbeats|lame workers found", 0.86),
+    ),
+    in_warnings=True,
 )
 
 FAMILY = family(
@@ -34,8 +49,6 @@ FAMILY = family(
         ),
         pat(r"CANCELLED AT \S+(?! DUE)", 0.7, flags=0),
         pat(r"TERM_PREEMPT\b", 0.95, flags=0),
-        # the machine went away under the job (Ray's heartbeat detector, a TPU pod's lost workers)
-        pat(r"has been marked dead because the detector has missed too many heartbeats|lame workers found", 0.86),
         pat(r"\bEvicted\b|pod (?:was )?evicted", 0.72),
         pat(
             r"(?:Received|received|got|caught) (?:signal )?SIGTERM|SIGTERM received|Signal 15 \(SIGTERM\)|received signal 15",
@@ -43,6 +56,7 @@ FAMILY = family(
         ),
     ),
     # FAILED_CANCELED is a person's cancel (CLI, chat, the scheduler's own cancel), never evidence of preemption
+    rules=(_NODE_LOST,),
     statuses={"FAILED_PREEMPTED": 0.97, "FAILED_BACKEND_ERROR": 0.8},
     # 143 = SIGTERM from outside (weak alone); OSMO 3001/3006 = the platform stopped the task
     exit_codes=(exits(143, -15, strength=0.45), exits(3001, 3006, strength=0.85)),

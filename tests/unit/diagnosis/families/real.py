@@ -1,0 +1,34 @@
+"""Cases of the real-log corpus for the family tests: DEV split only (the blind split is never read by tests)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+from runshepherd.diagnosis import Diagnosis, diagnose_log_text
+
+ROOT = Path(__file__).resolve().parents[3] / "data" / "diagnosis_real"
+
+
+def _split_of(case_id: str) -> str:
+    spec = importlib.util.spec_from_file_location("diagnosis_real_split", ROOT / "split.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return str(mod.split_of(case_id))
+
+
+def dev_case(case_id: str) -> tuple[str, dict[str, str]]:
+    """The log text and the record of one DEV case; a blind id is refused."""
+    assert _split_of(case_id) == "dev", f"{case_id} is in the blind split: tests may only use dev cases"
+    part = ROOT / ("part-a.jsonl" if case_id.startswith("a-") else "part-b.jsonl")
+    record = next(json.loads(line) for line in part.read_text(encoding="utf-8").splitlines() if f'"{case_id}"' in line)
+    return (ROOT / "logs" / f"{case_id}.log").read_text(encoding="utf-8"), record
+
+
+def diagnose_dev(case_id: str) -> tuple[Diagnosis, str, dict[str, str]]:
+    text, record = dev_case(case_id)
+    d = diagnose_log_text(text, case_id)
+    assert all(e in text for e in d.evidence), "evidence must be verbatim lines of the log"
+    return d, text, record

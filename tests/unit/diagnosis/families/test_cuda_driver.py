@@ -1,0 +1,27 @@
+"""The cuda_driver family: real DEV-split cases (verbatim excerpts from public threads) and its edge cases."""
+
+from __future__ import annotations
+
+import pytest
+
+from runshepherd.diagnosis import diagnose_log_text
+
+from .real import diagnose_dev
+
+
+@pytest.mark.parametrize("case_id", ["a-0137", "a-0135", "a-0136"])
+def test_real_dev_cases(case_id: str) -> None:
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "cuda_driver"
+
+
+def test_a_gpu_newer_than_the_build_is_a_driver_or_image_problem() -> None:
+    log = "NVIDIA RTX A6000 with CUDA capability sm_86 is not compatible with the current PyTorch installation.\n"
+    d = diagnose_log_text(log)
+    assert (d.label, d.origin, d.fix.kind) == ("cuda_driver", "infra", "fix_driver_or_image")
+
+
+def test_the_cuda_runtime_of_a_wheel_is_a_dependency_not_the_driver() -> None:
+    log = "ImportError: libcudart.so.12: cannot open shared object file: No such file or directory\n"
+    assert diagnose_log_text(log).label == "missing_dependency"
+    assert diagnose_log_text("OSError: libcuda.so.1: cannot open shared object file\n").label == "cuda_driver"

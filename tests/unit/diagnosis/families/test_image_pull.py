@@ -1,0 +1,24 @@
+"""The image_pull family: real DEV-split cases (verbatim excerpts from public threads) and its edge cases."""
+
+from __future__ import annotations
+
+import pytest
+
+from runshepherd.diagnosis import diagnose_log_text
+
+from .real import diagnose_dev
+
+
+@pytest.mark.parametrize("case_id", ["b-0034", "b-0035", "b-0040"])
+def test_real_dev_cases(case_id: str) -> None:
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "image_pull"
+
+
+def test_a_registry_refusal_is_an_image_pull_needing_credentials() -> None:
+    log = (
+        "Error response from daemon: pull access denied for myorg/trainer, repository does not exist or may "
+        "require 'docker login': denied: requested access to the resource is denied\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("image_pull", "fix_credentials")

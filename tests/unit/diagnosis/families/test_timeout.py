@@ -1,0 +1,22 @@
+"""The timeout family: real DEV-split cases (verbatim excerpts from public threads) and its edge cases."""
+
+from __future__ import annotations
+
+import pytest
+
+from runshepherd.diagnosis import diagnose_log_text
+
+from .real import diagnose_dev
+
+
+@pytest.mark.parametrize("case_id", ["b-0004", "b-0132", "b-0061"])
+def test_real_dev_cases(case_id: str) -> None:
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "timeout"
+
+
+def test_lsf_and_slurm_time_limits() -> None:
+    assert diagnose_log_text("TERM_RUNLIMIT: job killed after reaching LSF run time limit.\n").label == "timeout"
+    slurm = "slurmstepd: error: *** JOB 42 ON n1 CANCELLED AT 2024-01-01T00:00:00 DUE TO TIME LIMIT ***\n"
+    d = diagnose_log_text(slurm)
+    assert (d.label, d.fix.kind) == ("timeout", "increase_timeout_or_checkpoint")
