@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -429,11 +429,51 @@ def _argv_with_default_command(argv: list[str]) -> list[str]:
     return ["run", *argv]
 
 
-def _internal_error(exc: BaseException) -> int:
+def _state_dir_of(args: list[str]) -> Path | None:
+    """The state dir this invocation uses, read without running the command (for the crash dump's place)."""
+    import os
+
+    for i, a in enumerate(args):
+        if a == "--state-dir" and i + 1 < len(args):
+            return Path(args[i + 1]).expanduser()
+        if a.startswith("--state-dir="):
+            return Path(a.partition("=")[2]).expanduser()
+    if os.environ.get("RUNSHEPHERD_STATE_DIR"):
+        return Path(os.environ["RUNSHEPHERD_STATE_DIR"]).expanduser()
+    try:
+        from runshepherd.config import load_settings
+
+        return load_settings(None, flags={}).resolved_state_dir()
+    except Exception:  # noqa: BLE001 - a broken config must not hide the crash being reported
+        return None
+
+
+def _crash_file(state_dir: Path | None) -> Any:
+    """An open file for the crash dump: under the state dir (`crashes/`), the temp dir only if that fails."""
     import tempfile
+    from datetime import UTC, datetime
+
+    if state_dir is not None:
+        try:
+            folder = state_dir / "crashes"
+            folder.mkdir(parents=True, exist_ok=True)
+            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+            return tempfile.NamedTemporaryFile("w", dir=folder, prefix=f"crash-{stamp}-", suffix=".txt", delete=False)
+        except OSError:
+            pass
+    return tempfile.NamedTemporaryFile("w", prefix="runshepherd-crash-", suffix=".txt", delete=False)
+
+
+def _internal_error(exc: BaseException, state_dir: Path | None = None) -> int:
     import traceback
 
-    with tempfile.NamedTemporaryFile("w", prefix="runshepherd-crash-", suffix=".txt", delete=False) as fh:
+    from runshepherd.environment import environment_problem
+
+    problem = environment_problem(exc)
+    if problem is not None:  # the machine's refusal (disk full, read-only, damaged file): not a bug of ours
+        print(f"error: {problem}", file=sys.stderr)
+        return problem.exit_code
+    with _crash_file(state_dir) as fh:
         traceback.print_exception(exc, file=fh)
     print(
         f"internal error: {type(exc).__name__}: {exc}\n"
@@ -459,7 +499,7 @@ def main(argv: list[str] | None = None) -> int:
         print("interrupted", file=sys.stderr)
         code = 130
     except Exception as exc:  # a bug of ours: say so plainly, keep the details in a file, not on the screen
-        code = _internal_error(exc)
+        code = _internal_error(exc, _state_dir_of(args))
     if argv is None:
         sys.exit(code)
     return code

@@ -206,6 +206,7 @@ def drive(
         finally:
             if previous is not None:
                 signal.signal(signal.SIGINT, previous)
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
         prune(saver.conn, session)  # type: ignore[attr-defined]
         values = snap.values
     return _done(ctx, renderer, session, values)
@@ -236,9 +237,19 @@ def _install_ctrl_c(ctx: CliContext, control: Any, session: str) -> Any:
         sys.stderr.write("\nstopping at the next safe point (Ctrl-C again to stop at once)…\n")
         sys.stderr.flush()
 
+    def on_term(signum: int, frame: Any) -> None:
+        # SIGTERM (a scheduler, systemd, `kill`): leave at once — every step is checkpointed — and say where to resume
+        sys.stderr.write(
+            f"\nstopped by SIGTERM; nothing is lost. Continue with: orchestrate resume {quoted(session)}\n"
+        )
+        sys.stderr.flush()
+        os._exit(143)
+
     try:
-        return signal.signal(signal.SIGINT, handler)
-    except ValueError:  # not the main thread (chat drives sessions from a worker thread): leave SIGINT alone
+        previous = signal.signal(signal.SIGINT, handler)
+        signal.signal(signal.SIGTERM, on_term)
+        return previous
+    except ValueError:  # not the main thread (chat drives sessions from a worker thread): leave the signals alone
         return None
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from filelock import FileLock, Timeout
 
+from runshepherd.environment import damaged, database_problem
 from runshepherd.errors import RunShepherdError
 from runshepherd.names import check_id, quoted
 
@@ -40,17 +42,44 @@ def compact_saver_class() -> type:
     return CompactSqliteSaver
 
 
+EMPTY_GRACE = 10.0  # seconds a 0-byte database may be one another process has just created
+
+
 @contextmanager
 def open_saver(state_dir: Path) -> Iterator[object]:
+    """The session store. A full disk, a read-only folder or a damaged file (now or mid-session) is an
+    EnvironmentProblem naming the file and what to do, never a traceback."""
     path = db_path(state_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
+    _refuse_truncated(path)
     try:
-        saver = compact_saver_class()(conn)
-        saver.setup()
-        yield saver
+        conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
+    except sqlite3.Error as exc:
+        raise database_problem(path, exc) from None
+    try:
+        try:
+            saver = compact_saver_class()(conn)
+            saver.setup()
+            conn.execute("SELECT count(*) FROM checkpoints").fetchone()  # a damaged file fails here, not later
+        except sqlite3.Error as exc:
+            raise database_problem(path, exc) from None
+        try:
+            yield saver
+        except sqlite3.Error as exc:
+            raise database_problem(path, exc) from exc
     finally:
         conn.close()
+
+
+def _refuse_truncated(path: Path) -> None:
+    """A 0-byte database that is not brand new lost its sessions (a crash, a full disk): say so, never read it
+    as "no sessions yet"."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return
+    if st.st_size == 0 and time.time() - st.st_mtime > EMPTY_GRACE:
+        raise damaged(path, "it is empty: 0 bytes")
 
 
 @contextmanager

@@ -51,6 +51,35 @@ def spawn(tmp: Path, *args: str) -> subprocess.Popen[str]:
     )
 
 
+def slow_spec(steps: int) -> str:
+    """A one-task workflow printing a step a second for ``steps`` seconds (time to kill, cancel or signal it)."""
+    return f"""\
+workflow:
+  name: slow
+  resources:
+    default: {{cpu: 1, memory: 256Mi}}
+  tasks:
+  - name: slow
+    image: ubuntu:24.04
+    command: [bash, -c]
+    args: ["for i in $(seq 1 {steps}); do echo step $i/{steps}; sleep 1; done; echo ok > {{{{output}}}}/ok.txt"]
+"""
+
+
+def until_running(proc: subprocess.Popen[str], limit: float = 60) -> list[str]:
+    """Read a `--json` session's events until its workflow is RUNNING (or ``limit`` seconds); the lines read."""
+    import time
+
+    assert proc.stdout is not None
+    seen: list[str] = []
+    deadline = time.time() + limit
+    for line in proc.stdout:
+        seen.append(line)
+        if '"event": "status"' in line and '"RUNNING"' in line or time.time() > deadline:
+            break
+    return seen
+
+
 def json_lines(text: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
 

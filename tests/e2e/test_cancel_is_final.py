@@ -2,35 +2,18 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
-from cli_helpers import json_lines, run, spawn
+from cli_helpers import json_lines, run, slow_spec, spawn, until_running
 
-SLOW = """\
-workflow:
-  name: slow
-  resources:
-    default: {cpu: 1, memory: 256Mi}
-  tasks:
-  - name: slow
-    image: ubuntu:24.04
-    command: [bash, -c]
-    args: ["for i in $(seq 1 30); do echo step $i/30; sleep 1; done"]
-"""
+SLOW = slow_spec(30)
 
 
 def test_cancel_from_another_terminal_ends_the_session_canceled_with_one_submission(tmp_path: Path) -> None:
     spec = tmp_path / "slow.yaml"
     spec.write_text(SLOW)
     proc = spawn(tmp_path, "run", "--spec", str(spec), "--yes", "--json", "--session", "cx")
-    assert proc.stdout is not None and proc.stderr is not None
-    seen: list[str] = []
-    deadline = time.time() + 60
-    for line in proc.stdout:
-        seen.append(line)
-        if '"event": "status"' in line and '"RUNNING"' in line or time.time() > deadline:
-            break
+    seen = until_running(proc)
     canceled = run(tmp_path, "cancel", "slow-1", "--yes")
     assert canceled.returncode == 0, canceled.stderr
     rest, err = proc.communicate(timeout=120)

@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 import os
 import signal
-import time
 from pathlib import Path
 
-from cli_helpers import EXAMPLES, json_lines, run, spawn
+from cli_helpers import EXAMPLES, json_lines, run, slow_spec, spawn, until_running
 
 
 def test_main_job_completes_and_downloads_the_model(tmp_path: Path) -> None:
@@ -46,28 +45,14 @@ def test_no_input_pauses_and_answer_later_continues(tmp_path: Path) -> None:
     assert json_lines(third.stdout)[-1]["outcome"] == "COMPLETED"
 
 
-SLOW = """\
-workflow:
-  name: slow
-  resources:
-    default: {cpu: 1, memory: 256Mi}
-  tasks:
-  - name: slow
-    image: ubuntu:24.04
-    command: [bash, -c]
-    args: ["for i in 1 2 3 4 5 6; do echo step $i/6; sleep 1; done; echo ok > {{output}}/ok.txt"]
-"""
+SLOW = slow_spec(6)
 
 
 def test_kill_9_while_monitoring_then_resume_submits_once(tmp_path: Path) -> None:
     spec = tmp_path / "slow.yaml"
     spec.write_text(SLOW)
     proc = spawn(tmp_path, "run", "--spec", str(spec), "--yes", "--json", "--session", "k9")
-    assert proc.stdout is not None
-    deadline = time.time() + 60
-    for line in proc.stdout:
-        if '"event": "status"' in line and '"RUNNING"' in line or time.time() > deadline:
-            break
+    until_running(proc)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=10)
     res = run(tmp_path, "resume", "k9", "--yes", "--json")
@@ -97,10 +82,8 @@ def test_ctrl_c_leaves_a_resumable_session(tmp_path: Path) -> None:
     spec = tmp_path / "slow.yaml"
     spec.write_text(SLOW)
     proc = spawn(tmp_path, "run", "--spec", str(spec), "--yes", "--json", "--session", "cc")
-    assert proc.stdout is not None and proc.stderr is not None
-    for line in proc.stdout:
-        if '"event": "status"' in line and '"RUNNING"' in line:
-            break
+    assert proc.stderr is not None
+    until_running(proc)
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=30) == 130
     assert "orchestrate resume cc" in proc.stderr.read()
