@@ -12,6 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from runshepherd.experts.scope import out_of_scope
+
 IntentKind = Literal[
     "start",
     "status",
@@ -24,6 +26,7 @@ IntentKind = Literal[
     "cancel",
     "answer",
     "list_runs",
+    "out_of_scope",
     "help",
     "quit",
 ]
@@ -92,6 +95,8 @@ def route(text: str, *, waiting: str | None = None, known: list[str] | None = No
         return Intent(kind="answer", text=text, answer="no")
     if t in CHOICES:
         return Intent(kind="answer", text=text, answer=t.split()[0])
+    if out_of_scope(text) is not None:
+        return Intent(kind="out_of_scope", text=text)
     if re.search(r"\b(cancel|abort|kill|terminate)\b", t) or re.match(r"stop (it|the run|the job|workflow)", t):
         return Intent(kind="cancel", text=text, workflow=wid)
     if re.search(r"\bdownload\b|\b(fetch|get|grab|copy) (the |my )?(outputs?|results?|model|artifacts?)\b", t):

@@ -207,6 +207,12 @@ class ChatSession:
         if open_q:
             self.say(f"still open: {open_q}")
 
+    def do_out_of_scope(self, intent: Intent) -> None:
+        from runshepherd.experts.scope import out_of_scope
+
+        verdict = out_of_scope(intent.text)
+        self.say(verdict.text() if verdict else HELP)
+
     def do_start(self, intent: Intent) -> None:
         from runshepherd.cli.session import new_session_id
 

@@ -348,6 +348,8 @@ def run(
 
     if not request and spec is None:
         raise UsageError('say what to run, e.g. orchestrate "train a small classifier for 3 epochs", or --spec FILE')
+    if request and spec is None and (refused := _out_of_scope(ctx, request, as_json)) is not None:
+        return refused
     set_values = parse_set_values(sets)
     if spec is not None:
         load_spec_file(spec, set_values=set_values)  # bad input fails here: exit 2, no session created
@@ -375,6 +377,20 @@ def run(
     deps = make_deps(ctx, sid, yes=yes, cadence=cadence, max_fixes=max_fixes)
     interactive = not no_input and sys.stdin.isatty()
     return drive(ctx, session=sid, first_input=first, deps=deps, as_json=as_json, interactive=interactive)
+
+
+def _out_of_scope(ctx: CliContext, request: str, as_json: bool) -> int | None:
+    """A request about running the platform, not a job on it: a plain answer, exit 2, no session, no backend call."""
+    from runshepherd.experts.scope import out_of_scope
+
+    verdict = out_of_scope(request)
+    if verdict is None:
+        return None
+    if as_json:
+        ctx.print_json({"event": "out_of_scope", "session": None, **verdict.model_dump()})
+    else:
+        ctx.out.print(verdict.text(), markup=False)
+    return 2
 
 
 def resume(

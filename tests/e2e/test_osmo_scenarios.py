@@ -1,22 +1,9 @@
-"""The OSMO skill's own eval scenarios (shared/osmo-evals/evals.json), asked of our CLI against the fake `osmo`.
+"""The OSMO skill's own eval scenarios (evals.json, 34 of them), asked of our CLI against the fake `osmo`.
 
-Each test drives `orchestrate … --backend osmo` in a subprocess with the fake first on PATH, serving the
-scenario's fixtures, and checks that the answer carries the ground truth's facts.
-
-Out of scope (not workflow/pool/log/failure/pending/output/app/cancel questions, or not ours to answer):
-* osmo-user-010 — general NVIDIA product question, no OSMO involved.
-* osmo-user-020 — deploying OSMO itself on Kubernetes (installation, the osmo-deploy skill's job).
-* osmo-user-021 — draining/tainting a Kubernetes node (cluster administration).
-* osmo-user-022 — editing server-side `osmo config` pod templates (admin surface; never touched by design).
-* osmo-user-023 — provisioning an AWS instance (non-OSMO compute).
-* osmo-user-025, osmo-user-026 — Azure AKS / NIM Operator infrastructure setup.
-* osmo-user-035 — Kubernetes docker-registry secret for NIM Operator (not an OSMO workflow credential).
-* osmo-user-009 — needs the public OSMO cookbook from the network (no network at runtime).
-* osmo-user-027 — creating an OSMO REGISTRY credential: RunShepherd has no credential command (yet).
-* osmo-user-031 — drafting a YAML with topology constraints without submitting: a planner feature, not backend.
-* osmo-user-033 — raw `osmo data check` of a URI: no `orchestrate` command for access checks.
-* osmo-user-030 — `osmo app submit gr00t-train:2`: our `orchestrate app submit` uses the local app registry;
-  the backend's `submit_app` exists and is tested, the CLI wiring is the lead's.
+Each in-scope test drives `orchestrate … --backend osmo` in a subprocess with the fake first on PATH, serving the
+scenario's fixtures, and checks the answer against the scenario's expected-behaviour list. SCENARIOS below
+classifies every scenario: the test that covers it, or OUT_OF_SCOPE — those are asked as `orchestrate "QUESTION"`
+and must get a plain answer with no `osmo` call and no plan (the skill's ground truth for them).
 """
 
 from __future__ import annotations
@@ -390,3 +377,92 @@ def test_expired_login_pauses_with_exit_4_and_resume_continues_the_same_workflow
     assert not [e for e in events if e["event"] == "submitted"]  # the same workflow, not a new submission
     assert events[-1]["outcome"] == "COMPLETED" and events[-1]["workflow_ids"] == [wid]
     assert len(osmo_calls(tmp_path)) > calls_before
+
+
+# ------------------------------------------------------------------------------------------- every scenario
+OUT_OF_SCOPE = "out of scope"
+SCENARIOS: dict[str, str] = {
+    "osmo-user-002": "test_002_recent_workflows_table",
+    "osmo-user-003": "test_003_status_with_progress_from_logs",
+    "osmo-user-004": "test_004_resource_usage_is_the_grafana_link_not_numbers",
+    "osmo-user-005": "test_005_dashboard_link_and_null_links_named",
+    "osmo-user-006": "test_006_explain_from_the_template",
+    "osmo-user-007": "test_007_submit_unchanged_to_a_free_h100_pool",
+    "osmo-user-008": "test_008_jinja_values_go_through_set",
+    "osmo-user-010": OUT_OF_SCOPE,  # general NVIDIA product question
+    "osmo-user-011": "test_011_012_pools_with_effective_availability",
+    "osmo-user-012": "test_011_012_pools_with_effective_availability",
+    "osmo-user-013": "test_013_pending_is_a_per_node_fit_problem",
+    "osmo-user-014": "test_014_oom_doubles_memory",
+    "osmo-user-015": "test_015_024_exit_127_jq_not_found_with_install_fix",
+    "osmo-user-016": "test_016_image_pull_from_events_with_empty_logs",
+    "osmo-user-017": "test_017_outputs_typo_after_completed",
+    "osmo-user-018": "test_018_oversized_spec_is_refused_with_the_capacity_table",
+    "osmo-user-019": "test_019_app_create_helper_from_the_template",
+    "osmo-user-020": OUT_OF_SCOPE,  # deploying OSMO itself
+    "osmo-user-021": OUT_OF_SCOPE,  # tainting/draining a Kubernetes node
+    "osmo-user-022": OUT_OF_SCOPE,  # server-side OSMO config (pod templates)
+    "osmo-user-023": OUT_OF_SCOPE,  # provisioning an AWS instance
+    "osmo-user-024": "test_015_024_exit_127_jq_not_found_with_install_fix",
+    "osmo-user-025": OUT_OF_SCOPE,  # Azure AKS / NIM Operator infrastructure
+    "osmo-user-026": OUT_OF_SCOPE,  # Azure AKS provisioning without Azure prerequisites
+    "osmo-user-028": "test_028_private_image_needs_a_registry_credential",
+    "osmo-user-029": "test_029_validate_with_set_and_pool_never_submits",
+    "osmo-user-032": "test_032_download_a_raw_storage_uri",
+    "osmo-user-034": "test_034_cancel_asks_first_and_never_forces",
+    "osmo-user-035": OUT_OF_SCOPE,  # Kubernetes docker-registry secret for the NIM Operator
+}
+
+
+# In scope but not built yet (issue 18): each leaves this list when its test lands.
+NOT_YET = {
+    "osmo-user-009": "recipes with a throughput-based submission count",
+    "osmo-user-027": "orchestrate credential set",
+    "osmo-user-030": "OSMO app show/submit with --pool auto:H100",
+    "osmo-user-031": "orchestrate draft",
+    "osmo-user-033": "orchestrate data check",
+}
+
+
+def _evals() -> list[dict[str, Any]]:
+    return json.loads((fake_env.SHARED_EVALS / "evals.json").read_text())
+
+
+def test_every_scenario_is_classified_and_covered() -> None:
+    ids = [s["id"] for s in _evals()]
+    missing = [i for i in ids if i not in SCENARIOS and i not in NOT_YET]
+    assert not missing, f"scenarios with no test and no out-of-scope verdict: {missing}"
+    assert not set(SCENARIOS) & set(NOT_YET) and set(ids) == set(SCENARIOS) | set(NOT_YET)
+    for sid, test in SCENARIOS.items():
+        if test != OUT_OF_SCOPE:
+            assert callable(globals().get(test)), f"{sid}: {test} is not a test in this module"
+    truth = {s["id"]: s["expected_skill"] is None for s in _evals()}
+    assert {i for i, t in SCENARIOS.items() if t == OUT_OF_SCOPE} == {i for i, out in truth.items() if out}
+
+
+ANSWER_NAMES = {
+    "osmo-user-010": ["general product question", "nvidia"],
+    "osmo-user-020": ["deploying", "osmo", "deployment guide"],
+    "osmo-user-021": ["kubernetes cluster administration", "kubectl"],
+    "osmo-user-022": ["server-side config", "pod templates", "osmo config"],
+    "osmo-user-023": ["aws", "provisioning"],
+    "osmo-user-025": ["aks", "nim operator", "infrastructure owner"],
+    "osmo-user-026": ["aks", "login", "subscription", "quota"],
+    "osmo-user-035": ["docker-registry secret", "kubectl", "osmo registry credential"],
+}
+
+
+@pytest.mark.parametrize("sid", sorted(i for i, t in SCENARIOS.items() if t == OUT_OF_SCOPE))
+def test_out_of_scope_gets_a_plain_answer_no_osmo_call_no_plan(tmp_path: Path, sid: str) -> None:
+    question = next(s["question"] for s in _evals() if s["id"] == sid)
+    res = osmo_cli(tmp_path, question, "--yes", "--json")
+    assert res.returncode == 2, res.stdout + res.stderr
+    (answer,) = [json.loads(x) for x in res.stdout.splitlines() if x.startswith("{")]
+    assert answer["event"] == "out_of_scope" and "outside what RunShepherd does" in answer["answer"]
+    said = (answer["answer"] + " " + answer["handled_by"]).lower()
+    for word in ANSWER_NAMES[sid]:  # the scenario's own expectation: what the request is, what handles it
+        assert word in said, (word, said)
+    assert osmo_calls(tmp_path) == []  # no osmo command ran
+    assert not list((tmp_path / "state").rglob("*.sqlite*")) and "planned" not in res.stdout  # no session, no plan
+    text = osmo_cli(tmp_path, question).stdout
+    assert "Nothing was planned or run." in text and "submitted" not in text
