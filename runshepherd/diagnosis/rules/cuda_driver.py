@@ -40,7 +40,8 @@ FAMILY = family(
             0.88,
         ),
         pat(r"CUDA_ERROR_NOT_INITIALIZED|CUDA driver initialization failed", 0.86),
-        pat(r"Unable to initialize backend 'cuda'", 0.86),
+        pat(r"Unable to initialize backend 'cuda'|(?:CUDA|cuda)'? backend failed to initiali[sz]e", 0.86),
+        pat(r"Unable to use CUDA because of the following issues|Outdated cuDNN installation found", 0.86),
         pat(r"Torch not compiled with CUDA enabled", 0.86),
         pat(
             r"Loaded runtime CuDNN library: \S+ but source was compiled with|CUDNN_STATUS_VERSION_MISMATCH|cuDNN version incompatibility",

@@ -42,6 +42,9 @@ FAMILY = family(
         # LSF's and the kernel's words for the same kill
         pat(r"TERM_MEMLIMIT|invoked oom-killer|killed by the cgroup out-of-memory handler", 0.95),
         pat(r"out of shared memory|shared memory \(shm\) limit|insufficient shared memory", 0.92),
+        # a bus error in a data-loading or model-sharing process is /dev/shm running out (a container's
+        # default is 64 MB)
+        pat(r"\bBus error\b", 0.87),
         pat(r"is killed by signal: Killed", 0.9),
         pat(r"^(?:\w+\.)*MemoryError\b", 0.88, flags=0),
         pat(r"std::bad_alloc", 0.88),

@@ -14,7 +14,8 @@ _PULL = re.compile(
     r"|pull access denied|repository does not exist|InvalidImageName|ErrImageNeverPull|failed to resolve reference"
     r"|pyxis: (?:failed|couldn't)|enroot-import|\[ERROR\] URL \S+ returned error code|Error response from daemon: (?:manifest|pull)"
     r"|Back-off pulling image|image \S+ not found|trying and failing to pull image"
-    r"|requested access to the resource is denied|toomanyrequests|pull rate limit",
+    r"|requested access to the resource is denied|toomanyrequests|pull rate limit"
+    r"|failed to fetch (?:anonymous|oauth) token",
     re.IGNORECASE,
 )
 _AUTH = re.compile(
@@ -91,7 +92,13 @@ def _image_pull(ctx: Context) -> list[Signal]:
         ev = ev or [f"status: {ctx.status}"]
     order = ORDER_STATUS if status_hit else min(h[0] for h in hits)
     strength = 0.96 if (hits and ctx.status != "FAILED_START_TIMEOUT") or ctx.status == "FAILED_IMAGE_PULL" else 0.6
-    return [
+    # the pull failing again later (after the kubelet's retry notice) is the same failure repeated, not history
+    again = [
+        Signal("image_pull", origin, 0.0, hits[-1][0], [hits[-1][1]], expl, kind, fix, secondary=True)
+        for _ in range(1)
+        if len(hits) > 1 and hits[-1][0] > hits[0][0]
+    ]
+    return again + [
         Signal(
             "image_pull",
             origin,

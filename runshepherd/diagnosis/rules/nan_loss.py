@@ -84,6 +84,7 @@ FAMILY = family(
         ),
         pat(r"non-finite (?:loss|gradients?|values?)|loss is not finite|nan loss detected|\bNaN loss\b", 0.86),
         pat(r"invalid value \(nan\) encountered", 0.86),
+        pat(r"\bis inf or nan\b|Tensor had (?:NaN|Inf) values", 0.86),
         pat(r"returned nan values in its \d+(?:st|nd|rd|th) output", 0.9),
         pat(r"\bgrad(?:ient)?[_ ]norm\b\s*[=:]\s*(?:nan|inf)\b", 0.72),
     ),

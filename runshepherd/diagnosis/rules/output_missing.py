@@ -77,7 +77,11 @@ _OUTPUT_LINES = PatternRule(
             0.85,
         ),
         # workflow engines (Nextflow, Snakemake) check declared outputs after the step exits 0
-        pat(r"Missing output file\(s\)|MissingOutputException|some output files are missing", 0.9),
+        pat(
+            r"Missing output file\(s\)|MissingOutputException|some output files are missing"
+            r"|failed to save outputs|Failed to evaluate job outputs",
+            0.9,
+        ),
     ),
     in_events=False,
     in_warnings=True,

@@ -26,8 +26,8 @@ FAMILY = family(
     patterns=(
         pat(r"Segmentation fault|SIGSEGV|signal 11\b|Signal 11 \(SIGSEGV\)", 0.9),
         pat(r"Fatal Python error: (?:Segmentation fault|Aborted|Bus error|Illegal instruction)", 0.9),
-        pat(r"is killed by signal: (?:Segmentation fault|Bus error|Aborted)", 0.9),
-        pat(r"\bBus error\b|Illegal instruction|core dumped", 0.86),
+        pat(r"is killed by signal: (?:Segmentation fault|Aborted)", 0.9),
+        pat(r"Illegal instruction|core dumped", 0.86),
         pat(
             r"double free or corruption|free\(\): invalid pointer|malloc\(\): corrupted|stack smashing detected",
             0.86,
