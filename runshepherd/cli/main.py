@@ -224,6 +224,12 @@ def run(
     json_: JsonOpt = False,
     max_fixes: Annotated[int | None, typer.Option("--max-fixes")] = None,
     cadence: Annotated[float | None, typer.Option("--cadence")] = None,
+    notify: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--notify", help="Send state changes, questions and the end to https://…, mailto:…, desktop, file:PATH."
+        ),
+    ] = None,
     config: ConfigOpt = None,
     state_dir: StateDirOpt = None,
     backend: BackendOpt = None,
@@ -231,8 +237,14 @@ def run(
     """Plan, submit, watch, diagnose, fix and follow up — the end-to-end session."""
     from runshepherd.cli import session as s
 
+    ctx = _ctx(config, state_dir, backend)
+    if notify:
+        from runshepherd.notify import parse_targets
+
+        parse_targets(notify, ctx.settings.smtp)  # a bad target is an error before anything is submitted
+        ctx.settings = ctx.settings.model_copy(update={"notify": [*ctx.settings.notify, *notify]})
     code = s.run(
-        _ctx(config, state_dir, backend),
+        ctx,
         request=request,
         spec=spec,
         sets=set_ or [],

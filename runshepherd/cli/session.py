@@ -30,8 +30,14 @@ class Renderer:
     as_json: bool
     ctx: CliContext
     seen_questions: set[str] = field(default_factory=set)
+    notifier: Any = None  # SessionNotifier when `notify:` targets are configured
+
+    def notify(self, ev: dict[str, Any]) -> None:
+        if self.notifier is not None:
+            self.notifier.on_event(ev)
 
     def event(self, ev: dict[str, Any]) -> None:
+        self.notify(ev)
         if self.as_json:
             sys.stdout.write(json.dumps({**ev, "session": self.session}, default=str) + "\n")
             sys.stdout.flush()
@@ -91,6 +97,8 @@ class Renderer:
         }
         if self.as_json:
             self.event(ev)
+        else:
+            self.notify(ev)
 
 
 def new_session_id() -> str:
@@ -148,6 +156,30 @@ def drive(
     interactive: bool,
     answer: str | None = None,
 ) -> int:
+    renderer = Renderer(session=session, as_json=as_json, ctx=ctx)
+    if ctx.settings.notify:
+        from runshepherd.notify.session import SessionNotifier
+
+        renderer.notifier = SessionNotifier(ctx.settings, session)
+    try:
+        return _drive(
+            ctx, renderer, session=session, first_input=first_input, deps=deps, interactive=interactive, answer=answer
+        )
+    finally:
+        if renderer.notifier is not None:
+            renderer.notifier.close()
+
+
+def _drive(
+    ctx: CliContext,
+    renderer: Renderer,
+    *,
+    session: str,
+    first_input: Any,
+    deps: Any,
+    interactive: bool,
+    answer: str | None,
+) -> int:
     from langgraph.errors import GraphDrained
     from langgraph.runtime import RunControl
     from langgraph.types import Command
@@ -155,7 +187,6 @@ def drive(
     from runshepherd.graph.builder import compile_graph
     from runshepherd.graph.checkpoint import open_saver, prune, session_lock
 
-    renderer = Renderer(session=session, as_json=as_json, ctx=ctx)
     cfg = {
         "configurable": {"thread_id": session},
         "max_concurrency": ctx.settings.logs.max_concurrency,
@@ -295,6 +326,7 @@ def _done(ctx: CliContext, renderer: Renderer, session: str, values: dict[str, A
     if renderer.as_json:
         renderer.event(done)
     else:
+        renderer.notify(done)
         reason = f" ({done['reason']})" if done["reason"] and outcome != "COMPLETED" else ""
         ctx.out.print(f"session {session} done · {outcome}{reason}", markup=False)
         if done["status_artifact"]:

@@ -245,9 +245,10 @@ def from_digests(digests: dict[str, TaskDigest], *, running: bool) -> list[tuple
 
 def gpu_utilisation(backend: Any, workflow_id: str, allocated: int | None) -> Utilisation:
     """Measure where something can: the backend's own probe (Slurm sstat), NVML, nvidia-smi; else unknown."""
-    probe = getattr(backend, "gpu_samples", None)
+    probe = getattr(backend, "sstat_tres", None)
     if callable(probe):
-        got = probe(workflow_id)
+        text = probe(workflow_id)
+        got = parse_sstat(text) if text else []
         if got:
             return utilisation(allocated, got, "sstat")
     nvml = read_nvml()

@@ -406,6 +406,20 @@ class SlurmBackend:
         ends = {p: complete_end(p) for p in paths}
         return self._iter_logs(wf, paths, ends, tail, timeout if alive else None)
 
+    def sstat_tres(self, workflow_id: str) -> str | None:
+        """`sstat` TRES usage of the workflow's running jobs (GPU use where Slurm's GPU accounting is on), or None."""
+        wf = self._dir(workflow_id)
+        rec, obs = self._observe(wf)
+        running = [
+            j.job_id for j in rec.tasks if j.name in obs.tasks and obs.tasks[j.name].status is TaskStatus.RUNNING
+        ]
+        if not running:
+            return None
+        proc = self.cli.run(
+            "sstat", ["-a", "-P", "-n", "-j", ",".join(running), "--format=JobID,TRESUsageInAve"], check=False
+        )
+        return proc.stdout if proc.returncode == 0 else None
+
     def adopt(self, identity: str) -> str:
         """Follow a job or array submitted with plain `sbatch`: record it (once) as workflow ``sbatch-<id>``
         whose tasks' logs are the jobs' own output files (read in place, never written to)."""

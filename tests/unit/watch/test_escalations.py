@@ -95,3 +95,21 @@ def test_long_environment_setup_is_overhead_and_a_job_specific_env_is_flagged() 
     assert "job-specific environment" in text
     quick = d.model_copy(update={"last_timestamp": start + timedelta(seconds=40)})
     assert setup_overhead(quick) is None
+
+
+def test_gpu_utilisation_prefers_the_backends_sstat_probe() -> None:
+    from runshepherd.watch.escalations import gpu_utilisation
+
+    class SlurmLike:
+        def sstat_tres(self, workflow_id: str) -> str:
+            return probe("sstat-gpuutil.txt")
+
+    u = gpu_utilisation(SlurmLike(), "wf", 2)
+    assert u.source == "sstat" and u.verdict == "underutilized" and "1 active" in u.evidence
+
+    class NoGpuAccounting:
+        def sstat_tres(self, workflow_id: str) -> str:
+            return probe("sstat-no-gpu-tres.txt")
+
+    # nothing measures GPUs on this machine either (no NVML, no nvidia-smi): unknown, never healthy
+    assert gpu_utilisation(NoGpuAccounting(), "wf", 2).verdict == "unknown"
