@@ -178,14 +178,10 @@ def error_looking(lines: list[Line]) -> Iterator[Line]:
 
 def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     """Why a log may be called healthy: ("finished", line) for a completion marker or exit 0, ("progress", line)."""
-    progress = None
     for ln in lines:
-        if not ln.text.strip():
-            continue
         if _FINISHED_G.search(ln.text, ln.folded):
             return "finished", ln
-        if progress is None and _PROGRESS_G.search(ln.text, ln.folded):
-            progress = ln
+    progress = next((ln for ln in lines if _PROGRESS_G.search(ln.text, ln.folded)), None)
     return ("progress", progress) if progress is not None else None
 
 
