@@ -292,6 +292,7 @@ class ChatSession:
         values = self._graph_state(conf.session or "").values or {}
         dest = Path.home() / conf.workflow
         got = [p for url in values.get("outputs") or [] for p in self.ctx.backend.download(url, dest)]
+        self._audit("download", conf, dest=str(dest), files=len(got))
         self.say(f"● download  {len(got)} file(s) → {dest}")
 
     def do_save_app(self, intent: Intent) -> None:
@@ -321,11 +322,13 @@ class ChatSession:
         create = getattr(self.ctx.backend, "create_app", None)
         if callable(create):
             made = create(name, describe(name, values.get("request") or ""), values["spec"])
+            self._audit("app create", conf, app=made.name, version=made.version)
             self.say(f"● app       saved {made.name} v{made.version}")
             return
         app = AppRegistry(self.ctx.state_dir / "apps").save(
             name, describe(name, values.get("request") or ""), values["spec"], source_workflow=conf.workflow
         )
+        self._audit("app create", conf, app=app.name, version=app.latest)
         self.say(f"● app       saved {app.name} v{app.latest}")
 
     def do_cancel(self, intent: Intent) -> None:
@@ -342,8 +345,22 @@ class ChatSession:
         )
         self.say(f"? {self.rec.confirm.text} [yes/NO]")
 
+    def _audit(self, what: str, conf: Confirmation, **details: Any) -> None:
+        from runshepherd.audit import record
+
+        record(
+            self.ctx.state_dir,
+            what,
+            approved_by="person",
+            session=conf.session,
+            workflow=conf.workflow,
+            via="chat",
+            **details,
+        )
+
     def _confirmed_cancel(self, conf: Confirmation) -> None:
         self.ctx.backend.cancel(conf.workflow)
+        self._audit("cancel", conf)
         self.say(f"● cancel requested for {conf.workflow}")
 
     def do_status(self, intent: Intent) -> None:

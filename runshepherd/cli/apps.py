@@ -43,6 +43,9 @@ def submit(ctx: CliContext, ref: str, sets: list[str], pool: str | None, as_json
     text = _registry(ctx).spec(ref)
     doc = load_spec_text(text, source=f"app {ref}", set_values=parse_set_values(sets))
     sub = ctx.backend.submit(doc, pool)
+    from runshepherd.audit import record
+
+    record(ctx.state_dir, "submit", approved_by="person", workflow=sub.workflow_id, via=f"orchestrate app submit {ref}")
     if as_json:
         ctx.print_json(jsonable(sub))
     else:

@@ -7,6 +7,7 @@ from typing import cast
 
 import typer
 
+from runshepherd.audit import record
 from runshepherd.backends.base import Priority, Status, jsonable
 from runshepherd.cli.context import CliContext
 from runshepherd.errors import UsageError
@@ -19,6 +20,7 @@ def submit(ctx: CliContext, spec_path: Path, sets: list[str], pool: str | None, 
         raise UsageError(f"--priority {priority!r}: use HIGH, NORMAL or LOW")
     doc = load_spec_file(spec_path, set_values=parse_set_values(sets))
     sub = ctx.backend.submit(doc, pool, priority=cast(Priority, priority))  # checked just above
+    record(ctx.state_dir, "submit", approved_by="person", workflow=sub.workflow_id, via="orchestrate submit")
     if as_json:
         ctx.print_json({**jsonable(sub), "spec_warnings": list(doc.warnings)})
         return
@@ -68,6 +70,7 @@ def validate(ctx: CliContext, spec_path: Path, sets: list[str], pool: str | None
 def download(ctx: CliContext, url: str, dest: Path, as_json: bool) -> None:
     target = dest.expanduser()
     got = ctx.backend.download(url, target)
+    record(ctx.state_dir, "download", approved_by="person", url=url, dest=str(target), files=len(got))
     if as_json:
         ctx.print_json({"url": url, "dest": str(target), "files": [str(p) for p in got]})
         return
@@ -158,6 +161,13 @@ def cancel(ctx: CliContext, workflow_id: str, yes: bool, as_json: bool) -> None:
             ctx.out.print("not canceled")
             return
     backend.cancel(workflow_id)
+    record(
+        ctx.state_dir,
+        "cancel",
+        approved_by="--yes" if yes else "person",
+        workflow=workflow_id,
+        via="orchestrate cancel",
+    )
     if as_json:
         ctx.print_json({"workflow_id": workflow_id, "canceled": True})
     else:

@@ -55,6 +55,19 @@ class Deps:
         policy = getattr(self.settings.approvals, kind, "ask") if hasattr(self.settings.approvals, kind) else "ask"
         return None if policy == "ask" else policy
 
+    def approved_by(self, kind: str) -> str:
+        """Who said yes to a side effect behind question ``kind`` (for the audit log): --yes, the policy, or the
+        person (the question was asked and answered)."""
+        if self.auto_yes:
+            return "--yes"
+        pre = self.preauthorised(kind)
+        return "person" if pre is None else f"policy: approvals.{kind}={pre}"
+
+    def audit(self, what: str, *, approved_by: str, workflow: str | None = None, **details: Any) -> None:
+        from runshepherd.audit import record
+
+        record(self.state_dir, what, approved_by=approved_by, session=self.session_id, workflow=workflow, **details)
+
 
 def deps_of(runtime: Any) -> Deps:
     ctx = getattr(runtime, "context", None)

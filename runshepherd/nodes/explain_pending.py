@@ -62,6 +62,7 @@ def cancel_workflow(state: SessionState, runtime: Runtime[Deps]) -> dict[str, ob
     deps = deps_of(runtime)
     wid = submitted_id(state)
     deps.backend.cancel(wid)
+    deps.audit("cancel", approved_by=deps.approved_by("pending"), workflow=wid, reason="could not be scheduled")
     emit("message", level="info", text=f"canceled {wid}")
     return {
         "outcome": "NEEDS_INPUT",

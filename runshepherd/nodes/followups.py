@@ -63,6 +63,13 @@ def download(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
     got: list[str] = []
     for url in state.get("outputs") or []:
         got += [str(p) for p in deps.backend.download(url, dest)]
+    deps.audit(
+        "download",
+        approved_by=deps.approved_by("download"),
+        workflow=state["attempt"]["workflow_id"],
+        dest=str(dest),
+        files=len(got),
+    )
     emit("downloaded", workflow_id=submitted_id(state), dest=str(dest), files=len(got))
     return {"downloaded": got[:200]}
 
@@ -82,20 +89,23 @@ def save_app(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
     create = getattr(deps.backend, "create_app", None)
     if callable(create):  # a scheduler with its own app registry (OSMO): the app lives there
         made = create(meta["name"], meta["description"], state["spec"])
-        emit("app", name=made.name, version=made.version, url=getattr(made, "url", None))
-        return {
-            "app": {
-                "name": made.name,
-                "version": made.version,
-                "description": meta["description"],
-                "url": getattr(made, "url", None),
-            }
-        }
-    app = AppRegistry(deps.state_dir / "apps").save(
-        meta["name"], meta["description"], state["spec"], source_workflow=submitted_id(state)
+        url = getattr(made, "url", None)
+        saved = {"name": made.name, "version": made.version, "description": meta["description"], "url": url}
+        shown: dict[str, Any] = {"url": url}
+    else:
+        app = AppRegistry(deps.state_dir / "apps").save(
+            meta["name"], meta["description"], state["spec"], source_workflow=submitted_id(state)
+        )
+        saved, shown = {"name": app.name, "version": app.latest, "description": app.description}, {}
+    deps.audit(
+        "app create",
+        approved_by=deps.approved_by("save_app"),
+        workflow=submitted_id(state),
+        app=saved["name"],
+        version=saved["version"],
     )
-    emit("app", name=app.name, version=app.latest)
-    return {"app": {"name": app.name, "version": app.latest, "description": app.description}}
+    emit("app", name=saved["name"], version=saved["version"], **shown)
+    return {"app": saved}
 
 
 def finish(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:

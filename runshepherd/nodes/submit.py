@@ -40,6 +40,19 @@ def submit(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["moni
             emit("message", level="error", text=f"the {deps.backend.name} backend refused the spec: {exc}")
             return Command(goto="diagnose_fix", update={"rejection": str(exc)[:4000]})
         wid = sub.workflow_id
+        reason = attempt["reason"]
+        if reason == "infra-retry":
+            who = "policy: automatic infrastructure retry"
+        else:  # the question that approved this attempt
+            who = deps.approved_by({"initial": "submit", "resubmit": "no_fix"}.get(reason, "resubmit"))
+        deps.audit(
+            "submit" if reason == "initial" else "resubmit",
+            approved_by=who,
+            workflow=wid,
+            attempt=attempt["n"],
+            reason=reason,
+            pool=sub.pool,
+        )
         for w in sub.warnings:
             emit("message", level="warning", text=w)
     attempt["workflow_id"] = wid

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from cli_helpers import json_lines, run, slow_spec, spawn, until_running
@@ -26,5 +27,11 @@ def test_cancel_from_another_terminal_ends_the_session_canceled_with_one_submiss
     assert "infrastructure failure" not in texts and "preempted" not in texts
     assert not any(e["event"] == "diagnosis" and e.get("origin") == "infra" for e in events)
     assert proc.returncode == 1
+    audit = [json.loads(line) for line in (tmp_path / "state" / "audit.jsonl").read_text().splitlines()]
+    assert [(e["what"], e["approved_by"], e["workflow"]) for e in audit] == [
+        ("submit", "--yes", "slow-1"),
+        ("cancel", "--yes", "slow-1"),
+    ]
+    assert audit[0]["session"] == "cx"
     listed = run(tmp_path, "list", "--json")
     assert '"slow-2"' not in listed.stdout

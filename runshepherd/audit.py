@@ -1,0 +1,58 @@
+"""The audit log: one JSON line per side effect (submit, resubmit, cancel, download, app create) in
+``<state_dir>/audit.jsonl``, with when, which session and workflow, what, and who approved it.
+
+`approved_by` is "person" (answered a question or ran the command), "--yes" (pre-authorised on the command line),
+or "policy: …" (the config's approval policy, or an automatic infrastructure retry). Lines are redacted and
+appended with one write, so concurrent writers never interleave inside a line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+AUDIT_FILE = "audit.jsonl"
+
+
+def audit_path(state_dir: Path) -> Path:
+    return Path(state_dir) / AUDIT_FILE
+
+
+def record(
+    state_dir: Path,
+    what: str,
+    *,
+    approved_by: str,
+    session: str | None = None,
+    workflow: str | None = None,
+    **details: Any,
+) -> None:
+    from runshepherd.logs import redact
+
+    entry = {
+        "time": datetime.now(UTC).isoformat(timespec="seconds"),
+        "session": session,
+        "workflow": workflow,
+        "what": what,
+        "approved_by": approved_by,
+        **details,
+    }
+    line = redact(json.dumps(entry, default=str, ensure_ascii=False))[0] + "\n"
+    path = audit_path(state_dir)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, line.encode("utf-8"))
+    finally:
+        os.close(fd)
+
+
+def read(state_dir: Path) -> list[dict[str, Any]]:
+    try:
+        lines = audit_path(state_dir).read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return []
+    return [json.loads(line) for line in lines if line.strip()]
