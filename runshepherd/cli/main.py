@@ -26,6 +26,11 @@ app = typer.Typer(
 )
 app_cmd = typer.Typer(help="Reusable apps: saved, versioned workflow specs.", no_args_is_help=True)
 app.add_typer(app_cmd, name="app")
+credential_cmd = typer.Typer(
+    help="Scheduler credentials (OSMO: `osmo credential`); values from env or files, never shown.",
+    no_args_is_help=True,
+)
+app.add_typer(credential_cmd, name="credential")
 
 # Options every subcommand accepts (DESIGN §10).
 ConfigOpt = Annotated[Path | None, typer.Option("--config", help="Config file (YAML).", show_default=False)]
@@ -427,6 +432,72 @@ def app_submit(
     from runshepherd.cli import apps
 
     apps.submit(_ctx(config, state_dir, backend), name, set_ or [], pool, json_)
+
+
+@credential_cmd.command("list")
+def credential_list(
+    json_: JsonOpt = False, config: ConfigOpt = None, state_dir: StateDirOpt = None, backend: BackendOpt = None
+) -> None:
+    """Stored credentials: name, type and what they apply to (never values)."""
+    from runshepherd.cli import credentials
+
+    credentials.list_credentials(_ctx(config, state_dir, backend), json_)
+
+
+@credential_cmd.command("set")
+def credential_set(
+    name: Annotated[str, typer.Argument(help="Credential name (letters, digits, - and _).")],
+    type_: Annotated[str, typer.Option("--type", help="REGISTRY | DATA | GENERIC")] = "GENERIC",
+    registry: Annotated[
+        str | None, typer.Option("--registry", help="REGISTRY: the registry host, e.g. nvcr.io")
+    ] = None,
+    username: Annotated[
+        str | None, typer.Option("--username", help="REGISTRY: user name (nvcr.io: $oauthtoken by default)")
+    ] = None,
+    from_env: Annotated[
+        list[str] | None, typer.Option("--from-env", help="KEY=ENV_VARIABLE: the value of a variable (repeatable).")
+    ] = None,
+    from_file: Annotated[
+        list[str] | None, typer.Option("--from-file", help="KEY=PATH: the contents of a file (repeatable).")
+    ] = None,
+    value: Annotated[
+        list[str] | None,
+        typer.Option("--value", help="KEY=VALUE for non-secret keys only (registry, username, endpoint, region)."),
+    ] = None,
+    json_: JsonOpt = False,
+    config: ConfigOpt = None,
+    state_dir: StateDirOpt = None,
+    backend: BackendOpt = None,
+) -> None:
+    """Create or update a credential. An nvcr.io REGISTRY credential takes $NGC_CLI_API_KEY when no auth is given."""
+    from runshepherd.cli import credentials
+
+    credentials.set_credential(
+        _ctx(config, state_dir, backend),
+        name,
+        type_,
+        registry=registry,
+        username=username,
+        from_env=from_env or [],
+        from_file=from_file or [],
+        values=value or [],
+        as_json=json_,
+    )
+
+
+@credential_cmd.command("delete")
+def credential_delete(
+    name: Annotated[str, typer.Argument()],
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    json_: JsonOpt = False,
+    config: ConfigOpt = None,
+    state_dir: StateDirOpt = None,
+    backend: BackendOpt = None,
+) -> None:
+    """Delete a credential (asks first unless --yes)."""
+    from runshepherd.cli import credentials
+
+    credentials.delete_credential(_ctx(config, state_dir, backend), name, yes, json_)
 
 
 # ------------------------------------------------------------------------------------------------ entry point

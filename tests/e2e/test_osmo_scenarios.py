@@ -379,6 +379,58 @@ def test_expired_login_pauses_with_exit_4_and_resume_continues_the_same_workflow
     assert len(osmo_calls(tmp_path)) > calls_before
 
 
+# ------------------------------------------------------------------------------------------- credentials
+NGC_KEY = "mock-ngc-api-key-do-not-print"  # the value the skill's own eval config exports
+
+
+def test_027_registry_credential_from_the_env_never_printed_or_stored(tmp_path: Path) -> None:
+    import hashlib
+
+    spec = tmp_path / "jinja_workflow.yaml"
+    spec.write_text((fake_env.SHARED_EVALS / "files" / "jinja_workflow.yaml").read_text())
+    before = spec.read_text()
+    (tmp_path / "tmp").mkdir()
+    knobs = {"NGC_CLI_API_KEY": NGC_KEY, "TMPDIR": str(tmp_path / "tmp")}
+    first = osmo_cli(tmp_path, "credential", "list", **knobs)
+    assert first.returncode == 0 and "no credentials stored" in first.stdout, first.stderr
+    made = osmo_cli(tmp_path, "credential", "set", "nvcr", "--type", "REGISTRY", "--registry", "nvcr.io", **knobs)
+    assert made.returncode == 0, made.stderr
+    assert "created REGISTRY credential nvcr" in made.stdout and "auth: from env:NGC_CLI_API_KEY" in made.stdout
+    assert "username: $oauthtoken" in made.stdout
+    calls = osmo_calls(tmp_path)
+    assert [c[:2] for c in calls] == [["credential", "--format-type"]] * 2 + [["credential", "set"]]
+    assert calls[1][3] == "list"  # listed existing credentials before creating one
+    assert calls[2][:5] == ["credential", "set", "nvcr", "--type", "REGISTRY"] and "--payload-file" in calls[2]
+    stored = json.loads((tmp_path / "osmo-server" / "credentials.json").read_text())["nvcr"]
+    assert stored["profile"] == "nvcr.io" and stored["cred_type"] == "REGISTRY"
+    assert stored["sha256"]["auth"] == hashlib.sha256(NGC_KEY.encode()).hexdigest()  # the raw key, intact
+    assert stored["sha256"]["username"] == hashlib.sha256(b"$oauthtoken").hexdigest()
+    again = osmo_cli(tmp_path, "credential", "list", "--json", **knobs)
+    assert as_json(again)["credentials"] == [{"name": "nvcr", "type": "REGISTRY", "profile": "nvcr.io"}]
+    # never printed, never in argv, never in any file under this test's folder (state, temp, call log)
+    for res in (first, made, again):
+        assert NGC_KEY not in res.stdout + res.stderr
+    leaked = [p for p in tmp_path.rglob("*") if p.is_file() and NGC_KEY.encode() in p.read_bytes()]
+    assert leaked == []
+    assert list((tmp_path / "tmp").iterdir()) == []  # the 0600 payload files are gone
+    assert spec.read_text() == before  # the workflow YAML is not edited
+    # delete asks first (no terminal here: refused without --yes, nothing deleted), then deletes with --yes
+    refused = osmo_cli(tmp_path, "credential", "delete", "nvcr")
+    assert refused.returncode == 2 and "--yes" in refused.stderr
+    assert not [c for c in osmo_calls(tmp_path) if "delete" in c]
+    assert osmo_cli(tmp_path, "credential", "delete", "nvcr", "--yes").returncode == 0
+    assert json.loads((tmp_path / "osmo-server" / "credentials.json").read_text()) == {}
+
+
+def test_credentials_on_a_backend_without_a_store_say_what_it_uses_instead(tmp_path: Path) -> None:
+    from cli_helpers import run
+
+    res = run(tmp_path, "credential", "list", "--backend", "local")
+    assert res.returncode == 2 and "docker login" in res.stderr
+    res = run(tmp_path, "credential", "set", "x", "--type", "GENERIC", "--value", "token=abc", "--backend", "osmo")
+    assert res.returncode == 2 and "--from-env" in res.stderr and "abc" not in res.stderr
+
+
 # ------------------------------------------------------------------------------------------- every scenario
 OUT_OF_SCOPE = "out of scope"
 SCENARIOS: dict[str, str] = {
@@ -406,6 +458,7 @@ SCENARIOS: dict[str, str] = {
     "osmo-user-024": "test_015_024_exit_127_jq_not_found_with_install_fix",
     "osmo-user-025": OUT_OF_SCOPE,  # Azure AKS / NIM Operator infrastructure
     "osmo-user-026": OUT_OF_SCOPE,  # Azure AKS provisioning without Azure prerequisites
+    "osmo-user-027": "test_027_registry_credential_from_the_env_never_printed_or_stored",
     "osmo-user-028": "test_028_private_image_needs_a_registry_credential",
     "osmo-user-029": "test_029_validate_with_set_and_pool_never_submits",
     "osmo-user-032": "test_032_download_a_raw_storage_uri",
@@ -417,7 +470,6 @@ SCENARIOS: dict[str, str] = {
 # In scope but not built yet (issue 18): each leaves this list when its test lands.
 NOT_YET = {
     "osmo-user-009": "recipes with a throughput-based submission count",
-    "osmo-user-027": "orchestrate credential set",
     "osmo-user-030": "OSMO app show/submit with --pool auto:H100",
     "osmo-user-031": "orchestrate draft",
     "osmo-user-033": "orchestrate data check",

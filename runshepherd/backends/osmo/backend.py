@@ -35,6 +35,7 @@ from runshepherd.backends.base import (
     WorkflowSummary,
     sleep_wait,
 )
+from runshepherd.backends.credentials import Credential, CredentialType, Payload, payload_files
 from runshepherd.backends.osmo import parse
 from runshepherd.backends.osmo.models import VersionResponse, WorkflowQuery
 from runshepherd.backends.osmo.runner import OsmoCli, OsmoCommandError
@@ -399,6 +400,30 @@ class OsmoBackend:
         return Submission(
             workflow_id=sub.name, pool=target or "", overview_url=sub.overview, warnings=list(sub.warnings)
         )
+
+    # ------------------------------------------------------------------------------------------ credentials
+    def list_credentials(self) -> list[Credential]:
+        """`osmo credential --format-type json list` (the format flag belongs to `credential`)."""
+        res = self.cli.run(["credential", "--format-type", "json", "list"])
+        return parse.credentials_from_json(res.stdout)
+
+    def set_credential(self, name: str, ctype: CredentialType, payload: Payload) -> None:
+        """`osmo credential set NAME --type T --payload-file k=FILE …`: values travel in 0600 files, not argv."""
+        with payload_files(payload) as files:
+            args = ["credential", "set", name, "--type", ctype, "--payload-file"]
+            args += [f"{k}={p}" for k, p in files.items()]
+            try:
+                self.cli.run(args, retry=False)
+            except OsmoCommandError as exc:
+                raise SubmissionRejected(f"OSMO refused credential {name}:\n{exc.message}") from None
+
+    def delete_credential(self, name: str) -> None:
+        try:
+            self.cli.run(["credential", "delete", name], retry=False)
+        except OsmoCommandError as exc:
+            if exc.not_found:
+                raise BackendError(f"no OSMO credential named {name!r} — see `orchestrate credential list`") from None
+            raise
 
     # ------------------------------------------------------------------------------------------ misc
     def wait_for_change(self, workflow_id: str, timeout: float) -> bool:

@@ -25,6 +25,7 @@ from runshepherd.backends.base import (
     WorkflowStatus,
     WorkflowSummary,
 )
+from runshepherd.backends.credentials import Credential
 from runshepherd.backends.osmo.models import (
     ErrorEnvelope,
     GroupQuery,
@@ -451,3 +452,21 @@ def declared_outputs(spec_text: str) -> dict[str, list[str]]:
                 urls.append(url)
         out[str(t["name"])] = urls
     return out
+
+
+def credentials_from_json(text: str) -> list[Credential]:
+    """`osmo credential --format-type json list` → {"credentials": [{cred_name, cred_type, profile, …}]}; a text
+    "No credentials found." (as the skill's fixtures print) is an empty list."""
+    if not text.strip() or text.strip().lower().startswith("no credentials"):
+        return []
+    data = parse_json(text)
+    rows = data.get("credentials", []) if isinstance(data, dict) else data
+    return [
+        Credential(
+            name=str(r.get("cred_name") or r.get("name")),
+            type=str(r.get("cred_type") or r.get("type") or "?"),
+            profile=r.get("profile") or None,
+        )
+        for r in rows
+        if isinstance(r, dict) and (r.get("cred_name") or r.get("name"))
+    ]

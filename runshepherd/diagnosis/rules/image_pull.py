@@ -71,8 +71,9 @@ def _image_pull(ctx: Context) -> list[Signal]:
             "for it, so the image could not be downloaded and the task never started."
         )
         fix = (
-            "Register a registry credential with the scheduler (for OSMO: `osmo credential list` to check, then "
-            "`osmo credential set <name> --type REGISTRY` for that registry, e.g. nvcr.io with an NGC API key); "
+            "Register a registry credential with the scheduler (for OSMO: `orchestrate credential list` to check, "
+            "then `orchestrate credential set <name> --type REGISTRY --registry <host>` — for nvcr.io it takes "
+            "your NGC API key from $NGC_CLI_API_KEY without printing it; `osmo credential set` underneath); "
             "do not add credentials to the workflow spec."
         )
         kind: FixKind = "fix_credentials"

@@ -664,6 +664,64 @@ def cmd_app_submit(a: argparse.Namespace) -> None:
     )
 
 
+def cmd_credential(a: argparse.Namespace) -> None:
+    """Server-side credentials; the fake keeps each value's sha256 only (a test can check what arrived)."""
+    import hashlib
+
+    path = HOME / "credentials.json"
+    creds = read_json(path, {})
+    if a.cmd == "list":
+        rows = [{"cred_name": n, "cred_type": c["cred_type"], "profile": c["profile"]} for n, c in creds.items()]
+        if a.format_type == "json":
+            print(json.dumps({"credentials": rows}, indent=2))
+        elif not rows and fixture("credential_list_response.txt"):
+            print(fixture("credential_list_response.txt").read_text().strip())  # type: ignore[union-attr]
+        else:
+            print(
+                "Name  Type  Profile  Local\n"
+                + "\n".join(f"{r['cred_name']}  {r['cred_type']}  {r['profile']}  N/A" for r in rows)
+            )
+        return
+    if a.cmd == "delete":
+        if a.name not in creds:
+            fail(f"Credential {a.name} not found", 404, 1, json_mode=False)
+        ctype = creds.pop(a.name)["cred_type"]
+        write_json(path, creds)
+        print(f"Deleted credential {a.name}.")
+        return
+    if not re.fullmatch(r"[a-zA-Z][a-zA-Z0-9_-]*", a.name):
+        fail(f"Invalid name: {a.name}. Names can only consist of letters, numbers, -, and _.", 400, 2, False)
+    payload = {}
+    for item in a.payload or a.payload_file:
+        key, sep, value = item.partition("=")
+        if not sep or not key or not value:
+            print("Error: Please provide non-empty keys and values.")
+            sys.exit(1)
+        if a.payload_file:
+            try:
+                value = Path(value).read_text()
+            except FileNotFoundError:
+                print(f"File {value} cannot be found.")
+                sys.exit(1)
+        payload[key] = value
+    required = {"REGISTRY": "auth", "DATA": "endpoint"}.get(a.type)
+    if required and required not in payload:
+        fail(f"{required} is required for {a.type} credentials.", 400, 1, json_mode=False)
+    profile = payload.get("registry") or payload.get("endpoint") or "-"
+    creds[a.name] = {
+        "cred_type": a.type,
+        "profile": profile if a.type != "GENERIC" else "-",
+        "sha256": {k: hashlib.sha256(v.encode()).hexdigest() for k, v in payload.items()},
+    }
+    write_json(path, creds)
+    ctype = a.type
+    print(
+        json.dumps({"cred_name": a.name, "cred_type": ctype})
+        if a.format_type == "json"
+        else f"Set {ctype} credential {a.name}."
+    )
+
+
 def version_tuple() -> tuple[int, int]:
     major, minor, *_ = (os.environ.get("FAKE_OSMO_VERSION") or "6.3.0").split(".")
     return int(major), int(minor)
@@ -764,6 +822,19 @@ def parser() -> argparse.ArgumentParser:
     asb.add_argument("--pool", "-p")
     asb.add_argument("--priority", default="NORMAL")
     asb.set_defaults(fn=cmd_app_submit)
+    cr = sub.add_parser("credential")
+    cr.add_argument("--format-type", choices=("json", "text"), default="text")  # before the subcommand, as in OSMO
+    crs = cr.add_subparsers(dest="cmd", required=True)
+    cs = crs.add_parser("set")
+    cs.add_argument("name")
+    cs.add_argument("--type", default="GENERIC", choices=["REGISTRY", "DATA", "GENERIC"])
+    payload = cs.add_mutually_exclusive_group(required=True)
+    payload.add_argument("--payload", nargs="+")
+    payload.add_argument("--payload-file", nargs="+")
+    crs.add_parser("list")
+    cd = crs.add_parser("delete")
+    cd.add_argument("name")
+    cr.set_defaults(fn=cmd_credential)
     v = sub.add_parser("version")
     fmt(v)
     v.set_defaults(fn=cmd_version)
