@@ -76,7 +76,22 @@ _OUTPUT_LINES = PatternRule(
             r"|expected (?:output|artifact) .{0,80} does not exist|(?:job|task|run) produced no outputs?\b",
             0.85,
         ),
-        # workflow engines (Nextflow, Snakemake) check declared outputs after the step exits 0
+    ),
+    in_events=False,
+    in_warnings=True,
+)
+
+# workflow engines (Nextflow, Snakemake, Argo, Cromwell) check a step's declared outputs after it exits 0
+_DECLARED_LINES = PatternRule(
+    name="declared_outputs_missing",
+    label="output_missing",
+    origin="user",
+    fix_kind="fix_code",
+    explanation="The step ran, but the output files it declares were not there afterwards, so the workflow engine "
+    "failed it: the command wrote them under another name or path, or exited early without writing them.",
+    fix_description="Make the command write exactly the declared files (names and paths relative to the step's "
+    "work directory), handle the case where it legitimately produces nothing, or fix the output declaration.",
+    patterns=(
         pat(
             r"Missing output file\(s\)|MissingOutputException|some output files are missing"
             r"|failed to save outputs|Failed to evaluate job outputs",
@@ -93,7 +108,7 @@ FAMILY = family(
     fix_kind="fix_path",
     explanation=_EXPL_EMPTY,
     fix_description=_FIX_EMPTY,
-    rules=(FunctionRule("outputs_missing", _outputs_missing), _TYPO_LINES, _OUTPUT_LINES),
+    rules=(FunctionRule("outputs_missing", _outputs_missing), _TYPO_LINES, _OUTPUT_LINES, _DECLARED_LINES),
     applies=("failed", "completed"),
     fixer=fix_outputs,
 )
