@@ -17,9 +17,13 @@ from runshepherd.chat.intents import Intent, route
 from runshepherd.chat.runs import RunDriver
 from runshepherd.chat.store import ChatRecord, Confirmation, save
 from runshepherd.cli.context import CliContext
+from runshepherd.graph.context import build_deps
+from runshepherd.graph.runner import SessionRunner, new_session_id
 from runshepherd.names import quoted
+from runshepherd.render.session import Renderer, usage_line
 
 SETTLE_TIMEOUT = 900.0  # scripted mode: how long a line may wait for its run to ask or end
+STOP_TIMEOUT = 10.0  # Ctrl-C: how long to wait for runs to reach a safe point (the monitor answers within 0.5 s)
 HELP = """I can:
   start a run            "train a small classifier for 3 epochs with lr 0.1"
   status / progress      "what's the status"
@@ -62,9 +66,7 @@ class ChatSession:
         self.rec.add_turn("shepherd", text)
 
     def _renderer(self, sid: str) -> Any:
-        from runshepherd.cli.session import Renderer
-
-        return self.renderers.setdefault(sid, Renderer(session=sid, as_json=False, ctx=self.ctx))
+        return self.renderers.setdefault(sid, Renderer(session=sid, as_json=False, out=self.ctx.out))
 
     def _on_event(self, sid: str, ev: dict[str, Any]) -> None:
         with self._print_lock:
@@ -76,10 +78,20 @@ class ChatSession:
         self.say(f"? {q.get('kind')}: {q.get('text')} [{shown}]")
 
     def _on_done(self, sid: str, values: dict[str, Any]) -> None:
-        from runshepherd.cli.session import _done
-
         with self._print_lock:
-            _done(self.ctx, self._renderer(sid), sid, values)
+            self._renderer(sid).done(values)
+
+    def _on_stopped(self, sid: str, values: dict[str, Any]) -> None:
+        ids = list(values.get("workflow_ids") or [])
+        running = f"{', '.join(ids)} keeps running" if ids else "nothing was submitted"
+        self.say(f"stopped session {sid} — nothing is lost; {running}. Continue with: orchestrate resume {quoted(sid)}")
+
+    def stop_runs(self, timeout: float = STOP_TIMEOUT) -> list[str]:
+        """Ctrl-C: stop every busy run at its next safe point and wait for it; returns the sessions still busy."""
+        busy = [d for d in self.drivers.values() if d.busy]
+        for d in busy:
+            d.stop("Ctrl-C")
+        return [d.session for d in busy if not d.wait(timeout)]
 
     def _on_error(self, sid: str, exc: BaseException) -> None:
         self.say(
@@ -90,9 +102,14 @@ class ChatSession:
     # -- runs -------------------------------------------------------------------------------------------------
     def _driver(self, sid: str) -> RunDriver:
         if sid not in self.drivers:
-            from runshepherd.cli.session import make_deps
-
-            deps = make_deps(self.ctx, sid, yes=False, cadence=self.cadence, max_fixes=None, chat_model=self.model)
+            deps = build_deps(
+                self.ctx.backend,
+                self.ctx.settings,
+                self.ctx.state_dir,
+                sid,
+                cadence=self.cadence,
+                chat_model=self.model,
+            )
             self.drivers[sid] = RunDriver(
                 session=sid,
                 deps=deps,
@@ -102,15 +119,12 @@ class ChatSession:
                 on_question=self._on_question,
                 on_done=self._on_done,
                 on_error=self._on_error,
+                on_stopped=self._on_stopped,
             )
         return self.drivers[sid]
 
     def _graph_state(self, sid: str) -> Any:
-        from runshepherd.graph.builder import compile_graph
-        from runshepherd.graph.checkpoint import open_saver
-
-        with open_saver(self.ctx.state_dir) as saver:
-            return compile_graph(saver).get_state({"configurable": {"thread_id": sid}})
+        return SessionRunner(self.ctx.state_dir, sid).snapshot()
 
     def reattach(self) -> None:
         """A continued conversation: re-show pending questions and continue runs stopped mid-way."""
@@ -161,8 +175,6 @@ class ChatSession:
                 d.wait(SETTLE_TIMEOUT)
         self.persist()
         if self.usage is not None and self.usage.by_node:
-            from runshepherd.cli.session import usage_line
-
             self.say(f"chat {usage_line(self.usage.snapshot())}")
         waiting = [sid for sid, d in self.drivers.items() if d.waiting] + (["chat"] if self.rec.confirm else [])
         if waiting:
@@ -214,8 +226,6 @@ class ChatSession:
         self.say(verdict.text() if verdict else HELP)
 
     def do_start(self, intent: Intent) -> None:
-        from runshepherd.cli.session import new_session_id
-
         sid = new_session_id()
         d = self._driver(sid)
         self.rec.runs = [*self.rec.runs, sid]

@@ -40,8 +40,8 @@ def chat(
 
     from runshepherd.chat.session import ChatSession
     from runshepherd.chat.store import ChatRecord, chat_path, load
-    from runshepherd.cli.session import new_session_id
     from runshepherd.graph.checkpoint import SessionBusy
+    from runshepherd.graph.runner import new_session_id
 
     chat_id = session or new_session_id()
     record = load(ctx.state_dir, chat_id) or ChatRecord(id=chat_id)
@@ -59,7 +59,12 @@ def chat(
     try:
         return convo.run(source)
     except KeyboardInterrupt:
+        still = convo.stop_runs()  # each run stops at a checkpoint, so nothing is cut mid-step
         convo.persist()
+        if still:
+            ctx.err.print(
+                f"session(s) {', '.join(still)} did not reach a safe point in time; each resumes from its last checkpoint"
+            )
         ctx.err.print(f"interrupted — nothing is lost; continue with: orchestrate chat --session {chat_id}")
         return 130
     finally:

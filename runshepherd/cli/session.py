@@ -6,103 +6,21 @@ unreachable or not logged in. A crash or Ctrl-C leaves a session that `orchestra
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import sys
-import uuid
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from runshepherd.backends.base import BackendUnavailable
 from runshepherd.cli.context import CliContext
 from runshepherd.errors import UsageError
+from runshepherd.graph.context import build_deps
+from runshepherd.graph.runner import new_session_id
 from runshepherd.names import quoted
+from runshepherd.render.session import Renderer
 
 EXIT = {"COMPLETED": 0, "FAILED": 1, "NEEDS_INPUT": 1, "CANCELED": 1}
-PRUNE_EVERY = 25
-
-
-@dataclass
-class Renderer:
-    session: str
-    as_json: bool
-    ctx: CliContext
-    seen_questions: set[str] = field(default_factory=set)
-    notifier: Any = None  # SessionNotifier when `notify:` targets are configured
-
-    def notify(self, ev: dict[str, Any]) -> None:
-        if self.notifier is not None:
-            self.notifier.on_event(ev)
-
-    def event(self, ev: dict[str, Any]) -> None:
-        self.notify(ev)
-        if self.as_json:
-            sys.stdout.write(json.dumps({**ev, "session": self.session}, default=str) + "\n")
-            sys.stdout.flush()
-            return
-        out = self.ctx.out
-        kind = ev.get("event")
-        if kind == "planned":
-            out.print(f"● plan      {ev.get('message')}", markup=False)
-            for w in ev.get("warnings") or []:
-                out.print(f"  ! {w}", markup=False)
-            for m in ev.get("missing") or []:
-                out.print(f"  ? missing: {m}", markup=False)
-        elif kind == "submitted":
-            again = " (found the earlier submission)" if ev.get("reused") else ""
-            out.print(f"● submitted {ev['workflow_id']} (attempt {ev['attempt']}){again}", markup=False)
-        elif kind == "status":
-            out.print(f"● status    {ev.get('text')}", markup=False)
-        elif kind == "progress":
-            out.print(f"● progress  {ev.get('text')}", markup=False)
-        elif kind == "pending":
-            out.print(f"● pending   {ev.get('text')}", markup=False)
-            for s in ev.get("suggestions") or []:
-                out.print(f"  - {s}", markup=False)
-        elif kind == "logs_readers":
-            out.print(f"● logs      {ev['tasks']} task(s) read by {ev['readers']} reader(s)", markup=False)
-        elif kind == "diagnosis":
-            out.print(f"● diagnosis {ev['label']} ({ev['origin']}): {ev.get('explanation', '')}", markup=False)
-            for line in ev.get("evidence") or []:
-                out.print(f"    │ {line}", markup=False)
-        elif kind == "fix":
-            out.print(f"● fix       {ev.get('explanation')}", markup=False)
-            if ev.get("diff"):
-                out.print(ev["diff"].rstrip(), markup=False)
-        elif kind == "answered":
-            out.print(f"? {ev['kind']:<9} {ev['text'].splitlines()[0]} → {ev['answer']} (pre-answered)", markup=False)
-        elif kind == "report":
-            if ev.get("digest"):
-                out.print(ev["digest"], markup=False)
-        elif kind == "downloaded":
-            out.print(f"● download  {ev['files']} file(s) → {ev['dest']}", markup=False)
-        elif kind == "app":
-            out.print(f"● app       saved {ev['name']} v{ev['version']}", markup=False)
-        elif kind == "message":
-            out.print(f"  {ev.get('level', 'info')}: {ev.get('text')}", markup=False)
-
-    def question(self, qid: str, payload: dict[str, Any]) -> None:
-        if qid in self.seen_questions:
-            return
-        self.seen_questions.add(qid)
-        ev = {
-            "event": "question",
-            "id": qid,
-            "kind": payload.get("kind"),
-            "text": payload.get("text"),
-            "default": payload.get("default"),
-            "choices": payload.get("choices"),
-        }
-        if self.as_json:
-            self.event(ev)
-        else:
-            self.notify(ev)
-
-
-def new_session_id() -> str:
-    return uuid.uuid4().hex[:8]
 
 
 class PromptInterrupted(Exception):
@@ -156,7 +74,7 @@ def drive(
     interactive: bool,
     answer: str | None = None,
 ) -> int:
-    renderer = Renderer(session=session, as_json=as_json, ctx=ctx)
+    renderer = Renderer(session=session, as_json=as_json, out=ctx.out)
     if ctx.settings.notify:
         from runshepherd.notify.session import SessionNotifier
 
@@ -180,67 +98,54 @@ def _drive(
     interactive: bool,
     answer: str | None,
 ) -> int:
-    from langgraph.errors import GraphDrained
-    from langgraph.runtime import RunControl
-    from langgraph.types import Command
+    """Render one `SessionRunner` run on the terminal (or as JSON lines); the runner does the driving."""
+    from runshepherd.graph.runner import Asked, Emitted, Finished, Question, SessionRunner, Stopped
 
-    from runshepherd.graph.builder import compile_graph
-    from runshepherd.graph.checkpoint import open_saver, prune, session_lock
+    runner = SessionRunner(ctx.state_dir, session, deps, max_concurrency=ctx.settings.logs.max_concurrency)
+    answers = None
+    if answer is not None:
+        waiting = runner.questions()
+        if not waiting:
+            raise UsageError(
+                f"session {session} is not waiting for an answer; run `orchestrate resume {quoted(session)}`"
+            )
+        answers = {q.id: check_answer(answer, q.payload()) for q in waiting}
+    interrupted = False
 
-    cfg = {
-        "configurable": {"thread_id": session},
-        "max_concurrency": ctx.settings.logs.max_concurrency,
-        "recursion_limit": 10_000,
-    }
-    with session_lock(ctx.state_dir, session), open_saver(ctx.state_dir) as saver:
-        graph = compile_graph(saver)
-        payload = first_input
-        if answer is not None:
-            snap = graph.get_state(cfg)
-            if not snap.interrupts:
-                raise UsageError(
-                    f"session {session} is not waiting for an answer; run `orchestrate resume {quoted(session)}`"
-                )
-            payload = Command(resume={i.id: check_answer(answer, i.value) for i in snap.interrupts})
-        steps = 0
-        control = RunControl()
-        previous = _install_ctrl_c(ctx, control, session)
+    def ask(q: Question) -> str | None:
+        nonlocal interrupted
+        renderer.question(q.id, q.payload())
+        if not interactive or interrupted:
+            return None
         try:
-            while True:
-                for mode, chunk in graph.stream(
-                    payload, cfg, context=deps, stream_mode=["custom", "updates"], durability="sync", control=control
-                ):
-                    if mode == "custom" and isinstance(chunk, dict):
-                        renderer.event(chunk)
-                    elif mode == "updates":
-                        steps += 1
-                        if steps % PRUNE_EVERY == 0:
-                            prune(saver.conn, session)  # type: ignore[attr-defined]
-                snap = graph.get_state(cfg)
-                if not snap.interrupts:
-                    break
-                answers = {}
-                for itr in snap.interrupts:
-                    renderer.question(itr.id, itr.value)
-                    if not interactive:
-                        return _paused(ctx, renderer, session, itr.value)
-                    try:
-                        answers[itr.id] = _prompt(itr.value, ctx.err)
-                    except PromptInterrupted:
-                        return _stopped(ctx, snap.values, session)
-                payload = Command(resume=answers)
-        except GraphDrained:
-            return _stopped(ctx, graph.get_state(cfg).values, session)
-        except BackendUnavailable as exc:
-            ctx.err.print(f"error: {exc}\nthe session is paused; continue with: orchestrate resume {quoted(session)}")
-            return exc.exit_code
-        finally:
-            if previous is not None:
-                signal.signal(signal.SIGINT, previous)
-                signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        prune(saver.conn, session)  # type: ignore[attr-defined]
-        values = snap.values
-    return _done(ctx, renderer, session, values)
+            return _prompt(q.payload(), ctx.err)
+        except PromptInterrupted:
+            interrupted = True
+            return None
+
+    previous = _install_ctrl_c(runner, session)
+    try:
+        for item in runner.run(first_input, answers=answers, answer=ask):
+            if isinstance(item, Emitted):
+                renderer.event(item.event)
+            elif isinstance(item, Asked):
+                if interrupted:
+                    return _stopped(ctx, item.values, session)
+                for q in item.questions:
+                    renderer.question(q.id, q.payload())
+                return _paused(ctx, renderer, session, item.questions[0].payload())
+            elif isinstance(item, Stopped):
+                return _stopped(ctx, item.values, session)
+            elif isinstance(item, Finished):
+                return _done(ctx, renderer, session, item.values)
+    except BackendUnavailable as exc:
+        ctx.err.print(f"error: {exc}\nthe session is paused; continue with: orchestrate resume {quoted(session)}")
+        return exc.exit_code
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    raise RuntimeError("the session runner ended without a result")  # pragma: no cover - run() always yields one
 
 
 def _stopped(ctx: CliContext, values: dict[str, Any] | None, session: str) -> int:
@@ -255,16 +160,16 @@ def _stopped(ctx: CliContext, values: dict[str, Any] | None, session: str) -> in
     return 130
 
 
-def _install_ctrl_c(ctx: CliContext, control: Any, session: str) -> Any:
+def _install_ctrl_c(runner: Any, session: str) -> Any:
     """First Ctrl-C: stop at the next safe point (a checkpoint; the monitor returns within a second).
     Second Ctrl-C: leave at once — the last checkpoint and the idempotency keys make that safe too."""
 
     def handler(signum: int, frame: Any) -> None:
-        if control.drain_requested:
+        if runner.stopping:
             sys.stderr.write(f"\nstopped at once; continue with: orchestrate resume {quoted(session)}\n")
             sys.stderr.flush()
             os._exit(130)
-        control.request_drain("Ctrl-C")
+        runner.stop("Ctrl-C")
         sys.stderr.write("\nstopping at the next safe point (Ctrl-C again to stop at once)…\n")
         sys.stderr.flush()
 
@@ -308,58 +213,22 @@ def _paused(ctx: CliContext, renderer: Renderer, session: str, payload: dict[str
 
 
 def _done(ctx: CliContext, renderer: Renderer, session: str, values: dict[str, Any]) -> int:
-    outcome = values.get("outcome") or "FAILED"
-    done = {
-        "event": "done",
-        "outcome": outcome,
-        "reason": values.get("outcome_reason"),
-        "workflow_ids": values.get("workflow_ids") or [],
-        "fix_attempts": values.get("fix_attempts", 0),
-        "infra_retries": values.get("infra_retries", 0),
-        "outputs": values.get("outputs") or [],
-        "downloaded": values.get("downloaded") or [],
-        "download_dir": values.get("download_dir"),
-        "app": values.get("app"),
-        "status_artifact": values.get("report_path"),
-        "llm_usage": values.get("llm_usage"),
-    }
-    if renderer.as_json:
-        renderer.event(done)
-    else:
-        renderer.notify(done)
-        reason = f" ({done['reason']})" if done["reason"] and outcome != "COMPLETED" else ""
-        ctx.out.print(f"session {session} done · {outcome}{reason}", markup=False)
-        if done["status_artifact"]:
-            ctx.out.print(f"status: {done['status_artifact']}", markup=False)
-        if done["llm_usage"]:
-            ctx.out.print(usage_line(done["llm_usage"]), markup=False)
-    return EXIT.get(outcome, 1)
-
-
-def usage_line(usage: dict[str, Any]) -> str:
-    nodes = ", ".join(f"{k} {v['input'] + v['output']}" for k, v in (usage.get("by_node") or {}).items())
-    cost = f", cost {usage['cost']:g}" if usage.get("cost") else ""
-    return f"model tokens: {usage.get('total_tokens', 0)} ({nodes}){cost}"
+    return EXIT.get(renderer.done(values), 1)
 
 
 def make_deps(
     ctx: CliContext, session: str, *, yes: bool, cadence: float | None, max_fixes: int | None, chat_model: Any = None
 ) -> Any:
-    from runshepherd.graph.context import Deps
-
-    deps = Deps(
-        backend=ctx.backend,
-        settings=ctx.settings,
-        session_id=session,
-        state_dir=ctx.state_dir,
-        auto_yes=yes,
+    return build_deps(
+        ctx.backend,
+        ctx.settings,
+        ctx.state_dir,
+        session,
+        yes=yes,
         cadence=cadence,
         max_fixes=max_fixes,
-        cwd=Path.cwd(),
         chat_model=chat_model,
     )
-    deps.get_expert()  # a missing model package or key is an error now, before the session starts
-    return deps
 
 
 def run(
@@ -388,12 +257,10 @@ def run(
     if max_fixes is not None and max_fixes < 0:
         raise UsageError("--max-fixes must be 0 or more")
     sid = session or new_session_id()
-    from runshepherd.graph.builder import compile_graph
-    from runshepherd.graph.checkpoint import open_saver
+    from runshepherd.graph.runner import SessionRunner
 
-    with open_saver(ctx.state_dir) as saver:
-        if compile_graph(saver).get_state({"configurable": {"thread_id": sid}}).values:
-            raise UsageError(f"session {sid} already exists; continue it with `orchestrate resume {quoted(sid)}`")
+    if SessionRunner(ctx.state_dir, sid).exists():
+        raise UsageError(f"session {sid} already exists; continue it with `orchestrate resume {quoted(sid)}`")
     if not as_json:
         ctx.out.print(f"session {sid} (resume with: orchestrate resume {quoted(sid)})", markup=False)
     from runshepherd.logs import redact
@@ -436,16 +303,14 @@ def resume(
     cadence: float | None = None,
     max_fixes: int | None = None,
 ) -> int:
-    from runshepherd.graph.builder import compile_graph
-    from runshepherd.graph.checkpoint import open_saver
+    from runshepherd.graph.runner import SessionRunner
 
-    with open_saver(ctx.state_dir) as saver:
-        snap = compile_graph(saver).get_state({"configurable": {"thread_id": session}})
+    snap = SessionRunner(ctx.state_dir, session).snapshot()
     if not snap.values:
         raise UsageError(f"no session {session!r} — `orchestrate sessions` lists them")
-    if not snap.next and not snap.interrupts and not snap.tasks:
+    if SessionRunner.ended(snap):
         values = snap.values
-        renderer = Renderer(session=session, as_json=as_json, ctx=ctx)
+        renderer = Renderer(session=session, as_json=as_json, out=ctx.out)
         return _done(ctx, renderer, session, values)
     deps = make_deps(ctx, session, yes=yes, cadence=cadence, max_fixes=max_fixes)
     interactive = not no_input and sys.stdin.isatty()
@@ -457,13 +322,14 @@ def resume(
 def sessions(ctx: CliContext, as_json: bool) -> None:
     from runshepherd.graph.builder import compile_graph
     from runshepherd.graph.checkpoint import db_path, open_saver, thread_ids
+    from runshepherd.graph.runner import session_config
 
     rows = []
     if db_path(ctx.state_dir).exists():
         with open_saver(ctx.state_dir) as saver:
             graph = compile_graph(saver)
-            for tid in thread_ids(saver.conn)[:100]:  # type: ignore[attr-defined]
-                snap = graph.get_state({"configurable": {"thread_id": tid}})
+            for tid in thread_ids(saver.conn)[:100]:
+                snap = graph.get_state(session_config(tid))
                 v = snap.values or {}
                 question = snap.interrupts[0].value.get("text") if snap.interrupts else None
                 state = v.get("outcome") or ("waiting" if snap.interrupts else "stopped" if snap.next else "unknown")

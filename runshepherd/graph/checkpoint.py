@@ -7,12 +7,16 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from filelock import FileLock, Timeout
 
 from runshepherd.environment import damaged, database_problem
 from runshepherd.errors import RunShepherdError
 from runshepherd.names import check_id, quoted
+
+if TYPE_CHECKING:
+    from langgraph.checkpoint.sqlite import SqliteSaver
 
 
 class SessionBusy(RunShepherdError):
@@ -23,7 +27,7 @@ def db_path(state_dir: Path) -> Path:
     return Path(state_dir) / "sessions.sqlite"
 
 
-def compact_saver_class() -> type:
+def compact_saver_class() -> type[SqliteSaver]:
     """SqliteSaver with integer channel versions (the checkpoint base class's default).
 
     SqliteSaver's own versions are 49-character strings, one per channel and again per node that saw it, which
@@ -46,8 +50,8 @@ EMPTY_GRACE = 10.0  # seconds a 0-byte database may be one another process has j
 
 
 @contextmanager
-def open_saver(state_dir: Path) -> Iterator[object]:
-    """The session store. A full disk, a read-only folder or a damaged file (now or mid-session) is an
+def open_saver(state_dir: Path) -> Iterator[SqliteSaver]:
+    """The session store (the production CompactSqliteSaver). A full disk, a read-only folder or a damaged file (now or mid-session) is an
     EnvironmentProblem naming the file and what to do, never a traceback."""
     path = db_path(state_dir)
     path.parent.mkdir(parents=True, exist_ok=True)

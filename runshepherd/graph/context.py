@@ -69,6 +69,34 @@ class Deps:
         record(self.state_dir, what, approved_by=approved_by, session=self.session_id, workflow=workflow, **details)
 
 
+def build_deps(
+    backend: Any,
+    settings: Settings,
+    state_dir: Path,
+    session: str,
+    *,
+    yes: bool = False,
+    cadence: float | None = None,
+    max_fixes: int | None = None,
+    chat_model: Any = None,
+) -> Deps:
+    """The deps of a session about to run; builds the expert now, so a missing model package or key fails
+    before the session starts (exit 2), not in the middle of it."""
+    deps = Deps(
+        backend=backend,
+        settings=settings,
+        session_id=session,
+        state_dir=state_dir,
+        auto_yes=yes,
+        cadence=cadence,
+        max_fixes=max_fixes,
+        cwd=Path.cwd(),
+        chat_model=chat_model,
+    )
+    deps.get_expert()
+    return deps
+
+
 def deps_of(runtime: Any) -> Deps:
     ctx = getattr(runtime, "context", None)
     if not isinstance(ctx, Deps):

@@ -1,29 +1,27 @@
-"""Graph tests run the real graph on the real local backend, on InMemorySaver and SqliteSaver alike."""
+"""Graph tests run the real graph on the real local backend through the SessionRunner, on InMemorySaver and the
+production CompactSqliteSaver alike."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.checkpoint.sqlite import SqliteSaver
 
 from runshepherd.backends.local import LocalBackend
+from runshepherd.graph.checkpoint import open_saver
 
 
 @pytest.fixture(params=["memory", "sqlite"])
 def saver(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
+    """In-memory, and the production checkpointer (CompactSqliteSaver via `open_saver`, pruned by the runner)."""
     if request.param == "memory":
         yield InMemorySaver()
         return
-    conn = sqlite3.connect(str(tmp_path / "sessions.sqlite"), check_same_thread=False)
-    s = SqliteSaver(conn)
-    s.setup()
-    yield s
-    conn.close()
+    with open_saver(tmp_path / "state") as s:
+        yield s
 
 
 @pytest.fixture

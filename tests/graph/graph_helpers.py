@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
-from langgraph.types import Command
-
 from runshepherd.backends.local import LocalBackend
 from runshepherd.config import load_settings
-from runshepherd.graph.builder import compile_graph
 from runshepherd.graph.context import Deps
+from runshepherd.graph.runner import Emitted, Question, SessionRunner
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
@@ -32,32 +31,37 @@ def make_deps(backend: LocalBackend, tmp_path: Path, **kw: Any) -> Deps:
 
 
 class Session:
-    """Runs a graph to its end, answering questions from a script; records every custom event."""
+    """Runs a session through the production `SessionRunner`, answering questions from a script; records every
+    event. ``saver`` is the checkpointer the runner opens (the conftest gives in-memory and the production one)."""
 
     def __init__(self, saver: Any, deps: Deps, thread: str = "s1") -> None:
-        self.graph = compile_graph(saver)
+        self.runner = SessionRunner(deps.state_dir, thread, deps, max_concurrency=4, saver=lambda: nullcontext(saver))
         self.deps = deps
-        self.cfg = {"configurable": {"thread_id": thread}, "max_concurrency": 4}
         self.events: list[dict[str, Any]] = []
         self.questions: list[dict[str, Any]] = []
+        self.last: Any = None  # the runner's final item: Asked, Finished or Stopped
 
     def run(self, first: Any, answers: dict[str, str] | None = None, stop_at_question: bool = False) -> dict[str, Any]:
-        payload = first
-        while True:
-            for mode, chunk in self.graph.stream(
-                payload, self.cfg, context=self.deps, stream_mode=["custom", "updates"], durability="sync"
-            ):
-                if mode == "custom":
-                    self.events.append(chunk)
-            snap = self.graph.get_state(self.cfg)
-            if not snap.interrupts:
-                return snap.values
-            self.questions += [i.value for i in snap.interrupts]
-            if stop_at_question:
-                return snap.values
-            payload = Command(
-                resume={i.id: (answers or {}).get(i.value["kind"], i.value["default"]) for i in snap.interrupts}
-            )
+        def answer(q: Question) -> str | None:
+            self.questions.append(q.payload())
+            return None if stop_at_question else (answers or {}).get(q.kind, q.default)
+
+        for item in self.runner.run(first, answer=answer):
+            if isinstance(item, Emitted):
+                self.events.append(item.event)
+            else:
+                self.last = item
+        return self.last.values
+
+    def resume(self, answers: dict[str, str]) -> dict[str, Any]:
+        """Answer the questions the session waits on by kind, then run on (later questions take the default)."""
+        waiting = {q.id: answers[q.kind] for q in self.runner.questions()}
+        for item in self.runner.run(answers=waiting, answer=lambda q: answers.get(q.kind, q.default)):
+            if isinstance(item, Emitted):
+                self.events.append(item.event)
+            else:
+                self.last = item
+        return self.last.values
 
     def kinds(self, event: str) -> list[dict[str, Any]]:
         return [e for e in self.events if e.get("event") == event]

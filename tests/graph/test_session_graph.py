@@ -112,9 +112,10 @@ def test_unfixable_failure_asks_the_person(saver, backend, tmp_path: Path) -> No
         answers={"submit": "yes"},
         stop_at_question=False,
     )
-    kinds = [q["kind"] for q in s.questions]
-    assert kinds[0] == "submit" and kinds[-1] in ("no_fix", "resubmit")
-    assert out["outcome"] in ("NEEDS_INPUT", "COMPLETED", "FAILED")
+    # A missing input has no safe automatic fix: the person is asked, and the default ("stop") is final.
+    assert [(q["kind"], q["default"]) for q in s.questions] == [("submit", "yes"), ("no_fix", "stop")]
+    assert out["outcome"] == "NEEDS_INPUT" and out["outcome_reason"].startswith("no safe automatic fix")
+    assert out["fix_attempts"] == 0 and len(backend.list_workflows()) == 1  # nothing resubmitted
     assert s.kinds("diagnosis")[0]["label"] == "file_not_found"
 
 
@@ -245,24 +246,20 @@ def _kilo(n: int) -> str:
 
 @pytest.mark.slow
 def test_a_thousand_tasks_fan_out_to_two_hundred_readers(backend, tmp_path: Path) -> None:
-    import sqlite3
+    from runshepherd.graph.checkpoint import db_path, open_saver
 
-    from langgraph.checkpoint.sqlite import SqliteSaver
-
-    db = tmp_path / "kilo.sqlite"
-    conn = sqlite3.connect(str(db), check_same_thread=False)
-    saver = SqliteSaver(conn)
-    saver.setup()
-    s = Session(saver, make_deps(backend, tmp_path, auto_yes=True, max_fixes=0))
-    s.cfg["max_concurrency"] = 16
-    out = s.run({"request": "kilo", "spec_path": _spec(tmp_path, _kilo(1000))})
+    deps = make_deps(backend, tmp_path, auto_yes=True, max_fixes=0)
+    db = db_path(deps.state_dir)
+    with open_saver(deps.state_dir) as saver:  # the production checkpointer, pruned by the runner
+        s = Session(saver, deps)
+        s.runner.max_concurrency = 16
+        out = s.run({"request": "kilo", "spec_path": _spec(tmp_path, _kilo(1000))})
     ev = s.kinds("logs_readers")[0]
     assert ev["tasks"] == 1000 and ev["readers"] == 200
     assert s.kinds("diagnosis")[0]["label"] in ("user_code_error", "unknown")
     assert out["outcome"] == "NEEDS_INPUT"
     rest = {k: v for k, v in out.items() if k != "spec"}  # the spec itself is 1000 tasks long
     assert len(json.dumps(rest, default=str)) < 20_000  # no per-task digests or task lists kept in state
-    conn.close()
     assert db.stat().st_size < 40 * 1024**2
 
 

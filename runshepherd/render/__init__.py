@@ -1,0 +1,1 @@
+"""Front-end rendering shared by the CLI and the chat (terminal lines or JSON)."""

@@ -1,0 +1,128 @@
+"""The SessionRunner over the production checkpointer: stop at a safe point and resume, the lock, pruning, and
+the chat's Ctrl-C (which reaches the same runner)."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+from graph_helpers import make_deps
+
+from runshepherd.backends.local import LocalBackend
+from runshepherd.graph.checkpoint import SessionBusy, db_path, open_saver, prune, session_lock
+from runshepherd.graph.runner import Asked, Emitted, Finished, SessionRunner, Stopped
+
+SLEEPY = """\
+workflow:
+  name: sleepy
+  resources:
+    default: {cpu: 1, memory: 128Mi}
+  tasks:
+  - name: main
+    image: ubuntu:24.04
+    command: [bash, -c]
+    args: ["echo step 1/2; sleep 3; echo step 2/2; echo ok > {{output}}/ok.txt"]
+"""
+
+
+def _spec(tmp_path: Path) -> str:
+    p = tmp_path / "sleepy.yaml"
+    p.write_text(SLEEPY)
+    return str(p)
+
+
+def test_stop_while_monitoring_then_resume_finishes_with_one_submission(tmp_path: Path) -> None:
+    backend = LocalBackend(tmp_path / "state")
+    deps = make_deps(backend, tmp_path, auto_yes=True)
+    runner = SessionRunner(deps.state_dir, "s1", deps, max_concurrency=4)
+    items = []
+    for item in runner.run({"request": "sleep", "spec_path": _spec(tmp_path)}):
+        items.append(item)
+        if isinstance(item, Emitted) and item.event.get("event") == "submitted":
+            threading.Thread(target=runner.stop, args=("test",)).start()  # from another thread, like chat
+    end = items[-1]
+    assert isinstance(end, Stopped) and end.reason == "test"
+    wid = end.values["workflow_ids"][0]
+    assert backend.query(wid).status.alive()  # a stop leaves the workflow running
+    snap = runner.snapshot()
+    assert snap.next and not snap.values.get("outcome")  # resumable, not finished
+
+    again = SessionRunner(deps.state_dir, "s1", deps, max_concurrency=4)
+    final = list(again.run())[-1]
+    assert isinstance(final, Finished) and final.values["outcome"] == "COMPLETED"
+    assert final.values["workflow_ids"] == [wid]  # resumed the same workflow, never submitted twice
+    assert SessionRunner.ended(again.snapshot())
+
+
+def test_questions_pause_the_run_and_answers_continue_it(tmp_path: Path) -> None:
+    backend = LocalBackend(tmp_path / "state")
+    deps = make_deps(backend, tmp_path)
+    runner = SessionRunner(deps.state_dir, "s1", deps)
+    end = list(runner.run({"request": "sleep", "spec_path": _spec(tmp_path)}))[-1]
+    assert isinstance(end, Asked) and [q.kind for q in end.questions] == ["submit"]
+    assert backend.list_workflows() == []
+    assert [q.id for q in runner.questions()] == [q.id for q in end.questions]
+    end = list(runner.run(answers={end.questions[0].id: "no"}))[-1]
+    assert isinstance(end, Finished) and end.values["outcome"] == "CANCELED"
+    assert backend.list_workflows() == []
+
+
+def test_a_second_driver_is_refused_while_the_first_holds_the_session(tmp_path: Path) -> None:
+    deps = make_deps(LocalBackend(tmp_path / "state"), tmp_path, auto_yes=True)
+    with session_lock(deps.state_dir, "s1"), pytest.raises(SessionBusy, match="another orchestrate process"):
+        next(SessionRunner(deps.state_dir, "s1", deps).run({"request": "x", "spec_path": _spec(tmp_path)}))
+
+
+def _count(db: Path, table: str, thread: str, what: str = "*") -> int:
+    with sqlite3.connect(db) as conn:
+        return conn.execute(f"SELECT count({what}) FROM {table} WHERE thread_id=?", (thread,)).fetchone()[0]
+
+
+def test_prune_keeps_only_the_latest_checkpoint_and_the_session_still_resumes(tmp_path: Path) -> None:
+    """prune() runs raw SQL on LangGraph's tables: check it against a real multi-step session."""
+    backend = LocalBackend(tmp_path / "state")
+    deps = make_deps(backend, tmp_path)
+    runner = SessionRunner(deps.state_dir, "s1", deps)
+    other = SessionRunner(deps.state_dir, "s2", make_deps(backend, tmp_path, session_id="s2"))
+    asked = list(runner.run({"request": "sleep", "spec_path": _spec(tmp_path)}))[-1]
+    list(other.run({"request": "sleep", "spec_path": _spec(tmp_path)}))
+    db = db_path(deps.state_dir)
+    before, other_before = _count(db, "checkpoints", "s1"), _count(db, "checkpoints", "s2")
+    with open_saver(deps.state_dir) as saver:
+        prune(saver.conn, "s1")
+    namespaces = _count(db, "checkpoints", "s1", "DISTINCT checkpoint_ns")
+    assert before > namespaces and _count(db, "checkpoints", "s1") == namespaces  # the latest per namespace
+    assert _count(db, "checkpoints", "s2") == other_before  # other sessions untouched
+    with sqlite3.connect(db) as conn:  # no write is left pointing at a deleted checkpoint
+        orphans = conn.execute(
+            "SELECT count(*) FROM writes w WHERE thread_id='s1' AND NOT EXISTS (SELECT 1 FROM checkpoints c"
+            " WHERE c.thread_id=w.thread_id AND c.checkpoint_ns=w.checkpoint_ns AND c.checkpoint_id=w.checkpoint_id)"
+        ).fetchone()[0]
+    assert orphans == 0
+    assert isinstance(asked, Asked)
+    assert [q.id for q in runner.questions()] == [q.id for q in asked.questions]  # still waiting, same question
+    end = list(runner.run(answers={asked.questions[0].id: "no"}))[-1]
+    assert isinstance(end, Finished) and end.values["outcome"] == "CANCELED"
+
+
+@pytest.mark.slow
+def test_ctrl_c_in_chat_stops_the_run_at_a_safe_point(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from runshepherd.chat.session import ChatSession
+    from runshepherd.chat.store import ChatRecord
+    from runshepherd.cli.context import CliContext
+
+    monkeypatch.chdir(tmp_path)
+    ctx = CliContext.create(config=None, state_dir=tmp_path / "state", backend="local")
+    convo = ChatSession(ctx, ChatRecord(id="c1"), interactive=False, cadence=0.2)
+    d = convo._driver("s1")
+    d.deps.auto_yes = True
+    d.start({"request": "sleep", "spec_path": _spec(tmp_path), "set_values": {}, "pool": None})
+    assert d.wait(60, until=lambda: d.workflow_id is not None) and d.workflow_id
+    assert convo.stop_runs() == []  # every run reached a safe point
+    assert d.stopped and not d.busy and d.values is None
+    assert ctx.backend.query(d.workflow_id).status.alive()  # the workflow keeps running
+    snap = SessionRunner(ctx.state_dir, "s1").snapshot()
+    assert snap.next and not snap.values.get("outcome")  # resumable: `orchestrate resume s1` continues it
+    ctx.backend.cancel(d.workflow_id)
