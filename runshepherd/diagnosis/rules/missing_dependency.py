@@ -58,6 +58,8 @@ FAMILY = family(
         pat(r"error while loading shared libraries: (?P<lib>(?!libcuda\.so|libnvidia)lib[\w.\-+]+): cannot open", 0.87),
         pat(r"(?P<lib>(?!libcuda\.so|libnvidia)lib[\w.\-+]+): cannot open shared object file", 0.87),
         pat(r"undefined symbol: \w+|DLL load failed", 0.8),
+        # building a CUDA extension needs the CUDA toolkit (nvcc), not just the driver
+        pat(r"CUDA_HOME (?:does not exist|environment variable is not set)|MissingCUDAException", 0.86),
         # versions of two packages that must match (jaxlib/jax, torch/torchvision, CUDA builds of a wheel)
         pat(
             r"(?P<pkg>jaxlib|torchvision|torchaudio|tensorflow|numpy|transformers|flash[_-]attn|xformers)\b[^\n]{0,80}"
