@@ -31,6 +31,8 @@ credential_cmd = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(credential_cmd, name="credential")
+data_cmd = typer.Typer(help="Storage locations: access checks (OSMO: `osmo data`).", no_args_is_help=True)
+app.add_typer(data_cmd, name="data")
 
 # Options every subcommand accepts (DESIGN §10).
 ConfigOpt = Annotated[Path | None, typer.Option("--config", help="Config file (YAML).", show_default=False)]
@@ -498,6 +500,23 @@ def credential_delete(
     from runshepherd.cli import credentials
 
     credentials.delete_credential(_ctx(config, state_dir, backend), name, yes, json_)
+
+
+@data_cmd.command("check")
+def data_check(
+    uri: Annotated[
+        str, typer.Argument(help="s3://…, gs://…, azure://… on OSMO; a path or file:// URL on local/Slurm.")
+    ],
+    access: Annotated[str, typer.Option("--access", help="read | write")] = "read",
+    json_: JsonOpt = False,
+    config: ConfigOpt = None,
+    state_dir: StateDirOpt = None,
+    backend: BackendOpt = None,
+) -> None:
+    """Check read or write access to a storage location (exit 0 yes, 1 no)."""
+    from runshepherd.cli import workflows
+
+    raise typer.Exit(workflows.check_access(_ctx(config, state_dir, backend), uri, access, json_))
 
 
 # ------------------------------------------------------------------------------------------------ entry point

@@ -225,3 +225,22 @@ def explain(ctx: CliContext, workflow_id: str, as_json: bool) -> None:
         ctx.print_json(result.model_dump(mode="json"))
     else:
         ctx.out.print(result.text, markup=False)
+
+
+def check_access(ctx: CliContext, uri: str, access: str, as_json: bool) -> int:
+    from runshepherd.backends.access import AccessChecker
+
+    mode = access.strip().lower()
+    if mode not in ("read", "write"):
+        raise UsageError(f"--access {access!r}: use read or write")
+    backend = ctx.backend
+    if not isinstance(backend, AccessChecker):
+        raise UsageError(f"the {getattr(backend, 'name', '?')} backend cannot check storage access")
+    res = backend.check_access(uri, "read" if mode == "read" else "write")
+    if as_json:
+        ctx.print_json(res.model_dump())
+    else:
+        verdict = "yes" if res.ok else "no"
+        ctx.out.print(f"{mode} access to {uri}: {verdict} — {res.detail}", markup=False)
+        ctx.out.print(f"  checked with: {res.checked_by}", markup=False)
+    return 0 if res.ok else 1

@@ -431,6 +431,34 @@ def test_credentials_on_a_backend_without_a_store_say_what_it_uses_instead(tmp_p
     assert res.returncode == 2 and "--from-env" in res.stderr and "abc" not in res.stderr
 
 
+# ------------------------------------------------------------------------------------------- data access
+def test_033_read_access_check_of_a_raw_storage_uri(tmp_path: Path) -> None:
+    uri = "s3://robotics-artifacts/run-42/"
+    res = osmo_cli(tmp_path, "data", "check", uri, "--access", "read")
+    assert res.returncode == 0, res.stderr
+    assert f"read access to {uri}: yes" in res.stdout and "osmo data check" in res.stdout
+    assert osmo_calls(tmp_path) == [["data", "check", uri, "--access-type", "READ"]]  # nothing else ran
+    denied = osmo_cli(tmp_path, "data", "check", uri, "--access", "write", "--json", FAKE_OSMO_DATA_DENY="s3://")
+    assert denied.returncode == 1
+    report = json.loads(denied.stdout)
+    assert report["ok"] is False and "Access denied" in report["detail"] and report["access"] == "write"
+    assert osmo_calls(tmp_path)[-1][-2:] == ["--access-type", "WRITE"]
+    wrong = osmo_cli(tmp_path, "data", "check", "/etc/hosts")
+    assert wrong.returncode == 2 and "s3://" in wrong.stderr
+
+
+def test_data_check_on_local_looks_at_the_path(tmp_path: Path) -> None:
+    from cli_helpers import run
+
+    (tmp_path / "data").mkdir()
+    ok = run(tmp_path, "data", "check", str(tmp_path / "data"), "--backend", "local")
+    assert ok.returncode == 0 and "folder can be listed and read" in ok.stdout
+    missing = run(tmp_path, "data", "check", f"file://{tmp_path}/nope", "--backend", "local")
+    assert missing.returncode == 1 and "does not exist" in missing.stdout
+    new = run(tmp_path, "data", "check", str(tmp_path / "out" / "x"), "--access", "write", "--backend", "local")
+    assert new.returncode == 0 and "where it would be created" in new.stdout
+
+
 # ------------------------------------------------------------------------------------------- every scenario
 OUT_OF_SCOPE = "out of scope"
 SCENARIOS: dict[str, str] = {
@@ -462,6 +490,7 @@ SCENARIOS: dict[str, str] = {
     "osmo-user-028": "test_028_private_image_needs_a_registry_credential",
     "osmo-user-029": "test_029_validate_with_set_and_pool_never_submits",
     "osmo-user-032": "test_032_download_a_raw_storage_uri",
+    "osmo-user-033": "test_033_read_access_check_of_a_raw_storage_uri",
     "osmo-user-034": "test_034_cancel_asks_first_and_never_forces",
     "osmo-user-035": OUT_OF_SCOPE,  # Kubernetes docker-registry secret for the NIM Operator
 }
@@ -472,7 +501,6 @@ NOT_YET = {
     "osmo-user-009": "recipes with a throughput-based submission count",
     "osmo-user-030": "OSMO app show/submit with --pool auto:H100",
     "osmo-user-031": "orchestrate draft",
-    "osmo-user-033": "orchestrate data check",
 }
 
 

@@ -22,6 +22,7 @@ import psutil
 from filelock import FileLock
 
 import runshepherd
+from runshepherd.backends.access import Access, AccessCheck, check_path
 from runshepherd.backends.base import (
     BackendError,
     Event,
@@ -421,6 +422,9 @@ class LocalBackend:
         ]
 
     # ------------------------------------------------------------------------------------------ misc
+    def check_access(self, uri: str, access: Access) -> AccessCheck:
+        return check_path(uri, access, who="this machine")
+
     def download(self, url: str, dest: Path) -> list[Path]:
         return download_url(url, Path(dest), self.state_dir / "objects")
 

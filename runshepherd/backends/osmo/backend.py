@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from runshepherd.backends.access import Access, AccessCheck
 from runshepherd.backends.base import (
     BackendError,
     Event,
@@ -400,6 +401,22 @@ class OsmoBackend:
         return Submission(
             workflow_id=sub.name, pool=target or "", overview_url=sub.overview, warnings=list(sub.warnings)
         )
+
+    def check_access(self, uri: str, access: Access) -> AccessCheck:
+        """`osmo data check URI --access-type READ|WRITE` → {"status": "pass"} or {"status": "fail", "error": …}."""
+        scheme = uri.partition("://")[0].lower() if "://" in uri else ""
+        if scheme not in DATA_SCHEMES:
+            raise OutOfScope(
+                f"{uri!r}: `osmo data check` takes OSMO storage URLs ({', '.join(s + '://' for s in DATA_SCHEMES)})"
+            )
+        args = ["data", "check", uri, "--access-type", access.upper()]
+        call = "osmo " + " ".join(args)
+        try:
+            res = self.cli.run(args)
+        except OsmoCommandError as exc:
+            return AccessCheck(uri=uri, access=access, ok=False, detail=exc.message, checked_by=call)
+        ok, detail = parse.data_check(res.stdout)
+        return AccessCheck(uri=uri, access=access, ok=ok, detail=detail, checked_by=call)
 
     # ------------------------------------------------------------------------------------------ credentials
     def list_credentials(self) -> list[Credential]:

@@ -470,3 +470,20 @@ def credentials_from_json(text: str) -> list[Credential]:
         for r in rows
         if isinstance(r, dict) and (r.get("cred_name") or r.get("name"))
     ]
+
+
+def data_check(text: str) -> tuple[bool, str]:
+    """`osmo data check` prints {"status": "pass"} or {"status": "fail", "error": "…"}; the skill's fixtures print
+    "Access check successful." instead. Anything else is a failed check, quoted."""
+    body = text.strip()
+    try:
+        data = parse_json(body)
+    except ValueError:
+        data = None
+    if isinstance(data, dict) and "status" in data:
+        if str(data["status"]).lower() == "pass":
+            return True, "access check passed"
+        return False, str(data.get("error") or "access check failed")
+    if re.search(r"access check successful", body, re.IGNORECASE):
+        return True, "access check passed"
+    return False, body[:500] or "no answer from `osmo data check`"

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from filelock import FileLock
 
 import runshepherd
+from runshepherd.backends.access import Access, AccessCheck, check_path
 from runshepherd.backends.base import (
     BackendError,
     Event,
@@ -529,6 +530,9 @@ class SlurmBackend:
         return found
 
     # ------------------------------------------------------------------------------------------ misc
+    def check_access(self, uri: str, access: Access) -> AccessCheck:
+        return check_path(uri, access, who="this machine (the cluster's shared filesystem as seen from here)")
+
     def download(self, url: str, dest: Path) -> list[Path]:
         return download_url(url, Path(dest), self.root / "objects")
 

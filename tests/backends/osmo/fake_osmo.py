@@ -641,6 +641,16 @@ def cmd_data_download(a: argparse.Namespace) -> None:
     print(f"Data download successful.\nURI: {a.remote_uri}\nPath: {dest}")
 
 
+def cmd_data_check(a: argparse.Namespace) -> None:
+    """Prints the real CLI's JSON verdict; FAKE_OSMO_DATA_DENY=prefix[,prefix] makes matching URIs fail."""
+    denied = [p for p in os.environ.get("FAKE_OSMO_DATA_DENY", "").split(",") if p and a.remote_uri.startswith(p)]
+    if denied:
+        err = f"Access denied: {a.access_type or 'READ'} on {a.remote_uri} (no DATA credential grants it)"
+        print(json.dumps({"status": "fail", "error": err}))
+    else:
+        print(json.dumps({"status": "pass"}))
+
+
 def cmd_app_create(a: argparse.Namespace) -> None:
     path = HOME / "apps" / f"{a.name}.json"
     if path.exists() or (
@@ -804,10 +814,16 @@ def parser() -> argparse.ArgumentParser:
     rl.add_argument("--pool", "-p", nargs="+")
     rl.add_argument("--mode", "-m")
     rl.set_defaults(fn=cmd_resource_list)
-    dd = sub.add_parser("data").add_subparsers(dest="cmd", required=True).add_parser("download")
+    data = sub.add_parser("data").add_subparsers(dest="cmd", required=True)
+    dd = data.add_parser("download")
     dd.add_argument("remote_uri")
     dd.add_argument("local_path")
     dd.set_defaults(fn=cmd_data_download)
+    dc = data.add_parser("check")
+    dc.add_argument("remote_uri")
+    dc.add_argument("--access-type", "-a", choices=["READ", "WRITE", "DELETE"])
+    dc.add_argument("--config-file", "-c")
+    dc.set_defaults(fn=cmd_data_check)
     apps = sub.add_parser("app").add_subparsers(dest="cmd", required=True)
     ac = apps.add_parser("create")
     ac.add_argument("name")

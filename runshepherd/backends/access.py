@@ -1,0 +1,63 @@
+"""Can I read (or write) this location? An optional backend capability: OSMO asks `osmo data check`; local and Slurm
+look at the filesystem path (on Slurm, as this machine sees the shared filesystem).
+
+A check reports what was actually checked: ``ok`` is True/False from the check, never inferred.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal, Protocol, runtime_checkable
+from urllib.parse import unquote, urlparse
+
+from pydantic import BaseModel
+
+from runshepherd.backends.base import OutOfScope
+
+Access = Literal["read", "write"]
+
+
+class AccessCheck(BaseModel):
+    uri: str
+    access: Access
+    ok: bool
+    detail: str  # what was checked and what it said, in plain words
+    checked_by: str  # the command or call that answered, e.g. "osmo data check … --access-type READ"
+
+
+@runtime_checkable
+class AccessChecker(Protocol):
+    def check_access(self, uri: str, access: Access) -> AccessCheck: ...
+
+
+def local_path(uri: str) -> Path:
+    """A plain path or a file:// URL (no host); anything else is not a filesystem location."""
+    if "://" not in uri:
+        return Path(uri).expanduser()
+    parsed = urlparse(uri)
+    if parsed.scheme != "file" or parsed.netloc not in ("", "localhost"):
+        raise OutOfScope(f"{uri!r}: this backend checks filesystem paths (or file:// URLs) only")
+    return Path(unquote(parsed.path))
+
+
+def check_path(uri: str, access: Access, *, who: str = "this machine") -> AccessCheck:
+    """Read: the path exists and can be read (a folder also listed). Write: the path (or the nearest existing
+    parent, where it would be created) is writable."""
+    path = local_path(uri)
+    call = f"filesystem check on {who} (os.access)"
+    if access == "read":
+        if not path.exists():
+            return AccessCheck(uri=uri, access=access, ok=False, detail=f"{path} does not exist", checked_by=call)
+        mode = os.R_OK | (os.X_OK if path.is_dir() else 0)
+        ok = os.access(path, mode)
+        what = "folder can be listed and read" if path.is_dir() else "file can be read"
+        detail = f"{path}: {what}" if ok else f"{path}: permission denied for reading"
+        return AccessCheck(uri=uri, access=access, ok=ok, detail=detail, checked_by=call)
+    target = path
+    while not target.exists() and target != target.parent:
+        target = target.parent
+    ok = os.access(target, os.W_OK | (os.X_OK if target.is_dir() else 0))
+    where = "" if target == path else f" (does not exist yet; checked {target}, where it would be created)"
+    detail = f"{path}: {'writable' if ok else 'permission denied for writing'}{where}"
+    return AccessCheck(uri=uri, access=access, ok=ok, detail=detail, checked_by=call)
