@@ -219,6 +219,34 @@ def _not_yet(what: str, issue: str) -> None:
     )
 
 
+def _run_args(
+    request: str | None,
+    spec: Path | None,
+    sets: list[str],
+    pool: str | None,
+    yes: bool,
+    max_fixes: int | None,
+    cadence: float | None,
+    notify: list[str],
+    config: Path | None,
+    backend: str | None,
+) -> list[str]:
+    """The `run` options a detached session is started with (it always runs with --json --no-input)."""
+    args = [request] if request else []
+    args += ["--spec", str(spec.resolve())] if spec else []
+    for item in sets:
+        args += ["--set", item]
+    args += ["--pool", pool] if pool else []
+    args += ["--yes"] if yes else []
+    args += ["--max-fixes", str(max_fixes)] if max_fixes is not None else []
+    args += ["--cadence", str(cadence)] if cadence is not None else []
+    for t in notify:
+        args += ["--notify", t]
+    args += ["--config", str(config.resolve())] if config else []
+    args += ["--backend", backend] if backend else []
+    return args
+
+
 @app.command()
 def run(
     request: Annotated[str | None, typer.Argument(help="What to do, in a sentence.")] = None,
@@ -237,6 +265,9 @@ def run(
             "--notify", help="Send state changes, questions and the end to https://…, mailto:…, desktop, file:PATH."
         ),
     ] = None,
+    detach: Annotated[
+        bool, typer.Option("--detach", help="Run the session in the background; print its id and return.")
+    ] = False,
     config: ConfigOpt = None,
     state_dir: StateDirOpt = None,
     backend: BackendOpt = None,
@@ -245,6 +276,15 @@ def run(
     from runshepherd.cli import session as s
 
     ctx = _ctx(config, state_dir, backend)
+    if detach:
+        from runshepherd.cli import detached
+        from runshepherd.logs import redact
+
+        request = redact(request)[0] if request else request  # argv is visible to other users (ps)
+        args = _run_args(request, spec, set_ or [], pool, yes, max_fixes, cadence, notify or [], config, backend)
+        sid = session or s.new_session_id()
+        s.check_new_session(ctx, request=request, spec=spec, sets=set_ or [], session=session)
+        raise typer.Exit(detached.start(ctx, sid, args, json_))
     if notify:
         from runshepherd.notify import parse_targets
 
@@ -284,6 +324,20 @@ def resume(
         _ctx(config, state_dir, backend), session=session, answer=answer, yes=yes, no_input=no_input, as_json=json_
     )
     raise typer.Exit(code)
+
+
+@app.command()
+def attach(
+    session: Annotated[str, typer.Argument(help="A session started with `run --detach`.")],
+    json_: JsonOpt = False,
+    config: ConfigOpt = None,
+    state_dir: StateDirOpt = None,
+    backend: BackendOpt = None,
+) -> None:
+    """Follow a detached session's events until it ends (Ctrl-C leaves it running)."""
+    from runshepherd.cli import detached
+
+    raise typer.Exit(detached.attach(_ctx(config, state_dir, backend), session, json_))
 
 
 @app.command()

@@ -231,6 +231,29 @@ def make_deps(
     )
 
 
+def check_new_session(
+    ctx: CliContext, *, request: str | None, spec: Path | None, sets: list[str], session: str | None
+) -> None:
+    """What `run` refuses before anything starts, checked before a detached session is spawned."""
+    from runshepherd.spec import load_spec_file, parse_set_values
+
+    if not request and spec is None:
+        raise UsageError('say what to run, e.g. orchestrate "train a small classifier for 3 epochs", or --spec FILE')
+    set_values = parse_set_values(sets)
+    if spec is not None:
+        load_spec_file(spec, set_values=set_values)
+    if session is None:
+        return
+    from runshepherd.graph.builder import compile_graph
+    from runshepherd.graph.checkpoint import open_saver
+
+    with open_saver(ctx.state_dir) as saver:
+        if compile_graph(saver).get_state({"configurable": {"thread_id": session}}).values:
+            raise UsageError(
+                f"session {session} already exists; continue it with `orchestrate resume {quoted(session)}`"
+            )
+
+
 def run(
     ctx: CliContext,
     *,
@@ -320,6 +343,7 @@ def resume(
 
 
 def sessions(ctx: CliContext, as_json: bool) -> None:
+    from runshepherd.cli import detached
     from runshepherd.graph.builder import compile_graph
     from runshepherd.graph.checkpoint import db_path, open_saver, thread_ids
     from runshepherd.graph.runner import session_config
@@ -333,6 +357,8 @@ def sessions(ctx: CliContext, as_json: bool) -> None:
                 v = snap.values or {}
                 question = snap.interrupts[0].value.get("text") if snap.interrupts else None
                 state = v.get("outcome") or ("waiting" if snap.interrupts else "stopped" if snap.next else "unknown")
+                if detached.running(ctx.state_dir, tid):
+                    state = "running"
                 rows.append(
                     {
                         "session": tid,
@@ -343,6 +369,19 @@ def sessions(ctx: CliContext, as_json: bool) -> None:
                         "question": question,
                     }
                 )
+    listed = {r["session"] for r in rows}
+    for sid in detached.detached_sessions(ctx.state_dir):  # started in the background, no checkpoint yet
+        if sid not in listed and detached.running(ctx.state_dir, sid):
+            rows.append(
+                {
+                    "session": sid,
+                    "request": None,
+                    "state": "running",
+                    "workflow": None,
+                    "last_update": None,
+                    "question": None,
+                }
+            )
     if as_json:
         ctx.print_json({"sessions": rows})
         return

@@ -11,7 +11,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import psutil
 from pydantic import BaseModel, Field
 
 
@@ -66,15 +65,9 @@ def update(state_dir: Path, workflow_id: str, **fields: Any) -> None:
 
 def alive(rec: WatchRecord) -> bool:
     """The recorded monitor process still runs (and is the same process, not a reused pid)."""
-    if rec.ended is not None:
-        return False
-    try:
-        proc = psutil.Process(rec.pid)
-        if proc.status() == psutil.STATUS_ZOMBIE:
-            return False
-        return rec.create_time is None or abs(proc.create_time() - rec.create_time) < 1.0
-    except psutil.Error:
-        return False
+    from runshepherd.backends.local.store import process_alive
+
+    return rec.ended is None and process_alive(rec.pid, rec.create_time)
 
 
 def all_records(state_dir: Path) -> list[WatchRecord]:
