@@ -114,9 +114,9 @@ def attach(ctx: CliContext, session: str, as_json: bool, *, poll: float = 0.2) -
             f"session {session!r} was not started with --detach — `orchestrate sessions` lists sessions; "
             f"`orchestrate resume {session}` continues one in this terminal"
         )
-    from runshepherd.cli.session import Renderer
+    from runshepherd.render.session import Renderer
 
-    renderer = Renderer(session=session, as_json=as_json, ctx=ctx)
+    renderer = Renderer(session=session, as_json=as_json, out=ctx.out)
     path = Path(rec.events)
     offset = 0
     buf = b""
