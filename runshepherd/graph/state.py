@@ -94,7 +94,9 @@ class SessionState(TypedDict):
     diagnosis: NotRequired[dict[str, Any] | None]
     proposed_fix: NotRequired[dict[str, Any] | None]
     fix_history: NotRequired[list[dict[str, Any]]]
-    fix_attempts: NotRequired[int]
+    fix_attempts: NotRequired[int]  # resubmissions with a changed spec (the fixes), never unchanged ones
+    extra_fixes: NotRequired[int]  # fix attempts the person allowed beyond the cap ("retry" when asked at it)
+    unchanged_retries: NotRequired[int]  # resubmissions the person chose without a change ("resubmit")
     infra_retries: NotRequired[int]
     outputs: NotRequired[list[str]]
     downloaded: NotRequired[list[str]]

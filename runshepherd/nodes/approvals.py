@@ -9,7 +9,11 @@ from langgraph.types import Command
 
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import SessionState, cap
-from runshepherd.nodes.common import ask
+from runshepherd.nodes.common import ask, fix_budget
+
+
+def _attempts(n: int) -> str:
+    return f"{n} fix attempt{'' if n == 1 else 's'}"
 
 
 def approve_submit(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["submit", "finish"]]:
@@ -41,7 +45,7 @@ def approve_resubmit(state: SessionState, runtime: Runtime[Deps]) -> Command[Lit
     fix = state.get("proposed_fix") or {}
     n = state.get("fix_attempts", 0) + 1
     # The diff itself was just shown (the `fix` event); the question stays one readable line.
-    text = f"Resubmit with this fix (fix attempt {n} of {deps.fix_cap})? {fix.get('explanation', '')}"
+    text = f"Resubmit with this fix (fix attempt {n} of {fix_budget(state, deps)})? {fix.get('explanation', '')}"
     if ask(deps, "resubmit", text, default="yes") != "yes":
         return Command(goto="finish", update={"outcome": "FAILED", "outcome_reason": "you declined the fix"})
     prev = state.get("attempt") or {"n": 0}
@@ -81,16 +85,16 @@ def ask_person(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["
     """After the fix cap, or when no safe fix exists: the person decides."""
     deps = deps_of(runtime)
     diag = state.get("diagnosis") or {}
-    at_cap = state.get("fix_attempts", 0) >= deps.fix_cap
+    fixes = state.get("fix_attempts", 0)
+    at_cap = fixes >= fix_budget(state, deps)
     reason = diag.get("explanation") or "the failure could not be explained"
     if at_cap:
         text = (
-            f"Stopped after {state.get('fix_attempts', 0)} fix attempts; the last failure: {reason}. "
-            "Allow one more automatic fix, or stop here?"
+            f"Stopped after {_attempts(fixes)}; the last failure: {reason}. Allow one more automatic fix, or stop here?"
         )
         choice = ask(deps, "continue_after_cap", text, default="stop", choices=["retry", "stop"])
-        if choice == "retry":
-            return Command(goto="diagnose_fix", update={"fix_attempts": deps.fix_cap - 1})
+        if choice == "retry":  # one more attempt allowed; the count of attempts made stays what it is
+            return Command(goto="diagnose_fix", update={"extra_fixes": state.get("extra_fixes", 0) + 1})
     else:
         fix = (diag.get("fix") or {}).get("description") or "no automatic change is safe"
         text = f"No safe automatic fix: {reason} Suggested: {fix}. Resubmit unchanged, or stop here?"
@@ -101,7 +105,7 @@ def ask_person(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["
             return Command(
                 goto="submit",
                 update={
-                    "fix_attempts": state.get("fix_attempts", 0) + 1,
+                    "unchanged_retries": state.get("unchanged_retries", 0) + 1,  # not a fix: nothing changed
                     "attempt": {
                         "n": nxt,
                         "workflow_id": None,
@@ -111,5 +115,5 @@ def ask_person(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["
                     },
                 },
             )
-    why = f"gave up after {state.get('fix_attempts', 0)} fix attempts" if at_cap else "no safe automatic fix"
+    why = f"gave up after {_attempts(fixes)}" if at_cap else "no safe automatic fix"
     return Command(goto="finish", update={"outcome": "NEEDS_INPUT", "outcome_reason": f"{why}: {reason}"})

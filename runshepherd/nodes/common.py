@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -10,7 +12,7 @@ from langgraph.types import interrupt
 
 from runshepherd.backends.base import WorkflowStatus
 from runshepherd.graph.context import Deps
-from runshepherd.graph.state import StatusSnapshot
+from runshepherd.graph.state import SessionState, StatusSnapshot
 
 MAX_SNAPSHOT_TASKS = 50  # failed first; the full list is read from the backend when needed
 
@@ -122,3 +124,27 @@ def snapshot(ws: WorkflowStatus) -> StatusSnapshot:
 
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+DRAIN_SLICE = 0.5  # every wait in a node checks for a stop request (Ctrl-C) at least this often
+
+
+def pause(seconds: float, stopping: Callable[[], bool]) -> bool:
+    """Sleep up to ``seconds`` in half-second slices; True as soon as ``stopping()`` says a stop was requested.
+
+    A node that waits (a backoff, a poll interval) must answer Ctrl-C like the monitor does: the graph stops at
+    the next checkpoint, which is right after the waiting node returns.
+    """
+    deadline = time.monotonic() + max(0.0, seconds)
+    while True:
+        if stopping():
+            return True
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        time.sleep(min(left, DRAIN_SLICE))
+
+
+def fix_budget(state: SessionState, deps: Deps) -> int:
+    """How many fix attempts this session may make: the cap, plus one for each "retry" the person chose at it."""
+    return deps.fix_cap + state.get("extra_fixes", 0)

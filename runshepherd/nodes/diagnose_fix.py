@@ -6,7 +6,7 @@ Reads only; the resubmission itself happens in `submit` after approval.
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 from typing import Any, Literal
 
 from langgraph.runtime import Runtime
@@ -16,7 +16,7 @@ from runshepherd.backends.base import Status, jsonable
 from runshepherd.diagnosis.rules import infra_labels
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import SessionState, clip
-from runshepherd.nodes.common import emit, flush_llm, seed_llm
+from runshepherd.nodes.common import emit, fix_budget, flush_llm, pause, seed_llm
 from runshepherd.subagents.workflow_expert.graph import ExpertContext, workflow_expert
 
 INFRA_STATUSES = {
@@ -60,7 +60,7 @@ def diagnose_fix(state: SessionState, runtime: Runtime[Deps]) -> Command[Route]:
     """The decision below, plus the model path's notices and token usage (when a model is configured)."""
     deps = deps_of(runtime)
     seed_llm(deps, state)
-    cmd = _decide(state, deps)
+    cmd = _decide(state, deps, lambda: runtime.drain_requested)
     return Command(goto=cmd.goto, update={**(cmd.update or {}), **flush_llm(deps)})
 
 
@@ -76,7 +76,7 @@ def _consult_model(deps: Deps, inp: Any, primary: Any, digest: str) -> Any:
     return expert.diagnose(inp, primary, digest) or primary
 
 
-def _decide(state: SessionState, deps: Deps) -> Command[Route]:
+def _decide(state: SessionState, deps: Deps, stopping: Callable[[], bool] = lambda: False) -> Command[Route]:
     from runshepherd.diagnosis import diagnose, diagnose_log_text
 
     wid = state["attempt"]["workflow_id"]  # None when the backend refused the submission
@@ -125,7 +125,9 @@ def _decide(state: SessionState, deps: Deps) -> Command[Route]:
     )
     if infra and state.get("infra_retries", 0) < deps.settings.fixes.max_infra_retries:
         n = state.get("infra_retries", 0) + 1
-        time.sleep(min(60.0, deps.settings.fixes.infra_backoff_seconds * 2 ** (n - 1)))
+        # Backoff before the unchanged resubmission; a Ctrl-C cuts it short and the graph stops right after this
+        # node, so `resume` goes straight to the (idempotent) submit.
+        pause(min(60.0, deps.settings.fixes.infra_backoff_seconds * 2 ** (n - 1)), stopping)
         prev = state["attempt"]["n"] + 1
         emit(
             "message",
@@ -147,7 +149,7 @@ def _decide(state: SessionState, deps: Deps) -> Command[Route]:
                 },
             },
         )
-    if state.get("fix_attempts", 0) >= deps.fix_cap:
+    if state.get("fix_attempts", 0) >= fix_budget(state, deps):
         return Command(goto="ask_person", update=base)
     out = workflow_expert.invoke(
         {

@@ -14,11 +14,10 @@ from runshepherd.backends.base import Status, TaskStatus, WorkflowStatus
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import MAX_TRANSITIONS, SessionState, cap, submitted_id
 from runshepherd.nodes.cadence import interval, is_training
-from runshepherd.nodes.common import emit, snapshot
+from runshepherd.nodes.common import DRAIN_SLICE, emit, snapshot
 from runshepherd.reports.status import format_seconds
 
 PROGRESS_TAIL = 300
-DRAIN_SLICE = 0.5
 
 
 def _transition_text(prev: str | None, ws: WorkflowStatus) -> str:
@@ -124,8 +123,8 @@ def monitor(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
             if needs_explanation:
                 break
         wait = interval(deps.settings.cadence, training=training, unchanged_polls=unchanged, override=deps.cadence)
-        progress = _wait(deps, ws, wait, progress, getattr(runtime, "control", None))
-        if _draining(getattr(runtime, "control", None)):
+        progress = _wait(deps, ws, wait, progress, runtime.control)
+        if _draining(runtime.control):
             break
     assert ws is not None
     candidate: dict[str, Any] = {

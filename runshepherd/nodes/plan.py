@@ -60,6 +60,8 @@ def plan(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
             "reason": "initial",
         },
         "fix_attempts": 0,
+        "extra_fixes": 0,
+        "unchanged_retries": 0,
         "infra_retries": 0,
         "fix_history": [],
         "workflow_ids": [],

@@ -18,6 +18,7 @@ def done_event(values: dict[str, Any]) -> dict[str, Any]:
         "reason": values.get("outcome_reason"),
         "workflow_ids": values.get("workflow_ids") or [],
         "fix_attempts": values.get("fix_attempts", 0),
+        "unchanged_retries": values.get("unchanged_retries", 0),
         "infra_retries": values.get("infra_retries", 0),
         "outputs": values.get("outputs") or [],
         "downloaded": values.get("downloaded") or [],

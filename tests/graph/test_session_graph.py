@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+from contextlib import nullcontext
 from pathlib import Path
+from typing import Any
 
 import pytest
 from graph_helpers import EXAMPLES, Session, make_deps
+from langgraph.checkpoint.memory import InMemorySaver
 
 from runshepherd.graph.routes import after_monitor
+from runshepherd.graph.runner import Emitted, Question, SessionRunner
+from runshepherd.render.session import done_event
 
 HELLO = """\
 workflow:
@@ -311,3 +316,38 @@ def test_missing_module_is_fixed_by_an_install_step(backend, tmp_path: Path, mon
     import importlib.util
 
     assert importlib.util.find_spec("tomli_w") is None  # installed in the task's folder, not in our environment
+
+
+def _scripted(replies: dict[str, list[str]]) -> Any:
+    """An answerer that gives each kind of question its replies in turn (then the question's default)."""
+
+    def answer(q: Question) -> str:
+        left = replies.get(q.kind) or []
+        return left.pop(0) if left else q.default
+
+    return answer
+
+
+@pytest.mark.slow
+def test_retry_at_the_cap_adds_one_attempt_and_the_count_stays_true(backend, tmp_path: Path) -> None:
+    deps = make_deps(backend, tmp_path, max_fixes=1)
+    runner = SessionRunner(deps.state_dir, "s1", deps, saver=lambda: nullcontext(InMemorySaver()))
+    answer = _scripted({"submit": ["yes"], "resubmit": ["yes", "yes"], "continue_after_cap": ["retry", "stop"]})
+    items = list(runner.run({"request": "hog", "spec_path": _spec(tmp_path, UNFIXABLE_OOM)}, answer=answer))
+    out = items[-1].values
+    fixes = [e for e in items if isinstance(e, Emitted) and e.event.get("event") == "fix"]
+    assert len(fixes) == 2 and len(backend.list_workflows()) == 3  # the first run and two changed resubmissions
+    assert out["fix_attempts"] == 2 and out["extra_fixes"] == 1 and out["unchanged_retries"] == 0
+    assert out["outcome"] == "NEEDS_INPUT" and out["outcome_reason"].startswith("gave up after 2 fix attempts")
+
+
+def test_an_unchanged_resubmit_is_not_counted_as_a_fix(saver, backend, tmp_path: Path) -> None:
+    deps = make_deps(backend, tmp_path)
+    runner = SessionRunner(deps.state_dir, "s1", deps, saver=lambda: nullcontext(saver))
+    answer = _scripted({"submit": ["yes"], "no_fix": ["resubmit", "stop"]})
+    first = {"request": "x", "spec_path": str(EXAMPLES / "fail-missing-input.yaml")}
+    out = list(runner.run(first, answer=answer))[-1].values
+    assert len(backend.list_workflows()) == 2  # resubmitted once, unchanged
+    assert out["unchanged_retries"] == 1 and out["fix_attempts"] == 0
+    assert out["outcome"] == "NEEDS_INPUT" and out["outcome_reason"].startswith("no safe automatic fix")
+    assert done_event(out)["unchanged_retries"] == 1 and done_event(out)["fix_attempts"] == 0
