@@ -79,8 +79,11 @@ def download(ctx: CliContext, url: str, dest: Path, as_json: bool) -> None:
 
 def status(ctx: CliContext, workflow_id: str, as_json: bool) -> None:
     from runshepherd.reports.build import report_for
+    from runshepherd.watch.escalations import escalations_for
 
-    report = report_for(ctx.backend, workflow_id, runs_dir=ctx.state_dir / "runs", settings=ctx.settings)
+    report = report_for(
+        ctx.backend, workflow_id, runs_dir=ctx.state_dir / "runs", settings=ctx.settings, escalate=escalations_for
+    )
     if as_json:
         ctx.print_json(report.model_dump(mode="json"))
         return

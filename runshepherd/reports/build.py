@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from runshepherd.backends.base import Backend, Status, TaskStatus, TaskUsage, WorkflowStatus, usage_of
-from runshepherd.reports.status import LogFacts, StatusReport, build_report, write_artifact
+from runshepherd.reports.status import Escalation, LogFacts, StatusReport, build_report, write_artifact
 
 if TYPE_CHECKING:  # pragma: no cover
     from runshepherd.config import Settings
@@ -156,7 +157,12 @@ class Snapshot:
     diagnosis: Diagnosis | None
 
 
-def snapshot(backend: Backend, workflow_id: str, *, runs_dir: Path, settings: Settings) -> Snapshot:
+Escalate = Callable[[Backend, WorkflowStatus, Digests], list[tuple[str, str]]]
+
+
+def snapshot(
+    backend: Backend, workflow_id: str, *, runs_dir: Path, settings: Settings, escalate: Escalate | None = None
+) -> Snapshot:
     ws = backend.query(workflow_id)
     digests = digests_for(backend, ws, task=None, settings=settings)
     usage = usage_of(backend, workflow_id) if ws.status is Status.RUNNING else []
@@ -165,10 +171,13 @@ def snapshot(backend: Backend, workflow_id: str, *, runs_dir: Path, settings: Se
     diag = diagnosis_of(backend, ws, digests) if ws.status.failed() else None
     if ws.status.failed():
         facts = facts.model_copy(update={"next_step": _next_step(ws, diag)})
-    report = build_report(ws, facts, resources=resources)
+    escalations = [Escalation(label=k, evidence=v) for k, v in escalate(backend, ws, digests)] if escalate else []
+    report = build_report(ws, facts, resources=resources, escalations=escalations)
     path = write_artifact(report, runs_dir)
     return Snapshot(ws=ws, report=report.model_copy(update={"artifact": path}), digests=digests, diagnosis=diag)
 
 
-def report_for(backend: Backend, workflow_id: str, *, runs_dir: Path, settings: Settings) -> StatusReport:
-    return snapshot(backend, workflow_id, runs_dir=runs_dir, settings=settings).report
+def report_for(
+    backend: Backend, workflow_id: str, *, runs_dir: Path, settings: Settings, escalate: Escalate | None = None
+) -> StatusReport:
+    return snapshot(backend, workflow_id, runs_dir=runs_dir, settings=settings, escalate=escalate).report

@@ -36,6 +36,13 @@ class LogFacts(BaseModel):
     next_step: str | None = None
 
 
+class Escalation(BaseModel):
+    """Something a person should know about a run, with the line or measurement that raised it."""
+
+    label: str  # underutilized | setup_overhead | stale | repeated_exception | checkpoint_failure | metric_anomaly | …
+    evidence: str
+
+
 class StatusReport(BaseModel):
     """The `status --json` shape of DESIGN §10."""
 
@@ -56,6 +63,7 @@ class StatusReport(BaseModel):
     summary: str | None = None
     error_lines: list[str] = Field(default_factory=list)
     next_step: str | None = None
+    escalations: list[Escalation] = Field(default_factory=list)
 
 
 def state_of(status: Status, *, stale: bool = False) -> State:
@@ -102,8 +110,14 @@ def build_report(
     resources: str | None = None,
     artifact: str | None = None,
     now: datetime | None = None,
+    escalations: list[Escalation] | None = None,
 ) -> StatusReport:
     facts = facts or LogFacts()
+    escalations = escalations or []
+    if escalations:
+        facts = facts.model_copy(
+            update={"risks": [*facts.risks, *(f"escalation {e.label}: {e.evidence}" for e in escalations)]}
+        )
     state = state_of(ws.status, stale=facts.stale)
     return StatusReport(
         workflow_id=ws.workflow_id,
@@ -126,6 +140,7 @@ def build_report(
         summary=facts.summary,
         error_lines=facts.error_lines[:50],
         next_step=facts.next_step,
+        escalations=escalations,
     )
 
 

@@ -258,14 +258,14 @@ def gpu_utilisation(backend: Any, workflow_id: str, allocated: int | None) -> Ut
     return utilisation(allocated, smi, "nvidia-smi" if smi else "none")
 
 
-def escalations_for(backend: Any, snap: Any) -> list[tuple[str, str]]:
-    """The monitor's hook: escalations of one snapshot as (label, evidence line)."""
-    running = snap.ws.status.value == "RUNNING"
-    out = from_digests(snap.digests.by_task, running=running)
+def escalations_for(backend: Any, ws: Any, digests: Any) -> list[tuple[str, str]]:
+    """The status snapshot's hook: escalations of a run as (label, evidence line)."""
+    running = ws.status.value == "RUNNING"
+    out = from_digests(digests.by_task, running=running)
     if running:
-        allocated = _gpus_allocated(backend, snap.ws.workflow_id)
+        allocated = _gpus_allocated(backend, ws.workflow_id)
         if allocated:
-            u = gpu_utilisation(backend, snap.ws.workflow_id, allocated)
+            u = gpu_utilisation(backend, ws.workflow_id, allocated)
             if u.verdict == "underutilized":
                 out.append(("underutilized", f"{u.evidence}. Next launch: {u.recommendation}"))
     return out

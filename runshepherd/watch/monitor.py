@@ -18,7 +18,7 @@ from runshepherd.backends.base import AuthRequired, BackendUnavailable, Status
 from runshepherd.config import Settings
 from runshepherd.nodes.cadence import interval, is_training
 from runshepherd.notify import Notification, Notifier, fingerprint_of
-from runshepherd.reports.build import Snapshot, snapshot
+from runshepherd.reports.build import Escalate, Snapshot, snapshot
 
 Listener = Callable[["Observation"], None]
 
@@ -80,7 +80,7 @@ class RunMonitor:
         runs_dir: Path,
         notifier: Notifier | None = None,
         cadence: float | None = None,
-        escalate: Callable[[Any, Snapshot], list[tuple[str, str]]] | None = None,
+        escalate: Escalate | None = None,
     ) -> None:
         self.backend = backend
         self.workflow_id = workflow_id
@@ -99,7 +99,9 @@ class RunMonitor:
     def poll(self) -> Observation:
         """One look; never blocks on notification delivery."""
         try:
-            snap = snapshot(self.backend, self.workflow_id, runs_dir=self.runs_dir, settings=self.settings)
+            snap = snapshot(
+                self.backend, self.workflow_id, runs_dir=self.runs_dir, settings=self.settings, escalate=self.escalate
+            )
         except AuthRequired as exc:
             self.done = True
             return self._auth_blocked(str(exc))
@@ -109,7 +111,7 @@ class RunMonitor:
             except Exception:  # a foreign job may have no spec: the short cadence is the safe default
                 self.training = False
         label, evidence = _label_and_evidence(snap)
-        escalations = self.escalate(self.backend, snap) if self.escalate and snap.ws.status.alive() else []
+        escalations = [(e.label, e.evidence) for e in snap.report.escalations]
         status = snap.ws.status.value
         previous = self.last_status
         changed = status != previous
@@ -130,7 +132,7 @@ class RunMonitor:
         # The first look at a live run is not news; a change, a terminal state or a new escalation is.
         if changed and (previous is not None or obs.terminal):
             self._send(obs, label, evidence)
-        for name, line in escalations:
+        for name, line in escalations if not obs.terminal else []:  # the terminal notification covers the end
             if name not in self.announced:
                 self.announced.add(name)
                 self._send(obs, name, line, summary=f"{obs.summary}. escalation {name}: {line}")

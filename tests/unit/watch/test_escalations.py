@@ -113,3 +113,70 @@ def test_gpu_utilisation_prefers_the_backends_sstat_probe() -> None:
 
     # nothing measures GPUs on this machine either (no NVML, no nvidia-smi): unknown, never healthy
     assert gpu_utilisation(NoGpuAccounting(), "wf", 2).verdict == "unknown"
+
+
+def test_escalations_reach_the_status_report_and_its_risk_line(tmp_path: Path) -> None:
+    """Through the report builder the `status` command and the monitor share: a running task whose log repeats
+    a traceback shows the escalation in `escalations` and in the artifact's Risk line."""
+    from runshepherd.backends.base import Status, TaskState, TaskStatus, WorkflowStatus
+    from runshepherd.config import Settings
+    from runshepherd.reports.build import snapshot
+    from runshepherd.watch.escalations import escalations_for
+
+    lines = []
+    for i in range(3):
+        lines += [
+            f"2030/01/01 11:59:3{i} [train] Traceback (most recent call last):",
+            f'2030/01/01 11:59:3{i} [train]   File "/workspace/data.py", line 40, in fetch',
+            f"2030/01/01 11:59:3{i} [train] ConnectionResetError: [Errno 104] Connection reset by peer",
+        ]
+
+    class Backend:
+        name = "fake"
+
+        def query(self, wid: str) -> WorkflowStatus:
+            task = TaskState(name="train", group="train", status=TaskStatus.RUNNING)
+            return WorkflowStatus(workflow_id=wid, name="w", status=Status.RUNNING, backend="fake", tasks=[task])
+
+        def logs(self, wid: str, task: str | None = None, *, tail: int | None = None, timeout: float | None = None):  # noqa: ANN201
+            return iter(lines)
+
+        def spec(self, wid: str, *, template: bool = False) -> str:
+            return ""
+
+        def events(self, wid: str, task: str | None = None) -> list:
+            return []
+
+    snap = snapshot(Backend(), "wf-9", runs_dir=tmp_path, settings=Settings(), escalate=escalations_for)
+    _monitor_announces_once(Backend(), tmp_path)
+    labels = [e.label for e in snap.report.escalations]
+    assert "repeated_exception" in labels
+    artifact = (tmp_path / "wf-9-status.md").read_text()
+    assert "escalation repeated_exception: train: ConnectionResetError seen 3 times" in artifact
+
+
+def _monitor_announces_once(backend: object, tmp_path: Path) -> None:
+    """A running run's new escalation is one notification, not one per poll."""
+    import json
+
+    from runshepherd.config import Settings
+    from runshepherd.notify import Notifier, parse_targets
+    from runshepherd.watch.escalations import escalations_for
+    from runshepherd.watch.monitor import RunMonitor
+
+    notes = tmp_path / "notes.jsonl"
+    m = RunMonitor(
+        backend,
+        "wf-9",
+        settings=Settings(),
+        runs_dir=tmp_path,
+        notifier=Notifier(parse_targets([f"file:{notes}"])),
+        escalate=escalations_for,
+    )
+    first, second = m.poll(), m.poll()
+    assert m.notifier is not None
+    m.notifier.close(timeout=10)
+    assert "repeated_exception" in first.escalations and second.escalations == first.escalations
+    rows = [json.loads(x) for x in notes.read_text().splitlines()]
+    assert [r["label"] for r in rows].count("repeated_exception") == 1
+    assert all(r["status"] == "RUNNING" for r in rows)
