@@ -17,8 +17,9 @@ import threading
 import time
 from pathlib import Path
 
+from runshepherd.backends.files.records import write_json_atomic
 from runshepherd.backends.local import LocalBackend
-from runshepherd.backends.local.store import WorkflowDir, write_json_atomic
+from runshepherd.backends.local.store import WorkflowDir
 from runshepherd.spec.loader import load_spec_text
 
 COMMAND = ["sh", "-c", "echo hello"]

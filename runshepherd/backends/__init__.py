@@ -10,8 +10,6 @@ import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from runshepherd.errors import NotImplementedYet
-
 if TYPE_CHECKING:  # pragma: no cover
     from runshepherd.backends.base import Backend
     from runshepherd.config import Settings
@@ -24,16 +22,11 @@ _BACKENDS = {
 
 
 def make_backend(settings: Settings) -> Backend:
-    """Imported lazily so `orchestrate --help` stays fast and a missing backend is a clear error."""
+    """Imported lazily so `orchestrate --help` stays fast. Every listed backend is built, so an ImportError here
+    is a real fault (a missing dependency, a broken module) and surfaces as itself, never as "not built"."""
     name = settings.backend
     module_name, class_name = _BACKENDS[name]
-    try:
-        module = importlib.import_module(module_name)
-        cls = getattr(module, class_name)
-    except (ImportError, AttributeError):
-        raise NotImplementedYet(
-            f"the {name} backend is not built yet — use --backend local (the embedded default) for now"
-        ) from None
+    cls = getattr(importlib.import_module(module_name), class_name)
     options: dict[str, Any] = dict(settings.backends.get(name) or {})
     state_dir: Path = settings.resolved_state_dir()
     if name == "local":

@@ -359,7 +359,7 @@ def test_file_url_input_and_declared_outputs(backend: LocalBackend, tmp_path: Pa
     )
     sub = backend.submit(spec_from_yaml(spec))
     assert sub.outputs == ["s3://bucket/out"]
-    assert any("local object store" in w for w in sub.warnings)
+    assert any("kept in the local backend's object store" in w for w in sub.warnings)
     assert wait_terminal(backend, sub.workflow_id).status is Status.COMPLETED
     assert "[main] local data" in log_text(backend, sub.workflow_id)
 

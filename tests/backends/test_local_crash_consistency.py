@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from runshepherd.backends.files.records import utcnow, write_json_atomic
 from runshepherd.backends.local import LocalBackend
-from runshepherd.backends.local.store import WorkflowDir, WorkflowRecord, utcnow, write_json_atomic
+from runshepherd.backends.local.store import WorkflowDir, WorkflowRecord
 
 from .helpers import spec_from_yaml
 
@@ -29,7 +30,7 @@ CHILD = textwrap.dedent(
     """
     import os, sys
     from pathlib import Path
-    import runshepherd.backends.local.store as store
+    import runshepherd.backends.files.records as records
     from runshepherd.backends.local import LocalBackend
     from runshepherd.spec import load_spec_text
 
@@ -43,7 +44,7 @@ CHILD = textwrap.dedent(
             os._exit(9)  # as kill -9: no cleanup, no finally
         real(src, dst)
 
-    store.os.replace = replace
+    records.os.replace = replace  # the atomic writes of every record (os is shared: this patches os.replace)
     LocalBackend(Path(sys.argv[1])).submit(load_spec_text(sys.argv[3]), idempotency_key="s:1")
     os._exit(0)
     """

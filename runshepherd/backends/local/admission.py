@@ -13,8 +13,9 @@ from pathlib import Path
 from filelock import FileLock
 from pydantic import BaseModel, ConfigDict, Field
 
+from runshepherd.backends.files.records import write_json_atomic
 from runshepherd.backends.local.machine import MachineInfo
-from runshepherd.backends.local.store import ProcessRef, write_json_atomic
+from runshepherd.backends.local.store import ProcessRef
 from runshepherd.spec.model import ResourceSpec
 
 _MI = 1024**2

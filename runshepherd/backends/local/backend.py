@@ -14,7 +14,6 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -42,11 +41,20 @@ from runshepherd.backends.base import (
     WorkflowSummary,
     aggregate_status,
 )
+from runshepherd.backends.files.checks import Host, check_workflow, stage_localfiles
+from runshepherd.backends.files.logfiles import complete_end, follow
+from runshepherd.backends.files.objects import download as download_url
+from runshepherd.backends.files.objects import file_url
+from runshepherd.backends.files.records import (
+    allocate_workflow_dir,
+    span_seconds,
+    utcnow,
+    workflows_root,
+    write_json_atomic,
+    write_text_atomic,
+)
 from runshepherd.backends.local.admission import Ledger, Usage
-from runshepherd.backends.local.logfiles import Follower, complete_end, iter_existing
 from runshepherd.backends.local.machine import MachineInfo, detect_machine
-from runshepherd.backends.local.outputs import download as download_url
-from runshepherd.backends.local.outputs import file_url
 from runshepherd.backends.local.store import (
     GroupRecord,
     ProcessRef,
@@ -55,20 +63,18 @@ from runshepherd.backends.local.store import (
     WorkflowRecord,
     WorkflowState,
     all_workflow_dirs,
-    allocate_workflow_dir,
     process_alive,
     remove_abandoned,
-    utcnow,
-    workflows_root,
-    write_json_atomic,
-    write_text_atomic,
 )
-from runshepherd.backends.local.validate import POOL, check_workflow, stage_localfiles
 from runshepherd.names import is_id
 
 if TYPE_CHECKING:  # pragma: no cover
     from runshepherd.spec.document import SpecDocument
 
+POOL = "local"
+HOST = Host(
+    backend="the local backend", where="on this host", machine="this machine", runs="local runs", single_pool=POOL
+)
 SUPERVISOR_START_GRACE = 30.0  # seconds a just-submitted workflow may lack a supervisor record
 CANCEL_WAIT = 15.0
 SUPERVISOR_DIED = "the local supervisor process died"
@@ -85,10 +91,6 @@ def _reap_children() -> None:
     for child in list(_CHILDREN):
         if child.poll() is not None:
             _CHILDREN.remove(child)
-
-
-def _seconds(a: datetime | None, b: datetime | None) -> float | None:
-    return (b - a).total_seconds() if a and b else None
 
 
 class LocalBackend:
@@ -118,7 +120,7 @@ class LocalBackend:
         if pool not in (None, POOL):
             raise SubmissionRejected(f"pool {pool!r} does not exist on the local backend — use {POOL!r} or omit --pool")
         self.state_dir.mkdir(parents=True, exist_ok=True)
-        warnings = check_workflow(spec.workflow, self.state_dir, spec.base_dir)
+        warnings = check_workflow(spec.workflow, self.state_dir, spec.base_dir, HOST)
         declared = [o.url for t in spec.workflow.all_tasks() for o in t.outputs if o.url]
         with FileLock(str(self.state_dir / "submit.lock"), timeout=30):
             if idempotency_key is not None:
@@ -130,7 +132,7 @@ class LocalBackend:
                         [f"already submitted with idempotency key {idempotency_key!r} as {existing}; not resubmitted"],
                     )
             remove_abandoned(self.state_dir)  # under the lock no submission is half-way: these were killed
-            wf = allocate_workflow_dir(self.state_dir, spec.name)
+            wf = WorkflowDir(allocate_workflow_dir(self.state_dir, spec.name))
             # Everything before record.json (the commit point), each file atomic: a kill at any instruction
             # leaves either no workflow (a folder without a record, removed by the next submit) or a whole one.
             write_text_atomic(wf.spec_path, spec.rendered_text)
@@ -159,7 +161,7 @@ class LocalBackend:
         """What submit would refuse, plus a warning when no task could ever fit this machine; nothing runs."""
         if pool not in (None, POOL):
             raise SubmissionRejected(f"pool {pool!r} does not exist on the local backend — use {POOL!r} or omit --pool")
-        warnings = check_workflow(spec.workflow, self.state_dir, spec.base_dir)
+        warnings = check_workflow(spec.workflow, self.state_dir, spec.base_dir, HOST)
         m = self.machine
         for t in spec.workflow.all_tasks():
             r = spec.workflow.resources_for(t)
@@ -249,8 +251,8 @@ class LocalBackend:
             submit_time=record.submit_time,
             start_time=state.start_time,
             end_time=state.end_time,
-            queued_time=_seconds(record.submit_time, queued_until),
-            duration=_seconds(state.start_time, end),
+            queued_time=span_seconds(record.submit_time, queued_until),
+            duration=span_seconds(state.start_time, end),
             exec_timeout=record.exec_timeout,
             queue_timeout=record.queue_timeout,
             tasks=tasks,
@@ -283,7 +285,7 @@ class LocalBackend:
                     submit_time=record.submit_time,
                     start_time=state.start_time,
                     end_time=state.end_time,
-                    duration=_seconds(state.start_time, end),
+                    duration=span_seconds(state.start_time, end),
                     overview_url=file_url(wf.root),
                 )
             )
@@ -311,7 +313,7 @@ class LocalBackend:
         paths = [wf.log_path(n) for n in names]
         alive = bool(timeout) and self._state(wf).status.alive()  # only a follow needs to know
         ends = {p: complete_end(p) for p in paths}
-        return self._iter_logs(wf, paths, ends, tail, timeout if alive else None)
+        return follow(paths, ends, tail, timeout if alive else None, lambda: self._state(wf).status.terminal())
 
     def whole_log(self, workflow_id: str, task: str) -> WholeLog:
         """The task's log file itself: the streaming scanner reads all of it in constant memory."""
@@ -321,29 +323,12 @@ class LocalBackend:
             raise BackendError(f"workflow {workflow_id} has no task {task!r}")
         return WholeLog(path=path)
 
-    def _iter_logs(
-        self, wf: WorkflowDir, paths: list[Path], ends: dict[Path, int], tail: int | None, timeout: float | None
-    ) -> Iterator[str]:
-        yield from iter_existing(paths, ends, tail)
-        if not timeout or timeout <= 0:
-            return
-        follower = Follower(paths, ends)
-        deadline = time.monotonic() + timeout
-        while True:
-            finished = self._state(wf).status.terminal()
-            yield from follower.poll()
-            remaining = deadline - time.monotonic()
-            if finished or remaining <= 0:
-                return
-            time.sleep(min(0.1, remaining))
-
     def events(self, workflow_id: str, task: str | None = None) -> list[Event]:
         wf = self._wf(workflow_id)
         return [e for e in wf.read_events() if task is None or e.task == task]
 
     def usage(self, workflow_id: str) -> list[TaskUsage]:
         """CPU and resident memory of each running task's process tree, measured over 0.1 s."""
-        from runshepherd.backends.local.store import process_alive
         from runshepherd.backends.local.supervisor import tree_cpu_percent, tree_rss
 
         state = self._state(self._wf(workflow_id))
@@ -426,7 +411,7 @@ class LocalBackend:
         return check_path(uri, access, who="this machine")
 
     def download(self, url: str, dest: Path) -> list[Path]:
-        return download_url(url, Path(dest), self.state_dir / "objects")
+        return download_url(url, Path(dest), self.state_dir / "objects", backend=HOST.backend)
 
     def find_by_key(self, idempotency_key: str) -> str | None:
         found = [

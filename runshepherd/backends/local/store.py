@@ -1,32 +1,22 @@
-"""On-disk layout of the local backend and the records in it.
+"""The local backend's records, beside the shared layout (`runshepherd.backends.files.records`).
 
-``state_dir/workflows/<id>/`` holds one workflow: ``record.json`` (written once, last, at submit: the commit point
-— a folder without it is an abandoned submission), ``state.json``
-(rewritten atomically by the supervisor on every change), ``events.jsonl``, ``spec.yaml``/``template.yaml``,
-``supervisor.json`` (pid + create time) and ``tasks/<task>/{work,output,log}``. ``state_dir/objects/<id>/<task>/``
-is the local object store where outputs land.
+``state_dir/workflows/<id>/`` adds ``record.json`` (written once, last, at submit: the commit point — a folder
+without it is an abandoned submission), ``state.json`` (rewritten atomically by the supervisor on every change),
+``workflow.json`` and ``supervisor.json`` (pid + create time).
 """
 
 from __future__ import annotations
 
-import json
-import os
-import re
 import shutil
-import tempfile
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 
 import psutil
-from filelock import FileLock
 from pydantic import BaseModel, ConfigDict, Field
 
-from runshepherd.backends.base import Event, Status, TaskStatus
+from runshepherd.backends.base import Status, TaskStatus
+from runshepherd.backends.files.records import WorkflowFiles, utcnow, workflows_root, write_json_atomic
 from runshepherd.backends.local.machine import MachineInfo
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
 
 
 class _Model(BaseModel):
@@ -122,80 +112,33 @@ def process_alive(pid: int, create_time: float | None) -> bool:
         return False
 
 
-# ------------------------------------------------------------------------------------------- json files
-def write_text_atomic(path: Path, text: str) -> None:
-    """Temp file + fsync + rename + fsync of the folder: after a crash the file is the old or the new one, whole."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return  # a platform without directory handles: the rename is still atomic
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass  # some filesystems refuse fsync on a directory; the data itself was synced above
-    finally:
-        os.close(fd)
-
-
-def write_json_atomic(path: Path, data: BaseModel | dict | list) -> None:
-    text = data.model_dump_json(indent=1) if isinstance(data, BaseModel) else json.dumps(data, indent=1)
-    write_text_atomic(path, text)
-
-
 # ------------------------------------------------------------------------------------------- layout
-class WorkflowDir:
-    """Paths of one workflow's record; pure path arithmetic plus small readers."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
+class WorkflowDir(WorkflowFiles):
+    """The shared layout plus the local backend's own records (submit record, supervisor state and pid)."""
 
     @property
-    def workflow_id(self) -> str:
-        return self.root.name
+    def record_path(self) -> Path:
+        return self.root / "record.json"
 
     @property
-    def state_dir(self) -> Path:
-        return self.root.parent.parent
+    def state_path(self) -> Path:
+        return self.root / "state.json"
 
-    record_path = property(lambda self: self.root / "record.json")
-    state_path = property(lambda self: self.root / "state.json")
-    events_path = property(lambda self: self.root / "events.jsonl")
-    spec_path = property(lambda self: self.root / "spec.yaml")
-    template_path = property(lambda self: self.root / "template.yaml")
-    model_path = property(lambda self: self.root / "workflow.json")
-    supervisor_path = property(lambda self: self.root / "supervisor.json")
-    supervisor_log = property(lambda self: self.root / "supervisor.log")
-    cancel_path = property(lambda self: self.root / "cancel-requested")
-    localfiles = property(lambda self: self.root / "localfiles")
+    @property
+    def model_path(self) -> Path:
+        return self.root / "workflow.json"
 
-    def task_dir(self, task: str) -> Path:
-        return self.root / "tasks" / task
+    @property
+    def supervisor_path(self) -> Path:
+        return self.root / "supervisor.json"
 
-    def work_dir(self, task: str) -> Path:
-        return self.task_dir(task) / "work"
+    @property
+    def supervisor_log(self) -> Path:
+        return self.root / "supervisor.log"
 
-    def output_dir(self, task: str) -> Path:
-        return self.task_dir(task) / "output"
-
-    def log_path(self, task: str) -> Path:
-        return self.task_dir(task) / "log"
-
-    def object_dir(self, task: str) -> Path:
-        return object_dir(self.state_dir, self.workflow_id, task)
+    @property
+    def cancel_path(self) -> Path:
+        return self.root / "cancel-requested"
 
     def read_record(self) -> WorkflowRecord:
         return WorkflowRecord.model_validate_json(self.record_path.read_text(encoding="utf-8"))
@@ -224,25 +167,6 @@ class WorkflowDir:
         except FileNotFoundError:
             return None
 
-    def read_events(self) -> list[Event]:
-        try:
-            lines = self.events_path.read_text(encoding="utf-8").splitlines()
-        except FileNotFoundError:
-            return []
-        return [Event.model_validate_json(line) for line in lines if line.strip()]
-
-    def append_event(self, event: Event) -> None:
-        with self.events_path.open("a", encoding="utf-8") as fh:
-            fh.write(event.model_dump_json() + "\n")
-
-
-def workflows_root(state_dir: Path) -> Path:
-    return state_dir / "workflows"
-
-
-def object_dir(state_dir: Path, workflow_id: str, task: str) -> Path:
-    return state_dir / "objects" / workflow_id / task
-
 
 def remove_abandoned(state_dir: Path) -> list[str]:
     """Delete workflow folders a killed submit left without a record (its commit point); call under the
@@ -261,28 +185,3 @@ def all_workflow_dirs(state_dir: Path) -> list[WorkflowDir]:
     if not root.is_dir():
         return []
     return [WorkflowDir(p) for p in root.iterdir() if p.is_dir() and (p / "record.json").exists()]
-
-
-_ID_RE = re.compile(r"^(?P<name>.+)-(?P<n>\d+)$")
-
-
-def allocate_workflow_dir(state_dir: Path, name: str) -> WorkflowDir:
-    """``<name>-<N>`` with N one more than any id ever given to this name (OSMO's numbering), under a lock."""
-    root = workflows_root(state_dir)
-    root.mkdir(parents=True, exist_ok=True)
-    counters_path = state_dir / "counters.json"
-    with FileLock(str(state_dir / "ids.lock"), timeout=30):
-        counters: dict[str, int] = {}
-        if counters_path.exists():
-            counters = json.loads(counters_path.read_text(encoding="utf-8"))
-        last = counters.get(name, 0)
-        for p in root.iterdir():
-            m = _ID_RE.match(p.name)
-            if m and m.group("name") == name:
-                last = max(last, int(m.group("n")))
-        n = last + 1
-        path = root / f"{name}-{n}"
-        path.mkdir()
-        counters[name] = n
-        write_json_atomic(counters_path, counters)
-    return WorkflowDir(path)

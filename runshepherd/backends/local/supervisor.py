@@ -21,19 +21,14 @@ from pathlib import Path
 import psutil
 
 from runshepherd.backends.base import Event, TaskStatus, aggregate_status
+from runshepherd.backends.files.logfiles import TaskLog
+from runshepherd.backends.files.objects import store_outputs
+from runshepherd.backends.files.process import exit_code_of
+from runshepherd.backends.files.records import utcnow, write_json_atomic
+from runshepherd.backends.files.taskprep import prepare_task
 from runshepherd.backends.local.admission import Ledger, Request, human_bytes, unschedulable_message
-from runshepherd.backends.local.logfiles import TaskLog
 from runshepherd.backends.local.machine import MachineInfo, detect_machine
-from runshepherd.backends.local.outputs import store_outputs
-from runshepherd.backends.local.store import (
-    GroupRecord,
-    ProcessRef,
-    TaskRecord,
-    WorkflowDir,
-    utcnow,
-    write_json_atomic,
-)
-from runshepherd.backends.local.taskprep import prepare_task
+from runshepherd.backends.local.store import GroupRecord, ProcessRef, TaskRecord, WorkflowDir
 from runshepherd.spec.model import Group, Task, WorkflowFile, format_duration
 from runshepherd.spec.tokens import TokenError
 
@@ -42,11 +37,6 @@ MEMORY_POLL = 0.1
 ADMIT_POLL = 0.25
 KILL_GRACE = 1.0
 READER_JOIN = 2.0
-
-
-def exit_code_of(returncode: int) -> int:
-    """Popen's -N (killed by signal N) → the shell's 128+N."""
-    return returncode if returncode >= 0 else 128 - returncode
 
 
 def complete_codes(task: Task) -> set[int]:

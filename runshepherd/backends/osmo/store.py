@@ -9,13 +9,14 @@
 from __future__ import annotations
 
 import json
-import os
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from filelock import FileLock
 from pydantic import BaseModel, Field
+
+from runshepherd.backends.files.records import write_json_atomic
 
 
 class PendingKey(BaseModel):
@@ -93,8 +94,6 @@ class OsmoStore:
         text = path.read_text(encoding="utf-8")
         return json.loads(text) if text.strip() else None
 
-    def _write(self, name: str, data: Any) -> None:
+    def _write(self, name: str, data: dict[str, Any]) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
-        tmp = self.root / f".{name}.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
-        tmp.replace(self.root / name)
+        write_json_atomic(self.root / name, data)

@@ -12,7 +12,6 @@ import os
 import sys
 import time
 from collections.abc import Iterator
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,30 +37,27 @@ from runshepherd.backends.base import (
     WorkflowSummary,
     aggregate_status,
 )
-from runshepherd.backends.local.logfiles import Follower, complete_end, format_line, iter_existing
-from runshepherd.backends.local.outputs import download as download_url
-from runshepherd.backends.local.outputs import file_url
-from runshepherd.backends.local.store import (
+from runshepherd.backends.files.checks import Host, check_workflow, stage_localfiles
+from runshepherd.backends.files.logfiles import complete_end, follow, format_line
+from runshepherd.backends.files.objects import download as download_url
+from runshepherd.backends.files.objects import file_url
+from runshepherd.backends.files.records import (
     allocate_workflow_dir,
+    span_seconds,
     utcnow,
     workflows_root,
     write_json_atomic,
     write_text_atomic,
 )
-from runshepherd.backends.local.taskprep import prepare_task
-from runshepherd.backends.local.validate import check_workflow, stage_localfiles
+from runshepherd.backends.files.taskprep import prepare_task
 from runshepherd.backends.slurm import nodes as slurm_nodes
 from runshepherd.backends.slurm.cli import SlurmCli, find_slurm_conf
 from runshepherd.backends.slurm.jobs import (
     NEVER_FITS,
     SQUEUE_FIELDS,
     JobRow,
-    JobTag,
-    dependency_arg,
     exit_code_of,
     parse_squeue,
-    resource_args,
-    time_limit_minutes,
     verdict,
 )
 from runshepherd.backends.slurm.order import group_order
@@ -73,6 +69,7 @@ from runshepherd.backends.slurm.records import (
     TaskJob,
     all_slurm_dirs,
 )
+from runshepherd.backends.slurm.script import BatchJob, batch_script
 from runshepherd.names import is_id
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -82,11 +79,7 @@ if TYPE_CHECKING:  # pragma: no cover
 CANCEL_WAIT = 20.0
 FOLLOW_REQUERY = 1.0  # seconds between status checks while following logs (each costs one squeue call)
 SQUEUE_FORMAT = ",".join(f"{f}:|" for f in SQUEUE_FIELDS)
-_NICE = {"LOW": ["--nice=1000"], "NORMAL": [], "HIGH": []}
-
-
-def _seconds(a: datetime | None, b: datetime | None) -> float | None:
-    return (b - a).total_seconds() if a and b else None
+HOST = Host(backend="the Slurm backend", where="on the Slurm nodes", machine="the Slurm nodes", runs="Slurm runs")
 
 
 class SlurmBackend:
@@ -112,7 +105,7 @@ class SlurmBackend:
     ) -> Submission:
         workflow = spec.workflow
         self.root.mkdir(parents=True, exist_ok=True)
-        warnings = _slurm_wording(self._check(workflow, spec.base_dir))
+        warnings = self._check(workflow, spec.base_dir)
         declared = [o.url for t in workflow.all_tasks() for o in t.outputs if o.url]
         partition = pool or self.partition or self._default_partition()
         with FileLock(str(self.root / "submit.lock"), timeout=60):
@@ -129,7 +122,7 @@ class SlurmBackend:
                             f"already submitted with idempotency key {idempotency_key!r} as {existing}; not resubmitted"
                         ],
                     )
-            wf = SlurmDir(allocate_workflow_dir(self.root, spec.name).root)
+            wf = SlurmDir(allocate_workflow_dir(self.root, spec.name))
             write_text_atomic(wf.spec_path, spec.rendered_text)
             write_text_atomic(wf.template_path, spec.template_text)
             stage_localfiles(workflow, wf, spec.base_dir)
@@ -158,11 +151,7 @@ class SlurmBackend:
         )
 
     def _check(self, workflow: Workflow, base_dir: Path | None) -> list[str]:
-        try:
-            warnings = check_workflow(workflow, self.root, base_dir)
-        except SubmissionRejected as err:
-            raise SubmissionRejected(_slurm_wording([str(err)])[0]) from None
-        warnings = [w for w in warnings if not w.startswith("workflow.pool")]
+        warnings = check_workflow(workflow, self.root, base_dir, HOST)
         if any(workflow.resources_for(t).storage_bytes for t in workflow.all_tasks()):
             warnings.append("`storage` is not requested from Slurm (nodes' local disk is not scheduled here)")
         return warnings
@@ -184,6 +173,7 @@ class SlurmBackend:
         """
         jobs: dict[str, TaskJob] = {}
         exec_seconds = workflow.timeout.exec_seconds
+        package_parent = Path(runshepherd.__file__).resolve().parent.parent
         try:
             for group in group_order(workflow):
                 lead = next((t for t in group.tasks if t.lead), group.tasks[0])
@@ -195,30 +185,28 @@ class SlurmBackend:
                         wf.prepared_path(task.name),
                         {"argv": prepared.argv, "cwd": str(prepared.cwd), "env": prepared.env},
                     )
-                    script = wf.task_dir(task.name) / "job.sh"
-                    script.write_text(self._job_script(wf, task.name), encoding="utf-8")
+                    job = BatchJob(
+                        workflow_id=wf.workflow_id,
+                        task=task.name,
+                        idempotency_key=key,
+                        partition=partition,
+                        workflow_dir=wf.root,
+                        work_dir=prepared.cwd,
+                        scheduler_out=wf.scheduler_out(task.name),
+                        resources=res,
+                        priority=priority,
+                        after_ok=sorted({jobs[i.task].job_id for i in task.inputs if i.task and i.task in jobs}),
+                        hold=together,
+                        exec_seconds=exec_seconds,
+                        python=self.python,
+                        package_parent=package_parent,
+                    )
+                    script = wf.job_script(task.name)
+                    script.write_text(batch_script(job), encoding="utf-8")
                     script.chmod(0o755)
-                    upstream = sorted({jobs[i.task].job_id for i in task.inputs if i.task and i.task in jobs})
-                    args = [
-                        "--parsable",
-                        f"--job-name={wf.workflow_id}.{task.name}",
-                        f"--comment={JobTag(workflow_id=wf.workflow_id, task=task.name, key=key).comment()}",
-                        f"--partition={partition}",
-                        f"--output={wf.scheduler_out(task.name)}",
-                        f"--chdir={prepared.cwd}",
-                        "--ntasks=1",
-                        *resource_args(res),
-                        *_NICE.get(priority, []),
-                        *dependency_arg(upstream),
-                        *(["--hold"] if together else []),
-                    ]
-                    if exec_seconds:
-                        args.append(f"--time={time_limit_minutes(exec_seconds)}")
-                    proc = self.cli.run("sbatch", [*args, str(script)], check=False)
+                    proc = self.cli.run("sbatch", ["--parsable", str(script)], check=False)
                     if proc.returncode != 0:
-                        raise SubmissionRejected(
-                            f"Slurm refused task {task.name!r}: {proc.stderr.strip()} (sbatch {' '.join(args)})"
-                        )
+                        raise SubmissionRejected(f"Slurm refused task {task.name!r}: {proc.stderr.strip()} ({script})")
                     job_id = proc.stdout.strip().split(";")[0]
                     mem = res.memory_bytes
                     jobs[task.name] = TaskJob(
@@ -235,15 +223,6 @@ class SlurmBackend:
                 self.cli.run("scancel", [j.job_id for j in jobs.values()], check=False)
             raise
         return list(jobs.values())
-
-    def _job_script(self, wf: SlurmDir, task: str) -> str:
-        package_parent = Path(runshepherd.__file__).resolve().parent.parent
-        return (
-            "#!/bin/sh\n"
-            "# written by RunShepherd's Slurm backend: run the prepared task and record how it ended\n"
-            f"export PYTHONPATH='{package_parent}'${{PYTHONPATH:+:$PYTHONPATH}}\n"
-            f"exec '{self.python}' -m runshepherd.backends.slurm.runner '{wf.root}' '{task}'\n"
-        )
 
     # ------------------------------------------------------------------------------------------ observing
     def _dir(self, workflow_id: str) -> SlurmDir:
@@ -405,7 +384,7 @@ class SlurmBackend:
         paths = [wf.log_path(n) for n in names]
         alive = _status(wf, rec, obs).status.alive()
         ends = {p: complete_end(p) for p in paths}
-        return self._iter_logs(wf, paths, ends, tail, timeout if alive else None)
+        return follow(paths, ends, tail, timeout if alive else None, lambda: self._finished(wf), recheck=FOLLOW_REQUERY)
 
     def sstat_tres(self, workflow_id: str) -> str | None:
         """`sstat` TRES usage of the workflow's running jobs (GPU use where Slurm's GPU accounting is on), or None."""
@@ -468,26 +447,9 @@ class SlurmBackend:
             raise BackendError(f"workflow {workflow_id} has no task {task!r}")
         return WholeLog(path=wf.log_path(task))
 
-    def _iter_logs(
-        self, wf: SlurmDir, paths: list[Path], ends: dict[Path, int], tail: int | None, timeout: float | None
-    ) -> Iterator[str]:
-        yield from iter_existing(paths, ends, tail)
-        if not timeout or timeout <= 0:
-            return
-        follower = Follower(paths, ends)
-        deadline = time.monotonic() + timeout
-        next_check = time.monotonic() + FOLLOW_REQUERY
-        finished = False
-        while True:
-            if time.monotonic() >= next_check:
-                next_check = time.monotonic() + FOLLOW_REQUERY
-                rec, obs = self._observe(wf)
-                finished = _status(wf, rec, obs).status.terminal()
-            yield from follower.poll()
-            remaining = deadline - time.monotonic()
-            if finished or remaining <= 0:
-                return
-            time.sleep(min(0.1, remaining))
+    def _finished(self, wf: SlurmDir) -> bool:
+        rec, obs = self._observe(wf)
+        return _status(wf, rec, obs).status.terminal()
 
     def events(self, workflow_id: str, task: str | None = None) -> list[Event]:
         wf = self._dir(workflow_id)
@@ -534,7 +496,7 @@ class SlurmBackend:
         return check_path(uri, access, who="this machine (the cluster's shared filesystem as seen from here)")
 
     def download(self, url: str, dest: Path) -> list[Path]:
-        return download_url(url, Path(dest), self.root / "objects")
+        return download_url(url, Path(dest), self.root / "objects", backend=HOST.backend)
 
     def find_by_key(self, idempotency_key: str) -> str | None:
         """From the shared records; if those are gone, from the job comments Slurm still holds."""
@@ -567,17 +529,6 @@ class SlurmBackend:
 
 
 # ---------------------------------------------------------------------------------------------- helpers
-def _slurm_wording(texts: list[str]) -> list[str]:
-    """The local checks are shared; their wording names the backend the person actually uses."""
-    return [
-        t.replace("the local backend", "the Slurm backend")
-        .replace("on this host", "on the Slurm nodes")
-        .replace("for local runs", "for Slurm runs")
-        .replace("locally", "on the Slurm nodes")
-        for t in texts
-    ]
-
-
 def _fingerprint(wf: SlurmDir, names: list[str]) -> tuple[Any, ...]:
     out: list[Any] = []
     for n in names:
@@ -639,8 +590,8 @@ def _status(wf: SlurmDir, rec: SlurmRecord, obs: Observations) -> WorkflowStatus
         submit_time=rec.submit_time,
         start_time=start,
         end_time=end,
-        queued_time=_seconds(rec.submit_time, start or end or now),
-        duration=_seconds(start, end or now),
+        queued_time=span_seconds(rec.submit_time, start or end or now),
+        duration=span_seconds(start, end or now),
         exec_timeout=rec.exec_timeout,
         queue_timeout=rec.queue_timeout,
         tasks=tasks,

@@ -1,8 +1,8 @@
 """What the Slurm backend keeps beside the jobs, in the shared folder: the submission record, each task's
 last observation, and the events derived from observed changes.
 
-The layout reuses the local backend's (``WorkflowDir``: ``workflows/<id>/tasks/<task>/{work,output,log}``,
-``objects/<id>/<task>/``) so task preparation and the output store are the local backend's own code.
+The layout is the shared one of the file-backed backends (`WorkflowFiles`: ``workflows/<id>/tasks/<task>/
+{work,output,log}``, ``objects/<id>/<task>/``), so task preparation and the output store are shared code too.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from runshepherd.backends.base import TaskStatus
-from runshepherd.backends.local.store import WorkflowDir, workflows_root, write_json_atomic
+from runshepherd.backends.files.records import WorkflowFiles, workflows_root, write_json_atomic
 
 
 class _Model(BaseModel):
@@ -74,10 +74,21 @@ class ExitRecord(_Model):
     outputs: list[str] = Field(default_factory=list)
 
 
-class SlurmDir(WorkflowDir):
-    slurm_record_path = property(lambda self: self.root / "slurm.json")
-    observed_path = property(lambda self: self.root / "observed.json")
-    lock_path = property(lambda self: self.root / "observe.lock")
+class SlurmDir(WorkflowFiles):
+    @property
+    def slurm_record_path(self) -> Path:
+        return self.root / "slurm.json"
+
+    @property
+    def observed_path(self) -> Path:
+        return self.root / "observed.json"
+
+    @property
+    def lock_path(self) -> Path:
+        return self.root / "observe.lock"
+
+    def job_script(self, task: str) -> Path:
+        return self.task_dir(task) / "job.sh"
 
     def prepared_path(self, task: str) -> Path:
         return self.task_dir(task) / "prepared.json"

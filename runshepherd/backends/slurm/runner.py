@@ -17,11 +17,8 @@ import threading
 from datetime import UTC, datetime
 from pathlib import Path
 
-from runshepherd.backends.local.logfiles import TaskLog
-
-
-def _exit_code(returncode: int) -> int:
-    return 128 - returncode if returncode < 0 else returncode
+from runshepherd.backends.files.logfiles import TaskLog
+from runshepherd.backends.files.process import exit_code_of
 
 
 def main(argv: list[str]) -> int:
@@ -57,7 +54,7 @@ def main(argv: list[str]) -> int:
     assert proc.stdout is not None
     pump = threading.Thread(target=log.pump, args=(proc.stdout,), daemon=True)
     pump.start()
-    code = _exit_code(proc.wait())
+    code = exit_code_of(proc.wait())
     pump.join(timeout=10)
     log.write(f"command exited with code {code}", control=True)
     outputs = _store(root, task, log)
@@ -67,18 +64,17 @@ def main(argv: list[str]) -> int:
 
 
 def _store(root: Path, task: str, log: TaskLog) -> list[str]:
-    from runshepherd.backends.local.outputs import store_outputs  # heavier imports only after the command ran
-    from runshepherd.backends.local.store import WorkflowDir
+    from runshepherd.backends.files.objects import store_outputs  # heavier imports only after the command ran
+    from runshepherd.backends.files.records import WorkflowFiles
 
-    return store_outputs(WorkflowDir(root), task, log)
+    return store_outputs(WorkflowFiles(root), task, log)
 
 
 def _finish(root: Path, task: str, code: int, outputs: list[str]) -> None:
-    path = root / "tasks" / task / "exit.json"
+    from runshepherd.backends.files.records import write_json_atomic
+
     record = {"exit_code": code, "end_time": datetime.now(UTC).isoformat(), "outputs": outputs}
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(record), encoding="utf-8")
-    os.replace(tmp, path)
+    write_json_atomic(root / "tasks" / task / "exit.json", record)
 
 
 if __name__ == "__main__":

@@ -92,6 +92,15 @@ workflow:
     command: [sh, -c, "echo working; sleep 300"]
 """
 
+ODD_DIR = """
+workflow:
+  name: slurm-odd-dir
+  tasks:
+  - name: t
+    image: ubuntu:24.04
+    command: [sh, -c, 'echo "ran in $(pwd)"']
+"""
+
 
 def test_memory_overrun_is_failed_with_an_oom_event(backend: SlurmBackend) -> None:
     sub = backend.submit(spec_from_yaml(OOM))
@@ -200,3 +209,25 @@ def test_time_limit_gives_failed_exec_timeout(backend: SlurmBackend) -> None:
     assert status.task("forever").status is TaskStatus.FAILED_EXEC_TIMEOUT
     assert any(e.reason == "DeadlineExceeded" for e in backend.events(sub.workflow_id))
     assert any("DUE TO TIME LIMIT" in line for line in backend.logs(sub.workflow_id))
+
+
+def test_a_shared_dir_with_spaces_quotes_hash_and_percent_runs(tmp_path: Path, slurm_conf: Path) -> None:
+    """The generated #SBATCH directives quote what sbatch would split or cut: the job runs, its output lands."""
+    odd = SlurmBackend(tmp_path / "my runs" / "it's #1 at 50%", {"slurm_conf": str(slurm_conf)})
+    sub = odd.submit(spec_from_yaml(ODD_DIR))
+    status = wait_terminal(odd, sub.workflow_id, 60)
+    assert status.status is Status.COMPLETED, status
+    lines = list(odd.logs(sub.workflow_id))
+    assert any(line.endswith(f"] ran in {odd.root}/workflows/{sub.workflow_id}/tasks/t/work") for line in lines)
+    assert any("Slurm job" in line and "JobState=COMPLETED" in line for line in lines)
+    assert (odd.root / "workflows" / sub.workflow_id / "tasks" / "t" / "slurm.out").exists()  # --output kept
+
+
+def test_dataset_inputs_are_refused_in_the_slurm_backends_own_words(backend: SlurmBackend) -> None:
+    from runshepherd.backends.base import SubmissionRejected
+
+    text = PIPELINE.replace("inputs: [{task: make}]", "inputs: [{dataset: {name: imagenet}}]")
+    with pytest.raises(SubmissionRejected) as info:
+        backend.submit(spec_from_yaml(text))
+    message = str(info.value)
+    assert message.startswith("the Slurm backend cannot run this spec") and "local" not in message

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from runshepherd.backends.local.logfiles import Follower, complete_end, format_line, iter_existing, tail_lines
+from runshepherd.backends.files.logfiles import Follower, complete_end, format_line, iter_existing, tail_lines
 
 
 def test_tail_reads_last_lines_of_a_large_file(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
-"""Turn one spec task into a runnable local process: directories, files, tokens, environment, argv.
+"""Turn one spec task into a runnable process on a POSIX host: directories, files, tokens, environment, argv.
 
-Pure path/string work except for writing the task's files; the supervisor starts the process.
+Pure path/string work except for writing the task's files; the local supervisor or the Slurm job starts it.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from runshepherd.backends.local.store import WorkflowDir, object_dir
+from runshepherd.backends.files.records import WorkflowFiles, object_dir
 from runshepherd.spec.model import Group, Input, Task
 from runshepherd.spec.tokens import substitute_tokens
 
@@ -34,7 +34,7 @@ def file_url_path(url: str) -> Path:
     return Path(unquote(parsed.path))
 
 
-def input_location(inp: Input, wf: WorkflowDir) -> str:
+def input_location(inp: Input, wf: WorkflowFiles) -> str:
     """Where `{{input:N}}` points: the upstream task's stored outputs, or a file:// path."""
     if inp.task is not None:
         if ":" in inp.task:
@@ -92,7 +92,7 @@ def task_env(
 
 
 def prepare_task(
-    wf: WorkflowDir,
+    wf: WorkflowFiles,
     task: Task,
     group: Group,
     *,

@@ -1,4 +1,4 @@
-"""The local object store: what a task wrote to `{{output}}` moves to ``state_dir/objects/<id>/<task>/``."""
+"""The file object store: what a task wrote to `{{output}}` moves to ``<root>/objects/<id>/<task>/``."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlparse
 
 from runshepherd.backends.base import BackendError, OutOfScope
-from runshepherd.backends.local.logfiles import TaskLog
-from runshepherd.backends.local.store import WorkflowDir
+from runshepherd.backends.files.logfiles import TaskLog
+from runshepherd.backends.files.records import WorkflowFiles
 
 MAX_LISTED = 1000
 
@@ -26,7 +26,7 @@ def list_urls(folder: Path) -> list[str]:
     return [file_url(p) for p in files]
 
 
-def store_outputs(wf: WorkflowDir, task: str, log: TaskLog) -> list[str]:
+def store_outputs(wf: WorkflowFiles, task: str, log: TaskLog) -> list[str]:
     """Move the task's output dir into the object store (like OSMO's upload) and return the stored URLs."""
     src = wf.output_dir(task)
     dest = wf.object_dir(task)
@@ -47,17 +47,17 @@ def store_outputs(wf: WorkflowDir, task: str, log: TaskLog) -> list[str]:
     return urls
 
 
-def scoped_source(url: str, store: Path) -> Path:
+def scoped_source(url: str, store: Path, *, backend: str) -> Path:
     """The stored path a URL names, only if it is inside the backend's object store ``store``.
+
+    ``backend`` names the backend in the refusal ("the local backend", "the Slurm backend").
 
     Refused (exit 2, nothing written): other schemes, other hosts, `..` segments, anything resolving outside
     the store (``file:///etc/passwd``, a symlink planted under it).
     """
     parsed = urlparse(url)
     if parsed.scheme != "file":
-        raise OutOfScope(
-            f"{url!r}: the local backend downloads only file:// URLs of its own store ({file_url(store)}/…)"
-        )
+        raise OutOfScope(f"{url!r}: {backend} downloads only file:// URLs of its own store ({file_url(store)}/…)")
     if parsed.netloc not in ("", "localhost"):
         raise OutOfScope(f"{url!r}: a file:// URL of another host ({parsed.netloc}) — only this machine's store")
     raw = PurePosixPath(unquote(parsed.path))
@@ -83,13 +83,13 @@ def _inside(path: Path, folder: Path) -> bool:
     return path == folder or path.is_relative_to(folder)
 
 
-def download(url: str, dest: Path, store: Path) -> list[Path]:
+def download(url: str, dest: Path, store: Path, *, backend: str) -> list[Path]:
     """Copy a stored file or tree into ``dest`` (a directory, created); return the copied files.
 
     Nothing is written outside ``dest``, and a symlink in the outputs is copied only when it points inside its
     own task's output folder (a link to ``/etc/shadow`` is skipped, not followed).
     """
-    src = scoped_source(url, store)
+    src = scoped_source(url, store, backend=backend)
     if not src.exists():
         raise BackendError(f"{url} does not exist (outputs are stored only when a task finishes)")
     root = store.resolve()

@@ -5,7 +5,8 @@ from __future__ import annotations
 import heapq
 import os
 import threading
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
@@ -137,3 +138,36 @@ def iter_existing(paths: list[Path], ends: dict[Path, int], tail: int | None) ->
     if tail <= 0:
         return []
     return merge_by_time(tail_lines(p, tail, ends[p]) for p in paths)[-tail:]
+
+
+def follow(
+    paths: list[Path],
+    ends: dict[Path, int],
+    tail: int | None,
+    timeout: float | None,
+    finished: Callable[[], bool],
+    *,
+    recheck: float = 0.0,
+) -> Iterator[str]:
+    """Existing lines, then — for up to ``timeout`` s — lines as they are appended, until ``finished()``.
+
+    ``finished`` asks the backend whether the workflow ended; it is called every ``recheck`` seconds (a scheduler
+    query may cost more than reading a file), the first time ``recheck`` s after the caller looked. Lines written
+    before the end are always delivered: the files are read once more after ``finished()`` says so.
+    """
+    yield from iter_existing(paths, ends, tail)
+    if not timeout or timeout <= 0:
+        return
+    follower = Follower(paths, ends)
+    deadline = time.monotonic() + timeout
+    next_check = time.monotonic() + recheck  # the caller has just looked
+    done = False
+    while True:
+        if time.monotonic() >= next_check:
+            next_check = time.monotonic() + recheck
+            done = finished()
+        yield from follower.poll()
+        remaining = deadline - time.monotonic()
+        if done or remaining <= 0:
+            return
+        time.sleep(min(0.1, remaining))

@@ -1,30 +1,44 @@
-"""What the local backend can and cannot honour, checked before anything is written or started."""
+"""What a backend that runs commands directly on POSIX hosts can and cannot honour, checked before anything is
+written or started. Shared by the local and the Slurm backend; each passes its own `Host` wording, so a message
+names the backend and the machines the person actually uses.
+"""
 
 from __future__ import annotations
 
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
 
 from runshepherd.backends.base import SubmissionRejected
-from runshepherd.backends.local.store import WorkflowDir, object_dir
-from runshepherd.backends.local.taskprep import file_url_path
+from runshepherd.backends.files.records import WorkflowFiles, object_dir
+from runshepherd.backends.files.taskprep import file_url_path
 from runshepherd.spec.model import Workflow
 from runshepherd.spec.tokens import TokenError, substitute_tokens
 
-POOL = "local"
+
+@dataclass(frozen=True)
+class Host:
+    """How messages name where commands run."""
+
+    backend: str  # "the local backend"
+    where: str  # "on this host": where the commands run
+    machine: str  # "this machine": where file:// inputs must exist
+    runs: str  # "local runs"
+    single_pool: str | None = None  # the one pool the backend has, when it has exactly one
 
 
-def check_workflow(workflow: Workflow, state_dir: Path, base_dir: Path | None) -> list[str]:
+def check_workflow(workflow: Workflow, state_dir: Path, base_dir: Path | None, host: Host) -> list[str]:
     """Raise SubmissionRejected listing every problem (each says what to change); return warnings."""
     problems: list[str] = []
     warnings: list[str] = []
     images = sorted({t.image for t in workflow.all_tasks()})
     warnings.append(
-        f"the local backend runs commands directly on this host; image {', '.join(images)} is recorded but not used"
+        f"{host.backend} runs commands directly {host.where}; image {', '.join(images)} is recorded but not used"
     )
-    if workflow.pool and workflow.pool != POOL:
-        warnings.append(f"workflow.pool {workflow.pool!r} is ignored: the local backend has one pool, {POOL!r}")
+    pool = host.single_pool
+    if pool is not None and workflow.pool and workflow.pool != pool:
+        warnings.append(f"workflow.pool {workflow.pool!r} is ignored: {host.backend} has one pool, {pool!r}")
     for group in workflow.task_groups():
         hosts = {t.name: "h" for t in group.tasks}
         for t in group.tasks:
@@ -39,11 +53,11 @@ def check_workflow(workflow: Workflow, state_dir: Path, base_dir: Path | None) -
                     scheme = urlparse(inp.url).scheme
                     if scheme != "file":
                         problems.append(
-                            f"{where} input {i}: {inp.url!r} — the local backend reads only file:// URLs; copy "
-                            f"the data to this machine and use `url: file:///path/to/data`"
+                            f"{where} input {i}: {inp.url!r} — {host.backend} reads only file:// URLs; copy "
+                            f"the data to {host.machine} and use `url: file:///path/to/data`"
                         )
                     elif not file_url_path(inp.url).exists():
-                        problems.append(f"{where} input {i}: {inp.url!r} does not exist on this machine")
+                        problems.append(f"{where} input {i}: {inp.url!r} does not exist on {host.machine}")
                 elif inp.task is not None and ":" in inp.task:
                     other, other_task = inp.task.split(":", 1)
                     if not object_dir(state_dir, other, other_task).exists():
@@ -54,26 +68,26 @@ def check_workflow(workflow: Workflow, state_dir: Path, base_dir: Path | None) -
                 if out.url is None:
                     problems.append(
                         f"{where} output {i}: datasets are an OSMO feature — use `url:` or drop the output; "
-                        f"local runs keep outputs in the local object store anyway"
+                        f"{host.runs} keep outputs in the object store anyway"
                     )
             if t.privileged:
-                problems.append(f"{where}: `privileged: true` cannot be honoured on the local backend — remove it")
+                problems.append(f"{where}: `privileged: true` cannot be honoured by {host.backend} — remove it")
             if t.hostNetwork:
-                problems.append(f"{where}: `hostNetwork` is a Kubernetes setting — remove it for local runs")
+                problems.append(f"{where}: `hostNetwork` is a Kubernetes setting — remove it for {host.runs}")
             if t.volumeMounts:
                 problems.append(
-                    f"{where}: volumeMounts {t.volumeMounts} are not available locally — read the paths through "
+                    f"{where}: volumeMounts {t.volumeMounts} are not available {host.where} — read the paths through "
                     f"`inputs: - url: file:///…` instead"
                 )
             if t.credentials:
                 problems.append(
                     f"{where}: credentials ({', '.join(t.credentials)}) come from OSMO's credential store — for "
-                    f"local runs remove them and set the variables under `environment:`"
+                    f"{host.runs} remove them and set the variables under `environment:`"
                 )
             if t.checkpoint:
-                warnings.append(f"{where}: `checkpoint:` is not uploaded by the local backend")
+                warnings.append(f"{where}: `checkpoint:` is not uploaded by {host.backend}")
             if "RESCHEDULE" in t.exitActions:
-                warnings.append(f"{where}: the local backend does not retry; RESCHEDULE exit codes fail the task")
+                warnings.append(f"{where}: {host.backend} does not retry; RESCHEDULE exit codes fail the task")
             for f in t.files:
                 if f.localpath is not None:
                     src = Path(f.localpath)
@@ -91,15 +105,15 @@ def check_workflow(workflow: Workflow, state_dir: Path, base_dir: Path | None) -
             if t.outputs:
                 urls = ", ".join(o.url for o in t.outputs if o.url)
                 warnings.append(
-                    f"{where}: outputs declared for {urls} are kept in the local object store "
+                    f"{where}: outputs declared for {urls} are kept in {host.backend}'s object store "
                     f"(file:// URLs listed on the workflow), not uploaded there"
                 )
     if problems:
-        raise SubmissionRejected("the local backend cannot run this spec:\n" + "\n".join(f"  - {p}" for p in problems))
+        raise SubmissionRejected(f"{host.backend} cannot run this spec:\n" + "\n".join(f"  - {p}" for p in problems))
     return warnings
 
 
-def stage_localfiles(workflow: Workflow, wf: WorkflowDir, base_dir: Path | None) -> None:
+def stage_localfiles(workflow: Workflow, wf: WorkflowFiles, base_dir: Path | None) -> None:
     """Copy `localpath` files into the record now, so the run does not depend on the caller's directory."""
     for t in workflow.all_tasks():
         for index, f in enumerate(t.files):
