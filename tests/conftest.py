@@ -1,20 +1,9 @@
-"""Shared fixtures. `SHARED` is the read-only team folder beside the repo (present in CI as well)."""
+"""Fixtures used across test folders. Tests read only inside the repository: outside data is vendored under
+tests/data/ with its source and license."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-
-REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
-
-
-@pytest.fixture
-def shared_dir() -> Path:
-    if not SHARED.is_dir():
-        pytest.skip("../shared is not present beside the repository")
-    return SHARED
 
 
 class HookServer:

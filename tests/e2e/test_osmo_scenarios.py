@@ -30,8 +30,6 @@ def _load_fake_env():  # tests/backends/osmo/fake_env.py, by path: e2e tests are
 
 fake_env = _load_fake_env()
 
-pytestmark = pytest.mark.skipif(not fake_env.SHARED_FIXTURES.is_dir(), reason=fake_env.SHARED_MISSING)
-
 OWN = fake_env.OWN_FIXTURES / "overrides"
 CONFIG = """backend: osmo
 backends:
@@ -50,7 +48,7 @@ cadence:
 
 def osmo_cli(tmp: Path, *args: str, timeout: float = 90, **knobs: str) -> subprocess.CompletedProcess[str]:
     env = env_for(tmp)
-    env.update(fake_env.install(tmp, [OWN, fake_env.SHARED_FIXTURES], **knobs))
+    env.update(fake_env.install(tmp, [OWN, fake_env.EVAL_FIXTURES], **knobs))
     cfg = tmp / "config.yaml"
     cfg.write_text(CONFIG)
     return subprocess.run(
@@ -97,7 +95,10 @@ def test_003_status_with_progress_from_logs(tmp_path: Path) -> None:
     assert "3500" in res.stdout and "10000" in res.stdout  # step 3500/10000 from the logs
     used = [c[:2] for c in osmo_calls(tmp_path)]
     assert ["workflow", "query"] in used and ["workflow", "logs"] in used
-    assert any("-n" in c for c in osmo_calls(tmp_path) if c[:2] == ["workflow", "logs"])
+    # Every logs call is bounded: a tail (`-n`), or one task's whole stream spooled by `whole_log` (bounded by
+    # whole_log_timeout and a byte cap inside the backend); never an unbounded whole-workflow stream.
+    logs_calls = [c for c in osmo_calls(tmp_path) if c[:2] == ["workflow", "logs"]]
+    assert logs_calls and all("-n" in c or "--task" in c for c in logs_calls), logs_calls
 
 
 def test_004_resource_usage_is_the_grafana_link_not_numbers(tmp_path: Path) -> None:
@@ -116,7 +117,7 @@ def test_005_dashboard_link_and_null_links_named(tmp_path: Path) -> None:
         osmo_cli(
             tmp_path,
             "submit",
-            str(fake_env.SHARED_EVALS / "files" / "workflow.yaml"),
+            str(fake_env.EVALS / "files" / "workflow.yaml"),
             "--pool",
             "h100-east",
             "--json",
@@ -211,7 +212,7 @@ def test_017_outputs_typo_after_completed(tmp_path: Path) -> None:
 # ------------------------------------------------------------------------------------------- submit & run
 def test_007_submit_unchanged_to_a_free_h100_pool(tmp_path: Path) -> None:
     spec = tmp_path / "workflow.yaml"
-    spec.write_text((fake_env.SHARED_EVALS / "files" / "workflow.yaml").read_text())
+    spec.write_text((fake_env.EVALS / "files" / "workflow.yaml").read_text())
     before = spec.read_text()
     sub = as_json(osmo_cli(tmp_path, "submit", str(spec), "--pool", "h100-east", "--json", FAKE_OSMO_EXECUTE="0"))
     assert sub["workflow_id"] == "hello-world-1" and sub["pool"] == "h100-east"
@@ -221,7 +222,7 @@ def test_007_submit_unchanged_to_a_free_h100_pool(tmp_path: Path) -> None:
 
 
 def test_008_jinja_values_go_through_set(tmp_path: Path) -> None:
-    text = (fake_env.SHARED_EVALS / "files" / "jinja_workflow.yaml").read_text()
+    text = (fake_env.EVALS / "files" / "jinja_workflow.yaml").read_text()
     # the fixture nests default-values under workflow: (not valid OSMO); the real layout is top level
     spec = tmp_path / "jinja_workflow.yaml"
     body, _, defaults = text.partition("  default-values:\n")
@@ -239,7 +240,7 @@ def test_008_jinja_values_go_through_set(tmp_path: Path) -> None:
 
 
 def test_029_validate_with_set_and_pool_never_submits(tmp_path: Path) -> None:
-    text = (fake_env.SHARED_EVALS / "files" / "jinja_workflow.yaml").read_text()
+    text = (fake_env.EVALS / "files" / "jinja_workflow.yaml").read_text()
     spec = tmp_path / "jinja_workflow.yaml"  # default-values moved to the top level, as in test_008
     body, _, defaults = text.partition("  default-values:\n")
     spec.write_text(body + "default-values:\n" + "\n".join(line[2:] for line in defaults.splitlines()) + "\n")
@@ -253,7 +254,7 @@ def test_029_validate_with_set_and_pool_never_submits(tmp_path: Path) -> None:
     oversized = osmo_cli(
         tmp_path,
         "validate",
-        str(fake_env.SHARED_EVALS / "files" / "oversized.yaml"),
+        str(fake_env.EVALS / "files" / "oversized.yaml"),
         "--pool",
         "h100-east",
         FAKE_OSMO_NODE_CAPACITY="gpu=64,cpu=192,memory=1500Gi,storage=1024Gi",
@@ -270,7 +271,7 @@ def test_032_download_a_raw_storage_uri(tmp_path: Path) -> None:
 
 def test_018_oversized_spec_is_refused_with_the_capacity_table(tmp_path: Path) -> None:
     spec = tmp_path / "oversized.yaml"
-    spec.write_text((fake_env.SHARED_EVALS / "files" / "oversized.yaml").read_text())
+    spec.write_text((fake_env.EVALS / "files" / "oversized.yaml").read_text())
     res = osmo_cli(
         tmp_path,
         "run",
@@ -301,7 +302,7 @@ def test_019_app_create_helper_from_the_template(tmp_path: Path) -> None:
 
     from runshepherd.backends.osmo import OsmoBackend
 
-    env = fake_env.install(tmp_path, [OWN, fake_env.SHARED_FIXTURES])
+    env = fake_env.install(tmp_path, [OWN, fake_env.EVAL_FIXTURES])
     old = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
     try:
@@ -366,7 +367,7 @@ def test_expired_login_pauses_with_exit_4_and_resume_continues_the_same_workflow
     assert sum(1 for c in osmo_calls(tmp_path)[7:] if c[:1] != ["login"]) <= 1
     login = subprocess.run(
         [str(tmp_path / "bin" / "osmo"), "login"],
-        env={**env_for(tmp_path), **fake_env.install(tmp_path, [OWN, fake_env.SHARED_FIXTURES])},
+        env={**env_for(tmp_path), **fake_env.install(tmp_path, [OWN, fake_env.EVAL_FIXTURES])},
         capture_output=True,
         text=True,
     )
@@ -387,7 +388,7 @@ def test_027_registry_credential_from_the_env_never_printed_or_stored(tmp_path: 
     import hashlib
 
     spec = tmp_path / "jinja_workflow.yaml"
-    spec.write_text((fake_env.SHARED_EVALS / "files" / "jinja_workflow.yaml").read_text())
+    spec.write_text((fake_env.EVALS / "files" / "jinja_workflow.yaml").read_text())
     before = spec.read_text()
     (tmp_path / "tmp").mkdir()
     knobs = {"NGC_CLI_API_KEY": NGC_KEY, "TMPDIR": str(tmp_path / "tmp")}
@@ -505,7 +506,7 @@ NOT_YET = {
 
 
 def _evals() -> list[dict[str, Any]]:
-    return json.loads((fake_env.SHARED_EVALS / "evals.json").read_text())
+    return json.loads((fake_env.EVALS / "evals.json").read_text())
 
 
 def test_every_scenario_is_classified_and_covered() -> None:

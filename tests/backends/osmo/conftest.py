@@ -41,7 +41,5 @@ def server_home(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def shared_fixtures() -> Path:
-    if not fake_env.SHARED_FIXTURES.is_dir():
-        pytest.skip(fake_env.SHARED_MISSING)
-    return fake_env.SHARED_FIXTURES
+def eval_fixtures() -> Path:
+    return fake_env.EVAL_FIXTURES

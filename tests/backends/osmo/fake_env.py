@@ -9,9 +9,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 FAKE = HERE / "fake_osmo.py"
 OWN_FIXTURES = HERE / "fixtures"
-SHARED_EVALS = HERE.parents[1] / "data" / "osmo_evals"  # vendored: NVIDIA/OSMO skills/osmo-user/evals (Apache-2.0)
-SHARED_FIXTURES = SHARED_EVALS / "files" / "fixtures"
-SHARED_MISSING = f"OSMO eval fixtures not found at {SHARED_EVALS}"
+EVALS = HERE.parents[1] / "data" / "osmo_evals"  # vendored: NVIDIA/OSMO skills/osmo-user/evals (Apache-2.0)
+EVAL_FIXTURES = EVALS / "files" / "fixtures"
 
 
 def install(tmp: Path, fixture_dirs: list[Path], **knobs: str) -> dict[str, str]:

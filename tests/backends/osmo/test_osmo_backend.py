@@ -107,9 +107,9 @@ def test_submit_passes_pool_priority_and_set_values(make_backend: MakeBackend, s
     assert "[t] hi 007 4" in "\n".join(be.logs(sub.workflow_id))
 
 
-def test_submission_error_is_rejected_with_the_cli_text(make_backend: MakeBackend, shared_fixtures: Path) -> None:
-    be = make_backend([shared_fixtures], FAKE_OSMO_NODE_CAPACITY="gpu=64,cpu=192,memory=1500Gi,storage=1024Gi")
-    oversized = (fake_env.SHARED_EVALS / "files" / "oversized.yaml").read_text()
+def test_submission_error_is_rejected_with_the_cli_text(make_backend: MakeBackend, eval_fixtures: Path) -> None:
+    be = make_backend([eval_fixtures], FAKE_OSMO_NODE_CAPACITY="gpu=64,cpu=192,memory=1500Gi,storage=1024Gi")
+    oversized = (fake_env.EVALS / "files" / "oversized.yaml").read_text()
     with pytest.raises(SubmissionRejected) as err:
         be.submit(spec_from_yaml(oversized), "h100-east", idempotency_key="s:1")
     assert "failed capacity validation" in str(err.value) and "2000Gi" in str(err.value)
@@ -166,8 +166,8 @@ def test_create_app_and_name_taken(make_backend: MakeBackend, server_home: Path)
         be.create_app("hello-app", "again", HELLO)
 
 
-def test_fixture_shapes_map_to_models(make_backend: MakeBackend, shared_fixtures: Path) -> None:
-    be = make_backend([shared_fixtures])
+def test_fixture_shapes_map_to_models(make_backend: MakeBackend, eval_fixtures: Path) -> None:
+    be = make_backend([eval_fixtures])
     pools = {p.name: p for p in be.pools()}
     assert (pools["h100-east"].quota_free, pools["h100-east"].total_free) == (8, 12)
     assert pools["h100-east"].effective_gpu_free() == 8 and pools["h100-west"].effective_gpu_free() == 0

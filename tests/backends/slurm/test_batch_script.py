@@ -24,9 +24,9 @@ def _job(**changes: object) -> BatchJob:
         task="worker",
         idempotency_key="sess-1/attempt 2",
         partition="debug",
-        workflow_dir=Path("/shared/slurm/workflows/train-7"),
-        work_dir=Path("/shared/slurm/workflows/train-7/tasks/worker/work"),
-        scheduler_out=Path("/shared/slurm/workflows/train-7/tasks/worker/slurm.out"),
+        workflow_dir=Path("/scratch/slurm/workflows/train-7"),
+        work_dir=Path("/scratch/slurm/workflows/train-7/tasks/worker/work"),
+        scheduler_out=Path("/scratch/slurm/workflows/train-7/tasks/worker/slurm.out"),
         resources=ResourceSpec(cpu=1.5, memory="3Gi", gpu=2),
         priority="LOW",
         after_ok=["41", "42"],
@@ -65,13 +65,15 @@ def test_a_plain_task_asks_only_what_it_needs() -> None:
 
 
 def test_paths_with_spaces_quotes_and_percent_signs_survive() -> None:
-    odd = Path("/shared/my runs/it's #1/50%")
+    odd = Path("/scratch/my runs/it's #1/50%")
     text = batch_script(
         _job(workflow_dir=odd, work_dir=odd / "work", scheduler_out=odd / "slurm.out", python="/opt/my venv/python")
     )
     _check("odd_paths.sh", text)
-    assert '#SBATCH "--output=/shared/my runs/it\'s #1/50%%/slurm.out"' in text
-    assert "exec '/opt/my venv/python' -m runshepherd.backends.slurm.runner '/shared/my runs/it'\"'\"'s #1/50%'" in text
+    assert '#SBATCH "--output=/scratch/my runs/it\'s #1/50%%/slurm.out"' in text
+    assert (
+        "exec '/opt/my venv/python' -m runshepherd.backends.slurm.runner '/scratch/my runs/it'\"'\"'s #1/50%'" in text
+    )
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-FIXTURES = Path("/work/shared/osmo-evals/files/fixtures/default")
+FIXTURES = Path(__file__).resolve().parents[2] / "data" / "osmo_evals" / "files" / "fixtures" / "default"
 
 
 def osmo(lines: list[str], task: str = "train", start: str = "2025/10/08 20:00:") -> list[str]:
@@ -16,6 +16,5 @@ def osmo(lines: list[str], task: str = "train", start: str = "2025/10/08 20:00:"
 
 @pytest.fixture
 def fixtures_dir() -> Path:
-    if not FIXTURES.is_dir():
-        pytest.skip("shared OSMO fixtures not present")
+    """The OSMO eval suite's canned CLI outputs, vendored in tests/data/osmo_evals (see its README)."""
     return FIXTURES
