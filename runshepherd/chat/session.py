@@ -291,17 +291,21 @@ class ChatSession:
         if values.get("downloaded"):
             self.say(f"already downloaded to {values.get('download_dir')}")
             return
+        from runshepherd.downloads import fresh_dest
+
         wid = (values.get("attempt") or {}).get("workflow_id") or ""
-        dest = Path.home() / wid
+        dest = fresh_dest(Path.home(), wid)
         self.rec.confirm = Confirmation(
             action="download", workflow=wid, session=sid, text=f"Download the outputs of {wid} to {dest}/?"
         )
         self.say(f"? {self.rec.confirm.text} [yes/NO]")
 
     def _confirmed_download(self, conf: Confirmation) -> None:
+        from runshepherd.downloads import fetch, fresh_dest
+
         values = self._graph_state(conf.session or "").values or {}
-        dest = Path.home() / conf.workflow
-        got = [p for url in values.get("outputs") or [] for p in self.ctx.backend.download(url, dest)]
+        dest = fresh_dest(Path.home(), conf.workflow)
+        got = fetch(self.ctx.backend, list(values.get("outputs") or []), dest, workflow_id=conf.workflow)
         self._audit("download", conf, dest=str(dest), files=len(got))
         self.say(f"● download  {len(got)} file(s) → {dest}")
 

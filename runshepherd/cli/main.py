@@ -110,6 +110,9 @@ def validate(
 def download(
     url: Annotated[str, typer.Argument(help="Output location (file://, s3://, … as the backend knows it).")],
     dest: Annotated[Path, typer.Argument(help="Local folder.")] = Path("."),
+    overwrite: Annotated[
+        bool, typer.Option("--overwrite", help="Replace files already in DEST (otherwise asks, or refuses: exit 2).")
+    ] = False,
     json_: JsonOpt = False,
     config: ConfigOpt = None,
     state_dir: StateDirOpt = None,
@@ -118,7 +121,7 @@ def download(
     """Download outputs from the backend's storage (`osmo data download` on OSMO)."""
     from runshepherd.cli import workflows
 
-    workflows.download(_ctx(config, state_dir, backend), url, dest, json_)
+    workflows.download(_ctx(config, state_dir, backend), url, dest, json_, overwrite)
 
 
 @app.command()

@@ -67,9 +67,26 @@ def validate(ctx: CliContext, spec_path: Path, sets: list[str], pool: str | None
         ctx.out.print(f"  ! {w}", markup=False)
 
 
-def download(ctx: CliContext, url: str, dest: Path, as_json: bool) -> None:
+def download(ctx: CliContext, url: str, dest: Path, as_json: bool, overwrite: bool = False) -> None:
+    """Copy into DEST keeping folders; a file already there is replaced only with --overwrite or a yes."""
+    import sys
+
+    from runshepherd.downloads import fetch
+
     target = dest.expanduser()
-    got = ctx.backend.download(url, target)
+
+    def ask(clash: list[Path]) -> bool:
+        if overwrite:
+            return True
+        if as_json or not sys.stdin.isatty():
+            return False
+        import typer
+
+        return typer.confirm(
+            f"{len(clash)} file(s) already in {target} would be replaced (e.g. {clash[0]}). Overwrite?"
+        )
+
+    got = fetch(ctx.backend, [url], target, overwrite=ask)
     record(ctx.state_dir, "download", approved_by="person", url=url, dest=str(target), files=len(got))
     if as_json:
         ctx.print_json({"url": url, "dest": str(target), "files": [str(p) for p in got]})

@@ -100,6 +100,7 @@ class SessionState(TypedDict):
     infra_retries: NotRequired[int]
     outputs: NotRequired[list[str]]
     downloaded: NotRequired[list[str]]
+    downloaded_count: NotRequired[int]  # files written (the list above is capped)
     download_dir: NotRequired[str | None]
     app: NotRequired[dict[str, Any] | None]
     report_path: NotRequired[str | None]

@@ -11,6 +11,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command
 
 from runshepherd.apps.registry import AppRegistry, describe
+from runshepherd.downloads import fetch, fresh_dest
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import SessionState, last_status, submitted_id
 from runshepherd.nodes.common import ask, emit
@@ -45,14 +46,15 @@ def offer_download(state: SessionState, runtime: Runtime[Deps]) -> Command[Liter
     if not outputs:
         emit("message", level="info", text=f"{wid} wrote no outputs to download")
         return Command(goto="offer_app")
-    dest = deps.download_root / wid
+    dest = fresh_dest(deps.download_root, wid)  # a folder that already holds something is never written into
+    kept = f" ({deps.download_root / wid}/ already exists and is left alone)" if dest.name != wid else ""
     measured = _local_size(outputs)
     what = (
         f"{measured[0]} file{'s' if measured[0] != 1 else ''}, {_human(measured[1])}"
         if measured
         else f"{len(outputs)} location{'s' if len(outputs) != 1 else ''}, size unknown"
     )
-    if ask(deps, "download", f"Download the outputs ({what}) to {dest}/?", default="yes") == "yes":
+    if ask(deps, "download", f"Download the outputs ({what}) to {dest}/{kept}?", default="yes") == "yes":
         return Command(goto="download", update={"download_dir": str(dest)})
     return Command(goto="offer_app")
 
@@ -60,18 +62,11 @@ def offer_download(state: SessionState, runtime: Runtime[Deps]) -> Command[Liter
 def download(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
     deps = deps_of(runtime)
     dest = Path(state.get("download_dir") or deps.download_root / submitted_id(state))
-    got: list[str] = []
-    for url in state.get("outputs") or []:
-        got += [str(p) for p in deps.backend.download(url, dest)]
-    deps.audit(
-        "download",
-        approved_by=deps.approved_by("download"),
-        workflow=state["attempt"]["workflow_id"],
-        dest=str(dest),
-        files=len(got),
-    )
-    emit("downloaded", workflow_id=submitted_id(state), dest=str(dest), files=len(got))
-    return {"downloaded": got[:200]}
+    wid = submitted_id(state)
+    got = [str(p) for p in fetch(deps.backend, list(state.get("outputs") or []), dest, workflow_id=wid)]
+    deps.audit("download", approved_by=deps.approved_by("download"), workflow=wid, dest=str(dest), files=len(got))
+    emit("downloaded", workflow_id=wid, dest=str(dest), files=len(got))
+    return {"downloaded": got[:200], "downloaded_count": len(got)}
 
 
 def offer_app(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["save_app", "finish"]]:

@@ -22,6 +22,7 @@ def done_event(values: dict[str, Any]) -> dict[str, Any]:
         "infra_retries": values.get("infra_retries", 0),
         "outputs": values.get("outputs") or [],
         "downloaded": values.get("downloaded") or [],
+        "downloaded_count": values.get("downloaded_count", len(values.get("downloaded") or [])),
         "download_dir": values.get("download_dir"),
         "app": values.get("app"),
         "status_artifact": values.get("report_path"),

@@ -106,7 +106,7 @@ def test_the_script_through_the_deterministic_router(tmp_path: Path) -> None:
     assert "failed: nan_loss" in out and "proposed fix: Lowered the learning rate" in out
     assert f"● submitted {name}-2 (attempt 2)" in out and "● download  5 file(s)" in out
     assert "done · COMPLETED" in out
-    assert (tmp_path / "home" / f"{name}-2" / "model.npz").is_file()
+    assert (tmp_path / "home" / f"{name}-2" / "train" / "model.npz").is_file()  # DEST/<task>/…
     sessions = json.loads(
         subprocess.run(
             [*orchestrate_bin(), "sessions", "--json"],
@@ -153,7 +153,7 @@ def test_the_script_with_a_model_fixes_and_downloads(
     assert "● submitted tiny-2 (attempt 2)" in out and "● download" in out and "done · COMPLETED" in out
     assert re.search(r"model tokens: \d+ \(plan \d+, read_logs \d+, diagnose_fix \d+\)", out)  # usage per node
     assert "chat model tokens:" in out
-    assert (tmp_path / "home" / "tiny-2" / "model.npz").is_file()
+    assert (tmp_path / "home" / "tiny-2" / "train" / "model.npz").is_file()
     assert SECRET not in rec.text() and "[REDACTED:hf_token]" in rec.text()
     assert not list((tmp_path / "state" / "chats").glob("*.json"))[0].read_text().count(SECRET)
 

@@ -266,7 +266,9 @@ def test_032_download_a_raw_storage_uri(tmp_path: Path) -> None:
     res = osmo_cli(tmp_path, "download", "s3://robotics-artifacts/run-42/", str(tmp_path / "outputs"), "--json")
     assert res.returncode == 0, res.stderr
     call = next(c for c in osmo_calls(tmp_path) if c[:2] == ["data", "download"])
-    assert call[2:4] == ["s3://robotics-artifacts/run-42/", str(tmp_path / "outputs")]
+    assert call[2] == "s3://robotics-artifacts/run-42/"
+    staged = Path(call[3])  # staged beside DEST, then moved in, so nothing already in DEST is overwritten
+    assert staged.parent == tmp_path and staged.name.startswith(".runshepherd-download-") and not staged.exists()
 
 
 def test_018_oversized_spec_is_refused_with_the_capacity_table(tmp_path: Path) -> None:

@@ -1,0 +1,92 @@
+"""Download a workflow's outputs into DEST truthfully: each task keeps its folder (DEST/<task>/…), nothing that
+is already there is overwritten unless the person said so, and the count reported is the files written.
+
+Backends copy one URL into a folder (``Backend.download``); this module decides the folder per URL, stages the
+copies next to DEST and moves them in only when nothing would be clobbered.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from pathlib import Path, PurePosixPath
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+from runshepherd.errors import UsageError
+
+
+def subfolder(url: str, workflow_id: str | None, common: PurePosixPath | None) -> PurePosixPath:
+    """Where one output lands under DEST: the part of its path after the workflow id (``<task>/checkpoints``),
+    else its folder relative to the outputs' common folder."""
+    path = PurePosixPath(unquote(urlparse(url).path))
+    parts = path.parts
+    if workflow_id and workflow_id in parts[:-1]:
+        idx = len(parts) - 1 - parts[::-1].index(workflow_id)
+        return PurePosixPath(*parts[idx + 1 : -1]) if idx + 1 < len(parts) - 1 else PurePosixPath()
+    if common is not None and path.parent.is_relative_to(common):
+        return path.parent.relative_to(common)
+    return PurePosixPath()
+
+
+def _common(urls: list[str]) -> PurePosixPath | None:
+    parents = [str(PurePosixPath(unquote(urlparse(u).path)).parent) for u in urls]
+    try:
+        return PurePosixPath(os.path.commonpath(parents)) if parents else None
+    except ValueError:  # mixed absolute/relative paths
+        return None
+
+
+def fresh_dest(root: Path, name: str) -> Path:
+    """``root/name``, or ``root/name-2``, ``-3``… when that folder already holds something (never reused)."""
+    dest = root / name
+    n = 1
+    while dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+        n += 1
+        dest = root / f"{name}-{n}"
+    return dest
+
+
+def fetch(
+    backend: Any,
+    urls: list[str],
+    dest: Path,
+    *,
+    workflow_id: str | None = None,
+    overwrite: bool | Callable[[list[Path]], bool] = False,
+) -> list[Path]:
+    """Copy every output into ``dest`` keeping the task folders; return the files written (each once).
+
+    ``overwrite``: False refuses (exit 2, nothing written) when a file is already there; a callable is asked
+    with the files that would be replaced."""
+    dest = dest.expanduser().resolve()
+    near = dest.parent
+    while not near.is_dir() and near != near.parent:  # stage on DEST's filesystem without creating DEST yet
+        near = near.parent
+    common = _common(urls)
+    staging = Path(tempfile.mkdtemp(prefix=".runshepherd-download-", dir=near))
+    try:
+        for url in urls:
+            backend.download(url, staging / subfolder(url, workflow_id, common))
+        staged = sorted(p for p in staging.rglob("*") if p.is_file() or p.is_symlink())
+        finals = [(p, dest / p.relative_to(staging)) for p in staged]
+        clash = [f for _, f in finals if f.exists() or f.is_symlink()]
+        if clash:
+            allowed = overwrite(clash) if callable(overwrite) else overwrite
+            if not allowed:
+                shown = ", ".join(str(f) for f in clash[:3]) + (f" and {len(clash) - 3} more" if len(clash) > 3 else "")
+                raise UsageError(
+                    f"{len(clash)} file(s) already in {dest} would be overwritten ({shown}); nothing was written — "
+                    "choose an empty folder or pass --overwrite"
+                )
+        written = []
+        dest.mkdir(parents=True, exist_ok=True)
+        for src, final in finals:
+            final.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(src, final)
+            written.append(final)
+        return written
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
