@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from filelock import FileLock, Timeout
 
@@ -49,6 +51,59 @@ def compact_saver_class() -> type[SqliteSaver]:
 EMPTY_GRACE = 10.0  # seconds a 0-byte database may be one another process has just created
 
 
+BLOB_MIN_CHARS = 8192  # strings this long (a spec, a proposed spec) are stored once, by content, not per checkpoint
+_BLOB_KEY = "__runshepherd_blob_sha256__"
+
+
+class BlobSerde:
+    """The saver's serializer, storing long strings once in a content-addressed table.
+
+    SqliteSaver writes every channel's value into every checkpoint: a 500 KB spec became a fresh 500 KB copy
+    on each monitor return. Here a long string in a checkpoint or a pending write becomes a reference to its
+    sha256, its text stored once (`INSERT OR IGNORE`), so each distinct spec is held once however many
+    checkpoints refer to it. Only plain dicts and lists are walked; anything else is passed through as is.
+    """
+
+    def __init__(self, inner: Any, conn: sqlite3.Connection, lock: Any) -> None:
+        self.inner = inner
+        self.conn = conn
+        self.lock = lock  # the saver's (re-entrant) lock: put_writes calls us while holding it
+        with lock:
+            conn.execute("CREATE TABLE IF NOT EXISTS rs_blobs (sha TEXT PRIMARY KEY, text TEXT NOT NULL)")
+            conn.commit()
+
+    def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+        return self.inner.dumps_typed(self._out(obj))
+
+    def loads_typed(self, data: tuple[str, bytes]) -> Any:
+        return self._in(self.inner.loads_typed(data))
+
+    def _out(self, obj: Any) -> Any:
+        if isinstance(obj, str) and len(obj) >= BLOB_MIN_CHARS:
+            sha = hashlib.sha256(obj.encode("utf-8", "surrogatepass")).hexdigest()
+            with self.lock:  # committed by the saver's own transaction, before or with the checkpoint row
+                self.conn.execute("INSERT OR IGNORE INTO rs_blobs (sha, text) VALUES (?, ?)", (sha, obj))
+            return {_BLOB_KEY: sha}
+        if type(obj) is dict:
+            return {k: self._out(v) for k, v in obj.items()}
+        if type(obj) is list:
+            return [self._out(v) for v in obj]
+        return obj
+
+    def _in(self, obj: Any) -> Any:
+        if type(obj) is dict:
+            if len(obj) == 1 and _BLOB_KEY in obj:
+                with self.lock:
+                    row = self.conn.execute("SELECT text FROM rs_blobs WHERE sha=?", (obj[_BLOB_KEY],)).fetchone()
+                if row is None:
+                    raise sqlite3.DatabaseError(f"checkpoint refers to a missing stored text {obj[_BLOB_KEY][:12]}")
+                return row[0]
+            return {k: self._in(v) for k, v in obj.items()}
+        if type(obj) is list:
+            return [self._in(v) for v in obj]
+        return obj
+
+
 @contextmanager
 def open_saver(state_dir: Path) -> Iterator[SqliteSaver]:
     """The session store (the production CompactSqliteSaver). A full disk, a read-only folder or a damaged file (now or mid-session) is an
@@ -63,6 +118,9 @@ def open_saver(state_dir: Path) -> Iterator[SqliteSaver]:
     try:
         try:
             saver = compact_saver_class()(conn)
+            # re-entrant: BlobSerde stores texts from inside put_writes' locked cursor
+            saver.lock = threading.RLock()  # type: ignore[assignment]
+            saver.serde = BlobSerde(saver.serde, conn, saver.lock)
             saver.setup()
             conn.execute("SELECT count(*) FROM checkpoints").fetchone()  # a damaged file fails here, not later
         except sqlite3.Error as exc:
