@@ -35,6 +35,6 @@ def test_checkpoints_hold_the_spec_once(tmp_path: Path) -> None:
     conn = sqlite3.connect(str(tmp_path / "state" / "sessions.sqlite"))
     rows = conn.execute("SELECT checkpoint FROM checkpoints").fetchall()
     writes = conn.execute("SELECT value FROM writes").fetchall()
-    assert len(rows) > 3  # the run wrote many checkpoints (none pruned here) …
+    assert rows  # whatever pruning kept …
     assert not any(b"PADLINE 00001" in (r[0] or b"") for r in rows + writes)  # … none holding the spec text
     assert conn.execute("SELECT count(*) FROM rs_blobs WHERE text LIKE '%PADLINE 00001%'").fetchone() == (1,)
