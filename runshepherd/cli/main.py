@@ -77,7 +77,9 @@ def _ctx(config: Path | None, state_dir: Path | None, backend: str | None):  # n
 def submit(
     spec: Annotated[Path, typer.Argument(help="Workflow spec (OSMO YAML).")],
     set_: SetOpt = None,
-    pool: Annotated[str | None, typer.Option("--pool")] = None,
+    pool: Annotated[
+        str | None, typer.Option("--pool", help="A pool, or auto[:GPU_TYPE] to pick one with free GPUs.")
+    ] = None,
     priority: Annotated[str, typer.Option("--priority", help="HIGH | NORMAL | LOW")] = "NORMAL",
     json_: JsonOpt = False,
     config: ConfigOpt = None,
@@ -94,7 +96,9 @@ def submit(
 def validate(
     spec: Annotated[Path, typer.Argument(help="Workflow spec (OSMO YAML).")],
     set_: SetOpt = None,
-    pool: Annotated[str | None, typer.Option("--pool")] = None,
+    pool: Annotated[
+        str | None, typer.Option("--pool", help="A pool, or auto[:GPU_TYPE] to pick one with free GPUs.")
+    ] = None,
     json_: JsonOpt = False,
     config: ConfigOpt = None,
     state_dir: StateDirOpt = None,
@@ -141,7 +145,7 @@ def status(
 @app.command("list")
 def list_(
     status_: Annotated[list[str] | None, typer.Option("--status", help="Only these statuses.")] = None,
-    pool: Annotated[str | None, typer.Option("--pool")] = None,
+    pool: Annotated[str | None, typer.Option("--pool", help="Only this pool.")] = None,
     json_: JsonOpt = False,
     config: ConfigOpt = None,
     state_dir: StateDirOpt = None,
@@ -255,7 +259,9 @@ def run(
     request: Annotated[str | None, typer.Argument(help="What to do, in a sentence.")] = None,
     spec: Annotated[Path | None, typer.Option("--spec", help="Use this spec unchanged.")] = None,
     set_: SetOpt = None,
-    pool: Annotated[str | None, typer.Option("--pool")] = None,
+    pool: Annotated[
+        str | None, typer.Option("--pool", help="A pool, or auto[:GPU_TYPE] to pick one with free GPUs.")
+    ] = None,
     session: Annotated[str | None, typer.Option("--session", callback=_session_id)] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y")] = False,
     no_input: Annotated[bool, typer.Option("--no-input")] = False,
@@ -457,11 +463,13 @@ def mcp(config: ConfigOpt = None, state_dir: StateDirOpt = None, backend: Backen
 
 
 @app_cmd.command("list")
-def app_list(json_: JsonOpt = False, config: ConfigOpt = None, state_dir: StateDirOpt = None) -> None:
-    """Saved apps with their latest version."""
+def app_list(
+    json_: JsonOpt = False, config: ConfigOpt = None, state_dir: StateDirOpt = None, backend: BackendOpt = None
+) -> None:
+    """Apps with their latest version: the scheduler's own (OSMO) or the local registry."""
     from runshepherd.cli import apps
 
-    apps.list_apps(_ctx(config, state_dir, None), json_)
+    apps.list_apps(_ctx(config, state_dir, backend), json_)
 
 
 @app_cmd.command("show")
@@ -470,24 +478,27 @@ def app_show(
     json_: JsonOpt = False,
     config: ConfigOpt = None,
     state_dir: StateDirOpt = None,
+    backend: BackendOpt = None,
 ) -> None:
-    """An app's description, versions and spec."""
+    """An app's description, versions and parameters (OSMO) or spec (local registry)."""
     from runshepherd.cli import apps
 
-    apps.show(_ctx(config, state_dir, None), name, json_)
+    apps.show(_ctx(config, state_dir, backend), name, json_)
 
 
 @app_cmd.command("submit")
 def app_submit(
     name: Annotated[str, typer.Argument(help="NAME or NAME:VERSION", callback=_app_ref)],
     set_: SetOpt = None,
-    pool: Annotated[str | None, typer.Option("--pool")] = None,
+    pool: Annotated[
+        str | None, typer.Option("--pool", help="A pool, or auto[:GPU_TYPE] to pick one with free GPUs.")
+    ] = None,
     json_: JsonOpt = False,
     config: ConfigOpt = None,
     state_dir: StateDirOpt = None,
     backend: BackendOpt = None,
 ) -> None:
-    """Submit a saved app's spec (latest version unless NAME:VERSION)."""
+    """Submit an app (latest version unless NAME:VERSION); --pool auto[:GPU_TYPE] picks a pool with free GPUs."""
     from runshepherd.cli import apps
 
     apps.submit(_ctx(config, state_dir, backend), name, set_ or [], pool, json_)

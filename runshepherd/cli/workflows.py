@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import typer
 
@@ -12,6 +12,29 @@ from runshepherd.backends.base import Priority, Status, jsonable
 from runshepherd.cli.context import CliContext
 from runshepherd.errors import UsageError
 
+if TYPE_CHECKING:  # pragma: no cover
+    from runshepherd.spec.document import SpecDocument
+
+
+def resolve_pool(ctx: CliContext, pool: str | None, gpus: int, as_json: bool) -> tuple[str | None, str | None]:
+    """``--pool auto[:GPU_TYPE]`` → a pool chosen from the backend's pools, announced with its reason; any other
+    value passes through. Returns (pool, reason)."""
+    from runshepherd.backends.pool_choice import choose_pool, parse_auto
+
+    auto, gpu_type = parse_auto(pool)
+    if not auto:
+        return pool, None
+    choice = choose_pool(ctx.backend.pools(), gpu_type, gpus)
+    if not as_json:
+        ctx.out.print(f"● pool      {choice.reason}", markup=False)
+    return choice.pool, choice.reason
+
+
+def spec_gpus(doc: SpecDocument) -> int:
+    """GPUs the whole workflow asks for at once (every task's request added up)."""
+    wf = doc.workflow
+    return sum(int(wf.resources_for(t).gpu or 0) for t in wf.all_tasks())
+
 
 def submit(ctx: CliContext, spec_path: Path, sets: list[str], pool: str | None, priority: str, as_json: bool) -> None:
     from runshepherd.spec import load_spec_file, parse_set_values
@@ -19,10 +42,11 @@ def submit(ctx: CliContext, spec_path: Path, sets: list[str], pool: str | None, 
     if priority not in ("HIGH", "NORMAL", "LOW"):
         raise UsageError(f"--priority {priority!r}: use HIGH, NORMAL or LOW")
     doc = load_spec_file(spec_path, set_values=parse_set_values(sets))
+    pool, why = resolve_pool(ctx, pool, spec_gpus(doc), as_json)
     sub = ctx.backend.submit(doc, pool, priority=cast(Priority, priority))  # checked just above
     record(ctx.state_dir, "submit", approved_by="person", workflow=sub.workflow_id, via="orchestrate submit")
     if as_json:
-        ctx.print_json({**jsonable(sub), "spec_warnings": list(doc.warnings)})
+        ctx.print_json({**jsonable(sub), "spec_warnings": list(doc.warnings), "pool_choice": why})
         return
     for w in doc.warnings:
         ctx.err.print(f"[yellow]warning[/] {w}")
@@ -39,6 +63,7 @@ def validate(ctx: CliContext, spec_path: Path, sets: list[str], pool: str | None
     from runshepherd.spec import load_spec_file, parse_set_values
 
     doc = load_spec_file(spec_path, set_values=parse_set_values(sets))
+    pool, _ = resolve_pool(ctx, pool, spec_gpus(doc), as_json)
     checker = getattr(ctx.backend, "validate", None)
     checked_by = ctx.backend.name if callable(checker) else None
     warnings = list(doc.warnings) + (checker(doc, pool) if callable(checker) else [])

@@ -214,10 +214,13 @@ def test_007_submit_unchanged_to_a_free_h100_pool(tmp_path: Path) -> None:
     spec = tmp_path / "workflow.yaml"
     spec.write_text((fake_env.EVALS / "files" / "workflow.yaml").read_text())
     before = spec.read_text()
-    sub = as_json(osmo_cli(tmp_path, "submit", str(spec), "--pool", "h100-east", "--json", FAKE_OSMO_EXECUTE="0"))
-    assert sub["workflow_id"] == "hello-world-1" and sub["pool"] == "h100-east"
+    sub = as_json(osmo_cli(tmp_path, "submit", str(spec), "--pool", "auto:H100", "--json", FAKE_OSMO_EXECUTE="0"))
+    assert sub["workflow_id"] == "hello-world-1" and sub["pool"] == "h100-east"  # h100-west is at capacity
+    assert sub["pool_choice"].startswith("h100-east: 8 GPUs free now")
     assert spec.read_text() == before
-    call = next(c for c in osmo_calls(tmp_path) if c[:2] == ["workflow", "submit"])
+    calls = osmo_calls(tmp_path)
+    assert ["pool", "list", "--format-type", "json"] in calls  # resource discovery before the submit
+    call = next(c for c in calls if c[:2] == ["workflow", "submit"])
     assert call[call.index("--pool") + 1] == "h100-east"
 
 
@@ -382,6 +385,26 @@ def test_expired_login_pauses_with_exit_4_and_resume_continues_the_same_workflow
     assert len(osmo_calls(tmp_path)) > calls_before
 
 
+def test_030_find_an_app_show_its_parameters_submit_v2_to_a_free_h100_pool(tmp_path: Path) -> None:
+    found = osmo_cli(tmp_path, "app", "list")
+    assert found.returncode == 0, found.stderr
+    assert "gr00t-train  v2  Runs GR00T fine-tuning workflows" in found.stdout
+    shown = osmo_cli(tmp_path, "app", "show", "gr00t-train:2")
+    assert shown.returncode == 0, shown.stderr
+    assert "versions: v2" in shown.stdout and "model = gr00t-base" in shown.stdout and "--set" in shown.stdout
+    sub = osmo_cli(tmp_path, "app", "submit", "gr00t-train:2", "--set", "model=resnet50", "--pool", "auto:H100")
+    assert sub.returncode == 0, sub.stderr  # pre-authorised: no question (stdin is closed)
+    assert "● pool      h100-east: 8 GPUs free now" in sub.stdout and "enough for the 4 GPUs" in sub.stdout
+    assert "● submitted gr00t-app-run-1 from osmo app gr00t-train:2 to pool h100-east" in sub.stdout
+    calls = osmo_calls(tmp_path)
+    assert [c[:2] for c in calls][:3] == [["app", "list"], ["app", "info"], ["app", "show"]]
+    assert ["app", "show", "gr00t-train:2"] in calls and ["pool", "list", "--format-type", "json"] in calls
+    submit = next(c for c in calls if c[:2] == ["app", "submit"])
+    assert submit[2] == "gr00t-train:2" and submit[submit.index("--pool") + 1] == "h100-east"
+    assert "model=resnet50" in submit[submit.index("--set") :]
+    assert not [c for c in calls if c[:2] == ["workflow", "submit"]]
+
+
 # ------------------------------------------------------------------------------------------- credentials
 NGC_KEY = "mock-ngc-api-key-do-not-print"  # the value the skill's own eval config exports
 
@@ -492,6 +515,7 @@ SCENARIOS: dict[str, str] = {
     "osmo-user-027": "test_027_registry_credential_from_the_env_never_printed_or_stored",
     "osmo-user-028": "test_028_private_image_needs_a_registry_credential",
     "osmo-user-029": "test_029_validate_with_set_and_pool_never_submits",
+    "osmo-user-030": "test_030_find_an_app_show_its_parameters_submit_v2_to_a_free_h100_pool",
     "osmo-user-032": "test_032_download_a_raw_storage_uri",
     "osmo-user-033": "test_033_read_access_check_of_a_raw_storage_uri",
     "osmo-user-034": "test_034_cancel_asks_first_and_never_forces",
@@ -502,7 +526,6 @@ SCENARIOS: dict[str, str] = {
 # In scope but not built yet (issue 18): each leaves this list when its test lands.
 NOT_YET = {
     "osmo-user-009": "recipes with a throughput-based submission count",
-    "osmo-user-030": "OSMO app show/submit with --pool auto:H100",
     "osmo-user-031": "orchestrate draft",
 }
 

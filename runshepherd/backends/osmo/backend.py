@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from runshepherd.backends.access import Access, AccessCheck
+from runshepherd.backends.app_catalog import CatalogApp, description_from_show, parameters_from_show
 from runshepherd.backends.base import (
     BackendError,
     Event,
@@ -441,6 +442,40 @@ class OsmoBackend:
             if exc.not_found:
                 raise BackendError(f"no OSMO credential named {name!r} — see `orchestrate credential list`") from None
             raise
+
+    # ------------------------------------------------------------------------------------------ OSMO apps
+    def catalog_apps(self) -> list[CatalogApp]:
+        """`osmo app list --format-type json` → {"apps": [{name, description, owner, latest_version, …}]}."""
+        data = parse.parse_json(self.cli.run(["app", "list", "--format-type", "json"]).stdout)
+        rows = data.get("apps", []) if isinstance(data, dict) else []
+        return [
+            CatalogApp.model_validate({k: r.get(k) for k in ("name", "description", "owner", "latest_version")})
+            for r in rows
+            if isinstance(r, dict) and r.get("name")
+        ]
+
+    def catalog_app(self, ref: str) -> CatalogApp:
+        """`osmo app info REF --format-type json` (versions) and `osmo app show REF` (description, parameters)."""
+        try:
+            info = parse.parse_json(self.cli.run(["app", "info", ref, "--format-type", "json"]).stdout)
+            shown = self.cli.run(["app", "show", ref]).stdout
+        except OsmoCommandError as exc:
+            if exc.not_found or "not found" in exc.message.lower():
+                raise BackendError(f"no OSMO app {ref!r} — see `orchestrate app list --backend osmo`") from None
+            raise
+        versions = sorted(int(v["version"]) for v in info.get("versions") or [] if str(v.get("version", "")).isdigit())
+        return CatalogApp(
+            name=str(info.get("name") or ref.partition(":")[0]),
+            description=description_from_show(shown) or str(info.get("description") or ""),
+            owner=info.get("owner"),
+            latest_version=max(versions) if versions else None,
+            versions=versions,
+            parameters=parameters_from_show(shown),
+        )
+
+    def app_spec(self, ref: str) -> str:
+        """`osmo app spec REF`: the stored YAML (to size a pool choice; nothing is changed)."""
+        return self.cli.run(["app", "spec", ref]).stdout
 
     # ------------------------------------------------------------------------------------------ misc
     def wait_for_change(self, workflow_id: str, timeout: float) -> bool:

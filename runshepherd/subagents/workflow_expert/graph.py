@@ -15,6 +15,9 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from typing_extensions import TypedDict
 
+from runshepherd.backends.base import Pool
+from runshepherd.backends.pool_choice import PoolChoice, choose_pool, parse_auto, requested_gpu_type
+from runshepherd.errors import UsageError
 from runshepherd.experts.base import WorkflowExpert
 from runshepherd.spec import SpecError, load_spec_file, load_spec_text
 
@@ -113,15 +116,22 @@ def check(state: ExpertState) -> dict[str, Any]:
     nodes = state.get("nodes") or []
     warnings = list(state.get("warnings") or [])
     chosen = state.get("pool") or wf.pool
-    if not chosen and pools:
-
-        def free(p: dict[str, Any]) -> float:
-            vals = [v for v in (p.get("quota_free"), p.get("total_free")) if v is not None]
-            return min(vals) if vals else 0
-
-        online = [p for p in pools if p.get("status") == "ONLINE"] or pools
-        fitting = [p for p in online if free(p) >= need["gpu"]]
-        chosen = max(fitting or online, key=free)["name"]
+    auto, gpu_type = parse_auto(chosen)
+    gpu_type = gpu_type or requested_gpu_type(state.get("request") or "")  # "an H100 pool", "on H100s"
+    if (auto or not chosen) and pools:
+        known = [Pool.model_validate(p) for p in pools]
+        gpus = sum(int(wf.resources_for(t).gpu or 0) for t in wf.all_tasks())
+        choice: PoolChoice | None
+        try:
+            choice = choose_pool(known, gpu_type, gpus)
+        except UsageError as exc:  # no pool of that GPU type here: say so, then choose among all pools
+            warnings.append(str(exc))
+            choice = choose_pool(known, None, gpus) if any(p.status == "ONLINE" for p in known) else None
+        chosen = choice.pool if choice else None
+        if choice:
+            warnings.append(f"pool chosen: {choice.reason}")
+    elif auto:
+        chosen = None  # no pool list from this backend: its default
     fits = [
         n
         for n in nodes

@@ -661,7 +661,103 @@ def cmd_app_create(a: argparse.Namespace) -> None:
     print(f"App {a.name} created successfully")
 
 
+def known_apps() -> dict[str, dict[str, Any]]:
+    """Apps created through the fake, plus the skill fixtures' gr00t-train (versions 1 and 2) when served."""
+    apps: dict[str, dict[str, Any]] = {}
+    info, spec = fixture("app_info_response.txt"), fixture("app_spec_response.yaml")
+    if info and spec:
+        text = info.read_text()
+        versions = [int(v) for v in re.findall(r"^(\d+)\s+\S+\s+READY", text, re.MULTILINE)]
+        desc = re.search(r"^Description:\s*(.+)$", text, re.MULTILINE)
+        apps["gr00t-train"] = {
+            "name": "gr00t-train",
+            "description": desc.group(1).strip() if desc else "",
+            "versions": versions or [1],
+            "spec": spec.read_text(),
+            "owner": "user@example.com",
+        }
+    for f in sorted((HOME / "apps").glob("*.json")):
+        rec = read_json(f)
+        apps[rec["name"]] = {**rec, "versions": list(range(1, rec["version"] + 1)), "owner": "user@example.com"}
+    return apps
+
+
+def app_ref(ref: str) -> tuple[dict[str, Any], int]:
+    name, _, ver = ref.partition(":")
+    app = known_apps().get(name)
+    if app is None:
+        fail(f"App {name} not found", 404, 1, json_mode=False)
+    version = int(ver) if ver else max(app["versions"])  # type: ignore[index]
+    if version not in app["versions"]:  # type: ignore[index]
+        fail(f"App {name} version {version} not found", 404, 1, json_mode=False)
+    return app, version  # type: ignore[return-value]
+
+
+def cmd_app_list(a: argparse.Namespace) -> None:
+    rows = [
+        {
+            "uuid": f"app-{n}",
+            "name": n,
+            "description": app["description"],
+            "created_date": "2026-08-01T00:00:00",
+            "owner": app["owner"],
+            "latest_version": max(app["versions"]),
+        }
+        for n, app in known_apps().items()
+        if not a.name or a.name in n
+    ]
+    if a.format_type == "json":
+        print(json.dumps({"apps": rows}, indent=2))
+    elif not rows:
+        print("There are no apps to view.")
+    else:
+        print("Owner  Name  Description  Created Date  Latest Version")
+        for r in rows:
+            print(f"{r['owner']}  {r['name']}  {r['description']}  {r['created_date']}  {r['latest_version']}")
+
+
+def cmd_app_info(a: argparse.Namespace) -> None:
+    app, version = app_ref(a.name)
+    shown = [version] if ":" in a.name else app["versions"]
+    body = {
+        "uuid": f"app-{app['name']}",
+        "name": app["name"],
+        "description": app["description"],
+        "created_date": "2026-08-01T00:00:00",
+        "owner": app["owner"],
+        "versions": [
+            {"version": v, "created_by": app["owner"], "created_date": "2026-08-01T00:00:00", "status": "READY"}
+            for v in shown
+        ],
+    }
+    print(json.dumps(body, indent=2) if a.format_type == "json" else json.dumps(body))
+
+
+def cmd_app_show(a: argparse.Namespace) -> None:
+    """DESCRIPTION, then PARAMETERS: the spec's default-values (printed as the real CLI does, a mapping)."""
+    import yaml
+
+    app, _ = app_ref(a.name)
+    fx = fixture("app_show_response.txt")
+    if fx and app["name"] == "gr00t-train":
+        print(fx.read_text().rstrip())
+        return
+    defaults = (yaml.safe_load(app["spec"]) or {}).get("default-values") or {}
+    print(f"DESCRIPTION\n    {app['description']}\n")
+    if defaults:
+        print(f"PARAMETERS\n    {defaults}")
+
+
+def cmd_app_spec(a: argparse.Namespace) -> None:
+    app, _ = app_ref(a.name)
+    print(app["spec"])
+
+
 def cmd_app_submit(a: argparse.Namespace) -> None:
+    app_ref(a.name)
+    pools = [p["name"] for ns in pool_list()["node_sets"] for p in ns["pools"]]
+    if a.pool and a.pool not in pools:
+        fail(f"Pool {a.pool} does not exist", 404, 1)
     fx = fixture("app_submit_response.txt")
     if fx is None:
         fail(f"App {a.name} not found", 404, 2)
@@ -830,6 +926,19 @@ def parser() -> argparse.ArgumentParser:
     ac.add_argument("--description", "-d", required=True)
     ac.add_argument("--file", "-f", required=True)
     ac.set_defaults(fn=cmd_app_create)
+    al = apps.add_parser("list")
+    al.add_argument("--name", "-n")
+    al.add_argument("--count", "-c", type=int, default=20)
+    al.add_argument("--format-type", "-t", default="text")
+    al.set_defaults(fn=cmd_app_list)
+    ai = apps.add_parser("info")
+    ai.add_argument("name")
+    ai.add_argument("--format-type", "-t", default="text")
+    ai.set_defaults(fn=cmd_app_info)
+    for verb, fn in (("show", cmd_app_show), ("spec", cmd_app_spec)):
+        ap = apps.add_parser(verb)
+        ap.add_argument("name")
+        ap.set_defaults(fn=fn)
     asb = apps.add_parser("submit")
     asb.add_argument("name")
     fmt(asb)
