@@ -94,11 +94,9 @@ def _image_pull(ctx: Context) -> list[Signal]:
     order = ORDER_STATUS if status_hit else min(h[0] for h in hits)
     strength = 0.96 if (hits and ctx.status != "FAILED_START_TIMEOUT") or ctx.status == "FAILED_IMAGE_PULL" else 0.6
     # the pull failing again later (after the kubelet's retry notice) is the same failure repeated, not history
-    again = [
-        Signal("image_pull", origin, 0.0, hits[-1][0], [hits[-1][1]], expl, kind, fix, secondary=True)
-        for _ in range(1)
-        if len(hits) > 1 and hits[-1][0] > hits[0][0]
-    ]
+    again = []
+    if len(hits) > 1 and hits[-1][0] > hits[0][0]:
+        again.append(Signal("image_pull", origin, 0.0, hits[-1][0], [hits[-1][1]], expl, kind, fix, secondary=True))
     return again + [
         Signal(
             "image_pull",
