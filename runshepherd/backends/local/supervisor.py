@@ -144,7 +144,10 @@ class Supervisor:
             for run in self.running.values():
                 kill_group(run.proc.pid, signal.SIGKILL)
             self.ledger.close()
-            self.save()
+            if self.dirty or self.running:
+                # Only a state not yet on disk is written: a write after the terminal one would wake
+                # ``wait_for_change`` watchers for nothing (and made the conformance bound flaky under load).
+                self.save()
 
     def _on_signal(self, signum: int, _frame: object) -> None:
         self.stop_signal = signum
