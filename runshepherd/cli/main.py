@@ -316,6 +316,24 @@ def run(
 
 
 @app.command()
+def draft(
+    request: Annotated[str, typer.Argument(help="What the workflow should do, in a sentence.")],
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Write the spec here (default: stdout).")
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing -o FILE.")] = False,
+    json_: JsonOpt = False,
+    config: ConfigOpt = None,
+    state_dir: StateDirOpt = None,
+    backend: BackendOpt = None,
+) -> None:
+    """Write and validate a spec for a request without submitting it (URL inputs/outputs, image, topology)."""
+    from runshepherd.cli import draft as d
+
+    raise typer.Exit(d.draft(_ctx(config, state_dir, backend), request, output, force, json_))
+
+
+@app.command()
 def resume(
     session: Annotated[str, typer.Argument(callback=_session_id)],
     answer: Annotated[str | None, typer.Option("--answer")] = None,

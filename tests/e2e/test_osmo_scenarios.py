@@ -9,6 +9,7 @@ and must get a plain answer with no `osmo` call and no plan (the skill's ground 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -405,6 +406,35 @@ def test_030_find_an_app_show_its_parameters_submit_v2_to_a_free_h100_pool(tmp_p
     assert not [c for c in calls if c[:2] == ["workflow", "submit"]]
 
 
+def test_031_draft_with_url_io_private_image_and_topology_never_submitted(tmp_path: Path) -> None:
+    import yaml
+
+    question = next(s["question"] for s in _evals() if s["id"] == "osmo-user-031")
+    res = osmo_cli(tmp_path, "draft", question, "-o", "draft.yaml")
+    assert res.returncode == 0, res.stderr
+    assert "valid, nothing was submitted" in res.stdout and "placeholder: input URL" in res.stdout
+    assert "orchestrate credential set" in res.stdout  # the private image's pull credential, outside the YAML
+    text = (tmp_path / "draft.yaml").read_text()
+    spec = yaml.safe_load(text)
+    wf = spec["workflow"]
+    assert "tasks" in wf and "groups" not in wf  # never both
+    (task,) = wf["tasks"]
+    assert task["inputs"] == [{"url": "s3://your-bucket/inputs/"}] and task["outputs"][0]["url"].startswith("s3://")
+    assert task["image"].startswith("nvcr.io/")
+    assert wf["resources"]["default"]["topology"][0]["requirementType"] == "required"  # under workflow.resources
+    script = task["files"][0]["contents"]
+    assert "{{input:0}}" in script and "{{output}}" in script
+    for fetch in ("curl", "wget", "http://", "https://"):
+        assert fetch not in text
+    assert not re.search(r"credential|auth|password|registry", text, re.IGNORECASE)  # no credential in the YAML
+    assert osmo_calls(tmp_path) == []  # drafting runs no osmo command at all
+    checked = osmo_cli(tmp_path, "validate", "draft.yaml", "--pool", "auto:H100")
+    assert checked.returncode == 0 and "nothing was submitted" in checked.stdout, checked.stderr
+    assert not [c for c in osmo_calls(tmp_path) if "submit" in c]
+    again = osmo_cli(tmp_path, "draft", question, "-o", "draft.yaml")
+    assert again.returncode == 2 and "--force" in again.stderr  # an existing file is not replaced silently
+
+
 # ------------------------------------------------------------------------------------------- credentials
 NGC_KEY = "mock-ngc-api-key-do-not-print"  # the value the skill's own eval config exports
 
@@ -516,6 +546,7 @@ SCENARIOS: dict[str, str] = {
     "osmo-user-028": "test_028_private_image_needs_a_registry_credential",
     "osmo-user-029": "test_029_validate_with_set_and_pool_never_submits",
     "osmo-user-030": "test_030_find_an_app_show_its_parameters_submit_v2_to_a_free_h100_pool",
+    "osmo-user-031": "test_031_draft_with_url_io_private_image_and_topology_never_submitted",
     "osmo-user-032": "test_032_download_a_raw_storage_uri",
     "osmo-user-033": "test_033_read_access_check_of_a_raw_storage_uri",
     "osmo-user-034": "test_034_cancel_asks_first_and_never_forces",
@@ -526,7 +557,6 @@ SCENARIOS: dict[str, str] = {
 # In scope but not built yet (issue 18): each leaves this list when its test lands.
 NOT_YET = {
     "osmo-user-009": "recipes with a throughput-based submission count",
-    "osmo-user-031": "orchestrate draft",
 }
 
 

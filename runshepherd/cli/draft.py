@@ -1,0 +1,54 @@
+"""`orchestrate draft "REQUEST" [-o FILE]`: a validated spec for a request, written and never submitted."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from runshepherd.cli.context import CliContext
+from runshepherd.errors import UsageError
+
+
+def draft(ctx: CliContext, request: str, output: Path | None, force: bool, as_json: bool) -> int:
+    from runshepherd.cli.session import _out_of_scope
+    from runshepherd.experts.base import make_expert
+    from runshepherd.experts.draft import draft as make_draft
+    from runshepherd.logs import redact
+
+    if not request.strip():
+        raise UsageError('say what to draft, e.g. orchestrate draft "train with train.py on 2 GPUs" -o train.yaml')
+    if (refused := _out_of_scope(ctx, request, as_json)) is not None:
+        return refused
+    if output is not None and output.exists() and not force:
+        raise UsageError(f"{output} exists; choose another -o FILE or pass --force to replace it")
+    request = redact(request, ctx.settings.logs.redaction_patterns)[0]
+    expert = make_expert(ctx.settings.expert, settings=ctx.settings)
+    result = make_draft(request, expert, Path.cwd())
+    if output is not None:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(result.text, encoding="utf-8")
+    if as_json:
+        ctx.print_json(
+            {
+                "name": result.name,
+                "file": str(output) if output else None,
+                "spec": None if output else result.text,
+                "valid": True,
+                "submitted": False,
+                "placeholders": result.placeholders,
+                "notes": result.notes,
+            }
+        )
+        return 0
+    if output is None:
+        sys.stdout.write(result.text)
+    say = ctx.err.print if output is None else ctx.out.print
+    where = f" → {output}" if output else ""
+    say(f"● drafted {result.name}{where}: valid, nothing was submitted", markup=False)
+    for p in result.placeholders:
+        say(f"  placeholder: {p}", markup=False)
+    for n in result.notes:
+        say(f"  note: {n}", markup=False)
+    target = output or "FILE"
+    say(f"  next: orchestrate validate {target} --backend osmo, then orchestrate submit {target}", markup=False)
+    return 0
