@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 class RunShepherdError(Exception):
-    """Base class; ``exit_code`` follows DESIGN §10 (2 = usage or bad input)."""
+    """Base class; ``exit_code`` follows docs/architecture.md §13.2 (2 = usage or bad input)."""
 
     exit_code = 2
 

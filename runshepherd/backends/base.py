@@ -1,4 +1,4 @@
-"""The backend contract (DESIGN §4): one Protocol, plain pydantic models, OSMO's status vocabulary.
+"""The backend contract (docs/architecture.md §6): one Protocol, plain pydantic models, OSMO's status vocabulary.
 
 Every backend (local, slurm, osmo) implements :class:`Backend` and passes the same conformance suite in
 ``tests/backends/conformance.py``. Backends never import the graph; the graph only sees these types.

@@ -1,6 +1,6 @@
 """The deterministic intent router: a sentence → one typed intent. No model, no I/O, pure and total.
 
-Phrasings it understands (DESIGN §10 chat): start a run from a sentence, status, why pending, logs of a task,
+Phrasings it understands (docs/architecture.md §1, §13): start a run from a sentence, status, why pending, logs of a task,
 what a workflow does, why it failed, download the outputs, save as an app, cancel, list runs, and answers to
 the question a run (or the chat) is waiting on.
 """

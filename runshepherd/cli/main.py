@@ -34,7 +34,7 @@ app.add_typer(credential_cmd, name="credential")
 data_cmd = typer.Typer(help="Storage locations: access checks (OSMO: `osmo data`).", no_args_is_help=True)
 app.add_typer(data_cmd, name="data")
 
-# Options every subcommand accepts (DESIGN §10).
+# Options every subcommand accepts (docs/architecture.md §13.1).
 ConfigOpt = Annotated[Path | None, typer.Option("--config", help="Config file (YAML).", show_default=False)]
 StateDirOpt = Annotated[
     Path | None, typer.Option("--state-dir", envvar="RUNSHEPHERD_STATE_DIR", help="Where sessions and runs live.")

@@ -1,6 +1,6 @@
 """Drive a session: stream the graph, render events, answer questions (prompt, --yes, --answer) or pause.
 
-Exit codes (DESIGN §10): 0 completed; 1 failed or gave up; 2 bad input; 3 paused for an answer; 4 backend
+Exit codes (docs/architecture.md §13.2): 0 completed; 1 failed or gave up; 2 bad input; 3 paused for an answer; 4 backend
 unreachable or not logged in. A crash or Ctrl-C leaves a session that `orchestrate resume` continues.
 """
 

@@ -1,4 +1,4 @@
-"""Boundary models of the diagnosis layer: what goes in, what comes out (DESIGN §6, §10).
+"""Boundary models of the diagnosis layer: what goes in, what comes out (docs/architecture.md §10, §13.4).
 
 The input is deliberately independent of the logs package: it takes already-bounded lines, so a digest from
 ``runshepherd.logs`` or a bare log file can both feed it.
@@ -67,7 +67,7 @@ class _Model(BaseModel):
 
 
 class Fix(_Model):
-    """What to change: a kind from DESIGN §10, words for the person, and a unified diff of the spec or None."""
+    """What to change: a kind from docs/architecture.md §13.4, words for the person, and a unified diff of the spec or None."""
 
     kind: FixKind = "none"
     description: str = ""
@@ -90,7 +90,7 @@ class Diagnosis(_Model):
         return self.label != "healthy"
 
     def to_json(self, source: str) -> dict[str, Any]:
-        """The object ``orchestrate diagnose --json`` prints for one input (DESIGN §10)."""
+        """The object ``orchestrate diagnose --json`` prints for one input (docs/architecture.md §13.4)."""
         return {
             "source": source,
             "label": self.label,

@@ -2,7 +2,7 @@
 
 Kubernetes FailedScheduling text and Slurm pending reasons are translated line by line (:func:`translate`);
 :func:`explain_pending` then compares the request with the pools' GPU accounting and the nodes' sizes, using the
-rule effective free = min(quota free, total free) (osmo.md §5).
+rule effective free = min(quota free, total free) (docs/architecture.md §6.4).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The session graph (DESIGN §3). `graph/` wires; `nodes/` act; `subagents/` are small graphs of their own.
+"""The session graph (docs/architecture.md §3). `graph/` wires; `nodes/` act; `subagents/` are small graphs of their own.
 
 plan → approve_submit → submit → monitor ⟲ ─┬─ explain_pending → (monitor | cancel_workflow → finish)
                                              ├─ finish (canceled by the person: final, never retried)

@@ -1,4 +1,4 @@
-"""The session state: plain JSON-able values, small and bounded. Never raw logs (DESIGN §3).
+"""The session state: plain JSON-able values, small and bounded. Never raw logs (docs/architecture.md §4).
 
 Every list here has a cap (see ``cap``) so a week-long run or a 1000-task workflow cannot grow a checkpoint.
 """

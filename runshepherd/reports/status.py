@@ -44,7 +44,7 @@ class Escalation(BaseModel):
 
 
 class StatusReport(BaseModel):
-    """The `status --json` shape of DESIGN §10."""
+    """The `status --json` shape of docs/architecture.md §13.4."""
 
     workflow_id: str
     status: str

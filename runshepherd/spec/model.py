@@ -1,4 +1,4 @@
-"""OSMO's workflow YAML as pydantic models (reference/osmo.md §4).
+"""OSMO's workflow YAML as pydantic models (docs/architecture.md §7).
 
 The model is strict (extra fields are errors) because a silently ignored typo in a spec costs a user a queue
 wait. Messages are written for a person: the loader adds file, line and field in front of them.

@@ -1,4 +1,4 @@
-"""OSMO backend: drives the real `osmo` CLI (see shared/reference/osmo.md for the contract it is built on)."""
+"""OSMO backend: drives the real `osmo` CLI (the facts it relies on: docs/architecture.md §6.4)."""
 
 from runshepherd.backends.osmo.backend import AppCreated, OsmoBackend
 from runshepherd.backends.osmo.runner import AUTH_BREAKER, ServerBusy

@@ -1,4 +1,4 @@
-"""OSMO's JSON shapes as the CLI prints them with ``--format-type json`` (reference §2.2–2.4, §10).
+"""OSMO's JSON shapes as the CLI prints them with ``--format-type json`` (docs/architecture.md §6.4).
 
 Extra fields are ignored (servers add fields between versions); statuses stay plain strings here because hand
 written fixtures and newer servers use values our enums do not know — ``parse.py`` maps them.

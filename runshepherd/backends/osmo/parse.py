@@ -1,6 +1,6 @@
 """Pure mappings from OSMO CLI output to the backend models. No subprocesses here, so every rule is testable.
 
-The eval fixtures are hand-written and differ from a real server in places (reference §1.9): a task status
+The eval fixtures are hand-written and differ from a real server in places (docs/architecture.md §6.4): a task status
 "PENDING", Kubernetes-style event lines, logs without task prefixes. Both forms are accepted; real formats win.
 """
 

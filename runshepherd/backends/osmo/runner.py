@@ -1,6 +1,6 @@
 """Run the ``osmo`` CLI: bounded in time, errors classified by exit code, an auth circuit breaker, backoff on 75.
 
-Exit codes (reference §2): 0 ok; 1 submission error; 2 user/auth/other; 10 server unreachable; 75 HTTP 429
+Exit codes (docs/architecture.md §6.4): 0 ok; 1 submission error; 2 user/auth/other; 10 server unreachable; 75 HTTP 429
 (retry later). Streaming commands (logs, events) never end on a live workflow, so :meth:`OsmoCli.capture`
 reads with a deadline, kills the whole process group, and keeps what arrived.
 """

@@ -1,7 +1,7 @@
 """Which OSMO we talk to, from ``osmo version -t json``, and what that means for a spec.
 
 Released 6.x (≤ 6.3) has datasets and no labels; main removed datasets (URL-only I/O) and added labels
-(reference §0). Versions after 6.3 are treated as main-like. Config can override: ``backends.osmo.datasets``
+(docs/architecture.md §6.4). Versions after 6.3 are treated as main-like. Config can override: ``backends.osmo.datasets``
 and ``backends.osmo.labels`` (true/false) for deployments whose version number does not say.
 """
 

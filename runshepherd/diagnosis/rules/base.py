@@ -16,7 +16,7 @@ from runshepherd.diagnosis.errorblock import ErrorBlock, Line, prepare
 from runshepherd.diagnosis.models import FixKind, Label, MetricsHints, Origin
 from runshepherd.diagnosis.prefilter import AnyGate, Gate, gate_for, prefilter_enabled
 
-# Where a signal came from, in the order of trust (DESIGN §6 signal hierarchy). Lower sorts first.
+# Where a signal came from, in the order of trust (docs/architecture.md §10, signal hierarchy). Lower sorts first.
 ORDER_STATUS = -3
 ORDER_FAILURE_MESSAGE = -2
 ORDER_EVENT = -1

@@ -1,4 +1,4 @@
-"""A fake `osmo` CLI for tests: real output shapes (reference §2), state in $FAKE_OSMO_HOME, fixtures by id.
+"""A fake `osmo` CLI for tests: real output shapes (docs/architecture.md §6.4), state in $FAKE_OSMO_HOME, fixtures by id.
 
 Submitted workflows really run: a detached runner executes each task's command (or simulates it when
 FAKE_OSMO_EXECUTE=0), writes OSMO-format log and event lines, and "uploads" {{output}} to a folder-backed object
