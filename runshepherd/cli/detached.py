@@ -22,6 +22,7 @@ from pydantic import BaseModel
 
 from runshepherd.cli.context import CliContext
 from runshepherd.errors import UsageError
+from runshepherd.events import Detached
 
 
 class DetachedRecord(BaseModel):
@@ -96,7 +97,7 @@ def start(ctx: CliContext, session: str, run_args: list[str], as_json: bool) -> 
     tmp.write_text(rec.model_dump_json(indent=2), encoding="utf-8")
     tmp.replace(_record_path(state_dir, session))
     if as_json:
-        ctx.print_json({"event": "detached", "session": session, "pid": proc.pid, "events": str(events)})
+        ctx.print_json(Detached(session=session, pid=proc.pid, events=str(events)).wire())
     else:
         ctx.out.print(
             f"session {session} runs in the background (pid {proc.pid})\n"

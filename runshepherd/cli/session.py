@@ -15,6 +15,7 @@ from typing import Any
 from runshepherd.backends.base import BackendUnavailable
 from runshepherd.cli.context import CliContext
 from runshepherd.errors import UsageError
+from runshepherd.events import Done, OutOfScope
 from runshepherd.graph.context import build_deps
 from runshepherd.graph.runner import new_session_id
 from runshepherd.names import quoted
@@ -193,16 +194,8 @@ def _paused(ctx: CliContext, renderer: Renderer, session: str, payload: dict[str
     choices = payload.get("choices") or ["yes", "no"]
     line = f"orchestrate resume {quoted(session)} --answer {choices[0]}"
     if renderer.as_json:
-        renderer.event(
-            {
-                "event": "done",
-                "outcome": "NEEDS_INPUT",
-                "paused": True,
-                "resume": line,
-                "answers": choices,
-                "question": payload.get("text"),
-            }
-        )
+        paused = Done(outcome="NEEDS_INPUT", paused=True, resume=line, answers=choices, question=payload.get("text"))
+        renderer.event(paused.wire(only_set=True))
     else:
         ctx.out.print(f"? {payload.get('kind')}: {payload.get('text')}", markup=False)
         ctx.out.print(
@@ -309,7 +302,7 @@ def _out_of_scope(ctx: CliContext, request: str, as_json: bool) -> int | None:
     if verdict is None:
         return None
     if as_json:
-        ctx.print_json({"event": "out_of_scope", "session": None, **verdict.model_dump()})
+        ctx.print_json({**OutOfScope(**verdict.model_dump()).wire(), "session": None})
     else:
         ctx.out.print(verdict.text(), markup=False)
     return 2

@@ -5,12 +5,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.config import get_stream_writer
 from langgraph.types import interrupt
 
 from runshepherd.backends.base import WorkflowStatus
+from runshepherd.events import Answered, BaseEvent, Message
 from runshepherd.graph.context import Deps
 from runshepherd.graph.state import SessionState, StatusSnapshot
 
@@ -21,13 +22,18 @@ YES = {"y", "yes", "yeah", "yep", "yup", "sure", "ok", "okay", "go", "go ahead",
 NO = {"n", "no", "nope", "nah", "false", "0", "no thanks", "no thank you", "don't", "do not", "skip", "not now"}
 
 
-def emit(event: str, **fields: Any) -> None:
-    """A progress event for the CLI (rich lines or JSON lines); a no-op outside a streaming run."""
+def emit(event: BaseEvent) -> None:
+    """Stream a session event (see runshepherd/events.py) to whoever drives the run; a no-op outside a run."""
     try:
         writer = get_stream_writer()
     except RuntimeError:
         return
-    writer({"event": event, **fields})
+    writer(event.wire())
+
+
+def say(level: Literal["info", "warning", "error"], text: str) -> None:
+    """A plain message event."""
+    emit(Message(level=level, text=text))
 
 
 def parse_answer(raw: Any, choices: list[str], default: str) -> str | None:
@@ -66,7 +72,7 @@ def ask(
     pre = None if always_ask else deps.preauthorised(kind)
     if pre is not None:
         auto = default if pre == "default" else (parse_answer(pre, choices, default) or default)
-        emit("answered", kind=kind, text=text, answer=auto, automatic=True)
+        emit(Answered(kind=kind, text=text, answer=auto))
         return auto
     payload = {"kind": kind, "text": text, "default": default, "choices": choices}
     while True:  # the CLI and chat refuse unlisted answers first; this keeps any other caller just as strict
@@ -90,7 +96,7 @@ def flush_llm(deps: Deps) -> dict[str, Any]:
     expert = deps.expert
     if expert is not None and hasattr(expert, "drain_notices"):
         for text in expert.drain_notices():
-            emit("message", level="warning", text=text)
+            say("warning", text)
     if deps.usage is None or not deps.usage.by_node:
         return {}
     return {"llm_usage": deps.usage.snapshot()}

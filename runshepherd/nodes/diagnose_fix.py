@@ -14,9 +14,10 @@ from langgraph.types import Command, Overwrite
 
 from runshepherd.backends.base import Status, jsonable
 from runshepherd.diagnosis.rules import infra_labels
+from runshepherd.events import DiagnosisEvent, FixProposed, FixSuggestion
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import SessionState, clip
-from runshepherd.nodes.common import emit, fix_budget, flush_llm, pause, seed_llm
+from runshepherd.nodes.common import emit, fix_budget, flush_llm, pause, say, seed_llm
 from runshepherd.subagents.workflow_expert.graph import ExpertContext, workflow_expert
 
 INFRA_STATUSES = {
@@ -107,14 +108,15 @@ def _decide(state: SessionState, deps: Deps, stopping: Callable[[], bool] = lamb
     assert primary is not None
     d = primary.model_dump(mode="json")
     emit(
-        "diagnosis",
-        workflow_id=wid,
-        label=primary.label,
-        origin=primary.origin,
-        fix={"kind": primary.fix.kind, "description": primary.fix.description},
-        explanation=primary.explanation,
-        evidence=primary.evidence[:5],
-        confidence=primary.confidence,
+        DiagnosisEvent(
+            workflow_id=wid,
+            label=primary.label,
+            origin=primary.origin,
+            fix=FixSuggestion(kind=primary.fix.kind, description=primary.fix.description),
+            explanation=primary.explanation,
+            evidence=primary.evidence[:5],
+            confidence=primary.confidence,
+        )
     )
     base["diagnosis"] = d
     # A cancel is the person's word (or the scheduler's own): never an infrastructure failure to retry.
@@ -129,10 +131,9 @@ def _decide(state: SessionState, deps: Deps, stopping: Callable[[], bool] = lamb
         # node, so `resume` goes straight to the (idempotent) submit.
         pause(min(60.0, deps.settings.fixes.infra_backoff_seconds * 2 ** (n - 1)), stopping)
         prev = state["attempt"]["n"] + 1
-        emit(
-            "message",
-            level="info",
-            text=f"infrastructure failure ({primary.label}); resubmitting unchanged "
+        say(
+            "info",
+            f"infrastructure failure ({primary.label}); resubmitting unchanged "
             f"(infra retry {n} of {deps.settings.fixes.max_infra_retries}, does not count as a fix attempt)",
         )
         return Command(
@@ -173,5 +174,7 @@ def _decide(state: SessionState, deps: Deps, stopping: Callable[[], bool] = lamb
         "explanation": out["explanation"],
         "label": primary.label,
     }
-    emit("fix", attempt=state["attempt"]["n"] + 1, diff=diff, kind=out["fix_kind"], explanation=out["explanation"])
+    emit(
+        FixProposed(attempt=state["attempt"]["n"] + 1, diff=diff, kind=out["fix_kind"], explanation=out["explanation"])
+    )
     return Command(goto="approve_resubmit", update={**base, "proposed_fix": fix})

@@ -9,9 +9,10 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command
 
 from runshepherd.diagnosis.pending import ResourceRequest
+from runshepherd.events import Pending
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import SessionState, submitted_id
-from runshepherd.nodes.common import ask, emit
+from runshepherd.nodes.common import ask, emit, say
 
 
 def request_of(spec_text: str, pool: str | None) -> ResourceRequest:
@@ -41,12 +42,9 @@ def explain_pending(state: SessionState, runtime: Runtime[Deps]) -> Command[Lite
         events, deps.backend.pools(), deps.backend.resources(None), request_of(state["spec"], state.get("pool"))
     )
     emit(
-        "pending",
-        workflow_id=wid,
-        kind=result.kind,
-        origin=result.origin,
-        text=result.summary,
-        suggestions=result.suggestions,
+        Pending(
+            workflow_id=wid, kind=result.kind, origin=result.origin, text=result.summary, suggestions=result.suggestions
+        )
     )
     update = {"pending_explained": True, "needs_pending_explanation": False, "outcome_reason": result.summary}
     if result.kind != "node_fit":
@@ -63,7 +61,7 @@ def cancel_workflow(state: SessionState, runtime: Runtime[Deps]) -> dict[str, ob
     wid = submitted_id(state)
     deps.backend.cancel(wid)
     deps.audit("cancel", approved_by=deps.approved_by("pending"), workflow=wid, reason="could not be scheduled")
-    emit("message", level="info", text=f"canceled {wid}")
+    say("info", f"canceled {wid}")
     return {
         "outcome": "NEEDS_INPUT",
         "outcome_reason": f"{state.get('outcome_reason') or 'it could not be scheduled'} (canceled {wid})",

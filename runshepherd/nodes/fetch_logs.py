@@ -9,6 +9,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 from typing_extensions import TypedDict
 
+from runshepherd.events import LogsReaders
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import SessionState, still_running, submitted_id
 from runshepherd.logs import LogConfig
@@ -27,7 +28,7 @@ def collect_tasks(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]
     ws = deps.backend.query(submitted_id(state))
     tasks = [{"name": t.name, "status": t.status.value} for t in ws.tasks if t.status.value != "FAILED_UPSTREAM"]
     readers = len(chunk_tasks(tasks, deps.settings.logs.tasks_per_reader))
-    emit("logs_readers", workflow_id=submitted_id(state), tasks=len(tasks), readers=readers)
+    emit(LogsReaders(workflow_id=submitted_id(state), tasks=len(tasks), readers=readers))
     return {"tasks_per_reader": deps.settings.logs.tasks_per_reader, "read_tasks": tasks}
 
 

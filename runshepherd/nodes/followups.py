@@ -12,9 +12,10 @@ from langgraph.types import Command
 
 from runshepherd.apps.registry import AppRegistry, describe
 from runshepherd.downloads import fetch, fresh_dest
+from runshepherd.events import AppSaved, Downloaded
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import SessionState, last_status, submitted_id
-from runshepherd.nodes.common import ask, emit
+from runshepherd.nodes.common import ask, emit, say
 
 
 def _local_size(urls: list[str]) -> tuple[int, int] | None:
@@ -44,7 +45,7 @@ def offer_download(state: SessionState, runtime: Runtime[Deps]) -> Command[Liter
     outputs = list(state.get("outputs") or [])
     wid = submitted_id(state)
     if not outputs:
-        emit("message", level="info", text=f"{wid} wrote no outputs to download")
+        say("info", f"{wid} wrote no outputs to download")
         return Command(goto="offer_app")
     dest = fresh_dest(deps.download_root, wid)  # a folder that already holds something is never written into
     kept = f" ({deps.download_root / wid}/ already exists and is left alone)" if dest.name != wid else ""
@@ -65,7 +66,7 @@ def download(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
     wid = submitted_id(state)
     got = [str(p) for p in fetch(deps.backend, list(state.get("outputs") or []), dest, workflow_id=wid)]
     deps.audit("download", approved_by=deps.approved_by("download"), workflow=wid, dest=str(dest), files=len(got))
-    emit("downloaded", workflow_id=wid, dest=str(dest), files=len(got))
+    emit(Downloaded(workflow_id=wid, dest=str(dest), files=len(got)))
     return {"downloaded": got[:200], "downloaded_count": len(got)}
 
 
@@ -99,7 +100,7 @@ def save_app(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
         app=saved["name"],
         version=saved["version"],
     )
-    emit("app", name=saved["name"], version=saved["version"], **shown)
+    emit(AppSaved(name=saved["name"], version=saved["version"], **shown))
     return {"app": saved}
 
 
@@ -114,7 +115,7 @@ def finish(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
             outcome = "CANCELED"
             wid = submitted_id(state)
             update["outcome_reason"] = f"{wid} was canceled outside this session; not resubmitted"
-            emit("message", level="info", text=f"{wid} was canceled (not by this session); it stays canceled")
+            say("info", f"{wid} was canceled (not by this session); it stays canceled")
         else:
             outcome = "COMPLETED" if last_status(state) == "COMPLETED" else "FAILED"
     path = state.get("report_path") or write_report(state, deps)

@@ -11,6 +11,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from runshepherd.backends.base import Status, TaskStatus, WorkflowStatus
+from runshepherd.events import Progress, StatusChanged
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import MAX_TRANSITIONS, SessionState, cap, submitted_id
 from runshepherd.nodes.cadence import interval, is_training
@@ -74,7 +75,7 @@ def _wait(deps: Deps, ws: WorkflowStatus, seconds: float, progress: str | None, 
         if every > 0 and ws.status is Status.RUNNING and time.monotonic() < deadline:
             line = _progress(deps, ws)
             if line and line != progress:
-                emit("progress", workflow_id=ws.workflow_id, text=line)
+                emit(Progress(workflow_id=ws.workflow_id, text=line))
                 progress = line
 
 
@@ -102,7 +103,7 @@ def monitor(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
         polls += 1
         if ws.status.value != prev_status:
             text = _transition_text(prev_status, ws)
-            emit("status", workflow_id=wid, **{"from": prev_status, "to": ws.status.value}, text=text)
+            emit(StatusChanged(workflow_id=wid, from_=prev_status, to=ws.status.value, text=text))
             transitions = cap([*transitions, f"{wid}: {text}"], MAX_TRANSITIONS)
             prev_status = ws.status.value
             unchanged = 0
@@ -116,7 +117,7 @@ def monitor(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
             line = _progress(deps, ws)
             if line and line != progress:
                 progress = line
-                emit("progress", workflow_id=wid, text=line)
+                emit(Progress(workflow_id=wid, text=line))
         if ws.status is Status.PENDING and pending_since is not None and not state.get("pending_explained"):
             waited = (datetime.now(UTC) - datetime.fromisoformat(pending_since)).total_seconds()
             needs_explanation = waited >= deps.settings.pending.explain_after_seconds or _unschedulable(deps, wid)

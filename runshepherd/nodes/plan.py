@@ -7,9 +7,10 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from runshepherd.backends.base import jsonable
+from runshepherd.events import Planned
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import SessionState
-from runshepherd.nodes.common import emit, flush_llm
+from runshepherd.nodes.common import emit, flush_llm, say
 from runshepherd.subagents.workflow_expert.graph import ExpertContext, workflow_expert
 
 
@@ -32,15 +33,16 @@ def plan(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
     )
     llm = flush_llm(deps)
     if out.get("error"):
-        emit("message", level="error", text=out["error"])
+        say("error", out["error"])
         return {"outcome": "FAILED", "outcome_reason": f"the spec is not valid: {out['error']}", **llm}
     emit(
-        "planned",
-        spec_name=out["spec_name"],
-        pool=out["pool"],
-        message=out["message"],
-        warnings=out.get("warnings") or [],
-        missing=out.get("missing") or [],
+        Planned(
+            spec_name=out["spec_name"],
+            pool=out["pool"],
+            message=out["message"],
+            warnings=out.get("warnings") or [],
+            missing=out.get("missing") or [],
+        )
     )
     return {
         "spec": out["spec"],

@@ -6,6 +6,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from runshepherd.events import Report
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import SessionState
 from runshepherd.nodes.common import emit
@@ -34,9 +35,10 @@ def report(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
     deps = deps_of(runtime)
     path = write_report(state, deps)
     emit(
-        "report",
-        workflow_id=state["attempt"]["workflow_id"] if "attempt" in state else None,
-        artifact=path,
-        digest=state.get("digest"),
+        Report(
+            workflow_id=state["attempt"]["workflow_id"] if "attempt" in state else None,
+            artifact=path,
+            digest=state.get("digest"),
+        )
     )
     return {"report_path": path}

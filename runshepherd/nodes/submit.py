@@ -13,9 +13,10 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command, Overwrite
 
 from runshepherd.backends.base import SubmissionRejected
+from runshepherd.events import Submitted
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import MAX_ATTEMPTS_KEPT, Attempt, SessionState, cap
-from runshepherd.nodes.common import emit, now_iso
+from runshepherd.nodes.common import emit, now_iso, say
 from runshepherd.spec import load_spec_text
 
 
@@ -37,7 +38,7 @@ def submit(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["moni
             sub = deps.backend.submit(doc, state.get("pool"), idempotency_key=key)
         except SubmissionRejected as exc:
             # A refusal (too big for any node, a field this backend cannot honour) is diagnosed like a failure.
-            emit("message", level="error", text=f"the {deps.backend.name} backend refused the spec: {exc}")
+            say("error", f"the {deps.backend.name} backend refused the spec: {exc}")
             return Command(goto="diagnose_fix", update={"rejection": str(exc)[:4000]})
         wid = sub.workflow_id
         reason = attempt["reason"]
@@ -54,10 +55,10 @@ def submit(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["moni
             pool=sub.pool,
         )
         for w in sub.warnings:
-            emit("message", level="warning", text=w)
+            say("warning", w)
     attempt["workflow_id"] = wid
     attempt["submitted_at"] = attempt["submitted_at"] or now_iso()
-    emit("submitted", attempt=attempt["n"], workflow_id=wid, reused=reused, reason=attempt["reason"])
+    emit(Submitted(attempt=attempt["n"], workflow_id=wid, reused=reused, reason=attempt["reason"]))
     ids = list(state.get("workflow_ids") or [])
     if wid not in ids:
         ids.append(wid)

@@ -4,30 +4,50 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from rich.console import Console
 
+from runshepherd.events import (
+    Answered,
+    AppSaved,
+    BaseEvent,
+    DiagnosisEvent,
+    Done,
+    Downloaded,
+    FixProposed,
+    LogsReaders,
+    Message,
+    Pending,
+    Planned,
+    Progress,
+    QuestionEvent,
+    Report,
+    StatusChanged,
+    Submitted,
+    parse_event,
+)
+
 
 def done_event(values: dict[str, Any]) -> dict[str, Any]:
     """The `done` event of a finished session, from its final state: counts as recorded, nothing inferred."""
-    return {
-        "event": "done",
-        "outcome": values.get("outcome") or "FAILED",
-        "reason": values.get("outcome_reason"),
-        "workflow_ids": values.get("workflow_ids") or [],
-        "fix_attempts": values.get("fix_attempts", 0),
-        "unchanged_retries": values.get("unchanged_retries", 0),
-        "infra_retries": values.get("infra_retries", 0),
-        "outputs": values.get("outputs") or [],
-        "downloaded": values.get("downloaded") or [],
-        "downloaded_count": values.get("downloaded_count", len(values.get("downloaded") or [])),
-        "download_dir": values.get("download_dir"),
-        "app": values.get("app"),
-        "status_artifact": values.get("report_path"),
-        "llm_usage": values.get("llm_usage"),
-    }
+    return Done(
+        outcome=values.get("outcome") or "FAILED",
+        reason=values.get("outcome_reason"),
+        workflow_ids=values.get("workflow_ids") or [],
+        fix_attempts=values.get("fix_attempts", 0),
+        unchanged_retries=values.get("unchanged_retries", 0),
+        infra_retries=values.get("infra_retries", 0),
+        outputs=values.get("outputs") or [],
+        downloaded=values.get("downloaded") or [],
+        downloaded_count=values.get("downloaded_count", len(values.get("downloaded") or [])),
+        download_dir=values.get("download_dir"),
+        app=values.get("app"),
+        status_artifact=values.get("report_path"),
+        llm_usage=values.get("llm_usage"),
+    ).wire()
 
 
 def usage_line(usage: dict[str, Any]) -> str:
@@ -49,64 +69,28 @@ class Renderer:
             self.notifier.on_event(ev)
 
     def event(self, ev: dict[str, Any]) -> None:
+        """One streamed event: a JSON line as it came (plus ``session``), or its terminal line by type."""
         self.notify(ev)
         if self.as_json:
             sys.stdout.write(json.dumps({**ev, "session": self.session}, default=str) + "\n")
             sys.stdout.flush()
             return
-        out = self.out
-        kind = ev.get("event")
-        if kind == "planned":
-            out.print(f"● plan      {ev.get('message')}", markup=False)
-            for w in ev.get("warnings") or []:
-                out.print(f"  ! {w}", markup=False)
-            for m in ev.get("missing") or []:
-                out.print(f"  ? missing: {m}", markup=False)
-        elif kind == "submitted":
-            again = " (found the earlier submission)" if ev.get("reused") else ""
-            out.print(f"● submitted {ev['workflow_id']} (attempt {ev['attempt']}){again}", markup=False)
-        elif kind == "status":
-            out.print(f"● status    {ev.get('text')}", markup=False)
-        elif kind == "progress":
-            out.print(f"● progress  {ev.get('text')}", markup=False)
-        elif kind == "pending":
-            out.print(f"● pending   {ev.get('text')}", markup=False)
-            for s in ev.get("suggestions") or []:
-                out.print(f"  - {s}", markup=False)
-        elif kind == "logs_readers":
-            out.print(f"● logs      {ev['tasks']} task(s) read by {ev['readers']} reader(s)", markup=False)
-        elif kind == "diagnosis":
-            out.print(f"● diagnosis {ev['label']} ({ev['origin']}): {ev.get('explanation', '')}", markup=False)
-            for line in ev.get("evidence") or []:
-                out.print(f"    │ {line}", markup=False)
-        elif kind == "fix":
-            out.print(f"● fix       {ev.get('explanation')}", markup=False)
-            if ev.get("diff"):
-                out.print(ev["diff"].rstrip(), markup=False)
-        elif kind == "answered":
-            out.print(f"? {ev['kind']:<9} {ev['text'].splitlines()[0]} → {ev['answer']} (pre-answered)", markup=False)
-        elif kind == "report":
-            if ev.get("digest"):
-                out.print(ev["digest"], markup=False)
-        elif kind == "downloaded":
-            out.print(f"● download  {ev['files']} file(s) → {ev['dest']}", markup=False)
-        elif kind == "app":
-            out.print(f"● app       saved {ev['name']} v{ev['version']}", markup=False)
-        elif kind == "message":
-            out.print(f"  {ev.get('level', 'info')}: {ev.get('text')}", markup=False)
+        typed = parse_event(ev)
+        show = _LINES.get(type(typed)) if typed is not None else None
+        for line in show(typed) if show is not None else []:
+            self.out.print(line, markup=False)
 
     def question(self, qid: str, payload: dict[str, Any]) -> None:
         if qid in self.seen_questions:
             return
         self.seen_questions.add(qid)
-        ev = {
-            "event": "question",
-            "id": qid,
-            "kind": payload.get("kind"),
-            "text": payload.get("text"),
-            "default": payload.get("default"),
-            "choices": payload.get("choices"),
-        }
+        ev = QuestionEvent(
+            id=qid,
+            kind=str(payload.get("kind")),
+            text=str(payload.get("text")),
+            default=str(payload.get("default")),
+            choices=list(payload.get("choices") or []),
+        ).wire()
         if self.as_json:
             self.event(ev)
         else:
@@ -127,3 +111,45 @@ class Renderer:
             if done["llm_usage"]:
                 self.out.print(usage_line(done["llm_usage"]), markup=False)
         return outcome
+
+
+def _planned(e: Planned) -> Iterator[str]:
+    yield f"● plan      {e.message}"
+    yield from (f"  ! {w}" for w in e.warnings)
+    yield from (f"  ? missing: {m}" for m in e.missing)
+
+
+def _pending(e: Pending) -> Iterator[str]:
+    yield f"● pending   {e.text}"
+    yield from (f"  - {s}" for s in e.suggestions)
+
+
+def _diagnosis(e: DiagnosisEvent) -> Iterator[str]:
+    yield f"● diagnosis {e.label} ({e.origin}): {e.explanation}"
+    yield from (f"    │ {line}" for line in e.evidence)
+
+
+def _fix(e: FixProposed) -> Iterator[str]:
+    yield f"● fix       {e.explanation}"
+    if e.diff:
+        yield e.diff.rstrip()
+
+
+# How each event reads on a terminal (one entry per event type; events without one print nothing there).
+_LINES: dict[type[BaseEvent], Callable[[Any], Iterable[str]]] = {
+    Planned: _planned,
+    Submitted: lambda e: [
+        f"● submitted {e.workflow_id} (attempt {e.attempt})" + (" (found the earlier submission)" if e.reused else "")
+    ],
+    StatusChanged: lambda e: [f"● status    {e.text}"],
+    Progress: lambda e: [f"● progress  {e.text}"],
+    Pending: _pending,
+    LogsReaders: lambda e: [f"● logs      {e.tasks} task(s) read by {e.readers} reader(s)"],
+    DiagnosisEvent: _diagnosis,
+    FixProposed: _fix,
+    Answered: lambda e: [f"? {e.kind:<9} {(e.text.splitlines() or [''])[0]} → {e.answer} (pre-answered)"],
+    Report: lambda e: [e.digest] if e.digest else [],
+    Downloaded: lambda e: [f"● download  {e.files} file(s) → {e.dest}"],
+    AppSaved: lambda e: [f"● app       saved {e.name} v{e.version}"],
+    Message: lambda e: [f"  {e.level}: {e.text}"],
+}

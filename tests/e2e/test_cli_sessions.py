@@ -9,12 +9,15 @@ from pathlib import Path
 
 from cli_helpers import EXAMPLES, json_lines, run, slow_spec, spawn, until_running
 
+from runshepherd.events import EVENTS
+
 
 def test_main_job_completes_and_downloads_the_model(tmp_path: Path) -> None:
     res = run(tmp_path, "train a small classifier for 3 epochs", "--yes", "--json")
     events = json_lines(res.stdout)
     assert res.returncode == 0, res.stderr
     assert all("session" in e for e in events)
+    assert all(EVENTS.validate_python(e) for e in events)  # every line is an event of the published schema
     kinds = [e["event"] for e in events]
     assert kinds[0] == "planned" and kinds[-1] == "done"
     done = events[-1]
@@ -32,6 +35,7 @@ def test_no_input_pauses_and_answer_later_continues(tmp_path: Path) -> None:
     first = run(tmp_path, "run", "--spec", spec, "--no-input", "--json", "--session", "later1")
     assert first.returncode == 3, first.stderr
     events = json_lines(first.stdout)
+    assert all(EVENTS.validate_python(e) for e in events)
     question = next(e for e in events if e["event"] == "question")
     assert question["kind"] == "submit" and question["default"] == "yes"
     assert "orchestrate resume later1 --answer" in events[-1]["resume"]

@@ -8,6 +8,7 @@ from typing import Any
 
 from runshepherd.backends.local import LocalBackend
 from runshepherd.config import load_settings
+from runshepherd.events import EVENTS
 from runshepherd.graph.context import Deps
 from runshepherd.graph.runner import Emitted, Question, SessionRunner
 
@@ -48,6 +49,7 @@ class Session:
 
         for item in self.runner.run(first, answer=answer):
             if isinstance(item, Emitted):
+                EVENTS.validate_python(item.event)  # every event a node emits is one of the published schema
                 self.events.append(item.event)
             else:
                 self.last = item
