@@ -268,8 +268,11 @@ def run(
     if request and spec is None and (refused := _out_of_scope(ctx, request, as_json)) is not None:
         return refused
     set_values = parse_set_values(sets)
+    spec_pool = None
     if spec is not None:
-        load_spec_file(spec, set_values=set_values)  # bad input fails here: exit 2, no session created
+        doc = load_spec_file(spec, set_values=set_values)  # bad input fails here: exit 2, no session created
+        spec_pool = doc.workflow.pool
+    _check_pool(ctx, pool or spec_pool, "--pool" if pool else f"the spec's pool ({spec})")
     if max_fixes is not None and max_fixes < 0:
         raise UsageError("--max-fixes must be 0 or more")
     sid = session or new_session_id()
@@ -292,6 +295,22 @@ def run(
     deps = make_deps(ctx, sid, yes=yes, cadence=cadence, max_fixes=max_fixes)
     interactive = not no_input and sys.stdin.isatty()
     return drive(ctx, session=sid, first_input=first, deps=deps, as_json=as_json, interactive=interactive)
+
+
+def _check_pool(ctx: CliContext, pool: str | None, where: str) -> None:
+    """A pool the backend does not have is bad input (exit 2) before a session exists or anything is submitted."""
+    if not pool:
+        return
+    names = [p.name for p in ctx.backend.pools()]
+    if names and pool not in names:
+        import difflib
+
+        near = difflib.get_close_matches(pool, names, n=1)
+        hint = f"did you mean {near[0]!r}? " if near else ""
+        raise UsageError(
+            f"{where}: no pool {pool!r} on the {ctx.backend.name} backend; {hint}its pools: {', '.join(names)} "
+            "(`orchestrate pools` lists them)"
+        )
 
 
 def _out_of_scope(ctx: CliContext, request: str, as_json: bool) -> int | None:

@@ -21,15 +21,32 @@ _UNREACHABLE = (
     "Connection refused",
     "Invalid authentication credential",
     "Zero Bytes were transmitted",
+    "Unable to process configuration file",
+    "cannot stat file",
 )
 
 
 def find_slurm_conf(explicit: str | None = None) -> Path | None:
-    """The config the clients should read: option, then $SLURM_CONF, then the places scripts/slurm-up.sh uses."""
+    """The config the clients should read: option, then $SLURM_CONF, then the places scripts/slurm-up.sh uses.
+
+    A config the person named that does not exist is an error (exit 4), never quietly swapped for another."""
+    for named, where in ((explicit, "the backend option slurm_conf"), (os.environ.get("SLURM_CONF"), "SLURM_CONF")):
+        if named and not Path(named).is_file():
+            raise BackendUnavailable(
+                f"Slurm is not set up here: {where} points at {named}, which does not exist — point it at your "
+                "cluster's slurm.conf (scripts/slurm-up.sh writes /tmp/runshepherd-slurm/slurm.conf)"
+            )
     for candidate in (explicit, os.environ.get("SLURM_CONF"), *map(str, WELL_KNOWN_CONFS)):
         if candidate and Path(candidate).is_file():
             return Path(candidate)
     return None
+
+
+def _one_line(stderr: str) -> str:
+    """The line that says what is wrong (the fatal one when there is one), not four raw `error:` lines."""
+    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
+    fatal = [ln for ln in lines if ": fatal:" in ln]
+    return (fatal or lines or ["no output"])[-1 if fatal else 0]
 
 
 class SlurmCli:
@@ -68,7 +85,7 @@ class SlurmCli:
                 f"`{name}` did not answer within {COMMAND_TIMEOUT:.0f}s — is slurmctld up?"
             ) from None
         if proc.returncode != 0 and any(s in proc.stderr for s in _UNREACHABLE):
-            raise BackendUnavailable(f"the Slurm controller is not reachable: {proc.stderr.strip()}")
+            raise BackendUnavailable(f"the Slurm controller is not reachable: {_one_line(proc.stderr)}")
         if check and proc.returncode != 0:
             raise BackendError(f"`{name} {' '.join(args)}` failed: {proc.stderr.strip() or proc.stdout.strip()}")
         return proc
