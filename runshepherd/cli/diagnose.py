@@ -47,6 +47,13 @@ def diagnose_files(ctx: CliContext, files: list[Path], as_json: bool) -> int:
 
 
 def diagnose_workflow(ctx: CliContext, workflow_id: str, as_json: bool) -> int:
+    for obj, confirm in workflow_diagnoses(ctx, workflow_id):
+        _print(ctx, obj, as_json, what_would_confirm=confirm)
+    return 0
+
+
+def workflow_diagnoses(ctx: CliContext, workflow_id: str) -> list[tuple[dict[str, Any], str | None]]:
+    """Each failed (or stuck) task's diagnosis, redacted, with what would confirm it."""
     from runshepherd.diagnosis import DiagnosisInput, diagnose
     from runshepherd.diagnosis.models import MetricsHints
     from runshepherd.logs import LogConfig
@@ -83,13 +90,14 @@ def diagnose_workflow(ctx: CliContext, workflow_id: str, as_json: bool) -> int:
     nodes = backend.resources(ws.pool)
     from runshepherd.diagnosis.fixes import propose_fix
 
+    out = []
     for diag in diagnose(inp):
         if diag.fix.patch is None and diag.label != "healthy" and inp.spec_text:
             diag = diag.model_copy(update={"fix": propose_fix(diag, inp.spec_text, nodes=nodes)})
         obj = _redacted(diag.to_json(workflow_id))
         obj["task"] = diag.task
-        _print(ctx, obj, as_json, what_would_confirm=diag.what_would_confirm)
-    return 0
+        out.append((obj, diag.what_would_confirm))
+    return out
 
 
 def _print(ctx: CliContext, obj: dict[str, Any], as_json: bool, *, what_would_confirm: str | None) -> None:

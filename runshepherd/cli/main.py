@@ -475,9 +475,21 @@ def chat(
 
 
 @app.command()
-def mcp(config: ConfigOpt = None, state_dir: StateDirOpt = None, backend: BackendOpt = None) -> None:
-    """Serve the same tools over MCP."""
-    _not_yet("The MCP server", "a later issue")
+def mcp(
+    http: Annotated[
+        str | None, typer.Option("--http", help="Serve streamable HTTP on HOST:PORT instead of stdio.")
+    ] = None,
+    cadence: Annotated[float | None, typer.Option("--cadence", help="Seconds between status polls.")] = None,
+    config: ConfigOpt = None,
+    state_dir: StateDirOpt = None,
+    backend: BackendOpt = None,
+) -> None:
+    """Serve the tools to a coding agent over MCP (stdio; --http HOST:PORT for streamable HTTP)."""
+    from runshepherd.mcpserver.server import parse_http, serve
+
+    if http is not None:
+        parse_http(http)  # a bad address is exit 2 before anything starts
+    serve(_ctx(config, state_dir, backend), http=http, cadence=cadence)
 
 
 @app_cmd.command("list")

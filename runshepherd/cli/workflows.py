@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import typer
 
@@ -58,12 +58,12 @@ def submit(ctx: CliContext, spec_path: Path, sets: list[str], pool: str | None, 
     ctx.out.print(f"  next: orchestrate status {sub.workflow_id}")
 
 
-def validate(ctx: CliContext, spec_path: Path, sets: list[str], pool: str | None, as_json: bool) -> None:
+def validation(ctx: CliContext, spec_path: Path, sets: list[str], pool: str | None) -> dict[str, Any]:
     """The spec's own checks, then the backend's (`osmo workflow validate`, local admission); never submits."""
     from runshepherd.spec import load_spec_file, parse_set_values
 
     doc = load_spec_file(spec_path, set_values=parse_set_values(sets))
-    pool, _ = resolve_pool(ctx, pool, spec_gpus(doc), as_json)
+    pool, why = resolve_pool(ctx, pool, spec_gpus(doc), as_json=True)  # the caller shows the reason
     checker = getattr(ctx.backend, "validate", None)
     checked_by = ctx.backend.name if callable(checker) else None
     warnings = list(doc.warnings) + (checker(doc, pool) if callable(checker) else [])
@@ -72,23 +72,30 @@ def validate(ctx: CliContext, spec_path: Path, sets: list[str], pool: str | None
             f"the {ctx.backend.name} backend cannot check resources without submitting; "
             "only the spec itself was checked"
         )
+    return {
+        "spec": str(spec_path),
+        "name": doc.name,
+        "valid": True,
+        "checked_by": checked_by,
+        "warnings": warnings,
+        "submitted": False,
+        "pool_choice": why,
+    }
+
+
+def validate(ctx: CliContext, spec_path: Path, sets: list[str], pool: str | None, as_json: bool) -> None:
+    result = validation(ctx, spec_path, sets, pool)
     if as_json:
-        ctx.print_json(
-            {
-                "spec": str(spec_path),
-                "name": doc.name,
-                "valid": True,
-                "checked_by": checked_by,
-                "warnings": warnings,
-                "submitted": False,
-            }
-        )
+        ctx.print_json(result)
         return
-    where = f" and by the {checked_by} backend" if checked_by else ""
+    if result["pool_choice"]:
+        ctx.out.print(f"● pool      {result['pool_choice']}", markup=False)
+    where = f" and by the {result['checked_by']} backend" if result["checked_by"] else ""
     ctx.out.print(
-        f"● {spec_path}: {doc.name} is valid (checked by RunShepherd{where}); nothing was submitted", markup=False
+        f"● {spec_path}: {result['name']} is valid (checked by RunShepherd{where}); nothing was submitted",
+        markup=False,
     )
-    for w in warnings:
+    for w in result["warnings"]:
         ctx.out.print(f"  ! {w}", markup=False)
 
 

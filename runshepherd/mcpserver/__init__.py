@@ -1,0 +1,1 @@
+"""`orchestrate mcp`: the MCP server (tools over a CLI context, background sessions, SDK wiring)."""

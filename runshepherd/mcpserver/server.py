@@ -1,0 +1,135 @@
+"""`orchestrate mcp`: the product's tools over MCP (the official `mcp` SDK), on stdio or streamable HTTP.
+
+Wiring only: the tools are `tools.py` (read-only digests) and `sessions.py` (start_run, session, answer, cancel).
+A tool that fails on bad input returns an MCP tool error with the same one-line message the CLI prints.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from mcp_types import ToolAnnotations
+
+from runshepherd.cli.context import CliContext
+from runshepherd.errors import RunShepherdError, UsageError
+from runshepherd.mcpserver import tools as t
+from runshepherd.mcpserver.sessions import CancelResult, Sessions, SessionView
+from runshepherd.reports.explain import Explanation
+
+INSTRUCTIONS = """RunShepherd runs ML training jobs (local, Slurm, NVIDIA OSMO) from a sentence to results.
+Read-only tools return digests, never whole logs: list_workflows, status, logs, diagnose, explain, validate, pools.
+start_run starts a session in the background and returns its id at once; poll `session` for its state and
+open question. Nothing is submitted, resubmitted, downloaded or canceled unless the person's answer is passed
+to `answer`, or `cancel` is called. Ask the person before answering a question on their behalf."""
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=True)
+ACTS = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=True)
+CANCELS = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=True)
+
+
+def _guard(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """A RunShepherd error (bad input, unknown workflow, backend down) becomes a tool error the caller reads."""
+    try:
+        return fn(*args, **kwargs)
+    except RunShepherdError as exc:
+        raise ToolError(str(exc)) from None
+
+
+def build_server(ctx: CliContext, *, cadence: float | None = None) -> MCPServer:
+    server: MCPServer = MCPServer("runshepherd", instructions=INSTRUCTIONS)
+    sessions = Sessions(ctx, cadence=cadence)
+
+    @server.tool(annotations=READ_ONLY)
+    def list_workflows(statuses: list[str] | None = None, pool: str | None = None) -> t.WorkflowList:
+        """Recent workflows with pool, status and duration (optionally only these statuses or this pool)."""
+        return _guard(t.list_workflows, ctx, statuses, pool)
+
+    @server.tool(annotations=READ_ONLY)
+    def status(workflow_id: str) -> t.StatusResult:
+        """A workflow's status, what its logs show and the status block (also written as its status file)."""
+        return _guard(t.status, ctx, workflow_id)
+
+    @server.tool(annotations=READ_ONLY)
+    def logs(workflow_id: str, task: str | None = None, tail: int | None = None) -> t.LogsResult:
+        """A digest of the logs (stage, progress, metrics, error block). Raw lines only when `tail` is given
+        (at most 2000, redacted)."""
+        return _guard(t.logs, ctx, workflow_id, task, tail)
+
+    @server.tool(annotations=READ_ONLY)
+    def diagnose(workflow_id: str) -> t.DiagnoseResult:
+        """Why a workflow failed or is stuck: label, evidence lines, confidence and a proposed fix (not applied)."""
+        return _guard(t.diagnose, ctx, workflow_id)
+
+    @server.tool(annotations=READ_ONLY)
+    def explain(workflow_id: str) -> Explanation:
+        """What a workflow does, how, and what it produces."""
+        return _guard(t.explain, ctx, workflow_id)
+
+    @server.tool(annotations=READ_ONLY)
+    def validate(spec_path: str, set_values: list[str] | None = None, pool: str | None = None) -> t.ValidateResult:
+        """Check a spec file (KEY=VALUE template values) without submitting it."""
+        return _guard(t.validate, ctx, spec_path, set_values, pool)
+
+    @server.tool(annotations=READ_ONLY)
+    def pools() -> t.PoolsResult:
+        """Pools with GPU quota and capacity."""
+        return _guard(t.pools, ctx)
+
+    @server.tool(annotations=ACTS)
+    def start_run(
+        request: str | None = None,
+        spec_path: str | None = None,
+        set_values: list[str] | None = None,
+        pool: str | None = None,
+        session: str | None = None,
+    ) -> SessionView:
+        """Start a session (plan, then ask before submitting) in the background; returns its id at once.
+        Poll `session` and pass the person's answers to `answer`."""
+        return _guard(sessions.start, request, spec_path, set_values, pool, session)
+
+    @server.tool(annotations=READ_ONLY)
+    def session(session: str) -> SessionView:
+        """A session's state, workflows, recent progress and the open question (if it waits for one)."""
+        return _guard(sessions.view, session)
+
+    @server.tool(annotations=ACTS)
+    def answer(session: str, answer: str) -> SessionView:
+        """Answer the session's open question with one of its listed choices; the session continues."""
+        return _guard(sessions.answer, session, answer)
+
+    @server.tool(annotations=CANCELS)
+    def cancel(session: str | None = None, workflow_id: str | None = None) -> CancelResult:
+        """Cancel the live workflow of a session, or a workflow by id. The person's cancel is final."""
+        return _guard(sessions.cancel, session, workflow_id)
+
+    @server.resource(
+        "runshepherd://status/{workflow_id}",
+        name="status",
+        description="A run's status file (markdown): status, log digest, status block",
+        mime_type="text/markdown",
+    )
+    def status_file(workflow_id: str) -> str:
+        try:
+            return t.status_artifact(ctx, workflow_id)
+        except RunShepherdError as exc:
+            raise ResourceError(str(exc)) from None
+
+    return server
+
+
+def parse_http(value: str) -> tuple[str, int]:
+    host, sep, port = value.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise UsageError(f"--http {value!r}: use HOST:PORT, e.g. 127.0.0.1:8765")
+    return host.strip("[]"), int(port)
+
+
+def serve(ctx: CliContext, *, http: str | None = None, cadence: float | None = None) -> None:
+    server = build_server(ctx, cadence=cadence)
+    if http is None:
+        server.run("stdio")
+        return
+    host, port = parse_http(http)
+    server.run("streamable-http", host=host, port=port)

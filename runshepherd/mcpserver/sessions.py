@@ -1,0 +1,237 @@
+"""Sessions driven by the MCP server: `start_run` returns at once and the session runs on a background thread.
+
+Every session goes through the one `SessionRunner` (same graph, checkpointer, lock and events as `orchestrate
+run`), so a session started here is listed by `orchestrate sessions` and continued by `orchestrate resume`, and
+the reverse. Questions are never answered here on the caller's behalf: a session that asks stops (its thread
+ends) until `answer` gives one of the listed answers. `cancel` is the only other side effect, and only on request.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from runshepherd.cli.context import CliContext
+from runshepherd.errors import UsageError
+from runshepherd.names import check_id
+
+MAX_EVENTS = 40  # recent progress events kept per session for `session` (the digest, not a transcript)
+
+SessionState = Literal["running", "waiting", "stopped", "COMPLETED", "FAILED", "NEEDS_INPUT", "CANCELED", "unknown"]
+
+
+class QuestionView(BaseModel):
+    id: str
+    kind: str
+    text: str
+    default: str
+    choices: list[str]
+
+
+class SessionView(BaseModel):
+    session: str
+    state: SessionState = Field(description="running | waiting (answer the question) | stopped | an outcome")
+    request: str | None = None
+    workflow_ids: list[str] = Field(default_factory=list)
+    question: QuestionView | None = Field(None, description="the open question; answer it with `answer`")
+    outcome_reason: str | None = None
+    status_artifact: str | None = None
+    recent_events: list[dict[str, Any]] = Field(
+        default_factory=list, description="the latest progress events this server saw (bounded)"
+    )
+    error: str | None = Field(None, description="why the background run stopped with an error, if it did")
+    resume_hint: str | None = None
+
+
+class CancelResult(BaseModel):
+    session: str | None = None
+    workflow_id: str | None = None
+    canceled: bool
+    message: str
+
+
+@dataclass
+class _Live:
+    thread: threading.Thread | None = None
+    runner: Any = None
+    events: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=MAX_EVENTS))
+    error: str | None = None
+
+
+class Sessions:
+    """Background sessions of one server process (thread per active session; state lives in the checkpointer)."""
+
+    def __init__(self, ctx: CliContext, *, cadence: float | None = None) -> None:
+        self.ctx = ctx
+        self.cadence = cadence
+        self._live: dict[str, _Live] = {}
+        self._lock = threading.Lock()
+
+    # -- helpers ------------------------------------------------------------------------------------------------
+    def _runner(self, sid: str, *, with_deps: bool = False) -> Any:
+        from runshepherd.graph.context import build_deps
+        from runshepherd.graph.runner import SessionRunner
+
+        deps = None
+        if with_deps:
+            deps = build_deps(
+                self.ctx.backend, self.ctx.settings, self.ctx.state_dir, sid, yes=False, cadence=self.cadence
+            )
+        return SessionRunner(self.ctx.state_dir, sid, deps, max_concurrency=self.ctx.settings.logs.max_concurrency)
+
+    def _busy(self, sid: str) -> bool:
+        live = self._live.get(sid)
+        return bool(live and live.thread and live.thread.is_alive())
+
+    def _launch(self, sid: str, first_input: dict[str, Any] | None, answers: dict[str, str] | None) -> None:
+        runner = self._runner(sid, with_deps=True)
+        with self._lock:
+            if self._busy(sid):
+                raise UsageError(f"session {sid} is already running in this server")
+            live = self._live.setdefault(sid, _Live())
+            live.error = None
+            live.runner = runner
+            live.thread = threading.Thread(
+                target=self._drive, args=(sid, live, runner, first_input, answers), name=f"mcp-{sid}", daemon=True
+            )
+            live.thread.start()
+
+    @staticmethod
+    def _drive(sid: str, live: _Live, runner: Any, first_input: Any, answers: dict[str, str] | None) -> None:
+        from runshepherd.graph.runner import Emitted
+
+        try:
+            for item in runner.run(first_input, answers=answers):
+                if isinstance(item, Emitted):
+                    live.events.append(item.event)
+        except Exception as exc:  # shown by `session`; the checkpoint before it stands, so it stays resumable
+            live.error = f"{type(exc).__name__}: {exc}"
+
+    # -- tools --------------------------------------------------------------------------------------------------
+    def start(
+        self,
+        request: str | None,
+        spec_path: str | None = None,
+        set_values: list[str] | None = None,
+        pool: str | None = None,
+        session: str | None = None,
+    ) -> SessionView:
+        from pathlib import Path
+
+        from runshepherd.graph.runner import new_session_id
+        from runshepherd.logs import redact
+        from runshepherd.spec import load_spec_file, parse_set_values
+
+        if not request and not spec_path:
+            raise UsageError("say what to run (request), or give spec_path")
+        values = parse_set_values(set_values or [])
+        spec = Path(spec_path).expanduser().resolve() if spec_path else None
+        if spec is not None:
+            load_spec_file(spec, set_values=values)  # bad input fails here, before a session exists
+        sid = check_id(session, "session id") if session else new_session_id()
+        if self._runner(sid).exists():
+            raise UsageError(f"session {sid} already exists; use `session` to see it, `answer` to continue it")
+        req = redact(request, self.ctx.settings.logs.redaction_patterns)[0] if request else f"run {spec}"
+        first = {"request": req, "spec_path": str(spec) if spec else None, "set_values": values, "pool": pool}
+        self._launch(sid, first, None)
+        return SessionView(session=sid, state="running", request=req)
+
+    def view(self, session: str) -> SessionView:
+        sid = check_id(session, "session id")
+        runner = self._runner(sid)
+        live = self._live.get(sid)
+        snap = runner.snapshot()
+        if not snap.values and not self._busy(sid):
+            raise UsageError(f"no session {sid!r}")
+        v = snap.values or {}
+        questions = runner.questions(snap) if snap.values else []
+        if self._busy(sid):
+            state: SessionState = "running"
+        elif questions:
+            state = "waiting"
+        elif v.get("outcome"):
+            state = v["outcome"]
+        elif snap.next:
+            state = "stopped"
+        else:
+            state = "unknown"
+        q = questions[0] if questions and state == "waiting" else None
+        resume = None
+        if state == "stopped":
+            resume = f"continue it with `orchestrate resume {sid}` (or `answer` once it asks)"
+        return SessionView(
+            session=sid,
+            state=state,
+            request=v.get("request"),
+            workflow_ids=list(v.get("workflow_ids") or []),
+            question=QuestionView(**q.__dict__) if q is not None else None,
+            outcome_reason=v.get("outcome_reason"),
+            status_artifact=v.get("report_path"),
+            recent_events=list(live.events) if live else [],
+            error=live.error if live else None,
+            resume_hint=resume,
+        )
+
+    def answer(self, session: str, answer: str) -> SessionView:
+        from runshepherd.nodes.common import parse_answer, refusal
+
+        sid = check_id(session, "session id")
+        if self._busy(sid):
+            raise UsageError(f"session {sid} is running and asks nothing yet; check it with `session`")
+        runner = self._runner(sid)
+        snap = runner.snapshot()
+        if not snap.values:
+            raise UsageError(f"no session {sid!r}")
+        questions = runner.questions(snap)
+        if not questions:
+            raise UsageError(f"session {sid} is not waiting for an answer")
+        answers = {}
+        for q in questions:
+            parsed = parse_answer(answer, q.choices, q.default) if answer.strip() else None
+            if parsed is None:
+                raise UsageError(f"{refusal(answer, q.choices)} (question: {q.text})")
+            answers[q.id] = parsed
+        self._launch(sid, None, answers)
+        return self.view(sid)
+
+    def cancel(self, session: str | None = None, workflow_id: str | None = None) -> CancelResult:
+        """Cancel a session's live workflow (the session then ends CANCELED) or a workflow by id."""
+        if (session is None) == (workflow_id is None):
+            raise UsageError("cancel takes exactly one of session or workflow_id")
+        if session is not None:
+            sid = check_id(session, "session id")
+            v = self._runner(sid).snapshot().values or {}
+            if not v and not self._busy(sid):
+                raise UsageError(f"no session {sid!r}")
+            wid = (v.get("attempt") or {}).get("workflow_id")
+            if not wid:
+                live = self._live.get(sid)
+                if live and live.runner is not None and self._busy(sid):
+                    live.runner.stop("canceled over MCP")
+                return CancelResult(
+                    session=sid,
+                    canceled=False,
+                    message=f"session {sid} has submitted nothing, so there is nothing to cancel"
+                    + ("; it was stopped at its next safe point" if self._busy(sid) else ""),
+                )
+        else:
+            sid, wid = None, check_id(workflow_id or "", "workflow id")
+        ws = self.ctx.backend.query(wid)
+        if ws.status.terminal():
+            return CancelResult(
+                session=sid,
+                workflow_id=wid,
+                canceled=False,
+                message=f"{wid} already ended ({ws.status.value}); nothing to cancel",
+            )
+        self.ctx.backend.cancel(wid)
+        tail = ""
+        if sid:
+            when = "at its next poll" if self._busy(sid) else "when it is continued"
+            tail = f"; session {sid} ends CANCELED {when}"
+        return CancelResult(session=sid, workflow_id=wid, canceled=True, message=f"cancel requested for {wid}{tail}")
+
