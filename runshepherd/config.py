@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from runshepherd.errors import ConfigError
 
@@ -99,6 +99,16 @@ class Settings(_Section):
         default_factory=list, description="where state changes are sent: https://…, mailto:…, desktop, file:PATH"
     )
     smtp: SmtpConfig = Field(default_factory=SmtpConfig)
+    checkpointer: str | None = Field(
+        None, description="where sessions live: unset = sessions.sqlite in the state dir; postgresql://… = PostgreSQL"
+    )
+
+    @field_validator("checkpointer")
+    @classmethod
+    def _checkpointer_url(cls, v: str | None) -> str | None:
+        if v and not v.startswith(("postgresql://", "postgres://")):
+            raise ValueError("use a postgresql://USER@HOST:PORT/DB URL, or leave it unset for SQLite in the state dir")
+        return v or None
 
     def resolved_state_dir(self) -> Path:
         if self.state_dir is not None:

@@ -3,6 +3,8 @@ tests/data/ with its source and license."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 
@@ -52,3 +54,39 @@ def hook_server():  # noqa: ANN201
     yield make
     for h in made:
         h.server.shutdown()
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A PostgreSQL URL whose search_path is a fresh schema of its own (dropped afterwards).
+
+    The server comes from `scripts/pg-up.sh` (RS_TEST_PG_URL). Without one the test skips and says how to get
+    one — except under PG_TESTS_REQUIRED=1 (set by `.ci/run`, which starts it), where that is a failure.
+    """
+    import os
+    import uuid
+    from urllib.parse import quote
+
+    url = os.environ.get("RS_TEST_PG_URL")
+    reason = None
+    if not url:
+        reason = "RS_TEST_PG_URL is not set; start one with `sudo scripts/pg-up.sh` and export what it prints"
+    else:
+        import psycopg
+
+        try:
+            admin = psycopg.connect(url, autocommit=True, connect_timeout=5)
+        except psycopg.Error as exc:
+            reason = f"cannot connect to RS_TEST_PG_URL ({exc})"
+    if reason is not None:
+        if os.environ.get("PG_TESTS_REQUIRED") == "1":
+            pytest.fail(f"PostgreSQL is required here (PG_TESTS_REQUIRED=1) but: {reason}")
+        pytest.skip(reason)
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    admin.execute(f"CREATE SCHEMA {schema}")
+    sep = "&" if "?" in url else "?"
+    try:
+        yield f"{url}{sep}options={quote(f'-csearch_path={schema}')}"
+    finally:
+        admin.execute(f"DROP SCHEMA {schema} CASCADE")
+        admin.close()

@@ -25,6 +25,7 @@ class RunDriver:
     deps: Deps
     state_dir: Path
     max_concurrency: int
+    checkpointer: str | None
     on_event: Callable[[str, dict[str, Any]], None]
     on_question: Callable[[str, dict[str, Any]], None]
     on_done: Callable[[str, dict[str, Any]], None]
@@ -40,7 +41,16 @@ class RunDriver:
 
     def __post_init__(self) -> None:
         self._idle.set()
-        self._runner = SessionRunner(self.state_dir, self.session, self.deps, max_concurrency=self.max_concurrency)
+        self._runner = self._new_runner()
+
+    def _new_runner(self) -> SessionRunner:
+        return SessionRunner(
+            self.state_dir,
+            self.session,
+            self.deps,
+            max_concurrency=self.max_concurrency,
+            checkpointer=self.checkpointer,
+        )
 
     @property
     def runner(self) -> SessionRunner:
@@ -59,7 +69,7 @@ class RunDriver:
         """Run on a worker thread: a new session's ``first_input``, or continue it (answering ``answers``)."""
         self._idle.clear()
         self.stopped = False
-        self._runner = SessionRunner(self.state_dir, self.session, self.deps, max_concurrency=self.max_concurrency)
+        self._runner = self._new_runner()
         self._thread = threading.Thread(
             target=self._run, args=(first_input, answers), name=f"run-{self.session}", daemon=True
         )

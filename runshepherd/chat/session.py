@@ -18,7 +18,7 @@ from runshepherd.chat.runs import RunDriver
 from runshepherd.chat.store import ChatRecord, Confirmation, save
 from runshepherd.cli.context import CliContext
 from runshepherd.graph.context import build_deps
-from runshepherd.graph.runner import SessionRunner, new_session_id
+from runshepherd.graph.runner import new_session_id
 from runshepherd.names import quoted
 from runshepherd.render.session import Renderer, usage_line
 
@@ -115,6 +115,7 @@ class ChatSession:
                 deps=deps,
                 state_dir=self.ctx.state_dir,
                 max_concurrency=self.ctx.settings.logs.max_concurrency,
+                checkpointer=self.ctx.settings.checkpointer,
                 on_event=self._on_event,
                 on_question=self._on_question,
                 on_done=self._on_done,
@@ -124,7 +125,7 @@ class ChatSession:
         return self.drivers[sid]
 
     def _graph_state(self, sid: str) -> Any:
-        return SessionRunner(self.ctx.state_dir, sid).snapshot()
+        return self.ctx.runner(sid).snapshot()
 
     def reattach(self) -> None:
         """A continued conversation: re-show pending questions and continue runs stopped mid-way."""

@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rich.console import Console
 
     from runshepherd.backends.base import Backend
+    from runshepherd.graph.runner import SessionRunner
 
 
 @dataclass
@@ -23,8 +24,14 @@ class CliContext:
     _backend: Backend | None = field(default=None, repr=False)
 
     @classmethod
-    def create(cls, *, config: Path | None, state_dir: Path | None, backend: str | None) -> CliContext:
-        flags: dict[str, Any] = {"state_dir": str(state_dir) if state_dir else None, "backend": backend}
+    def create(
+        cls, *, config: Path | None, state_dir: Path | None, backend: str | None, checkpointer: str | None = None
+    ) -> CliContext:
+        flags: dict[str, Any] = {
+            "state_dir": str(state_dir) if state_dir else None,
+            "backend": backend,
+            "checkpointer": checkpointer,
+        }
         return cls(settings=load_settings(config, flags=flags))
 
     @property
@@ -50,6 +57,18 @@ class CliContext:
         from rich.console import Console
 
         return Console(stderr=True, highlight=False)
+
+    def runner(self, session: str, deps: Any = None) -> SessionRunner:
+        """The session's runner over this invocation's checkpointer (SQLite in the state dir, or PostgreSQL)."""
+        from runshepherd.graph.runner import SessionRunner
+
+        return SessionRunner(
+            self.state_dir,
+            session,
+            deps,
+            max_concurrency=self.settings.logs.max_concurrency,
+            checkpointer=self.settings.checkpointer,
+        )
 
     def print_json(self, obj: Any) -> None:
         sys.stdout.write(json.dumps(obj, default=str) + "\n")

@@ -42,6 +42,14 @@ StateDirOpt = Annotated[
 BackendOpt = Annotated[str | None, typer.Option("--backend", envvar="RUNSHEPHERD_BACKEND", help="local | slurm | osmo")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Template value KEY=VALUE (repeatable).")]
+CheckpointerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--checkpointer",
+        help="Sessions in PostgreSQL (postgresql://USER@HOST:PORT/DB) instead of SQLite in the state dir.",
+        show_default=False,
+    ),
+]
 
 
 def _session_id(value: str | None) -> str | None:
@@ -66,10 +74,10 @@ def _app_ref(value: str) -> str:
 WorkflowArg = Annotated[str, typer.Argument(help="Workflow id.", callback=_workflow_id)]
 
 
-def _ctx(config: Path | None, state_dir: Path | None, backend: str | None):  # noqa: ANN202
+def _ctx(config: Path | None, state_dir: Path | None, backend: str | None, checkpointer: str | None = None):  # noqa: ANN202
     from runshepherd.cli.context import CliContext
 
-    return CliContext.create(config=config, state_dir=state_dir, backend=backend)
+    return CliContext.create(config=config, state_dir=state_dir, backend=backend, checkpointer=checkpointer)
 
 
 # ------------------------------------------------------------------------------------------------ workflows
@@ -280,14 +288,20 @@ def run(
     config: ConfigOpt = None,
     state_dir: StateDirOpt = None,
     backend: BackendOpt = None,
+    checkpointer: CheckpointerOpt = None,
 ) -> None:
     """Plan, submit, watch, diagnose, fix and follow up — the end-to-end session."""
     from runshepherd.cli import session as s
 
-    ctx = _ctx(config, state_dir, backend)
+    ctx = _ctx(config, state_dir, backend, checkpointer)
     if detach:
+        import os
+
         from runshepherd.cli import detached
         from runshepherd.logs import redact
+
+        if checkpointer:  # to the background process through its environment: argv is visible to others (ps)
+            os.environ["RUNSHEPHERD_CHECKPOINTER"] = checkpointer
 
         request = redact(request)[0] if request else request  # argv is visible to other users (ps)
         args = _run_args(request, spec, set_ or [], pool, yes, max_fixes, cadence, notify or [], config, backend)
@@ -343,12 +357,18 @@ def resume(
     config: ConfigOpt = None,
     state_dir: StateDirOpt = None,
     backend: BackendOpt = None,
+    checkpointer: CheckpointerOpt = None,
 ) -> None:
     """Continue a session where it stopped (answer a waiting question with --answer)."""
     from runshepherd.cli import session as s
 
     code = s.resume(
-        _ctx(config, state_dir, backend), session=session, answer=answer, yes=yes, no_input=no_input, as_json=json_
+        _ctx(config, state_dir, backend, checkpointer),
+        session=session,
+        answer=answer,
+        yes=yes,
+        no_input=no_input,
+        as_json=json_,
     )
     raise typer.Exit(code)
 
@@ -369,12 +389,29 @@ def attach(
 
 @app.command()
 def sessions(
-    json_: JsonOpt = False, config: ConfigOpt = None, state_dir: StateDirOpt = None, backend: BackendOpt = None
+    json_: JsonOpt = False,
+    config: ConfigOpt = None,
+    state_dir: StateDirOpt = None,
+    backend: BackendOpt = None,
+    checkpointer: CheckpointerOpt = None,
 ) -> None:
     """Sessions with their state and waiting question."""
     from runshepherd.cli import session as s
 
-    s.sessions(_ctx(config, state_dir, backend), json_)
+    s.sessions(_ctx(config, state_dir, backend, checkpointer), json_)
+
+
+@app.command("migrate-sessions")
+def migrate_sessions(
+    to: Annotated[str, typer.Argument(help="The PostgreSQL to copy into: postgresql://USER@HOST:PORT/DB")],
+    json_: JsonOpt = False,
+    config: ConfigOpt = None,
+    state_dir: StateDirOpt = None,
+) -> None:
+    """Copy every session from the state dir's SQLite into PostgreSQL (sessions already there are skipped)."""
+    from runshepherd.cli import session as s
+
+    s.migrate(_ctx(config, state_dir, None), to, json_)
 
 
 @app.command()
@@ -467,11 +504,12 @@ def chat(
         str | None, typer.Option("--session", help="Continue this conversation.", callback=_session_id)
     ] = None,
     cadence: Annotated[float | None, typer.Option("--cadence", help="Seconds between status polls.")] = None,
+    checkpointer: CheckpointerOpt = None,
 ) -> None:
     """A conversation that starts, inspects, explains and steers runs."""
     from runshepherd.cli import chat as c
 
-    raise typer.Exit(c.chat(_ctx(config, state_dir, backend), session=session, cadence=cadence))
+    raise typer.Exit(c.chat(_ctx(config, state_dir, backend, checkpointer), session=session, cadence=cadence))
 
 
 @app.command()
@@ -483,13 +521,14 @@ def mcp(
     config: ConfigOpt = None,
     state_dir: StateDirOpt = None,
     backend: BackendOpt = None,
+    checkpointer: CheckpointerOpt = None,
 ) -> None:
     """Serve the tools to a coding agent over MCP (stdio; --http HOST:PORT for streamable HTTP)."""
     from runshepherd.mcpserver.server import parse_http, serve
 
     if http is not None:
         parse_http(http)  # a bad address is exit 2 before anything starts
-    serve(_ctx(config, state_dir, backend), http=http, cadence=cadence)
+    serve(_ctx(config, state_dir, backend, checkpointer), http=http, cadence=cadence)
 
 
 @app_cmd.command("list")

@@ -100,9 +100,9 @@ def _drive(
     answer: str | None,
 ) -> int:
     """Render one `SessionRunner` run on the terminal (or as JSON lines); the runner does the driving."""
-    from runshepherd.graph.runner import Asked, Emitted, Finished, Question, SessionRunner, Stopped
+    from runshepherd.graph.runner import Asked, Emitted, Finished, Question, Stopped
 
-    runner = SessionRunner(ctx.state_dir, session, deps, max_concurrency=ctx.settings.logs.max_concurrency)
+    runner = ctx.runner(session, deps)
     answers = None
     if answer is not None:
         waiting = runner.questions()
@@ -237,14 +237,8 @@ def check_new_session(
         load_spec_file(spec, set_values=set_values)
     if session is None:
         return
-    from runshepherd.graph.builder import compile_graph
-    from runshepherd.graph.checkpoint import open_saver
-
-    with open_saver(ctx.state_dir) as saver:
-        if compile_graph(saver).get_state({"configurable": {"thread_id": session}}).values:
-            raise UsageError(
-                f"session {session} already exists; continue it with `orchestrate resume {quoted(session)}`"
-            )
+    if ctx.runner(session).exists():
+        raise UsageError(f"session {session} already exists; continue it with `orchestrate resume {quoted(session)}`")
 
 
 def run(
@@ -276,9 +270,8 @@ def run(
     if max_fixes is not None and max_fixes < 0:
         raise UsageError("--max-fixes must be 0 or more")
     sid = session or new_session_id()
-    from runshepherd.graph.runner import SessionRunner
 
-    if SessionRunner(ctx.state_dir, sid).exists():
+    if ctx.runner(sid).exists():
         raise UsageError(f"session {sid} already exists; continue it with `orchestrate resume {quoted(sid)}`")
     if not as_json:
         ctx.out.print(f"session {sid} (resume with: orchestrate resume {quoted(sid)})", markup=False)
@@ -340,7 +333,7 @@ def resume(
 ) -> int:
     from runshepherd.graph.runner import SessionRunner
 
-    snap = SessionRunner(ctx.state_dir, session).snapshot()
+    snap = ctx.runner(session).snapshot()
     if not snap.values:
         raise UsageError(f"no session {session!r} — `orchestrate sessions` lists them")
     if SessionRunner.ended(snap):
@@ -361,10 +354,11 @@ def sessions(ctx: CliContext, as_json: bool) -> None:
     from runshepherd.graph.runner import session_config
 
     rows = []
-    if db_path(ctx.state_dir).exists():
-        with open_saver(ctx.state_dir) as saver:
+    url = ctx.settings.checkpointer
+    if url or db_path(ctx.state_dir).exists():
+        with open_saver(ctx.state_dir, url) as saver:
             graph = compile_graph(saver)
-            for tid in thread_ids(saver.conn)[:100]:
+            for tid in thread_ids(saver)[:100]:
                 snap = graph.get_state(session_config(tid))
                 v = snap.values or {}
                 question = snap.interrupts[0].value.get("text") if snap.interrupts else None
@@ -413,3 +407,31 @@ def sessions(ctx: CliContext, as_json: bool) -> None:
             (r["question"] or "-")[:50],
         )
     ctx.out.print(table)
+
+
+def migrate(ctx: CliContext, to: str, as_json: bool) -> None:
+    """Copy the state dir's SQLite sessions into PostgreSQL; the SQLite file is left as it was."""
+    from runshepherd.graph.checkpoint import db_path, is_postgres, open_saver, shown_url, thread_ids
+    from runshepherd.graph.migrate import copy_sessions
+
+    if not is_postgres(to):
+        raise UsageError(f"migrate-sessions {to!r}: copy into a postgresql://USER@HOST:PORT/DB URL")
+    if not db_path(ctx.state_dir).exists():
+        raise UsageError(f"no sessions to copy: {db_path(ctx.state_dir)} does not exist (check --state-dir)")
+    with open_saver(ctx.state_dir) as src, open_saver(ctx.state_dir, to) as dst:
+        report = copy_sessions(src, dst, thread_ids(src))
+    if as_json:
+        ctx.print_json({"to": shown_url(to), **report.model_dump()})
+        return
+    ctx.out.print(
+        f"● copied {len(report.copied)} session(s) ({report.checkpoints} checkpoints, {report.writes} pending "
+        f"writes) to {shown_url(to)}",
+        markup=False,
+    )
+    if report.skipped:
+        ctx.out.print(f"  skipped (already there): {', '.join(report.skipped)}", markup=False)
+    ctx.out.print(
+        f"  use them with --checkpointer {shown_url(to)} or `checkpointer:` in the config; "
+        f"{db_path(ctx.state_dir)} is unchanged",
+        markup=False,
+    )

@@ -1,4 +1,9 @@
-"""Where sessions live: a SqliteSaver in the state dir, a lock per session, and pruning of old checkpoints."""
+"""Where sessions live: SQLite in the state dir (default) or PostgreSQL (`checkpointer: postgresql://…`), a lock
+per session (a file lock; a PostgreSQL advisory lock), and pruning of old checkpoints.
+
+Both savers write integer channel versions, so a session copied from SQLite to PostgreSQL (`orchestrate
+migrate-sessions`) resumes there unchanged.
+"""
 
 from __future__ import annotations
 
@@ -18,11 +23,38 @@ from runshepherd.errors import RunShepherdError
 from runshepherd.names import check_id, quoted
 
 if TYPE_CHECKING:
+    from langgraph.checkpoint.base import BaseCheckpointSaver
+    from langgraph.checkpoint.postgres import PostgresSaver
     from langgraph.checkpoint.sqlite import SqliteSaver
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+CONNECT_TIMEOUT = 10  # seconds before an unreachable session database is an error, not a hang
 
 
 class SessionBusy(RunShepherdError):
     exit_code = 2
+
+
+class CheckpointerUnavailable(RunShepherdError):
+    """The session database cannot be reached or opened; nothing was changed."""
+
+    exit_code = 4
+
+
+def is_postgres(url: str | None) -> bool:
+    return bool(url) and str(url).startswith(POSTGRES_SCHEMES)
+
+
+def shown_url(url: str) -> str:
+    """The URL without its password, for messages."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return parts._replace(netloc=netloc).geturl()
 
 
 def db_path(state_dir: Path) -> Path:
@@ -105,9 +137,14 @@ class BlobSerde:
 
 
 @contextmanager
-def open_saver(state_dir: Path) -> Iterator[SqliteSaver]:
-    """The session store (the production CompactSqliteSaver). A full disk, a read-only folder or a damaged file (now or mid-session) is an
-    EnvironmentProblem naming the file and what to do, never a traceback."""
+def open_saver(state_dir: Path, url: str | None = None) -> Iterator[BaseCheckpointSaver[Any]]:
+    """The session store, closed on exit: PostgreSQL when ``url`` is a postgresql:// URL, else the production
+    CompactSqliteSaver in the state dir. A full disk, a read-only folder or a damaged SQLite file (now or
+    mid-session) is an EnvironmentProblem naming the file and what to do, never a traceback."""
+    if url:
+        with open_postgres(url) as pg:
+            yield pg
+        return
     path = db_path(state_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
     _refuse_truncated(path)
@@ -144,24 +181,114 @@ def _refuse_truncated(path: Path) -> None:
         raise damaged(path, "it is empty: 0 bytes")
 
 
+def _connect(url: str) -> Any:
+    import psycopg
+    from psycopg.rows import dict_row
+
+    if not is_postgres(url):
+        raise CheckpointerUnavailable(f"checkpointer {shown_url(url)!r}: use a postgresql://USER@HOST:PORT/DB URL")
+    try:
+        return psycopg.Connection.connect(
+            url, autocommit=True, prepare_threshold=0, row_factory=dict_row, connect_timeout=CONNECT_TIMEOUT
+        )
+    except psycopg.Error as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise CheckpointerUnavailable(
+            f"cannot reach the session database {shown_url(url)}: {first} — is PostgreSQL running "
+            "(scripts/pg-up.sh starts one here)?"
+        ) from None
+
+
+def _lock_key(conn: Any, name: str) -> int:
+    """The advisory-lock key of ``name``: per database and schema (two deployments in one database never block)."""
+    sql = "SELECT hashtextextended('runshepherd-session:' || current_schema() || ':' || %s, 0) AS k"
+    return int(conn.execute(sql, (name,)).fetchone()["k"])
+
+
 @contextmanager
-def session_lock(state_dir: Path, session_id: str) -> Iterator[None]:
-    """One process drives a session at a time; a second gets a clear message instead of a corrupt run."""
+def open_postgres(url: str) -> Iterator[PostgresSaver]:
+    from langgraph.checkpoint.postgres import PostgresSaver
+
+    class CompactPostgresSaver(PostgresSaver):
+        # Integer versions, as CompactSqliteSaver: a migrated session keeps comparable versions.
+        def get_next_version(self, current: str | int | None, channel: None) -> str | int:  # type: ignore[override]
+            if isinstance(current, str):
+                return super().get_next_version(current, channel)
+            return 1 if current is None else current + 1
+
+    conn = _connect(url)
+    try:
+        saver = CompactPostgresSaver(conn)
+        # setup() creates tables and indexes (CONCURRENTLY, so no transaction): serialise first-time setup
+        # across processes with an advisory lock instead.
+        key = _lock_key(conn, "__setup__")
+        conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+        try:
+            saver.setup()
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+        yield saver
+    finally:
+        conn.close()
+
+
+def _busy(session_id: str) -> SessionBusy:
+    return SessionBusy(
+        f"session {session_id} is being driven by another orchestrate process; wait for it, or stop it "
+        f"and run `orchestrate resume {quoted(session_id)}`"
+    )
+
+
+@contextmanager
+def session_lock(state_dir: Path, session_id: str, url: str | None = None) -> Iterator[None]:
+    """One process drives a session at a time; a second gets a clear message instead of a corrupt run.
+
+    SQLite: a file lock in the state dir. PostgreSQL: a session-level advisory lock on its own connection, so
+    every machine sharing the database sees it, and a killed process releases it when its connection drops.
+    """
     check_id(session_id, "session id")  # it becomes a file name below: never a path
+    if url:
+        conn = _connect(url)
+        try:
+            key = _lock_key(conn, session_id)
+            if not conn.execute("SELECT pg_try_advisory_lock(%s) AS ok", (key,)).fetchone()["ok"]:
+                raise _busy(session_id)
+            yield
+        finally:
+            conn.close()  # ends the advisory lock with the connection
+        return
     locks = Path(state_dir) / "locks"
     locks.mkdir(parents=True, exist_ok=True)
     lock = FileLock(str(locks / f"{session_id}.lock"))
     try:
         lock.acquire(timeout=0)
     except Timeout:
-        raise SessionBusy(
-            f"session {session_id} is being driven by another orchestrate process; wait for it, or stop it "
-            f"and run `orchestrate resume {quoted(session_id)}`"
-        ) from None
+        raise _busy(session_id) from None
     try:
         yield
     finally:
         lock.release()
+
+
+def prune_saver(saver: BaseCheckpointSaver[Any], session: str) -> None:
+    """Drop superseded checkpoints of ``session`` in the production savers (in-memory ones are left alone)."""
+    from langgraph.checkpoint.postgres import PostgresSaver
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    if isinstance(saver, SqliteSaver):
+        # Under the saver's own lock: fan-out branches may be writing checkpoints on the same connection from
+        # worker threads while this thread reads the stream (unlocked, that raised "cannot start a transaction
+        # within a transaction" in a 1000-task fan-out).
+        with saver.lock:
+            prune(saver.conn, session)
+    elif isinstance(saver, PostgresSaver):
+        import psycopg
+
+        try:
+            saver.prune([session], strategy="keep_latest")  # its own lock and one transaction per thread
+        except (psycopg.errors.SerializationFailure, psycopg.errors.DeadlockDetected):
+            # Another process changed the thread meanwhile: housekeeping only, the next prune catches up.
+            return
 
 
 def prune(conn: sqlite3.Connection, thread_id: str) -> None:
@@ -184,6 +311,13 @@ def compact(conn: sqlite3.Connection) -> None:
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
-def thread_ids(conn: sqlite3.Connection) -> list[str]:
-    rows = conn.execute("SELECT thread_id, max(checkpoint_id) FROM checkpoints GROUP BY thread_id").fetchall()
-    return [r[0] for r in sorted(rows, key=lambda r: r[1], reverse=True)]
+def thread_ids(saver: BaseCheckpointSaver[Any]) -> list[str]:
+    """Session ids in the saver, newest first."""
+    from langgraph.checkpoint.postgres import PostgresSaver
+
+    sql = "SELECT thread_id, max(checkpoint_id) AS last FROM checkpoints GROUP BY thread_id ORDER BY last DESC"
+    if isinstance(saver, PostgresSaver):
+        with saver._cursor() as cur:  # the saver's lock and connection
+            return [r["thread_id"] for r in cur.execute(sql).fetchall()]
+    conn = saver.conn  # type: ignore[attr-defined]  # SqliteSaver
+    return [r[0] for r in conn.execute(sql).fetchall()]

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from runshepherd.graph.checkpoint import open_saver, prune, session_lock
+from runshepherd.graph.checkpoint import open_saver, prune_saver, session_lock
 from runshepherd.graph.context import Deps
 
 if TYPE_CHECKING:
@@ -117,12 +117,13 @@ class SessionRunner:
     deps: Deps | None = None
     max_concurrency: int | None = None
     saver: Callable[[], AbstractContextManager[BaseCheckpointSaver[Any]]] | None = None  # default: open_saver
+    checkpointer: str | None = None  # a postgresql:// URL; None: SQLite in state_dir (Settings.checkpointer)
     _control: Any = field(default=None, init=False, repr=False)
     _stop_reason: str | None = field(default=None, init=False, repr=False)
 
     # -- reading ---------------------------------------------------------------------------------------------
     def _open(self) -> AbstractContextManager[BaseCheckpointSaver[Any]]:
-        return self.saver() if self.saver is not None else open_saver(self.state_dir)
+        return self.saver() if self.saver is not None else open_saver(self.state_dir, self.checkpointer)
 
     def snapshot(self) -> StateSnapshot:
         """The session's latest checkpoint (empty ``values`` when there is no such session). Takes no lock."""
@@ -183,7 +184,7 @@ class SessionRunner:
             self._control.request_drain(self._stop_reason)
         payload: Any = Command(resume=answers) if answers else first_input
         steps = 0
-        with session_lock(self.state_dir, self.session), self._open() as saver:
+        with session_lock(self.state_dir, self.session, self.checkpointer), self._open() as saver:
             graph = compile_graph(saver)
             try:
                 while True:
@@ -219,11 +220,4 @@ class SessionRunner:
             yield Finished(dict(snap.values))
 
     def _prune(self, saver: BaseCheckpointSaver[Any]) -> None:
-        from langgraph.checkpoint.sqlite import SqliteSaver
-
-        if isinstance(saver, SqliteSaver):  # the production saver; an in-memory one (tests) is not pruned
-            # Under the saver's own lock: fan-out branches may be writing checkpoints on the same connection from
-            # worker threads while this thread reads the stream (unlocked, that raised "cannot start a
-            # transaction within a transaction" in a 1000-task fan-out).
-            with saver.lock:
-                prune(saver.conn, self.session)
+        prune_saver(saver, self.session)

@@ -74,14 +74,13 @@ class Sessions:
     # -- helpers ------------------------------------------------------------------------------------------------
     def _runner(self, sid: str, *, with_deps: bool = False) -> Any:
         from runshepherd.graph.context import build_deps
-        from runshepherd.graph.runner import SessionRunner
 
         deps = None
         if with_deps:
             deps = build_deps(
                 self.ctx.backend, self.ctx.settings, self.ctx.state_dir, sid, yes=False, cadence=self.cadence
             )
-        return SessionRunner(self.ctx.state_dir, sid, deps, max_concurrency=self.ctx.settings.logs.max_concurrency)
+        return self.ctx.runner(sid, deps)
 
     def _busy(self, sid: str) -> bool:
         live = self._live.get(sid)
@@ -234,4 +233,3 @@ class Sessions:
             when = "at its next poll" if self._busy(sid) else "when it is continued"
             tail = f"; session {sid} ends CANCELED {when}"
         return CancelResult(session=sid, workflow_id=wid, canceled=True, message=f"cancel requested for {wid}{tail}")
-

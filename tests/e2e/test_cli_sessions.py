@@ -7,9 +7,16 @@ import os
 import signal
 from pathlib import Path
 
+import pytest
 from cli_helpers import EXAMPLES, json_lines, run, slow_spec, spawn, until_running
 
 from runshepherd.events import EVENTS
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request: pytest.FixtureRequest) -> list[str]:
+    """Where sessions live: SQLite in the state dir (no flag), or PostgreSQL (--checkpointer URL)."""
+    return ["--checkpointer", request.getfixturevalue("pg_url")] if request.param == "postgres" else []
 
 
 def test_main_job_completes_and_downloads_the_model(tmp_path: Path) -> None:
@@ -31,20 +38,21 @@ def test_main_job_completes_and_downloads_the_model(tmp_path: Path) -> None:
 
 
 def test_no_input_pauses_and_answer_later_continues(tmp_path: Path) -> None:
+    store: list[str] = []  # on PostgreSQL: test_sqlite_sessions_migrate_to_postgres_and_continue_there
     spec = str(EXAMPLES / "train-classifier.yaml")
-    first = run(tmp_path, "run", "--spec", spec, "--no-input", "--json", "--session", "later1")
+    first = run(tmp_path, "run", "--spec", spec, "--no-input", "--json", "--session", "later1", *store)
     assert first.returncode == 3, first.stderr
     events = json_lines(first.stdout)
     assert all(EVENTS.validate_python(e) for e in events)
     question = next(e for e in events if e["event"] == "question")
     assert question["kind"] == "submit" and question["default"] == "yes"
     assert "orchestrate resume later1 --answer" in events[-1]["resume"]
-    sessions = json.loads(run(tmp_path, "sessions", "--json").stdout)["sessions"]
+    sessions = json.loads(run(tmp_path, "sessions", "--json", *store).stdout)["sessions"]
     assert sessions[0]["session"] == "later1" and sessions[0]["state"] == "waiting"
-    second = run(tmp_path, "resume", "later1", "--answer", "yes", "--no-input", "--json")
+    second = run(tmp_path, "resume", "later1", "--answer", "yes", "--no-input", "--json", *store)
     assert second.returncode == 3  # the next question (download) pauses again
     assert any(e["event"] == "submitted" for e in json_lines(second.stdout))
-    third = run(tmp_path, "resume", "later1", "--yes", "--json", "--answer", "no")
+    third = run(tmp_path, "resume", "later1", "--yes", "--json", "--answer", "no", *store)
     assert third.returncode == 0, third.stderr
     assert json_lines(third.stdout)[-1]["outcome"] == "COMPLETED"
 
@@ -52,14 +60,14 @@ def test_no_input_pauses_and_answer_later_continues(tmp_path: Path) -> None:
 SLOW = slow_spec(6)
 
 
-def test_kill_9_while_monitoring_then_resume_submits_once(tmp_path: Path) -> None:
+def test_kill_9_while_monitoring_then_resume_submits_once(tmp_path: Path, store: list[str]) -> None:
     spec = tmp_path / "slow.yaml"
     spec.write_text(SLOW)
-    proc = spawn(tmp_path, "run", "--spec", str(spec), "--yes", "--json", "--session", "k9")
+    proc = spawn(tmp_path, "run", "--spec", str(spec), "--yes", "--json", "--session", "k9", *store)
     until_running(proc)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=10)
-    res = run(tmp_path, "resume", "k9", "--yes", "--json")
+    res = run(tmp_path, "resume", "k9", "--yes", "--json", *store)  # the killed driver's lock is gone
     assert res.returncode == 0, res.stderr
     events = json_lines(res.stdout)
     assert not any(e["event"] == "submitted" and not e.get("reused") for e in events)
@@ -68,15 +76,15 @@ def test_kill_9_while_monitoring_then_resume_submits_once(tmp_path: Path) -> Non
     assert [w["workflow_id"] for w in listed] == ["slow-1"]
 
 
-def test_a_second_process_on_the_same_session_is_refused(tmp_path: Path) -> None:
+def test_a_second_process_on_the_same_session_is_refused(tmp_path: Path, store: list[str]) -> None:
     spec = tmp_path / "slow.yaml"
     spec.write_text(SLOW)
-    proc = spawn(tmp_path, "run", "--spec", str(spec), "--yes", "--json", "--session", "two")
+    proc = spawn(tmp_path, "run", "--spec", str(spec), "--yes", "--json", "--session", "two", *store)
     assert proc.stdout is not None
     for line in proc.stdout:
         if '"event": "submitted"' in line:
             break
-    res = run(tmp_path, "resume", "two", "--yes")
+    res = run(tmp_path, "resume", "two", "--yes", *store)
     assert res.returncode == 2 and "being driven by another orchestrate process" in res.stderr
     proc.stdout.read()
     assert proc.wait(timeout=60) == 0
@@ -95,3 +103,24 @@ def test_ctrl_c_leaves_a_resumable_session(tmp_path: Path) -> None:
     assert res.returncode == 0, res.stderr
     done = json_lines(res.stdout)[-1]
     assert done["outcome"] == "COMPLETED" and done["workflow_ids"] == ["slow-1"]
+
+
+def test_sqlite_sessions_migrate_to_postgres_and_continue_there(tmp_path: Path, pg_url: str) -> None:
+    spec = tmp_path / "quick.yaml"
+    spec.write_text(slow_spec(2))
+    first = run(tmp_path, "run", "--spec", str(spec), "--no-input", "--json", "--session", "mig1")
+    assert first.returncode == 3, first.stderr  # waiting for "submit?" in SQLite
+    moved = run(tmp_path, "migrate-sessions", pg_url, "--json")
+    assert moved.returncode == 0, moved.stderr
+    report = json.loads(moved.stdout)
+    assert report["copied"] == ["mig1"] and report["checkpoints"] > 0 and report["writes"] > 0
+    pg = ["--checkpointer", pg_url]
+    listed = json.loads(run(tmp_path, "sessions", "--json", *pg).stdout)["sessions"]
+    assert [(s["session"], s["state"]) for s in listed] == [("mig1", "waiting")]
+    assert json.loads(run(tmp_path, "migrate-sessions", pg_url, "--json").stdout)["skipped"] == ["mig1"]
+    res = run(tmp_path, "resume", "mig1", "--answer", "yes", "--yes", "--json", *pg)
+    assert res.returncode == 0, res.stderr
+    done = json_lines(res.stdout)[-1]
+    assert done["outcome"] == "COMPLETED" and len(done["workflow_ids"]) == 1
+    still = json.loads(run(tmp_path, "sessions", "--json").stdout)["sessions"]
+    assert still[0]["state"] == "waiting"  # the SQLite copy was left as it was

@@ -33,10 +33,12 @@ def _spec(tmp_path: Path) -> str:
     return str(p)
 
 
-def test_stop_while_monitoring_then_resume_finishes_with_one_submission(tmp_path: Path) -> None:
+def test_stop_while_monitoring_then_resume_finishes_with_one_submission(
+    tmp_path: Path, checkpointer: str | None
+) -> None:
     backend = LocalBackend(tmp_path / "state")
     deps = make_deps(backend, tmp_path, auto_yes=True)
-    runner = SessionRunner(deps.state_dir, "s1", deps, max_concurrency=4)
+    runner = SessionRunner(deps.state_dir, "s1", deps, max_concurrency=4, checkpointer=checkpointer)
     items = []
     for item in runner.run({"request": "sleep", "spec_path": _spec(tmp_path)}):
         items.append(item)
@@ -49,17 +51,17 @@ def test_stop_while_monitoring_then_resume_finishes_with_one_submission(tmp_path
     snap = runner.snapshot()
     assert snap.next and not snap.values.get("outcome")  # resumable, not finished
 
-    again = SessionRunner(deps.state_dir, "s1", deps, max_concurrency=4)
+    again = SessionRunner(deps.state_dir, "s1", deps, max_concurrency=4, checkpointer=checkpointer)
     final = list(again.run())[-1]
     assert isinstance(final, Finished) and final.values["outcome"] == "COMPLETED"
     assert final.values["workflow_ids"] == [wid]  # resumed the same workflow, never submitted twice
     assert SessionRunner.ended(again.snapshot())
 
 
-def test_questions_pause_the_run_and_answers_continue_it(tmp_path: Path) -> None:
+def test_questions_pause_the_run_and_answers_continue_it(tmp_path: Path, checkpointer: str | None) -> None:
     backend = LocalBackend(tmp_path / "state")
     deps = make_deps(backend, tmp_path)
-    runner = SessionRunner(deps.state_dir, "s1", deps)
+    runner = SessionRunner(deps.state_dir, "s1", deps, checkpointer=checkpointer)
     end = list(runner.run({"request": "sleep", "spec_path": _spec(tmp_path)}))[-1]
     assert isinstance(end, Asked) and [q.kind for q in end.questions] == ["submit"]
     assert backend.list_workflows() == []
@@ -69,10 +71,51 @@ def test_questions_pause_the_run_and_answers_continue_it(tmp_path: Path) -> None
     assert backend.list_workflows() == []
 
 
-def test_a_second_driver_is_refused_while_the_first_holds_the_session(tmp_path: Path) -> None:
+def test_a_second_driver_is_refused_while_the_first_holds_the_session(tmp_path: Path, checkpointer: str | None) -> None:
     deps = make_deps(LocalBackend(tmp_path / "state"), tmp_path, auto_yes=True)
-    with session_lock(deps.state_dir, "s1"), pytest.raises(SessionBusy, match="another orchestrate process"):
-        next(SessionRunner(deps.state_dir, "s1", deps).run({"request": "x", "spec_path": _spec(tmp_path)}))
+    runner = SessionRunner(deps.state_dir, "s1", deps, checkpointer=checkpointer)
+    with session_lock(deps.state_dir, "s1", checkpointer), pytest.raises(SessionBusy, match="another orchestrate"):
+        next(runner.run({"request": "x", "spec_path": _spec(tmp_path)}))
+    with session_lock(deps.state_dir, "s2", checkpointer):  # another session is not blocked
+        pass
+    with session_lock(deps.state_dir, "s1", checkpointer):  # released when its holder is done
+        pass
+
+
+def test_postgres_prune_keeps_the_latest_checkpoint_and_the_session_resumes(tmp_path: Path, pg_url: str) -> None:
+    """On PostgreSQL the runner prunes with PostgresSaver.prune(keep_latest): same contract as the SQLite prune."""
+    import psycopg
+
+    from runshepherd.graph.checkpoint import prune_saver
+
+    backend = LocalBackend(tmp_path / "state")
+    deps = make_deps(backend, tmp_path)
+    runner = SessionRunner(deps.state_dir, "s1", deps, checkpointer=pg_url)
+    asked = list(runner.run({"request": "sleep", "spec_path": _spec(tmp_path)}))[-1]
+    assert isinstance(asked, Asked)
+
+    def count(what: str = "*") -> int:
+        with psycopg.connect(pg_url) as conn:
+            row = conn.execute(f"SELECT count({what}) FROM checkpoints WHERE thread_id='s1'").fetchone()
+            return int(row[0]) if row else 0
+
+    before = count()
+    with open_saver(deps.state_dir, pg_url) as saver:
+        prune_saver(saver, "s1")
+    assert before > count() == count("DISTINCT checkpoint_ns")
+    assert [q.id for q in runner.questions()] == [q.id for q in asked.questions]  # same open question
+    end = list(runner.run(answers={asked.questions[0].id: "no"}))[-1]
+    assert isinstance(end, Finished) and end.values["outcome"] == "CANCELED"
+
+
+def test_an_unreachable_postgres_is_a_clear_error(tmp_path: Path) -> None:
+    from runshepherd.graph.checkpoint import CheckpointerUnavailable
+
+    deps = make_deps(LocalBackend(tmp_path / "state"), tmp_path)
+    runner = SessionRunner(deps.state_dir, "s1", deps, checkpointer="postgresql://nobody:secret@127.0.0.1:9/x")
+    with pytest.raises(CheckpointerUnavailable, match="cannot reach the session database") as err:
+        runner.snapshot()
+    assert "secret" not in str(err.value) and "scripts/pg-up.sh" in str(err.value)
 
 
 def _count(db: Path, table: str, thread: str, what: str = "*") -> int:
