@@ -228,6 +228,9 @@ class Sessions:
                 message=f"{wid} already ended ({ws.status.value}); nothing to cancel",
             )
         self.ctx.backend.cancel(wid)
+        from runshepherd.audit import record
+
+        record(self.ctx.state_dir, "cancel", approved_by="person", session=sid, workflow=wid, via="mcp cancel")
         tail = ""
         if sid:
             when = "at its next poll" if self._busy(sid) else "when it is continued"

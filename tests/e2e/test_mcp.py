@@ -69,6 +69,8 @@ async def cancel_scenario(client: Client, tmp_path: Path) -> None:
     assert done["canceled"] is True and done["workflow_id"] == view["workflow_ids"][0]
     view = await _until_settled(client, sid)
     assert view["state"] == "CANCELED" and not view["question"]
+    audit = [json.loads(line) for line in (tmp_path / "state" / "audit.jsonl").read_text().splitlines()]
+    assert {"what": "cancel", "via": "mcp cancel", "session": sid}.items() <= audit[-1].items()
 
 
 async def _call(client: Client, name: str, **args: Any) -> dict[str, Any]:
