@@ -82,6 +82,9 @@ SQUEUE_FORMAT = ",".join(f"{f}:|" for f in SQUEUE_FIELDS)
 HOST = Host(backend="the Slurm backend", where="on the Slurm nodes", machine="the Slurm nodes", runs="Slurm runs")
 
 
+ABANDONED = "abandoned"  # marks the folder of a submit killed before its record (see _remove_orphans)
+
+
 class SlurmBackend:
     name = "slurm"
 
@@ -110,6 +113,7 @@ class SlurmBackend:
         partition = pool or self.partition or self._default_partition()
         with FileLock(str(self.root / "submit.lock"), timeout=60):
             if idempotency_key is not None:
+                self._remove_orphans(idempotency_key)
                 existing = self.find_by_key(idempotency_key)
                 if existing is not None:
                     rec = self._dir(existing).read_slurm_record()
@@ -507,11 +511,44 @@ class SlurmBackend:
         ]
         if found:
             return max(found, key=lambda r: r.submit_time).workflow_id
-        proc = self.cli.run("squeue", ["-h", "-t", "all", "-O", SQUEUE_FORMAT], check=False)
-        tagged = [(r, r.tag) for r in parse_squeue(proc.stdout) if r.tag and r.tag.key == idempotency_key]
+        # A half-made folder of this store (a killed submit) is not a submission: submit() removes it.
+        tagged = [(r, r.tag) for r in self._tagged(idempotency_key) if not self._half_made(r.tag.workflow_id)]
         if not tagged:
             return None
         return max(tagged, key=lambda rt: int(rt[0].job_id.split("_")[0]))[1].workflow_id
+
+    def _tagged(self, idempotency_key: str) -> list[Any]:
+        proc = self.cli.run("squeue", ["-h", "-t", "all", "-O", SQUEUE_FORMAT], check=False)
+        return [r for r in parse_squeue(proc.stdout) if r.tag and r.tag.key == idempotency_key]
+
+    def _half_made(self, workflow_id: str) -> bool:
+        """This store has the workflow's folder but not its record: a submit was killed before its commit point."""
+        if not is_id(workflow_id):
+            return False
+        folder = SlurmDir(workflows_root(self.root) / workflow_id)
+        return folder.root.is_dir() and not folder.slurm_record_path.is_file()
+
+    def _remove_orphans(self, idempotency_key: str) -> None:
+        """A submit killed between its first sbatch and its record left jobs (held, or running unrecorded) and a
+        folder without a record. Under the submit lock nothing is half-way, so cancel those jobs and remove the
+        folder: the submission then happens once, whole."""
+        # Only folders of this store: jobs of other stores on the same cluster may carry the same key.
+        orphans = [
+            r
+            for r in self._tagged(idempotency_key)
+            if self._half_made(r.tag.workflow_id)
+            and not (workflows_root(self.root) / r.tag.workflow_id / ABANDONED).exists()
+        ]
+        if not orphans:
+            return
+        self.cli.run("scancel", [r.job_id for r in orphans], check=False)
+        for wid in {r.tag.workflow_id for r in orphans}:
+            # The folder stays, marked, with no record: Slurm lists the canceled jobs (and their key) for a while,
+            # and the marked folder keeps find_by_key from taking them for this key's submission.
+            write_text_atomic(
+                workflows_root(self.root) / wid / ABANDONED,
+                "a submit was killed before writing its record; its jobs were canceled and it was submitted again\n",
+            )
 
     def wait_for_change(self, workflow_id: str, timeout: float) -> bool:
         """Watch the runners' exit records and logs (no scheduler calls); True when one of them changed."""
