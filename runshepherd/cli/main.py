@@ -31,6 +31,8 @@ credential_cmd = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(credential_cmd, name="credential")
+recipe_cmd = typer.Typer(help="Workload recipes shipped with RunShepherd (OSMO templates).", no_args_is_help=True)
+app.add_typer(recipe_cmd, name="recipe")
 data_cmd = typer.Typer(help="Storage locations: access checks (OSMO: `osmo data`).", no_args_is_help=True)
 app.add_typer(data_cmd, name="data")
 
@@ -637,6 +639,22 @@ def credential_delete(
     from runshepherd.cli import credentials
 
     credentials.delete_credential(_ctx(config, state_dir, backend), name, yes, json_)
+
+
+@recipe_cmd.command("list")
+def recipe_list(json_: JsonOpt = False) -> None:
+    """Recipes: kind, summary and per-run throughput where known."""
+    from runshepherd.cli import recipes
+
+    recipes.list_cmd(_ctx(None, None, None), json_)
+
+
+@recipe_cmd.command("show")
+def recipe_show(name: Annotated[str, typer.Argument()], json_: JsonOpt = False) -> None:
+    """A recipe's parameters, throughput (with its source) and template."""
+    from runshepherd.cli import recipes
+
+    recipes.show_cmd(_ctx(None, None, None), name, json_)
 
 
 @data_cmd.command("check")

@@ -261,6 +261,11 @@ def run(
         raise UsageError('say what to run, e.g. orchestrate "train a small classifier for 3 epochs", or --spec FILE')
     if request and spec is None and (refused := _out_of_scope(ctx, request, as_json)) is not None:
         return refused
+    if request and spec is None and (plan := _recipe_plan(request)) is not None:
+        from runshepherd.cli.recipes import run_plan
+
+        sid = session or new_session_id()
+        return run_plan(ctx, plan, request=request, sets=sets, pool=pool, session=sid, yes=yes, as_json=as_json)
     set_values = parse_set_values(sets)
     spec_pool = None
     if spec is not None:
@@ -292,7 +297,9 @@ def run(
 
 def _check_pool(ctx: CliContext, pool: str | None, where: str) -> None:
     """A pool the backend does not have is bad input (exit 2) before a session exists or anything is submitted."""
-    if not pool:
+    from runshepherd.backends.pool_choice import parse_auto
+
+    if not pool or parse_auto(pool)[0]:  # auto[:GPU_TYPE] is chosen from the pools when the spec is known
         return
     names = [p.name for p in ctx.backend.pools()]
     if names and pool not in names:
@@ -304,6 +311,14 @@ def _check_pool(ctx: CliContext, pool: str | None, where: str) -> None:
             f"{where}: no pool {pool!r} on the {ctx.backend.name} backend; {hint}its pools: {', '.join(names)} "
             "(`orchestrate pools` lists them)"
         )
+
+
+def _recipe_plan(request: str) -> Any:
+    """A request a recipe sizes into several runs ("about 1000 images" at 60 per run); None otherwise."""
+    from runshepherd.recipes import plan_from_request
+
+    plan = plan_from_request(request)
+    return plan if plan is not None and plan.submissions > 1 else None
 
 
 def _out_of_scope(ctx: CliContext, request: str, as_json: bool) -> int | None:

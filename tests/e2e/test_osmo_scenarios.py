@@ -435,6 +435,45 @@ def test_031_draft_with_url_io_private_image_and_topology_never_submitted(tmp_pa
     assert again.returncode == 2 and "--force" in again.stderr  # an existing file is not replaced silently
 
 
+def test_009_recipe_sized_by_throughput_submitted_that_many_times_to_an_h100_pool(tmp_path: Path) -> None:
+    question = next(s["question"] for s in _evals() if s["id"] == "osmo-user-009")
+    res = osmo_cli(tmp_path, question, "--yes", "--json", FAKE_OSMO_EXECUTE="0", FAKE_OSMO_RUN_SECONDS="0")
+    assert res.returncode == 0, res.stdout + res.stderr
+    events = [json.loads(x) for x in res.stdout.splitlines() if x.startswith("{")]
+    plan = events[0]
+    assert plan["event"] == "planned" and plan["spec_name"] == "isaac-sim-sdg"
+    assert "ceil(1000 / 60) = 17 submissions" in plan["message"]  # the cookbook's stated per-run throughput
+    assert "60 images per run" in plan["message"] and "OSMO cookbook" in plan["message"]
+    assert plan["pool"] == "h100-east" and "no H100 pool has 17 GPUs free" in plan["warnings"][0]
+    ids = [e["workflow_id"] for e in events if e["event"] == "submitted"]
+    assert len(ids) == len(set(ids)) == 17
+    assert events[-1]["event"] == "message" and all(i in events[-1]["text"] for i in ids)  # every id reported
+    from runshepherd.events import parse_event
+
+    assert all(parse_event(e) is not None for e in events)  # the published event contract
+    calls = osmo_calls(tmp_path)
+    submits = [c for c in calls if c[:2] == ["workflow", "submit"]]
+    assert len(submits) == 17 and all(c[c.index("--pool") + 1] == "h100-east" for c in submits)
+    assert ["pool", "list", "--format-type", "json"] in calls
+    spec = osmo_cli(tmp_path, "explain", ids[0])
+    assert "nvcr.io/nvidia/isaac-sim" in spec.stdout
+    # the same request without --yes and no terminal: nothing is submitted
+    again = osmo_cli(tmp_path, question)
+    assert again.returncode == 2 and "--yes" in again.stderr
+    assert len([c for c in osmo_calls(tmp_path) if c[:2] == ["workflow", "submit"]]) == 17
+
+
+def test_recipes_are_listed_with_their_throughput_and_source(tmp_path: Path) -> None:
+    from cli_helpers import run
+
+    listed = run(tmp_path, "recipe", "list")
+    assert listed.returncode == 0 and "isaac-sim-sdg" in listed.stdout and "60 images per run" in listed.stdout
+    for name in ("train-single-node", "train-multi-node", "evaluate", "data-processing"):
+        assert name in listed.stdout
+    shown = run(tmp_path, "recipe", "show", "isaac-sim-sdg")
+    assert "OSMO cookbook" in shown.stdout and "default-values" in shown.stdout
+
+
 # ------------------------------------------------------------------------------------------- credentials
 NGC_KEY = "mock-ngc-api-key-do-not-print"  # the value the skill's own eval config exports
 
@@ -525,6 +564,7 @@ SCENARIOS: dict[str, str] = {
     "osmo-user-006": "test_006_explain_from_the_template",
     "osmo-user-007": "test_007_submit_unchanged_to_a_free_h100_pool",
     "osmo-user-008": "test_008_jinja_values_go_through_set",
+    "osmo-user-009": "test_009_recipe_sized_by_throughput_submitted_that_many_times_to_an_h100_pool",
     "osmo-user-010": OUT_OF_SCOPE,  # general NVIDIA product question
     "osmo-user-011": "test_011_012_pools_with_effective_availability",
     "osmo-user-012": "test_011_012_pools_with_effective_availability",
@@ -554,21 +594,15 @@ SCENARIOS: dict[str, str] = {
 }
 
 
-# In scope but not built yet (issue 18): each leaves this list when its test lands.
-NOT_YET = {
-    "osmo-user-009": "recipes with a throughput-based submission count",
-}
-
-
 def _evals() -> list[dict[str, Any]]:
     return json.loads((fake_env.EVALS / "evals.json").read_text())
 
 
 def test_every_scenario_is_classified_and_covered() -> None:
     ids = [s["id"] for s in _evals()]
-    missing = [i for i in ids if i not in SCENARIOS and i not in NOT_YET]
+    missing = [i for i in ids if i not in SCENARIOS]
     assert not missing, f"scenarios with no test and no out-of-scope verdict: {missing}"
-    assert not set(SCENARIOS) & set(NOT_YET) and set(ids) == set(SCENARIOS) | set(NOT_YET)
+    assert len(ids) == len(SCENARIOS) == 34
     for sid, test in SCENARIOS.items():
         if test != OUT_OF_SCOPE:
             assert callable(globals().get(test)), f"{sid}: {test} is not a test in this module"
