@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -33,7 +34,31 @@ class BoundedEnvironment(SandboxedEnvironment):
     whole render, so nested `range(100000)` loops stop after the budget instead of running for hours.
     """
 
-    intercepted_binops = frozenset({"*", "**"})
+    intercepted_binops = frozenset({"*", "**", "%"})
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        # No compile-time folding (it would run `'x'|center(10**10)` before any limit), and every filter's
+        # arguments and result are checked: widths, counts and format strings must stay within the output budget.
+        self.optimized = False
+        self.filters = {name: _bounded(name, f) for name, f in self.filters.items()}
+
+    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 - jinja's API
+        _check_args("a call", args, kwargs)
+        return _check_result("a call", super().call(__context, __obj, *args, **kwargs))
+
+    def wrap_str_format(self, value: Any) -> Any:
+        fmt = super().wrap_str_format(value)
+        if fmt is None:
+            return None
+        text = value.__self__
+
+        @functools.wraps(fmt)
+        def bounded(*args: Any, **kwargs: Any) -> Any:
+            _check_args("str.format", (text, *args), kwargs)  # '{:>N}'.format(…): the width is in the string
+            return fmt(*args, **kwargs)
+
+        return bounded
 
     def render(self, source: str, values: dict[str, Any]) -> str:
         ast = self.parse(source)
@@ -72,10 +97,43 @@ class BoundedEnvironment(SandboxedEnvironment):
             for seq, n in ((left, right), (right, left)):
                 if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * n > MAX_RENDERED_CHARS:
                     raise RenderLimit(f"a template repeats a value to over {MAX_RENDERED_CHARS:,} items")
+        if operator == "%":
+            _check_args("a %-format", (left,), {})
         if operator == "**" and isinstance(left, int) and isinstance(right, int):
             if abs(left) > 1 and right * max(abs(left), 2).bit_length() > 4096:
                 raise RenderLimit("a template computes a number over 4096 bits — use a smaller power")
         return super().call_binop(context, operator, left, right)
+
+
+_WIDTH = re.compile(r"%[-+ #0]*(\d+)|\{[^{}]*?:[^{}]*?(\d+)[^{}]*\}")
+
+
+def _check_args(what: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    for arg in (*args, *kwargs.values()):
+        if isinstance(arg, int) and not isinstance(arg, bool) and arg > MAX_RENDERED_CHARS:
+            raise RenderLimit(f"{what} was given {arg:,}, over the {MAX_RENDERED_CHARS:,}-character output budget")
+        if isinstance(arg, str) and ("%" in arg or "{" in arg):
+            for m in _WIDTH.finditer(arg[:10_000]):
+                width = int(m.group(1) or m.group(2))
+                if width > MAX_RENDERED_CHARS:
+                    raise RenderLimit(f"{what} asks for a field {width:,} characters wide — use a smaller width")
+
+
+def _check_result(what: str, value: Any) -> Any:
+    if isinstance(value, (str, list, tuple)) and len(value) > MAX_RENDERED_CHARS:
+        raise RenderLimit(f"{what} produced over {MAX_RENDERED_CHARS:,} characters")
+    return value
+
+
+def _bounded(name: str, func: Any) -> Any:
+    what = f"the `{name}` filter"
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        _check_args(what, args, kwargs)
+        return _check_result(what, func(*args, **kwargs))
+
+    return wrapper
 
 
 class RenderProblem(Exception):

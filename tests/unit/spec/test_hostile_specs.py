@@ -59,6 +59,26 @@ def test_template_repetition_is_bounded() -> None:
         load_spec_text(TASK.format(arg='"{{ 10 ** 100000000 }}"'))
 
 
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "'x'|center(10000000000)",
+        "'a'|indent(99999999999)",
+        "'%09999999999d' % 1",
+        "'{:>9999999999}'.format(1)",
+        "'{a:>9999999999}'.format_map({'a': 1})",
+    ],
+)
+def test_filters_and_formats_cannot_ask_for_gigabytes(expr: str) -> None:
+    with pytest.raises(SpecError, match="budget|wide"):
+        load_spec_text(TASK.format(arg='"{{ ' + expr.replace('"', "") + ' }}"'))
+
+
+def test_ordinary_filters_and_formats_still_render() -> None:
+    arg = "\"{{ 'x'|center(5) }}|{{ '%3d' % 7 }}|{{ '{:>3}'.format(1) }}|{{ [1, 2]|join(',') }}\""
+    assert "  x  |  7|  1|1,2" in load_spec_text(TASK.format(arg=arg)).rendered_text
+
+
 def test_template_loops_that_fit_still_render() -> None:
     text = TASK.format(arg='"{% for i in range(3) %}{{ i }}{% endfor %}"')
     assert "012" in load_spec_text(text).rendered_text
