@@ -13,6 +13,7 @@ import re
 
 from pydantic import BaseModel
 
+from runshepherd import wording
 from runshepherd.backends.base import Pool
 from runshepherd.errors import UsageError
 
@@ -68,7 +69,7 @@ def choose_pool(pools: list[Pool], gpu_type: str | None, gpus: int) -> PoolChoic
     ranked = sorted(fitting or of_type, key=lambda p: (free(p), p.total_free or 0, p.name), reverse=True)
     best = ranked[0]
     need = f"{gpus} GPU{'s' if gpus != 1 else ''}"
-    have = f"{free(best)} GPUs free now (min of quota free {best.quota_free}, physically free {best.total_free})"
+    have = f"{wording.count(free(best), 'GPU')} free now (min of quota free {best.quota_free}, physically free {best.total_free})"
     others = [f"{p.name} {free(p)} free" for p in of_type if p is not best]
     tail = f"; other {what}s: {', '.join(others)}" if others else ""
     if fitting:

@@ -21,7 +21,7 @@ app = typer.Typer(
     ),
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    add_completion=False,
+    add_completion=True,
     rich_markup_mode=None,
 )
 app_cmd = typer.Typer(help="Reusable apps: saved, versioned workflow specs.", no_args_is_help=True)
@@ -52,6 +52,32 @@ CheckpointerOpt = Annotated[
         show_default=False,
     ),
 ]
+YesOpt = Annotated[
+    bool,
+    typer.Option(
+        "--yes", "-y", help="Take each question's default (submit, fix, download); never runs something else."
+    ),
+]
+NoInputOpt = Annotated[
+    bool, typer.Option("--no-input", help="Never prompt: pause at a question (exit 3) and print how to answer it.")
+]
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        print(f"orchestrate (runshepherd) {version('runshepherd')}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool, typer.Option("--version", help="Print the version and exit.", callback=_version, is_eager=True)
+    ] = False,
+) -> None:
+    """RunShepherd: take an ML job from a sentence to results."""
 
 
 def _session_id(value: str | None) -> str | None:
@@ -227,15 +253,6 @@ def resources(
 
 
 # ------------------------------------------------------------------------------------------------ graph-driven
-def _not_yet(what: str, issue: str) -> None:
-    from runshepherd.errors import NotImplementedYet
-
-    raise NotImplementedYet(
-        f"{what} is not built yet ({issue}). Today you can `orchestrate submit SPEC`, then `status`, `logs`, "
-        "`list`, `cancel`, `pools`, `resources`."
-    )
-
-
 def _run_args(
     request: str | None,
     spec: Path | None,
@@ -272,12 +289,18 @@ def run(
     pool: Annotated[
         str | None, typer.Option("--pool", help="A pool, or auto[:GPU_TYPE] to pick one with free GPUs.")
     ] = None,
-    session: Annotated[str | None, typer.Option("--session", callback=_session_id)] = None,
-    yes: Annotated[bool, typer.Option("--yes", "-y")] = False,
-    no_input: Annotated[bool, typer.Option("--no-input")] = False,
+    session: Annotated[
+        str | None, typer.Option("--session", help="Use this session id (default: a new one).", callback=_session_id)
+    ] = None,
+    yes: YesOpt = False,
+    no_input: NoInputOpt = False,
     json_: JsonOpt = False,
-    max_fixes: Annotated[int | None, typer.Option("--max-fixes")] = None,
-    cadence: Annotated[float | None, typer.Option("--cadence")] = None,
+    max_fixes: Annotated[
+        int | None, typer.Option("--max-fixes", help="Automatic fix attempts before asking you (default 3).")
+    ] = None,
+    cadence: Annotated[
+        float | None, typer.Option("--cadence", help="Seconds between status polls (default: adaptive).")
+    ] = None,
     notify: Annotated[
         list[str] | None,
         typer.Option(
@@ -352,9 +375,11 @@ def draft(
 @app.command()
 def resume(
     session: Annotated[str, typer.Argument(callback=_session_id)],
-    answer: Annotated[str | None, typer.Option("--answer")] = None,
-    yes: Annotated[bool, typer.Option("--yes", "-y")] = False,
-    no_input: Annotated[bool, typer.Option("--no-input")] = False,
+    answer: Annotated[
+        str | None, typer.Option("--answer", help="Answer the waiting question (one of its listed answers).")
+    ] = None,
+    yes: YesOpt = False,
+    no_input: NoInputOpt = False,
     json_: JsonOpt = False,
     config: ConfigOpt = None,
     state_dir: StateDirOpt = None,
@@ -675,15 +700,42 @@ def data_check(
 
 
 # ------------------------------------------------------------------------------------------------ entry point
+ALIASES = {"version": "--version", "help": "--help"}
+
+
 def _argv_with_default_command(argv: list[str]) -> list[str]:
-    """`orchestrate "train X" --yes` means `orchestrate run "train X" --yes`."""
+    """`orchestrate "train X" --yes` means `orchestrate run "train X" --yes`.
+
+    A bare request is a sentence (two words or more); one word is a mistyped command (did-you-mean) or needs
+    `run`, so `orchestrate version` or `orchestrate stauts x` never plans a job."""
+    import difflib
+
+    from runshepherd.errors import UsageError
+
     if not argv:
         return argv
     first = argv[0]
-    commands = set(typer.main.get_group(app).commands)
+    group = typer.main.get_group(app)
+    commands = set(group.commands)
     if first in commands or first.startswith("-"):
         return argv
-    return ["run", *argv]
+    words = first.split()
+    if len(words) >= 2:
+        return ["run", *argv]
+    if not words:
+        raise UsageError('the request is empty — say what to run, e.g. orchestrate "train a small classifier"')
+    if first.lower() in ALIASES:
+        raise UsageError(f"no command {first!r} — did you mean `orchestrate {ALIASES[first.lower()]}`?")
+    visible = sorted(n for n, c in group.commands.items() if not getattr(c, "hidden", False))
+    near = difflib.get_close_matches(first.lower(), visible, n=1, cutoff=0.6)
+    if near:
+        raise UsageError(
+            f"no command {first!r} — did you mean `orchestrate {near[0]}`? (`orchestrate --help` lists them)"
+        )
+    raise UsageError(
+        f"{first!r} is not a command, and one word is not a request — describe the job in a sentence "
+        f'(orchestrate "train a small classifier"), or plan it as written with: orchestrate run {first!r}'
+    )
 
 
 def _state_dir_of(args: list[str]) -> Path | None:
@@ -743,8 +795,9 @@ def _internal_error(exc: BaseException, state_dir: Path | None = None) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point. Errors a person can act on print one line (no traceback) and set the exit code."""
-    args = _argv_with_default_command(list(sys.argv[1:] if argv is None else argv))
+    args = list(sys.argv[1:] if argv is None else argv)
     try:
+        args = _argv_with_default_command(args)
         app(args=args, prog_name="orchestrate")
         code = 0
     except SystemExit as exc:

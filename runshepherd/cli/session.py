@@ -230,7 +230,7 @@ def check_new_session(
     """What `run` refuses before anything starts, checked before a detached session is spawned."""
     from runshepherd.spec import load_spec_file, parse_set_values
 
-    if not request and spec is None:
+    if not (request or "").strip() and spec is None:
         raise UsageError('say what to run, e.g. orchestrate "train a small classifier for 3 epochs", or --spec FILE')
     set_values = parse_set_values(sets)
     if spec is not None:
@@ -257,7 +257,7 @@ def run(
 ) -> int:
     from runshepherd.spec import load_spec_file, parse_set_values
 
-    if not request and spec is None:
+    if not (request or "").strip() and spec is None:
         raise UsageError('say what to run, e.g. orchestrate "train a small classifier for 3 epochs", or --spec FILE')
     if request and spec is None and (refused := _out_of_scope(ctx, request, as_json)) is not None:
         return refused

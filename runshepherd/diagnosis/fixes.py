@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from runshepherd import wording
 from runshepherd.backends.base import Node
 from runshepherd.diagnosis.models import Diagnosis, Fix
 from runshepherd.diagnosis.pending import size_to_capacity
@@ -185,8 +186,7 @@ def size_gi(value: Any) -> float | None:
     return float(m.group(1)) * _TO_GI[m.group(2)]
 
 
-def fmt_gi(gi: float) -> str:
-    return f"{int(gi)}Gi" if gi >= 1 else f"{max(1, int(gi * 1024))}Mi"
+fmt_gi = wording.memory
 
 
 _DURATION = re.compile(r"^\s*(\d+)\s*([smhd])\s*$")

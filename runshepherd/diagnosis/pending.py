@@ -13,6 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from runshepherd import wording
 from runshepherd.backends.base import Node, Pool
 
 Kind = Literal["quota", "capacity", "node_fit", "placement", "storage", "priority", "dependency", "held", "unknown"]
@@ -157,6 +158,8 @@ def translate(lines: list[str]) -> list[PendingReason]:
             if km:
                 n = km.group(1) if km.groups() and km.group(1) else ""
                 plain = text.format(n=f"{n} " if n else "")
+                if n == "1":  # "1 machine does not", never "1 machines do not"
+                    plain = plain.replace("machines do not", "machine does not").replace("machines are", "machine is")
                 if plain not in seen:
                     seen.add(plain)
                     out.append(PendingReason(source="kubernetes", kind=kind, plain=plain, evidence=line.rstrip()))
@@ -219,8 +222,8 @@ def explain_pending(
             )
             suggestions.append(
                 f"Ask for at most what one machine has, e.g. gpu: {fit.gpu}, cpu: {int(fit.cpu)}, "
-                f"memory: {int(fit.memory_gi)}Gi"
-                + (f", storage: {int(fit.storage_gi)}Gi" if fit.storage_gi else "")
+                f"memory: {wording.memory(fit.memory_gi)}"
+                + (f", storage: {wording.memory(fit.storage_gi)}" if fit.storage_gi else "")
                 + " — or split the work over several tasks (multi-node training)."
             )
             others = _pools_fitting(pools, request, exclude=pool)
@@ -243,7 +246,7 @@ def explain_pending(
         if qf is not None and tf is not None and qf < request.gpu <= tf:
             summary = (
                 f"Your team's GPU quota{where} is used up ({qf} of the quota free, you ask for {request.gpu}), "
-                f"but the pool has {tf} GPUs physically free."
+                f"but the pool has {wording.count(tf, 'GPU')} physically free."
             )
             suggestions.append(
                 "Resubmit with LOW priority to borrow idle GPUs — warning: LOW-priority work can be "
@@ -262,7 +265,7 @@ def explain_pending(
             )
         if tf is not None and tf < request.gpu:
             summary = (
-                f"The pool{where} is full: {tf} GPUs are free in total and the task needs {request.gpu}. "
+                f"The pool{where} is full: {wording.count(tf, 'GPU')} free in total and the task needs {request.gpu}. "
                 "Lower priority will not help because the GPUs are physically in use."
             )
             suggestions.append("Wait for running work to finish, ask for fewer GPUs, or use another pool.")
@@ -279,11 +282,13 @@ def explain_pending(
         free_per_node = max((n.gpu_free for n in pool_nodes), default=None)
         if free_per_node is not None and free_per_node < request.gpu:
             summary = (
-                f"The pool{where} has {tf if tf is not None else 'some'} GPUs free in total, but they are "
+                f"The pool{where} has {wording.count(tf, 'GPU') if tf is not None else 'some GPUs'} free in total, but they are "
                 f"spread over machines: no single machine has {request.gpu} free right now (at most "
                 f"{free_per_node})."
             )
-            suggestions.append(f"Wait for a machine to free up, or ask for at most {free_per_node} GPUs per task.")
+            suggestions.append(
+                f"Wait for a machine to free up, or ask for at most {wording.count(free_per_node, 'GPU')} per task."
+            )
             return PendingExplanation(
                 kind="node_fit",
                 origin="capacity",
@@ -333,16 +338,16 @@ def _from_reasons(reasons: list[PendingReason]) -> PendingExplanation:
 
 def _ask(req: ResourceRequest, what: str) -> str:
     return {
-        "GPUs": f"{req.gpu} GPUs",
-        "CPUs": f"{req.cpu:g} CPUs",
+        "GPUs": wording.count(req.gpu, "GPU"),
+        "CPUs": wording.count(float(req.cpu), "CPU"),
         "GiB of memory": f"{req.memory_gi:g} GiB of memory",
     }[what]
 
 
 def _have(node: Node, whats: list[str]) -> str:
     vals = {
-        "GPUs": f"{node.gpu_total} GPUs",
-        "CPUs": f"{node.cpu_total:g} CPUs",
+        "GPUs": wording.count(node.gpu_total, "GPU"),
+        "CPUs": wording.count(float(node.cpu_total), "CPU"),
         "GiB of memory": f"{node.memory_total_gi:g} GiB of memory",
     }
     return ", ".join(vals[w] for w in whats)
@@ -355,5 +360,5 @@ def _pools_fitting(pools: list[Pool], req: ResourceRequest, exclude: Pool | None
             continue
         eff = p.effective_gpu_free()
         if eff is not None and eff >= max(req.gpu, 1):
-            out.append(f"{p.name} ({eff} GPUs free)")
+            out.append(f"{p.name} ({wording.count(eff, 'GPU')} free)")
     return out

@@ -36,3 +36,54 @@ def test_a_pool_that_does_not_exist_is_exit_2_before_anything_is_submitted(tmp_p
     assert res.returncode == 2 and "nosuchpool" in res.stderr and "its pools: local" in res.stderr
     assert not [e for e in json_lines(res.stdout) if e["event"] == "submitted"]
     assert not (tmp_path / "state" / "workflows").exists() or not any((tmp_path / "state" / "workflows").iterdir())
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["version"], "did you mean `orchestrate --version`"),
+        (["stauts", "x"], "did you mean `orchestrate status`"),
+        (["   "], "the request is empty"),
+        (["run", "   "], "say what to run"),
+        (["classifier"], "one word is not a request"),
+    ],
+)
+def test_typos_and_empty_requests_never_plan_a_job(tmp_path: Path, args: list[str], said: str) -> None:
+    res = run(tmp_path, *args)
+    assert res.returncode == 2 and said in res.stderr, res.stdout + res.stderr
+    assert "plan" not in res.stdout and "Submit" not in res.stdout
+    assert not (tmp_path / "state" / "sessions.sqlite").exists()
+
+
+def test_version_completion_and_help_on_every_option(tmp_path: Path) -> None:
+    from importlib.metadata import version
+
+    import typer
+
+    from runshepherd.cli.main import app
+
+    res = run(tmp_path, "--version")
+    assert res.returncode == 0 and version("runshepherd") in res.stdout
+    comp = _run_env(tmp_path, _ORCHESTRATE_COMPLETE="complete_bash", COMP_WORDS="orchestrate sta", COMP_CWORD="1")
+    assert comp.returncode == 0 and "status" in comp.stdout.split()
+    listed = run(tmp_path, "--help").stdout
+    assert "--install-completion" in listed
+
+    missing = []
+
+    def walk(cmd: object, path: str) -> None:
+        for p in getattr(cmd, "params", []):
+            if type(p).__name__.endswith("Option") and not getattr(p, "help", None):
+                missing.append(f"{path} {p.opts[0]}")
+        for name, sub in getattr(cmd, "commands", {}).items():
+            walk(sub, f"{path} {name}")
+
+    walk(typer.main.get_group(app), "orchestrate")
+    assert missing == []
+
+
+def test_wording_counts_and_memory() -> None:
+    from runshepherd.wording import count, memory
+
+    assert count(1, "GPU") == "1 GPU" and count(2, "GPU") == "2 GPUs" and count(1.0, "CPU") == "1 CPU"
+    assert memory(0.4) == "409Mi" and memory(0.0001) == "1Mi" and memory(23.5) == "23Gi"

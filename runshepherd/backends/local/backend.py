@@ -21,6 +21,7 @@ import psutil
 from filelock import FileLock
 
 import runshepherd
+from runshepherd import wording
 from runshepherd.backends.access import Access, AccessCheck, check_path
 from runshepherd.backends.base import (
     BackendError,
@@ -372,8 +373,8 @@ class LocalBackend:
         return [
             Pool(
                 name=POOL,
-                description=f"this machine ({m.hostname}): {m.cpu_count} CPUs, "
-                f"{m.memory_bytes / 1024**3:.1f}Gi memory, {m.gpu_count} GPUs",
+                description=f"this machine ({m.hostname}): {wording.count(m.cpu_count, 'CPU')}, "
+                f"{m.memory_bytes / 1024**3:.1f}Gi memory, {wording.count(m.gpu_count, 'GPU')}",
                 backend=self.name,
                 total_capacity=m.gpu_count,
                 total_usage=used,

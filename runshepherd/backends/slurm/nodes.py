@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from runshepherd import wording
 from runshepherd.backends.base import Node, Pool
 
 _PAIR = re.compile(r"(?:^|\s)([A-Za-z][A-Za-z0-9:_]*)=(\S*)")
@@ -66,7 +67,11 @@ def pools_of(partition_text: str, node_text: str) -> list[Pool]:
         free = sum(n.gpu_free for n in mine)
         state = rec.get("State", "UP")
         biggest = max(mine, key=lambda n: (n.cpu_total, n.memory_total_gi), default=None)
-        size = f"; largest node {biggest.cpu_total:g} CPUs, {biggest.memory_total_gi:g}Gi" if biggest else ""
+        size = (
+            f"; largest node {wording.count(float(biggest.cpu_total), 'CPU')}, {biggest.memory_total_gi:g}Gi"
+            if biggest
+            else ""
+        )
         pools.append(
             Pool(
                 name=name,
