@@ -173,7 +173,10 @@ def snapshot(
         facts = facts.model_copy(update={"next_step": _next_step(ws, diag)})
     escalations = [Escalation(label=k, evidence=v) for k, v in escalate(backend, ws, digests)] if escalate else []
     report = build_report(ws, facts, resources=resources, escalations=escalations)
-    path = write_artifact(report, runs_dir)
+    try:
+        path: str | None = write_artifact(report, runs_dir)
+    except OSError:  # a read-only or full state dir: the status is still shown, only its file is not kept
+        path = None
     return Snapshot(ws=ws, report=report.model_copy(update={"artifact": path}), digests=digests, diagnosis=diag)
 
 
