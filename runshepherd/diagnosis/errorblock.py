@@ -24,6 +24,8 @@ _PREFIXES = [
     re.compile(r"^\s*\d{1,4}:\s+(?=\S)"),
     re.compile(r"^\s*[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+\d+\s+[\w./-]+:\d+\]\s*"),
     re.compile(r"^\s*(?:INFO|DEBUG)\s*[:|-]\s*"),
+    # logs pasted into issues and chats: markdown quotes ("> "), list bullets ("* "), pytest's "E   " failure lines
+    re.compile(r"^\s*(?:>(?!>)|\*)\s+(?=\S)|^E {3,}(?=\S)"),
 ]
 # all prefixes are anchored at the start: one match of their union tells whether any pass could change the line
 _ANY_PREFIX = re.compile("|".join(f"(?:{p.pattern})" for p in _PREFIXES))

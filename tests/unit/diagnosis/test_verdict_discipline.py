@@ -40,3 +40,13 @@ def test_healthy_confidence_follows_the_evidence() -> None:
 def test_counters_that_mention_errors_are_not_errors() -> None:
     d = diagnose_log_text("benchmark: 1000 requests, 0 errors, p50=41ms\nstep 3 loss 0.5\n")
     assert d.label == "healthy"
+
+
+def test_logs_pasted_as_markdown_quotes_bullets_or_pytest_failures_read_the_same() -> None:
+    quoted = "> step 3 loss 0.4\n> slurmstepd: error: *** JOB 7 ON n1 CANCELLED AT 2024-01-01T00:00:00 DUE TO TIME LIMIT ***\n"
+    assert diagnose_log_text(quoted).label == "timeout"
+    pytest_e = "E   ModuleNotFoundError: No module named 'flash_attn'\n"
+    d = diagnose_log_text(pytest_e)
+    assert d.label == "missing_dependency" and d.evidence == ["E   ModuleNotFoundError: No module named 'flash_attn'"]
+    bullet = "* E0108 22:07:45.954949 1 factory.go:660] Error scheduling default/kafka-0: pod has unbound immediate PersistentVolumeClaims\n"
+    assert diagnose_log_text(bullet).label == "unschedulable"
