@@ -61,3 +61,43 @@ def check_path(uri: str, access: Access, *, who: str = "this machine") -> Access
     where = "" if target == path else f" (does not exist yet; checked {target}, where it would be created)"
     detail = f"{path}: {'writable' if ok else 'permission denied for writing'}{where}"
     return AccessCheck(uri=uri, access=access, ok=ok, detail=detail, checked_by=call)
+
+
+def storage_locations(spec_text: str, task: str | None, *, limit: int = 4) -> list[tuple[str, Access]]:
+    """The storage URLs a task reads (inputs → read) and writes (outputs → write), from the rendered spec; all
+    tasks when ``task`` is None. At most ``limit``, inputs first."""
+    import yaml
+
+    try:
+        wf = (yaml.safe_load(spec_text) or {}).get("workflow") or {}
+    except yaml.YAMLError:
+        return []
+    tasks = list(wf.get("tasks") or []) + [t for g in wf.get("groups") or [] for t in g.get("tasks") or []]
+    found: list[tuple[str, Access]] = []
+    for t in tasks:
+        if not isinstance(t, dict) or (task is not None and t.get("name") != task):
+            continue
+        pairs: tuple[tuple[str, Access], ...] = (("inputs", "read"), ("outputs", "write"))
+        for key, access in pairs:
+            for item in t.get(key) or []:
+                url = item.get("url") if isinstance(item, dict) else None
+                if isinstance(url, str) and "://" in url and (url, access) not in found:
+                    found.append((url, access))
+    found.sort(key=lambda ua: ua[1] != "read")
+    return found[:limit]
+
+
+def confirm_access(backend: object, spec_text: str, task: str | None) -> list[AccessCheck]:
+    """For a permission failure: check the task's own storage locations, so the diagnosis can say whether
+    storage access is the cause (a check that says no) or is ruled out (every check passes)."""
+    if not isinstance(backend, AccessChecker):
+        return []
+    from runshepherd.backends.base import BackendError
+
+    out = []
+    for url, access in storage_locations(spec_text, task):
+        try:
+            out.append(backend.check_access(url, access))
+        except BackendError:
+            continue  # a location this backend cannot check (another scheme): nothing is claimed about it
+    return out

@@ -88,6 +88,7 @@ def workflow_diagnoses(ctx: CliContext, workflow_id: str) -> list[tuple[dict[str
         metrics=MetricsHints(nan_seen=nan),
     )
     nodes = backend.resources(ws.pool)
+    from runshepherd.backends.access import confirm_access
     from runshepherd.diagnosis.fixes import propose_fix
 
     out = []
@@ -96,6 +97,8 @@ def workflow_diagnoses(ctx: CliContext, workflow_id: str) -> list[tuple[dict[str
             diag = diag.model_copy(update={"fix": propose_fix(diag, inp.spec_text, nodes=nodes)})
         obj = _redacted(diag.to_json(workflow_id))
         obj["task"] = diag.task
+        if diag.label == "permission_or_auth" and inp.spec_text:
+            obj["access_checks"] = [c.model_dump() for c in confirm_access(backend, inp.spec_text, diag.task)]
         out.append((obj, diag.what_would_confirm))
     return out
 
@@ -113,6 +116,16 @@ def _print(ctx: CliContext, obj: dict[str, Any], as_json: bool, *, what_would_co
     out.print(f"  {obj['explanation']}", markup=False)
     for line in obj["evidence"][:8]:
         out.print(f"    │ {line}", markup=False)
+    checks = obj.get("access_checks") or []
+    for c in checks:
+        verdict = "yes" if c["ok"] else "no"
+        out.print(f"  access check: {c['access']} {c['uri']} → {verdict} ({c['detail']})", markup=False)
+    if checks and all(c["ok"] for c in checks):
+        out.print(
+            "  the task's storage locations are accessible: the denial is elsewhere (a token, a gated model, "
+            "a file's permissions)",
+            markup=False,
+        )
     if what_would_confirm:
         out.print(f"  to confirm: {what_would_confirm}", markup=False)
     fix = obj["fix"]

@@ -542,6 +542,41 @@ def test_033_read_access_check_of_a_raw_storage_uri(tmp_path: Path) -> None:
     assert wrong.returncode == 2 and "s3://" in wrong.stderr
 
 
+DENIED_SPEC = """\
+workflow:
+  name: upload-denied
+  resources:
+    default: {cpu: 1, memory: 1Gi}
+  tasks:
+  - name: export
+    image: ubuntu:24.04
+    command: [bash, -c]
+    args: ["echo 'botocore.exceptions.ClientError: An error occurred (AccessDenied) when calling the PutObject operation: Access Denied'; exit 1"]
+    inputs:
+    - url: s3://open-data/raw/
+    outputs:
+    - url: s3://locked-bucket/exports/
+"""
+
+
+def test_permission_diagnosis_confirms_with_access_checks_of_the_tasks_own_locations(tmp_path: Path) -> None:
+    spec = tmp_path / "denied.yaml"
+    spec.write_text(DENIED_SPEC)
+    sub = as_json(osmo_cli(tmp_path, "submit", str(spec), "--pool", "h100-east", "--json"))
+    deny = {"FAKE_OSMO_DATA_DENY": "s3://locked-bucket/"}
+    for _ in range(30):
+        if '"FAILED"' in osmo_cli(tmp_path, "status", sub["workflow_id"], "--json").stdout:
+            break
+    d = json.loads(osmo_cli(tmp_path, "diagnose", sub["workflow_id"], "--json", **deny).stdout.splitlines()[-1])
+    assert d["label"] == "permission_or_auth"
+    checks = {(c["uri"], c["access"]): c["ok"] for c in d["access_checks"]}
+    assert checks == {("s3://open-data/raw/", "read"): True, ("s3://locked-bucket/exports/", "write"): False}
+    text = osmo_cli(tmp_path, "diagnose", sub["workflow_id"], **deny).stdout
+    assert "access check: write s3://locked-bucket/exports/ → no" in text
+    calls = [c for c in osmo_calls(tmp_path) if c[:2] == ["data", "check"]]
+    assert ["data", "check", "s3://locked-bucket/exports/", "--access-type", "WRITE"] in calls
+
+
 def test_data_check_on_local_looks_at_the_path(tmp_path: Path) -> None:
     from cli_helpers import run
 
