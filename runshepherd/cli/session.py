@@ -264,8 +264,13 @@ def run(
     if request and spec is None and (plan := _recipe_plan(request)) is not None:
         from runshepherd.cli.recipes import run_plan
 
-        sid = session or new_session_id()
-        return run_plan(ctx, plan, request=request, sets=sets, pool=pool, session=sid, yes=yes, as_json=as_json)
+        session = session or new_session_id()
+        if plan.submissions > 1:
+            return run_plan(ctx, plan, request=request, sets=sets, pool=pool, session=session, yes=yes, as_json=as_json)
+        # one run: the recipe's spec goes through the session like any spec (watched, diagnosed, fixed)
+        spec = ctx.state_dir / "recipes" / f"{session}-{plan.recipe.name}.yaml"
+        spec.parent.mkdir(parents=True, exist_ok=True)
+        spec.write_text(plan.recipe.text(), encoding="utf-8")
     set_values = parse_set_values(sets)
     spec_pool = None
     if spec is not None:
@@ -314,11 +319,10 @@ def _check_pool(ctx: CliContext, pool: str | None, where: str) -> None:
 
 
 def _recipe_plan(request: str) -> Any:
-    """A request a recipe sizes into several runs ("about 1000 images" at 60 per run); None otherwise."""
+    """A request a recipe sizes ("about 1000 images" at 60 per run → 17 runs); None otherwise."""
     from runshepherd.recipes import plan_from_request
 
-    plan = plan_from_request(request)
-    return plan if plan is not None and plan.submissions > 1 else None
+    return plan_from_request(request)
 
 
 def _out_of_scope(ctx: CliContext, request: str, as_json: bool) -> int | None:

@@ -463,6 +463,23 @@ def test_009_recipe_sized_by_throughput_submitted_that_many_times_to_an_h100_poo
     assert len([c for c in osmo_calls(tmp_path) if c[:2] == ["workflow", "submit"]]) == 17
 
 
+def test_a_one_run_recipe_request_is_a_normal_session_on_the_named_gpu_type(tmp_path: Path) -> None:
+    res = osmo_cli(
+        tmp_path,
+        "generate 50 images with Isaac Sim on an H100 pool",
+        "--yes",
+        "--json",
+        FAKE_OSMO_EXECUTE="0",
+        FAKE_OSMO_RUN_SECONDS="0",
+    )
+    events = [json.loads(x) for x in res.stdout.splitlines() if x.startswith("{")]
+    planned = next(e for e in events if e["event"] == "planned")
+    assert planned["spec_name"] == "isaac-sim-sdg" and planned["pool"] == "h100-east"
+    assert any("pool chosen: h100-east" in w for w in planned["warnings"])
+    assert len([e for e in events if e["event"] == "submitted"]) == 1
+    assert events[-1]["event"] == "done" and events[-1]["outcome"] == "COMPLETED", res.stderr
+
+
 def test_recipes_are_listed_with_their_throughput_and_source(tmp_path: Path) -> None:
     from cli_helpers import run
 
