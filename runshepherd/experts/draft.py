@@ -62,6 +62,7 @@ class DraftResult(BaseModel):
     text: str
     placeholders: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    replaced_demo: bool = False  # the expert's bundled-demo task was replaced by the input→output skeleton
 
 
 def parse_cues(request: str) -> DraftCues:
@@ -70,7 +71,9 @@ def parse_cues(request: str) -> DraftCues:
     outs = [
         u
         for u in urls
-        if re.search(rf"(?:to|into|output\w*|write\w*|save\w*)\s+(?:\S+\s+){{0,3}}{re.escape(u)}", request, re.I)
+        if re.search(
+            rf"(?:to|into|output\w*|writ\w*|sav\w*|upload\w*)\s+(?:\S+\s+){{0,3}}{re.escape(u)}", request, re.I
+        )
     ]
     ins = [u for u in urls if u not in outs]
     image = next((m for m in _IMAGE.findall(request) if not m.lower().startswith(("s3", "gs"))), None)
@@ -175,7 +178,8 @@ def shape(spec_text: str, cues: DraftCues) -> DraftResult:
             + ") — declare the data as `inputs: - url: …` and read it from {{input:0}} instead"
         )
     text = yaml.dump(spec, Dumper=_BlockDumper, sort_keys=False, width=120)
-    return DraftResult(name=str(wf["name"]), text=text, placeholders=placeholders, notes=notes)
+    replaced = demo and task.get("command") == ["bash", ENTRY]
+    return DraftResult(name=str(wf["name"]), text=text, placeholders=placeholders, notes=notes, replaced_demo=replaced)
 
 
 def draft(request: str, expert: Any, cwd: Path) -> DraftResult:
@@ -186,5 +190,7 @@ def draft(request: str, expert: Any, cwd: Path) -> DraftResult:
     result = shape(base.spec_text, parse_cues(request))
     base_dir = Path(base.base_dir) if base.base_dir else None
     doc = load_spec_text(result.text, source="the drafted spec", base_dir=base_dir)
-    result.notes = [*base.notes, *(f"not honoured: {m}" for m in base.missing), *result.notes, *doc.warnings]
+    missing = [m for m in base.missing if not (result.replaced_demo and "demo" in m)]  # about a task now gone
+    notes = [n for n in base.notes if not (result.replaced_demo and "demo" in n)]
+    result.notes = [*notes, *(f"not honoured: {m}" for m in missing), *result.notes, *doc.warnings]
     return result

@@ -34,3 +34,8 @@ def test_a_fetch_inside_a_task_is_refused() -> None:
     assert network_fetches(__import__("yaml").safe_load(fetching))
     with pytest.raises(UsageError, match="input:0"):
         shape(fetching, parse_cues("prep the data"))
+
+
+def test_writing_to_a_url_makes_it_an_output() -> None:
+    c = parse_cues("a job reading s3://raw/ writing s3://out/ on nvcr.io/nvidia/pytorch:24.08-py3")
+    assert c.inputs == ["s3://raw/"] and c.outputs == ["s3://out/"] and c.image == "nvcr.io/nvidia/pytorch:24.08-py3"
