@@ -27,6 +27,7 @@ IntentKind = Literal[
     "answer",
     "list_runs",
     "out_of_scope",
+    "draft",
     "help",
     "quit",
 ]
@@ -97,6 +98,10 @@ def route(text: str, *, waiting: str | None = None, known: list[str] | None = No
         return Intent(kind="answer", text=text, answer=t.split()[0])
     if out_of_scope(text) is not None:
         return Intent(kind="out_of_scope", text=text)
+    if re.match(r"(?:please |can you |could you )?(?:draft|write me|write)\b", t) and re.search(
+        r"\b(?:spec|yaml|workflow|draft)\b", t
+    ):
+        return Intent(kind="draft", text=text, request=text.strip())
     if re.search(r"\b(cancel|abort|kill|terminate)\b", t) or re.match(r"stop (it|the run|the job|workflow)", t):
         return Intent(kind="cancel", text=text, workflow=wid)
     if re.search(r"\bdownload\b|\b(fetch|get|grab|copy) (the |my )?(outputs?|results?|model|artifacts?)\b", t):

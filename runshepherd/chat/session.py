@@ -30,6 +30,7 @@ HELP = """I can:
   why it waits           "why is it pending"
   logs                   "show me the logs of train"
   what a workflow does   "what does workflow tiny-1 do"
+  draft a spec           "draft a workflow yaml reading s3://raw/ and writing to s3://out/" (never submitted)
   why it failed          "why did it fail"
   follow-ups             "download the outputs", "save it as an app", "cancel it" (I always confirm)
   answer a question      "yes", "no", "retry", "stop"
@@ -225,6 +226,31 @@ class ChatSession:
 
         verdict = out_of_scope(intent.text)
         self.say(verdict.text() if verdict else HELP)
+
+    def do_draft(self, intent: Intent) -> None:
+        """A spec written next to the conversation (never over an existing file) and validated; nothing submitted."""
+        from runshepherd.errors import RunShepherdError
+        from runshepherd.experts.base import make_expert
+        from runshepherd.experts.draft import draft
+        from runshepherd.logs import redact
+
+        request = redact(intent.request or intent.text, self.ctx.settings.logs.redaction_patterns)[0]
+        try:
+            result = draft(request, make_expert(self.ctx.settings.expert, settings=self.ctx.settings), Path.cwd())
+        except RunShepherdError as exc:
+            self.say(f"could not draft it: {exc}")
+            return
+        path, n = Path.cwd() / f"{result.name}.yaml", 1
+        while path.exists():
+            n += 1
+            path = Path.cwd() / f"{result.name}-{n}.yaml"
+        path.write_text(result.text, encoding="utf-8")
+        self.say(f"drafted {path.name}: valid, nothing was submitted")
+        for p in result.placeholders:
+            self.say(f"  placeholder: {p}")
+        for note in result.notes:
+            self.say(f"  note: {note}")
+        self.say(f"  submit it when ready: orchestrate submit {path.name}")
 
     def do_start(self, intent: Intent) -> None:
         sid = new_session_id()

@@ -491,6 +491,30 @@ def test_recipes_are_listed_with_their_throughput_and_source(tmp_path: Path) -> 
     assert "OSMO cookbook" in shown.stdout and "default-values" in shown.stdout
 
 
+def test_031_in_chat_writes_the_draft_beside_the_conversation_and_submits_nothing(tmp_path: Path) -> None:
+    import yaml
+
+    question = next(s["question"] for s in _evals() if s["id"] == "osmo-user-031")
+    env = env_for(tmp_path)
+    env.update(fake_env.install(tmp_path, [OWN, fake_env.EVAL_FIXTURES]))
+    (tmp_path / "config.yaml").write_text(CONFIG)
+    res = subprocess.run(
+        [*orchestrate_bin(), "chat", "--session", "c1", "--backend", "osmo", "--config", str(tmp_path / "config.yaml")],
+        cwd=tmp_path,
+        env=env,
+        input=question + "\nAdd a node taint to drain gpu-node-7\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert res.returncode == 0, res.stderr
+    assert "drafted workflow-yaml.yaml: valid, nothing was submitted" in res.stdout
+    spec = yaml.safe_load((tmp_path / "workflow-yaml.yaml").read_text())
+    assert spec["workflow"]["tasks"][0]["inputs"] and spec["workflow"]["resources"]["default"]["topology"]
+    assert "Kubernetes cluster administration" in res.stdout  # the out-of-scope line in the same conversation
+    assert osmo_calls(tmp_path) == []
+
+
 # ------------------------------------------------------------------------------------------- credentials
 NGC_KEY = "mock-ngc-api-key-do-not-print"  # the value the skill's own eval config exports
 

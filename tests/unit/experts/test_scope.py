@@ -44,3 +44,9 @@ def test_platform_requests_get_their_family_and_a_pointer(request_text: str, fam
 def test_chat_routes_out_of_scope_before_any_other_intent() -> None:
     assert route("Add a node taint to drain gpu-node-7 so I can do maintenance on it.").kind == "out_of_scope"
     assert route("cancel workflow gr00t-train-1").kind == "cancel"
+
+
+def test_chat_routes_a_draft_request_to_drafting_not_to_a_run() -> None:
+    assert route("draft a workflow yaml with a URL input, do not submit it").kind == "draft"
+    assert route("write a spec for prep.py reading s3://raw/").kind == "draft"
+    assert route("train a small classifier").kind == "start"
