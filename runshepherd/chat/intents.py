@@ -73,7 +73,11 @@ def _workflow(text: str, known: list[str]) -> str | None:
         if re.search(rf"(?<![\w-]){re.escape(wid.lower())}(?![\w-])", text):
             return wid
     m = re.search(r"\bworkflow\s+([a-z0-9][\w.-]*)", text)
-    return m.group(1) if m and m.group(1) not in {"do", "does", "is", "it", "x"} else None
+    if m and m.group(1) not in {"do", "does", "is", "it", "x"}:
+        return m.group(1)
+    # An id said outright ("why did train-classifier-7 fail") wins over "the last run", known here or not.
+    ids = re.findall(r"(?<![\w/.-])([a-z][a-z0-9]*(?:-[a-z0-9]+)*-\d+)(?![\w/-])", text)
+    return ids[0] if ids else None
 
 
 _START = re.compile(

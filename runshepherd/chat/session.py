@@ -413,7 +413,12 @@ class ChatSession:
             self.say("no run yet — tell me what to train")
             return
         report = report_for(self.ctx.backend, wid, runs_dir=self.ctx.state_dir / "runs", settings=self.ctx.settings)
-        self.say(render_markdown(report))
+        from runshepherd.reports.status import render_terminal
+
+        text = render_markdown(report)
+        with self._print_lock:
+            self.ctx.out.print(render_terminal(report))  # terminal text; the transcript keeps the Markdown
+        self.rec.add_turn("shepherd", text)
 
     def do_why_pending(self, intent: Intent) -> None:
         from runshepherd.diagnosis.pending import explain_pending

@@ -415,16 +415,15 @@ def sessions(ctx: CliContext, as_json: bool) -> None:
         return
     from rich.table import Table
 
-    table = Table("Session", "Request", "State", "Workflow", "Last update", "Waiting for")
+    # One line per session at any width (80 columns included): the last column gives way, with an ellipsis.
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    for name in ("Session", "State", "Workflow", "Updated"):
+        table.add_column(name, no_wrap=True)
+    table.add_column("Request · waiting for", no_wrap=True, overflow="ellipsis", ratio=1)
     for r in rows:
-        table.add_row(
-            r["session"],
-            (r["request"] or "")[:40],
-            r["state"],
-            r["workflow"] or "-",
-            (r["last_update"] or "-")[:19],
-            (r["question"] or "-")[:50],
-        )
+        updated = (r["last_update"] or "-")[5:16].replace("T", " ") if r["last_update"] else "-"
+        last = f"? {r['question']}" if r["question"] else (r["request"] or "-")
+        table.add_row(r["session"], r["state"], r["workflow"] or "-", updated, " ".join(last.split()))
     ctx.out.print(table)
 
 

@@ -136,9 +136,9 @@ def status(ctx: CliContext, workflow_id: str, as_json: bool) -> None:
     if as_json:
         ctx.print_json(report.model_dump(mode="json"))
         return
-    from runshepherd.reports.status import render_markdown
+    from runshepherd.reports.status import render_terminal
 
-    ctx.out.print(render_markdown(report), markup=False)
+    ctx.out.print(render_terminal(report))  # terminal text; the Markdown itself is in the artifact
 
 
 def list_workflows(ctx: CliContext, statuses: list[str], pool: str | None, as_json: bool) -> None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rich.console import Console
+from rich.markdown import Markdown
 
 from runshepherd.events import (
     Answered,
@@ -136,7 +137,7 @@ def _fix(e: FixProposed) -> Iterator[str]:
 
 
 # How each event reads on a terminal (one entry per event type; events without one print nothing there).
-_LINES: dict[type[BaseEvent], Callable[[Any], Iterable[str]]] = {
+_LINES: dict[type[BaseEvent], Callable[[Any], Iterable[Any]]] = {
     Planned: _planned,
     Submitted: lambda e: [
         f"● submitted {e.workflow_id} (attempt {e.attempt})" + (" (found the earlier submission)" if e.reused else "")
@@ -148,7 +149,7 @@ _LINES: dict[type[BaseEvent], Callable[[Any], Iterable[str]]] = {
     DiagnosisEvent: _diagnosis,
     FixProposed: _fix,
     Answered: lambda e: [f"? {e.kind:<9} {(e.text.splitlines() or [''])[0]} → {e.answer} (pre-answered)"],
-    Report: lambda e: [e.digest] if e.digest else [],
+    Report: lambda e: [Markdown(e.digest)] if e.digest else [],  # terminal text; the Markdown is in the artifact
     Downloaded: lambda e: [f"● download  {e.files} file(s) → {e.dest}"],
     AppSaved: lambda e: [f"● app       saved {e.name} v{e.version}"],
     Message: lambda e: [f"  {e.level}: {e.text}"],

@@ -175,6 +175,19 @@ def render_block(r: StatusReport) -> str:
 
 def render_markdown(r: StatusReport) -> str:
     """Status first, then what the logs show, the error and next step for failures, then the block."""
+    return "\n\n".join([*_story(r), render_block(r)])
+
+
+def render_terminal(r: StatusReport) -> Any:
+    """The same report for a terminal: the Markdown rendered (no `**`, `###` or fences), the block line by line."""
+    from rich.console import Group
+    from rich.markdown import Markdown
+    from rich.text import Text
+
+    return Group(Markdown("\n\n".join(_story(r))), Text(""), Text(render_block(r)))
+
+
+def _story(r: StatusReport) -> list[str]:
     head = f"**{r.status}** — {r.workflow_id}" + (f" on pool {r.pool}" if r.pool else "")
     parts = [head]
     if r.summary:
@@ -183,8 +196,7 @@ def render_markdown(r: StatusReport) -> str:
         parts.append("Error:\n```\n" + "\n".join(r.error_lines[:50]) + "\n```")
     if r.next_step:
         parts.append(f"Why and what next: {r.next_step}")
-    parts.append(render_block(r))
-    return "\n\n".join(parts)
+    return parts
 
 
 def write_artifact(r: StatusReport, runs_dir: Any, now: datetime | None = None) -> str:

@@ -32,7 +32,7 @@ def test_submit_then_status_reaches_completed_with_the_model(tmp_path: Path) -> 
     )
     assert st["links"]["grafana"] is None and Path(st["artifact"]).is_file()
     text = run(tmp_path, "status", wid).stdout
-    assert text.startswith("**COMPLETED**")
+    assert text.startswith("COMPLETED") and "**" not in text  # terminal text; Markdown only in the artifact
     assert "The Grafana resource usage link is not available for this workflow." in text
     listed = json.loads(run(tmp_path, "list", "--json").stdout)["workflows"]
     assert [w["workflow_id"] for w in listed] == [wid]

@@ -1,0 +1,57 @@
+"""Issue 12: reports say what happened — chat answers about the workflow named, `status` reads as terminal text,
+the sessions table fits 80 columns."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from cli_helpers import chat, json_lines, run
+
+FAILS = """\
+workflow:
+  name: broken
+  resources:
+    default: {cpu: 1, memory: 128Mi}
+  tasks:
+  - name: train
+    image: ubuntu:24.04
+    command: [bash, -c]
+    args: ["echo 'FileNotFoundError: [Errno 2] No such file or directory: /data/train.csv' >&2; exit 1"]
+"""
+
+
+def _wait_failed(tmp: Path, ids: list[str], timeout: float = 90) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        rows = {w["workflow_id"]: w["status"] for w in json_lines(run(tmp, "list", "--json").stdout)[0]["workflows"]}
+        if all(rows.get(i, "").startswith("FAILED") for i in ids):
+            return
+        time.sleep(0.5)
+    raise AssertionError(f"{ids} did not fail in time: {rows}")
+
+
+def test_chat_answers_about_the_workflow_named_not_the_last_run(tmp_path: Path) -> None:
+    spec = tmp_path / "broken.yaml"
+    spec.write_text(FAILS)
+    ids = [json_lines(run(tmp_path, "submit", str(spec), "--json").stdout)[0]["workflow_id"] for _ in range(2)]
+    assert ids == ["broken-1", "broken-2"]
+    _wait_failed(tmp_path, ids)
+    out = chat(tmp_path, "c1", ["why did broken-1 fail"]).stdout
+    assert "broken-1" in out and "broken-2" not in out, out
+    assert "no run yet" not in out
+
+
+def test_status_is_terminal_text_and_sessions_fit_80_columns(tmp_path: Path) -> None:
+    spec = tmp_path / "broken.yaml"
+    spec.write_text(FAILS)
+    wid = json_lines(run(tmp_path, "submit", str(spec), "--json").stdout)[0]["workflow_id"]
+    _wait_failed(tmp_path, [wid])
+    shown = run(tmp_path, "status", wid).stdout
+    assert wid in shown and "FAILED" in shown
+    assert "**" not in shown and "###" not in shown and "```" not in shown, shown  # Markdown stays in the artifact
+    for n in range(3):
+        run(tmp_path, f"train a small classifier number {n} on a very long request that goes on and on", "--no-input")
+    table = run(tmp_path, "sessions").stdout  # captured: rich renders at 80 columns
+    lines = [ln for ln in table.splitlines() if ln.strip()]
+    assert len(lines) == 4 and all(len(ln) <= 80 for ln in lines), table  # header + one line per session
