@@ -27,8 +27,11 @@ from runshepherd.nodes.report import report
 from runshepherd.nodes.submit import submit
 
 
-def build_graph() -> StateGraph[SessionState, Deps, SessionState, SessionState]:
-    b = StateGraph(SessionState, context_schema=Deps)
+def build_graph(context_schema: type[Any] = Deps) -> StateGraph[SessionState, Any, SessionState, SessionState]:
+    """The wiring. ``context_schema`` is Deps for the CLI's runner; LangGraph Server uses graph.server.ServerContext."""
+    b: StateGraph[SessionState, Any, SessionState, SessionState] = StateGraph(
+        SessionState, context_schema=context_schema
+    )
     b.add_node("plan", plan)
     b.add_node("approve_submit", approve_submit)
     b.add_node("submit", submit)
@@ -65,7 +68,3 @@ def build_graph() -> StateGraph[SessionState, Deps, SessionState, SessionState]:
 
 def compile_graph(checkpointer: Any = None) -> Any:
     return build_graph().compile(checkpointer=checkpointer, name="runshepherd")
-
-
-# For LangGraph tooling (`langgraph dev`, Studio): compiled without a checkpointer, as the server requires.
-graph = compile_graph()

@@ -98,7 +98,14 @@ def build_deps(
 
 
 def deps_of(runtime: Any) -> Deps:
+    """The session's Deps: passed as they are by the runner, or built from a LangGraph Server run's plain
+    `ServerContext` (graph/server.py) for the run's thread."""
     ctx = getattr(runtime, "context", None)
-    if not isinstance(ctx, Deps):
-        raise RuntimeError("the session was invoked without its context (Deps); pass context= on every invoke")
-    return ctx
+    if isinstance(ctx, Deps):
+        return ctx
+    from runshepherd.graph.server import ServerContext, deps_for
+
+    if isinstance(ctx, ServerContext):
+        info = getattr(runtime, "execution_info", None)
+        return deps_for(ctx, str(getattr(info, "thread_id", None) or "no-thread"))
+    raise RuntimeError("the session was invoked without its context (Deps); pass context= on every invoke")
