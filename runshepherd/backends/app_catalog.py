@@ -24,6 +24,20 @@ class CatalogApp(BaseModel):
     parameters: dict[str, Any] = Field(default_factory=dict)  # the app's default-values: what --set can change
 
 
+class AppCreated(BaseModel):
+    name: str
+    version: int | None = None
+    url: str | None = None
+    message: str
+
+
+@runtime_checkable
+class AppCreator(Protocol):
+    """Optional capability: the scheduler keeps saved specs itself (OSMO apps); else the local registry does."""
+
+    def create_app(self, name: str, description: str, spec_text: str) -> AppCreated: ...
+
+
 @runtime_checkable
 class AppCatalog(Protocol):
     def catalog_apps(self) -> list[CatalogApp]: ...

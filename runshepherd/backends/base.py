@@ -404,10 +404,36 @@ class WholeLogSource(Protocol):
     def whole_log(self, workflow_id: str, task: str) -> WholeLog: ...
 
 
+@runtime_checkable
+class UsageMeter(Protocol):
+    """Optional capability: live CPU/memory/GPU use of a workflow's tasks (local measures its process trees)."""
+
+    def usage(self, workflow_id: str) -> list[TaskUsage]: ...
+
+
+@runtime_checkable
+class CheapLogs(Protocol):
+    """Optional capability: reading a log tail is cheap (local files), so the monitor may refresh progress
+    between status polls. On OSMO a log read is a streaming HTTP call: such backends do not declare it."""
+
+    cheap_logs: bool
+
+
+@runtime_checkable
+class SpecValidator(Protocol):
+    """Optional capability: check a spec against the scheduler without submitting (`osmo workflow validate`,
+    local admission); returns the problems found, [] when it would be accepted."""
+
+    def validate(self, spec: SpecDocument, pool: str | None = None) -> list[str]: ...
+
+
 def usage_of(backend: object, workflow_id: str) -> list[TaskUsage] | None:
-    """Live usage when the backend offers `usage()` (optional; local measures its task trees), else None."""
-    fn = getattr(backend, "usage", None)
-    return fn(workflow_id) if callable(fn) else None
+    """Live usage when the backend is a `UsageMeter`, else None (unknown, never zero)."""
+    return backend.usage(workflow_id) if isinstance(backend, UsageMeter) else None
+
+
+def has_cheap_logs(backend: object) -> bool:
+    return isinstance(backend, CheapLogs) and backend.cheap_logs
 
 
 def sleep_wait(timeout: float) -> bool:

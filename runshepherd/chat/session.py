@@ -357,12 +357,12 @@ class ChatSession:
 
     def _confirmed_save_app(self, conf: Confirmation) -> None:
         from runshepherd.apps.registry import AppRegistry, describe
+        from runshepherd.backends.app_catalog import AppCreator
 
         values = self._graph_state(conf.session or "").values or {}
         name = values.get("spec_name") or "workflow"
-        create = getattr(self.ctx.backend, "create_app", None)
-        if callable(create):
-            made = create(name, describe(name, values.get("request") or ""), values["spec"])
+        if isinstance(self.ctx.backend, AppCreator):
+            made = self.ctx.backend.create_app(name, describe(name, values.get("request") or ""), values["spec"])
             self._audit("app create", conf, app=made.name, version=made.version)
             self.say(f"● app       saved {made.name} v{made.version}")
             return

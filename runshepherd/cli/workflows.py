@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, cast
 import typer
 
 from runshepherd.audit import record
-from runshepherd.backends.base import Priority, Status, jsonable
+from runshepherd.backends.base import Priority, SpecValidator, Status, jsonable
 from runshepherd.cli.context import CliContext
 from runshepherd.errors import UsageError
 
@@ -64,9 +64,9 @@ def validation(ctx: CliContext, spec_path: Path, sets: list[str], pool: str | No
 
     doc = load_spec_file(spec_path, set_values=parse_set_values(sets))
     pool, why = resolve_pool(ctx, pool, spec_gpus(doc), as_json=True)  # the caller shows the reason
-    checker = getattr(ctx.backend, "validate", None)
-    checked_by = ctx.backend.name if callable(checker) else None
-    warnings = list(doc.warnings) + (checker(doc, pool) if callable(checker) else [])
+    backend = ctx.backend
+    checked_by = backend.name if isinstance(backend, SpecValidator) else None
+    warnings = list(doc.warnings) + (backend.validate(doc, pool) if isinstance(backend, SpecValidator) else [])
     if checked_by is None:
         warnings.append(
             f"the {ctx.backend.name} backend cannot check resources without submitting; "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
@@ -41,6 +41,27 @@ class WorkflowExpert(Protocol):
     def fix_spec(
         self, spec_text: str, diagnosis: dict[str, Any], *, nodes: list[Any], base_dir: Path | None
     ) -> FixProposal: ...
+
+
+@runtime_checkable
+class Diagnoser(Protocol):
+    """Optional: explain a failure when the rules are unsure (the model path); None keeps the rules' answer."""
+
+    def diagnose(self, inp: Any, heuristic: Any, digest: str = "") -> Any | None: ...
+
+
+@runtime_checkable
+class DigestWriter(Protocol):
+    """Optional: write a log digest from the deterministic extraction (never from raw logs)."""
+
+    def write_digest(self, extraction: str) -> str: ...
+
+
+@runtime_checkable
+class NoticeSource(Protocol):
+    """Optional: notices to show the person (e.g. "the model was unreachable; used the rules instead")."""
+
+    def drain_notices(self) -> list[str]: ...
 
 
 def make_expert(

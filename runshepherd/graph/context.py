@@ -6,14 +6,21 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from runshepherd.config import Settings
+
+if TYPE_CHECKING:
+    from runshepherd.backends.base import Backend
+    from runshepherd.experts.base import WorkflowExpert
+    from runshepherd.experts.llm.usage import UsageLedger
 
 
 @dataclass
 class Deps:
-    backend: Any
+    """What nodes use besides the state: the scheduler, the settings, the expert. Never checkpointed."""
+
+    backend: Backend
     settings: Settings = field(default_factory=Settings)
     session_id: str = "no-session"
     state_dir: Path = Path(".")
@@ -23,11 +30,11 @@ class Deps:
     cwd: Path = field(default_factory=Path.cwd)
     download_root: Path = field(default_factory=Path.home)
     clock: Callable[[], float] = time.time
-    expert: Any = None
-    chat_model: Any = None  # a langchain chat model to use instead of building one from settings (tests, chat)
-    usage: Any = None  # the LLM UsageLedger of this process (its counts are checkpointed as `llm_usage`)
+    expert: WorkflowExpert | None = None
+    chat_model: Any = None  # a langchain chat model (optional dependency) instead of one built from settings
+    usage: UsageLedger | None = None  # this process's LLM usage (its counts are checkpointed as `llm_usage`)
 
-    def get_expert(self) -> Any:
+    def get_expert(self) -> WorkflowExpert:
         if self.expert is None:
             from runshepherd.experts.base import make_expert
 
@@ -70,7 +77,7 @@ class Deps:
 
 
 def build_deps(
-    backend: Any,
+    backend: Backend,
     settings: Settings,
     state_dir: Path,
     session: str,

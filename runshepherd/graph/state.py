@@ -64,6 +64,44 @@ class Question(TypedDict):
     choices: list[str]
 
 
+class FixRecord(TypedDict):
+    kind: str
+    description: str
+    patch: str | None
+
+
+class DiagnosisRecord(TypedDict):
+    """A `Diagnosis` as checkpointed (its JSON dump): what failed, why, the evidence lines and the suggested fix."""
+
+    label: str
+    origin: str
+    confidence: float
+    evidence: list[str]
+    explanation: str
+    fix: FixRecord
+    task: str | None
+    what_would_confirm: str | None
+
+
+class ProposedFix(TypedDict):
+    """A changed spec waiting for approval (`approve_resubmit`)."""
+
+    new_spec: str
+    diff: str
+    kind: str
+    explanation: str
+    label: str
+
+
+class AppRecord(TypedDict):
+    """The app to save (name, description) and, once saved, its version and (on OSMO) its URL."""
+
+    name: str
+    description: str
+    version: NotRequired[int | None]
+    url: NotRequired[str | None]
+
+
 class SessionState(TypedDict):
     request: str
     spec_path: NotRequired[str | None]
@@ -91,8 +129,8 @@ class SessionState(TypedDict):
     read_tasks: NotRequired[list[dict[str, str]]]  # set for one fan-out, cleared by diagnose_fix
     reader_results: NotRequired[Annotated[list[ReaderResult], operator.add]]
     digest: NotRequired[str]
-    diagnosis: NotRequired[dict[str, Any] | None]
-    proposed_fix: NotRequired[dict[str, Any] | None]
+    diagnosis: NotRequired[DiagnosisRecord | None]
+    proposed_fix: NotRequired[ProposedFix | None]
     fix_history: NotRequired[list[dict[str, Any]]]
     fix_attempts: NotRequired[int]  # resubmissions with a changed spec (the fixes), never unchanged ones
     extra_fixes: NotRequired[int]  # fix attempts the person allowed beyond the cap ("retry" when asked at it)
@@ -102,7 +140,7 @@ class SessionState(TypedDict):
     downloaded: NotRequired[list[str]]
     downloaded_count: NotRequired[int]  # files written (the list above is capped)
     download_dir: NotRequired[str | None]
-    app: NotRequired[dict[str, Any] | None]
+    app: NotRequired[AppRecord | None]
     report_path: NotRequired[str | None]
     outcome: NotRequired[Outcome | None]
     outcome_reason: NotRequired[str | None]

@@ -42,10 +42,12 @@ def approve_submit(state: SessionState, runtime: Runtime[Deps]) -> Command[Liter
 
 def approve_resubmit(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["submit", "finish"]]:
     deps = deps_of(runtime)
-    fix = state.get("proposed_fix") or {}
+    fix = state.get("proposed_fix")
+    if fix is None:  # only diagnose_fix routes here, always with a proposal
+        raise RuntimeError("approve_resubmit without a proposed fix")
     n = state.get("fix_attempts", 0) + 1
     # The diff itself was just shown (the `fix` event); the question stays one readable line.
-    text = f"Resubmit with this fix (fix attempt {n} of {fix_budget(state, deps)})? {fix.get('explanation', '')}"
+    text = f"Resubmit with this fix (fix attempt {n} of {fix_budget(state, deps)})? {fix['explanation']}"
     if ask(deps, "resubmit", text, default="yes") != "yes":
         return Command(goto="finish", update={"outcome": "FAILED", "outcome_reason": "you declined the fix"})
     prev = state.get("attempt") or {"n": 0}
@@ -54,10 +56,10 @@ def approve_resubmit(state: SessionState, runtime: Runtime[Deps]) -> Command[Lit
             *(state.get("fix_history") or []),
             {
                 "attempt": prev["n"] + 1,
-                "label": fix.get("label"),
-                "kind": fix.get("kind"),
-                "reason": fix.get("explanation"),
-                "diff": fix.get("diff"),
+                "label": fix["label"],
+                "kind": fix["kind"],
+                "reason": fix["explanation"],
+                "diff": fix["diff"],
             },
         ],
         10,
@@ -84,10 +86,10 @@ def approve_resubmit(state: SessionState, runtime: Runtime[Deps]) -> Command[Lit
 def ask_person(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["submit", "finish", "diagnose_fix"]]:
     """After the fix cap, or when no safe fix exists: the person decides."""
     deps = deps_of(runtime)
-    diag = state.get("diagnosis") or {}
+    diag = state.get("diagnosis")
     fixes = state.get("fix_attempts", 0)
     at_cap = fixes >= fix_budget(state, deps)
-    reason = diag.get("explanation") or "the failure could not be explained"
+    reason = (diag["explanation"] if diag else "") or "the failure could not be explained"
     if at_cap:
         text = (
             f"Stopped after {_attempts(fixes)}; the last failure: {reason}. Allow one more automatic fix, or stop here?"
@@ -96,7 +98,7 @@ def ask_person(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["
         if choice == "retry":  # one more attempt allowed; the count of attempts made stays what it is
             return Command(goto="diagnose_fix", update={"extra_fixes": state.get("extra_fixes", 0) + 1})
     else:
-        fix = (diag.get("fix") or {}).get("description") or "no automatic change is safe"
+        fix = (diag["fix"]["description"] if diag else "") or "no automatic change is safe"
         text = f"No safe automatic fix: {reason} Suggested: {fix}. Resubmit unchanged, or stop here?"
         choice = ask(deps, "no_fix", text, default="stop", choices=["resubmit", "stop"])
         if choice == "resubmit":

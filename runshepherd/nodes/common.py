@@ -12,6 +12,7 @@ from langgraph.types import interrupt
 
 from runshepherd.backends.base import WorkflowStatus
 from runshepherd.events import Answered, BaseEvent, Message
+from runshepherd.experts.base import NoticeSource
 from runshepherd.graph.context import Deps
 from runshepherd.graph.state import SessionState, StatusSnapshot
 
@@ -94,7 +95,7 @@ def seed_llm(deps: Deps, state: Any) -> Any:
 def flush_llm(deps: Deps) -> dict[str, Any]:
     """Show the model path's fallback notices as warnings; return the usage to checkpoint (empty without a model)."""
     expert = deps.expert
-    if expert is not None and hasattr(expert, "drain_notices"):
+    if isinstance(expert, NoticeSource):
         for text in expert.drain_notices():
             say("warning", text)
     if deps.usage is None or not deps.usage.by_node:

@@ -15,8 +15,9 @@ from langgraph.types import Command, Overwrite
 from runshepherd.backends.base import Status, jsonable
 from runshepherd.diagnosis.rules import infra_labels
 from runshepherd.events import DiagnosisEvent, FixProposed, FixSuggestion
+from runshepherd.experts.base import Diagnoser
 from runshepherd.graph.context import Deps, deps_of
-from runshepherd.graph.state import SessionState, clip
+from runshepherd.graph.state import SessionState, clip, submitted_id
 from runshepherd.nodes.common import emit, fix_budget, flush_llm, pause, say, seed_llm
 from runshepherd.subagents.workflow_expert.graph import ExpertContext, workflow_expert
 
@@ -34,7 +35,7 @@ Route = Literal["report", "submit", "approve_resubmit", "ask_person"]
 def _inputs(state: SessionState, deps: Deps) -> tuple[Any, str]:
     from runshepherd.diagnosis.models import DiagnosisInput, MetricsHints
 
-    wid = state["attempt"]["workflow_id"]  # None when the backend refused the submission
+    wid = submitted_id(state)  # a refused submission is diagnosed from the refusal, not from here
     ws = deps.backend.query(wid)
     events = deps.backend.events(wid)
     results = sorted(
@@ -68,7 +69,7 @@ def diagnose_fix(state: SessionState, runtime: Runtime[Deps]) -> Command[Route]:
 def _consult_model(deps: Deps, inp: Any, primary: Any, digest: str) -> Any:
     """When the rules are unsure, the model may explain better; its answer is used only if its evidence holds."""
     expert = deps.get_expert()
-    if inp is None or primary is None or primary.label == "healthy" or not hasattr(expert, "diagnose"):
+    if inp is None or primary is None or primary.label == "healthy" or not isinstance(expert, Diagnoser):
         return primary
     from runshepherd.experts.llm.expert import is_unsure
 

@@ -10,6 +10,7 @@ from langgraph.types import Send
 from typing_extensions import TypedDict
 
 from runshepherd.events import LogsReaders
+from runshepherd.experts.base import DigestWriter
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import SessionState, still_running, submitted_id
 from runshepherd.logs import LogConfig
@@ -58,7 +59,8 @@ def _context(deps: Deps) -> ReaderContext:
     cfg = deps.settings.logs
     writer = None
     if deps.settings.expert != "heuristic":
-        writer = getattr(deps.get_expert(), "write_digest", None)
+        expert = deps.get_expert()
+        writer = expert.write_digest if isinstance(expert, DigestWriter) else None
     return ReaderContext(
         backend=deps.backend,
         config=LogConfig(**cfg.model_dump()),

@@ -11,10 +11,11 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command
 
 from runshepherd.apps.registry import AppRegistry, describe
+from runshepherd.backends.app_catalog import AppCreator
 from runshepherd.downloads import fetch, fresh_dest
 from runshepherd.events import AppSaved, Downloaded
 from runshepherd.graph.context import Deps, deps_of
-from runshepherd.graph.state import SessionState, last_status, submitted_id
+from runshepherd.graph.state import AppRecord, SessionState, last_status, submitted_id
 from runshepherd.nodes.common import ask, emit, say
 
 
@@ -81,18 +82,20 @@ def offer_app(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["s
 
 def save_app(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
     deps = deps_of(runtime)
-    meta = state.get("app") or {}
-    create = getattr(deps.backend, "create_app", None)
-    if callable(create):  # a scheduler with its own app registry (OSMO): the app lives there
-        made = create(meta["name"], meta["description"], state["spec"])
-        url = getattr(made, "url", None)
-        saved = {"name": made.name, "version": made.version, "description": meta["description"], "url": url}
+    meta = state.get("app")
+    if meta is None:  # only offer_app routes here, always with the app to save
+        raise RuntimeError("save_app without an app to save")
+    if isinstance(deps.backend, AppCreator):  # a scheduler with its own app registry (OSMO): the app lives there
+        made = deps.backend.create_app(meta["name"], meta["description"], state["spec"])
+        url = made.url
+        saved: AppRecord = {"name": made.name, "version": made.version, "description": meta["description"], "url": url}
         shown: dict[str, Any] = {"url": url}
     else:
         app = AppRegistry(deps.state_dir / "apps").save(
             meta["name"], meta["description"], state["spec"], source_workflow=submitted_id(state)
         )
-        saved, shown = {"name": app.name, "version": app.latest, "description": app.description}, {}
+        saved = {"name": app.name, "version": app.latest, "description": app.description}
+        shown = {}
     deps.audit(
         "app create",
         approved_by=deps.approved_by("save_app"),

@@ -10,7 +10,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from runshepherd.backends.base import Status, TaskStatus, WorkflowStatus
+from runshepherd.backends.base import Status, TaskStatus, WorkflowStatus, has_cheap_logs
 from runshepherd.events import Progress, StatusChanged
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import MAX_TRANSITIONS, SessionState, cap, submitted_id
@@ -61,7 +61,7 @@ def _wait(deps: Deps, ws: WorkflowStatus, seconds: float, progress: str | None, 
     """Sleep until the next poll, waking at once on a change; while RUNNING refresh the progress line every
     `cadence.progress_every` seconds (reading a log tail is cheaper than a status query on every backend)."""
     # Only where reading a log tail is cheap (local files); on OSMO a log read is a streaming HTTP call.
-    every = deps.settings.cadence.progress_every if getattr(deps.backend, "cheap_logs", False) else 0
+    every = deps.settings.cadence.progress_every if has_cheap_logs(deps.backend) else 0
     deadline = time.monotonic() + seconds
     while True:
         left = deadline - time.monotonic()

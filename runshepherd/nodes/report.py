@@ -20,12 +20,12 @@ def write_report(state: SessionState, deps: Deps) -> str | None:
     if not wid:
         return None
     ws = deps.backend.query(wid)
-    diag = state.get("diagnosis") or {}
+    diag = state.get("diagnosis")
     facts = LogFacts(
         summary=state.get("digest") or None,
         progress=state.get("progress_line"),
-        error_lines=list(diag.get("evidence") or [])[:50],
-        risks=[diag["explanation"]] if diag.get("explanation") else [],
+        error_lines=list(diag["evidence"])[:50] if diag else [],
+        risks=[diag["explanation"]] if diag and diag["explanation"] else [],
     )
     report = build_report(ws, facts, resources=requested_resources(deps.backend.spec(wid)))
     return write_artifact(report, deps.state_dir / "runs")

@@ -17,10 +17,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
-
 from runshepherd.backends.access import Access, AccessCheck
-from runshepherd.backends.app_catalog import CatalogApp, description_from_show, parameters_from_show
+from runshepherd.backends.app_catalog import AppCreated, CatalogApp, description_from_show, parameters_from_show
 from runshepherd.backends.base import (
     BackendError,
     Event,
@@ -55,13 +53,6 @@ _WFID_RE = re.compile(r"\{\{\s*workflow_id\s*\}\}")
 
 # `osmo data` URL schemes (OSMO docs, supported_data_urls): what a download may name.
 DATA_SCHEMES = ("s3", "gs", "azure", "tos", "swift")
-
-
-class AppCreated(BaseModel):
-    name: str
-    version: int | None = None
-    url: str | None = None
-    message: str
 
 
 class OsmoBackend:
