@@ -81,7 +81,13 @@ def _foreground(
         for sub, wid, extra in resolved
     ]
 
+    progress: dict[str, str | None] = {}
+
     def seen(obs: Observation) -> None:
+        moved = obs.progress != progress.get(obs.workflow_id)
+        progress[obs.workflow_id] = obs.progress
+        if not (obs.changed or obs.terminal or obs.auth_blocked or moved):
+            return  # nothing new: a week-long run does not print a line per poll
         if as_json:
             ctx.print_json(
                 {
@@ -92,13 +98,17 @@ def _foreground(
                     "escalations": obs.escalations,
                     "artifact": obs.artifact,
                     "summary": obs.summary,
+                    "progress": obs.progress,
                     "auth_blocked": obs.auth_blocked,
                 }
             )
-        elif obs.changed or obs.terminal:
+        elif obs.changed or obs.terminal or obs.auth_blocked:
             stamp = datetime.now(UTC).strftime("%H:%M:%S")
             ctx.out.print(f"── {stamp} {obs.workflow_id}: {obs.status}", markup=False)
             ctx.out.print(obs.markdown, markup=False)
+        else:
+            stamp = datetime.now(UTC).strftime("%H:%M:%S")
+            ctx.out.print(f"── {stamp} {obs.workflow_id}: {obs.status} · {obs.progress}", markup=False)
 
     def failed(m: RunMonitor, exc: Exception) -> None:
         ctx.err.print(f"warning: {m.workflow_id}: {exc} (will retry)", markup=False)

@@ -39,6 +39,7 @@ class Observation:
     auth_blocked: str | None = None
     changed: bool = False
     markdown: str = ""
+    progress: str | None = None
 
 
 def _label_and_evidence(snap: Snapshot) -> tuple[str | None, str | None]:
@@ -128,6 +129,7 @@ class RunMonitor:
             terminal=snap.ws.status.terminal(),
             changed=changed,
             markdown=_markdown(snap),
+            progress=snap.report.progress,
         )
         # The first look at a live run is not news; a change, a terminal state or a new escalation is.
         if changed and (previous is not None or obs.terminal):

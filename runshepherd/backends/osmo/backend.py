@@ -46,6 +46,8 @@ from runshepherd.spec.loader import split_default_values
 if TYPE_CHECKING:  # pragma: no cover
     from runshepherd.spec.document import SpecDocument
 
+WHOLE_LOG_LINES = 10**9  # any -n >= the server's max_log_lines means "no tail limit": the whole log, with -n as
+# the skill always passes it
 DEFAULT_TAIL = 10000  # the skill's `-n 10000` (on a default server config: the whole log)
 KEY_LABEL = "runshepherd-key"
 RECOVERY_SLACK = timedelta(seconds=5)
@@ -236,7 +238,7 @@ class OsmoBackend:
         yield from lines
 
     def whole_log(self, workflow_id: str, task: str) -> WholeLog:
-        """The task's full stream (no `-n`) spooled to a temp file, bounded by a timeout and a byte cap.
+        """The task's full stream (`-n` beyond any server's max_log_lines) spooled to a temp file, bounded by a timeout and a byte cap.
 
         A live stream never ends: it is read until an idle gap (everything that exists now). A bound that cut
         the log short is reported in ``cap_reason``."""
@@ -244,7 +246,7 @@ class OsmoBackend:
         os.close(fd)
         try:
             got = self.cli.spool(
-                ["workflow", "logs", workflow_id, "--task", task],
+                ["workflow", "logs", workflow_id, "--task", task, "-n", str(WHOLE_LOG_LINES)],
                 name,
                 timeout=self.whole_log_timeout,
                 idle=max(3.0, self.idle_timeout * 3),
