@@ -395,6 +395,7 @@ class WholeLog:
     path: Path
     cap_reason: str | None = None
     temporary: bool = False
+    stderr: Path | None = None  # a separate error stream (e.g. `sbatch --error=`), digested with the log
 
 
 @runtime_checkable

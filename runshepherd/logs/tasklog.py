@@ -38,6 +38,9 @@ def digest_task(
             if not whole.path.is_file():
                 return read_log([], task=task, now=now, status=status, config=config)
             digest = read_log_file(whole.path, task=task, now=now, status=status, config=config)
+            if whole.stderr is not None and whole.stderr.is_file():
+                err = read_log_file(whole.stderr, task=task, now=now, status=status, config=config)
+                digest = with_stderr(digest, err, config)
         finally:
             if whole.temporary:
                 try:
@@ -49,3 +52,30 @@ def digest_task(
         return digest
     lines = backend.logs(workflow_id, task, tail=tail_lines, timeout=capture_timeout)
     return read_log(itertools.islice(lines, tail_lines), task=task, now=now, status=status, config=config)
+
+
+def with_stderr(out: TaskDigest, err: TaskDigest, config: LogConfig) -> TaskDigest:
+    """Fold a separate error stream's digest into the output's: its errors come first (a job's traceback goes to
+    stderr), counts and flags add up; progress, metrics and stage stay the output's."""
+    if not err.lines_read:
+        return out
+    errors = [*err.error_lines, *(x for x in out.error_lines if x not in err.error_lines)][: config.max_error_lines]
+    counts = dict(out.exception_counts)
+    for k, v in err.exception_counts.items():
+        counts[k] = counts.get(k, 0) + v
+    flags = [*out.flags, *(f for f in err.flags if f not in out.flags)]
+    last = max((d for d in (out.last_update, err.last_update) if d is not None), default=None)
+    return out.model_copy(
+        update={
+            "error_lines": errors,
+            "root_error": err.root_error or out.root_error,
+            "exception_counts": counts,
+            "flags": flags,
+            "lines_read": out.lines_read + err.lines_read,
+            "bytes_read": out.bytes_read + err.bytes_read,
+            "last_update": last,
+            "redactions": {
+                k: out.redactions.get(k, 0) + err.redactions.get(k, 0) for k in {*out.redactions, *err.redactions}
+            },
+        }
+    )

@@ -103,6 +103,22 @@ def test_watch_a_plain_sbatch_array_follows_every_element(tmp_path: Path) -> Non
     assert all(t["status"] == "COMPLETED" for t in tasks)
 
 
+@pytest.mark.slow
+def test_a_job_with_a_separate_error_file_is_diagnosed_from_it(tmp_path: Path) -> None:
+    script = tmp_path / "job.sh"
+    script.write_text(
+        "#!/bin/sh\n#SBATCH --job-name=splitjob\n"
+        f"#SBATCH --output={tmp_path}/split.out\n#SBATCH --error={tmp_path}/split.err\n"
+        'echo "epoch 1 loss 0.5"\n'
+        "echo \"ModuleNotFoundError: No module named 'flash_attn'\" >&2\nexit 1\n"
+    )
+    job = _sbatch(tmp_path, str(script))
+    res = _watch(tmp_path, job)
+    assert res.returncode == 0, res.stderr
+    last = json.loads(res.stdout.splitlines()[-1])
+    assert last["status"] == "FAILED" and last["label"] == "missing_dependency"
+
+
 def test_an_id_slurm_does_not_know_is_one_clear_line(tmp_path: Path) -> None:
     res = _watch(tmp_path, "999999")
     assert res.returncode == 2 and "Slurm does not know job 999999" in res.stderr and "Traceback" not in res.stderr

@@ -431,6 +431,9 @@ class SlurmBackend:
                 log.parent.mkdir(parents=True, exist_ok=True)
                 if j.stdout and not log.exists():
                     log.symlink_to(j.stdout)
+                err = wf.task_dir(j.name) / "stderr"
+                if j.stderr and j.stderr != j.stdout and not err.is_symlink():
+                    err.symlink_to(j.stderr)
             (wf.root / "description.txt").write_text(foreign.describe(jobs[0]), encoding="utf-8")
             record = SlurmRecord(
                 workflow_id=wid,
@@ -449,7 +452,8 @@ class SlurmBackend:
         rec, _ = self._observe(wf)  # appends Slurm's verdict lines to a finished job's log
         if task not in {j.name for j in rec.tasks}:
             raise BackendError(f"workflow {workflow_id} has no task {task!r}")
-        return WholeLog(path=wf.log_path(task))
+        err = wf.task_dir(task) / "stderr"  # an adopted job's separate --error file, when it has one
+        return WholeLog(path=wf.log_path(task), stderr=err if err.is_symlink() or err.is_file() else None)
 
     def _finished(self, wf: SlurmDir) -> bool:
         rec, obs = self._observe(wf)
