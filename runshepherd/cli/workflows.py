@@ -32,8 +32,7 @@ def resolve_pool(ctx: CliContext, pool: str | None, gpus: int, as_json: bool) ->
 
 def spec_gpus(doc: SpecDocument) -> int:
     """GPUs the whole workflow asks for at once (every task's request added up)."""
-    wf = doc.workflow
-    return sum(int(wf.resources_for(t).gpu or 0) for t in wf.all_tasks())
+    return doc.workflow.total_gpus()
 
 
 def submit(ctx: CliContext, spec_path: Path, sets: list[str], pool: str | None, priority: str, as_json: bool) -> None:
@@ -155,13 +154,13 @@ def list_workflows(ctx: CliContext, statuses: list[str], pool: str | None, as_js
         return
     from rich.table import Table
 
-    from runshepherd.reports.status import format_seconds
+    from runshepherd.durations import format_elapsed
 
     table = Table("Workflow", "Pool", "Status", "Duration", "Submitted")
     order = {"RUNNING": 0, "PENDING": 1, "WAITING": 1, "COMPLETED": 3}
     rows = sorted(rows, key=lambda r: (order.get(r.status.value, 2), r.status.value))  # grouped by status
     for r in rows:
-        dur = format_seconds(r.duration) if r.duration is not None else "-"
+        dur = format_elapsed(r.duration) if r.duration is not None else "-"
         sub = r.submit_time.strftime("%Y-%m-%d %H:%M:%S") if r.submit_time else "-"
         table.add_row(r.workflow_id, r.pool or "-", r.status.value, dur, sub)
     ctx.out.print(table)

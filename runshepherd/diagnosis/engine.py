@@ -266,7 +266,7 @@ def diagnose(inp: DiagnosisInput) -> list[Diagnosis]:
         )
         failed = inp.status.failed() if inp.status is not None else None
         allowed = COMPLETED_LABELS if status == "COMPLETED" else None
-        if status in {"PENDING", "RUNNING", "WAITING"}:
+        if inp.status is not None and inp.status.alive():
             allowed = RUNNING_LABELS
         d = verdict(ctx, failed=failed, allowed=allowed)
         if d.label == "unknown" and not failed:

@@ -19,12 +19,21 @@ MAX_ATTEMPTS_KEPT = 12
 MAX_DIGEST_CHARS = 2400
 
 
+AttemptReason = Literal["initial", "fix", "infra-retry", "resubmit"]
+
+
 class Attempt(TypedDict):
     n: int
     workflow_id: str | None
     submitted_at: str | None
     idempotency_key: str
-    reason: str  # "initial" | "fix" | "infra-retry"
+    reason: str  # an AttemptReason
+
+
+def new_attempt(session_id: str, n: int, reason: AttemptReason) -> Attempt:
+    """Attempt ``n`` of a session, not submitted yet. Its idempotency key (session:n) is what makes a resumed
+    or repeated `submit` find the earlier submission instead of creating a second workflow."""
+    return {"n": n, "workflow_id": None, "submitted_at": None, "idempotency_key": f"{session_id}:{n}", "reason": reason}
 
 
 class TaskSnapshot(TypedDict):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from runshepherd.durations import format_elapsed
 from runshepherd.logs.models import KeyEvent, MetricSeries, TaskDigest
 
 _METRIC_ORDER = (
@@ -39,17 +40,6 @@ def words(text: str) -> int:
     return len(text.split())
 
 
-def format_duration(seconds: float) -> str:
-    seconds = int(round(seconds))
-    if seconds < 60:
-        return f"{seconds}s"
-    minutes, sec = divmod(seconds, 60)
-    if minutes < 60:
-        return f"{minutes}m{sec:02d}s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}h{minutes:02d}m"
-
-
 def _number(value: float) -> str:
     return f"{value:.4g}"
 
@@ -78,7 +68,7 @@ def stage_line(d: TaskDigest) -> str:
     if shown:
         parts.append(", ".join(shown))
     if d.eta_seconds is not None and d.eta_seconds > 0:
-        parts.append(f"ETA {format_duration(d.eta_seconds)}")
+        parts.append(f"ETA {format_elapsed(d.eta_seconds)}")
     alerts = [f for f in d.flags if f != "stale"]
     if alerts:
         parts.append("flags: " + ", ".join(alerts))

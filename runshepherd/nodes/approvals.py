@@ -8,7 +8,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command
 
 from runshepherd.graph.context import Deps, deps_of
-from runshepherd.graph.state import SessionState, cap
+from runshepherd.graph.state import SessionState, cap, new_attempt
 from runshepherd.nodes.common import ask, fix_budget
 
 
@@ -72,13 +72,7 @@ def approve_resubmit(state: SessionState, runtime: Runtime[Deps]) -> Command[Lit
             "fix_attempts": n,
             "fix_history": history,
             "proposed_fix": None,
-            "attempt": {
-                "n": nxt,
-                "workflow_id": None,
-                "submitted_at": None,
-                "idempotency_key": f"{deps.session_id}:{nxt}",
-                "reason": "fix",
-            },
+            "attempt": new_attempt(deps.session_id, nxt, "fix"),
         },
     )
 
@@ -108,13 +102,7 @@ def ask_person(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["
                 goto="submit",
                 update={
                     "unchanged_retries": state.get("unchanged_retries", 0) + 1,  # not a fix: nothing changed
-                    "attempt": {
-                        "n": nxt,
-                        "workflow_id": None,
-                        "submitted_at": None,
-                        "idempotency_key": f"{deps.session_id}:{nxt}",
-                        "reason": "resubmit",
-                    },
+                    "attempt": new_attempt(deps.session_id, nxt, "resubmit"),
                 },
             )
     why = f"gave up after {_attempts(fixes)}" if at_cap else "no safe automatic fix"

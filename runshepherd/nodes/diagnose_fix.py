@@ -17,7 +17,7 @@ from runshepherd.diagnosis.rules import infra_labels
 from runshepherd.events import DiagnosisEvent, FixProposed, FixSuggestion
 from runshepherd.experts.base import Diagnoser
 from runshepherd.graph.context import Deps, deps_of
-from runshepherd.graph.state import SessionState, clip, submitted_id
+from runshepherd.graph.state import SessionState, clip, new_attempt, submitted_id
 from runshepherd.nodes.common import emit, fix_budget, flush_llm, pause, say, seed_llm
 from runshepherd.subagents.workflow_expert.graph import ExpertContext, workflow_expert
 
@@ -142,13 +142,7 @@ def _decide(state: SessionState, deps: Deps, stopping: Callable[[], bool] = lamb
             update={
                 **base,
                 "infra_retries": n,
-                "attempt": {
-                    "n": prev,
-                    "workflow_id": None,
-                    "submitted_at": None,
-                    "idempotency_key": f"{deps.session_id}:{prev}",
-                    "reason": "infra-retry",
-                },
+                "attempt": new_attempt(deps.session_id, prev, "infra-retry"),
             },
         )
     if state.get("fix_attempts", 0) >= fix_budget(state, deps):

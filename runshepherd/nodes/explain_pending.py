@@ -18,18 +18,8 @@ from runshepherd.nodes.common import ask, emit, say
 def request_of(spec_text: str, pool: str | None) -> ResourceRequest:
     from runshepherd.spec import load_spec_text
 
-    wf = load_spec_text(spec_text).workflow
-    req = ResourceRequest(pool=pool)
-    for t in wf.all_tasks():
-        r = wf.resources_for(t)
-        req = ResourceRequest(
-            gpu=max(req.gpu, r.gpu or 0),
-            cpu=max(req.cpu, float(r.cpu or 0)),
-            memory_gi=max(req.memory_gi, (r.memory_bytes or 0) / 1024**3),
-            storage_gi=max(req.storage_gi, (r.storage_bytes or 0) / 1024**3),
-            pool=pool,
-        )
-    return req
+    need = load_spec_text(spec_text).workflow.largest_request()
+    return ResourceRequest(gpu=need.gpu, cpu=need.cpu, memory_gi=need.memory_gi, storage_gi=need.storage_gi, pool=pool)
 
 
 def explain_pending(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["monitor", "cancel_workflow"]]:

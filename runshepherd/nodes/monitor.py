@@ -11,12 +11,12 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from runshepherd.backends.base import Status, TaskStatus, WorkflowStatus, has_cheap_logs
+from runshepherd.durations import format_elapsed
 from runshepherd.events import Progress, StatusChanged
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import MAX_TRANSITIONS, SessionState, cap, submitted_id
 from runshepherd.nodes.cadence import interval, is_training
 from runshepherd.nodes.common import DRAIN_SLICE, emit, snapshot
-from runshepherd.reports.status import format_seconds
 
 PROGRESS_TAIL = 300
 
@@ -24,9 +24,9 @@ PROGRESS_TAIL = 300
 def _transition_text(prev: str | None, ws: WorkflowStatus) -> str:
     extra = ""
     if ws.status is Status.RUNNING and ws.queued_time is not None:
-        extra = f" (queued {format_seconds(ws.queued_time)})"
+        extra = f" (queued {format_elapsed(ws.queued_time)})"
     elif ws.status.terminal() and ws.duration is not None:
-        extra = f" ({format_seconds(ws.duration)})"
+        extra = f" ({format_elapsed(ws.duration)})"
     return f"{prev or 'SUBMITTED'} → {ws.status.value}{extra}"
 
 

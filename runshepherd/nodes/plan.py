@@ -9,7 +9,7 @@ from langgraph.runtime import Runtime
 from runshepherd.backends.base import jsonable
 from runshepherd.events import Planned
 from runshepherd.graph.context import Deps, deps_of
-from runshepherd.graph.state import SessionState
+from runshepherd.graph.state import SessionState, new_attempt
 from runshepherd.nodes.common import emit, flush_llm, say
 from runshepherd.subagents.workflow_expert.graph import ExpertContext, workflow_expert
 
@@ -54,13 +54,7 @@ def plan(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
         "plan_warnings": out.get("warnings") or [],
         "plan_missing": out.get("missing") or [],
         "plan_substitute": out.get("substitute"),
-        "attempt": {
-            "n": 1,
-            "workflow_id": None,
-            "submitted_at": None,
-            "idempotency_key": f"{deps.session_id}:1",
-            "reason": "initial",
-        },
+        "attempt": new_attempt(deps.session_id, 1, "initial"),
         "fix_attempts": 0,
         "extra_fixes": 0,
         "unchanged_retries": 0,

@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from runshepherd.backends.base import Links, Status, TaskStatus, WorkflowStatus
+from runshepherd.durations import format_elapsed
 
 State = Literal["running", "pending", "succeeded", "failed", "stale", "unknown"]
 
@@ -78,17 +79,6 @@ def state_of(status: Status, *, stale: bool = False) -> State:
     return "unknown"
 
 
-def format_seconds(seconds: float) -> str:
-    seconds = int(round(seconds))
-    if seconds < 60:
-        return f"{seconds}s"
-    minutes, sec = divmod(seconds, 60)
-    if minutes < 60:
-        return f"{minutes}m{sec:02d}s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}h{minutes:02d}m"
-
-
 def _risk(ws: WorkflowStatus, facts: LogFacts, state: State) -> str:
     risks = list(facts.risks)
     failed = [t for t in ws.tasks if t.status.failed() and t.status is not TaskStatus.FAILED_UPSTREAM]
@@ -130,7 +120,7 @@ def build_report(
         ],
         progress=facts.progress,
         metrics=facts.metrics or None,
-        eta=format_seconds(facts.eta_seconds) if facts.eta_seconds is not None else None,
+        eta=format_elapsed(facts.eta_seconds) if facts.eta_seconds is not None else None,
         last_update=facts.last_update.isoformat() if facts.last_update else None,
         resources=resources,
         risk=_risk(ws, facts, state),

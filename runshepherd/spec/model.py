@@ -7,6 +7,7 @@ wait. Messages are written for a person: the loader adds file, line and field in
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -90,6 +91,24 @@ class TopologyRequirement(_Strict):
     key: str
     group: str = "default"
     requirementType: Literal["required", "preferred"] = "required"
+
+
+@dataclass(frozen=True)
+class TaskRequest:
+    """One task's request in numbers (0 where the spec asks for none)."""
+
+    cpu: float = 0.0
+    gpu: int = 0
+    memory_bytes: int = 0
+    storage_bytes: int = 0
+
+    @property
+    def memory_gi(self) -> float:
+        return self.memory_bytes / 1024**3
+
+    @property
+    def storage_gi(self) -> float:
+        return self.storage_bytes / 1024**3
 
 
 class ResourceSpec(_Strict):
@@ -384,6 +403,23 @@ class Workflow(_Strict):
         """The task's profile, overridden field by field by its inline `resources`."""
         base = self.resources.get(task.resource, ResourceSpec())
         return base.merged(task.resources)
+
+    def largest_request(self) -> TaskRequest:
+        """Field by field, the most any one task asks for: what a single node must be able to fit."""
+        need = TaskRequest()
+        for t in self.all_tasks():
+            r = self.resources_for(t)
+            need = TaskRequest(
+                cpu=max(need.cpu, float(r.cpu or 0)),
+                gpu=max(need.gpu, int(r.gpu or 0)),
+                memory_bytes=max(need.memory_bytes, r.memory_bytes or 0),
+                storage_bytes=max(need.storage_bytes, r.storage_bytes or 0),
+            )
+        return need
+
+    def total_gpus(self) -> int:
+        """GPUs the whole workflow asks for at once (every task's request added up)."""
+        return sum(int(self.resources_for(t).gpu or 0) for t in self.all_tasks())
 
     def _check_cycles(self) -> None:
         deps = self.group_dependencies()

@@ -278,4 +278,4 @@ def _gpus_allocated(backend: Any, workflow_id: str) -> int | None:
         wf = load_spec_text(backend.spec(workflow_id)).workflow
     except (SpecError, OSError, ValueError):  # a foreign job has no spec: its allocation is unknown here
         return None
-    return sum(int(wf.resources_for(t).gpu or 0) for t in wf.all_tasks()) or None
+    return wf.total_gpus() or None

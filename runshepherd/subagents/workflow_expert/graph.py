@@ -91,14 +91,9 @@ def write(state: ExpertState, runtime: Runtime[ExpertContext]) -> dict[str, Any]
 
 
 def _request(wf: Any) -> dict[str, float]:
-    """The biggest single task request: what one node must fit."""
-    need = {"cpu": 0.0, "memory": 0.0, "gpu": 0.0}
-    for t in wf.all_tasks():
-        r = wf.resources_for(t)
-        need["cpu"] = max(need["cpu"], float(r.cpu or 0))
-        need["memory"] = max(need["memory"], (r.memory_bytes or 0) / 1024**3)
-        need["gpu"] = max(need["gpu"], float(r.gpu or 0))
-    return need
+    """The biggest single task request: what one node must fit (memory in GiB)."""
+    need = wf.largest_request()
+    return {"cpu": need.cpu, "memory": need.memory_gi, "gpu": float(need.gpu)}
 
 
 def check(state: ExpertState) -> dict[str, Any]:
@@ -120,7 +115,7 @@ def check(state: ExpertState) -> dict[str, Any]:
     gpu_type = gpu_type or requested_gpu_type(state.get("request") or "")  # "an H100 pool", "on H100s"
     if (auto or not chosen) and pools:
         known = [Pool.model_validate(p) for p in pools]
-        gpus = sum(int(wf.resources_for(t).gpu or 0) for t in wf.all_tasks())
+        gpus = wf.total_gpus()
         choice: PoolChoice | None
         try:
             choice = choose_pool(known, gpu_type, gpus)

@@ -164,3 +164,23 @@ def test_diff_shows_the_change() -> None:
     new = HELLO.replace("memory: 1Gi", "memory: 2Gi")
     d = spec_diff(HELLO, new, "train.yaml")
     assert "-      memory: 1Gi" in d and "+      memory: 2Gi" in d and d.startswith("--- a/train.yaml")
+
+
+def test_largest_request_and_total_gpus_are_computed_once_for_every_caller() -> None:
+    from runshepherd.spec import load_spec_text
+
+    wf = load_spec_text(
+        """\
+workflow:
+  name: two
+  resources:
+    default: {cpu: 2, memory: 4Gi, gpu: 1}
+    big: {cpu: 1, memory: 16Gi, gpu: 2, storage: 10Gi}
+  tasks:
+  - {name: a, image: x, command: [true]}
+  - {name: b, image: x, command: [true], resource: big}
+"""
+    ).workflow
+    need = wf.largest_request()
+    assert (need.cpu, need.gpu, need.memory_gi, need.storage_gi) == (2.0, 2, 16.0, 10.0)  # per field, not one task
+    assert wf.total_gpus() == 3
