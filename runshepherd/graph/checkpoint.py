@@ -319,5 +319,8 @@ def thread_ids(saver: BaseCheckpointSaver[Any]) -> list[str]:
     if isinstance(saver, PostgresSaver):
         with saver._cursor() as cur:  # the saver's lock and connection
             return [r["thread_id"] for r in cur.execute(sql).fetchall()]
-    conn = saver.conn  # type: ignore[attr-defined]  # SqliteSaver
-    return [r[0] for r in conn.execute(sql).fetchall()]
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    if not isinstance(saver, SqliteSaver):  # an in-memory saver (tests) has no table to list
+        return []
+    return [r[0] for r in saver.conn.execute(sql).fetchall()]

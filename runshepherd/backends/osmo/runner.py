@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
 
@@ -167,7 +168,7 @@ class OsmoCli:
                 elif idle is not None and now - last_change >= idle:
                     reason = "idle"  # a live stream: everything that exists now has arrived
                 if reason:
-                    _kill_group(proc)  # type: ignore[arg-type]
+                    _kill_group(proc)
                     break
             proc.wait(timeout=10)
             reader.join(timeout=5)
@@ -265,7 +266,7 @@ def _read_bounded(proc: subprocess.Popen[str], timeout: float, idle: float | Non
     return lines, "".join(err_chunks), timed_out
 
 
-def _kill_group(proc: subprocess.Popen[str], sig: int = signal.SIGTERM) -> None:
+def _kill_group(proc: subprocess.Popen[Any], sig: int = signal.SIGTERM) -> None:
     try:
         os.killpg(proc.pid, sig)
     except (ProcessLookupError, PermissionError):
