@@ -510,7 +510,7 @@ def watch(
 
 @app.command()
 def explain(
-    workflow: Annotated[str, typer.Argument()],
+    workflow: WorkflowArg,
     json_: JsonOpt = False,
     config: ConfigOpt = None,
     state_dir: StateDirOpt = None,

@@ -39,7 +39,7 @@ def test_ids_are_names_never_paths(tmp_path: Path) -> None:
         assert res.returncode == 2 and "is not a valid id" in res.stderr, (sid[:40], res.stderr)
         res = run(tmp_path, "resume", sid, "--yes", timeout=60)
         assert res.returncode == 2 and "is not a valid id" in res.stderr
-    for cmd in ("status", "logs", "cancel"):
+    for cmd in ("status", "logs", "cancel", "explain"):
         res = run(tmp_path, cmd, "../../etc", timeout=60)
         assert res.returncode == 2 and "workflow id" in res.stderr, res.stderr
     assert not list(tmp_path.glob("outside*")) and not (tmp_path / "pwned").exists()
