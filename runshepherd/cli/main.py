@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
+from runshepherd.cli.options import COMMON, Common, ConfigOpt, StateDirOpt, common_options
 from runshepherd.errors import RunShepherdError
 
 app = typer.Typer(
@@ -36,12 +37,8 @@ app.add_typer(recipe_cmd, name="recipe")
 data_cmd = typer.Typer(help="Storage locations: access checks (OSMO: `osmo data`).", no_args_is_help=True)
 app.add_typer(data_cmd, name="data")
 
-# Options every subcommand accepts (docs/architecture.md §13.1).
-ConfigOpt = Annotated[Path | None, typer.Option("--config", help="Config file (YAML).", show_default=False)]
-StateDirOpt = Annotated[
-    Path | None, typer.Option("--state-dir", envvar="RUNSHEPHERD_STATE_DIR", help="Where sessions and runs live.")
-]
-BackendOpt = Annotated[str | None, typer.Option("--backend", envvar="RUNSHEPHERD_BACKEND", help="local | slurm | osmo")]
+# Options every subcommand accepts (docs/architecture.md §13.1): --config/--state-dir/--backend come from
+# @common_options (runshepherd/cli/options.py); the rest are declared once here and used by name.
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Template value KEY=VALUE (repeatable).")]
 CheckpointerOpt = Annotated[
@@ -102,14 +99,9 @@ def _app_ref(value: str) -> str:
 WorkflowArg = Annotated[str, typer.Argument(help="Workflow id.", callback=_workflow_id)]
 
 
-def _ctx(config: Path | None, state_dir: Path | None, backend: str | None, checkpointer: str | None = None):  # noqa: ANN202
-    from runshepherd.cli.context import CliContext
-
-    return CliContext.create(config=config, state_dir=state_dir, backend=backend, checkpointer=checkpointer)
-
-
 # ------------------------------------------------------------------------------------------------ workflows
 @app.command()
+@common_options
 def submit(
     spec: Annotated[Path, typer.Argument(help="Workflow spec (OSMO YAML).")],
     set_: SetOpt = None,
@@ -118,17 +110,16 @@ def submit(
     ] = None,
     priority: Annotated[str, typer.Option("--priority", help="HIGH | NORMAL | LOW")] = "NORMAL",
     json_: JsonOpt = False,
-    config: ConfigOpt = None,
-    state_dir: StateDirOpt = None,
-    backend: BackendOpt = None,
+    opts: Common = COMMON,
 ) -> None:
     """Submit a spec as it is (no graph, no questions) and print the workflow id."""
     from runshepherd.cli import workflows
 
-    workflows.submit(_ctx(config, state_dir, backend), spec, set_ or [], pool, priority.upper(), json_)
+    workflows.submit(opts.ctx(), spec, set_ or [], pool, priority.upper(), json_)
 
 
 @app.command()
+@common_options
 def validate(
     spec: Annotated[Path, typer.Argument(help="Workflow spec (OSMO YAML).")],
     set_: SetOpt = None,
@@ -136,17 +127,16 @@ def validate(
         str | None, typer.Option("--pool", help="A pool, or auto[:GPU_TYPE] to pick one with free GPUs.")
     ] = None,
     json_: JsonOpt = False,
-    config: ConfigOpt = None,
-    state_dir: StateDirOpt = None,
-    backend: BackendOpt = None,
+    opts: Common = COMMON,
 ) -> None:
     """Check a spec (and, where the scheduler can, its resources) without submitting it."""
     from runshepherd.cli import workflows
 
-    workflows.validate(_ctx(config, state_dir, backend), spec, set_ or [], pool, json_)
+    workflows.validate(opts.ctx(), spec, set_ or [], pool, json_)
 
 
 @app.command()
+@common_options
 def download(
     url: Annotated[str, typer.Argument(help="Output location (file://, s3://, … as the backend knows it).")],
     dest: Annotated[Path, typer.Argument(help="Local folder.")] = Path("."),
@@ -154,102 +144,94 @@ def download(
         bool, typer.Option("--overwrite", help="Replace files already in DEST (otherwise asks, or refuses: exit 2).")
     ] = False,
     json_: JsonOpt = False,
-    config: ConfigOpt = None,
-    state_dir: StateDirOpt = None,
-    backend: BackendOpt = None,
+    opts: Common = COMMON,
 ) -> None:
     """Download outputs from the backend's storage (`osmo data download` on OSMO)."""
     from runshepherd.cli import workflows
 
-    workflows.download(_ctx(config, state_dir, backend), url, dest, json_, overwrite)
+    workflows.download(opts.ctx(), url, dest, json_, overwrite)
 
 
 @app.command()
+@common_options
 def status(
     workflow: WorkflowArg,
     json_: JsonOpt = False,
-    config: ConfigOpt = None,
-    state_dir: StateDirOpt = None,
-    backend: BackendOpt = None,
+    opts: Common = COMMON,
 ) -> None:
     """Status first, then what the logs show, then the status block."""
     from runshepherd.cli import workflows
 
-    workflows.status(_ctx(config, state_dir, backend), workflow, json_)
+    workflows.status(opts.ctx(), workflow, json_)
 
 
 @app.command("list")
+@common_options
 def list_(
     status_: Annotated[list[str] | None, typer.Option("--status", help="Only these statuses.")] = None,
     pool: Annotated[str | None, typer.Option("--pool", help="Only this pool.")] = None,
     json_: JsonOpt = False,
-    config: ConfigOpt = None,
-    state_dir: StateDirOpt = None,
-    backend: BackendOpt = None,
+    opts: Common = COMMON,
 ) -> None:
     """Recent workflows with pool, status and duration."""
     from runshepherd.cli import workflows
 
-    workflows.list_workflows(_ctx(config, state_dir, backend), status_ or [], pool, json_)
+    workflows.list_workflows(opts.ctx(), status_ or [], pool, json_)
 
 
 @app.command()
+@common_options
 def logs(
     workflow: WorkflowArg,
     task: Annotated[str | None, typer.Option("--task", help="Only this task.")] = None,
     raw: Annotated[bool, typer.Option("--raw", help="Print the raw lines (bounded by --tail).")] = False,
     tail: Annotated[int, typer.Option("--tail", help="Last N lines.")] = 200,
     json_: JsonOpt = False,
-    config: ConfigOpt = None,
-    state_dir: StateDirOpt = None,
-    backend: BackendOpt = None,
+    opts: Common = COMMON,
 ) -> None:
     """A digest of the logs (stage, progress, errors); --raw for the lines themselves."""
     from runshepherd.cli import workflows
 
-    workflows.logs(_ctx(config, state_dir, backend), workflow, task, raw, tail, json_)
+    workflows.logs(opts.ctx(), workflow, task, raw, tail, json_)
 
 
 @app.command()
+@common_options
 def cancel(
     workflow: WorkflowArg,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
     json_: JsonOpt = False,
-    config: ConfigOpt = None,
-    state_dir: StateDirOpt = None,
-    backend: BackendOpt = None,
+    opts: Common = COMMON,
 ) -> None:
     """Cancel a workflow (asks first unless --yes)."""
     from runshepherd.cli import workflows
 
-    workflows.cancel(_ctx(config, state_dir, backend), workflow, yes, json_)
+    workflows.cancel(opts.ctx(), workflow, yes, json_)
 
 
 @app.command()
+@common_options
 def pools(
     json_: JsonOpt = False,
-    config: ConfigOpt = None,
-    state_dir: StateDirOpt = None,
-    backend: BackendOpt = None,
+    opts: Common = COMMON,
 ) -> None:
     """Pools with GPU quota and capacity (free = min(quota free, total free))."""
     from runshepherd.cli import workflows
 
-    workflows.pools(_ctx(config, state_dir, backend), json_)
+    workflows.pools(opts.ctx(), json_)
 
 
 @app.command()
+@common_options
 def resources(
     pool: Annotated[str | None, typer.Argument(help="Pool (default: all).")] = None,
     json_: JsonOpt = False,
-    config: ConfigOpt = None,
-    state_dir: StateDirOpt = None,
-    backend: BackendOpt = None,
+    opts: Common = COMMON,
 ) -> None:
     """Nodes with CPU, memory and GPUs: total and free."""
     from runshepherd.cli import workflows
 
-    workflows.resources(_ctx(config, state_dir, backend), pool, json_)
+    workflows.resources(opts.ctx(), pool, json_)
 
 
 # ------------------------------------------------------------------------------------------------ graph-driven
@@ -282,6 +264,7 @@ def _run_args(
 
 
 @app.command()
+@common_options
 def run(
     request: Annotated[str | None, typer.Argument(help="What to do, in a sentence.")] = None,
     spec: Annotated[Path | None, typer.Option("--spec", help="Use this spec unchanged.")] = None,
@@ -310,15 +293,13 @@ def run(
     detach: Annotated[
         bool, typer.Option("--detach", help="Run the session in the background; print its id and return.")
     ] = False,
-    config: ConfigOpt = None,
-    state_dir: StateDirOpt = None,
-    backend: BackendOpt = None,
+    opts: Common = COMMON,
     checkpointer: CheckpointerOpt = None,
 ) -> None:
     """Plan, submit, watch, diagnose, fix and follow up — the end-to-end session."""
     from runshepherd.cli import session as s
 
-    ctx = _ctx(config, state_dir, backend, checkpointer)
+    ctx = opts.ctx(checkpointer)
     if detach:
         import os
 
@@ -329,7 +310,9 @@ def run(
             os.environ["RUNSHEPHERD_CHECKPOINTER"] = checkpointer
 
         request = redact(request)[0] if request else request  # argv is visible to other users (ps)
-        args = _run_args(request, spec, set_ or [], pool, yes, max_fixes, cadence, notify or [], config, backend)
+        args = _run_args(
+            request, spec, set_ or [], pool, yes, max_fixes, cadence, notify or [], opts.config, opts.backend
+        )
         sid = session or s.new_session_id()
         s.check_new_session(ctx, request=request, spec=spec, sets=set_ or [], session=session)
         raise typer.Exit(detached.start(ctx, sid, args, json_))
@@ -355,6 +338,7 @@ def run(
 
 
 @app.command()
+@common_options
 def draft(
     request: Annotated[str, typer.Argument(help="What the workflow should do, in a sentence.")],
     output: Annotated[
@@ -362,17 +346,16 @@ def draft(
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing -o FILE.")] = False,
     json_: JsonOpt = False,
-    config: ConfigOpt = None,
-    state_dir: StateDirOpt = None,
-    backend: BackendOpt = None,
+    opts: Common = COMMON,
 ) -> None:
     """Write and validate a spec for a request without submitting it (URL inputs/outputs, image, topology)."""
     from runshepherd.cli import draft as d
 
-    raise typer.Exit(d.draft(_ctx(config, state_dir, backend), request, output, force, json_))
+    raise typer.Exit(d.draft(opts.ctx(), request, output, force, json_))
 
 
 @app.command()
+@common_options
 def resume(
     session: Annotated[str, typer.Argument(callback=_session_id)],
     answer: Annotated[
@@ -381,16 +364,14 @@ def resume(
     yes: YesOpt = False,
     no_input: NoInputOpt = False,
     json_: JsonOpt = False,
-    config: ConfigOpt = None,
-    state_dir: StateDirOpt = None,
-    backend: BackendOpt = None,
+    opts: Common = COMMON,
     checkpointer: CheckpointerOpt = None,
 ) -> None:
     """Continue a session where it stopped (answer a waiting question with --answer)."""
     from runshepherd.cli import session as s
 
     code = s.resume(
-        _ctx(config, state_dir, backend, checkpointer),
+        opts.ctx(checkpointer),
         session=session,
         answer=answer,
         yes=yes,
@@ -401,31 +382,29 @@ def resume(
 
 
 @app.command()
+@common_options
 def attach(
     session: Annotated[str, typer.Argument(help="A session started with `run --detach`.")],
     json_: JsonOpt = False,
-    config: ConfigOpt = None,
-    state_dir: StateDirOpt = None,
-    backend: BackendOpt = None,
+    opts: Common = COMMON,
 ) -> None:
     """Follow a detached session's events until it ends (Ctrl-C leaves it running)."""
     from runshepherd.cli import detached
 
-    raise typer.Exit(detached.attach(_ctx(config, state_dir, backend), session, json_))
+    raise typer.Exit(detached.attach(opts.ctx(), session, json_))
 
 
 @app.command()
+@common_options
 def sessions(
     json_: JsonOpt = False,
-    config: ConfigOpt = None,
-    state_dir: StateDirOpt = None,
-    backend: BackendOpt = None,
+    opts: Common = COMMON,
     checkpointer: CheckpointerOpt = None,
 ) -> None:
     """Sessions with their state and waiting question."""
     from runshepherd.cli import session as s
 
-    s.sessions(_ctx(config, state_dir, backend, checkpointer), json_)
+    s.sessions(opts.ctx(checkpointer), json_)
 
 
 @app.command("migrate-sessions")
@@ -438,17 +417,16 @@ def migrate_sessions(
     """Copy every session from the state dir's SQLite into PostgreSQL (sessions already there are skipped)."""
     from runshepherd.cli import session as s
 
-    s.migrate(_ctx(config, state_dir, None), to, json_)
+    s.migrate(Common(config, state_dir).ctx(with_backend=False), to, json_)
 
 
 @app.command()
+@common_options
 def diagnose(
     targets: Annotated[list[str] | None, typer.Argument(help="WORKFLOW, or log files with --log.")] = None,
     log: Annotated[bool, typer.Option("--log", help="The arguments are log files: diagnose from their text.")] = False,
     json_: JsonOpt = False,
-    config: ConfigOpt = None,
-    state_dir: StateDirOpt = None,
-    backend: BackendOpt = None,
+    opts: Common = COMMON,
 ) -> None:
     """Why a workflow failed or is stuck, with the evidence and a fix; or diagnose log files (--log)."""
     from runshepherd.cli import diagnose as d
@@ -458,15 +436,16 @@ def diagnose(
     if not targets:
         raise UsageError("say what to diagnose: orchestrate diagnose WORKFLOW, or --log FILE [FILE ...]")
     if log:
-        code = d.diagnose_files(_ctx(config, state_dir, backend), [Path(t) for t in targets], json_)
+        code = d.diagnose_files(opts.ctx(), [Path(t) for t in targets], json_)
     elif len(targets) == 1:
-        code = d.diagnose_workflow(_ctx(config, state_dir, backend), targets[0], json_)
+        code = d.diagnose_workflow(opts.ctx(), targets[0], json_)
     else:
         raise UsageError("one workflow at a time; for log files use --log FILE [FILE ...]")
     raise typer.Exit(code)
 
 
 @app.command()
+@common_options
 def watch(
     ids: Annotated[
         list[str] | None, typer.Argument(help="Workflow id, Slurm job/array id, or OSMO workflow id.")
@@ -483,14 +462,12 @@ def watch(
     ] = None,
     cadence: Annotated[float | None, typer.Option("--cadence", help="Seconds between polls.")] = None,
     json_: JsonOpt = False,
-    config: ConfigOpt = None,
-    state_dir: StateDirOpt = None,
-    backend: BackendOpt = None,
+    opts: Common = COMMON,
 ) -> None:
     """Follow a run to its end (started here or not): status block, digest, diagnosis, runs/<id>-status.md."""
     from runshepherd.cli import watch as w
 
-    ctx = _ctx(config, state_dir, backend)
+    ctx = opts.ctx()
     if list_:
         raise typer.Exit(w.list_watches(ctx, json_))
     if stop is not None:
@@ -502,31 +479,29 @@ def watch(
         detach=detach,
         notify=notify or [],
         cadence=cadence,
-        config=config,
+        config=opts.config,
         as_json=json_,
     )
     raise typer.Exit(code)
 
 
 @app.command()
+@common_options
 def explain(
     workflow: WorkflowArg,
     json_: JsonOpt = False,
-    config: ConfigOpt = None,
-    state_dir: StateDirOpt = None,
-    backend: BackendOpt = None,
+    opts: Common = COMMON,
 ) -> None:
     """What a workflow does, how, and what it produces."""
     from runshepherd.cli import workflows
 
-    workflows.explain(_ctx(config, state_dir, backend), workflow, json_)
+    workflows.explain(opts.ctx(), workflow, json_)
 
 
 @app.command()
+@common_options
 def chat(
-    config: ConfigOpt = None,
-    state_dir: StateDirOpt = None,
-    backend: BackendOpt = None,
+    opts: Common = COMMON,
     session: Annotated[
         str | None, typer.Option("--session", help="Continue this conversation.", callback=_session_id)
     ] = None,
@@ -536,18 +511,17 @@ def chat(
     """A conversation that starts, inspects, explains and steers runs."""
     from runshepherd.cli import chat as c
 
-    raise typer.Exit(c.chat(_ctx(config, state_dir, backend, checkpointer), session=session, cadence=cadence))
+    raise typer.Exit(c.chat(opts.ctx(checkpointer), session=session, cadence=cadence))
 
 
 @app.command()
+@common_options
 def mcp(
     http: Annotated[
         str | None, typer.Option("--http", help="Serve streamable HTTP on HOST:PORT instead of stdio.")
     ] = None,
     cadence: Annotated[float | None, typer.Option("--cadence", help="Seconds between status polls.")] = None,
-    config: ConfigOpt = None,
-    state_dir: StateDirOpt = None,
-    backend: BackendOpt = None,
+    opts: Common = COMMON,
     checkpointer: CheckpointerOpt = None,
 ) -> None:
     """Serve the tools to a coding agent over MCP (stdio; --http HOST:PORT for streamable HTTP)."""
@@ -555,34 +529,33 @@ def mcp(
 
     if http is not None:
         parse_http(http)  # a bad address is exit 2 before anything starts
-    serve(_ctx(config, state_dir, backend, checkpointer), http=http, cadence=cadence)
+    serve(opts.ctx(checkpointer), http=http, cadence=cadence)
 
 
 @app_cmd.command("list")
-def app_list(
-    json_: JsonOpt = False, config: ConfigOpt = None, state_dir: StateDirOpt = None, backend: BackendOpt = None
-) -> None:
+@common_options
+def app_list(json_: JsonOpt = False, opts: Common = COMMON) -> None:
     """Apps with their latest version: the scheduler's own (OSMO) or the local registry."""
     from runshepherd.cli import apps
 
-    apps.list_apps(_ctx(config, state_dir, backend), json_)
+    apps.list_apps(opts.ctx(), json_)
 
 
 @app_cmd.command("show")
+@common_options
 def app_show(
     name: Annotated[str, typer.Argument(help="NAME or NAME:VERSION", callback=_app_ref)],
     json_: JsonOpt = False,
-    config: ConfigOpt = None,
-    state_dir: StateDirOpt = None,
-    backend: BackendOpt = None,
+    opts: Common = COMMON,
 ) -> None:
     """An app's description, versions and parameters (OSMO) or spec (local registry)."""
     from runshepherd.cli import apps
 
-    apps.show(_ctx(config, state_dir, backend), name, json_)
+    apps.show(opts.ctx(), name, json_)
 
 
 @app_cmd.command("submit")
+@common_options
 def app_submit(
     name: Annotated[str, typer.Argument(help="NAME or NAME:VERSION", callback=_app_ref)],
     set_: SetOpt = None,
@@ -590,27 +563,25 @@ def app_submit(
         str | None, typer.Option("--pool", help="A pool, or auto[:GPU_TYPE] to pick one with free GPUs.")
     ] = None,
     json_: JsonOpt = False,
-    config: ConfigOpt = None,
-    state_dir: StateDirOpt = None,
-    backend: BackendOpt = None,
+    opts: Common = COMMON,
 ) -> None:
     """Submit an app (latest version unless NAME:VERSION); --pool auto[:GPU_TYPE] picks a pool with free GPUs."""
     from runshepherd.cli import apps
 
-    apps.submit(_ctx(config, state_dir, backend), name, set_ or [], pool, json_)
+    apps.submit(opts.ctx(), name, set_ or [], pool, json_)
 
 
 @credential_cmd.command("list")
-def credential_list(
-    json_: JsonOpt = False, config: ConfigOpt = None, state_dir: StateDirOpt = None, backend: BackendOpt = None
-) -> None:
+@common_options
+def credential_list(json_: JsonOpt = False, opts: Common = COMMON) -> None:
     """Stored credentials: name, type and what they apply to (never values)."""
     from runshepherd.cli import credentials
 
-    credentials.list_credentials(_ctx(config, state_dir, backend), json_)
+    credentials.list_credentials(opts.ctx(), json_)
 
 
 @credential_cmd.command("set")
+@common_options
 def credential_set(
     name: Annotated[str, typer.Argument(help="Credential name (letters, digits, - and _).")],
     type_: Annotated[str, typer.Option("--type", help="REGISTRY | DATA | GENERIC")] = "GENERIC",
@@ -631,15 +602,13 @@ def credential_set(
         typer.Option("--value", help="KEY=VALUE for non-secret keys only (registry, username, endpoint, region)."),
     ] = None,
     json_: JsonOpt = False,
-    config: ConfigOpt = None,
-    state_dir: StateDirOpt = None,
-    backend: BackendOpt = None,
+    opts: Common = COMMON,
 ) -> None:
     """Create or update a credential. An nvcr.io REGISTRY credential takes $NGC_CLI_API_KEY when no auth is given."""
     from runshepherd.cli import credentials
 
     credentials.set_credential(
-        _ctx(config, state_dir, backend),
+        opts.ctx(),
         name,
         type_,
         registry=registry,
@@ -652,18 +621,17 @@ def credential_set(
 
 
 @credential_cmd.command("delete")
+@common_options
 def credential_delete(
     name: Annotated[str, typer.Argument()],
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
     json_: JsonOpt = False,
-    config: ConfigOpt = None,
-    state_dir: StateDirOpt = None,
-    backend: BackendOpt = None,
+    opts: Common = COMMON,
 ) -> None:
     """Delete a credential (asks first unless --yes)."""
     from runshepherd.cli import credentials
 
-    credentials.delete_credential(_ctx(config, state_dir, backend), name, yes, json_)
+    credentials.delete_credential(opts.ctx(), name, yes, json_)
 
 
 @recipe_cmd.command("list")
@@ -671,7 +639,7 @@ def recipe_list(json_: JsonOpt = False) -> None:
     """Recipes: kind, summary and per-run throughput where known."""
     from runshepherd.cli import recipes
 
-    recipes.list_cmd(_ctx(None, None, None), json_)
+    recipes.list_cmd(COMMON.ctx(), json_)
 
 
 @recipe_cmd.command("show")
@@ -679,24 +647,23 @@ def recipe_show(name: Annotated[str, typer.Argument()], json_: JsonOpt = False) 
     """A recipe's parameters, throughput (with its source) and template."""
     from runshepherd.cli import recipes
 
-    recipes.show_cmd(_ctx(None, None, None), name, json_)
+    recipes.show_cmd(COMMON.ctx(), name, json_)
 
 
 @data_cmd.command("check")
+@common_options
 def data_check(
     uri: Annotated[
         str, typer.Argument(help="s3://…, gs://…, azure://… on OSMO; a path or file:// URL on local/Slurm.")
     ],
     access: Annotated[str, typer.Option("--access", help="read | write")] = "read",
     json_: JsonOpt = False,
-    config: ConfigOpt = None,
-    state_dir: StateDirOpt = None,
-    backend: BackendOpt = None,
+    opts: Common = COMMON,
 ) -> None:
     """Check read or write access to a storage location (exit 0 yes, 1 no)."""
     from runshepherd.cli import workflows
 
-    raise typer.Exit(workflows.check_access(_ctx(config, state_dir, backend), uri, access, json_))
+    raise typer.Exit(workflows.check_access(opts.ctx(), uri, access, json_))
 
 
 # ------------------------------------------------------------------------------------------------ entry point
