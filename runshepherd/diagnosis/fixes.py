@@ -271,7 +271,7 @@ def fix_host_oom(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Resu
             "to change (it is missing or a template variable).",
         )
     capped = f" (capped by the largest node, {cap}Gi usable)" if cap is not None else ""
-    return "".join(spec.lines), f"Double the memory request: {', '.join(changed)}{capped}."
+    return "".join(spec.lines), f"Would double the memory request: {', '.join(changed)}{capped}."
 
 
 _BATCH_FLAG = re.compile(
@@ -326,7 +326,7 @@ def fix_gpu_oom(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Resul
         if accum
         else "; add gradient accumulation if the effective batch size matters"
     )
-    return "".join(spec.lines), f"Halved the batch size ({', '.join(changed)}){keep}."
+    return "".join(spec.lines), f"Would halve the batch size ({', '.join(changed)}){keep}."
 
 
 _LR_FLAG = re.compile(
@@ -361,9 +361,10 @@ def fix_nan(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
             "The spec exposes no learning rate to change. Lower it in the code (×0.1), add gradient "
             "clipping, and check the data for empty or corrupted samples."
         )
-    return "".join(
-        spec.lines
-    ), f"Lowered the learning rate ×0.1 ({', '.join(changed)}); also consider gradient clipping and checking the data."
+    return (
+        "".join(spec.lines),
+        f"Would lower the learning rate ×0.1 ({', '.join(changed)}); also consider gradient clipping and checking the data.",
+    )
 
 
 def fix_timeout(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
@@ -375,7 +376,7 @@ def fix_timeout(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Resul
             new = f"{int(m.group(1)) * 2}{m.group(2)}"
             if _set_value(spec, to, "exec_timeout", new):
                 return "".join(spec.lines), (
-                    f"Doubled the time limit (exec_timeout {to['exec_timeout']} → {new}); "
+                    f"Would double the time limit (exec_timeout {to['exec_timeout']} → {new}); "
                     "also save checkpoints so a stopped run can resume."
                 )
     return None, (
@@ -514,7 +515,7 @@ def fix_sizing(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result
     if not changed:
         return None, "The resources to shrink are template variables or missing; set them with --set to fit one node."
     return "".join(spec.lines), (
-        "Sized the resources to one node with OSMO's rule (90% of the node, scaled by "
+        "Would size the resources to one node with OSMO's rule (90% of the node, scaled by "
         f"requested/node GPUs): {', '.join(changed)}."
     )
 

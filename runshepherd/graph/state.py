@@ -147,7 +147,10 @@ class SessionState(TypedDict):
     infra_retries: NotRequired[int]
     outputs: NotRequired[list[str]]
     downloaded: NotRequired[list[str]]
-    downloaded_count: NotRequired[int]  # files written (the list above is capped)
+    downloaded_count: NotRequired[int]
+    digest_facts: NotRequired[
+        dict[str, dict[str, Any]]
+    ]  # task → stage, progress, metrics, last_update (last digest)  # files written (the list above is capped)
     download_dir: NotRequired[str | None]
     app: NotRequired[AppRecord | None]
     report_path: NotRequired[str | None]

@@ -46,15 +46,22 @@ def _number(value: float) -> str:
 
 def _metric(name: str, series: MetricSeries) -> str:
     value = _number(series.latest) if series.latest is not None else series.latest_text
-    arrow = _ARROWS[series.trend]
+    arrow = _ARROWS[series.direction]
     return f"{name} {value}{arrow}"
 
 
 def stage_line(d: TaskDigest) -> str:
-    """One line: stage, progress, metrics, ETA, staleness — only facts the log showed."""
-    if d.stage == "no output" or d.stage == "not started":
+    """One line: stage, progress, metrics, ETA, staleness — only facts the log showed. An ended task says how it
+    ended and what it last logged; never a live stage, a percentage in flight or an ETA."""
+    silent = d.stage == "no output" or d.stage == "not started"
+    if d.ended:
+        if silent:
+            return f"ended {d.ended} before any application output"
+        parts: list[str] = [f"ended {d.ended}; last logged: {d.stage}"]
+    elif silent:
         return "Container starting, no application output yet"
-    parts: list[str] = [d.stage]
+    else:
+        parts = [d.stage]
     p = d.progress
     if p is not None:
         current = int(p.current) if float(p.current).is_integer() else round(p.current, 2)
@@ -67,7 +74,7 @@ def stage_line(d: TaskDigest) -> str:
     shown = [_metric(n, d.metrics[n]) for n in _METRIC_ORDER if n in d.metrics][:4]
     if shown:
         parts.append(", ".join(shown))
-    if d.eta_seconds is not None and d.eta_seconds > 0:
+    if d.eta_seconds is not None and d.eta_seconds > 0 and not d.ended:
         parts.append(f"ETA {format_elapsed(d.eta_seconds)}")
     alerts = [f for f in d.flags if f != "stale"]
     if alerts:

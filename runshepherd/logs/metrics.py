@@ -175,6 +175,7 @@ class MetricTracker:
                 nonfinite=t.nonfinite,
                 spikes=t.spikes,
                 trend=trend(list(t.window)),
+                direction=direction(list(t.window)),
             )
             for name, t in sorted(self._tracks.items())
         }
@@ -192,6 +193,24 @@ class MetricTracker:
         if loss is not None and trend(list(loss.window)) == "increasing":
             flags.append("loss_increasing")
         return flags
+
+
+def direction(values: list[float], alpha: float = 0.7, tolerance: float = 0.01) -> Trend:
+    """Where a metric is heading now: the last two points of its exponentially smoothed series (α=0.7), shown
+    only when the last raw step agrees — the arrow beside a value never contradicts the value before it
+    (0.542 then 0.5945 reads ↑, never ↓); a mixed signal gets no arrow."""
+    if len(values) < 2:
+        return "unknown"
+    smooth = [values[0]]
+    for v in values[1:]:
+        smooth.append(alpha * v + (1 - alpha) * smooth[-1])
+
+    def way(old: float, new: float) -> Trend:
+        change = (new - old) / max(abs(old), abs(new), 1e-12)
+        return "increasing" if change > tolerance else "decreasing" if change < -tolerance else "flat"
+
+    smoothed, last_step = way(smooth[-2], smooth[-1]), way(values[-2], values[-1])
+    return smoothed if smoothed == last_step else "unknown"
 
 
 def trend(values: list[float], tolerance: float = 0.05) -> Trend:

@@ -41,7 +41,10 @@ class MetricSeries(BaseModel):
     samples: int = 0
     nonfinite: int = Field(0, description="how many NaN/inf values were seen")
     spikes: int = Field(0, description="values above spike_factor x the running median (loss-like only)")
-    trend: Trend = "unknown"
+    trend: Trend = Field("unknown", description="older vs newer half of the window (medians): the run's shape")
+    direction: Trend = Field(
+        "unknown", description="the last two points of the smoothed series: where the metric is heading now (arrows)"
+    )
 
 
 class KeyEvent(BaseModel):
@@ -68,6 +71,7 @@ class TaskDigest(BaseModel):
         default_factory=dict, description="secrets removed, by kind; for big files, counted on the parsed lines"
     )
     stage: Stage = "no output"
+    ended: str | None = Field(None, description="the task's final status when it had ended at digest time")
     progress: Progress | None = None
     metrics: dict[str, MetricSeries] = Field(default_factory=dict)
     flags: list[str] = Field(default_factory=list)

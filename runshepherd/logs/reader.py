@@ -192,8 +192,12 @@ class LogDigester:
 def mark_stale(
     digest: TaskDigest, *, now: datetime | None, status: str | None, stale_after_seconds: float
 ) -> TaskDigest:
-    """A RUNNING task whose last output is older than the threshold is stale; unknown times never are."""
-    running = status is not None and str(getattr(status, "value", status)).upper() in _RUNNING
+    """A RUNNING task whose last output is older than the threshold is stale; unknown times never are.
+    A task that ended has no ETA and no live stage: the digest records how it ended."""
+    said = str(getattr(status, "value", status)).upper() if status is not None else ""
+    if said == "COMPLETED" or said.startswith("FAILED"):
+        return digest.model_copy(update={"ended": said, "eta_seconds": None, "eta_at": None})
+    running = status is not None and said in _RUNNING
     if not running or now is None or digest.last_update is None:
         return digest
     silent = (as_utc(now) - as_utc(digest.last_update)).total_seconds()

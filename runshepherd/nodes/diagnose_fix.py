@@ -32,7 +32,7 @@ INFRA_STATUSES = {
 Route = Literal["report", "submit", "approve_resubmit", "ask_person"]
 
 
-def _inputs(state: SessionState, deps: Deps) -> tuple[Any, str]:
+def _inputs(state: SessionState, deps: Deps) -> tuple[Any, str, dict[str, dict[str, Any]]]:
     from runshepherd.diagnosis.models import DiagnosisInput, MetricsHints
 
     wid = submitted_id(state)  # a refused submission is diagnosed from the refusal, not from here
@@ -55,7 +55,14 @@ def _inputs(state: SessionState, deps: Deps) -> tuple[Any, str]:
     inp = DiagnosisInput.from_workflow(
         ws, events=events, log_lines=log_lines, spec_text=deps.backend.spec(wid), metrics=MetricsHints(nan_seen=nan)
     )
-    return inp, digest
+    return inp, digest, _digest_facts(results)
+
+
+def _digest_facts(results: list[Any]) -> dict[str, dict[str, Any]]:
+    """What the final report needs from the last digests (one source of truth): stage, progress, metrics, time."""
+    keep = ("stage", "progress", "metrics", "last_update")
+    facts = {task: {k: f.get(k) for k in keep} for r in results for task, f in r["facts"].items()}
+    return dict(list(facts.items())[:50])
 
 
 def diagnose_fix(state: SessionState, runtime: Runtime[Deps]) -> Command[Route]:
@@ -97,12 +104,19 @@ def _decide(state: SessionState, deps: Deps, stopping: Callable[[], bool] = lamb
                 explanation=f"The scheduler refused the spec: {lines[0] if lines else text}",
             )
         inp, digest, diags = None, text, [rejected]
+        facts: dict[str, dict[str, Any]] = {}
     else:
-        inp, digest = _inputs(state, deps)
+        inp, digest, facts = _inputs(state, deps)
         diags = diagnose(inp)
     primary = next((d for d in diags if d.label != "healthy"), diags[0] if diags else None)
     primary = _consult_model(deps, inp, primary, digest)
-    base = {"digest": clip(digest or ""), "reader_results": Overwrite([]), "read_tasks": [], "rejection": None}
+    base = {
+        "digest": clip(digest or ""),
+        "digest_facts": facts,
+        "reader_results": Overwrite([]),
+        "read_tasks": [],
+        "rejection": None,
+    }
     if primary is None or primary.label == "healthy":
         if inp is not None and inp.status is Status.COMPLETED:
             return Command(goto="report", update={**base, "diagnosis": None})

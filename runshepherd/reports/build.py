@@ -9,7 +9,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from runshepherd.backends.base import Backend, Status, TaskStatus, TaskUsage, WorkflowStatus, usage_of
-from runshepherd.reports.status import Escalation, LogFacts, StatusReport, build_report, write_artifact
+from runshepherd.reports.status import (
+    Escalation,
+    LogFacts,
+    StatusReport,
+    build_report,
+    progress_text,
+    write_artifact,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from runshepherd.config import Settings
@@ -56,14 +63,7 @@ def _facts(ws: WorkflowStatus, digests: Digests) -> LogFacts:
     running = [t.name for t in ws.tasks if t.status is TaskStatus.RUNNING and t.name in digests.by_task]
     focus_name = (failed or running or list(digests.by_task))[0]
     d = digests.by_task[focus_name]
-    progress = None
-    if d.progress is not None:
-        p = d.progress
-        total = f"/{p.total:g}" if p.total is not None else ""
-        pct = f" ({p.percent:.0f}%)" if p.percent is not None else ""
-        progress = f"{d.stage}: {p.unit} {p.current:g}{total}{pct}"
-    elif d.stage not in ("no output",):
-        progress = d.stage
+    progress = progress_text(d.stage, d.progress.model_dump() if d.progress is not None else None)
     risks = [f"{focus_name}: {flag}" for flag in d.flags]
     return LogFacts(
         progress=progress,

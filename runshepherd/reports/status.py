@@ -93,6 +93,15 @@ def _risk(ws: WorkflowStatus, facts: LogFacts, state: State) -> str:
     return "; ".join(risks) if risks else "none seen"
 
 
+def progress_text(stage: str | None, progress: dict[str, Any] | None) -> str | None:
+    """ "training: epoch 3/3 (100%)" from a digest's stage and progress (a Progress dumped to a dict)."""
+    if progress:
+        total = f"/{progress['total']:g}" if progress.get("total") is not None else ""
+        pct = f" ({progress['percent']:.0f}%)" if progress.get("percent") is not None else ""
+        return f"{stage}: {progress['unit']} {progress['current']:g}{total}{pct}"
+    return stage if stage and stage != "no output" else None
+
+
 def build_report(
     ws: WorkflowStatus,
     facts: LogFacts | None = None,
@@ -109,6 +118,14 @@ def build_report(
             update={"risks": [*facts.risks, *(f"escalation {e.label}: {e.evidence}" for e in escalations)]}
         )
     state = state_of(ws.status, stale=facts.stale)
+    if ws.status.terminal():  # no live progress or ETA on a run that ended: how it ended, then what it last logged
+        last = facts.progress
+        facts = facts.model_copy(
+            update={
+                "progress": f"ended {ws.status.value}" + (f" (last logged: {last})" if last else ""),
+                "eta_seconds": None,
+            }
+        )
     return StatusReport(
         workflow_id=ws.workflow_id,
         status=ws.status.value,

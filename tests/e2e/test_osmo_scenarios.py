@@ -92,7 +92,7 @@ def test_002_recent_workflows_table(tmp_path: Path) -> None:
 def test_003_status_with_progress_from_logs(tmp_path: Path) -> None:
     res = osmo_cli(tmp_path, "status", "gr00t-train-1")
     assert res.returncode == 0, res.stderr
-    assert res.stdout.lstrip().startswith("**RUNNING**")
+    assert res.stdout.lstrip().startswith("RUNNING — ")  # terminal text (Markdown only in the artifact)
     assert "3500" in res.stdout and "10000" in res.stdout  # step 3500/10000 from the logs
     used = [c[:2] for c in osmo_calls(tmp_path)]
     assert ["workflow", "query"] in used and ["workflow", "logs"] in used

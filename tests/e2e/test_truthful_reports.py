@@ -55,3 +55,29 @@ def test_status_is_terminal_text_and_sessions_fit_80_columns(tmp_path: Path) -> 
     table = run(tmp_path, "sessions").stdout  # captured: rich renders at 80 columns
     lines = [ln for ln in table.splitlines() if ln.strip()]
     assert len(lines) == 4 and all(len(ln) <= 80 for ln in lines), table  # header + one line per session
+
+
+def test_an_ended_run_has_no_eta_or_live_stage_and_keeps_its_metrics(tmp_path: Path) -> None:
+    from cli_helpers import EXAMPLES
+
+    res = run(tmp_path, "run", "--spec", str(EXAMPLES / "train-classifier.yaml"), "--yes", "--json")
+    assert res.returncode == 0, res.stderr
+    events = json_lines(res.stdout)
+    wid = events[-1]["workflow_ids"][-1]
+    artifact = Path(events[-1]["status_artifact"]).read_text()
+    shown = run(tmp_path, "status", wid).stdout
+    for text in (artifact, shown):
+        assert "Progress: ended COMPLETED" in text and "ETA: unknown" in text, text
+        assert "Latest metrics: unknown" not in text and "Container starting" not in text
+        assert "Stage / progress: ended COMPLETED; last logged" in text.replace("**", "").replace("• ", "- ")
+
+
+def test_diagnose_proposes_and_never_claims_it_applied(tmp_path: Path) -> None:
+    from cli_helpers import EXAMPLES
+
+    wid = json_lines(run(tmp_path, "submit", str(EXAMPLES / "fail-nan.yaml"), "--json").stdout)[0]["workflow_id"]
+    _wait_failed(tmp_path, [wid])
+    out = run(tmp_path, "diagnose", wid, "--json")
+    fix = json_lines(out.stdout)[0]["fix"]
+    assert fix["description"].startswith("Would lower the learning rate"), fix
+    assert "Lowered" not in out.stdout
