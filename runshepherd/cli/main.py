@@ -186,13 +186,16 @@ def logs(
     task: Annotated[str | None, typer.Option("--task", help="Only this task.")] = None,
     raw: Annotated[bool, typer.Option("--raw", help="Print the raw lines (bounded by --tail).")] = False,
     tail: Annotated[int, typer.Option("--tail", help="Last N lines.")] = 200,
+    follow: Annotated[
+        bool, typer.Option("--follow", "-f", help="Keep printing new raw lines until the workflow ends (Ctrl-C stops).")
+    ] = False,
     json_: JsonOpt = False,
     opts: Common = COMMON,
 ) -> None:
-    """A digest of the logs (stage, progress, errors); --raw for the lines themselves."""
+    """A digest of the logs (stage, progress, errors); --raw for the lines themselves; -f to follow them."""
     from runshepherd.cli import workflows
 
-    workflows.logs(opts.ctx(), workflow, task, raw, tail, json_)
+    raise typer.Exit(workflows.logs(opts.ctx(), workflow, task, raw, tail, json_, follow) or 0)
 
 
 @app.command()

@@ -166,13 +166,29 @@ def list_workflows(ctx: CliContext, statuses: list[str], pool: str | None, as_js
     ctx.out.print(table)
 
 
-def logs(ctx: CliContext, workflow_id: str, task: str | None, raw: bool, tail: int, as_json: bool) -> None:
+def logs(
+    ctx: CliContext, workflow_id: str, task: str | None, raw: bool, tail: int, as_json: bool, follow: bool = False
+) -> int:
     if tail <= 0:
         raise UsageError("--tail must be a positive number of lines")
     backend = ctx.backend
     ws = backend.query(workflow_id)
     if task is not None and task not in {t.name for t in ws.tasks}:
         raise UsageError(f"workflow {workflow_id} has no task {task!r}; tasks: {', '.join(t.name for t in ws.tasks)}")
+    if follow:
+        from runshepherd.cli.follow import follow as follow_lines
+        from runshepherd.logs import redacted_lines
+
+        patterns = ctx.settings.logs.redaction_patterns
+        return follow_lines(
+            backend,
+            workflow_id,
+            task,
+            tail=tail,
+            redact=lambda lines: list(redacted_lines(lines, patterns)),
+            write=lambda line: typer.echo(line),
+            as_json=as_json,
+        )
     if raw:
         from runshepherd.logs import redacted_lines  # raw lines are pasted from: redact them too
 
@@ -180,17 +196,20 @@ def logs(ctx: CliContext, workflow_id: str, task: str | None, raw: bool, tail: i
         lines = redacted_lines(backend.logs(workflow_id, task, tail=tail, timeout=None), patterns)
         if as_json:
             ctx.print_json({"workflow_id": workflow_id, "task": task, "lines": list(lines)})
-            return
+            return 0
         for line in lines:
             typer.echo(line)
-        return
+        return 0
+    from rich.markdown import Markdown
+
     from runshepherd.reports.build import digests_for
 
     digests = digests_for(backend, ws, task=task, settings=ctx.settings)
     if as_json:
         ctx.print_json({"workflow_id": workflow_id, "digests": digests.as_json()})
-        return
-    ctx.out.print(digests.markdown, markup=False)
+        return 0
+    ctx.out.print(Markdown(digests.markdown))  # terminal text, not Markdown source
+    return 0
 
 
 def cancel(ctx: CliContext, workflow_id: str, yes: bool, as_json: bool) -> None:

@@ -87,3 +87,26 @@ def test_wording_counts_and_memory() -> None:
 
     assert count(1, "GPU") == "1 GPU" and count(2, "GPU") == "2 GPUs" and count(1.0, "CPU") == "1 CPU"
     assert memory(0.4) == "409Mi" and memory(0.0001) == "1Mi" and memory(23.5) == "23Gi"
+
+
+TICKS = """\
+workflow:
+  name: ticks
+  resources:
+    default: {cpu: 1, memory: 128Mi}
+  tasks:
+  - name: count
+    image: ubuntu:24.04
+    command: [bash, -c]
+    args: ["for i in 1 2 3 4 5 6; do echo tick-$i; sleep 0.5; done"]
+"""
+
+
+def test_logs_follow_prints_each_line_once_and_ends_with_the_workflow(tmp_path: Path) -> None:
+    spec = tmp_path / "ticks.yaml"
+    spec.write_text(TICKS)
+    wid = json_lines(run(tmp_path, "submit", str(spec), "--json").stdout)[0]["workflow_id"]
+    res = run(tmp_path, "logs", wid, "-f", timeout=90)
+    assert res.returncode == 0, res.stderr
+    ticks = [ln for ln in res.stdout.splitlines() if ln.rstrip().endswith(tuple(f"tick-{i}" for i in range(1, 7)))]
+    assert [t.rsplit("tick-", 1)[1] for t in ticks] == ["1", "2", "3", "4", "5", "6"], res.stdout
