@@ -16,6 +16,7 @@ import shutil
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from runshepherd.logs.models import TaskDigest
@@ -23,6 +24,7 @@ from runshepherd.logs.models import TaskDigest
 IDLE_PERCENT = 10.0  # a GPU below this average utilisation is idle
 PARTLY_PERCENT = 50.0
 SETUP_SECONDS = 300.0  # environment work longer than this is reported as overhead
+PENDING_SECONDS = 600.0  # queued or starting (image pull, ContainerCreating) longer than this is escalated
 
 
 @dataclass(frozen=True)
@@ -258,10 +260,39 @@ def gpu_utilisation(backend: Any, workflow_id: str, allocated: int | None) -> Ut
     return utilisation(allocated, smi, "nvidia-smi" if smi else "none")
 
 
+def waiting(backend: Any, ws: Any) -> list[tuple[str, str]]:
+    """A run queued, or a task starting (image pull, ContainerCreating), for longer than PENDING_SECONDS, with
+    the scheduler's own reason in plain words where it gave one."""
+    from runshepherd.diagnosis.pending import translate
+
+    out: list[tuple[str, str]] = []
+    if ws.status.value == "PENDING" and (ws.queued_time or 0.0) > PENDING_SECONDS:
+        try:
+            lines = [e.line() for e in backend.events(ws.workflow_id)]
+        except Exception:  # events are evidence, not a requirement: the queue time alone is still true
+            lines = []
+        reasons = translate(lines)
+        why = f": {reasons[0].plain} ({reasons[0].evidence[:160]})" if reasons else "; the scheduler gave no reason"
+        out.append(("pending", f"queued {ws.queued_time / 60:.0f} min{why}"))
+    now = datetime.now(UTC)
+    for t in ws.tasks:
+        if t.status.value == "INITIALIZING" and t.scheduling_start_time is not None:
+            started = (now - t.scheduling_start_time.astimezone(UTC)).total_seconds()
+            if started > PENDING_SECONDS:
+                out.append(
+                    (
+                        "stuck_starting",
+                        f"{t.name}: still starting (image pull / container creation) after {started / 60:.0f} min",
+                    )
+                )
+                break
+    return out
+
+
 def escalations_for(backend: Any, ws: Any, digests: Any) -> list[tuple[str, str]]:
     """The status snapshot's hook: escalations of a run as (label, evidence line)."""
     running = ws.status.value == "RUNNING"
-    out = from_digests(digests.by_task, running=running)
+    out = from_digests(digests.by_task, running=running) + (waiting(backend, ws) if ws.status.alive() else [])
     if running:
         allocated = _gpus_allocated(backend, ws.workflow_id)
         if allocated:

@@ -180,3 +180,28 @@ def _monitor_announces_once(backend: object, tmp_path: Path) -> None:
     rows = [json.loads(x) for x in notes.read_text().splitlines()]
     assert [r["label"] for r in rows].count("repeated_exception") == 1
     assert all(r["status"] == "RUNNING" for r in rows)
+
+
+def test_a_long_queue_is_escalated_with_the_schedulers_reason() -> None:
+    from runshepherd.backends.base import Event, Status, TaskState, TaskStatus, WorkflowStatus
+    from runshepherd.watch.escalations import waiting
+
+    class Backend:
+        def events(self, wid: str) -> list[Event]:
+            return [
+                Event(
+                    time=datetime(2026, 1, 1, tzinfo=UTC),
+                    task="train",
+                    reason="Pending",
+                    message="JobState=PENDING Reason=Resources (job 4711)",
+                )
+            ]
+
+    task = TaskState(name="train", group="train", status=TaskStatus.SCHEDULING)
+    ws = WorkflowStatus(
+        workflow_id="w", name="w", status=Status.PENDING, backend="slurm", tasks=[task], queued_time=1500
+    )
+    [(label, evidence)] = waiting(Backend(), ws)
+    assert label == "pending" and evidence.startswith("queued 25 min: ") and "Reason=Resources" in evidence
+    fresh = ws.model_copy(update={"queued_time": 30.0})
+    assert waiting(Backend(), fresh) == []
