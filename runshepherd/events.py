@@ -172,6 +172,14 @@ class Done(BaseEvent):
     app: dict[str, Any] | None = None
     status_artifact: str | None = None
     llm_usage: dict[str, Any] | None = None
+    results: list[dict[str, Any]] | None = Field(
+        None,
+        description="a sweep only: one entry per point {index, point, values, session, workflow_id, workflow_ids, "
+        "status, attempts, metrics: {name: {last, best}}, duration}",
+    )
+    best: dict[str, Any] | None = Field(
+        None, description="a sweep only: {metric, point, index, value} of the best point"
+    )
     paused: bool = False
     resume: str | None = Field(None, description="the command that answers the question (paused only)")
     answers: list[str] | None = None

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from runshepherd.cli.options import COMMON, Common, ConfigOpt, StateDirOpt, common_options
-from runshepherd.errors import RunShepherdError
+from runshepherd.errors import RunShepherdError, UsageError
 
 app = typer.Typer(
     name="orchestrate",
@@ -296,6 +296,16 @@ def run(
     detach: Annotated[
         bool, typer.Option("--detach", help="Run the session in the background; print its id and return.")
     ] = False,
+    sweep: Annotated[
+        list[str] | None,
+        typer.Option("--sweep", help="Run one workflow per value: KEY=V1,V2 (repeatable; the cartesian product)."),
+    ] = None,
+    repeat: Annotated[
+        int, typer.Option("--repeat", help="Run each point N times (distinct seeds where the spec has one).")
+    ] = 1,
+    max_parallel: Annotated[
+        int | None, typer.Option("--max-parallel", help="Sweep points running at once (default: all).")
+    ] = None,
     opts: Common = COMMON,
     checkpointer: CheckpointerOpt = None,
 ) -> None:
@@ -303,6 +313,29 @@ def run(
     from runshepherd.cli import session as s
 
     ctx = opts.ctx(checkpointer)
+    if sweep or repeat != 1:
+        from runshepherd.cli import sweep as sw
+
+        if detach:
+            raise UsageError("--detach does not run sweeps yet; run the sweep in the foreground (or under nohup)")
+        raise typer.Exit(
+            sw.run(
+                ctx,
+                request=request,
+                spec=spec,
+                sweeps=sweep or [],
+                repeat=repeat,
+                max_parallel=max_parallel,
+                sets=set_ or [],
+                pool=pool,
+                session=session,
+                yes=yes,
+                no_input=no_input,
+                as_json=json_,
+                max_fixes=max_fixes,
+                cadence=cadence,
+            )
+        )
     if detach:
         import os
 

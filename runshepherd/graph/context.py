@@ -33,6 +33,7 @@ class Deps:
     expert: WorkflowExpert | None = None
     chat_model: Any = None  # a langchain chat model (optional dependency) instead of one built from settings
     usage: UsageLedger | None = None  # this process's LLM usage (its counts are checkpointed as `llm_usage`)
+    approved: dict[str, str] = field(default_factory=dict)  # kind → answer the person already gave (a sweep's plan)
 
     def get_expert(self) -> WorkflowExpert:
         if self.expert is None:
@@ -59,6 +60,8 @@ class Deps:
         """The answer to give without asking, or None to ask: --yes, else the config's approval policy."""
         if self.auto_yes:
             return "default"
+        if kind in self.approved:
+            return self.approved[kind]
         policy = getattr(self.settings.approvals, kind, "ask") if hasattr(self.settings.approvals, kind) else "ask"
         return None if policy == "ask" else policy
 
@@ -67,6 +70,8 @@ class Deps:
         person (the question was asked and answered)."""
         if self.auto_yes:
             return "--yes"
+        if kind in self.approved:
+            return "person (the sweep's plan)"
         pre = self.preauthorised(kind)
         return "person" if pre is None else f"policy: approvals.{kind}={pre}"
 

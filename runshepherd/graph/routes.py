@@ -20,4 +20,6 @@ def after_monitor(state: SessionState) -> str:
 
 
 def after_report(state: SessionState) -> str:
+    if state.get("sweep_point"):  # a sweep's point: downloads and the app are offered once, for all points
+        return "finish"
     return "offer_download" if last_status(state) == "COMPLETED" else "finish"

@@ -111,6 +111,15 @@ class AppRecord(TypedDict):
     url: NotRequired[str | None]
 
 
+class SweepPoint(TypedDict):
+    """Which point of which sweep a session runs: its follow-ups (download, app) are offered once for the whole
+    sweep by the sweep driver, never per point."""
+
+    sweep: str
+    index: int
+    values: dict[str, Any]
+
+
 class SessionState(TypedDict):
     request: str
     spec_path: NotRequired[str | None]
@@ -159,6 +168,7 @@ class SessionState(TypedDict):
     workflow_ids: NotRequired[list[str]]
     next_after_ask: NotRequired[str | None]
     llm_usage: NotRequired[dict[str, Any] | None]  # {by_node: {node: {input, output, calls}}, total_tokens, cost}
+    sweep_point: NotRequired[SweepPoint | None]  # set when this session is one point of a sweep (runshepherd/sweep)
 
 
 def submitted_id(state: SessionState) -> str:

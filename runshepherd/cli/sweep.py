@@ -1,0 +1,97 @@
+"""`orchestrate run --spec S --sweep KEY=V1,V2 [--repeat N] [--max-parallel K]`: check the input, write each
+point's spec, then hand the sweep to `runshepherd.sweep.driver` (one question for the plan, one comparison)."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from runshepherd.cli.context import CliContext
+from runshepherd.errors import UsageError
+from runshepherd.graph.runner import new_session_id
+from runshepherd.names import quoted
+
+
+def run(
+    ctx: CliContext,
+    *,
+    request: str | None,
+    spec: Path | None,
+    sweeps: list[str],
+    repeat: int,
+    max_parallel: int | None,
+    sets: list[str],
+    pool: str | None,
+    session: str | None,
+    yes: bool,
+    no_input: bool,
+    as_json: bool,
+    max_fixes: int | None,
+    cadence: float | None,
+) -> int:
+    from runshepherd.cli.session import _check_pool
+    from runshepherd.spec import load_spec_file, parse_set_values
+    from runshepherd.sweep.driver import Point, Sweep, run_sweep
+    from runshepherd.sweep.points import SEED_KEYS, check_keys, expand, parse_sweeps, point_spec, spec_keys
+
+    if spec is None:
+        raise UsageError("a sweep runs a spec: pass --spec FILE with the swept keys under its `default-values:`")
+    if request:
+        raise UsageError("give either a request or --spec with --sweep, not both")
+    if max_parallel is not None and max_parallel < 1:
+        raise UsageError("--max-parallel must be 1 or more")
+    set_values = parse_set_values(sets)
+    load_spec_file(spec, set_values=set_values)  # bad input fails here: exit 2, nothing created
+    text = spec.read_text(encoding="utf-8")
+    defaults = spec_keys(text, spec.name)
+    swept = parse_sweeps(sweeps)
+    check_keys(swept, defaults, spec.name)
+    seed_key = next((k for k in SEED_KEYS if k in defaults), None)
+    points_values = expand(swept, repeat, seed_key=seed_key)
+    _check_pool(ctx, pool, "--pool")
+    sid = session or new_session_id()
+    if ctx.runner(f"{sid}-p1").exists():
+        raise UsageError(f"sweep {sid} already exists; give another --session")
+    folder = ctx.state_dir / "sweeps" / sid
+    folder.mkdir(parents=True, exist_ok=True)
+    points: list[Point] = []
+    for i, values in enumerate(points_values, start=1):
+        body = point_spec(text, spec.name, {**set_values, **values})
+        path = folder / f"p{i}-{spec.name}"
+        path.write_text(body, encoding="utf-8")
+        load_spec_file(path)  # the rendered point must be a valid spec before anything is submitted
+        points.append(Point(index=i, values=values, spec_path=path))
+    if not as_json:
+        ctx.out.print(f"sweep {sid}: {len(points)} point(s); each point is session {quoted(sid)}-pN", markup=False)
+    interactive = not no_input and sys.stdin.isatty()
+    sweep = Sweep(
+        sid=sid,
+        spec_source=spec,
+        template=text,
+        points=points,
+        yes=yes,
+        interactive=interactive,
+        max_parallel=max_parallel or len(points),
+        cadence=cadence,
+        max_fixes=max_fixes,
+        pool=pool,
+        prompt=_prompter(ctx),
+    )
+    return run_sweep(ctx, sweep, as_json=as_json)
+
+
+def _prompter(ctx: CliContext) -> Any:
+    lock = threading.Lock()
+
+    def prompt(kind: str, text: str, default: str, choices: list[str]) -> str | None:
+        from runshepherd.cli.session import PromptInterrupted, _prompt
+
+        with lock:
+            try:
+                return _prompt({"kind": kind, "text": text, "default": default, "choices": choices}, ctx.err)
+            except PromptInterrupted:
+                return None
+
+    return prompt

@@ -1,0 +1,312 @@
+"""Drive a sweep: every point is its own graph session (its own workflow, fix loop and fix cap) under the sweep's
+id (`<sweep>-p<N>`); the plan is asked once, a fix question once per distinct diagnosis, and the follow-ups
+(downloads, the app) once after every point is terminal. `--max-parallel K` runs K points at a time."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from runshepherd.events import Answered, AppSaved, Done, Downloaded, Message, Planned
+from runshepherd.graph.context import Deps, build_deps
+from runshepherd.render.session import Renderer
+from runshepherd.sweep.points import label
+from runshepherd.sweep.results import best_point, metrics_of, table_markdown
+
+
+@dataclass
+class Point:
+    index: int
+    values: dict[str, Any]
+    spec_path: Path
+
+    @property
+    def name(self) -> str:
+        return label(self.values)
+
+
+@dataclass
+class Sweep:
+    """One sweep about to run (or running): its id, its points, how it is driven."""
+
+    sid: str
+    spec_source: Path
+    template: str  # the spec as the person wrote it (default-values kept): saved as the app, values as variables
+    points: list[Point]
+    yes: bool
+    interactive: bool
+    max_parallel: int
+    cadence: float | None = None
+    max_fixes: int | None = None
+    pool: str | None = None
+    prompt: Any = None  # (kind, text, default, choices) → answer | None: the terminal prompt, shared by all points
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _answers: dict[tuple[str, str], str] = field(default_factory=dict, repr=False)  # fingerprint → person's answer
+
+    def child(self, p: Point) -> str:
+        return f"{self.sid}-p{p.index}"
+
+
+def _emit(renderer: Renderer, lock: threading.Lock, ev: dict[str, Any]) -> None:
+    with lock:
+        renderer.event(ev)
+
+
+def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
+    """Ask once, run every point, compare, offer the follow-ups once; the exit code of the whole sweep."""
+    top = Renderer(session=sweep.sid, as_json=as_json, out=ctx.out)
+    lock = sweep._lock
+    need = _resources(sweep)
+    lines = [f"  #{p.index} {p.name}" for p in sweep.points]
+    message = (
+        f"sweep of {len(sweep.points)} point(s) from {sweep.spec_source.name}, {sweep.max_parallel} at a time; "
+        f"each asks for {need}"
+    )
+    top.event(Planned(spec_name=sweep.spec_source.stem, pool=sweep.pool, message=message, warnings=[]).wire())
+    for line in lines:
+        top.event(Message(level="info", text=line.strip()).wire())
+    text = f"Submit {len(sweep.points)} workflows ({', '.join(p.name for p in sweep.points[:12])}{'…' if len(sweep.points) > 12 else ''})?"
+    if sweep.yes:
+        top.event(Answered(kind="submit", text=text, answer="yes").wire())
+    else:
+        answer = sweep.prompt("submit", text, "yes", ["yes", "no"]) if sweep.interactive else None
+        if answer is None:
+            top.event(
+                Message(
+                    level="error", text="a sweep asks once before submitting: run it on a terminal or pass --yes"
+                ).wire()
+            )
+            return 3
+        if answer != "yes":
+            top.event(Done(outcome="CANCELED", reason="the person declined the sweep; nothing was submitted").wire())
+            return 1
+
+    def run_point(p: Point) -> dict[str, Any]:
+        return _run_point(ctx, sweep, p, as_json=as_json, lock=lock)
+
+    with ThreadPoolExecutor(max_workers=max(1, sweep.max_parallel), thread_name_prefix="sweep") as pool:
+        results = list(pool.map(run_point, sweep.points))
+    best = best_point(results)
+    artifact = _write_artifact(ctx.state_dir, sweep, results, best)
+    top.event(Message(level="info", text=f"comparison written to {artifact}").wire())
+    if not as_json:
+        for row in table_markdown(results, best).splitlines():
+            ctx.out.print(row, markup=False)
+    downloaded, download_dir = _offer_downloads(ctx, sweep, results, top)
+    app = _offer_app(ctx, sweep, results, top)
+    outcomes = [r["status"] for r in results]
+    outcome = (
+        "COMPLETED"
+        if all(o == "COMPLETED" for o in outcomes)
+        else ("NEEDS_INPUT" if any(r["outcome"] == "NEEDS_INPUT" for r in results) else "FAILED")
+    )
+    failed = [r for r in results if r["status"] != "COMPLETED"]
+    reason = (
+        None
+        if not failed
+        else f"{len(failed)} of {len(results)} point(s) did not complete: "
+        + ", ".join(f"#{r['index']} {r['status']}" for r in failed)
+    )
+    done = Done(
+        outcome=outcome,
+        reason=reason,
+        workflow_ids=[w for r in results for w in r["workflow_ids"]],
+        fix_attempts=sum(r["fix_attempts"] for r in results),
+        unchanged_retries=sum(r["unchanged_retries"] for r in results),
+        infra_retries=sum(r["infra_retries"] for r in results),
+        outputs=[o for r in results for o in r["outputs"]][:200],
+        downloaded=downloaded[:200],
+        downloaded_count=len(downloaded),
+        download_dir=download_dir,
+        app=app,
+        status_artifact=str(artifact),
+        results=[_public(r) for r in results],
+        best=best,
+    )
+    if as_json:
+        top.event(done.wire())
+    else:
+        ctx.out.print(f"sweep {sweep.sid} done · {outcome}" + (f" ({reason})" if reason else ""), markup=False)
+        ctx.out.print(f"comparison: {artifact}", markup=False)
+    return {"COMPLETED": 0, "NEEDS_INPUT": 3}.get(outcome, 1)
+
+
+def _resources(sweep: Sweep) -> str:
+    from runshepherd.spec import load_spec_file
+
+    doc = load_spec_file(sweep.points[0].spec_path)
+    need = doc.workflow.largest_request()
+    gpus = doc.workflow.total_gpus()
+    n = len(sweep.points)
+    per = f"{need.cpu:g} CPU, {need.memory_gi:.2g} GiB memory, {gpus} GPU"
+    return f"{per} (all {n} together: {need.cpu * n:g} CPU, {need.memory_gi * n:.2g} GiB, {gpus * n} GPU)"
+
+
+def _run_point(ctx: Any, sweep: Sweep, p: Point, *, as_json: bool, lock: threading.Lock) -> dict[str, Any]:
+    """One point as its own session; its fix questions are asked once per (kind, diagnosis label) for the sweep."""
+    from runshepherd.graph.runner import Asked, Emitted, Finished, Question, Stopped
+
+    child = sweep.child(p)
+    renderer = Renderer(session=child, as_json=as_json, out=ctx.out)
+    deps: Deps = build_deps(
+        ctx.backend, ctx.settings, ctx.state_dir, child, yes=sweep.yes, cadence=sweep.cadence, max_fixes=sweep.max_fixes
+    )
+    deps.approved = {"submit": "yes"}  # the person approved every point's submission once, at the sweep's plan
+    last_label = {"label": "unknown"}
+
+    def answer(q: Question) -> str | None:
+        key = (q.kind, last_label["label"])
+        with lock:
+            if key in sweep._answers:
+                given = sweep._answers[key]
+                renderer.event(
+                    Answered(
+                        kind=q.kind, text=f"same diagnosis ({key[1]}) as an earlier point: {q.text}", answer=given
+                    ).wire()
+                )
+                return given
+            renderer.question(q.id, q.payload())
+            if not sweep.interactive:
+                return None
+            given = sweep.prompt(q.kind, f"[point #{p.index} {p.name}] {q.text}", q.default, q.choices)
+            if given is not None:
+                sweep._answers[key] = given
+            return given
+
+    first = {
+        "request": f"sweep {sweep.sid} point #{p.index}: {p.name}",
+        "spec_path": str(p.spec_path),
+        "set_values": {},
+        "pool": sweep.pool,
+        "sweep_point": {"sweep": sweep.sid, "index": p.index, "values": p.values},
+    }
+    values: dict[str, Any] = {}
+    outcome = "FAILED"
+    for item in ctx.runner(child, deps).run(first, answer=answer):
+        if isinstance(item, Emitted):
+            if item.event.get("event") == "diagnosis":
+                last_label["label"] = str(item.event.get("label"))
+            _emit(renderer, lock, item.event)
+        elif isinstance(item, Asked):
+            values, outcome = item.values, "NEEDS_INPUT"
+        elif isinstance(item, Stopped):
+            values, outcome = item.values, "NEEDS_INPUT"
+        elif isinstance(item, Finished):
+            values, outcome = item.values, str(item.values.get("outcome") or "FAILED")
+    return _result(ctx, p, child, values, outcome)
+
+
+def _result(ctx: Any, p: Point, child: str, values: dict[str, Any], outcome: str) -> dict[str, Any]:
+    from runshepherd.durations import format_elapsed
+
+    wid = (values.get("attempt") or {}).get("workflow_id")
+    status = (values.get("last_status") or {}).get("status") or (
+        "NEEDS_INPUT" if outcome == "NEEDS_INPUT" else "unknown"
+    )
+    metrics: dict[str, Any] = {}
+    duration = None
+    if wid:
+        ws = ctx.backend.query(wid)
+        status = ws.status.value
+        duration = format_elapsed(ws.duration) if ws.duration is not None else None
+        task = next((t for t in ws.tasks if t.lead), ws.tasks[0] if ws.tasks else None)
+        if task is not None:
+            metrics = metrics_of(ctx.backend.logs(wid, task.name, tail=2000, timeout=None))
+    return {
+        "index": p.index,
+        "point": p.name,
+        "values": p.values,
+        "session": child,
+        "workflow_id": wid,
+        "workflow_ids": list(values.get("workflow_ids") or []),
+        "status": status,
+        "outcome": outcome,
+        "attempts": int((values.get("attempt") or {}).get("n") or 0),
+        "fix_attempts": int(values.get("fix_attempts") or 0),
+        "unchanged_retries": int(values.get("unchanged_retries") or 0),
+        "infra_retries": int(values.get("infra_retries") or 0),
+        "outputs": list(values.get("outputs") or []),
+        "metrics": metrics,
+        "duration": duration,
+        # what the final workflow ran with differs from the point's values when a fix changed the spec
+        "fixes": [str(f.get("reason") or f.get("kind")) for f in values.get("fix_history") or []][-3:],
+    }
+
+
+def _public(r: dict[str, Any]) -> dict[str, Any]:
+    keys = (
+        "index",
+        "point",
+        "values",
+        "session",
+        "workflow_id",
+        "workflow_ids",
+        "status",
+        "attempts",
+        "metrics",
+        "duration",
+        "fixes",
+    )
+    return {k: r[k] for k in keys}
+
+
+def _write_artifact(state_dir: Path, sweep: Sweep, results: list[dict[str, Any]], best: dict[str, Any] | None) -> Path:
+    out = state_dir / "runs" / f"sweep-{sweep.sid}.md"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    text = f"# Sweep {sweep.sid}: {sweep.spec_source.name}, {len(results)} point(s)\n\n" + table_markdown(results, best)
+    tmp = out.with_suffix(".md.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(out)
+    return out
+
+
+def _offer_downloads(
+    ctx: Any, sweep: Sweep, results: list[dict[str, Any]], top: Renderer
+) -> tuple[list[str], str | None]:
+    """One question for every completed point's outputs; one folder per point under <download root>/<sweep>/."""
+    from runshepherd.downloads import fetch, fresh_dest
+
+    done = [r for r in results if r["status"] == "COMPLETED" and r["outputs"] and r["workflow_id"]]
+    if not done:
+        return [], None
+    root = fresh_dest(Path.home(), f"sweep-{sweep.sid}")
+    text = f"Download the outputs of {len(done)} completed point(s) to {root}/ (one folder per point)?"
+    if _ask(sweep, top, "download", text, "yes") != "yes":
+        return [], None
+    got: list[str] = []
+    for r in done:
+        dest = root / f"p{r['index']}"
+        files = [str(f) for f in fetch(ctx.backend, r["outputs"], dest, workflow_id=r["workflow_id"])]
+        top.event(Downloaded(workflow_id=r["workflow_id"], dest=str(dest), files=len(files)).wire())
+        got.extend(files)
+    return got, str(root)
+
+
+def _offer_app(ctx: Any, sweep: Sweep, results: list[dict[str, Any]], top: Renderer) -> dict[str, Any] | None:
+    """Asked once, after every point is terminal: the person's template, the swept keys as its variables."""
+    from runshepherd.apps.registry import AppRegistry, describe
+
+    if not any(r["status"] == "COMPLETED" for r in results):
+        return None
+    keys = sorted({k for p in sweep.points for k in p.values})
+    name = sweep.spec_source.stem
+    text = f'Save this spec as app "{name}" with {", ".join(keys) or "its default-values"} as template variables?'
+    if _ask(sweep, top, "save_app", text, "no") != "yes":
+        return None
+    desc = describe(name, f"sweep over {', '.join(keys)}")
+    app = AppRegistry(ctx.state_dir / "apps").save(name, desc, sweep.template)
+    top.event(AppSaved(name=app.name, version=app.latest).wire())
+    return {"name": app.name, "version": app.latest, "description": desc}
+
+
+def _ask(sweep: Sweep, top: Renderer, kind: str, text: str, default: str) -> str:
+    if sweep.yes:
+        top.event(Answered(kind=kind, text=text, answer=default).wire())
+        return default
+    if not sweep.interactive:
+        top.event(Answered(kind=kind, text=f"{text} (no terminal to ask on: not done)", answer="no").wire())
+        return "no"
+    return str(sweep.prompt(kind, text, default, ["yes", "no"]) or "no")

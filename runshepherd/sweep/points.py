@@ -1,0 +1,97 @@
+"""The points of a sweep: `--sweep KEY=V1,V2` (repeatable, cartesian product) and `--repeat N`, and each point's
+concrete spec. Pure functions: no backend, no session."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from typing import Any
+
+from runshepherd.errors import UsageError
+from runshepherd.spec.loader import split_default_values
+from runshepherd.spec.render import RenderProblem, render_template
+
+MAX_POINTS = 200  # a sweep bigger than this is a typo more often than a plan; say so before anything is submitted
+SEED_KEYS = ("seed", "random_seed")
+
+
+def _cast(text: str) -> Any:
+    """'3' → 3, '1e-3' → 0.001, 'true' → True, anything else stays text (as `--set` does)."""
+    import yaml
+
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+    if isinstance(value, str) and text.strip():
+        try:
+            return float(text)
+        except ValueError:
+            return text
+    return value if isinstance(value, (int, float, bool, str)) else text
+
+
+def parse_sweeps(items: Iterable[str]) -> dict[str, list[Any]]:
+    """`KEY=V1,V2,…` per item → {KEY: [V1, V2, …]}; a key given twice, an empty value or no '=' is bad input."""
+    out: dict[str, list[Any]] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        key = key.strip()
+        values = [v.strip() for v in raw.split(",")]
+        if not sep or not key or not raw.strip() or any(not v for v in values):
+            raise UsageError(f"--sweep {item!r}: write KEY=V1,V2[,…], e.g. --sweep lr=1e-3,3e-4")
+        if key in out:
+            raise UsageError(f"--sweep {key} is given twice; list all its values once: --sweep {key}=V1,V2")
+        out[key] = list(dict.fromkeys(_cast(v) for v in values))
+    return out
+
+
+def expand(sweeps: dict[str, list[Any]], repeat: int = 1, *, seed_key: str | None = None) -> list[dict[str, Any]]:
+    """Every point: the cartesian product of the swept values, each repeated ``repeat`` times. A repeat sets
+    ``seed_key`` to 0..repeat-1 when the spec has one (distinct seeds), else repeats the values unchanged."""
+    if repeat < 1:
+        raise UsageError("--repeat must be 1 or more")
+    keys = list(sweeps)
+    points: list[dict[str, Any]] = []
+    for combo in itertools.product(*(sweeps[k] for k in keys)):
+        for r in range(repeat):
+            point = dict(zip(keys, combo, strict=True))
+            if repeat > 1 and seed_key is not None:
+                point[seed_key] = r
+            points.append(point)
+    if len(points) > MAX_POINTS:
+        raise UsageError(f"the sweep has {len(points)} points; at most {MAX_POINTS} in one session")
+    return points
+
+
+def spec_keys(text: str, source: str) -> dict[str, Any]:
+    """The spec's `default-values` (what a sweep may vary)."""
+    return split_default_values(text, source)[1]
+
+
+def check_keys(sweeps: dict[str, list[Any]], defaults: dict[str, Any], source: str) -> None:
+    """A swept key the spec does not template is bad input: sweeping it would run the same job N times."""
+    unknown = [k for k in sweeps if k not in defaults]
+    if unknown:
+        known = ", ".join(defaults) or "none"
+        raise UsageError(
+            f"{source}: --sweep {', '.join(unknown)}: not a key of the spec's default-values (its keys: {known}); "
+            "add it under `default-values:` and use it as {{ " + unknown[0] + " }} in the spec"
+        )
+
+
+def point_spec(text: str, source: str, values: dict[str, Any]) -> str:
+    """The point's concrete spec: the template rendered with its default-values, then ``values`` (the point and
+    any `--set`). Concrete, so a fix (e.g. lr ×0.1) edits the number this point actually ran with."""
+    body, defaults, _ = split_default_values(text, source)
+    try:
+        rendered, _warnings = render_template(body, {**defaults, **values})
+    except RenderProblem as exc:
+        where = f" line {exc.line}" if exc.line else ""
+        raise UsageError(f"{source}{where}: {exc.message}") from None
+    return rendered
+
+
+def label(values: dict[str, Any]) -> str:
+    """'lr=0.05 seed=1' — how a point is named in questions, tables and folder names."""
+    return " ".join(f"{k}={v}" for k, v in values.items()) or "(defaults)"

@@ -1,0 +1,54 @@
+"""Issue 16: a sweep is one session of many workflows — asked once, each point fixed on its own, one comparison."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cli_helpers import EXAMPLES, json_lines, run
+
+from runshepherd.events import EVENTS
+
+
+def test_lr_sweep_fixes_the_diverging_point_and_compares_both(tmp_path: Path) -> None:
+    spec = str(EXAMPLES / "sweep-lr.yaml")
+    res = run(tmp_path, "run", "--spec", spec, "--sweep", "lr=0.05,1.0", "--yes", "--json", "--cadence", "0.5")
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr
+    events = json_lines(res.stdout)
+    assert all(EVENTS.validate_python(e) for e in events)  # the published event contract, results included
+    done = events[-1]
+    assert done["event"] == "done" and done["outcome"] == "COMPLETED"
+    by_value = {r["values"]["lr"]: r for r in done["results"]}
+    assert set(by_value) == {0.05, 1.0} and all(r["status"] == "COMPLETED" for r in by_value.values())
+    # lr 1.0 diverged (nan_loss), was fixed (lr x0.1) and resubmitted as a second workflow of its own point
+    diverged = by_value[1.0]
+    assert diverged["attempts"] == 2 and len(diverged["workflow_ids"]) == 2 and "0.1" in diverged["fixes"][0]
+    assert by_value[0.05]["attempts"] == 1 and not by_value[0.05]["fixes"]
+    assert any(e["event"] == "diagnosis" and e["label"] == "nan_loss" for e in events)
+    submitted = {e["workflow_id"] for e in events if e["event"] == "submitted"}
+    assert len(submitted) == 3 and set(done["workflow_ids"]) == submitted  # every workflow id listed
+    assert done["fix_attempts"] == 1
+    # the metrics come from each point's final log; the best point is named by one of them
+    assert all(r["metrics"]["eval_accuracy"]["last"] is not None for r in done["results"])
+    assert done["best"]["metric"] == "eval_accuracy" and done["best"]["index"] in (1, 2)
+    # asked once: one submit answer for the sweep (none per point), at most one app question, one download question
+    asked = [e for e in events if e["event"] in ("answered", "question") and e["session"] == done["session"]]
+    assert [e["kind"] for e in asked if e["kind"] == "submit"] == ["submit"]
+    points = [
+        e for e in events if e["event"] == "answered" and e["kind"] == "submit" and e["session"] != done["session"]
+    ]
+    assert {e["session"] for e in points} == {r["session"] for r in done["results"]}  # pre-answered by the sweep's
+    assert len([e for e in asked if e["kind"] == "save_app"]) <= 1
+    assert len([e for e in asked if e["kind"] == "download"]) == 1
+    # one folder per point, and the comparison in the artifact
+    assert {Path(e["dest"]).name for e in events if e["event"] == "downloaded"} == {"p1", "p2"}
+    table = Path(done["status_artifact"]).read_text()
+    assert "| 2 | lr=1.0 (fixed†) |" in table and "Best point: #" in table
+    assert json.dumps(done["results"])  # JSON-able as published
+
+
+def test_a_key_the_spec_does_not_template_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    spec = str(EXAMPLES / "sweep-lr.yaml")
+    res = run(tmp_path, "run", "--spec", spec, "--sweep", "momentum=0.9,0.99", "--yes", "--json")
+    assert res.returncode == 2 and "momentum" in res.stderr and "lr, epochs, seed" in res.stderr
+    assert not (tmp_path / "state" / "workflows").exists()

@@ -1,0 +1,80 @@
+"""Sweep points: the cartesian product, repeats with distinct seeds, bad input, concrete point specs, and a
+50-point sweep whose per-point session input and result stay the same size as a 2-point one."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from runshepherd.errors import UsageError
+from runshepherd.sweep.points import check_keys, expand, label, parse_sweeps, point_spec, spec_keys
+from runshepherd.sweep.results import best_point, metrics_of, table_markdown
+
+SPEC = (Path(__file__).resolve().parents[3] / "examples" / "sweep-lr.yaml").read_text()
+
+
+def test_cartesian_product_and_repeats() -> None:
+    sweeps = parse_sweeps(["lr=1e-3,3e-4", "batch_size=32,64,128"])
+    assert sweeps == {"lr": [0.001, 0.0003], "batch_size": [32, 64, 128]}
+    points = expand(sweeps)
+    assert len(points) == 6 and points[0] == {"lr": 0.001, "batch_size": 32}
+    seeds = expand({"lr": [0.1]}, 3, seed_key="seed")
+    assert [p["seed"] for p in seeds] == [0, 1, 2] and all(p["lr"] == 0.1 for p in seeds)
+    assert label(seeds[1]) == "lr=0.1 seed=1"
+
+
+@pytest.mark.parametrize("bad", [["lr"], ["lr="], ["lr=1,,2"], ["=1"], ["lr=1", "lr=2"]])
+def test_bad_sweeps_are_usage_errors(bad: list[str]) -> None:
+    with pytest.raises(UsageError):
+        parse_sweeps(bad)
+
+
+def test_unknown_key_names_the_spec_keys() -> None:
+    with pytest.raises(UsageError, match="its keys: lr, epochs, seed"):
+        check_keys({"momentum": [0.9]}, spec_keys(SPEC, "sweep-lr.yaml"), "sweep-lr.yaml")
+
+
+def test_point_spec_is_concrete_and_keeps_special_tokens() -> None:
+    text = point_spec(SPEC, "sweep-lr.yaml", {"lr": 1.0})
+    assert '--lr, "1.0"' in text and "{{output}}" in text and "default-values" not in text
+
+
+def test_fifty_points_stay_bounded() -> None:
+    """Each point is its own session: what a point carries does not grow with the number of points."""
+    small, big = expand({"lr": [0.1, 0.2]}), expand({"lr": [i / 100 for i in range(1, 51)]})
+    assert len(big) == 50
+
+    def first_input(i: int, values: dict) -> int:  # what driver._run_point hands the point's session
+        return len(
+            json.dumps(
+                {
+                    "request": f"sweep abcd1234 point #{i}: {label(values)}",
+                    "spec_path": "/s/p.yaml",
+                    "sweep_point": {"sweep": "abcd1234", "index": i, "values": values},
+                }
+            )
+        )
+
+    assert max(first_input(i, v) for i, v in enumerate(big, 1)) < 2 * max(
+        first_input(i, v) for i, v in enumerate(small, 1)
+    )
+    log = [f"epoch 1 step {s} loss={1 / (s + 1):.4f} acc=0.9 eval_loss=0.3 eval_acc=0.8" for s in range(5000)]
+    m = metrics_of(iter(log))
+    assert m["loss"]["best"] == pytest.approx(1 / 2000, rel=1e-2)  # only the first 2000 lines are read: bounded
+    assert len(json.dumps(m)) < 1000
+    results = [
+        {
+            "index": i,
+            "point": label(v),
+            "status": "COMPLETED",
+            "metrics": m,
+            "workflow_id": f"w-{i}",
+            "attempts": 1,
+            "duration": "1s",
+        }
+        for i, v in enumerate(big, 1)
+    ]
+    assert best_point(results)["metric"] == "eval_accuracy"
+    assert len(table_markdown(results, best_point(results)).splitlines()) < 60
