@@ -112,9 +112,14 @@ def _drive(
             )
         answers = {q.id: check_answer(answer, q.payload()) for q in waiting}
     interrupted = False
+    from runshepherd.render.live import LiveLine
+
+    live = LiveLine(ctx.out) if not renderer.as_json else None
 
     def ask(q: Question) -> str | None:
         nonlocal interrupted
+        if live is not None:
+            live.stop()
         renderer.question(q.id, q.payload())
         if not interactive or interrupted:
             return None
@@ -123,12 +128,21 @@ def _drive(
         except PromptInterrupted:
             interrupted = True
             return None
+        finally:
+            if live is not None and not interrupted:
+                live.start()
 
     previous = _install_ctrl_c(runner, session)
+    if live is not None:
+        live.start()
     try:
         for item in runner.run(first_input, answers=answers, answer=ask):
+            if live is not None and not isinstance(item, Emitted):
+                live.stop()
             if isinstance(item, Emitted):
                 renderer.event(item.event)
+                if live is not None:
+                    live.saw(item.event)
             elif isinstance(item, Asked):
                 if interrupted:
                     return _stopped(ctx, item.values, session)
@@ -143,6 +157,8 @@ def _drive(
         ctx.err.print(f"error: {exc}\nthe session is paused; continue with: orchestrate resume {quoted(session)}")
         return exc.exit_code
     finally:
+        if live is not None:
+            live.stop()
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
             signal.signal(signal.SIGTERM, signal.SIG_DFL)

@@ -78,8 +78,11 @@ class Renderer:
             return
         typed = parse_event(ev)
         show = _LINES.get(type(typed)) if typed is not None else None
+        style = _STYLES.get(type(typed)) if typed is not None else None
+        if isinstance(typed, StatusChanged) and (typed.to.startswith("FAILED") or typed.to == "COMPLETED"):
+            style = "bold red" if typed.to.startswith("FAILED") else "bold green"
         for line in show(typed) if show is not None else []:
-            self.out.print(line, markup=False)
+            self.out.print(line, markup=False, style=style)  # colour on a terminal; plain text on a pipe
 
     def question(self, qid: str, payload: dict[str, Any]) -> None:
         if qid in self.seen_questions:
@@ -106,7 +109,8 @@ class Renderer:
         else:
             self.notify(done)
             reason = f" ({done['reason']})" if done["reason"] and outcome != "COMPLETED" else ""
-            self.out.print(f"session {self.session} done · {outcome}{reason}", markup=False)
+            style = "bold green" if outcome == "COMPLETED" else "bold red" if outcome == "FAILED" else "bold yellow"
+            self.out.print(f"session {self.session} done · {outcome}{reason}", markup=False, style=style)
             if done["status_artifact"]:
                 self.out.print(f"status: {done['status_artifact']}", markup=False)
             if done["llm_usage"]:
@@ -134,6 +138,19 @@ def _fix(e: FixProposed) -> Iterator[str]:
     yield f"● fix       {e.explanation}"
     if e.diff:
         yield e.diff.rstrip()
+
+
+# Colour on a terminal (rich drops it on a pipe); events not listed print in the default colour.
+_STYLES: dict[type[BaseEvent], str] = {
+    Planned: "bold",
+    Submitted: "cyan",
+    StatusChanged: "blue",
+    DiagnosisEvent: "yellow",
+    FixProposed: "magenta",
+    Downloaded: "green",
+    AppSaved: "green",
+    Message: "dim",
+}
 
 
 # How each event reads on a terminal (one entry per event type; events without one print nothing there).

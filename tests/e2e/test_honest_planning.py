@@ -93,6 +93,21 @@ def test_chat_free_text_during_a_question_changes_nothing(tmp_path: Path) -> Non
     assert "done · CANCELED" in out
 
 
+def _on_a_terminal(tmp: Path, *args: str) -> tuple[subprocess.Popen[bytes], int]:
+    """`orchestrate` with a pseudo-terminal for stdin, stdout and stderr; returns the process and the pty master."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [*orchestrate_bin(), *args],
+        cwd=tmp,
+        env={**env_for(tmp), "COLUMNS": "200", "TERM": "xterm-256color"},
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+    )
+    os.close(slave)
+    return proc, master
+
+
 def _read_until(fd: int, needle: str, timeout: float) -> str:
     buf = b""
     end = time.monotonic() + timeout
@@ -107,16 +122,7 @@ def _read_until(fd: int, needle: str, timeout: float) -> str:
 
 
 def test_ctrl_c_at_a_prompt_leaves_at_once_and_says_nothing_was_submitted(tmp_path: Path) -> None:
-    master, slave = pty.openpty()
-    proc = subprocess.Popen(
-        [*orchestrate_bin(), "train a small classifier for 1 epochs", "--session", "p1"],
-        cwd=tmp_path,
-        env={**env_for(tmp_path), "COLUMNS": "200"},
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-    )
-    os.close(slave)
+    proc, master = _on_a_terminal(tmp_path, "train a small classifier for 1 epochs", "--session", "p1")
     try:
         shown = _read_until(master, "[YES/no]", 60)
         assert "Submit" in shown, shown
@@ -128,3 +134,20 @@ def test_ctrl_c_at_a_prompt_leaves_at_once_and_says_nothing_was_submitted(tmp_pa
         if proc.poll() is None:
             proc.kill()
         os.close(master)
+
+
+def test_a_terminal_gets_colour_and_a_live_line_a_pipe_gets_plain_text(tmp_path: Path) -> None:
+    from cli_helpers import EXAMPLES
+
+    spec = str(EXAMPLES / "train-classifier.yaml")
+    proc, master = _on_a_terminal(tmp_path, "run", "--spec", spec, "--yes", "--session", "tty1")
+    try:
+        shown = _read_until(master, "done · COMPLETED", 120)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    assert "\x1b[" in shown and "elapsed" in shown, shown[-2000:]  # colour, and the live line (spinner · elapsed)
+    piped = run(tmp_path, "run", "--spec", spec, "--yes", "--session", "pipe1")
+    assert piped.returncode == 0 and "\x1b[" not in piped.stdout + piped.stderr and "elapsed" not in piped.stdout
