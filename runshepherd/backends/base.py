@@ -263,6 +263,7 @@ class TaskUsage(_Model):
 
     task: str
     cpu_percent: float | None = None
+    cpu_interval_seconds: float | None = Field(None, description="the interval cpu_percent was measured over")
     rss_bytes: int | None = None
     gpus_allocated: int | None = None
     gpu_util_percent: float | None = None

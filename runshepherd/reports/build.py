@@ -133,7 +133,8 @@ def requested_resources(spec_text: str, usage: list[TaskUsage] | None = None) ->
         elif u is not None:
             used = []
             if u.cpu_percent is not None:
-                used.append(f"cpu {u.cpu_percent / 100:.2f} cores")
+                over = f" over {u.cpu_interval_seconds:g} s" if u.cpu_interval_seconds else ""
+                used.append(f"cpu {u.cpu_percent / 100:.2f} cores{over}")
             if u.rss_bytes is not None:
                 used.append(f"memory {u.rss_bytes / 1024**2:.0f}Mi")
             if r.gpu:
@@ -142,7 +143,7 @@ def requested_resources(spec_text: str, usage: list[TaskUsage] | None = None) ->
                     if u.gpu_util_percent is None
                     else f"GPU {u.gpu_util_percent:.0f}%" + (" — allocated GPUs idle" if u.gpu_util_percent < 5 else "")
                 )
-            text += "; in use " + ", ".join(used)
+            text += "; in use " + (", ".join(used) or "unknown")
         parts.append(text)
     return "; ".join(parts)
 

@@ -81,3 +81,35 @@ def test_diagnose_proposes_and_never_claims_it_applied(tmp_path: Path) -> None:
     fix = json_lines(out.stdout)[0]["fix"]
     assert fix["description"].startswith("Would lower the learning rate"), fix
     assert "Lowered" not in out.stdout
+
+
+BUSY = """\
+workflow:
+  name: busy
+  resources:
+    default: {cpu: 1, memory: 256Mi}
+  tasks:
+  - name: work
+    image: python:3.11-slim
+    command: [python, -c]
+    args: ["import time\\nend = time.time() + 25\\nwhile time.time() < end:\\n    sum(i * i for i in range(20000)); time.sleep(0.01)"]
+"""
+
+
+def test_cpu_in_use_is_measured_over_an_interval_from_the_process_tree(tmp_path: Path) -> None:
+    import re
+
+    spec = tmp_path / "busy.yaml"
+    spec.write_text(BUSY)
+    wid = json_lines(run(tmp_path, "submit", str(spec), "--json").stdout)[0]["workflow_id"]
+    end = time.monotonic() + 60
+    resources = ""
+    while time.monotonic() < end:
+        report = json_lines(run(tmp_path, "status", wid, "--json").stdout)[0]
+        resources = report["resources"] or ""
+        if report["status"] == "RUNNING" and "in use" in resources:
+            break
+        time.sleep(0.5)
+    run(tmp_path, "cancel", wid, "--yes")
+    m = re.search(r"cpu (\d+\.\d+) cores over 1 s", resources)
+    assert m and float(m.group(1)) > 0, resources  # a working tree is never reported idle

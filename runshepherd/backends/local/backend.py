@@ -329,19 +329,27 @@ class LocalBackend:
         return [e for e in wf.read_events() if task is None or e.task == task]
 
     def usage(self, workflow_id: str) -> list[TaskUsage]:
-        """CPU and resident memory of each running task's process tree, measured over 0.1 s."""
-        from runshepherd.backends.local.supervisor import tree_cpu_percent, tree_rss
+        """CPU (over one shared 1 s interval) and resident memory of each running task's process tree."""
+        from runshepherd.backends.local.supervisor import CPU_INTERVAL, tree_rss, trees_cpu_percent
 
         state = self._state(self._wf(workflow_id))
-        out = []
-        for t in state.tasks:
-            if t.status is TaskStatus.RUNNING and t.pid and process_alive(t.pid, t.pid_create_time):
-                out.append(
-                    TaskUsage(
-                        task=t.name, cpu_percent=tree_cpu_percent(t.pid), rss_bytes=tree_rss(t.pid), gpus_allocated=0
-                    )
-                )
-        return out
+        running = [
+            t
+            for t in state.tasks
+            if t.status is TaskStatus.RUNNING and t.pid and process_alive(t.pid, t.pid_create_time)
+        ]
+        cpu = trees_cpu_percent([t.pid for t in running if t.pid])
+        return [
+            TaskUsage(
+                task=t.name,
+                cpu_percent=cpu.get(t.pid),
+                cpu_interval_seconds=CPU_INTERVAL,
+                rss_bytes=tree_rss(t.pid),
+                gpus_allocated=0,
+            )
+            for t in running
+            if t.pid
+        ]
 
     def spec(self, workflow_id: str, *, template: bool = False) -> str:
         wf = self._wf(workflow_id)

@@ -66,28 +66,40 @@ def tree_rss(pid: int) -> int:
     return total
 
 
-def tree_cpu_percent(pid: int, interval: float = 0.1) -> float:
-    """CPU use of a process tree in percent of one core, sampled over ``interval`` seconds."""
-    try:
-        root = psutil.Process(pid)
-        procs = [root, *root.children(recursive=True)]
-    except psutil.NoSuchProcess:
-        return 0.0
-    live = []
-    for proc in procs:
+CPU_INTERVAL = 1.0  # seconds: long enough to see a trainer that sleeps between steps
+
+
+def trees_cpu_percent(pids: list[int], interval: float = CPU_INTERVAL) -> dict[int, float | None]:
+    """CPU use of each process tree, in percent of one core, measured together over one ``interval``.
+
+    A tree that is gone is None (unknown), never 0; a process that ends mid-interval stops counting."""
+    trees: dict[int, list[psutil.Process]] = {}
+    for pid in pids:
         try:
-            proc.cpu_percent(None)
-            live.append(proc)
-        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            root = psutil.Process(pid)
+            procs = [root, *root.children(recursive=True)]
+        except psutil.NoSuchProcess:
             continue
-    time.sleep(interval)
-    total = 0.0
-    for proc in live:
-        try:
-            total += proc.cpu_percent(None)
-        except (psutil.NoSuchProcess, psutil.AccessDenied):
-            continue
-    return total
+        live = []
+        for proc in procs:
+            try:
+                proc.cpu_percent(None)
+                live.append(proc)
+            except (psutil.NoSuchProcess, psutil.AccessDenied):
+                continue
+        trees[pid] = live
+    if trees:
+        time.sleep(interval)
+    out: dict[int, float | None] = {pid: None for pid in pids}
+    for pid, live in trees.items():
+        total = 0.0
+        for proc in live:
+            try:
+                total += proc.cpu_percent(None)
+            except (psutil.NoSuchProcess, psutil.AccessDenied):
+                continue
+        out[pid] = total
+    return out
 
 
 def kill_group(pgid: int, sig: int) -> None:
