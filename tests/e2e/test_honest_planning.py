@@ -151,3 +151,11 @@ def test_a_terminal_gets_colour_and_a_live_line_a_pipe_gets_plain_text(tmp_path:
     assert "\x1b[" in shown and "elapsed" in shown, shown[-2000:]  # colour, and the live line (spinner · elapsed)
     piped = run(tmp_path, "run", "--spec", spec, "--yes", "--session", "pipe1")
     assert piped.returncode == 0 and "\x1b[" not in piped.stdout + piped.stderr and "elapsed" not in piped.stdout
+
+
+def test_chat_free_text_while_the_resubmit_question_is_open_resubmits_nothing(tmp_path: Path) -> None:
+    lines = ["train a small classifier for 2 epochs with lr 50", "yes", "clear", "fix it", "no"]
+    out = chat(tmp_path, "c2", lines, timeout=180).stdout
+    assert "Resubmit with this fix" in out, out
+    assert out.count("still open: Resubmit with this fix") == 2, out
+    assert "(attempt 2)" not in out and "done · FAILED" in out  # only the explicit "no" answered it
