@@ -407,6 +407,14 @@ class WholeLogSource(Protocol):
 
 
 @runtime_checkable
+class BatchQuery(Protocol):
+    """Optional capability: the status of several workflows in one scheduler read (Slurm: one `squeue` for all
+    their unfinished jobs). A sweep polls all its workflows through it once per tick (`sweep/poll.py`)."""
+
+    def query_many(self, workflow_ids: list[str]) -> dict[str, WorkflowStatus]: ...
+
+
+@runtime_checkable
 class UsageMeter(Protocol):
     """Optional capability: live CPU/memory/GPU use of a workflow's tasks (local measures its process trees)."""
 

@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, Any
 from runshepherd.config import Settings
 
 if TYPE_CHECKING:
-    from runshepherd.backends.base import Backend
+    from runshepherd.backends.base import Backend, WorkflowStatus
     from runshepherd.experts.base import WorkflowExpert
     from runshepherd.experts.llm.usage import UsageLedger
+    from runshepherd.sweep.poll import SharedPoll
 
 
 @dataclass
@@ -34,6 +35,18 @@ class Deps:
     chat_model: Any = None  # a langchain chat model (optional dependency) instead of one built from settings
     usage: UsageLedger | None = None  # this process's LLM usage (its counts are checkpointed as `llm_usage`)
     approved: dict[str, str] = field(default_factory=dict)  # kind → answer the person already gave (a sweep's plan)
+    poller: SharedPoll | None = None  # a sweep's one batched status read per tick, shared by all its points
+
+    def query(self, workflow_id: str) -> WorkflowStatus:
+        """The monitor's status poll: through the sweep's shared batched read when there is one."""
+        return self.poller.query(workflow_id) if self.poller is not None else self.backend.query(workflow_id)
+
+    def wait_for_change(self, workflow_id: str, timeout: float) -> bool:
+        """Wait up to ``timeout`` for a change; a sweep's point just waits the tick out (its poll is shared)."""
+        if self.poller is not None:
+            time.sleep(max(0.0, timeout))
+            return False
+        return self.backend.wait_for_change(workflow_id, timeout)
 
     def get_expert(self) -> WorkflowExpert:
         if self.expert is None:

@@ -70,7 +70,7 @@ def _wait(deps: Deps, ws: WorkflowStatus, seconds: float, progress: str | None, 
         step = min(left, every) if every > 0 and ws.status is Status.RUNNING else left
         if control is not None:
             step = min(step, DRAIN_SLICE)  # a Ctrl-C (drain request) is honoured within half a second
-        if deps.backend.wait_for_change(ws.workflow_id, step) or _draining(control):
+        if deps.wait_for_change(ws.workflow_id, step) or _draining(control):
             return progress
         if every > 0 and ws.status is Status.RUNNING and time.monotonic() < deadline:
             line = _progress(deps, ws)
@@ -99,7 +99,7 @@ def monitor(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
     ws: WorkflowStatus | None = None
     needs_explanation = False
     for _ in range(per_return):
-        ws = deps.backend.query(wid)
+        ws = deps.query(wid)
         polls += 1
         if ws.status.value != prev_status:
             text = _transition_text(prev_status, ws)

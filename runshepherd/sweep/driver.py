@@ -14,6 +14,7 @@ from runshepherd.events import Answered, AppSaved, Done, Downloaded, Message, Pl
 from runshepherd.graph.context import Deps, build_deps
 from runshepherd.render.session import Renderer
 from runshepherd.sweep.points import label
+from runshepherd.sweep.poll import SharedPoll
 from runshepherd.sweep.results import best_point, metrics_of, table_markdown
 
 
@@ -42,6 +43,7 @@ class Sweep:
     cadence: float | None = None
     max_fixes: int | None = None
     pool: str | None = None
+    poller: SharedPoll | None = None  # one batched status read per tick for every point
     prompt: Any = None  # (kind, text, default, choices) → answer | None: the terminal prompt, shared by all points
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _answers: dict[tuple[str, str], str] = field(default_factory=dict, repr=False)  # fingerprint → person's answer
@@ -83,6 +85,9 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
         if answer != "yes":
             top.event(Done(outcome="CANCELED", reason="the person declined the sweep; nothing was submitted").wire())
             return 1
+
+    if sweep.poller is None:
+        sweep.poller = SharedPoll(ctx.backend, tick=_tick(ctx, sweep))
 
     def run_point(p: Point) -> dict[str, Any]:
         return _run_point(ctx, sweep, p, as_json=as_json, lock=lock)
@@ -134,6 +139,15 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
     return {"COMPLETED": 0, "NEEDS_INPUT": 3}.get(outcome, 1)
 
 
+def _tick(ctx: Any, sweep: Sweep) -> float:
+    """The monitors' poll interval: each tick makes one batched read for all points."""
+    from runshepherd.nodes.cadence import interval, is_training
+
+    text = sweep.points[0].spec_path.read_text(encoding="utf-8")
+    every = interval(ctx.settings.cadence, training=is_training(text), unchanged_polls=0, override=sweep.cadence)
+    return every
+
+
 def _resources(sweep: Sweep) -> str:
     from runshepherd.spec import load_spec_file
 
@@ -155,6 +169,7 @@ def _run_point(ctx: Any, sweep: Sweep, p: Point, *, as_json: bool, lock: threadi
         ctx.backend, ctx.settings, ctx.state_dir, child, yes=sweep.yes, cadence=sweep.cadence, max_fixes=sweep.max_fixes
     )
     deps.approved = {"submit": "yes"}  # the person approved every point's submission once, at the sweep's plan
+    deps.poller = sweep.poller
     last_label = {"label": "unknown"}
 
     def answer(q: Question) -> str | None:

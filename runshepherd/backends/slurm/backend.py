@@ -348,6 +348,12 @@ class SlurmBackend:
         rec, obs = self._observe(wf)
         return _status(wf, rec, obs)
 
+    def query_many(self, workflow_ids: list[str]) -> dict[str, WorkflowStatus]:
+        """Several workflows in ONE squeue call (all their unfinished jobs); unknown ids raise WorkflowNotFound."""
+        dirs = [self._dir(w) for w in dict.fromkeys(workflow_ids)]
+        seen = self._observe_many(dirs)
+        return {wf.workflow_id: _status(wf, *seen[wf.workflow_id]) for wf in dirs}
+
     def list_workflows(
         self, *, statuses: list[Status] | None = None, pool: str | None = None, limit: int = 50
     ) -> list[WorkflowSummary]:

@@ -1,0 +1,65 @@
+"""One batched status read per tick for all workflows of a sweep (issue 16): every point's monitor asks
+`SharedPoll.query(id)`. Time is cut into ticks (the monitors' poll interval); the first ask in a tick reads every
+live workflow the sweep knows in one backend call (`BatchQuery.query_many`: one `squeue` on Slurm) and the other
+points are answered from that read. A workflow first asked about after this tick's read waits for the next tick
+(its monitor would have waited that long anyway), so a tick never costs a second call. A terminal status is final
+and is never read again."""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from runshepherd.backends.base import Backend, BackendError, BatchQuery, WorkflowStatus
+
+
+@dataclass
+class SharedPoll:
+    backend: Backend
+    tick: float  # seconds per tick: the monitors' poll interval
+    clock: Callable[[], float] = time.monotonic
+    sleep: Callable[[float], None] = time.sleep
+    reads: int = 0  # batched reads made (each is one backend call where the backend offers BatchQuery)
+    _seen: dict[str, tuple[int, WorkflowStatus]] = field(default_factory=dict, repr=False)
+    _waiting: set[str] = field(default_factory=set, repr=False)  # asked about after this tick's read
+    _last_tick: int = field(default=-1, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def _tick_of(self, t: float) -> int:
+        return math.floor(t / self.tick)
+
+    def query(self, workflow_id: str) -> WorkflowStatus:
+        while True:
+            with self._lock:
+                now = self.clock()
+                tick = self._tick_of(now)
+                got = self._seen.get(workflow_id)
+                if got is not None and (got[1].status.terminal() or got[0] == tick):
+                    return got[1]
+                if self._last_tick != tick:
+                    return self._read_all(workflow_id, tick)
+                self._waiting.add(workflow_id)  # this tick was read before we knew this workflow
+                wait = (tick + 1) * self.tick - now
+            self.sleep(max(0.0, wait) + 1e-3)
+
+    def _read_all(self, workflow_id: str, tick: int) -> WorkflowStatus:
+        live = [w for w, (_, ws) in self._seen.items() if not ws.status.terminal()]
+        wanted = list(dict.fromkeys([workflow_id, *live, *self._waiting]))
+        try:
+            fresh = self._read(wanted)
+        except BackendError:  # another point's workflow must not break this one's poll: read it alone
+            fresh = {workflow_id: self.backend.query(workflow_id)}
+        self.reads += 1
+        self._last_tick = tick
+        self._waiting.difference_update(fresh)
+        for wid, ws in fresh.items():
+            self._seen[wid] = (tick, ws)
+        return fresh[workflow_id]
+
+    def _read(self, ids: list[str]) -> dict[str, WorkflowStatus]:
+        if isinstance(self.backend, BatchQuery):
+            return self.backend.query_many(ids)
+        return {w: self.backend.query(w) for w in ids}  # no batched read here: one query per live workflow
