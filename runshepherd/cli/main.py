@@ -313,6 +313,12 @@ def run(
     from runshepherd.cli import session as s
 
     ctx = opts.ctx(checkpointer)
+    if not sweep and repeat == 1 and request:
+        from runshepherd.cli import sweep as sw
+
+        said = sw.said_in(request, spec)  # "sweep lr over 1e-3, 3e-4", "run this with 3 seeds"
+        if said is not None:
+            sweep, repeat = said.sweeps, said.repeat
     if sweep or repeat != 1:
         from runshepherd.cli import sweep as sw
 

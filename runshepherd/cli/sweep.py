@@ -37,9 +37,10 @@ def run(
     from runshepherd.sweep.points import SEED_KEYS, check_keys, expand, parse_sweeps, point_spec, spec_keys
 
     if spec is None:
-        raise UsageError("a sweep runs a spec: pass --spec FILE with the swept keys under its `default-values:`")
-    if request:
-        raise UsageError("give either a request or --spec with --sweep, not both")
+        raise UsageError(
+            "a sweep runs a spec: pass --spec FILE with the swept keys under its `default-values:`, e.g. "
+            "orchestrate run --spec examples/sweep-lr.yaml --sweep lr=1e-3,3e-4"
+        )
     if max_parallel is not None and max_parallel < 1:
         raise UsageError("--max-parallel must be 1 or more")
     set_values = parse_set_values(sets)
@@ -80,6 +81,17 @@ def run(
         prompt=_prompter(ctx),
     )
     return run_sweep(ctx, sweep, as_json=as_json)
+
+
+def said_in(request: str, spec: Path | None) -> Any:
+    """The sweep a sentence asks for (`sweep/request.py`), its keys spelled as the spec spells them; None if none."""
+    from runshepherd.spec.loader import split_default_values
+    from runshepherd.sweep.request import sweep_from_request
+
+    keys = None
+    if spec is not None and spec.is_file():
+        keys = list(split_default_values(spec.read_text(encoding="utf-8"), spec.name)[1])
+    return sweep_from_request(request, keys)
 
 
 def _prompter(ctx: CliContext) -> Any:

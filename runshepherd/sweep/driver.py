@@ -8,7 +8,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from runshepherd.events import Answered, AppSaved, Done, Downloaded, Message, Planned
 from runshepherd.graph.context import Deps, build_deps
@@ -50,6 +50,20 @@ class Sweep:
 
     def child(self, p: Point) -> str:
         return f"{self.sid}-p{p.index}"
+
+
+class _Prefixed:
+    """A console whose lines say which point they are about (points run side by side on one terminal)."""
+
+    def __init__(self, out: Any, prefix: str) -> None:
+        self.out, self.prefix = out, prefix
+
+    def print(self, obj: Any = "", *args: Any, **kwargs: Any) -> None:
+        if isinstance(obj, str):
+            self.out.print(self.prefix + obj, *args, **kwargs)
+        else:  # a rich renderable (a digest): its own block under a line naming the point
+            self.out.print(self.prefix.strip(), markup=False)
+            self.out.print(obj, *args, **kwargs)
 
 
 def _emit(renderer: Renderer, lock: threading.Lock, ev: dict[str, Any]) -> None:
@@ -164,7 +178,7 @@ def _run_point(ctx: Any, sweep: Sweep, p: Point, *, as_json: bool, lock: threadi
     from runshepherd.graph.runner import Asked, Emitted, Finished, Question, Stopped
 
     child = sweep.child(p)
-    renderer = Renderer(session=child, as_json=as_json, out=ctx.out)
+    renderer = Renderer(session=child, as_json=as_json, out=cast(Any, _Prefixed(ctx.out, f"[p{p.index}] ")))
     deps: Deps = build_deps(
         ctx.backend, ctx.settings, ctx.state_dir, child, yes=sweep.yes, cadence=sweep.cadence, max_fixes=sweep.max_fixes
     )

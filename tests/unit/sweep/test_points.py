@@ -78,3 +78,20 @@ def test_fifty_points_stay_bounded() -> None:
     ]
     assert best_point(results)["metric"] == "eval_accuracy"
     assert len(table_markdown(results, best_point(results)).splitlines()) < 60
+
+
+@pytest.mark.parametrize(
+    ("said", "sweeps", "repeat"),
+    [
+        ("sweep lr over 1e-3, 3e-4, 1e-4", ["lr=1e-3,3e-4,1e-4"], 1),
+        ("run this with 3 seeds", [], 3),
+        ("try learning_rate in 0.1 and 0.01", ["lr=0.1,0.01"], 1),
+        ("sweep batch_size over 32, 64 and 128 with 2 seeds", ["batch_size=32,64,128"], 2),
+    ],
+)
+def test_sweeps_said_in_a_sentence(said: str, sweeps: list[str], repeat: int) -> None:
+    from runshepherd.sweep.request import sweep_from_request
+
+    got = sweep_from_request(said, ["lr", "batch_size", "seed"])
+    assert got is not None and got.sweeps == sweeps and got.repeat == repeat
+    assert sweep_from_request("train a small classifier for 3 epochs") is None
