@@ -36,7 +36,7 @@ def write_report(state: SessionState, deps: Deps) -> str | None:
         error_lines=list(diag["evidence"])[:50] if diag else [],
         risks=[diag["explanation"]] if diag and diag["explanation"] else [],
     )
-    report = build_report(ws, facts, resources=requested_resources(deps.backend.spec(wid)))
+    report = build_report(ws, facts, resources=requested_resources(deps.backend.spec(wid), ws=ws))
     return write_artifact(report, deps.state_dir / "runs")
 
 

@@ -109,7 +109,9 @@ def _next_step(ws: WorkflowStatus, d: Diagnosis | None) -> str | None:
     )[0]
 
 
-def requested_resources(spec_text: str, usage: list[TaskUsage] | None = None) -> str | None:
+def requested_resources(
+    spec_text: str, usage: list[TaskUsage] | None = None, ws: WorkflowStatus | None = None
+) -> str | None:
     """Allocated vs in use, per task. In use only where the backend measures it; otherwise "unknown", never guessed."""
     from runshepherd.spec import SpecError, load_spec_text
 
@@ -126,7 +128,10 @@ def requested_resources(spec_text: str, usage: list[TaskUsage] | None = None) ->
             f"memory {r.memory}" if r.memory else None,
             f"gpu {r.gpu}" if r.gpu else None,
         ]
-        text = f"{t.name}: allocated " + (", ".join(b for b in bits if b) or "scheduler defaults")
+        # Allocated only once the task started; before that (or if it never did) it was only requested.
+        state = ws.task(t.name) if ws is not None and t.name in {x.name for x in ws.tasks} else None
+        word = "requested" if state is not None and state.start_time is None else "allocated"
+        text = f"{t.name}: {word} " + (", ".join(b for b in bits if b) or "scheduler defaults")
         u = live.get(t.name)
         if usage is None:
             text += "; in use unknown (this backend does not report live usage)"
@@ -167,7 +172,7 @@ def snapshot(
     ws = backend.query(workflow_id)
     digests = digests_for(backend, ws, task=None, settings=settings)
     usage = usage_of(backend, workflow_id) if ws.status is Status.RUNNING else []
-    resources = requested_resources(backend.spec(workflow_id), usage)
+    resources = requested_resources(backend.spec(workflow_id), usage, ws)
     facts = _facts(ws, digests)
     diag = diagnosis_of(backend, ws, digests) if ws.status.failed() else None
     if ws.status.failed():

@@ -113,3 +113,16 @@ def test_cpu_in_use_is_measured_over_an_interval_from_the_process_tree(tmp_path:
     run(tmp_path, "cancel", wid, "--yes")
     m = re.search(r"cpu (\d+\.\d+) cores over 1 s", resources)
     assert m and float(m.group(1)) > 0, resources  # a working tree is never reported idle
+
+
+def test_a_run_cancelled_before_it_started_shows_nothing_it_never_did(tmp_path: Path) -> None:
+    from cli_helpers import EXAMPLES
+
+    wid = json_lines(run(tmp_path, "submit", str(EXAMPLES / "fail-gpu.yaml"), "--json").stdout)[0]["workflow_id"]
+    assert run(tmp_path, "cancel", wid, "--yes").returncode == 0
+    report = json_lines(run(tmp_path, "status", wid, "--json").stdout)[0]
+    assert report["status"] == "FAILED_CANCELED" and report["eta"] is None
+    assert report["progress"] == "ended FAILED_CANCELED"
+    assert "requested cpu 1, memory 512Mi, gpu 2" in report["resources"] and "allocated" not in report["resources"]
+    text = run(tmp_path, "status", wid).stdout
+    assert "Container starting" not in text and "ended FAILED_CANCELED before any application output" in text
