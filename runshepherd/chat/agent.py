@@ -72,6 +72,10 @@ class list_runs(BaseModel):  # noqa: N801
     """The runs of this conversation."""
 
 
+class sweep_status(BaseModel):  # noqa: N801
+    """How the latest sweep is doing: every point's status, workflow and attempt, and the best point."""
+
+
 class help(BaseModel):  # noqa: N801,A001
     """Say what the chat can do."""
 
@@ -88,6 +92,7 @@ TOOLS: dict[str, tuple[type[BaseModel], str]] = {
     "cancel": (cancel, "cancel"),
     "answer": (answer, "answer"),
     "list_runs": (list_runs, "list_runs"),
+    "sweep_status": (sweep_status, "sweep_status"),
     "help": (help, "help"),
 }
 

@@ -26,6 +26,7 @@ IntentKind = Literal[
     "cancel",
     "answer",
     "list_runs",
+    "sweep_status",
     "out_of_scope",
     "draft",
     "help",
@@ -134,6 +135,10 @@ def route(text: str, *, waiting: str | None = None, known: list[str] | None = No
             text=text,
             workflow=wid or (None if target in {"it", "this", "that", "the"} else target),
         )
+    if re.search(r"\b(sweep|points?)\b", t) and re.search(
+        r"\b(how|status|doing|going|progress|compare|comparison|best|which)\b", t
+    ):
+        return Intent(kind="sweep_status", text=text)
     if re.search(r"\b(status|progress|how(?:'s| is) it going|how far|is it (done|finished|running)|eta)\b", t):
         return Intent(kind="status", text=text, workflow=wid)
     if re.search(r"\b(list|show)( my| the)? (runs|sessions|workflows)\b|^(runs|sessions)$", t):

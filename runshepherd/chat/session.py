@@ -34,6 +34,7 @@ HELP = """I can:
   why it failed          "why did it fail"
   follow-ups             "download the outputs", "save it as an app", "cancel it" (I always confirm)
   answer a question      "yes", "no", "retry", "stop"
+  a sweep's progress     "how is the sweep doing?", "compare the points" (start one with orchestrate run --sweep)
   list runs / quit"""
 
 
@@ -419,6 +420,16 @@ class ChatSession:
         with self._print_lock:
             self.ctx.out.print(render_terminal(report))  # terminal text; the transcript keeps the Markdown
         self.rec.add_turn("shepherd", text)
+
+    def do_sweep_status(self, intent: Intent) -> None:
+        """'how is the sweep doing?', 'compare the points': the latest sweep, one line per point, the best."""
+        from runshepherd.sweep.status import latest_record, status_lines
+
+        record = latest_record(self.ctx.state_dir)
+        if record is None:
+            self.say("no sweep yet — start one with: orchestrate run --spec FILE --sweep KEY=V1,V2")
+            return
+        self.say("\n".join(status_lines(record, lambda sid: dict(self._graph_state(sid).values or {}))))
 
     def do_why_pending(self, intent: Intent) -> None:
         from runshepherd.diagnosis.pending import explain_pending

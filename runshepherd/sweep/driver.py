@@ -16,6 +16,7 @@ from runshepherd.render.session import Renderer
 from runshepherd.sweep.points import label
 from runshepherd.sweep.poll import SharedPoll
 from runshepherd.sweep.results import best_point, metrics_of, table_markdown
+from runshepherd.sweep.status import write_record
 
 
 @dataclass
@@ -100,6 +101,14 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
             top.event(Done(outcome="CANCELED", reason="the person declined the sweep; nothing was submitted").wire())
             return 1
 
+    record: dict[str, Any] = {
+        "sweep": sweep.sid,
+        "spec": str(sweep.spec_source),
+        "points": [
+            {"index": p.index, "point": p.name, "values": p.values, "session": sweep.child(p)} for p in sweep.points
+        ],
+    }
+    write_record(ctx.state_dir, sweep.sid, record)
     if sweep.poller is None:
         sweep.poller = SharedPoll(ctx.backend, tick=_tick(ctx, sweep))
 
@@ -111,6 +120,11 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
     best = best_point(results)
     artifact = _write_artifact(ctx.state_dir, sweep, results, best)
     top.event(Message(level="info", text=f"comparison written to {artifact}").wire())
+    write_record(
+        ctx.state_dir,
+        sweep.sid,
+        {**record, "results": [_public(r) for r in results], "best": best, "artifact": str(artifact)},
+    )
     if not as_json:
         for row in table_markdown(results, best).splitlines():
             ctx.out.print(row, markup=False)

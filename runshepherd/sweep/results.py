@@ -60,6 +60,7 @@ def best_point(results: list[dict[str, Any]], metric: str | None = None) -> dict
                 "point": winner["point"],
                 "index": winner["index"],
                 "value": winner["metrics"][name]["last"],
+                "fixed": bool(winner.get("fixes")),  # it ran with a fix: not with the point's own values
             }
     return None
 
@@ -89,7 +90,10 @@ def table_markdown(results: list[dict[str, Any]], best: dict[str, Any] | None) -
         if r.get("fixes"):
             rows.append(f"\n† #{r['index']} ran with the proposed fix applied: «{r['fixes'][-1]}»")
     if best:
-        rows.append(f"\nBest point: #{best['index']} ({best['point']}) by {best['metric']} = {_fmt(best['value'])}.")
+        fixed = " — it ran with the fix marked †, not with these values" if best.get("fixed") else ""
+        rows.append(
+            f"\nBest point: #{best['index']} ({best['point']}) by {best['metric']} = {_fmt(best['value'])}{fixed}."
+        )
     else:
         rows.append("\nBest point: none (no completed point reported a metric to compare).")
     return "\n".join(rows) + "\n"

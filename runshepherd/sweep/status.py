@@ -1,0 +1,58 @@
+"""How a sweep is doing: its record (`<state_dir>/sweeps/<sweep>/sweep.json`, written when it starts and again
+with the comparison when it ends) and each point's session as checkpointed. Read-only; no backend call."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+RECORD = "sweep.json"
+
+
+def write_record(state_dir: Path, sid: str, record: dict[str, Any]) -> Path:
+    path = state_dir / "sweeps" / sid / RECORD
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(record, indent=1, default=str), encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def latest_record(state_dir: Path) -> dict[str, Any] | None:
+    """The most recently started sweep of this state dir, or None."""
+    paths = sorted((state_dir / "sweeps").glob(f"*/{RECORD}"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for path in paths:
+        try:
+            return dict(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+def status_lines(record: dict[str, Any], values_of: Callable[[str], dict[str, Any]]) -> list[str]:
+    """One line per point from its session's checkpoint (status, workflow, attempt, progress), then the best."""
+    points = record.get("points") or []
+    lines: list[str] = []
+    counts: dict[str, int] = {}
+    for p in points:
+        v = values_of(p["session"]) or {}
+        status = (v.get("last_status") or {}).get("status") or ("waiting to start" if not v else "submitting")
+        if v.get("outcome") and v["outcome"] != "COMPLETED":
+            status = v["outcome"]
+        counts[status] = counts.get(status, 0) + 1
+        wid = (v.get("attempt") or {}).get("workflow_id") or "not submitted"
+        attempt = (v.get("attempt") or {}).get("n") or 0
+        extra = f" · {v['progress_line']}" if v.get("progress_line") and status == "RUNNING" else ""
+        lines.append(f"#{p['index']} {p['point']}: {status}, {wid} (attempt {attempt}){extra}")
+    summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
+    head = f"sweep {record.get('sweep')} ({record.get('spec')}): {len(points)} point(s) — {summary or 'none started'}"
+    tail = []
+    if record.get("best"):
+        b = record["best"]
+        fixed = " (it ran with a fix, not with these values)" if b.get("fixed") else ""
+        tail.append(f"best: #{b['index']} ({b['point']}) by {b['metric']} = {b['value']:.4g}{fixed}")
+    if record.get("artifact"):
+        tail.append(f"comparison: {record['artifact']}")
+    return [head, *lines, *tail]
