@@ -153,5 +153,16 @@ def pause(seconds: float, stopping: Callable[[], bool]) -> bool:
 
 
 def fix_budget(state: SessionState, deps: Deps) -> int:
-    """How many fix attempts this session may make: the cap, plus one for each "retry" the person chose at it."""
-    return deps.fix_cap + state.get("extra_fixes", 0)
+    """How many fix attempts this session may make: the cap, plus one for each "retry" the person chose at it;
+    in a sweep, no more than what the sweep-wide cap leaves (runshepherd/sweep/budget.py)."""
+    own = deps.fix_cap + state.get("extra_fixes", 0)
+    if deps.sweep_budget is None:
+        return own
+    return min(own, state.get("fix_attempts", 0) + deps.sweep_budget.fixes_left())
+
+
+def infra_retry_allowed(state: SessionState, deps: Deps) -> bool:
+    """One more unchanged resubmission after an infrastructure failure: the session's cap and the sweep's."""
+    if state.get("infra_retries", 0) >= deps.settings.fixes.max_infra_retries:
+        return False
+    return deps.sweep_budget is None or deps.sweep_budget.infra_left() > 0

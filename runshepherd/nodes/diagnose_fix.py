@@ -18,7 +18,7 @@ from runshepherd.events import DiagnosisEvent, FixProposed, FixSuggestion
 from runshepherd.experts.base import Diagnoser
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import SessionState, clip, new_attempt, submitted_id
-from runshepherd.nodes.common import emit, fix_budget, flush_llm, pause, say, seed_llm
+from runshepherd.nodes.common import emit, fix_budget, flush_llm, infra_retry_allowed, pause, say, seed_llm
 from runshepherd.subagents.workflow_expert.graph import ExpertContext, workflow_expert
 
 INFRA_STATUSES = {
@@ -140,7 +140,7 @@ def _decide(state: SessionState, deps: Deps, stopping: Callable[[], bool] = lamb
         and inp.status is not Status.FAILED_CANCELED
         and (inp.status in INFRA_STATUSES or primary.origin == "infra" or primary.label in infra_labels())
     )
-    if infra and state.get("infra_retries", 0) < deps.settings.fixes.max_infra_retries:
+    if infra and infra_retry_allowed(state, deps):
         n = state.get("infra_retries", 0) + 1
         # Backoff before the unchanged resubmission; a Ctrl-C cuts it short and the graph stops right after this
         # node, so `resume` goes straight to the (idempotent) submit.

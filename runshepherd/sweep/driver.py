@@ -13,6 +13,7 @@ from typing import Any, cast
 from runshepherd.events import Answered, AppSaved, Done, Downloaded, Message, Planned
 from runshepherd.graph.context import Deps, build_deps
 from runshepherd.render.session import Renderer
+from runshepherd.sweep.budget import SweepBudget
 from runshepherd.sweep.points import label
 from runshepherd.sweep.poll import SharedPoll
 from runshepherd.sweep.results import best_point, metrics_of, table_markdown
@@ -44,6 +45,7 @@ class Sweep:
     cadence: float | None = None
     max_fixes: int | None = None
     pool: str | None = None
+    budget: SweepBudget | None = None  # the sweep-wide caps (default: see run_sweep)
     poller: SharedPoll | None = None  # one batched status read per tick for every point
     prompt: Any = None  # (kind, text, default, choices) → answer | None: the terminal prompt, shared by all points
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -109,6 +111,10 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
         ],
     }
     write_record(ctx.state_dir, sweep.sid, record)
+    if sweep.budget is None:  # on average one fix / one infra retry per point, never below one point's own cap
+        n = len(sweep.points)
+        fixes = sweep.max_fixes if sweep.max_fixes is not None else ctx.settings.fixes.max_fix_attempts
+        sweep.budget = SweepBudget(max(fixes, n), max(ctx.settings.fixes.max_infra_retries, n))
     if sweep.poller is None:
         sweep.poller = SharedPoll(ctx.backend, tick=_tick(ctx, sweep))
 
@@ -198,6 +204,7 @@ def _run_point(ctx: Any, sweep: Sweep, p: Point, *, as_json: bool, lock: threadi
     )
     deps.approved = {"submit": "yes"}  # the person approved every point's submission once, at the sweep's plan
     deps.poller = sweep.poller
+    deps.sweep_budget = sweep.budget
     last_label = {"label": "unknown"}
 
     def answer(q: Question) -> str | None:
@@ -230,6 +237,8 @@ def _run_point(ctx: Any, sweep: Sweep, p: Point, *, as_json: bool, lock: threadi
     outcome = "FAILED"
     for item in ctx.runner(child, deps).run(first, answer=answer):
         if isinstance(item, Emitted):
+            if sweep.budget is not None:
+                sweep.budget.count(item.event)
             if item.event.get("event") == "diagnosis":
                 last_label["label"] = str(item.event.get("label"))
             _emit(renderer, lock, item.event)
