@@ -37,7 +37,10 @@ def _prompt(payload: dict[str, Any], err: Any) -> str:
     choices = payload.get("choices") or ["yes", "no"]
     default = payload.get("default", choices[0])
     shown = "/".join(c.upper() if c == default else c for c in choices)
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C here means "leave now"
+    try:
+        previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C here means "leave now"
+    except ValueError:  # asked from a worker thread (a sweep's point): the main thread keeps its handler
+        previous = None
     try:
         while True:
             try:
@@ -51,7 +54,8 @@ def _prompt(payload: dict[str, Any], err: Any) -> str:
                 return answer
             err.print(refusal(raw, choices), markup=False)
     finally:
-        signal.signal(signal.SIGINT, previous)
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
 
 
 def check_answer(answer: str, payload: dict[str, Any]) -> str:
