@@ -374,6 +374,13 @@ def resume(
 
     snap = ctx.runner(session).snapshot()
     if not snap.values:
+        from runshepherd.cli.sweep import resume as resume_sweep
+
+        code = resume_sweep(
+            ctx, sid=session, yes=yes, no_input=no_input, as_json=as_json, cadence=cadence, max_fixes=max_fixes
+        )
+        if code is not None:
+            return code
         raise UsageError(f"no session {session!r} — `orchestrate sessions` lists them")
     if SessionRunner.ended(snap):
         values = snap.values

@@ -57,6 +57,7 @@ def run(
         raise UsageError(f"sweep {sid} already exists; give another --session")
     folder = ctx.state_dir / "sweeps" / sid
     folder.mkdir(parents=True, exist_ok=True)
+    (folder / "template.yaml").write_text(text, encoding="utf-8")  # what the app would be saved from (resume)
     points: list[Point] = []
     for i, values in enumerate(points_values, start=1):
         body = point_spec(text, spec.name, {**set_values, **values})
@@ -79,6 +80,43 @@ def run(
         max_fixes=max_fixes,
         pool=pool,
         prompt=_prompter(ctx),
+    )
+    return run_sweep(ctx, sweep, as_json=as_json)
+
+
+def resume(
+    ctx: CliContext,
+    *,
+    sid: str,
+    yes: bool,
+    no_input: bool,
+    as_json: bool,
+    cadence: float | None = None,
+    max_fixes: int | None = None,
+) -> int | None:
+    """`orchestrate resume SWEEP`: continue every point's session (finished ones only report), then the
+    comparison and the follow-ups once. None when SWEEP is not a sweep this state dir started."""
+    from runshepherd.sweep.driver import Point, Sweep, run_sweep
+    from runshepherd.sweep.status import read_record
+
+    record = read_record(ctx.state_dir, sid)
+    if record is None or not record.get("approved"):
+        return None
+    folder = ctx.state_dir / "sweeps" / sid
+    points = [Point(index=p["index"], values=p["values"], spec_path=Path(p["spec_path"])) for p in record["points"]]
+    sweep = Sweep(
+        sid=sid,
+        spec_source=Path(record["spec"]),
+        template=(folder / "template.yaml").read_text(encoding="utf-8"),
+        points=points,
+        yes=yes,
+        interactive=not no_input and sys.stdin.isatty(),
+        max_parallel=int(record.get("max_parallel") or len(points)),
+        cadence=cadence,
+        max_fixes=max_fixes,
+        pool=record.get("pool"),
+        prompt=_prompter(ctx),
+        resumed=True,
     )
     return run_sweep(ctx, sweep, as_json=as_json)
 

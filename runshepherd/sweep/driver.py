@@ -45,6 +45,7 @@ class Sweep:
     cadence: float | None = None
     max_fixes: int | None = None
     pool: str | None = None
+    resumed: bool = False  # `orchestrate resume SWEEP`: points continue their sessions; the plan is not re-asked
     budget: SweepBudget | None = None  # the sweep-wide caps (default: see run_sweep)
     poller: SharedPoll | None = None  # one batched status read per tick for every point
     prompt: Any = None  # (kind, text, default, choices) → answer | None: the terminal prompt, shared by all points
@@ -88,7 +89,9 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
     for line in lines:
         top.event(Message(level="info", text=line.strip()).wire())
     text = f"Submit {len(sweep.points)} workflows ({', '.join(p.name for p in sweep.points[:12])}{'…' if len(sweep.points) > 12 else ''})?"
-    if sweep.yes:
+    if sweep.resumed:
+        top.event(Message(level="info", text=f"resuming sweep {sweep.sid}: its plan was approved before").wire())
+    elif sweep.yes:
         top.event(Answered(kind="submit", text=text, answer="yes").wire())
     else:
         answer = sweep.prompt("submit", text, "yes", ["yes", "no"]) if sweep.interactive else None
@@ -106,8 +109,18 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
     record: dict[str, Any] = {
         "sweep": sweep.sid,
         "spec": str(sweep.spec_source),
+        "max_parallel": sweep.max_parallel,
+        "pool": sweep.pool,
+        "approved": True,  # written only once the plan was answered yes: a resume never asks it again
         "points": [
-            {"index": p.index, "point": p.name, "values": p.values, "session": sweep.child(p)} for p in sweep.points
+            {
+                "index": p.index,
+                "point": p.name,
+                "values": p.values,
+                "session": sweep.child(p),
+                "spec_path": str(p.spec_path),
+            }
+            for p in sweep.points
         ],
     }
     write_record(ctx.state_dir, sweep.sid, record)
@@ -235,7 +248,9 @@ def _run_point(ctx: Any, sweep: Sweep, p: Point, *, as_json: bool, lock: threadi
     }
     values: dict[str, Any] = {}
     outcome = "FAILED"
-    for item in ctx.runner(child, deps).run(first, answer=answer):
+    runner = ctx.runner(child, deps)
+    start = None if sweep.resumed and runner.exists() else first  # a resumed point continues from its checkpoint
+    for item in runner.run(start, answer=answer):
         if isinstance(item, Emitted):
             if sweep.budget is not None:
                 sweep.budget.count(item.event)

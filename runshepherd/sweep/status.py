@@ -20,6 +20,19 @@ def write_record(state_dir: Path, sid: str, record: dict[str, Any]) -> Path:
     return path
 
 
+def read_record(state_dir: Path, sid: str) -> dict[str, Any] | None:
+    """The record of sweep ``sid`` (an id, never a path), or None when there is no such sweep."""
+    from runshepherd.names import is_id
+
+    path = state_dir / "sweeps" / sid / RECORD
+    if not is_id(sid) or not path.is_file():
+        return None
+    try:
+        return dict(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return None
+
+
 def latest_record(state_dir: Path) -> dict[str, Any] | None:
     """The most recently started sweep of this state dir, or None."""
     paths = sorted((state_dir / "sweeps").glob(f"*/{RECORD}"), key=lambda p: p.stat().st_mtime, reverse=True)

@@ -52,3 +52,32 @@ def test_a_key_the_spec_does_not_template_is_refused_before_anything_runs(tmp_pa
     res = run(tmp_path, "run", "--spec", spec, "--sweep", "momentum=0.9,0.99", "--yes", "--json")
     assert res.returncode == 2 and "momentum" in res.stderr and "lr, epochs, seed" in res.stderr
     assert not (tmp_path / "state" / "workflows").exists()
+
+
+def test_a_killed_sweep_resumes_without_submitting_a_point_twice(tmp_path: Path) -> None:
+    import os
+    import signal
+    import time
+
+    from cli_helpers import spawn
+
+    spec = str(EXAMPLES / "sweep-lr.yaml")
+    args = ("run", "--spec", spec, "--sweep", "lr=0.05,1.0", "--yes", "--json", "--cadence", "0.5", "--session", "sw1")
+    proc = spawn(tmp_path, *args)
+    assert proc.stdout is not None
+    seen = 0
+    deadline = time.time() + 60
+    for line in proc.stdout:  # both points submitted, then the driver is killed without warning
+        seen += '"submitted"' in line
+        if seen == 2 or time.time() > deadline:
+            break
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    res = run(tmp_path, "resume", "sw1", "--yes", "--json")
+    assert res.returncode == 0, res.stdout[-2000:] + res.stderr
+    events = json_lines(res.stdout)
+    done = events[-1]
+    assert done["outcome"] == "COMPLETED" and len(done["results"]) == 2
+    fresh = [e for e in events if e["event"] == "submitted" and not e["reused"]]
+    assert all(e["reason"] != "initial" for e in fresh)  # the two first submissions were found, not repeated
+    assert len(set(done["workflow_ids"])) == 3 and len(list((tmp_path / "state" / "workflows").iterdir())) == 3
