@@ -112,7 +112,7 @@ def resume(
         yes=yes,
         interactive=not no_input and sys.stdin.isatty(),
         max_parallel=int(record.get("max_parallel") or len(points)),
-        cadence=cadence,
+        cadence=cadence if cadence is not None else record.get("cadence"),
         max_fixes=max_fixes,
         pool=record.get("pool"),
         prompt=_prompter(ctx),

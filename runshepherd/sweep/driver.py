@@ -111,6 +111,7 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
         "spec": str(sweep.spec_source),
         "max_parallel": sweep.max_parallel,
         "pool": sweep.pool,
+        "cadence": sweep.cadence,  # the person's --cadence holds for a resume too
         "approved": True,  # written only once the plan was answered yes: a resume never asks it again
         "points": [
             {
