@@ -4,6 +4,7 @@ written; a new run whose workflow id was used before (another state dir) never w
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 
 from cli_helpers import json_lines, run
@@ -81,6 +82,12 @@ def test_workflow_ids_are_never_reused_in_a_state_dir(tmp_path: Path) -> None:
     for _ in range(2):
         res = run(tmp_path, "submit", str(spec), "--json")
         ids.append(json_lines(res.stdout)[0]["workflow_id"])
+    end = time.monotonic() + 60  # let both finish: their supervisors write into the folders until then
+    while time.monotonic() < end:
+        rows = json_lines(run(tmp_path, "list", "--json").stdout)[0]["workflows"]
+        if all(r["status"] not in ("PENDING", "RUNNING", "WAITING") for r in rows):
+            break
+        time.sleep(0.5)
     for d in (tmp_path / "state").rglob("idtest-2"):  # even when the newest run's folders are gone
         if d.is_dir():
             shutil.rmtree(d)
