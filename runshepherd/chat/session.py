@@ -414,11 +414,11 @@ class ChatSession:
             self.say("no run yet — tell me what to train")
             return
         report = report_for(self.ctx.backend, wid, runs_dir=self.ctx.state_dir / "runs", settings=self.ctx.settings)
-        from runshepherd.reports.status import render_terminal
+        from runshepherd.reports.status import print_terminal
 
         text = render_markdown(report)
         with self._print_lock:
-            self.ctx.out.print(render_terminal(report))  # terminal text; the transcript keeps the Markdown
+            print_terminal(self.ctx.out, report)  # terminal text; the transcript keeps the Markdown
         self.rec.add_turn("shepherd", text)
 
     def do_sweep_status(self, intent: Intent) -> None:

@@ -135,9 +135,9 @@ def status(ctx: CliContext, workflow_id: str, as_json: bool) -> None:
     if as_json:
         ctx.print_json(report.model_dump(mode="json"))
         return
-    from runshepherd.reports.status import render_terminal
+    from runshepherd.reports.status import print_terminal
 
-    ctx.out.print(render_terminal(report))  # terminal text; the Markdown itself is in the artifact
+    print_terminal(ctx.out, report)  # terminal text; the Markdown itself is in the artifact
 
 
 def list_workflows(ctx: CliContext, statuses: list[str], pool: str | None, as_json: bool) -> None:
@@ -208,7 +208,7 @@ def logs(
     if as_json:
         ctx.print_json({"workflow_id": workflow_id, "digests": digests.as_json()})
         return 0
-    ctx.out.print(Markdown(digests.markdown))  # terminal text, not Markdown source
+    ctx.out.print(Markdown(digests.markdown), soft_wrap=False)  # terminal text, wrapped at words, never cropped
     return 0
 
 

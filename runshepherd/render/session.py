@@ -82,7 +82,8 @@ class Renderer:
         if isinstance(typed, StatusChanged) and (typed.to.startswith("FAILED") or typed.to == "COMPLETED"):
             style = "bold red" if typed.to.startswith("FAILED") else "bold green"
         for line in show(typed) if show is not None else []:
-            self.out.print(line, markup=False, style=style)  # colour on a terminal; plain text on a pipe
+            # Strings stay one line each; rendered Markdown wraps at words (soft wrap would crop it at the width).
+            self.out.print(line, markup=False, style=style, soft_wrap=isinstance(line, str))
 
     def question(self, qid: str, payload: dict[str, Any]) -> None:
         if qid in self.seen_questions:

@@ -185,13 +185,14 @@ def render_markdown(r: StatusReport) -> str:
     return "\n\n".join([*_story(r), render_block(r)])
 
 
-def render_terminal(r: StatusReport) -> Any:
-    """The same report for a terminal: the Markdown rendered (no `**`, `###` or fences), the block line by line."""
-    from rich.console import Group
+def print_terminal(console: Any, r: StatusReport) -> None:
+    """The same report for a terminal: the Markdown rendered (no `**`, `###` or fences) and wrapped at words, then
+    the block line by line and never wrapped (its links must stay whole to be clickable or copied)."""
     from rich.markdown import Markdown
-    from rich.text import Text
 
-    return Group(Markdown("\n\n".join(_story(r))), Text(""), Text(render_block(r)))
+    console.print(Markdown("\n\n".join(_story(r))), soft_wrap=False)
+    console.print("")
+    console.print(render_block(r), markup=False, soft_wrap=True)
 
 
 def _story(r: StatusReport) -> list[str]:

@@ -123,7 +123,7 @@ def check(state: ExpertState) -> dict[str, Any]:
             warnings.append(str(exc))
             choice = choose_pool(known, None, gpus) if any(p.status == "ONLINE" for p in known) else None
         chosen = choice.pool if choice else None
-        if choice:
+        if choice and (auto or gpus):  # a CPU-only request on the backend's only/default pool needs no GPU story
             warnings.append(f"pool chosen: {choice.reason}")
     elif auto:
         chosen = None  # no pool list from this backend: its default
