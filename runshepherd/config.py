@@ -177,4 +177,7 @@ def load_settings(
         err = exc.errors(include_url=False)[0]
         field = ".".join(str(p) for p in err["loc"])
         src = str(config_file) if config_file else "configuration"
-        raise ConfigError(f"{src}: setting {field!r}: {err['msg']} (got {err.get('input')!r})") from None
+        from runshepherd.logs.redact import redact_line  # a rejected value may be a URL with a password in it
+
+        got = redact_line(repr(err.get("input")))
+        raise ConfigError(f"{src}: setting {field!r}: {err['msg']} (got {got})") from None

@@ -38,6 +38,15 @@ def test_bad_config_is_a_clear_error(tmp_path: Path) -> None:
         load_settings(tmp_path / "missing.yaml", environ={})
 
 
+def test_a_rejected_checkpointer_url_never_prints_its_password(tmp_path: Path) -> None:
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("{}\n")
+    with pytest.raises(ConfigError) as exc:
+        load_settings(cfg, flags={"checkpointer": "mysql://me:hunter2secret@db.example/x"}, environ={})
+    assert "checkpointer" in str(exc.value) and "postgresql://" in str(exc.value)
+    assert "hunter2secret" not in str(exc.value) and "db.example" in str(exc.value)
+
+
 def test_request_parsing_takes_only_what_was_said(tmp_path: Path) -> None:
     (tmp_path / "train.py").write_text("print('hi')\n")
     p = parse_request(
