@@ -36,13 +36,19 @@ def test_real_corpus_cases_are_well_formed():
 
 
 def test_real_split_rule_is_the_frozen_one():
-    split_of = _split_module().split_of
-    # sha256("a-0001") etc. computed independently of split.py's code path
+    mod = _split_module()
+    # sha256("a-0001") etc. computed independently of split.py's code path: the stop-19 rule stays reproducible
     import hashlib
 
     for i in range(1, 300):
         cid = f"a-{i:04d}"
         want = "blind" if int(hashlib.sha256(cid.encode()).hexdigest(), 16) % 100 < 40 else "dev"
-        assert split_of(cid) == want
-    blind = sum(split_of(f"x-{i}") == "blind" for i in range(2000))
+        assert mod.split_v1_of(cid) == want
+    blind = sum(mod.split_v1_of(f"x-{i}") == "blind" for i in range(2000))
     assert 700 < blind < 900
+
+
+def test_blind_v2_is_parts_c_d_e_and_v1_is_retired_into_dev():
+    split_of = _split_module().split_of
+    assert {split_of(f"{p}-0001") for p in "cde"} == {"blind"}
+    assert {split_of(f"{p}-{i:04d}") for p in "ab" for i in range(1, 300)} == {"dev"}
