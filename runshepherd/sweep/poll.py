@@ -1,9 +1,9 @@
 """One batched status read per tick for all workflows of a sweep (issue 16): every point's monitor asks
 `SharedPoll.query(id)`. Time is cut into ticks (the monitors' poll interval); the first ask in a tick reads every
-live workflow the sweep knows in one backend call (`BatchQuery.query_many`: one `squeue` on Slurm) and the other
-points are answered from that read. A workflow first asked about after this tick's read waits for the next tick
-(its monitor would have waited that long anyway), so a tick never costs a second call. A terminal status is final
-and is never read again."""
+live workflow the sweep knows in one backend call (`BatchQuery.query_many`: one `squeue` on Slurm, one pass on local
+that opens only the state files rewritten since the last one) and the other points are answered from that read. A
+workflow first asked about after this tick's read waits for the next tick (its monitor would have waited that long
+anyway), so a tick never costs a second call. A terminal status is final and is never read again."""
 
 from __future__ import annotations
 

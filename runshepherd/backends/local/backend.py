@@ -12,8 +12,10 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -87,6 +89,17 @@ POOL_NOTES = [
 _CHILDREN: list[subprocess.Popen[bytes]] = []
 
 
+@dataclass
+class _Seen:
+    """What a batched read keeps of a live workflow between passes."""
+
+    wf: WorkflowDir
+    record: WorkflowRecord
+    ref: ProcessRef | None = None
+    identity: tuple[int, int, int] = (0, 0, 0)
+    state: WorkflowState | None = None
+
+
 def _reap_children() -> None:
     """Collect exited supervisors this process started, so they do not linger as zombies."""
     for child in list(_CHILDREN):
@@ -102,6 +115,8 @@ class LocalBackend:
         self.state_dir = Path(state_dir).expanduser().resolve()
         self._injected = machine
         self._machine = machine
+        self._seen: dict[str, _Seen] = {}  # live workflows of batched reads: what need not be read again
+        self._batch_lock = threading.Lock()
 
     @property
     def machine(self) -> MachineInfo:
@@ -226,17 +241,53 @@ class LocalBackend:
             return state
         return post_mortem(wf, TaskStatus.FAILED_BACKEND_ERROR, SUPERVISOR_DIED)
 
-    def _supervisor_alive(self, wf: WorkflowDir) -> bool:
-        ref = wf.read_supervisor()
+    def _supervisor_alive(
+        self, wf: WorkflowDir, ref: ProcessRef | None = None, record: WorkflowRecord | None = None
+    ) -> bool:
+        ref = ref or wf.read_supervisor()
         if ref is None:
-            age = (utcnow() - wf.read_record().submit_time).total_seconds()
+            age = (utcnow() - (record or wf.read_record()).submit_time).total_seconds()
             return age < SUPERVISOR_START_GRACE
         return ref.alive()
 
     def query(self, workflow_id: str) -> WorkflowStatus:
         wf = self._wf(workflow_id)
-        record = wf.read_record()
-        state = self._state(wf)
+        return self._status(wf, wf.read_record(), self._state(wf))
+
+    def query_many(self, workflow_ids: list[str]) -> dict[str, WorkflowStatus]:
+        """Several workflows in one pass (a sweep's poll tick, `BatchQuery`). Each workflow has its own state
+        file written by its own supervisor, so there is no single file to read: the pass stats every state file
+        and opens only those rewritten since the last pass; the submit record (never rewritten) and the
+        supervisor's pid record (written once) are read once per workflow. A tick where nothing changed opens
+        no file at all; an unknown id raises WorkflowNotFound."""
+        _reap_children()
+        with self._batch_lock:
+            out = {wid: self._batched(wid) for wid in dict.fromkeys(workflow_ids)}
+        return out
+
+    def _batched(self, workflow_id: str) -> WorkflowStatus:
+        seen = self._seen.get(workflow_id)
+        if seen is None:
+            wf = self._wf(workflow_id)
+            seen = _Seen(wf=wf, record=wf.read_record())
+        wf = seen.wf
+        identity = _file_identity(wf.state_path)
+        if seen.state is None or identity != seen.identity or identity == (0, 0, 0):
+            seen.state, seen.identity = wf.read_state(), identity  # stat first: a write after it is read next pass
+        state = seen.state
+        if state.status.alive():
+            if seen.ref is None:
+                seen.ref = wf.read_supervisor()
+            if not self._supervisor_alive(wf, seen.ref, seen.record):
+                state = self._state(wf)  # re-read: the final state may have just been written, else post-mortem
+                seen.state, seen.identity = state, _file_identity(wf.state_path)
+        if state.status.terminal():
+            self._seen.pop(workflow_id, None)  # final: a sweep never asks again
+        else:
+            self._seen[workflow_id] = seen
+        return self._status(wf, seen.record, state)
+
+    def _status(self, wf: WorkflowDir, record: WorkflowRecord, state: WorkflowState) -> WorkflowStatus:
         host = (record.machine.hostname if record.machine else None) or self.machine.hostname
         tasks = [to_task_state(t, host) for t in state.tasks]
         now = utcnow()
