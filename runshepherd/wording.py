@@ -20,3 +20,45 @@ def memory(gi: float) -> str:
     if gi >= 1:
         return f"{math.floor(gi)}Gi"
     return f"{max(1, math.floor(gi * 1024))}Mi"
+
+
+# A fix is proposed in the conditional or the imperative ("Would lower …", "Install …"); once it ran, the same
+# change is told in the past tense. One table, so every fix kind reads the same after it was applied.
+_DONE = {
+    "add": "Added",
+    "ask": "Asked",
+    "change": "Changed",
+    "double": "Doubled",
+    "drop": "Dropped",
+    "halve": "Halved",
+    "increase": "Increased",
+    "install": "Installed",
+    "lower": "Lowered",
+    "raise": "Raised",
+    "reduce": "Reduced",
+    "remove": "Removed",
+    "replace": "Replaced",
+    "resize": "Resized",
+    "set": "Set",
+    "size": "Sized",
+    "use": "Used",
+}
+_ALTERNATIVE = (" (not applied automatically", "; or ", " — or ")
+
+
+def applied(text: str) -> str:
+    """A fix's proposal text as what was done: 'Would lower the learning rate ×0.1 (lr 1.0 → 0.1)' → 'Lowered the
+    learning rate ×0.1 (lr 1.0 → 0.1)'; 'Install X …; or bake it into the image.' → 'Installed X …' (the
+    alternatives not taken are dropped). A text with no verb we know (a model's own words) reads 'Applied: …'."""
+    body = text.strip()
+    if body.startswith("Applied") or body.split(" ", 1)[0] in _DONE.values():
+        return body  # already told as done
+    for cut in _ALTERNATIVE:
+        if cut in body:
+            body = body.split(cut, 1)[0].rstrip(" ;,") + "."
+    words = body.split(" ", 2)
+    lead = 1 if words and words[0].lower() == "would" else 0
+    verb = words[lead].lower() if len(words) > lead else ""
+    if verb in _DONE:
+        return " ".join([_DONE[verb], *words[lead + 1 :]])
+    return f"Applied: {body}" if body else "Applied a fix."

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from runshepherd import wording
 from runshepherd.chat.intents import Intent, route
 from runshepherd.chat.runs import RunDriver
 from runshepherd.chat.store import ChatRecord, Confirmation, save
@@ -489,8 +490,11 @@ class ChatSession:
                 *[f"    │ {e}" for e in (diag.get("evidence") or [])[:8]],
             ]
             fix = values.get("proposed_fix")
+            ran = (values.get("fix_history") or [{}])[-1]
             if fix:
                 lines.append(f"proposed fix: {fix.get('explanation')}")
+            elif ran.get("label") == diag.get("label") and ran.get("reason"):  # the fix already ran: say what was done
+                lines.append(f"fix applied (attempt {ran.get('attempt')}): {wording.applied(str(ran['reason']))}")
             elif (diag.get("fix") or {}).get("description"):
                 lines.append(f"suggested: {diag['fix']['description']}")
             self.say("\n".join(lines))

@@ -564,9 +564,8 @@ def fix_unschedulable(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) ->
                         changed.append(f"{key} {old} → {txt}")
         if changed:
             return "".join(spec.lines), (
-                "No single machine can hold the task; asked for the largest size one machine "
-                f"has ({', '.join(changed)}). The work per task shrinks accordingly — or "
-                "split it over several tasks."
+                f"Would ask for the largest size one machine has ({', '.join(changed)}): no single machine can "
+                "hold the task, so the work per task shrinks accordingly — or split it over several tasks."
             )
     return None, diag.fix.description or "Ask for fewer resources, wait, or use another pool."
 

@@ -7,6 +7,7 @@ from typing import Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
+from runshepherd import wording
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import SessionState, cap, new_attempt
 from runshepherd.nodes.common import ask, fix_budget
@@ -58,7 +59,7 @@ def approve_resubmit(state: SessionState, runtime: Runtime[Deps]) -> Command[Lit
                 "attempt": prev["n"] + 1,
                 "label": fix["label"],
                 "kind": fix["kind"],
-                "reason": fix["explanation"],
+                "reason": wording.applied(fix["explanation"]),  # told as done: it runs from now on
                 "diff": fix["diff"],
             },
         ],

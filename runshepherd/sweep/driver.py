@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+from runshepherd import wording
 from runshepherd.events import Answered, AppSaved, Done, Downloaded, Message, Planned
 from runshepherd.graph.context import Deps, build_deps
 from runshepherd.render.session import Renderer
@@ -300,7 +301,7 @@ def _result(ctx: Any, p: Point, child: str, values: dict[str, Any], outcome: str
         "metrics": metrics,
         "duration": duration,
         # what the final workflow ran with differs from the point's values when a fix changed the spec
-        "fixes": [str(f.get("reason") or f.get("kind")) for f in values.get("fix_history") or []][-3:],
+        "fixes": [wording.applied(str(f.get("reason") or f.get("kind"))) for f in values.get("fix_history") or []][-3:],
     }
 
 

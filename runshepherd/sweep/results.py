@@ -88,7 +88,7 @@ def table_markdown(results: list[dict[str, Any]], best: dict[str, Any] | None) -
         rows.append("| " + " | ".join(cells) + " |")
     for r in results:
         if r.get("fixes"):
-            rows.append(f"\n† #{r['index']} ran with the proposed fix applied: «{r['fixes'][-1]}»")
+            rows.append(f"\n† #{r['index']} ran with a fix: «{r['fixes'][-1]}»")
     if best:
         fixed = " — it ran with the fix marked †, not with these values" if best.get("fixed") else ""
         rows.append(

@@ -44,6 +44,9 @@ def test_lr_sweep_fixes_the_diverging_point_and_compares_both(tmp_path: Path) ->
     assert {Path(e["dest"]).name for e in events if e["event"] == "downloaded"} == {"p1", "p2"}
     table = Path(done["status_artifact"]).read_text()
     assert "| 2 | lr=1.0 (fixed†) |" in table and "Best point: #" in table
+    # the fix ran: told as done, not as the proposal it was before the person (or --yes) accepted it
+    assert diverged["fixes"][0].startswith("Lowered the learning rate ×0.1 (--lr 1.0 → 0.1)"), diverged["fixes"]
+    assert "† #2 ran with a fix: «Lowered the learning rate" in table and "Would" not in table
     assert json.dumps(done["results"])  # JSON-able as published
 
 

@@ -152,3 +152,69 @@ def test_jinja_template_that_is_not_yaml_still_gets_a_safe_text_fix() -> None:
     )
     assert _changed(fix.patch) == ["+        pip install --no-cache-dir einops"]
     assert propose_fix(_d("host_oom", "increase_memory"), spec).patch is None
+
+
+GPU_SPEC = """\
+workflow:
+  name: big
+  resources:
+    default:
+      gpu: 16
+      cpu: 200
+      memory: 2000Gi
+  tasks:
+  - name: train
+    image: pytorch/pytorch:2.2.1
+    command: ["python", "train.py"]
+    args: ["--out", "{{output}}/m", "--model", "X"]
+"""
+
+
+def test_every_applied_fix_is_told_as_done_not_as_a_proposal() -> None:
+    """Once a fix ran, the comparison and the reports say what was done ('Lowered …'), never 'Would lower …'."""
+    from runshepherd.diagnosis.rules import fixer_for
+    from runshepherd.wording import applied
+
+    big = Node(
+        hostname="n",
+        pool="p",
+        cpu_total=64,
+        cpu_free=64,
+        memory_total_gi=512,
+        memory_free_gi=512,
+        gpu_total=8,
+        gpu_free=8,
+    )
+    cases = [
+        (_d("host_oom", "increase_memory"), SPEC, None, "Doubled the memory request: memory 16Gi → 32Gi."),
+        (_d("gpu_oom", "reduce_memory"), SPEC, None, "Halved the batch size (--batch-size 64 → 32"),
+        (_d("nan_loss", "lower_lr_or_fix_data"), SPEC, None, "Lowered the learning rate ×0.1 (--lr 3e-4 → 3e-5"),
+        (_d("timeout", "increase_timeout_or_checkpoint", origin="config"), SPEC, None, "Doubled the time limit"),
+        (
+            _d("missing_dependency", "add_dependency", ["ModuleNotFoundError: No module named 'cv2'"]),
+            SPEC,
+            None,
+            "Installed the Python package 'opencv-python-headless'",
+        ),
+        (_d("output_missing", "fix_path"), SPEC, None, "Replaced `{{outputs}}` with `{{output}}`"),
+        (_d("validation_error", "change_resources_or_wait", origin="capacity"), GPU_SPEC, [big], "Sized the resources"),
+        (
+            _d("validation_error", "fix_code", ["t.py: error: unrecognized arguments: --model X"]),
+            GPU_SPEC,
+            None,
+            "Removed the option(s) the program does not accept from `args`: --model X.",
+        ),
+        (_d("unschedulable", "change_resources_or_wait"), GPU_SPEC, [big], "Asked for the largest size one machine"),
+    ]
+    covered = set()
+    for diag, spec, nodes, told in cases:
+        fix = propose_fix(diag, spec, nodes=nodes)
+        assert fix.patch, (diag.label, fix.description)  # a fix that would run
+        covered.add(fixer_for(diag.label))
+        done = applied(fix.description)
+        assert done.startswith(told), (fix.description, done)
+        assert "would" not in done.lower() and "; or " not in done, done  # no proposal, no alternative not taken
+        assert applied(done) == done  # told once, never 'Applied: Lowered …'
+    labels = ["host_oom", "gpu_oom", "nan_loss", "timeout", "missing_dependency", "output_missing", "unschedulable"]
+    assert {fixer_for(x) for x in [*labels, "validation_error"]} <= covered  # every fixer the rules name
+    assert applied("lr 50 makes the loss explode; the model chose lr 2").startswith("Applied: lr 50")  # a model's words
