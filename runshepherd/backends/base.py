@@ -409,7 +409,8 @@ class WholeLogSource(Protocol):
 @runtime_checkable
 class BatchQuery(Protocol):
     """Optional capability: the status of several workflows in one scheduler read (Slurm: one `squeue` for all
-    their unfinished jobs; local: one pass opening only the state files rewritten since the last pass). A sweep
+    their unfinished jobs; local: one pass opening only the state files rewritten since the last pass; OSMO: one
+    `workflow list`, a `workflow query` only for a workflow whose status changed). A sweep
     polls all its workflows through it once per tick (`sweep/poll.py`)."""
 
     def query_many(self, workflow_ids: list[str]) -> dict[str, WorkflowStatus]: ...

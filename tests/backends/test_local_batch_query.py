@@ -11,10 +11,9 @@ import pytest
 
 from runshepherd.backends.base import BatchQuery, Status
 from runshepherd.backends.local import LocalBackend, MachineInfo
-from runshepherd.sweep.poll import SharedPoll
 
 from .conformance import wait_running
-from .helpers import spec_from_yaml
+from .helpers import spec_from_yaml, sweep_ticks
 
 BIG = MachineInfo(hostname="testbox", cpu_count=64, memory_bytes=64 * 1024**3, gpu_count=0)
 POINT = """\
@@ -61,15 +60,7 @@ def test_six_points_one_pass_per_tick_and_no_file_read_when_nothing_changed(
     ids = [backend.submit(spec_from_yaml(POINT)).workflow_id for _ in range(6)]
     for w in ids:
         wait_running(backend, w)
-    now = [0.0]
-    poll = SharedPoll(backend, tick=10.0, clock=lambda: now[0], sleep=lambda s: now.__setitem__(0, now[0] + s))
-
-    def tick() -> dict[str, Status]:  # six monitors poll once each in one tick
-        now[0] += 10
-        return {w: poll.query(w).status for w in ids}
-
-    for w in ids:  # first sight: the monitors start one after the other (a tick each)
-        poll.query(w)
+    poll, tick = sweep_ticks(backend, ids)  # six monitors, each polled once; tick(): all six poll once
     reads.clear()
     for _ in range(3):
         assert tick() == dict.fromkeys(ids, Status.RUNNING)

@@ -37,7 +37,7 @@ from runshepherd.backends.base import (
 )
 from runshepherd.backends.credentials import Credential, CredentialType, Payload, payload_files
 from runshepherd.backends.osmo import parse
-from runshepherd.backends.osmo.models import VersionResponse, WorkflowQuery
+from runshepherd.backends.osmo.models import ListEntry, VersionResponse, WorkflowQuery
 from runshepherd.backends.osmo.runner import OsmoCli, OsmoCommandError
 from runshepherd.backends.osmo.store import OsmoStore
 from runshepherd.backends.osmo.version import Capabilities, check_spec, label_value
@@ -51,6 +51,11 @@ WHOLE_LOG_LINES = 10**9  # any -n >= the server's max_log_lines means "no tail l
 DEFAULT_TAIL = 10000  # the skill's `-n 10000` (on a default server config: the whole log)
 KEY_LABEL = "runshepherd-key"
 RECOVERY_SLACK = timedelta(seconds=5)
+# A sweep's batched read (`query_many`): rows per `workflow list` page (the CLI fetches up to 1000 per server
+# request), and at most this many pages before the ids still missing are queried one by one.
+LIST_PAGE_MIN = 50
+LIST_PAGE_MAX = 1000
+LIST_PAGES = 3
 _WFID_RE = re.compile(r"\{\{\s*workflow_id\s*\}\}")
 
 # `osmo data` URL schemes (OSMO docs, supported_data_urls): what a download may name.
@@ -79,6 +84,9 @@ class OsmoBackend:
         )
         self._caps: Capabilities | None = None
         self._queries: dict[str, WorkflowQuery] = {}
+        self._full: dict[
+            str, WorkflowStatus
+        ] = {}  # the last full query of each workflow (batched reads reuse its tasks)
 
     # ------------------------------------------------------------------------------------------ version
     @property
@@ -183,7 +191,49 @@ class OsmoBackend:
     # ------------------------------------------------------------------------------------------ query, list
     def query(self, workflow_id: str) -> WorkflowStatus:
         q = self._query_raw(workflow_id)
-        return parse.workflow_from_query(q, self._declared(workflow_id))
+        ws = parse.workflow_from_query(q, self._declared(workflow_id))
+        self._full[workflow_id] = ws
+        return ws
+
+    def query_many(self, workflow_ids: list[str]) -> dict[str, WorkflowStatus]:
+        """Several workflows from ONE `osmo workflow list -t json` (a sweep's poll tick, `BatchQuery`).
+
+        The list has no ids filter: it is narrowed with the real CLI's filters — `--name` (the substring the
+        workflows' names share; OSMO ids are `<name>-<n>`), `--submitted-after` (a day before the earliest known
+        submission: the CLI reads the date in the caller's time zone) — newest first (`--order desc`), and the
+        ids are picked out of it; another page (`--offset`) only when a full page still missed some. The list
+        rows carry no tasks: a workflow seen for the first time, one whose listed status differs from its last
+        full query, and one the list did not return are read with `workflow query` (that is where the failed
+        task, its exit code and message come from); every other workflow costs nothing beyond the one list."""
+        ids = list(dict.fromkeys(workflow_ids))
+        rows = self._listed(ids)
+        out: dict[str, WorkflowStatus] = {}
+        for wid in ids:
+            row, last = rows.get(wid), self._full.get(wid)
+            if row is None or last is None or parse.workflow_status(row.status) is not last.status:
+                out[wid] = self.query(wid)
+            else:
+                out[wid] = parse.workflow_from_list(row, last)
+        return out
+
+    def _listed(self, ids: list[str]) -> dict[str, ListEntry]:
+        wanted = set(ids)
+        count = min(LIST_PAGE_MAX, max(LIST_PAGE_MIN, 4 * len(ids)))
+        args = ["workflow", "list", "--format-type", "json", "--order", "desc", "--count", str(count)]
+        shared = _shared_prefix([parse.workflow_name(w) for w in ids])
+        if shared:
+            args += ["--name", shared]
+        known = [ws.submit_time for w in ids if (ws := self._full.get(w)) is not None and ws.submit_time]
+        if known and len(known) == len(ids):
+            args += ["--submitted-after", (min(known) - timedelta(days=1)).strftime("%Y-%m-%d")]
+        found: dict[str, ListEntry] = {}
+        for page in range(LIST_PAGES):
+            res = self.cli.run(args + (["--offset", str(page * count)] if page else []))
+            rows = parse.list_entries(parse.parse_json(res.stdout))
+            found.update({r.name: r for r in rows if r.name in wanted})
+            if len(rows) < count or wanted <= found.keys():
+                break
+        return found
 
     def _query_raw(self, workflow_id: str) -> WorkflowQuery:
         try:
@@ -481,6 +531,11 @@ class OsmoBackend:
 
 
 # ---------------------------------------------------------------------------------------------- helpers
+def _shared_prefix(names: list[str]) -> str:
+    """The longest prefix all the names share (a `--name` substring every one of them contains), or ''."""
+    return os.path.commonprefix(names) if names else ""
+
+
 def _flat(per_task: dict[str, list[str]]) -> list[str]:
     return list(dict.fromkeys(u for urls in per_task.values() for u in urls))
 

@@ -29,6 +29,7 @@ from runshepherd.backends.credentials import Credential
 from runshepherd.backends.osmo.models import (
     ErrorEnvelope,
     GroupQuery,
+    ListEntry,
     PoolResponse,
     ResourceList,
     ResourcesEntry,
@@ -157,8 +158,36 @@ def workflow_name(workflow_id: str) -> str:
     return m.group("name") if m else workflow_id
 
 
+def list_entries(data: Any) -> list[ListEntry]:
+    """The rows of `osmo workflow list -t json` (`{"workflows": [...]}`)."""
+    return WorkflowList.model_validate(data).workflows
+
+
+def workflow_from_list(entry: ListEntry, last: WorkflowStatus) -> WorkflowStatus:
+    """A status from one `workflow list` row: the row's workflow-level facts (status, times, pool, priority,
+    links) over the tasks of the last full query — the list carries no tasks, so a caller queries the workflow
+    again whenever its status differs from that query's."""
+    return last.model_copy(
+        update={
+            "status": workflow_status(entry.status),
+            "pool": entry.pool or last.pool,
+            "priority": entry.priority or last.priority,
+            "submit_time": entry.submit_time or last.submit_time,
+            "start_time": entry.start_time,
+            "end_time": entry.end_time,
+            "queued_time": entry.queued_time,
+            "duration": entry.duration,
+            "links": Links(
+                overview=entry.overview or last.links.overview,
+                grafana=entry.grafana_url,
+                dashboard=entry.dashboard_url,
+            ),
+        }
+    )
+
+
 def summaries_from_list(data: Any) -> list[WorkflowSummary]:
-    rows = WorkflowList.model_validate(data).workflows
+    rows = list_entries(data)
     return [
         WorkflowSummary(
             workflow_id=r.name,

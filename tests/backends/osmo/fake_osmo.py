@@ -484,30 +484,36 @@ def cmd_query(a: argparse.Namespace) -> None:
 
 
 def cmd_list(a: argparse.Namespace) -> None:
+    """`osmo workflow list`: the server returns the newest first, `--offset` skips the newest N, `--count` rows are
+    kept (the CLI pages by 1000 itself), and `--order asc` (the default) reverses them: latest at the bottom."""
     rows = []
     for d in sorted((HOME / "workflows").glob("*/record.json")):
         rec = read_json(d)
         q = query_json(rec)
-        rows.append(
-            {
-                k: q.get(k)
-                for k in (
-                    "name",
-                    "submit_time",
-                    "start_time",
-                    "end_time",
-                    "queued_time",
-                    "duration",
-                    "status",
-                    "overview",
-                    "grafana_url",
-                    "dashboard_url",
-                    "pool",
-                    "priority",
-                )
-            }
-            | {"user": rec["user"], "workflow_uuid": q["uuid"], "labels": rec["labels"]}
-        )
+        row = {
+            k: q.get(k)
+            for k in (
+                "name",
+                "submit_time",
+                "start_time",
+                "end_time",
+                "queued_time",
+                "duration",
+                "status",
+                "overview",
+                "logs",
+                "grafana_url",
+                "dashboard_url",
+                "pool",
+                "app_owner",
+                "app_name",
+                "app_version",
+                "priority",
+            )
+        } | {"user": rec["user"], "workflow_uuid": q["uuid"], "labels": rec["labels"]}
+        if str(row["status"]).startswith("FAILED"):
+            row["error_logs"] = f"{SERVER}/api/workflow/{rec['id']}/error_logs"
+        rows.append(row)
     fx = fixture("workflow_list.json")
     if fx:
         rows += json.loads(fx.read_text())["workflows"]
@@ -517,11 +523,28 @@ def cmd_list(a: argparse.Namespace) -> None:
         rows = [r for r in rows if r.get("pool") in a.pool]
     if a.name:
         rows = [r for r in rows if a.name in r["name"]]
+    if a.user:
+        rows = [r for r in rows if r.get("user") in a.user]
+    if a.priority:
+        rows = [r for r in rows if r.get("priority") in a.priority]
+    if a.app:
+        app, _, version = a.app.partition(":")
+        rows = [r for r in rows if r.get("app_name") == app and (not version or str(r.get("app_version")) == version)]
+    if a.submitted_after:
+        rows = [r for r in rows if (r["submit_time"] or "") >= a.submitted_after]
+    if a.submitted_before:
+        rows = [r for r in rows if (r["submit_time"] or "") < a.submitted_before]
     for sel in a.label or []:
         k, _, v = sel.partition("=")
         rows = [r for r in rows if (r.get("labels") or {}).get(k) == v]
-    rows.sort(key=lambda r: r["submit_time"] or "", reverse=a.order == "desc")
-    print(json.dumps({"workflows": rows[: a.count]}))
+    rows.sort(key=lambda r: r["submit_time"] or "", reverse=True)
+    rows = rows[a.offset : a.offset + a.count]
+    if a.order == "asc":
+        rows.reverse()
+    if version_tuple() <= (6, 3):  # labels in list JSON are HEAD only
+        for r in rows:
+            r.pop("labels", None)
+    print(json.dumps({"workflows": rows}))
 
 
 # ------------------------------------------------------------------------------------------------ streams
@@ -879,11 +902,19 @@ def parser() -> argparse.ArgumentParser:
     ls = wf.add_parser("list")
     fmt(ls)
     ls.add_argument("--count", "-c", type=int, default=20)
-    ls.add_argument("--order", "-o", default="asc")
+    ls.add_argument("--offset", "-f", type=int, default=0)
+    ls.add_argument("--order", "-o", default="asc", choices=("asc", "desc"))
     ls.add_argument("--status", "-s", nargs="+")
     ls.add_argument("--pool", "-p", nargs="+")
     ls.add_argument("--name", "-n")
     ls.add_argument("--label", action="append")
+    ls.add_argument("--submitted-after", type=lambda v: datetime.strptime(v, "%Y-%m-%d").strftime("%Y-%m-%d"))
+    ls.add_argument("--submitted-before", type=lambda v: datetime.strptime(v, "%Y-%m-%d").strftime("%Y-%m-%d"))
+    ls.add_argument("--priority", nargs="+", type=str.upper)
+    users = ls.add_mutually_exclusive_group()
+    users.add_argument("--user", "-u", nargs="+", default=[])
+    users.add_argument("--all-users", "-a", action="store_true")
+    ls.add_argument("--app", "-P")
     ls.set_defaults(fn=cmd_list)
     for kind in ("logs", "events"):
         lg = wf.add_parser(kind)
