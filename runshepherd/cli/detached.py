@@ -15,7 +15,7 @@ import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import psutil
 from pydantic import BaseModel
@@ -23,6 +23,7 @@ from pydantic import BaseModel
 from runshepherd.cli.context import CliContext
 from runshepherd.errors import UsageError
 from runshepherd.events import Detached
+from runshepherd.render.prefixed import Prefixed as _Prefixed
 
 
 class DetachedRecord(BaseModel):
@@ -62,16 +63,20 @@ def detached_sessions(state_dir: Path) -> list[str]:
     return sorted(p.stem for p in base.glob("*.json")) if base.is_dir() else []
 
 
-def start(ctx: CliContext, session: str, run_args: list[str], as_json: bool) -> int:
-    """Spawn `orchestrate run <run_args> --session S --json --no-input` in the background and return at once."""
+def start(ctx: CliContext, session: str, run_args: list[str], as_json: bool, *, command: str = "run") -> int:
+    """Spawn `orchestrate run <run_args> --session S --json --no-input` in the background and return at once
+    (``command="resume"``: `orchestrate resume S <run_args> --json --no-input`, a sweep whose plan was approved)."""
     state_dir = ctx.state_dir
     base = _dir(state_dir)
     base.mkdir(parents=True, exist_ok=True)
     if running(state_dir, session):
         raise UsageError(f"session {session} is already running in the background — `orchestrate attach {session}`")
     events, log = base / f"{session}.events.jsonl", base / f"{session}.log"
-    argv = [sys.executable, "-m", "runshepherd.cli.main", "run", *run_args, "--session", session, "--json"]
-    argv.append("--no-input")
+    argv = [sys.executable, "-m", "runshepherd.cli.main"]
+    if command == "resume":
+        argv += ["resume", session, *run_args, "--json", "--no-input"]
+    else:
+        argv += ["run", *run_args, "--session", session, "--json", "--no-input"]
     with open(events, "wb") as out, open(log, "ab") as err:
         proc = subprocess.Popen(
             argv,
@@ -117,7 +122,17 @@ def attach(ctx: CliContext, session: str, as_json: bool, *, poll: float = 0.2) -
         )
     from runshepherd.render.session import Renderer
 
-    renderer = Renderer(session=session, as_json=as_json, out=ctx.out)
+    renderers: dict[str, Any] = {}
+
+    def renderer_for(ev: dict[str, Any]) -> Any:
+        """A sweep's stream carries every point's events under its own session: each is shown with its [pN]."""
+        sid = str(ev.get("session") or session)
+        if sid not in renderers:
+            point = sid[len(session) + 2 :] if sid.startswith(f"{session}-p") else ""
+            out = cast(Any, _Prefixed(ctx.out, f"[p{point}] ")) if point.isdigit() else ctx.out
+            renderers[sid] = Renderer(session=sid, as_json=as_json, out=out)
+        return renderers[sid]
+
     path = Path(rec.events)
     offset = 0
     buf = b""
@@ -142,7 +157,7 @@ def attach(ctx: CliContext, session: str, as_json: bool, *, poll: float = 0.2) -
                 except json.JSONDecodeError:
                     continue
                 last = ev
-                _show(ctx, renderer, ev, as_json)
+                _show(ctx, renderer_for(ev), ev, as_json)
             if not alive and not chunk:
                 break
             time.sleep(poll)
@@ -165,6 +180,11 @@ def _show(ctx: CliContext, renderer: Any, ev: dict[str, Any], as_json: bool) -> 
         ctx.out.print(f"? {ev.get('kind')}: {ev.get('text')}", markup=False)
     elif kind == "done":
         outcome, session = ev.get("outcome"), ev.get("session")
+        if ev.get("results") is not None:  # a sweep: its comparison, as the foreground sweep prints it
+            from runshepherd.sweep.results import table_markdown
+
+            for row in table_markdown(ev["results"], ev.get("best")).splitlines():
+                ctx.out.print(row, markup=False)
         if ev.get("paused"):
             ctx.out.print(
                 f"session {session} paused, waiting for your answer. Continue with:\n  {ev.get('resume')}", markup=False

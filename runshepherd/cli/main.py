@@ -322,8 +322,10 @@ def run(
     if sweep or repeat != 1:
         from runshepherd.cli import sweep as sw
 
-        if detach:
-            raise UsageError("--detach does not run sweeps yet; run the sweep in the foreground (or under nohup)")
+        if detach and checkpointer:  # to the background process through its environment, never argv (ps)
+            import os
+
+            os.environ["RUNSHEPHERD_CHECKPOINTER"] = checkpointer
         raise typer.Exit(
             sw.run(
                 ctx,
@@ -340,6 +342,9 @@ def run(
                 as_json=json_,
                 max_fixes=max_fixes,
                 cadence=cadence,
+                detach=detach,
+                config=opts.config,
+                backend=opts.backend,
             )
         )
     if detach:
@@ -472,7 +477,6 @@ def diagnose(
 ) -> None:
     """Why a workflow failed or is stuck, with the evidence and a fix; or diagnose log files (--log)."""
     from runshepherd.cli import diagnose as d
-    from runshepherd.errors import UsageError
 
     targets = targets or []
     if not targets:
@@ -718,8 +722,6 @@ def _argv_with_default_command(argv: list[str]) -> list[str]:
     A bare request is a sentence (two words or more); one word is a mistyped command (did-you-mean) or needs
     `run`, so `orchestrate version` or `orchestrate stauts x` never plans a job."""
     import difflib
-
-    from runshepherd.errors import UsageError
 
     if not argv:
         return argv

@@ -30,10 +30,56 @@ def run(
     as_json: bool,
     max_fixes: int | None,
     cadence: float | None,
+    detach: bool = False,
+    config: Path | None = None,
+    backend: str | None = None,
 ) -> int:
+    """The sweep in this terminal, or (``detach``) its plan asked here and the points run by a background
+    `orchestrate resume SWEEP` (the same detached-session machinery as `run --detach`)."""
+    from runshepherd.sweep.driver import run_sweep
+
+    sweep = prepare(
+        ctx,
+        spec=spec,
+        sweeps=sweeps,
+        repeat=repeat,
+        max_parallel=max_parallel,
+        sets=sets,
+        pool=pool,
+        session=session,
+        yes=yes,
+        interactive=not no_input and sys.stdin.isatty(),
+        max_fixes=max_fixes,
+        cadence=cadence,
+        quiet=as_json,
+    )
+    if detach:
+        return _detach(ctx, sweep, as_json=as_json, config=config, backend=backend)
+    return run_sweep(ctx, sweep, as_json=as_json)
+
+
+def prepare(
+    ctx: Any,
+    *,
+    spec: Path | None,
+    sweeps: list[str],
+    repeat: int,
+    max_parallel: int | None,
+    sets: list[str],
+    pool: str | None,
+    session: str | None,
+    yes: bool,
+    interactive: bool,
+    max_fixes: int | None,
+    cadence: float | None,
+    prompt: Any = None,
+    quiet: bool = False,
+) -> Any:
+    """Check the input and write each point's spec (bad input is exit 2 here, before anything is submitted);
+    the `Sweep` to run. Shared by `run --sweep`, `run --sweep --detach` and the chat."""
     from runshepherd.cli.session import _check_pool
     from runshepherd.spec import load_spec_file, parse_set_values
-    from runshepherd.sweep.driver import Point, Sweep, run_sweep
+    from runshepherd.sweep.driver import Point, Sweep
     from runshepherd.sweep.points import SEED_KEYS, check_keys, expand, parse_sweeps, point_spec, spec_keys
 
     if spec is None:
@@ -65,10 +111,9 @@ def run(
         path.write_text(body, encoding="utf-8")
         load_spec_file(path)  # the rendered point must be a valid spec before anything is submitted
         points.append(Point(index=i, values=values, spec_path=path))
-    if not as_json:
+    if not quiet:
         ctx.out.print(f"sweep {sid}: {len(points)} point(s); each point is session {quoted(sid)}-pN", markup=False)
-    interactive = not no_input and sys.stdin.isatty()
-    sweep = Sweep(
+    return Sweep(
         sid=sid,
         spec_source=spec,
         template=text,
@@ -79,9 +124,32 @@ def run(
         cadence=cadence,
         max_fixes=max_fixes,
         pool=pool,
-        prompt=_prompter(ctx),
+        prompt=prompt or _prompter(ctx),
     )
-    return run_sweep(ctx, sweep, as_json=as_json)
+
+
+def _detach(ctx: CliContext, sweep: Any, *, as_json: bool, config: Path | None, backend: str | None) -> int:
+    """Ask the plan here (or take --yes), then hand the approved sweep to a background `orchestrate resume SWEEP`:
+    its own process session, so closing the terminal stops nothing; `attach SWEEP` follows every point."""
+    from runshepherd.cli import detached
+    from runshepherd.render.session import Renderer
+    from runshepherd.sweep.driver import approve
+
+    top = Renderer(session=sweep.sid, as_json=as_json, out=ctx.out)
+    code = approve(ctx, sweep, top)
+    if code is not None:
+        return code
+    args = ["--yes"] if sweep.yes else []
+    args += ["--config", str(config.resolve())] if config else []
+    args += ["--backend", backend] if backend else []
+    code = detached.start(ctx, sweep.sid, args, as_json, command="resume")
+    if not as_json:
+        ctx.out.print(
+            f"sweep {sweep.sid}: {len(sweep.points)} point(s) run in the background; nothing stops if this "
+            f"terminal closes\n  how it is doing: orchestrate status {sweep.sid}",
+            markup=False,
+        )
+    return code
 
 
 def resume(
@@ -113,7 +181,7 @@ def resume(
         interactive=not no_input and sys.stdin.isatty(),
         max_parallel=int(record.get("max_parallel") or len(points)),
         cadence=cadence if cadence is not None else record.get("cadence"),
-        max_fixes=max_fixes,
+        max_fixes=max_fixes if max_fixes is not None else record.get("max_fixes"),
         pool=record.get("pool"),
         prompt=_prompter(ctx),
         resumed=True,

@@ -127,6 +127,12 @@ def download(ctx: CliContext, url: str, dest: Path, as_json: bool, overwrite: bo
 
 def status(ctx: CliContext, workflow_id: str, as_json: bool) -> None:
     from runshepherd.reports.build import report_for
+    from runshepherd.sweep.status import read_record
+
+    record = read_record(ctx.state_dir, workflow_id)
+    if record is not None:  # `status SWEEP`: one line per point, as the chat answers "how is the sweep doing?"
+        _sweep_status(ctx, record, as_json)
+        return
     from runshepherd.watch.escalations import escalations_for
 
     report = report_for(
@@ -138,6 +144,20 @@ def status(ctx: CliContext, workflow_id: str, as_json: bool) -> None:
     from runshepherd.reports.status import print_terminal
 
     print_terminal(ctx.out, report)  # terminal text; the Markdown itself is in the artifact
+
+
+def _sweep_status(ctx: CliContext, record: dict[str, Any], as_json: bool) -> None:
+    from runshepherd.sweep.status import point_rows, status_lines
+
+    def values_of(sid: str) -> dict[str, Any]:
+        return dict(ctx.runner(sid).snapshot().values or {})
+
+    if as_json:
+        keep = ("sweep", "spec", "max_parallel", "best", "artifact")
+        ctx.print_json({**{k: record.get(k) for k in keep}, "points": point_rows(record, values_of)})
+        return
+    for line in status_lines(record, values_of):
+        ctx.out.print(line, markup=False)
 
 
 def list_workflows(ctx: CliContext, statuses: list[str], pool: str | None, as_json: bool) -> None:

@@ -13,6 +13,7 @@ from typing import Any, cast
 from runshepherd import wording
 from runshepherd.events import Answered, AppSaved, Done, Downloaded, Message, Planned
 from runshepherd.graph.context import Deps, build_deps
+from runshepherd.render.prefixed import Prefixed
 from runshepherd.render.session import Renderer
 from runshepherd.sweep.budget import SweepBudget
 from runshepherd.sweep.points import label
@@ -57,20 +58,6 @@ class Sweep:
         return f"{self.sid}-p{p.index}"
 
 
-class _Prefixed:
-    """A console whose lines say which point they are about (points run side by side on one terminal)."""
-
-    def __init__(self, out: Any, prefix: str) -> None:
-        self.out, self.prefix = out, prefix
-
-    def print(self, obj: Any = "", *args: Any, **kwargs: Any) -> None:
-        if isinstance(obj, str):
-            self.out.print(self.prefix + obj, *args, **kwargs)
-        else:  # a rich renderable (a digest): its own block under a line naming the point
-            self.out.print(self.prefix.strip(), markup=False)
-            self.out.print(obj, *args, **kwargs)
-
-
 def _emit(renderer: Renderer, lock: threading.Lock, ev: dict[str, Any]) -> None:
     with lock:
         renderer.event(ev)
@@ -80,52 +67,10 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
     """Ask once, run every point, compare, offer the follow-ups once; the exit code of the whole sweep."""
     top = Renderer(session=sweep.sid, as_json=as_json, out=ctx.out)
     lock = sweep._lock
-    need = _resources(sweep)
-    lines = [f"  #{p.index} {p.name}" for p in sweep.points]
-    message = (
-        f"sweep of {len(sweep.points)} point(s) from {sweep.spec_source.name}, {sweep.max_parallel} at a time; "
-        f"each asks for {need}"
-    )
-    top.event(Planned(spec_name=sweep.spec_source.stem, pool=sweep.pool, message=message, warnings=[]).wire())
-    for line in lines:
-        top.event(Message(level="info", text=line.strip()).wire())
-    text = f"Submit {len(sweep.points)} workflows ({', '.join(p.name for p in sweep.points[:12])}{'…' if len(sweep.points) > 12 else ''})?"
-    if sweep.resumed:
-        top.event(Message(level="info", text=f"resuming sweep {sweep.sid}: its plan was approved before").wire())
-    elif sweep.yes:
-        top.event(Answered(kind="submit", text=text, answer="yes").wire())
-    else:
-        answer = sweep.prompt("submit", text, "yes", ["yes", "no"]) if sweep.interactive else None
-        if answer is None:
-            top.event(
-                Message(
-                    level="error", text="a sweep asks once before submitting: run it on a terminal or pass --yes"
-                ).wire()
-            )
-            return 3
-        if answer != "yes":
-            top.event(Done(outcome="CANCELED", reason="the person declined the sweep; nothing was submitted").wire())
-            return 1
-
-    record: dict[str, Any] = {
-        "sweep": sweep.sid,
-        "spec": str(sweep.spec_source),
-        "max_parallel": sweep.max_parallel,
-        "pool": sweep.pool,
-        "cadence": sweep.cadence,  # the person's --cadence holds for a resume too
-        "approved": True,  # written only once the plan was answered yes: a resume never asks it again
-        "points": [
-            {
-                "index": p.index,
-                "point": p.name,
-                "values": p.values,
-                "session": sweep.child(p),
-                "spec_path": str(p.spec_path),
-            }
-            for p in sweep.points
-        ],
-    }
-    write_record(ctx.state_dir, sweep.sid, record)
+    code = approve(ctx, sweep, top)
+    if code is not None:
+        return code
+    record = _record(sweep)
     if sweep.budget is None:  # on average one fix / one infra retry per point, never below one point's own cap
         n = len(sweep.points)
         fixes = sweep.max_fixes if sweep.max_fixes is not None else ctx.settings.fixes.max_fix_attempts
@@ -179,13 +124,74 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
         status_artifact=str(artifact),
         results=[_public(r) for r in results],
         best=best,
+        paused=outcome == "NEEDS_INPUT",  # a point waits for an answer: the sweep continues where it stopped
+        resume=f"orchestrate resume {sweep.sid}" if outcome == "NEEDS_INPUT" else None,
     )
     if as_json:
         top.event(done.wire())
     else:
         ctx.out.print(f"sweep {sweep.sid} done · {outcome}" + (f" ({reason})" if reason else ""), markup=False)
         ctx.out.print(f"comparison: {artifact}", markup=False)
+        if done.resume:
+            ctx.out.print(f"a point waits for your answer; continue with: {done.resume}", markup=False)
     return {"COMPLETED": 0, "NEEDS_INPUT": 3}.get(outcome, 1)
+
+
+def approve(ctx: Any, sweep: Sweep, top: Renderer) -> int | None:
+    """The plan, asked once: every point and the resources they ask for together. None when approved (the sweep's
+    record then says so, so a resume or a detached run never asks again), else the exit code."""
+    need = _resources(sweep)
+    message = (
+        f"sweep of {len(sweep.points)} point(s) from {sweep.spec_source.name}, {sweep.max_parallel} at a time; "
+        f"each asks for {need}"
+    )
+    top.event(Planned(spec_name=sweep.spec_source.stem, pool=sweep.pool, message=message, warnings=[]).wire())
+    for p in sweep.points:
+        top.event(Message(level="info", text=f"#{p.index} {p.name}").wire())
+    shown = ", ".join(p.name for p in sweep.points[:12]) + ("…" if len(sweep.points) > 12 else "")
+    text = f"Submit {len(sweep.points)} workflows ({shown})?"
+    if sweep.resumed:
+        started = any(ctx.runner(sweep.child(p)).exists() for p in sweep.points)
+        said = "resuming sweep {}: its plan was approved before" if started else "sweep {}: its plan was approved"
+        top.event(Message(level="info", text=said.format(sweep.sid)).wire())
+    elif sweep.yes:
+        top.event(Answered(kind="submit", text=text, answer="yes").wire())
+    else:
+        answer = sweep.prompt("submit", text, "yes", ["yes", "no"]) if sweep.interactive else None
+        if answer is None:
+            top.event(
+                Message(
+                    level="error", text="a sweep asks once before submitting: run it on a terminal or pass --yes"
+                ).wire()
+            )
+            return 3
+        if answer != "yes":
+            top.event(Done(outcome="CANCELED", reason="the person declined the sweep; nothing was submitted").wire())
+            return 1
+    write_record(ctx.state_dir, sweep.sid, _record(sweep))
+    return None
+
+
+def _record(sweep: Sweep) -> dict[str, Any]:
+    return {
+        "sweep": sweep.sid,
+        "spec": str(sweep.spec_source),
+        "max_parallel": sweep.max_parallel,
+        "pool": sweep.pool,
+        "cadence": sweep.cadence,  # the person's --cadence holds for a resume too
+        "max_fixes": sweep.max_fixes,
+        "approved": True,  # written only once the plan was answered yes: a resume never asks it again
+        "points": [
+            {
+                "index": p.index,
+                "point": p.name,
+                "values": p.values,
+                "session": sweep.child(p),
+                "spec_path": str(p.spec_path),
+            }
+            for p in sweep.points
+        ],
+    }
 
 
 def _tick(ctx: Any, sweep: Sweep) -> float:
@@ -213,7 +219,7 @@ def _run_point(ctx: Any, sweep: Sweep, p: Point, *, as_json: bool, lock: threadi
     from runshepherd.graph.runner import Asked, Emitted, Finished, Question, Stopped
 
     child = sweep.child(p)
-    renderer = Renderer(session=child, as_json=as_json, out=cast(Any, _Prefixed(ctx.out, f"[p{p.index}] ")))
+    renderer = Renderer(session=child, as_json=as_json, out=cast(Any, Prefixed(ctx.out, f"[p{p.index}] ")))
     deps: Deps = build_deps(
         ctx.backend, ctx.settings, ctx.state_dir, child, yes=sweep.yes, cadence=sweep.cadence, max_fixes=sweep.max_fixes
     )

@@ -44,21 +44,38 @@ def latest_record(state_dir: Path) -> dict[str, Any] | None:
     return None
 
 
+def point_rows(record: dict[str, Any], values_of: Callable[[str], dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each point as its session's checkpoint has it: status, workflow, attempt, progress (no backend call)."""
+    rows = []
+    for p in record.get("points") or []:
+        v = values_of(p["session"]) or {}
+        status = (v.get("last_status") or {}).get("status") or ("waiting to start" if not v else "submitting")
+        if v.get("outcome") and v["outcome"] != "COMPLETED":
+            status = v["outcome"]
+        rows.append(
+            {
+                "index": p["index"],
+                "point": p["point"],
+                "session": p["session"],
+                "status": status,
+                "workflow_id": (v.get("attempt") or {}).get("workflow_id"),
+                "attempt": (v.get("attempt") or {}).get("n") or 0,
+                "progress": v.get("progress_line") if status == "RUNNING" else None,
+            }
+        )
+    return rows
+
+
 def status_lines(record: dict[str, Any], values_of: Callable[[str], dict[str, Any]]) -> list[str]:
     """One line per point from its session's checkpoint (status, workflow, attempt, progress), then the best."""
     points = record.get("points") or []
     lines: list[str] = []
     counts: dict[str, int] = {}
-    for p in points:
-        v = values_of(p["session"]) or {}
-        status = (v.get("last_status") or {}).get("status") or ("waiting to start" if not v else "submitting")
-        if v.get("outcome") and v["outcome"] != "COMPLETED":
-            status = v["outcome"]
-        counts[status] = counts.get(status, 0) + 1
-        wid = (v.get("attempt") or {}).get("workflow_id") or "not submitted"
-        attempt = (v.get("attempt") or {}).get("n") or 0
-        extra = f" · {v['progress_line']}" if v.get("progress_line") and status == "RUNNING" else ""
-        lines.append(f"#{p['index']} {p['point']}: {status}, {wid} (attempt {attempt}){extra}")
+    for r in point_rows(record, values_of):
+        counts[r["status"]] = counts.get(r["status"], 0) + 1
+        extra = f" · {r['progress']}" if r["progress"] else ""
+        wid = r["workflow_id"] or "not submitted"
+        lines.append(f"#{r['index']} {r['point']}: {r['status']}, {wid} (attempt {r['attempt']}){extra}")
     summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
     head = f"sweep {record.get('sweep')} ({record.get('spec')}): {len(points)} point(s) — {summary or 'none started'}"
     tail = []

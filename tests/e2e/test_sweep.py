@@ -84,3 +84,38 @@ def test_a_killed_sweep_resumes_without_submitting_a_point_twice(tmp_path: Path)
     fresh = [e for e in events if e["event"] == "submitted" and not e["reused"]]
     assert all(e["reason"] != "initial" for e in fresh)  # the two first submissions were found, not repeated
     assert len(set(done["workflow_ids"])) == 3 and len(list((tmp_path / "state" / "workflows").iterdir())) == 3
+
+
+def test_a_detached_sweep_returns_at_once_and_attach_follows_every_point(tmp_path: Path) -> None:
+    """`run --sweep … --detach`: the id and how to follow it at once; the points run to the end in a background
+    process of their own; `attach SWEEP` replays every point ([pN]) and the comparison; `status SWEEP` answers."""
+    from runshepherd.sweep.status import read_record
+
+    spec = str(EXAMPLES / "sweep-lr.yaml")
+    args = ("run", "--spec", spec, "--sweep", "lr=0.05,1.0", "--yes", "--detach", "--cadence", "0.5")
+    res = run(tmp_path, *args, "--session", "swd")
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "orchestrate attach swd" in res.stdout and "orchestrate status swd" in res.stdout
+    record = read_record(tmp_path / "state", "swd")
+    assert record is not None and record["approved"] and "results" not in record  # returned before the end
+
+    follow = run(tmp_path, "attach", "swd", timeout=240)
+    assert follow.returncode == 0, follow.stdout[-3000:] + follow.stderr
+    out = follow.stdout
+    assert "[p1] ● submitted" in out and "[p2] ● submitted" in out  # every point, each named
+    assert "[p2] ● diagnosis nan_loss" in out and "Best point: #" in out and "session swd done · COMPLETED" in out
+    assert out.count("Submit 2 workflows") <= 1  # the plan was asked (answered) once, in the first terminal
+
+    status = run(tmp_path, "status", "swd", "--json")
+    assert status.returncode == 0, status.stderr
+    points = json.loads(status.stdout)["points"]
+    assert [p["status"] for p in points] == ["COMPLETED", "COMPLETED"] and points[1]["attempt"] == 2
+    human = run(tmp_path, "status", "swd").stdout
+    assert "2 point(s) — 2 COMPLETED" in human and "best: #" in human
+
+
+def test_a_detached_sweep_without_yes_or_a_terminal_starts_nothing(tmp_path: Path) -> None:
+    spec = str(EXAMPLES / "sweep-lr.yaml")
+    res = run(tmp_path, "run", "--spec", spec, "--repeat", "2", "--detach", "--session", "swn")
+    assert res.returncode == 3 and "run it on a terminal or pass --yes" in res.stdout + res.stderr
+    assert not (tmp_path / "state" / "detached").exists() and not (tmp_path / "state" / "workflows").exists()
