@@ -31,8 +31,21 @@ _HEALTHY_WHY = {
     "finished": "The run finished: the log says so, and it shows no error (its warnings are routine ones).",
     "progress": "The run is making progress (steps, losses or a progress bar) and the log shows no error; its "
     "warnings are routine ones.",
-    None: "The log shows no error, only routine messages; nothing in it confirms the run finished or made progress.",
+    "started": "The run started normally (it got past its start-up) and the log shows no error; nothing in it shows "
+    "steps advancing or the run finishing yet.",
+    "routine": "The log holds only the libraries' routine warnings and notices and no error; nothing in it shows "
+    "progress or completion yet, so this is a weak verdict.",
+    "status": "The scheduler reports the run as not failed and the log shows no error; nothing in the log itself "
+    "confirms the run finished or made progress.",
 }
+_NO_EVIDENCE = (
+    "Neither an error nor a sign of health: the log shows no error and no sign of progress or completion (no "
+    "steps, losses, finished status or exit code), so whether the run worked cannot be told from it."
+)
+_NO_EVIDENCE_FIX = (
+    "Check the run's status and exit code with the scheduler, and read the rest of its log (its end, where a "
+    "kill or a time limit would be reported); rerun with unbuffered output (`python -u`) if lines may be missing."
+)
 _READ_FULL_LOG = (
     "Read the full log around the quoted line (and the task's events); rerun with unbuffered output "
     "(`python -u`) if the last lines may be missing."
@@ -125,7 +138,8 @@ def verdict(
         signals = [s for s in signals if s.label in allowed]
     best = choose(signals)
     if best is None:
-        weak = [s for s in signals if s.label == "unknown" or s.secondary]
+        # evidence of a failure that names no family, or names one too weakly to decide: never "healthy"
+        weak = [s for s in signals if s.label == "unknown" or s.secondary or s.strength < MIN_STRENGTH]
         if failed is not False:
             unexplained = _unexplained_error(ctx)
             if unexplained is not None:
@@ -140,7 +154,7 @@ def verdict(
                 task=task,
                 explanation=(
                     weak[0].explanation
-                    if weak
+                    if weak and weak[0].label == "unknown"
                     else "The run failed, but nothing in the status, events or logs says why."
                 ),
                 fix=Fix(
@@ -193,10 +207,22 @@ def _got_past(lines: list[Line], idx: int) -> bool:
 
 
 def _healthy(ctx: Context, signals: list[Signal], task: str | None) -> Diagnosis:
-    """Healthy, as sure as the evidence: a completion marker, progress, or only routine messages."""
+    """Healthy only on positive evidence: a completion marker or exit 0, progress, a run seen past its start-up, a
+    log of routine library notices only, or a scheduler status that is not a failure. A bare log with none of them is "unknown", never "healthy"."""
     found = positive_evidence(ctx.log.lines)
     why = found[0] if found else ("finished" if ctx.status == "COMPLETED" or ctx.exit_code == 0 else None)
-    confidence = {"finished": 0.9, "progress": 0.8, None: 0.6}[why]
+    if why is None and ctx.status is None:
+        return Diagnosis(
+            label="unknown",
+            origin="user",
+            confidence=0.3,
+            evidence=[],
+            task=task,
+            explanation=_NO_EVIDENCE,
+            fix=Fix(kind="none", description=_NO_EVIDENCE_FIX),
+        )
+    why = why or "status"
+    confidence = {"finished": 0.9, "progress": 0.8, "started": 0.6, "status": 0.6, "routine": 0.5}[why]
     if signals:
         confidence -= 0.15
     return Diagnosis(
@@ -204,7 +230,7 @@ def _healthy(ctx: Context, signals: list[Signal], task: str | None) -> Diagnosis
         origin="user",
         confidence=confidence,
         evidence=[found[1].raw.rstrip()] if found else [],
-        explanation=_HEALTHY_WHY[why] if ctx.log.lines or why else _HEALTHY_EXPL,
+        explanation=_HEALTHY_WHY[why] if ctx.log.lines or why != "status" else _HEALTHY_EXPL,
         fix=Fix(kind="none", description="Nothing to fix."),
         task=task,
     )
@@ -269,7 +295,7 @@ def diagnose(inp: DiagnosisInput) -> list[Diagnosis]:
         if inp.status is not None and inp.status.alive():
             allowed = RUNNING_LABELS
         d = verdict(ctx, failed=failed, allowed=allowed)
-        if d.label == "unknown" and not failed:
+        if d.label == "unknown" and failed is False:
             d = _healthy(ctx, [], None).model_copy(update={"confidence": 0.7})
         out.append(d)
 

@@ -94,7 +94,29 @@ _FINISHED = re.compile(
     r"|\bexit(?:ed with)? (?:code|status)[:= ]+0\b|\bexitcode: 0\b|worker group successfully finished|\bJob succeeded"
     r"|\ball done\b|`Trainer\.fit` stopped: `max_(?:epochs|steps)"
     r"|\{'train_runtime': [\d.]+"  # the HF Trainer's summary, printed once train() has returned
-    r"|^={3,} \d+ passed\b|\bbenchmark complete\b|^\S+\s+\d+/\d+\s+Completed\s+\d+\s",  # pytest, kubectl get pods
+    r"|^={3,} \d+ passed\b|\bbenchmark complete\b|^\S+\s+\d+/\d+\s+Completed\s+\d+\s"  # pytest, kubectl get pods
+    # a job's final state in a status column (Kubeflow/Argo/Kubernetes ``Succeeded``), Ray Tune trials that ended
+    # normally (``TERMINATED``, where a failed trial is ``ERROR``), a benchmark's result summary
+    r"|^\s*\S+\s+Succeeded\b|\b(?:phase|status|state):\s*Succeeded\b|\bJob \S+ (?:has )?succeeded\b"
+    r"|\(\d+ TERMINATED\)|\b\w+_[0-9a-f]{5}_\d{5}\s*[│|]?\s+TERMINATED\b"
+    r"|\bBenchmark Results?\b.*={3,}|^Successful requests:\s+[1-9]",
+    re.IGNORECASE,
+)
+# A run that got past its start-up: training announced, a server up, distributed workers joined, the
+# communicators built, an experiment tracker syncing the run. Weaker than progress: it shows the run was alive,
+# not that it advanced.
+_STARTED = re.compile(
+    r"\*{3,} Running training \*{3,}|\b(?:start(?:s|ed|ing)?|begin(?:s|ning)?) (?:\w+ ){0,2}training\b"
+    r"|\btraining (?:has )?(?:started|begins)\b"
+    r"|Started server process|Application startup complete|Uvicorn running on|Starting \S+ (?:API )?server on https?://"
+    r"|\b(?:Serving|Listening) on https?://|Running on (?:local URL:\s*)?https?://"
+    r"|initializing (?:ddp|distributed): GLOBAL_RANK|\binitialized host \S+ as rank \d+|distributed init \(rank \d+\)"
+    r"|\bjoined (?:round \d+ of )?the \w+ rendezvous|Completed store-based barrier|All distributed processes registered"
+    r"|starting workers for entrypoint|\bStarted container \S+"
+    r"|NCCL INFO .*Init COMPLETE|NCCL INFO Connected all (?:rings|trees)|NCCL INFO (?:Ring|Channel) \d+(?:/\d+)? : .* via "
+    r"|NCCL INFO (?:comm \S+ )?rank \d+ nranks \d+|^NCCL version \d"
+    r"|^wandb: (?:Syncing run|Tracking run with wandb)"
+    r"|\bJob '?\S+'? submitted successfully|Started a local Ray instance|Ray runtime started",
     re.IGNORECASE,
 )
 _WARNING_G, _BENIGN_G = Gated.of(_WARNING), Gated.of(_BENIGN)
@@ -161,10 +183,12 @@ _PROGRESS = re.compile(
     r"|\b\d+(?:\.\d+)?\s*(?:it/s|s/it|samples/s(?:ec)?|tokens/s(?:ec)?|examples/s(?:ec)?|img/s)\b"
     r"|\b(?:train_|val_|eval_|valid_|test_)?loss\b['\"]?\s*[:=]?\s*-?\d+\.\d+"
     r"|\b(?:accuracy|acc|perplexity|ppl|lr|learning_rate)\b['\"]?\s*[:=]\s*-?\d"
-    r"|\bsav(?:ed|ing) (?:model )?(?:checkpoint|model|weights)\b",
+    r"|\bsav(?:ed|ing) (?:\w+ ){0,2}(?:checkpoint|model|weights)\b"
+    # a warning raised inside the forward/backward pass or the optimiser step: a step ran
+    r"|(?:torch/utils/checkpoint|torch/autograd/[\w/]+|torch/optim/lr_scheduler)\.py:\d+: \w*Warning",
     re.IGNORECASE,
 )
-_PROGRESS_G = Gated.of(_PROGRESS)
+_PROGRESS_G, _STARTED_G = Gated.of(_PROGRESS), Gated.of(_STARTED)
 
 
 def error_looking(lines: list[Line]) -> Iterator[Line]:
@@ -179,12 +203,26 @@ def error_looking(lines: list[Line]) -> Iterator[Line]:
 
 
 def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
-    """Why a log may be called healthy: ("finished", line) for a completion marker or exit 0, ("progress", line)."""
+    """Why a log may be called healthy: ("finished", line) for a completion marker or exit 0, ("progress", line),
+    ("started", line) for a run seen getting past its start-up, ("routine", line) for a log made of the libraries'
+    routine warnings and notices; None when the log shows none of them."""
     for ln in lines:
         if _FINISHED_G.search(ln.text, ln.folded):
             return "finished", ln
     progress = next((ln for ln in lines if _PROGRESS_G.search(ln.text, ln.folded)), None)
-    return ("progress", progress) if progress is not None else None
+    if progress is not None:
+        return "progress", progress
+    started = next((ln for ln in lines if _STARTED_G.search(ln.text, ln.folded)), None)
+    if started is not None:
+        return "started", started
+    # the weakest: the log is the libraries' routine talk (warnings, deprecation and info notices) with at most a
+    # few plain lines between them, the noise a working run prints while it sets up; a log of plain lines that
+    # name no error (a memory report, a scheduler's job record) is not this
+    routine = [ln for ln in lines if ln.warning and not ln.code and ln.text.strip()]
+    plain = [ln for ln in lines if ln.usable]
+    if len(routine) >= 2 and 2 * len(plain) <= len(routine):
+        return "routine", routine[0]
+    return None
 
 
 _CHAINED = re.compile(r"During handling of the above exception|The above exception was the direct cause")

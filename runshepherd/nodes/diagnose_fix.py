@@ -92,7 +92,9 @@ def _decide(state: SessionState, deps: Deps, stopping: Callable[[], bool] = lamb
     if state.get("rejection"):
         text = state["rejection"] or ""
         rejected = diagnose_log_text(text, "submission")
-        if rejected.label == "healthy":  # a refusal is never healthy, even in words no rule knows
+        # a refusal is never healthy, even in words no rule knows (with no error line quoted, "unknown" says only
+        # that the text shows no sign of a failure or of health, and a refusal is the failure)
+        if rejected.label == "healthy" or (rejected.label == "unknown" and not rejected.evidence):
             from runshepherd.diagnosis import Diagnosis
 
             lines = [ln for ln in text.splitlines() if ln.strip()][:10]

@@ -37,5 +37,12 @@ def test_dev_split_meets_the_issue_bars() -> None:
         d = got[c["id"]]
         assert all(e in c["log"] for e in d.evidence), c["id"]
         assert (d.label == "healthy") == d.explanation.startswith(
-            ("The run finished", "The run is making", "The log shows no error", "No sign of a failure")
+            (
+                "The run finished",
+                "The run is making",
+                "The run started",
+                "The log holds only",
+                "The scheduler reports",
+                "No sign of a failure",
+            )
         )

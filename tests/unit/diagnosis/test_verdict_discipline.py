@@ -34,7 +34,7 @@ def test_healthy_confidence_follows_the_evidence() -> None:
     assert [d.label for d in (finished, progress, routine)] == ["healthy"] * 3
     assert finished.confidence > progress.confidence > routine.confidence
     assert "finished" in finished.explanation and "progress" in progress.explanation
-    assert "nothing in it confirms" in routine.explanation
+    assert "nothing in it shows progress" in routine.explanation
 
 
 def test_counters_that_mention_errors_are_not_errors() -> None:

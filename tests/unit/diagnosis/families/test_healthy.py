@@ -18,4 +18,30 @@ def test_real_dev_cases(case_id: str) -> None:
 def test_benign_noise_is_healthy_and_says_it_has_no_proof_of_progress() -> None:
     log = "NCCL INFO Bootstrap : Using eth0\n/x.py:3: UserWarning: deprecated\n  warnings.warn(\n"
     d = diagnose_log_text(log)
-    assert d.label == "healthy" and d.confidence < 0.8 and "nothing in it confirms" in d.explanation
+    assert d.label == "healthy" and d.confidence < 0.8 and "nothing in it shows progress" in d.explanation
+
+
+def test_no_error_and_no_sign_of_progress_is_unknown_not_healthy() -> None:
+    """A log that shows neither an error nor positive evidence (finished, progress, start-up) cannot be called
+    healthy: a job killed silently by its scheduler leaves exactly this."""
+    log = "Loading model from /ckpt/base\nLoading dataset shard 3 of 8\nbuilding index for /data/train\n"
+    d = diagnose_log_text(log)
+    assert d.label == "unknown" and d.confidence < 0.5
+    assert "no sign of progress or completion" in d.explanation
+    assert d.fix.kind == "none" and "exit code" in d.fix.description
+
+
+@pytest.mark.parametrize(
+    ("log", "why"),
+    [
+        ("Epoch 3/10\n100/100 [====] - 5s 50ms/step - loss: 0.51", "making progress"),
+        ("***** Running training *****\n  Num examples = 3668", "started normally"),
+        ("INFO:     Started server process [12625]\nINFO:     Waiting for application startup.", "started normally"),
+        ("host:1:1 [0] NCCL INFO comm 0x7f rank 3 nranks 8 cudaDev 3 nvmlDev 3 - Init COMPLETE", "started normally"),
+        ("Number of trials: 4/4 (4 TERMINATED)", "finished"),
+        ("NAME          STATE       TIME\nmnist-job     Succeeded   2022-06-20T23:28:35Z", "finished"),
+    ],
+)
+def test_positive_evidence_in_other_wordings_is_healthy(log: str, why: str) -> None:
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and why in d.explanation and d.evidence
