@@ -15,7 +15,9 @@ from runshepherd.events import Answered, AppSaved, Done, Downloaded, Message, Pl
 from runshepherd.graph.context import Deps, build_deps
 from runshepherd.render.prefixed import Prefixed
 from runshepherd.render.session import Renderer
+from runshepherd.spec.model import TaskRequest
 from runshepherd.sweep.budget import SweepBudget
+from runshepherd.sweep.fit import fit_sentence, point_tasks, read_pool, total_ask
 from runshepherd.sweep.points import label
 from runshepherd.sweep.poll import SharedPoll
 from runshepherd.sweep.results import best_point, metrics_of, table_markdown
@@ -138,16 +140,22 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
 
 
 def approve(ctx: Any, sweep: Sweep, top: Renderer) -> int | None:
-    """The plan, asked once: every point and the resources they ask for together. None when approved (the sweep's
+    """The plan, asked once: every point, the resources they ask for together and whether they fit the pool now
+    (`sweep/fit.py`). None when approved (the sweep's
     record then says so, so a resume or a detached run never asks again), else the exit code."""
-    need = _resources(sweep)
+    asks = [_asks(p) for p in sweep.points]
+    same = all(a == asks[0] for a in asks)
+    each = f"each asks for {total_ask(asks[:1])}" if same else "the points ask for different resources"
     message = (
-        f"sweep of {len(sweep.points)} point(s) from {sweep.spec_source.name}, {sweep.max_parallel} at a time; "
-        f"each asks for {need}"
+        f"sweep of {len(sweep.points)} point(s) from {sweep.spec_source.name}: {each} "
+        f"(all {len(asks)} together: {total_ask(asks)})"
     )
     top.event(Planned(spec_name=sweep.spec_source.stem, pool=sweep.pool, message=message, warnings=[]).wire())
-    for p in sweep.points:
-        top.event(Message(level="info", text=f"#{p.index} {p.name}").wire())
+    for p, a in zip(sweep.points, asks, strict=True):
+        top.event(Message(level="info", text=f"#{p.index} {p.name}" + ("" if same else f": {total_ask([a])}")).wire())
+    gpus = max((sum(t.gpu for t in a) for a in asks), default=0)
+    verdict, fit = fit_sentence(asks, read_pool(ctx.backend, sweep.pool, gpus), max(1, sweep.max_parallel))
+    top.event(Message(level="info" if verdict == "yes" else "warning", text=fit).wire())
     shown = ", ".join(p.name for p in sweep.points[:12]) + ("…" if len(sweep.points) > 12 else "")
     text = f"Submit {len(sweep.points)} workflows ({shown})?"
     if sweep.resumed:
@@ -203,15 +211,10 @@ def _tick(ctx: Any, sweep: Sweep) -> float:
     return every
 
 
-def _resources(sweep: Sweep) -> str:
+def _asks(p: Point) -> list[TaskRequest]:
     from runshepherd.spec import load_spec_file
 
-    doc = load_spec_file(sweep.points[0].spec_path)
-    need = doc.workflow.largest_request()
-    gpus = doc.workflow.total_gpus()
-    n = len(sweep.points)
-    per = f"{need.cpu:g} CPU, {need.memory_gi:.2g} GiB memory, {gpus} GPU"
-    return f"{per} (all {n} together: {need.cpu * n:g} CPU, {need.memory_gi * n:.2g} GiB, {gpus * n} GPU)"
+    return point_tasks(load_spec_file(p.spec_path).workflow)
 
 
 def _run_point(ctx: Any, sweep: Sweep, p: Point, *, as_json: bool, lock: threading.Lock) -> dict[str, Any]:

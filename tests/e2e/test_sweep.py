@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from cli_helpers import EXAMPLES, json_lines, run
@@ -39,6 +40,15 @@ def test_lr_sweep_fixes_the_diverging_point_and_compares_both(tmp_path: Path) ->
     ]
     assert {e["session"] for e in points} == {r["session"] for r in done["results"]}  # pre-answered by the sweep's
     assert len([e for e in asked if e["kind"] == "save_app"]) <= 1
+    # the plan: every point, what they ask for together, and whether they fit the pool now (from the backend)
+    plan = next(e for e in events if e["event"] == "planned" and e["session"] == done["session"])
+    assert (
+        "each asks for 1 CPU, 0.5 GiB memory, 0 GPUs (all 2 together: 2 CPUs, 1 GiB memory, 0 GPUs)" in plan["message"]
+    )
+    fit = [e["text"] for e in events if e["event"] == "message" and "fits the pool now" in e["text"]]
+    assert len(fit) == 1 and re.match(
+        r"all 2 run at once; fits the pool now: (yes|partly|no) — .*pool local \(", fit[0]
+    )
     assert len([e for e in asked if e["kind"] == "download"]) == 1
     # one folder per point, and the comparison in the artifact
     assert {Path(e["dest"]).name for e in events if e["event"] == "downloaded"} == {"p1", "p2"}
