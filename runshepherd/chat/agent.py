@@ -23,7 +23,8 @@ class _Workflow(BaseModel):
 
 
 class start_run(BaseModel):  # noqa: N801 — tool names are what the model sees
-    """Start a new run from the person's sentence (planned, then submitted only after they confirm)."""
+    """Start a new run from the person's sentence (planned, then submitted only after they confirm); also a sweep
+    ("sweep lr over 1e-3, 3e-4 with FILE.yaml", "run this with 3 seeds"): pass the sentence unchanged."""
 
     request: str
 

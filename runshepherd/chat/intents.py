@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from runshepherd.experts.scope import out_of_scope
+from runshepherd.sweep.request import sweep_from_request
 
 IntentKind = Literal[
     "start",
@@ -135,6 +136,8 @@ def route(text: str, *, waiting: str | None = None, known: list[str] | None = No
             text=text,
             workflow=wid or (None if target in {"it", "this", "that", "the"} else target),
         )
+    if sweep_from_request(text) is not None:  # "sweep lr over 1e-3, 3e-4 with FILE", "run this with 3 seeds"
+        return Intent(kind="start", text=text, request=text.strip())
     if re.search(r"\b(sweep|points?)\b", t) and re.search(
         r"\b(how|status|doing|going|progress|compare|comparison|best|which)\b", t
     ):

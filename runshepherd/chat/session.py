@@ -35,7 +35,8 @@ HELP = """I can:
   why it failed          "why did it fail"
   follow-ups             "download the outputs", "save it as an app", "cancel it" (I always confirm)
   answer a question      "yes", "no", "retry", "stop"
-  a sweep's progress     "how is the sweep doing?", "compare the points" (start one with orchestrate run --sweep)
+  start a sweep          "sweep lr over 1e-3, 3e-4 with examples/sweep-lr.yaml", "run sweep-lr.yaml with 3 seeds"
+  a sweep's progress     "how is the sweep doing?", "compare the points", "which point is best?"
   list runs / quit"""
 
 
@@ -104,6 +105,8 @@ class ChatSession:
 
     # -- runs -------------------------------------------------------------------------------------------------
     def _driver(self, sid: str) -> RunDriver:
+        if sid not in self.drivers and (sweep := self._sweep_driver(sid)) is not None:
+            return sweep
         if sid not in self.drivers:
             deps = build_deps(
                 self.ctx.backend,
@@ -127,6 +130,84 @@ class ChatSession:
             )
         return self.drivers[sid]
 
+    def _sweep_driver(self, sid: str) -> Any:
+        """A sweep this conversation started earlier (a continued chat): idle, its outcome from its record."""
+        from runshepherd.chat.sweeps import SweepDriver
+        from runshepherd.sweep.status import read_record
+
+        record = read_record(self.ctx.state_dir, sid)
+        if record is None:
+            return None
+        d = SweepDriver(
+            session=sid, on_question=self._on_question, on_done=self._on_sweep_done, on_error=self._on_error
+        )
+        results = record.get("results")
+        if results is not None:
+            ok = all(r.get("status") == "COMPLETED" for r in results)
+            d.values = {"outcome": "COMPLETED" if ok else "FAILED", "sweep": sid}
+        self.drivers[sid] = d  # type: ignore[assignment]  # duck-types RunDriver
+        return d
+
+    def _on_sweep_done(self, sid: str, values: dict[str, Any]) -> None:
+        self.say(f"sweep {sid} ended {values.get('outcome')} — 'compare the points' shows the table again")
+
+    def _start_sweep(self, request: str) -> None:
+        """The same sweep as `orchestrate run --spec S --sweep …`: the plan asked here, answered here."""
+        from runshepherd.chat.sweeps import SweepDriver, spec_said
+        from runshepherd.cli import sweep as sw
+        from runshepherd.errors import RunShepherdError
+        from runshepherd.sweep.driver import run_sweep
+
+        spec = spec_said(request, Path.cwd()) or self._last_spec()
+        if spec is None:
+            self.say(
+                "which spec should the sweep run? name its file, e.g. 'sweep lr over 1e-3, 3e-4 with "
+                "examples/sweep-lr.yaml' (the swept keys are its `default-values:`)"
+            )
+            return
+        said = sw.said_in(request, spec)
+        sid = new_session_id()
+        d = SweepDriver(
+            session=sid, on_question=self._on_question, on_done=self._on_sweep_done, on_error=self._on_error
+        )
+        try:
+            sweep = sw.prepare(
+                self.ctx,
+                spec=spec,
+                sweeps=said.sweeps,
+                repeat=said.repeat,
+                max_parallel=None,
+                sets=[],
+                pool=None,
+                session=sid,
+                yes=False,
+                interactive=True,
+                max_fixes=None,
+                cadence=self.cadence,
+                prompt=d.prompt,
+                quiet=True,
+            )
+        except RunShepherdError as exc:
+            self.say(f"could not start the sweep: {exc}")
+            return
+        self.drivers[sid] = d  # type: ignore[assignment]  # duck-types RunDriver
+        self.rec.runs = [*self.rec.runs, sid]
+        self.rec.current = sid
+        self.persist()
+        self.say(f"starting sweep {sid}: {len(sweep.points)} point(s) of {spec.name}; each point is session {sid}-pN")
+        d.start(lambda: run_sweep(self.ctx, sweep, as_json=False))
+
+    def _last_spec(self) -> Path | None:
+        """'run this with 3 seeds': the spec of this conversation's latest sweep, or of its current run's --spec."""
+        from runshepherd.sweep.status import read_record
+
+        for sid in reversed(self.rec.runs):
+            record = read_record(self.ctx.state_dir, sid)
+            path = Path(record["spec"]) if record else Path(str(self._graph_state(sid).values.get("spec_path") or ""))
+            if path.name and path.is_file():
+                return path
+        return None
+
     def _graph_state(self, sid: str) -> Any:
         return self.ctx.runner(sid).snapshot()
 
@@ -135,6 +216,8 @@ class ChatSession:
         for sid in self.rec.runs:
             snap = self._graph_state(sid)
             if not snap.values:
+                if (sweep := self._sweep_driver(sid)) is not None and sweep.values is None:
+                    self.say(f"sweep {sid} stopped with the last chat; continue it with: orchestrate resume {sid}")
                 continue
             d = self._driver(sid)
             d.workflow_id = (snap.values.get("attempt") or {}).get("workflow_id")
@@ -177,6 +260,11 @@ class ChatSession:
         if not self.interactive:
             for d in list(self.drivers.values()):
                 d.wait(SETTLE_TIMEOUT)
+        from runshepherd.chat.sweeps import SweepDriver
+
+        for sid, d in self.drivers.items():
+            if isinstance(d, SweepDriver) and d.busy:  # its points stop with this process: say how to go on
+                self.say(f"sweep {sid} stops with this chat; continue it with: orchestrate resume {sid}")
         self.persist()
         if self.usage is not None and self.usage.by_node:
             self.say(f"chat {usage_line(self.usage.snapshot())}")
@@ -204,6 +292,8 @@ class ChatSession:
             intent = route(line, waiting=waiting, known=known)
         if intent.kind == "quit":
             return False
+        if intent.kind == "status" and not intent.workflow and self._current_sweep() is not None:
+            intent = intent.model_copy(update={"kind": "sweep_status"})  # "what's the status" of a sweep
         getattr(self, f"do_{intent.kind}")(intent)
         self.persist()
         return True
@@ -255,6 +345,11 @@ class ChatSession:
         self.say(f"  submit it when ready: orchestrate submit {path.name}")
 
     def do_start(self, intent: Intent) -> None:
+        from runshepherd.chat.sweeps import is_sweep_request
+
+        if is_sweep_request(intent.request or intent.text):
+            self._start_sweep(intent.request or intent.text)
+            return
         sid = new_session_id()
         d = self._driver(sid)
         self.rec.runs = [*self.rec.runs, sid]
@@ -424,13 +519,20 @@ class ChatSession:
 
     def do_sweep_status(self, intent: Intent) -> None:
         """'how is the sweep doing?', 'compare the points': the latest sweep, one line per point, the best."""
-        from runshepherd.sweep.status import latest_record, status_lines
+        from runshepherd.sweep.status import latest_record, read_record, status_lines
 
-        record = latest_record(self.ctx.state_dir)
+        current = self._current_sweep()
+        record = read_record(self.ctx.state_dir, current) if current else latest_record(self.ctx.state_dir)
         if record is None:
-            self.say("no sweep yet — start one with: orchestrate run --spec FILE --sweep KEY=V1,V2")
+            self.say("no sweep yet — start one: 'sweep lr over 1e-3, 3e-4 with FILE.yaml'")
             return
         self.say("\n".join(status_lines(record, lambda sid: dict(self._graph_state(sid).values or {}))))
+
+    def _current_sweep(self) -> str | None:
+        from runshepherd.chat.sweeps import SweepDriver
+
+        d = self.current
+        return d.session if isinstance(d, SweepDriver) else None
 
     def do_why_pending(self, intent: Intent) -> None:
         from runshepherd.diagnosis.pending import explain_pending

@@ -129,3 +129,37 @@ def test_a_detached_sweep_without_yes_or_a_terminal_starts_nothing(tmp_path: Pat
     res = run(tmp_path, "run", "--spec", spec, "--repeat", "2", "--detach", "--session", "swn")
     assert res.returncode == 3 and "run it on a terminal or pass --yes" in res.stdout + res.stderr
     assert not (tmp_path / "state" / "detached").exists() and not (tmp_path / "state" / "workflows").exists()
+
+
+def test_a_sweep_started_in_the_chat_is_asked_answered_and_compared_there(tmp_path: Path) -> None:
+    """`orchestrate chat` (built-in router and expert): a sweep said in a sentence asks the same plan question as
+    the CLI, the fix question once, reports every point's progress and ends with the comparison."""
+    import shutil
+
+    from cli_helpers import chat
+
+    shutil.copy(EXAMPLES / "sweep-lr.yaml", tmp_path / "sweep-lr.yaml")
+    script = ["sweep lr over 0.05, 1.0 with sweep-lr.yaml", "yes", "yes", "no", "no", "how is the sweep doing?"]
+    res = chat(tmp_path, "c1", script, timeout=240)
+    out = res.stdout
+    assert res.returncode == 0, out[-3000:] + res.stderr
+    sid = out.split("starting sweep ", 1)[1].split(":", 1)[0]
+    # the plan: every point and the resources of all of them together, asked once in the conversation
+    assert "sweep of 2 point(s) from sweep-lr.yaml" in out and "(all 2 together: 2 CPU, 1 GiB, 0 GPU)" in out
+    assert out.count("? submit: Submit 2 workflows (lr=0.05, lr=1.0)? [YES/no]") == 1
+    # each point its own session and workflow; the diverging one diagnosed, its fix asked once and applied
+    assert "[p1] ● submitted" in out and "[p2] ● diagnosis nan_loss" in out
+    assert out.count("? resubmit: [point #2 lr=1.0]") == 1 and "[p2] ● submitted" in out and "(attempt 2)" in out
+    # one comparison, follow-ups once, then the chat's own answer about the sweep
+    assert "| 2 | lr=1.0 (fixed†) |" in out and "Best point: #" in out and f"sweep {sid} done · COMPLETED" in out
+    assert out.count("? download:") == 1 and out.count("? save_app:") == 1
+    assert f"sweep {sid} (" in out and "2 point(s) — 2 COMPLETED" in out and "best: #" in out
+    assert not (tmp_path / "home" / f"sweep-{sid}").exists()  # the person said no to the download
+
+
+def test_the_chat_asks_which_spec_a_sweep_runs_and_submits_nothing(tmp_path: Path) -> None:
+    from cli_helpers import chat
+
+    res = chat(tmp_path, "c2", ["run this with 3 seeds"], timeout=60)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "which spec should the sweep run?" in res.stdout and not (tmp_path / "state" / "workflows").exists()
