@@ -55,13 +55,16 @@ def test_watch_a_plain_sbatch_job_reports_its_state_and_diagnosis(tmp_path: Path
     out = tmp_path / "plain.out"
     script = tmp_path / "job.sh"
     script.write_text(JOB.format(out=out))
+    # Both CPUs taken first, as on a busy cluster: the job pends (Reason=Resources or Priority), then runs and
+    # fails. Having waited is not why it failed: the diagnosis must come from its log (this flaked under load).
+    _sbatch(tmp_path, "-c", "2", "--output=/dev/null", "--wrap", "sleep 3")
     job = _sbatch(tmp_path, str(script))
     res = _watch(tmp_path, job)
     assert res.returncode == 0, res.stderr
     seen = [json.loads(line) for line in res.stdout.splitlines()]
     last = seen[-1]
     assert last["workflow_id"] == f"sbatch-{job}" and last["status"] == "FAILED"
-    assert last["label"] == "missing_dependency"
+    assert last["label"] == "missing_dependency", last
     artifact = Path(last["artifact"]).read_text()
     assert "State: failed" in artifact and "flash_attn" in artifact
     # The job's own output is the user's: read, never appended to.

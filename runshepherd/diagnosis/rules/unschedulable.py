@@ -20,7 +20,9 @@ _MARKERS_G = Gated.of(_MARKERS)
 
 def _unschedulable(ctx: Context) -> list[Signal]:
     lines: list[tuple[int, str]] = []
-    for order, ln in ctx.texts():
+    # A task with an exit code was placed and ran: a pending reason in its events (it waited for Resources on a
+    # busy cluster, then started) is history, not why it failed. Its own log can still say it (Ray placement).
+    for order, ln in ctx.texts(events=ctx.exit_code is None):
         if _MARKERS_G.search(ln.text, ln.folded) and "Reason=None" not in ln.text:
             lines.append((order if order < 0 else ln.index, ln.raw.rstrip()))
     reasons = translate([raw for _, raw in lines])
