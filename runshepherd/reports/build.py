@@ -109,6 +109,36 @@ def _next_step(ws: WorkflowStatus, d: Diagnosis | None) -> str | None:
     )[0]
 
 
+def _canceled_step(ws: WorkflowStatus, state_dir: Path) -> str:
+    """What a canceled run's status says next: who canceled it (from the audit log, never guessed), that a cancel
+    is final, and how to run it again. A cancel is the person's word, not a failure to diagnose or wait out."""
+    from runshepherd.audit import read
+    from runshepherd.logs import redact
+
+    try:
+        entries = read(state_dir)
+    except (OSError, ValueError):  # an unreadable audit log: say nothing about who canceled it
+        entries = []
+    mine = [e for e in entries if e.get("what") == "cancel" and e.get("workflow") == ws.workflow_id]
+    if mine:
+        e = mine[-1]
+        approved = str(e.get("approved_by") or "")
+        who = "by you" if approved.startswith(("person", "--yes")) else f"by RunShepherd ({approved})"
+        how = e.get("via") or (f"session {e['session']}" if e.get("session") else None)
+        detail = ", ".join(str(x) for x in (how, e.get("reason"), e.get("time")) if x)
+        said = f"Canceled {who}" + (f" ({detail})" if detail else "") + "."
+    else:
+        said = "Canceled outside RunShepherd: no cancel of it is recorded in this state dir's audit log."
+        if ws.failure_message:
+            said += f" The scheduler says: {ws.failure_message}."
+    again = (
+        " A cancel is final: nothing resubmits it and the workflow cannot be resumed. To run it again, submit the "
+        "same spec as a new workflow: `orchestrate submit SPEC`, or `orchestrate run --spec SPEC` to have it "
+        "watched and fixed."
+    )
+    return redact(said + again)[0]
+
+
 def requested_resources(
     spec_text: str, usage: list[TaskUsage] | None = None, ws: WorkflowStatus | None = None
 ) -> str | None:
@@ -174,8 +204,11 @@ def snapshot(
     usage = usage_of(backend, workflow_id) if ws.status is Status.RUNNING else []
     resources = requested_resources(backend.spec(workflow_id), usage, ws)
     facts = _facts(ws, digests)
-    diag = diagnosis_of(backend, ws, digests) if ws.status.failed() else None
-    if ws.status.failed():
+    canceled = ws.status is Status.FAILED_CANCELED
+    diag = diagnosis_of(backend, ws, digests) if ws.status.failed() and not canceled else None
+    if canceled:  # runs_dir is <state_dir>/runs (architecture §12): the audit log sits beside it
+        facts = facts.model_copy(update={"next_step": _canceled_step(ws, runs_dir.parent)})
+    elif ws.status.failed():
         facts = facts.model_copy(update={"next_step": _next_step(ws, diag)})
     escalations = [Escalation(label=k, evidence=v) for k, v in escalate(backend, ws, digests)] if escalate else []
     report = build_report(ws, facts, resources=resources, escalations=escalations)

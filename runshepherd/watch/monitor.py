@@ -48,6 +48,8 @@ def _label_and_evidence(snap: Snapshot) -> tuple[str | None, str | None]:
         return str(snap.diagnosis.label), ev
     if snap.ws.status is Status.COMPLETED:
         return "completed", None
+    if snap.ws.status is Status.FAILED_CANCELED:  # the person's word, not a failure with a diagnosis
+        return "canceled", snap.ws.failure_message
     if snap.ws.status.failed():
         return "unknown", snap.ws.failure_message
     return None, None
