@@ -270,6 +270,39 @@ def session_lock(state_dir: Path, session_id: str, url: str | None = None) -> It
         lock.release()
 
 
+def session_driven(state_dir: Path, session_id: str, url: str | None = None) -> bool:
+    """True when a process holds the session's lock now, i.e. some `orchestrate` process is driving it.
+
+    PostgreSQL: read from `pg_locks` without taking the lock. SQLite: the file lock (flock) offers no look
+    without a try, so it is taken and released at once; a driver starting in that instant is told the session
+    is busy, as for any second driver.
+    """
+    check_id(session_id, "session id")
+    if url:
+        conn = _connect(url)
+        try:
+            key = _lock_key(conn, session_id) & 0xFFFF_FFFF_FFFF_FFFF  # pg_locks splits the bigint in two oids
+            row = conn.execute(
+                "SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1"
+                " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+                " AND classid::text::bigint = %s AND objid::text::bigint = %s",
+                (key >> 32, key & 0xFFFF_FFFF),
+            ).fetchone()
+            return bool(row["n"])
+        finally:
+            conn.close()
+    path = Path(state_dir) / "locks" / f"{session_id}.lock"
+    if not path.exists():
+        return False
+    lock = FileLock(str(path))
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        return True
+    lock.release()
+    return False
+
+
 def prune_saver(saver: BaseCheckpointSaver[Any], session: str) -> None:
     """Drop superseded checkpoints of ``session`` in the production savers (in-memory ones are left alone)."""
     from langgraph.checkpoint.postgres import PostgresSaver

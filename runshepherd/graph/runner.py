@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from runshepherd.graph.checkpoint import open_saver, prune_saver, session_lock
+from runshepherd.graph.checkpoint import open_saver, prune_saver, session_driven, session_lock
 from runshepherd.graph.context import Deps
 
 if TYPE_CHECKING:
@@ -139,6 +139,10 @@ class SessionRunner:
         """The questions the session waits on now (none when it is not waiting)."""
         snap = snap if snap is not None else self.snapshot()
         return [Question.of(i.id, i.value) for i in snap.interrupts]
+
+    def driven(self) -> bool:
+        """Is some process (this one included) driving the session right now? Read from the session lock."""
+        return session_driven(self.state_dir, self.session, self.checkpointer)
 
     @staticmethod
     def ended(snap: StateSnapshot) -> bool:

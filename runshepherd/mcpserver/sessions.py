@@ -45,6 +45,10 @@ class SessionView(BaseModel):
     )
     error: str | None = Field(None, description="why the background run stopped with an error, if it did")
     resume_hint: str | None = None
+    driven_by: Literal["this server", "another process"] | None = Field(
+        None, description="who drives a running session: this server, or another orchestrate process (its lock)"
+    )
+    note: str | None = None
 
 
 class CancelResult(BaseModel):
@@ -148,8 +152,16 @@ class Sessions:
             raise UsageError(f"no session {sid!r}")
         v = snap.values or {}
         questions = runner.questions(snap) if snap.values else []
-        if self._busy(sid):
+        here = self._busy(sid)
+        elsewhere = not here and runner.driven()  # the session lock says another process holds it
+        note = None
+        if here or elsewhere:
             state: SessionState = "running"
+            if elsewhere:
+                note = (
+                    f"session {sid} is being driven by another orchestrate process right now (it holds the "
+                    "session lock): follow it there; `answer` and `orchestrate resume` wait until it stops"
+                )
         elif questions:
             state = "waiting"
         elif v.get("outcome"):
@@ -158,7 +170,7 @@ class Sessions:
             state = "stopped"
         else:
             state = "unknown"
-        q = questions[0] if questions and state == "waiting" else None
+        q = questions[0] if questions and (state == "waiting" or elsewhere) else None
         resume = None
         if state == "stopped":
             resume = f"continue it with `orchestrate resume {sid}` (or `answer` once it asks)"
@@ -173,6 +185,8 @@ class Sessions:
             recent_events=list(live.events) if live else [],
             error=live.error if live else None,
             resume_hint=resume,
+            driven_by="this server" if here else "another process" if elsewhere else None,
+            note=note,
         )
 
     def answer(self, session: str, answer: str) -> SessionView:
@@ -182,6 +196,8 @@ class Sessions:
         if self._busy(sid):
             raise UsageError(f"session {sid} is running and asks nothing yet; check it with `session`")
         runner = self._runner(sid)
+        if runner.driven():
+            raise UsageError(f"session {sid} is being driven by another orchestrate process right now; answer it there")
         snap = runner.snapshot()
         if not snap.values:
             raise UsageError(f"no session {sid!r}")
@@ -233,6 +249,6 @@ class Sessions:
         record(self.ctx.state_dir, "cancel", approved_by="person", session=sid, workflow=wid, via="mcp cancel")
         tail = ""
         if sid:
-            when = "at its next poll" if self._busy(sid) else "when it is continued"
+            when = "at its next poll" if self._busy(sid) or self._runner(sid).driven() else "when it is continued"
             tail = f"; session {sid} ends CANCELED {when}"
         return CancelResult(session=sid, workflow_id=wid, canceled=True, message=f"cancel requested for {wid}{tail}")
