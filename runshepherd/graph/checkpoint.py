@@ -8,10 +8,11 @@ migrate-sessions`) resumes there unchanged.
 from __future__ import annotations
 
 import hashlib
+import re
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -325,18 +326,56 @@ def prune_saver(saver: BaseCheckpointSaver[Any], session: str) -> None:
 
 
 def prune(conn: sqlite3.Connection, thread_id: str) -> None:
-    """Keep only the latest checkpoint per namespace (and its writes); the session still resumes."""
+    """Keep only the latest checkpoint per namespace (and its writes); the session still resumes.
+
+    Stored texts (`rs_blobs`) that only the dropped rows referred to are deleted in the same transaction: a
+    session whose spec changed five times keeps the spec it has now, not all five. A text another checkpoint
+    (of any session) still refers to is kept.
+    """
+    superseded = (
+        " FROM checkpoints WHERE thread_id=? AND checkpoint_id NOT IN ("
+        " SELECT max(checkpoint_id) FROM checkpoints WHERE thread_id=? GROUP BY checkpoint_ns)"
+    )
+    stale_writes = (
+        " FROM writes WHERE thread_id=? AND (checkpoint_ns, checkpoint_id) NOT IN ("
+        " SELECT checkpoint_ns, checkpoint_id FROM checkpoints WHERE thread_id=?)"
+    )
     with conn:
-        conn.execute(
-            "DELETE FROM checkpoints WHERE thread_id=? AND checkpoint_id NOT IN ("
-            " SELECT max(checkpoint_id) FROM checkpoints WHERE thread_id=? GROUP BY checkpoint_ns)",
-            (thread_id, thread_id),
-        )
-        conn.execute(
-            "DELETE FROM writes WHERE thread_id=? AND (checkpoint_ns, checkpoint_id) NOT IN ("
-            " SELECT checkpoint_ns, checkpoint_id FROM checkpoints WHERE thread_id=?)",
-            (thread_id, thread_id),
-        )
+        released = _blob_refs(conn.execute("SELECT checkpoint" + superseded, (thread_id, thread_id)))
+        conn.execute("DELETE" + superseded, (thread_id, thread_id))
+        released |= _blob_refs(conn.execute("SELECT value" + stale_writes, (thread_id, thread_id)))
+        conn.execute("DELETE" + stale_writes, (thread_id, thread_id))
+        if released and _has_table(conn, "rs_blobs"):
+            unused = [(sha,) for sha in sorted(released) if not _blob_referenced(conn, sha)]
+            conn.executemany("DELETE FROM rs_blobs WHERE sha=?", unused)
+
+
+# A reference as the inner serializer writes it (msgpack: the key, a 2-byte string header, the hex digest).
+_BLOB_REF = re.compile(re.escape(_BLOB_KEY.encode()) + rb"[\x00-\xff]{1,4}?([0-9a-f]{64})")
+
+
+def _blob_refs(rows: Iterable[tuple[Any, ...]]) -> set[str]:
+    found: set[str] = set()
+    for (data,) in rows:
+        if isinstance(data, bytes | bytearray | memoryview) and _BLOB_KEY.encode() in bytes(data):
+            found.update(m.decode() for m in _BLOB_REF.findall(bytes(data)))
+    return found
+
+
+def _blob_referenced(conn: sqlite3.Connection, sha: str) -> bool:
+    """Does any remaining checkpoint or pending write (of any session) still refer to stored text ``sha``?"""
+    needle = sha.encode()
+    for sql in (
+        "SELECT 1 FROM checkpoints WHERE instr(checkpoint, ?) > 0 LIMIT 1",
+        "SELECT 1 FROM writes WHERE instr(value, ?) > 0 LIMIT 1",
+    ):
+        if conn.execute(sql, (needle,)).fetchone() is not None:
+            return True
+    return False
+
+
+def _has_table(conn: sqlite3.Connection, name: str) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (name,)).fetchone() is not None
 
 
 def compact(conn: sqlite3.Connection) -> None:
