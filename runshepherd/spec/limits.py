@@ -115,6 +115,63 @@ def check_size(text: str, what: str = "the spec") -> None:
         raise LimitExceeded(size_message(size, what))
 
 
+# where a task sits in the document: workflow.tasks[*] and workflow.groups[*].tasks[*]
+_TASK_ITEMS = frozenset({("workflow", "tasks", "-"), ("workflow", "groups", "-", "tasks", "-")})
+
+
+def prescan_task_count(text: str) -> int | None:
+    """The number of tasks the YAML in ``text`` declares, read from libyaml's event stream before any node is built.
+
+    Building PyYAML's node tree in pure Python costs about a second per 2,000 tasks; libyaml's events cost a
+    few milliseconds, so an oversized workflow is refused before the full read. None when libyaml is not
+    installed, the text is not one well-formed document, or nesting passes MAX_YAML_DEPTH: the full, bounded
+    read then gives the precise error (and checks the count again). An alias counts as one entry.
+    """
+    if not getattr(yaml, "__with_libyaml__", False):
+        return None
+    # one frame per open collection: (is a mapping, path of keys to it); a mapping also tracks key vs value
+    frames: list[tuple[bool, tuple[str, ...] | None]] = []
+    want_key: list[bool] = []  # per frame: the next node of this mapping is a key
+    keys: list[str | None] = []  # per frame: the mapping's current key
+    count = documents = 0
+    try:
+        for ev in yaml.parse(text, Loader=yaml.CSafeLoader):
+            if isinstance(ev, yaml.DocumentStartEvent):
+                documents += 1
+                if documents > 1:
+                    return None
+                continue
+            if isinstance(ev, yaml.CollectionEndEvent):
+                frames.pop(), want_key.pop(), keys.pop()
+                continue
+            if not isinstance(ev, yaml.NodeEvent):
+                continue
+            path: tuple[str, ...] | None = ()
+            if frames:
+                is_map, parent = frames[-1]
+                if is_map and want_key[-1]:  # a key: remember it (a complex key is never a task path)
+                    keys[-1] = ev.value if isinstance(ev, yaml.ScalarEvent) else None
+                    want_key[-1] = False
+                    path = None
+                elif is_map:
+                    want_key[-1] = True
+                    key = keys[-1]
+                    path = (*parent, key) if parent is not None and key is not None else None
+                else:
+                    path = (*parent, "-") if parent is not None else None
+            if path in _TASK_ITEMS:
+                count += 1
+            if isinstance(ev, yaml.CollectionStartEvent):
+                if len(frames) >= MAX_YAML_DEPTH:
+                    return None
+                frames.append((isinstance(ev, yaml.MappingStartEvent), path))
+                want_key.append(True)
+                keys.append(None)
+        return count
+    except yaml.YAMLError:
+        return None
+
+
 def check_task_count(count: int) -> None:
     if count > MAX_TASKS:
         raise LimitExceeded(

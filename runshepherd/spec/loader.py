@@ -25,6 +25,7 @@ from runshepherd.spec.limits import (
     check_size,
     check_task_count,
     load_yaml,
+    prescan_task_count,
     size_message,
 )
 from runshepherd.spec.model import WorkflowFile
@@ -112,6 +113,8 @@ def load_spec_text(
     except RenderProblem as exc:
         raise SpecError([SpecProblem(source, exc.line, "", _render_hint(exc, text))]) from None
     _within(check_size, source, rendered, "the spec after rendering its templates")
+    # counted from libyaml's events first: building the node tree for 10,000 tasks takes seconds
+    _within(check_task_count, source, prescan_task_count(rendered) or 0)
     data, root = _parse_yaml(rendered, source)
     if not isinstance(data, dict):
         raise SpecError([SpecProblem(source, 1, "", "the spec must be a mapping with a top-level `workflow:` key")])
@@ -119,7 +122,7 @@ def load_spec_text(
         raise SpecError([SpecProblem(source, 1, "workflow", "missing — a spec starts with `workflow:`")])
     if defaults:
         data["default-values"] = defaults
-    _within(check_task_count, source, _raw_task_count(data))  # before validation: 10,000 tasks cost seconds there
+    _within(check_task_count, source, _raw_task_count(data))  # again on the data (aliases), before validation
     try:
         model = WorkflowFile.model_validate(data)
     except ValidationError as exc:

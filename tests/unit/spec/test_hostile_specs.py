@@ -100,6 +100,52 @@ def test_more_than_a_thousand_tasks_is_refused_naming_the_limit() -> None:
         load_spec_text(text)
 
 
+def test_ten_thousand_tasks_are_refused_before_the_yaml_tree_is_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The count comes from libyaml's events: the pure-Python node tree (seconds for 10,000 tasks) is never built."""
+    import yaml
+
+    from runshepherd.spec import loader
+
+    if not yaml.__with_libyaml__:
+        pytest.skip("PyYAML without libyaml: the count is checked after the full read")
+
+    def full_read(text: str) -> None:
+        raise AssertionError("the full YAML read ran before the task count was checked")
+
+    monkeypatch.setattr(loader, "load_yaml", full_read)
+    many = "".join(f"    - name: t{i}\n      image: u\n      command: [echo]\n" for i in range(10_000))
+    with pytest.raises(SpecError, match="has 10,000 tasks; the limit is 1,000 tasks"):
+        load_spec_text("workflow:\n  name: many\n  groups:\n  - name: g\n    tasks:\n" + many)
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("workflow:\n  tasks:\n  - {name: a, args: [1, 2]}\n  - name: b\n    x: {tasks: [1, 2, 3]}\n", 2),
+        ("workflow:\n  groups:\n  - name: g\n    tasks: [{name: c}, {name: d}]\n  - tasks: [{name: e}]\n", 3),
+        ("other:\n  tasks: [1, 2, 3]\nworkflow: {name: w}\n", 0),
+        ("workflow:\n  tasks: [\n", None),  # malformed: the full read names the line
+        ("a: 1\n---\nb: 2\n", None),
+    ],
+)
+def test_the_task_prescan_counts_only_workflow_tasks(text: str, count: int | None) -> None:
+    import yaml
+
+    from runshepherd.spec.limits import prescan_task_count
+
+    if not yaml.__with_libyaml__:
+        pytest.skip("PyYAML without libyaml")
+    assert prescan_task_count(text) == count
+
+
+def test_tasks_behind_an_alias_are_still_counted_after_the_full_read() -> None:
+    rows = "".join(f"  - &t{i} {{name: t{i}, image: u, command: [echo]}}\n" for i in range(600))
+    text = "pool:\n" + rows + "workflow:\n  name: w\n  groups:\n  - name: a\n    tasks: &all\n"
+    text += "".join(f"    - *t{i}\n" for i in range(600)) + "  - name: b\n    tasks: *all\n"
+    with pytest.raises(SpecError, match="has 1,200 tasks"):
+        load_spec_text(text)
+
+
 def test_infinite_cpu_is_rejected_at_validation() -> None:
     text = "workflow:\n  name: w\n  resources:\n    default: {cpu: .inf}\n" + TASK.split("\n", 2)[2]
     with pytest.raises(SpecError, match=r":4 workflow.resources.default.cpu: .*finite"):
