@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from runshepherd.backends.base import Backend, WorkflowStatus
     from runshepherd.experts.base import WorkflowExpert
     from runshepherd.experts.llm.usage import UsageLedger
+    from runshepherd.subagents.logs_reader.pool import SharedReaders
     from runshepherd.sweep.budget import SweepBudget
     from runshepherd.sweep.poll import SharedPoll
 
@@ -38,6 +39,7 @@ class Deps:
     approved: dict[str, str] = field(default_factory=dict)  # kind → answer the person already gave (a sweep's plan)
     poller: SharedPoll | None = None  # a sweep's one batched status read per tick, shared by all its points
     sweep_budget: SweepBudget | None = None  # a sweep's caps on fix attempts and infra retries over all points
+    log_readers: SharedReaders | None = None  # a sweep's log readers: one per five failed tasks of all its points
 
     def query(self, workflow_id: str) -> WorkflowStatus:
         """The monitor's status poll: through the sweep's shared batched read when there is one."""

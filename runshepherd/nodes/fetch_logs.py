@@ -67,6 +67,7 @@ def _context(deps: Deps) -> ReaderContext:
         tail_lines=cfg.tail_lines,
         capture_timeout=cfg.capture_timeout_seconds,
         writer=writer,
+        readers=deps.log_readers,
     )
 
 

@@ -16,6 +16,7 @@ from runshepherd.graph.context import Deps, build_deps
 from runshepherd.render.prefixed import Prefixed
 from runshepherd.render.session import Renderer
 from runshepherd.spec.model import TaskRequest
+from runshepherd.subagents.logs_reader.pool import SharedReaders
 from runshepherd.sweep.budget import SweepBudget
 from runshepherd.sweep.fit import fit_sentence, point_tasks, read_pool, total_ask
 from runshepherd.sweep.points import label
@@ -52,6 +53,7 @@ class Sweep:
     resumed: bool = False  # `orchestrate resume SWEEP`: points continue their sessions; the plan is not re-asked
     budget: SweepBudget | None = None  # the sweep-wide caps (default: see run_sweep)
     poller: SharedPoll | None = None  # one batched status read per tick for every point
+    readers: SharedReaders = field(default_factory=SharedReaders)  # one log reader per five failed tasks, all points
     prompt: Any = None  # (kind, text, default, choices) → answer | None: the terminal prompt, shared by all points
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _answers: dict[tuple[str, str], str] = field(default_factory=dict, repr=False)  # fingerprint → person's answer
@@ -228,6 +230,7 @@ def _run_point(ctx: Any, sweep: Sweep, p: Point, *, as_json: bool, lock: threadi
     )
     deps.approved = {"submit": "yes"}  # the person approved every point's submission once, at the sweep's plan
     deps.poller = sweep.poller
+    deps.log_readers = sweep.readers
     deps.sweep_budget = sweep.budget
     last_label = {"label": "unknown"}
 

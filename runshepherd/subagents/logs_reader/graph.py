@@ -10,6 +10,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any, NotRequired
 
 from langgraph.graph import END, START, StateGraph
@@ -18,6 +19,7 @@ from typing_extensions import TypedDict
 
 from runshepherd.logs import LogConfig, TaskDigest, count_tokens, digest_to_markdown
 from runshepherd.logs.tasklog import digest_task
+from runshepherd.subagents.logs_reader.pool import SharedReaders
 
 MAX_TASKS_PER_READER = 5
 MAX_ERROR_LINES_PER_READER = 50
@@ -31,6 +33,7 @@ class ReaderContext:
     tail_lines: int = 2000
     capture_timeout: float = 5.0
     writer: Callable[[str], str] | None = None  # a model that rewrites the extraction as prose (LLM path)
+    readers: SharedReaders | None = None  # a sweep's readers, shared by all its points (else this reader's own)
 
 
 class ReaderState(TypedDict):
@@ -61,6 +64,10 @@ def _read_one(ctx: ReaderContext, workflow_id: str, task: dict[str, Any], alive:
 def fetch(state: ReaderState, runtime: Runtime[ReaderContext]) -> dict[str, Any]:
     tasks = state["tasks"][:MAX_TASKS_PER_READER]
     ctx = runtime.context
+    if ctx.readers is not None:  # in a sweep: the tasks join the readers every point shares
+        jobs = [partial(_read_one, ctx, state["workflow_id"], t, state["alive"]) for t in tasks]
+        digests = ctx.readers.read(jobs)
+        return {"digests": [d.model_dump(mode="json") for d in digests]}
     with ThreadPoolExecutor(max_workers=max(1, len(tasks)), thread_name_prefix="logs-reader") as pool:
         digests = list(pool.map(lambda t: _read_one(ctx, state["workflow_id"], t, state["alive"]), tasks))
     return {"digests": [d.model_dump(mode="json") for d in digests]}
