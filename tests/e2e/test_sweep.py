@@ -145,7 +145,8 @@ def test_a_sweep_started_in_the_chat_is_asked_answered_and_compared_there(tmp_pa
     assert res.returncode == 0, out[-3000:] + res.stderr
     sid = out.split("starting sweep ", 1)[1].split(":", 1)[0]
     # the plan: every point and the resources of all of them together, asked once in the conversation
-    assert "sweep of 2 point(s) from sweep-lr.yaml" in out and "(all 2 together: 2 CPU, 1 GiB, 0 GPU)" in out
+    assert "sweep of 2 point(s) from sweep-lr.yaml" in out and "(all 2 together: 2 CPUs, 1 GiB memory, 0 GPUs)" in out
+    assert "fits the pool now:" in out  # the same plan as the CLI's, whether the points fit included
     assert out.count("? submit: Submit 2 workflows (lr=0.05, lr=1.0)? [YES/no]") == 1
     # each point its own session and workflow; the diverging one diagnosed, its fix asked once and applied
     assert "[p1] ● submitted" in out and "[p2] ● diagnosis nan_loss" in out
