@@ -236,9 +236,29 @@ _EXIT_PATTERNS = [
     re.compile(r"\|(?:FAILED|OUT_OF_MEMORY|TIMEOUT|CANCELLED[^|]*|NODE_FAIL|PREEMPTED)\|(\d+):(\d+)"),
     re.compile(r"returned non-zero exit status (-?\d+)"),
     re.compile(r"exited with (?:return )?code (-?\d+)", re.IGNORECASE),
+    re.compile(r"non-zero (?:exit )?status:? (\d+)", re.IGNORECASE),
+    re.compile(r"\bExited \((\d+)\)"),  # docker ps / compose status column
 ]
-_EXIT_GATED = [Gated.of(p) for p in _EXIT_PATTERNS]
-_EXIT_ANY = AnyGate.of([g.gate for g in _EXIT_GATED])
+# A signal that ended a process, in the words launchers and runtimes use (torchrun's ``Signal 9 (SIGKILL)
+# received by PID``, its ``SignalException: Process 7 got signal: 15``, subprocess' ``died with <Signals.SIGKILL:
+# 9>``, ``killed by signal 9``): reported as the negative signal number, as Python reports a signalled child.
+_SIGNAL_PATTERNS = [
+    re.compile(r"\bSignal (\d+) \(SIG[A-Z]+\)"),
+    re.compile(r"\bgot signal:? (\d+)\b"),
+    re.compile(r"<Signals\.SIG[A-Z]+: (\d+)>"),
+    re.compile(r"\b(?:killed|terminated|interrupted|stopped) by signal:? (\d+)\b", re.IGNORECASE),
+]
+_SIGNAL_NAMES = {"SIGKILL": 9, "SIGTERM": 15, "SIGSEGV": 11, "SIGABRT": 6, "SIGBUS": 7}
+# a named signal the process received from outside (not one it sent: torchrun "Sending process 7 closing signal")
+_SIGNAL_NAMED = re.compile(
+    r"\b(?:received|got|caught|killed by|terminated by|died with) (?:the )?(?:signal:? )?(?:Signals\.)?"
+    r"(SIGKILL|SIGTERM|SIGSEGV|SIGABRT|SIGBUS)\b",
+    re.IGNORECASE,
+)
+_EXIT_PATTERNS += [*_SIGNAL_PATTERNS, _SIGNAL_NAMED]
+_NEGATED = {id(p) for p in (*_SIGNAL_PATTERNS, _SIGNAL_NAMED)}
+_EXIT_GATED = [(Gated.of(p), id(p) in _NEGATED) for p in _EXIT_PATTERNS]
+_EXIT_ANY = AnyGate.of([g.gate for g, _ in _EXIT_GATED])
 
 
 def strip_prefix(line: str) -> str:
@@ -286,9 +306,12 @@ def _codes_in(text: str, folded: str) -> list[int]:
     if prefilter_enabled() and _EXIT_ANY is not None and not _EXIT_ANY.admits(text, folded):
         return []
     found: list[int] = []
-    for pat in _EXIT_GATED:
+    for pat, signal in _EXIT_GATED:
         for m in pat.finditer(text, folded):
-            if m.lastindex == 2:
+            if signal:
+                sig = m.group(1)
+                found.append(-(int(sig) if sig.isdigit() else _SIGNAL_NAMES[sig.upper()]))
+            elif m.lastindex == 2:
                 code, sig = int(m.group(1)), int(m.group(2))
                 found.append(code if code else (128 + sig if sig else 0))
             else:

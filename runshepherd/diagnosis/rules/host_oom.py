@@ -26,13 +26,17 @@ FAMILY = family(
     fix_description=_HOST_FIX,
     patterns=(
         pat(r"OOMKill(?:ed|ing)", 0.96, flags=0),
-        pat(r"oom[-_ ]kill event", 0.96),
+        pat(r"oom[-_ ]kill event|\boom-kill:|\boom_reaper: reaped process", 0.96),
+        # PBS/Torque's word for the kill at the job's memory limit
+        pat(r"job killed: (?:p?mem|vmem) \d+\w* exceeded limit", 0.95),
         pat(r"Out of memory: Kill(?:ed)? process", 0.96),
         pat(r"Memory cgroup out of memory", 0.96),
         pat(r"\bOUT_OF_MEMORY\b|Reason=OutOfMemory|JobState=OUT_OF_MEMORY", 0.96, flags=0),
         pat(r"exceeded (?:job )?memory limit", 0.95),
         pat(r"task \d+: Out Of Memory", 0.95),
-        pat(r"low on resource: memory", 0.96),
+        pat(r"low on resource: memory|node had condition: \[MemoryPressure\]", 0.96),
+        # YARN's container monitor (Spark, Flink, Hadoop jobs)
+        pat(r"running beyond (?:physical|virtual) memory limits", 0.95),
         # Ray's memory monitor kills tasks when the node's RAM passes its threshold
         pat(
             r"killed due to the node running low on memory|exceeds the memory usage threshold"
@@ -50,7 +54,10 @@ FAMILY = family(
         pat(r"std::bad_alloc", 0.88),
         pat(r"Cannot allocate memory|\[Errno 12\]", 0.85),
         pat(r"Unable to allocate [\d.]+ [GMKT]iB for an array", 0.88),
-        pat(r"(?:line \d+:\s+\d+ Killed|^Killed$|^Killed\s+python)", 0.7),
+        # SIGKILL with no other cue: a shell's job report (also in its translations), srun's per-task report, a
+        # signalled child. The OOM killer is the usual sender; a time limit or a cancel say so in their own words.
+        pat(r"(?:line \d+:\s+\d+ Killed|^\W*(?:Killed|已杀死|已殺死)\W*$|^Killed\s+\S)", 0.7),
+        pat(r"\btask \d+: Killed\b|\bKilled by signal 9\b|\bsignal 9 \(SIGKILL\)|<Signals\.SIGKILL: 9>", 0.68),
     ),
     applies=("failed", "running"),
     exit_codes=(

@@ -25,6 +25,8 @@ _NODE_LOST = PatternRule(
     fix_description=_FIX,
     patterns=(
         pat(r"has been marked dead because the detector has missed too many heartbeats|lame workers found", 0.86),
+        # the launcher itself was told to stop (torchrun's agent logs it as a warning): the platform's SIGTERM
+        pat(r"Received Signals?\.?SIGTERM death signal", 0.66),
     ),
     in_warnings=True,
 )
@@ -44,20 +46,25 @@ FAMILY = family(
             0.9,
         ),
         pat(
-            r"NodeNotReady|NodeShutdown|node (?:is )?(?:shutting down|was drained|being drained|not ready)|Node is not ready",
+            r"NodeNotReady|NodeShutdown|node (?:is )?(?:shutting down|was drained|being drained|not ready)|Node is not ready"
+            r"|(?:imminent|graceful) node shutdown|NodeDiedError|\bnode (?:\S+ )?(?:has )?died\b",
             0.86,
         ),
         pat(r"CANCELLED AT \S+(?! DUE)", 0.7, flags=0),
         pat(r"TERM_PREEMPT\b", 0.95, flags=0),
         pat(r"\bEvicted\b|pod (?:was )?evicted", 0.72),
         pat(
-            r"(?:Received|received|got|caught) (?:signal )?SIGTERM|SIGTERM received|Signal 15 \(SIGTERM\)|received signal 15",
+            r"(?:Received|received|got|caught) (?:signal )?SIGTERM|SIGTERM received|Signal 15 \(SIGTERM\)|received signal 15"
+            r"|\btask \d+: Terminated\b",
             0.6,
         ),
+        # the launcher itself was told to stop (torchrun's agent, Python's subprocess): the platform's SIGTERM
+        pat(r"SignalException: Process \d+ got signal: (?:15|SIGTERM)", 0.66),
     ),
     # FAILED_CANCELED is a person's cancel (CLI, chat, the scheduler's own cancel), never evidence of preemption
     rules=(_NODE_LOST,),
     statuses={"FAILED_PREEMPTED": 0.97, "FAILED_BACKEND_ERROR": 0.8},
-    # 143 = SIGTERM from outside (weak alone); OSMO 3001/3006 = the platform stopped the task
+    # 143 = SIGTERM from outside (too weak alone to decide: a person's cancel sends it too; with nothing else the
+    # verdict is "unknown", never "healthy"); OSMO 3001/3006 = the platform stopped the task
     exit_codes=(exits(143, -15, strength=0.45), exits(3001, 3006, strength=0.85)),
 )

@@ -24,14 +24,22 @@ FAMILY = family(
         pat(r"JobState=TIMEOUT|Reason=TimeLimit", 0.96, flags=0),
         # sacct rows (parsable or columns: JobName Partition Account AllocCPUS before State) and seff's State
         pat(
-            r"\|TIMEOUT\||^\s*\d+(?:_\d+)?(?:\.\w+)?\s+(?:\S+\s+){1,5}TIMEOUT\s+-?\d+:\d+|^State: TIMEOUT\b",
+            r"\|TIMEOUT\||^\s*\d+(?:_\d+)?(?:\.\w+)?\s+(?:\S+\s+){0,6}TIMEOUT\s+-?\d+:\d+|^State: TIMEOUT\b",
             0.95,
             flags=0,
         ),
         pat(r"exceeded (?:its |the )?exec_timeout|exec[_ ]timeout (?:exceeded|reached)", 0.95),
         pat(r"was active (?:on the node )?longer than (?:the )?specified deadline|DeadlineExceeded", 0.95),
-        pat(r"walltime exceeded|job killed: walltime|wall[- ]?clock (?:time )?limit (?:exceeded|reached)", 0.95),
+        # PBS/Torque/MOAB, SGE, grid middleware: the wall-clock limit in any word order
+        pat(
+            r"walltime exceeded|job killed: walltime|wall[- ]?clock (?:time )?limit (?:exceeded|reached)"
+            r"|(?:exceed\w*|due to|reach\w*|over) (?:its |the |his |their |hard |maximum |max )*"
+            r"(?:wall[- ]?clock|run[- ]?time|time) (?:time )?limit",
+            0.95,
+        ),
         pat(r"exceeded (?:the )?maximum (?:execution|run) ?time|time limit (?:exceeded|reached)", 0.9),
+        # a time limit the program put on a step of its own (Python's subprocess, a harness)
+        pat(r"\bTimeoutExpired\b|\btimed out after \d+(?:\.\d+)? ?s(?:ec(?:ond)?s?)?\b|^\s*Timeout expired\s*$", 0.78),
         pat(r"^timeout: sending signal \w+ to command", 0.9),
         pat(r"TERM_RUNLIMIT|job killed after reaching .{0,30}(?:run|wall) ?time limit", 0.95),
     ),

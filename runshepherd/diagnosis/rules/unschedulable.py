@@ -62,6 +62,10 @@ def _unschedulable(ctx: Context) -> list[Signal]:
 _NO_FIT = re.compile(
     r"FailedScheduling|\b0/\d+ nodes are available|No available node types can fulfill resource request"
     r"|cannot be scheduled right now|\d\+ pending (?:placement groups|tasks/actors)|Error scheduling \S+: "
+    # Slurm's limit reason codes (QOSMaxSubmitJobPerUserLimit, AssocGrpGRES…) and its accounting refusal;
+    # Kueue's admission that cannot assign a flavor
+    r"|\b(?:QOS|Assoc)(?:Max|Grp|Min)\w*(?:Limit|PerUser|PerAccount|GRES|Node|Cpu|Mem)\w*\b"
+    r"|Job violates accounting/QOS policy|couldn't assign flavors to pod set"
 )
 _NO_FIT_G = Gated.of(_NO_FIT)
 

@@ -27,3 +27,28 @@ def test_ray_and_lsf_memory_kills() -> None:
 def test_exit_137_alone_is_only_probably_memory() -> None:
     d = diagnose_log_text("srun: error: node1: task 0: Exited with exit code 137\n")
     assert d.label == "host_oom" and d.confidence <= 0.6 and d.what_would_confirm
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # SIGKILL with no other cue, in the launchers' and runtimes' words; the kernel's and the schedulers' kills
+        "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 0 (pid: 4321) of "
+        "binary: /usr/bin/python\n",
+        "  rank      : 0 (local_rank: 0)\n  exitcode  : -9 (pid: 4321)\n  error_file: <N/A>\n"
+        "  traceback : Signal 9 (SIGKILL) received by PID 4321\n",
+        "subprocess.CalledProcessError: Command '['python', 'train.py']' died with <Signals.SIGKILL: 9>.\n",
+        "srun: error: node01: task 0: Killed\n",
+        "**Killed**\n",
+        "Command exited with non-zero status 137\n",
+        "abc123   trainer   Exited (137) 2 minutes ago\n",
+        "[12345.678] oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),task=python,pid=1,uid=1\n",
+        "=>> PBS: job killed: mem 33554432kb exceeded limit 16777216kb\n",
+        "Job ID: 5678\nState: OUT_OF_MEMORY (exit code 0)\nMemory Efficiency: 99.7% of 32.00 GB\n",
+        "    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n",
+        "Warning  Evicted  3m  kubelet  The node had condition: [MemoryPressure].\n",
+        "Container [pid=1,containerID=c_1] is running beyond physical memory limits. Killing container.\n",
+    ],
+)
+def test_memory_kills_in_every_wording(log: str) -> None:
+    assert diagnose_log_text(log).label == "host_oom", log

@@ -22,3 +22,31 @@ def test_a_node_lost_under_the_job_is_preemption() -> None:
     )
     d = diagnose_log_text(log)
     assert (d.label, d.origin, d.fix.kind) == ("preempted", "infra", "resubmit")
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # the platform took the job back: scheduler state columns, SIGTERM from outside, nodes going away
+        "       JobID      State ExitCode\n------------ ---------- --------\n5678          PREEMPTED      0:0\n",
+        "       JobID      State ExitCode\n------------ ---------- --------\n5678          NODE_FAIL      1:0\n",
+        "torch.distributed.elastic.multiprocessing.api.SignalException: Process 4321 got signal: 15\n",
+        "WARNING:torch.distributed.elastic.agent.server.api:Received Signals.SIGTERM death signal, shutting down "
+        "workers\n",
+        "  exitcode  : -15 (pid: 4321)\n  error_file: <N/A>\n  traceback : Signal 15 (SIGTERM) received by PID 4321\n",
+        "Message:        Pod was terminated in response to imminent node shutdown.\n",
+        "ray.exceptions.NodeDiedError: Task failed due to the node dying.\n",
+        "  Warning  Preempting  30s  kueue  Preempted to accommodate a workload (UID: 1) due to prioritization\n",
+    ],
+)
+def test_platform_stops_in_every_wording(log: str) -> None:
+    assert diagnose_log_text(log).label == "preempted", log
+
+
+def test_sigterm_a_launcher_sends_its_own_workers_is_not_a_preemption() -> None:
+    """torchrun sends SIGTERM to the other workers after one fails: that echo is not the platform's doing."""
+    log = (
+        "WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 4322 closing signal SIGTERM\n"
+        "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 4321)\n"
+    )
+    assert diagnose_log_text(log).label != "preempted"

@@ -20,3 +20,21 @@ def test_lsf_and_slurm_time_limits() -> None:
     slurm = "slurmstepd: error: *** JOB 42 ON n1 CANCELLED AT 2024-01-01T00:00:00 DUE TO TIME LIMIT ***\n"
     d = diagnose_log_text(slurm)
     assert (d.label, d.fix.kind) == ("timeout", "increase_timeout_or_checkpoint")
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # sacct with only the State and ExitCode columns, seff, PBS/MOAB, a grid job, Kubernetes, a harness
+        "       JobID      State ExitCode\n------------ ---------- --------\n5678            TIMEOUT      0:0\n"
+        "5678.batch   CANCELLED     0:15\n",
+        "Job ID: 5678\nState: TIMEOUT (exit code 0)\nCPU Efficiency: 99%\n",
+        "MOAB_INFO:  job exceeded wallclock limit\n",
+        "Job 5678 has exceeded its wall clock time limit and was killed\n",
+        "  Warning  DeadlineExceeded  2m  job-controller  Job was active longer than specified deadline\n",
+        "subprocess.TimeoutExpired: Command '['python', 'x.py']' timed out after 3600 seconds\n",
+    ],
+)
+def test_time_limits_in_every_scheduler_wording(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("timeout", "increase_timeout_or_checkpoint"), log

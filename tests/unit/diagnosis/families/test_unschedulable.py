@@ -21,3 +21,15 @@ def test_a_scheduler_verdict_without_itemised_reasons() -> None:
     bare = "Warning FailedScheduling 3m default-scheduler 0/2 nodes are available.\n"
     d = diagnose_log_text(bare)
     assert (d.label, d.fix.kind) == ("unschedulable", "change_resources_or_wait")
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "salloc: error: QOSMaxSubmitJobPerUserLimit\n",
+        "  Warning  Pending  4m  kueue-admission  couldn't assign flavors to pod set job: resource cpu unavailable "
+        "in ClusterQueue\n",
+    ],
+)
+def test_scheduler_limits_and_admission(log: str) -> None:
+    assert diagnose_log_text(log).label == "unschedulable", log
