@@ -178,7 +178,7 @@ class DiagnosisInput(_Model):
         metrics: MetricsHints | None = None,
     ) -> DiagnosisInput:
         """Build the input from a backend query (what ``orchestrate diagnose WF`` has in hand)."""
-        lines = [e.line() if isinstance(e, Event) else str(e) for e in (events or [])]
+        lines = [e.line() if isinstance(e, Event) else str(e) for e in _settled(events or [])]
         return cls(
             workflow_id=wf.workflow_id,
             status=wf.status,
@@ -190,3 +190,25 @@ class DiagnosisInput(_Model):
             workflow_outputs=list(wf.outputs),
             failure_message=wf.failure_message,
         )
+
+
+_NOT_PLACED = {"Unschedulable", "FailedScheduling"}
+_PLACED = {"Scheduled", "Started"}
+
+
+def _settled(events: list[Event] | list[str]) -> list[Event] | list[str]:
+    """A task that waited in the queue and then started did not fail for lack of room: its earlier scheduling
+    refusals are history (a sweep's point queued behind the others and then diverged is nan_loss, not
+    unschedulable). Only typed events can tell; text lines pass unchanged."""
+    typed = [e for e in events if isinstance(e, Event)]
+    if len(typed) != len(events):
+        return events
+    last_placed: dict[tuple[str, int], int] = {}
+    for i, e in enumerate(typed):
+        if e.reason in _PLACED:
+            last_placed[(e.task, e.retry_id)] = i
+    return [
+        e
+        for i, e in enumerate(typed)
+        if not (e.reason in _NOT_PLACED and last_placed.get((e.task, e.retry_id), -1) > i)
+    ]

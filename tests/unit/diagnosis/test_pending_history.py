@@ -47,3 +47,24 @@ def test_a_job_that_never_ran_is_still_unschedulable() -> None:
     events = [_pending("PartitionConfig")]
     [d] = diagnose(DiagnosisInput.from_workflow(ws, events=events, log_lines={}))
     assert d.label == "unschedulable"
+
+
+def test_a_task_refused_room_then_placed_is_diagnosed_from_its_log() -> None:
+    """Local/Kubernetes words: a sweep point queued behind the others (Unschedulable, FailedScheduling), then
+    Scheduled and Started, then diverged: nan_loss, not unschedulable (was: unschedulable, capacity, 0.9)."""
+    ws = _workflow(TaskStatus.FAILED, 1, "exit code 1")
+    full = "0/1 nodes are available: 1 Insufficient cpu (requested 1, node has 0 free of 2)."
+    events = [
+        Event(
+            time=NOW, task="plainjob", kind="condition", reason="Unschedulable", message=full, condition="PodScheduled"
+        ),
+        Event(time=NOW, task="plainjob", reason="FailedScheduling", message=full),
+        Event(time=NOW, task="plainjob", reason="Scheduled", message="Successfully assigned sweep-lr-4/train to vm"),
+        Event(time=NOW, task="plainjob", reason="Started", message="Started container train"),
+    ]
+    nan = ["FloatingPointError: Loss is nan at epoch 1 step 80; try a lower learning rate"]
+    [d] = diagnose(DiagnosisInput.from_workflow(ws, events=events, log_lines={"plainjob": nan}))
+    assert d.label == "nan_loss"
+    never = _workflow(TaskStatus.FAILED_QUEUE_TIMEOUT, None, "the job waited longer than its queue timeout")
+    [d] = diagnose(DiagnosisInput.from_workflow(never, events=events[:2], log_lines={}))
+    assert d.label == "unschedulable"  # never placed: the refusals are still why
