@@ -1,0 +1,323 @@
+"""Train the diagnosis fallback (runshepherd/diagnosis/fallback_model.json) on the real corpus' dev split.
+
+    python scripts/train_diagnosis_fallback.py            # write the model file (reproduces the shipped one)
+    python scripts/train_diagnosis_fallback.py --cv       # grouped k-fold report: rules alone vs rules + fallback
+    python scripts/train_diagnosis_fallback.py --check    # exit 1 unless the shipped file equals a fresh training
+
+Only parts a and b (the dev split) are read; the blind parts are never opened. The model is a multinomial logistic
+regression with an L1 penalty (sparse, so the file stays small), fitted by a fixed number of full-batch proximal
+gradient steps from zero: no randomness, so the same corpus gives the same file. Features that occur in fewer than
+``MIN_GROUPS`` source repositories are dropped before training (ids, user names and one thread's wording do not carry
+over). Cross-validation groups cases by source repository, so a fold never trains on the thread family it tests on;
+the thresholds (when the rules count as unsure, how sure the model must be) are chosen by that cross-validation,
+nested inside it for the reported out-of-fold figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib.util
+import json
+import sys
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from runshepherd.diagnosis import diagnose_log_text
+from runshepherd.diagnosis.fallback import MODEL_PATH, extract_features, fallback_enabled, guess
+from runshepherd.diagnosis.rules import FAMILIES, Context
+
+ROOT = Path(__file__).resolve().parents[1]
+REAL = ROOT / "tests" / "data" / "diagnosis_real"
+DEV_PARTS = ("part-a.jsonl", "part-b.jsonl")  # the dev split; the blind parts (c, d, e) are never read here
+VERSION = 1
+MIN_GROUPS = 3
+L1 = 0.0001
+L2 = 0.001
+STEPS = 400
+STEP_SIZE = 2.0
+FOLDS = 5
+RULE_THRESHOLDS = (
+    0.0,
+    0.6,
+    0.65,
+    0.7,
+    0.75,
+    0.8,
+)  # the fallback is consulted for failure verdicts below this (0.0: unknown only)
+PROB_THRESHOLDS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
+
+
+@dataclass
+class Case:
+    id: str
+    group: str
+    label: str
+    fix_kind: str
+    features: list[str]
+    rule_label: str
+    rule_fix: str
+    rule_conf: float
+
+
+def _split_module() -> Any:
+    spec = importlib.util.spec_from_file_location("diagnosis_real_split", REAL / "split.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def group_of(source: str) -> str:
+    """The source repository of a case (``owner/repo#N`` → ``owner/repo``; a URL → its site and first path part)."""
+    s = source.strip()
+    if "://" in s:
+        host, _, path = s.split("://", 1)[1].partition("/")
+        parts = [p for p in path.split("/") if p]
+        if host.endswith("github.com") and len(parts) >= 2:
+            return f"{parts[0]}/{parts[1]}".lower()
+        return f"{host}/{parts[0] if parts else ''}".lower()
+    return s.split("#", 1)[0].lower()
+
+
+def load_dev() -> list[Case]:
+    split = _split_module()
+    out = []
+    with fallback_enabled(False):
+        for part in DEV_PARTS:
+            for line in (REAL / part).read_text(encoding="utf-8").splitlines():
+                if not line.strip():
+                    continue
+                c = json.loads(line)
+                assert split.split_of(c["id"]) == "dev", c["id"]
+                text = (REAL / "logs" / f"{c['id']}.log").read_text(encoding="utf-8")
+                d = diagnose_log_text(text)
+                x = extract_features(Context.build(log_lines=text.splitlines()))
+                out.append(
+                    Case(
+                        c["id"],
+                        group_of(c["source"]),
+                        c["label"],
+                        c["fix_kind"],
+                        x.features,
+                        d.label,
+                        d.fix.kind,
+                        d.confidence,
+                    )
+                )
+    return sorted(out, key=lambda c: c.id)
+
+
+# ------------------------------------------------------------------------------------------------ training
+def train(cases: list[Case]) -> dict[str, Any]:
+    """A sparse multinomial logistic regression over binary features, by proximal gradient descent from zero."""
+    groups_of: dict[str, set[str]] = defaultdict(set)
+    for c in cases:
+        for f in c.features:
+            groups_of[f].add(c.group)
+    vocab = sorted(f for f, g in groups_of.items() if len(g) >= MIN_GROUPS)
+    index = {f: i for i, f in enumerate(vocab)}
+    labels = sorted({c.label for c in cases})
+    lab_index = {lab: k for k, lab in enumerate(labels)}
+    n, v, k = len(cases), len(vocab), len(labels)
+    x = np.zeros((n, v))
+    y = np.zeros((n, k))
+    for i, c in enumerate(cases):
+        for f in c.features:
+            j = index.get(f)
+            if j is not None:
+                x[i, j] = 1.0 / np.sqrt(len(c.features))  # as ``fallback.probabilities`` scales them
+        y[i, lab_index[c.label]] = 1.0
+    w, b = np.zeros((v, k)), np.zeros(k)
+    wy, by, t = w.copy(), b.copy(), 1.0
+    lr = STEP_SIZE  # rows have norm <= 1, so the loss gradient is 1/2-Lipschitz and 2.0 is a safe step
+    for _ in range(STEPS):  # FISTA: accelerated proximal gradient, from zero, a fixed number of steps
+        s = x @ wy + by
+        s -= s.max(axis=1, keepdims=True)
+        p = np.exp(s)
+        p /= p.sum(axis=1, keepdims=True)
+        g = (p - y) / n
+        w_next = wy - lr * (x.T @ g + L2 * wy)
+        w_next = np.sign(w_next) * np.maximum(np.abs(w_next) - lr * L1, 0.0)  # the L1 step keeps features that matter
+        b_next = by - lr * g.sum(axis=0)
+        t_next = (1.0 + np.sqrt(1.0 + 4.0 * t * t)) / 2.0
+        wy = w_next + ((t - 1.0) / t_next) * (w_next - w)
+        by = b_next + ((t - 1.0) / t_next) * (b_next - b)
+        w, b, t = w_next, b_next, t_next
+    weights = {}
+    for f, j in index.items():
+        row = [round(float(a), 3) for a in w[j]]
+        if any(row):
+            weights[f] = row
+    return {"labels": labels, "bias": [round(float(a), 3) for a in b], "weights": weights}
+
+
+def predict(model: dict[str, Any], c: Case) -> tuple[str, float]:
+    return guess(model, c.features)
+
+
+# ------------------------------------------------------------------------------------------------ cross-validation
+def folds_of(cases: list[Case], k: int = FOLDS) -> list[int]:
+    """Fold of each case: whole source repositories go to one fold (largest first, into the smallest fold)."""
+    sizes = Counter(c.group for c in cases)
+    order = sorted(sizes, key=lambda g: (-sizes[g], hashlib.sha256(g.encode()).hexdigest()))
+    fill = [0] * k
+    fold_of: dict[str, int] = {}
+    for g in order:
+        f = min(range(k), key=lambda i: (fill[i], i))
+        fold_of[g] = f
+        fill[f] += sizes[g]
+    return [fold_of[c.group] for c in cases]
+
+
+def combined(c: Case, guess: tuple[str, float], rule_below: float, min_p: float) -> tuple[str, str]:
+    """(label, fix kind) of rules + fallback, the decision ``fallback.second_opinion`` makes."""
+    unsure = c.rule_label == "unknown" or (c.rule_label != "healthy" and c.rule_conf < rule_below)
+    label, p = guess
+    if unsure and p >= min_p and label != c.rule_label:
+        return label, FAMILIES[label].fix_kind
+    return c.rule_label, c.rule_fix
+
+
+def out_of_fold(cases: list[Case], folds: list[int]) -> list[tuple[str, float]]:
+    guesses: list[tuple[str, float]] = [("healthy", 0.0)] * len(cases)
+    for f in sorted(set(folds)):
+        model = train([c for c, g in zip(cases, folds, strict=True) if g != f])
+        for i, (c, g) in enumerate(zip(cases, folds, strict=True)):
+            if g == f:
+                guesses[i] = predict(model, c)
+    return guesses
+
+
+def figures(cases: list[Case], verdicts: list[tuple[str, str]]) -> dict[str, int]:
+    return {
+        "n": len(cases),
+        "labels": sum(v[0] == c.label for c, v in zip(cases, verdicts, strict=True)),
+        "fix": sum(v[1] == c.fix_kind for c, v in zip(cases, verdicts, strict=True)),
+        "healthy_flagged": sum(
+            c.label == "healthy" and v[0] != "healthy" for c, v in zip(cases, verdicts, strict=True)
+        ),
+        "failures_healthy": sum(
+            c.label != "healthy" and v[0] == "healthy" for c, v in zip(cases, verdicts, strict=True)
+        ),
+    }
+
+
+def choose_thresholds(cases: list[Case], guesses: list[tuple[str, float]]) -> tuple[float, float, int]:
+    """The (rule threshold, model probability) pair with the most right labels and no healthy run flagged; ties go
+    to the most cautious pair (fewest verdicts changed)."""
+    best: tuple[int, int, float, float] | None = None
+    for rb in RULE_THRESHOLDS:
+        for mp in PROB_THRESHOLDS:
+            v = [combined(c, g, rb, mp) for c, g in zip(cases, guesses, strict=True)]
+            fig = figures(cases, v)
+            if fig["healthy_flagged"]:
+                continue
+            changed = sum(a[0] != c.rule_label for a, c in zip(v, cases, strict=True))
+            key = (fig["labels"], -changed, -rb, mp)
+            if best is None or key > (best[0], best[1], -best[2], best[3]):
+                best = (fig["labels"], -changed, rb, mp)
+    assert best is not None
+    rules_alone = figures(cases, [(c.rule_label, c.rule_fix) for c in cases])["labels"]
+    return best[2], best[3], best[0] - rules_alone
+
+
+def cross_validate(cases: list[Case]) -> dict[str, Any]:
+    """Nested grouped CV: thresholds are picked on the training folds (inner grouped CV), applied to the held fold."""
+    folds = folds_of(cases)
+    verdicts: list[tuple[str, str]] = [("", "")] * len(cases)
+    picked = []
+    for f in sorted(set(folds)):
+        train_idx = [i for i, g in enumerate(folds) if g != f]
+        inner = [cases[i] for i in train_idx]
+        rb, mp, _ = choose_thresholds(inner, out_of_fold(inner, folds_of(inner)))
+        picked.append((rb, mp))
+        model = train(inner)
+        for i, g in enumerate(folds):
+            if g == f:
+                verdicts[i] = combined(cases[i], predict(model, cases[i]), rb, mp)
+    oof = out_of_fold(cases, folds)
+    model_alone = figures(cases, [(g[0], FAMILIES[g[0]].fix_kind) for g in oof])
+    return {
+        "rules": figures(cases, [(c.rule_label, c.rule_fix) for c in cases]),
+        "rules+fallback": figures(cases, verdicts),
+        "model alone": model_alone,
+        "picked": picked,
+        "groups": len({c.group for c in cases}),
+        "oof": oof,
+    }
+
+
+def _row(name: str, f: dict[str, int]) -> str:
+    n = f["n"]
+    return (
+        f"| {name:<26} | {f['labels']}/{n} ({f['labels'] / n:.1%}) | {f['fix']}/{n} ({f['fix'] / n:.1%}) "
+        f"| {f['healthy_flagged']} | {f['failures_healthy']} |"
+    )
+
+
+def build(cases: list[Case], *, enabled: bool) -> dict[str, Any]:
+    rb, mp, lift = choose_thresholds(cases, out_of_fold(cases, folds_of(cases)))
+    model = train(cases)
+    corpus = hashlib.sha256()
+    for c in cases:
+        corpus.update(f"{c.id}\t{c.label}\t{' '.join(c.features)}\n".encode())
+    return {
+        "version": VERSION,
+        "about": "diagnosis fallback: sparse multinomial logistic regression over extraction tokens; "
+        "written by scripts/train_diagnosis_fallback.py from the real corpus dev split (parts a, b)",
+        "trained_on": {"cases": len(cases), "features_sha256": corpus.hexdigest()},
+        "hyper": {"min_groups": MIN_GROUPS, "l1": L1, "l2": L2, "steps": STEPS, "step_size": STEP_SIZE},
+        "enabled": enabled,
+        "rule_confidence_below": rb,
+        "min_probability": mp,
+        "cv_lift_labels": lift,
+        **model,
+    }
+
+
+def dumps(model: dict[str, Any]) -> str:
+    return json.dumps(model, sort_keys=True, separators=(",", ":")) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cv", action="store_true", help="print the grouped cross-validation table")
+    ap.add_argument("--check", action="store_true", help="fail unless the shipped model equals a fresh training")
+    ap.add_argument("--enabled", choices=("yes", "no"), help="override 'enabled' (default: keep the shipped value)")
+    ap.add_argument("--out", type=Path, default=MODEL_PATH)
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    cases = load_dev()
+    if args.cv:
+        r = cross_validate(cases)
+        print(f"grouped {FOLDS}-fold CV on the dev split: {len(cases)} cases, {r['groups']} source repositories")
+        print("| verdicts (out-of-fold)     | labels | fix kinds | healthy flagged | failures called healthy |")
+        print("|---|---|---|---|---|")
+        print(_row("rules alone", r["rules"]))
+        print(_row("rules + fallback (nested)", r["rules+fallback"]))
+        print(_row("model alone (never healthy)", r["model alone"]))
+        print(f"thresholds picked per fold (rule confidence below, model probability): {r['picked']}")
+        print(f"({time.perf_counter() - t0:.1f} s)")
+        return 0
+    shipped = json.loads(args.out.read_text()) if args.out.is_file() else {}
+    enabled = {"yes": True, "no": False}.get(args.enabled or "", bool(shipped.get("enabled", False)))
+    text = dumps(build(cases, enabled=enabled))
+    if args.check:
+        same = args.out.is_file() and args.out.read_text() == text
+        print("the shipped model matches a fresh training" if same else f"{args.out} differs from a fresh training")
+        return 0 if same else 1
+    args.out.write_text(text)
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    print(f"wrote {args.out} ({len(text)} bytes, {time.perf_counter() - t0:.1f} s); sha256 {digest}")
+    print("set MODEL_SHA256 in runshepherd/diagnosis/fallback.py to it if the model changed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,169 @@
+"""The learned fallback (issue 14 item 4): it speaks only when the rules are unsure, never over a healthy verdict, says
+it is a model guess, quotes verbatim lines, stays below the confident band, and gives the same answer every time."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from runshepherd.diagnosis import diagnose_log_text
+from runshepherd.diagnosis.fallback import (
+    MAX_CONFIDENCE,
+    MODEL_PATH,
+    MODEL_SHA256,
+    extract_features,
+    fallback_enabled,
+    guess,
+    line_features,
+    load_model,
+)
+from runshepherd.diagnosis.rules import FAMILIES, Context
+
+UNEXPLAINED = """\
+step 10 loss 2.31
+step 20 loss 2.12
+ERROR worker 3: frobnicator wobbled past its gimbal limit; the quux manifold gave up
+job failed
+"""
+CONFIDENT_OOM = """\
+Traceback (most recent call last):
+  File "train.py", line 10, in <module>
+    loss.backward()
+torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB total capacity)
+"""
+FINISHED = """\
+epoch 3/3 loss 0.41
+Training completed. Saved model to /out/model.bin
+"""
+
+
+def _sure_model(label: str = "gpu_oom") -> dict[str, Any]:
+    """A model that reads the wobbling frobnicator (and any completion line) as ``label``, very surely."""
+    labels = ["gpu_oom", "healthy", "host_oom"]
+    k = labels.index(label)
+    heavy = [0.0, 0.0, 0.0]
+    heavy[k] = 40.0
+    return {
+        "version": 1,
+        "enabled": True,
+        "rule_confidence_below": 0.7,
+        "min_probability": 0.5,
+        "labels": labels,
+        "bias": [0.0, 0.0, 0.0],
+        "weights": {"w:frobnicator": heavy, "w:completed": heavy, "w:loss": heavy},
+    }
+
+
+def test_shipped_model_loads_is_small_and_names_only_known_families() -> None:
+    model = load_model()
+    assert model is not None
+    assert model["version"] == 1
+    assert set(model["labels"]) <= set(FAMILIES) | {"healthy"}
+    assert all(len(w) == len(model["labels"]) for w in model["weights"].values())
+    assert 0.0 <= model["rule_confidence_below"] <= 0.8 and 0.0 < model["min_probability"] <= 1.0
+    assert model["trained_on"]["cases"] >= 300
+    assert MODEL_PATH.stat().st_size < 200_000
+    # written by the training script's serialisation (sorted keys, compact), so a retrain diffs cleanly
+    assert MODEL_PATH.read_text() == json.dumps(model, sort_keys=True, separators=(",", ":")) + "\n"
+    # the documented version of the file (scripts/train_diagnosis_fallback.py --check says whether it is current)
+    assert hashlib.sha256(MODEL_PATH.read_bytes()).hexdigest() == MODEL_SHA256
+
+
+def _trainer() -> object:
+    path = Path(__file__).resolve().parents[3] / "scripts" / "train_diagnosis_fallback.py"
+    spec = importlib.util.spec_from_file_location("train_diagnosis_fallback", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # its dataclasses look their module up while being defined
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_training_is_deterministic_and_groups_never_straddle_folds() -> None:
+    t: Any = _trainer()
+    logs = {
+        "gpu_oom": "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB",
+        "host_oom": "slurmstepd: error: Detected 1 oom_kill event in StepId=123.batch. Killed by the cgroup",
+        "healthy": "epoch 2 loss 0.3\nTraining completed in 812 s",
+    }
+
+    def feats(text: str) -> list[str]:
+        return sorted({f for ln in text.splitlines() for f in line_features(ln)})
+
+    cases = [  # each case also names its own user ("user qa", "user qb", …): an id only one repository shows
+        t.Case(f"x-{i}", f"repo{i % 4}/r", lab, "none", feats(f"{text} user q{chr(97 + i)}"), "unknown", "none", 0.3)
+        for i, (lab, text) in enumerate(list(logs.items()) * 4)
+    ]
+    first, second = t.dumps(t.train(cases)), t.dumps(t.train(list(cases)))
+    assert first == second
+    model = json.loads(first)
+    assert "w:allocate" in model["weights"]
+    assert not any(f.startswith("w:q") or "_q" in f for f in model["weights"])  # ids fall below MIN_GROUPS
+    assert guess(model, line_features("RuntimeError: CUDA out of memory. Tried to allocate 2 GiB"))[0] == "gpu_oom"
+    folds = t.folds_of(cases, k=2)
+    by_group: dict[str, set[int]] = {}
+    for c, f in zip(cases, folds, strict=True):
+        by_group.setdefault(c.group, set()).add(f)
+    assert all(len(f) == 1 for f in by_group.values())
+    assert t.group_of("pytorch/pytorch#123") == t.group_of("https://github.com/PyTorch/pytorch/issues/9")
+
+
+def test_tokens_drop_numbers_hex_paths_and_ids() -> None:
+    a = line_features("RuntimeError: CUDA error at /home/alice/run_17/x.py:88 ptr 0x7f3a9c00 job 8f14e45fceea167a")
+    b = line_features("RuntimeError: CUDA error at /scratch/bob/exp2/x.py:12 ptr 0x11 job 45c48cce2e2d7fbd")
+    assert a == b
+    assert "exc:runtimeerror" in a and "w:cuda" in a and not any("alice" in f or "7f3a" in f for f in a)
+
+
+def test_a_guess_replaces_an_unknown_verdict_and_says_it_is_a_model_guess() -> None:
+    with fallback_enabled(False):
+        rules = diagnose_log_text(UNEXPLAINED)
+    assert rules.label == "unknown"
+    with fallback_enabled(True, _sure_model()):
+        d = diagnose_log_text(UNEXPLAINED)
+    assert d.label == "gpu_oom" and d.fix.kind == FAMILIES["gpu_oom"].fix_kind
+    assert d.explanation.startswith("Model guess")
+    assert d.confidence <= MAX_CONFIDENCE < 0.8
+    assert d.evidence and all(e in UNEXPLAINED.splitlines() for e in d.evidence)
+    assert any("frobnicator" in e for e in d.evidence)
+
+
+def test_same_input_same_verdict() -> None:
+    with fallback_enabled(True, _sure_model()):
+        first = diagnose_log_text(UNEXPLAINED)
+        assert all(diagnose_log_text(UNEXPLAINED) == first for _ in range(3))
+    model = load_model()
+    assert model is not None
+    x = extract_features(Context.build(log_lines=UNEXPLAINED.splitlines()))
+    assert guess(model, x.features) == guess(model, list(reversed(x.features)))
+
+
+def test_confident_rule_verdicts_are_left_alone() -> None:
+    with fallback_enabled(False):
+        rules = diagnose_log_text(CONFIDENT_OOM)
+    assert rules.label == "gpu_oom" and rules.confidence >= 0.8
+    with fallback_enabled(True, _sure_model("host_oom")):
+        assert diagnose_log_text(CONFIDENT_OOM) == rules
+
+
+def test_a_healthy_verdict_is_never_turned_into_a_failure() -> None:
+    with fallback_enabled(True, _sure_model()):
+        d = diagnose_log_text(FINISHED)
+    assert d.label == "healthy"
+    assert not d.explanation.startswith("Model guess")
+
+
+def test_a_model_unsure_of_itself_keeps_the_rules_verdict() -> None:
+    shy = _sure_model()
+    shy["min_probability"] = 1.01
+    with fallback_enabled(True, shy):
+        assert diagnose_log_text(UNEXPLAINED).label == "unknown"
+
+
+def test_off_means_the_rules_alone() -> None:
+    with fallback_enabled(False, _sure_model()):
+        assert diagnose_log_text(UNEXPLAINED).label == "unknown"
