@@ -156,7 +156,8 @@ def approve(ctx: Any, sweep: Sweep, top: Renderer) -> int | None:
     for p, a in zip(sweep.points, asks, strict=True):
         top.event(Message(level="info", text=f"#{p.index} {p.name}" + ("" if same else f": {total_ask([a])}")).wire())
     gpus = max((sum(t.gpu for t in a) for a in asks), default=0)
-    verdict, fit = fit_sentence(asks, read_pool(ctx.backend, sweep.pool, gpus), max(1, sweep.max_parallel))
+    pool = sweep.pool or _spec_pool(sweep.points[0])
+    verdict, fit = fit_sentence(asks, read_pool(ctx.backend, pool, gpus), max(1, sweep.max_parallel))
     top.event(Message(level="info" if verdict == "yes" else "warning", text=fit).wire())
     shown = ", ".join(p.name for p in sweep.points[:12]) + ("…" if len(sweep.points) > 12 else "")
     text = f"Submit {len(sweep.points)} workflows ({shown})?"
@@ -217,6 +218,13 @@ def _asks(p: Point) -> list[TaskRequest]:
     from runshepherd.spec import load_spec_file
 
     return point_tasks(load_spec_file(p.spec_path).workflow)
+
+
+def _spec_pool(p: Point) -> str | None:
+    """The pool the spec itself names (`workflow.pool`), which a point's plan uses when no --pool is given."""
+    from runshepherd.spec import load_spec_file
+
+    return load_spec_file(p.spec_path).workflow.pool
 
 
 def _run_point(ctx: Any, sweep: Sweep, p: Point, *, as_json: bool, lock: threading.Lock) -> dict[str, Any]:

@@ -82,23 +82,20 @@ class PoolNow:
 
 
 def read_pool(backend: Backend, pool: str | None, gpus_per_point: int) -> PoolNow:
-    """The pool the points go to and its nodes' free resources now, from the backend (errors → unknown)."""
+    """The pool the points go to and its nodes' free resources now, from the backend (errors → unknown). The pool
+    is chosen the way each point's own plan chooses it (`workflow_expert.check`): the named one (--pool or the
+    spec's `pool:`), else — `auto` or none named — `choose_pool` over the pools the backend lists."""
     try:
         pools = backend.pools()
         auto, gpu_type = parse_auto(pool)
-        if pool and not auto:
-            name: str | None = pool
-        elif auto:
-            name = choose_pool(pools, gpu_type, gpus_per_point).pool
-        else:
-            name = getattr(backend, "default_pool", None) or (pools[0].name if len(pools) == 1 else None)
+        name: str | None = None if auto else pool
+        if name is None and pools:
+            try:
+                name = choose_pool(pools, gpu_type, gpus_per_point).pool
+            except UsageError:  # no pool of that GPU type: the points choose among all pools
+                name = choose_pool(pools, None, gpus_per_point).pool
         if name is None:
-            listed = ", ".join(p.name for p in pools) or "none listed"
-            return PoolNow(
-                None,
-                [],
-                unknown=f"no pool named and the {backend.name} backend has several ({listed}); name one with --pool",
-            )
+            return PoolNow(None, [], unknown=f"the {backend.name} backend lists no pools and none was named")
         nodes = [n for n in backend.resources(name) if n.pool == name]
     except (BackendError, UsageError) as exc:
         return PoolNow(pool, [], unknown=f"the {backend.name} backend could not say ({exc})")

@@ -148,8 +148,8 @@ class OsmoBackend:
             self.store.record_key(idempotency_key, sub.name)
         declared = {t: [_WFID_RE.sub(sub.name, u) for u in urls] for t, urls in declared.items()}
         self.store.record_outputs(sub.name, declared)
-        if not target:
-            target = self._query_raw(sub.name).pool or ""
+        if not target:  # the pool the server chose; kept as the workflow's last full query (a sweep's poll reuses it)
+            target = self.query(sub.name).pool or ""
         warnings = list(sub.warnings)
         if priority == "LOW":
             warnings.append("LOW priority can be preempted during the run")

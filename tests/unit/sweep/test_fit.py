@@ -80,9 +80,21 @@ def test_unknown_when_the_backend_cannot_tell_never_a_number() -> None:
     verdict, text = fit_sentence([POINT] * 4, read_pool(down, "gpu-pool", 1), max_parallel=4)  # type: ignore[arg-type]
     assert verdict == "unknown" and "fits the pool now: unknown — the osmo backend could not say" in text
     assert "connection refused" in text and not re.search(r"room for|free on", text)
-    two = Reporting([Pool(name="a", backend="osmo"), Pool(name="b", backend="osmo")], [node("x", 8, 8, 0, pool="a")])
-    verdict, text = fit_sentence([POINT] * 4, read_pool(two, None, 1), max_parallel=4)  # type: ignore[arg-type]
-    assert verdict == "unknown" and "no pool named" in text and "--pool" in text
+    none = Reporting([], [node("x", 8, 8, 0, pool="a")])
+    verdict, text = fit_sentence([POINT] * 4, read_pool(none, None, 1), max_parallel=4)  # type: ignore[arg-type]
+    assert verdict == "unknown" and "lists no pools and none was named" in text
     empty = Reporting([Pool(name="gpu-pool", backend="osmo")], [])
     verdict, text = fit_sentence([POINT], read_pool(empty, "gpu-pool", 1), max_parallel=1)  # type: ignore[arg-type]
     assert verdict == "unknown" and "reports no nodes for pool gpu-pool" in text
+
+
+def test_no_pool_named_is_the_pool_each_points_plan_would_choose() -> None:
+    pools = [
+        Pool(name="small", backend="osmo", quota_free=1, total_free=1),
+        Pool(name="big", backend="osmo", quota_free=8, total_free=8),
+    ]
+    be = Reporting(pools, [node("s", 8, 64, 1, pool="small"), node("b", 64, 512, 8, pool="big")])
+    now = read_pool(be, None, 1)  # type: ignore[arg-type]
+    assert now.name == "big"  # the most free GPUs: what choose_pool (and so every point's plan) picks
+    verdict, text = fit_sentence([POINT] * 4, now, max_parallel=4)
+    assert verdict == "yes" and "pool big" in text
