@@ -21,7 +21,7 @@ from runshepherd.diagnosis.errorblock import (
     traceback_end,
 )
 from runshepherd.diagnosis.models import Diagnosis, DiagnosisInput, Fix, TaskRecord
-from runshepherd.diagnosis.rules import REGISTRY, Context, Signal, caused_by, echo_labels, labels_for
+from runshepherd.diagnosis.rules import REGISTRY, Context, Signal, caused_by, echo_labels, fix_for, labels_for
 
 BAND = 0.08
 MIN_STRENGTH = 0.5  # below this (and for secondary-only evidence) a failed run is "unknown", a clean one "healthy"
@@ -178,13 +178,14 @@ def rules_verdict(
     rivals = [s for s in signals if s.label != best.label and not s.secondary and s.strength >= best.strength - BAND]
     confidence = min(0.99, best.strength + 0.02 * min(len(same), 3) - 0.08 * min(len(rivals), 2))
     evidence = _dedupe(best.evidence + [line for s in same[:2] for line in s.evidence])[:8]
+    fix_kind, fix_description = fix_for(ctx, best)
     return Diagnosis(
         label=best.label,
         origin=best.origin,
         confidence=round(max(0.05, confidence), 3),
         evidence=evidence,
         explanation=best.explanation,
-        fix=Fix(kind=best.fix_kind, description=best.fix_description),
+        fix=Fix(kind=fix_kind, description=fix_description),
         task=task,
         what_would_confirm=best.what_would_confirm,
     )

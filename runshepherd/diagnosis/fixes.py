@@ -245,6 +245,8 @@ Result = tuple[str | None, str]  # (new text or None, description)
 
 
 def fix_host_oom(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
+    if diag.fix.kind == "reduce_memory":  # the evidence says too much ran at once: more memory is not the answer
+        return None, diag.fix.description
     cap = None
     if nodes:
         biggest = max(n.memory_total_gi for n in nodes)
@@ -289,6 +291,8 @@ _ACCUM = re.compile(
 
 
 def fix_gpu_oom(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
+    if diag.fix.kind == "increase_memory":  # more than the whole device: a smaller batch alone will not fit
+        return None, diag.fix.description
     changed: list[str] = []
     for i, line in enumerate(spec.lines):
         if line.lstrip().startswith("#"):

@@ -2,8 +2,22 @@
 
 from __future__ import annotations
 
+import re
+
 from runshepherd.diagnosis.rules.base import pat
-from runshepherd.diagnosis.rules.family import family
+from runshepherd.diagnosis.rules.family import family, fixes_by_evidence
+
+# Not every GPU failure is a driver/image mismatch: a machine with no NVIDIA GPU or driver at all needs the job
+# placed on a GPU node (or run on CPU); a GPU that faulted in hardware (fell off the bus, Xid, ECC) needs the job
+# on another node, unchanged.
+_NO_GPU = re.compile(r"Found no NVIDIA driver|no CUDA-capable device is detected|No CUDA GPUs are available")
+_HW_FAULT = re.compile(r"fallen off the bus|NVRM: Xid|\bXid \d+|uncorrectable ECC error")
+_NO_GPU_FIX = (
+    "The machine the job ran on has no usable NVIDIA GPU: request GPUs for the task (a GPU pool or partition, a "
+    "GPU count in its resources), or run on the CPU if no GPU was meant."
+)
+_HW_FIX = "A GPU on the node failed in hardware: resubmit unchanged (on another node), and report the node name."
+
 
 FAMILY = family(
     "cuda_driver",
@@ -51,4 +65,7 @@ FAMILY = family(
         pat(r"CUDNN_STATUS_NOT_INITIALIZED|CUBLAS_STATUS_NOT_INITIALIZED", 0.84),
     ),
     applies=("failed", "running"),
+    fix_from_evidence=fixes_by_evidence(
+        (_HW_FAULT, "resubmit", _HW_FIX), (_NO_GPU, "change_resources_or_wait", _NO_GPU_FIX)
+    ),
 )

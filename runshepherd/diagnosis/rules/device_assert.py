@@ -2,8 +2,21 @@
 
 from __future__ import annotations
 
+import re
+
 from runshepherd.diagnosis.rules.base import pat
-from runshepherd.diagnosis.rules.family import family
+from runshepherd.diagnosis.rules.family import family, fixes_by_evidence
+
+# An assertion inside a loss kernel checks the loss' inputs: class targets outside [0, n_classes) (bad labels in
+# the data) or probabilities outside [0, 1] (predictions gone NaN). Maintainers answer with the data or the
+# learning rate, not the model code.
+_LOSS_KERNEL = re.compile(r"\b(?:Loss|NLLLoss\w*|\w*ClassNLLCriterion|BCECriterion|\w*CrossEntropy\w*)\.cu:\d+")
+_DATA_FIX = (
+    "Check the loss' inputs: every target label must lie in [0, number of classes) (masks often carry 255 or "
+    "an extra class), and predictions fed to BCE must lie in [0, 1]; if they became NaN, lower the learning rate "
+    "or clip gradients. Re-run with CUDA_LAUNCH_BLOCKING=1 to see the exact line."
+)
+
 
 FAMILY = family(
     "device_assert",
@@ -20,4 +33,5 @@ FAMILY = family(
         pat(r"misaligned address|CUDA_ERROR_MISALIGNED_ADDRESS", 0.85),
         pat(r"CUBLAS_STATUS_EXECUTION_FAILED|CUDA error: invalid argument", 0.7),
     ),
+    fix_from_evidence=fixes_by_evidence((_LOSS_KERNEL, "lower_lr_or_fix_data", _DATA_FIX)),
 )

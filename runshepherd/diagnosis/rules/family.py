@@ -32,6 +32,9 @@ from runshepherd.diagnosis.rules.base import (
 Phase = Literal["failed", "running", "completed"]
 FixResult = tuple[str | None, str]  # (patched spec text or None, description)
 Fixer = Callable[[Diagnosis, Any, Any], FixResult]  # (diagnosis, parsed spec, nodes or None)
+# the fix a maintainer gives when it depends on the evidence, not only on the family: (kind, words) or None
+FixChoice = tuple[FixKind, str]
+FixFromEvidence = Callable[[Context, Signal], FixChoice | None]
 CodeText = str | Callable[[int], str]
 ANY_NONZERO: frozenset[int] = frozenset()  # an ExitCodes with no codes matches every non-zero exit
 
@@ -90,6 +93,7 @@ class Family:
     what_would_confirm: str | None = None
     frames: re.Pattern[str] | None = None  # source paths of the deepest traceback frame that point here
     exceptions: re.Pattern[str] | None = None  # exception types (with their module) that point here
+    fix_from_evidence: FixFromEvidence | None = None  # when the right fix depends on what the log shows
 
 
 FAMILIES: dict[str, Family] = {}
@@ -117,6 +121,7 @@ def family(
     what_would_confirm: str | None = None,
     frames: str | None = None,
     exceptions: str | None = None,
+    fix_from_evidence: FixFromEvidence | None = None,
 ) -> Family:
     """Declare a family and register its rules: its patterns, ``rules``, its statuses and exits, ``late_rules``."""
     if label in FAMILIES:
@@ -154,6 +159,7 @@ def family(
         what_would_confirm=what_would_confirm,
         frames=re.compile(frames) if frames else None,
         exceptions=re.compile(exceptions) if exceptions else None,
+        fix_from_evidence=fix_from_evidence,
     )
     FAMILIES[label] = fam
     for r in (*own, *rules):
@@ -337,6 +343,37 @@ def caused_by(label: str) -> frozenset[str]:
 def infra_labels() -> set[str]:
     """Labels whose failures are the platform's: the session resubmits them unchanged (its own retry budget)."""
     return {label for label, f in FAMILIES.items() if f.origin == "infra"}
+
+
+def fix_for(ctx: Context, s: Signal) -> FixChoice:
+    """The fix for the chosen signal: its family's evidence-dependent choice when it makes one, else the signal's."""
+    f = FAMILIES.get(s.label)
+    choice = f.fix_from_evidence(ctx, s) if f is not None and f.fix_from_evidence is not None else None
+    return choice or (s.fix_kind, s.fix_description)
+
+
+def first_match(ctx: Context, s: Signal, regex: re.Pattern[str]) -> re.Match[str] | None:
+    """The first match of ``regex`` in the signal's evidence, else anywhere in the task's text (any level: the
+    deciding detail is often an INFO or WARN line, such as NCCL's trace of the failing transport)."""
+    for e in s.evidence:
+        m = regex.search(e)
+        if m:
+            return m
+    return regex.search(ctx.all_text())
+
+
+def fixes_by_evidence(*rules: tuple[re.Pattern[str], FixKind, str], evidence_only: bool = False) -> FixFromEvidence:
+    """A family's evidence-dependent fix, declared as ordered (pattern, kind, words): the first pattern found in
+    the chosen signal's evidence (or, unless ``evidence_only``, anywhere in the task's text) decides."""
+
+    def choose(ctx: Context, s: Signal) -> FixChoice | None:
+        for regex, kind, words in rules:
+            hit = any(regex.search(e) for e in s.evidence) if evidence_only else first_match(ctx, s, regex)
+            if hit:
+                return kind, words
+        return None
+
+    return choose
 
 
 def fixer_for(label: str) -> Fixer | None:

@@ -2,9 +2,35 @@
 
 from __future__ import annotations
 
+import re
+
 from runshepherd.diagnosis.fixes import fix_gpu_oom
-from runshepherd.diagnosis.rules.base import pat
-from runshepherd.diagnosis.rules.family import family
+from runshepherd.diagnosis.rules.base import Context, Signal, pat
+from runshepherd.diagnosis.rules.family import FixChoice, family, first_match
+
+# What the program needs against what the device has, when the allocator says both: XLA's ``Used 21.90G of
+# 7.48G hbm``, PyTorch's ``Tried to allocate 30.00 GiB (GPU 0; 15.78 GiB total capacity``. A need above the whole
+# device is not fixed by a smaller batch alone: maintainers point to a device with more memory (or more devices).
+_NEED_VS_HAVE = re.compile(
+    r"Used (?P<need>[\d.]+)(?P<nu>[KMGT])i?B? of (?P<have>[\d.]+)(?P<hu>[KMGT])i?B? hbm"
+    r"|Tried to allocate (?P<need2>[\d.]+) (?P<nu2>[KMGT])iB \(GPU \d+; (?P<have2>[\d.]+) (?P<hu2>[KMGT])iB total capacity"
+)
+_UNIT = {"K": 1 / 1024**2, "M": 1 / 1024, "G": 1.0, "T": 1024.0}
+_BIGGER = (
+    "The program needs more memory than the whole device has: run it on GPUs/TPUs with more memory, or shard "
+    "it over more devices (model/tensor parallelism, FSDP/ZeRO); a smaller batch alone will not make it fit."
+)
+
+
+def _fix_from_evidence(ctx: Context, s: Signal) -> FixChoice | None:
+    m = first_match(ctx, s, _NEED_VS_HAVE)
+    if m is None:
+        return None
+    g = m.groupdict()
+    need = float(g["need"] or g["need2"]) * _UNIT[g["nu"] or g["nu2"]]
+    have = float(g["have"] or g["have2"]) * _UNIT[g["hu"] or g["hu2"]]
+    return ("increase_memory", _BIGGER) if need > have else None
+
 
 FAMILY = family(
     "gpu_oom",
@@ -32,4 +58,5 @@ FAMILY = family(
     ),
     applies=("failed", "running"),
     fixer=fix_gpu_oom,
+    fix_from_evidence=_fix_from_evidence,
 )

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from runshepherd.diagnosis.fixes import fix_host_oom
 from runshepherd.diagnosis.rules.base import pat
-from runshepherd.diagnosis.rules.family import exits, family
+from runshepherd.diagnosis.rules.family import exits, family, fixes_by_evidence
 
 _HOST_EXPL = "The task used more memory (RAM) than it was given, so the machine stopped it."
 _HOST_FIX = (
@@ -17,6 +19,19 @@ _CONFIRM_137 = (
     "event, a 'Killed process … anon-rss' kernel line, or memory use at the limit on the dashboard just before "
     "the end."
 )
+
+# Kills that come from running too much at once on one machine, not from a request set too low: Ray's memory
+# monitor stops tasks when the node's RAM passes its threshold (Ray's own advice: fewer concurrent tasks), and
+# data-loader workers each hold a copy of what they load (fewer workers). Maintainers answer these by using less.
+_TOO_MUCH_AT_ONCE = re.compile(
+    r"killed due to memory pressure|node running low on memory|exceeds the memory usage threshold"
+    r"|DataLoader worker \(pid \d+\) is killed by signal: Killed"
+)
+_REDUCE = (
+    "Use less memory at once: run fewer tasks or actors per node (Ray: request more memory or CPUs per task so "
+    "fewer run together), fewer data-loader workers, or smaller batches/chunks; more RAM per node also works."
+)
+
 
 FAMILY = family(
     "host_oom",
@@ -56,7 +71,8 @@ FAMILY = family(
         pat(r"Unable to allocate [\d.]+ [GMKT]iB for an array", 0.88),
         # SIGKILL with no other cue: a shell's job report (also in its translations), srun's per-task report, a
         # signalled child. The OOM killer is the usual sender; a time limit or a cancel say so in their own words.
-        pat(r"(?:line \d+:\s+\d+ Killed|^\W*(?:Killed|已杀死|已殺死)\W*$|^Killed\s+\S)", 0.7),
+        # (tqdm leaves no newline, so the shell's report can end a progress-bar line)
+        pat(r"(?:line \d+:\s+\d+ Killed|^\W*(?:Killed|已杀死|已殺死)\W*$|^Killed\s+\S|\]Killed\s*$)", 0.7),
         pat(r"\btask \d+: Killed\b|\bKilled by signal 9\b|\bsignal 9 \(SIGKILL\)|<Signals\.SIGKILL: 9>", 0.68),
     ),
     applies=("failed", "running"),
@@ -80,4 +96,5 @@ FAMILY = family(
         ),
     ),
     fixer=fix_host_oom,
+    fix_from_evidence=fixes_by_evidence((_TOO_MUCH_AT_ONCE, "reduce_memory", _REDUCE)),
 )

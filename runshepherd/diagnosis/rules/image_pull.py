@@ -19,8 +19,14 @@ _PULL = re.compile(
     re.IGNORECASE,
 )
 _AUTH = re.compile(
-    r"unauthori[sz]ed|authentication required|denied|\b40[13]\b|no basic auth credentials|forbidden", re.IGNORECASE
+    r"unauthori[sz]ed|authentication required|denied|\b40[13]\b|no basic auth credentials|forbidden"
+    r"|insufficient_scope",
+    re.IGNORECASE,
 )
+# Docker Hub asked for a path that starts with another registry's host (``/v2/nvcr.io/nvidia/…``): the image
+# reference was written so that the tool did not see the registry (enroot/pyxis want ``host#path``), and the
+# 401 is Docker Hub's answer for a repository it does not have. The fix is the image reference, not a credential.
+_MISADDRESSED = re.compile(r"registry-1\.docker\.io/v2/[\w-]+(?:\.[\w-]+)+(?::\d+)?/", re.IGNORECASE)
 _PULLED = re.compile(
     r"Successfully pulled image|Container image \S+ already present on machine|\bPulled\b.*\bimage\b", re.IGNORECASE
 )
@@ -62,7 +68,7 @@ def _image_pull(ctx: Context) -> list[Signal]:
     # the most informative line: one that says *why* (auth / not found), else the first
     why = [h for h in hits if re.search(r"Failed to pull|denied|unauthori|not found|manifest", h[2], re.I)]
     chosen = (why or hits)[:2]
-    auth = any(_AUTH.search(h[2]) for h in hits)
+    auth = any(_AUTH.search(h[2]) for h in hits) and not any(_MISADDRESSED.search(h[2]) for h in hits)
     image = next((m.group("image") for h in hits if (m := _IMAGE.search(h[2]))), None)
     name = f" '{image}'" if image else ""
     if auth:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 from runshepherd.diagnosis.rules.base import PatternRule, pat
-from runshepherd.diagnosis.rules.family import family
+from runshepherd.diagnosis.rules.family import family, fixes_by_evidence
 
 _EXPL = (
     "The GPUs or machines of this job stopped talking to each other (the communication library reported an error "
@@ -33,6 +35,28 @@ _TRANSPORT_WARN = PatternRule(
     ),
     in_warnings=True,
 )
+
+# NCCL's result codes say whose the failure is (nccl.h: 1 unhandled CUDA error, 2 system error, 3 internal,
+# 4 invalid argument, 5 invalid usage, 6 remote error). Misuse (two ranks on one GPU, a bad argument) and a CUDA
+# failure inside NCCL (peer access the GPUs do not support) are fixed in the code or its settings; a system
+# error in the shared-memory transport is a /dev/shm too small for the job; network and timeouts are retried.
+_SHM = re.compile(r"NCCL (?:INFO|WARN) \S*shm\.(?:cc|h):\d+|/dev/shm|shared memory segment|\bshm_open\b|Bus error")
+_MISUSE = re.compile(
+    r"invalid usage|ncclInvalid(?:Usage|Argument)|invalid argument \(run with NCCL|Duplicate GPU detected"
+    r"|NCCL INFO \S+\.(?:cc|h|cu):\d+ -> [45]\s*$"
+    r"|unhandled cuda error|ncclUnhandledCudaError|NCCL INFO \S+\.(?:cc|h|cu):\d+ -> 1\s*$",
+    re.MULTILINE,
+)
+_SHM_FIX = (
+    "Give the job a larger shared-memory area (/dev/shm): `--shm-size` for a container, a memory-backed emptyDir "
+    "on Kubernetes, or more memory where /dev/shm is sized from it; NCCL_SHM_DISABLE=1 is a slower way around it."
+)
+_MISUSE_FIX = (
+    "Fix how the ranks use NCCL: one GPU per rank (set the device from LOCAL_RANK before creating the process "
+    "group, and do not start more ranks than GPUs), and, if the GPUs cannot reach each other directly, set "
+    "NCCL_P2P_DISABLE=1 for every worker process."
+)
+
 
 FAMILY = family(
     "nccl_or_distributed",
@@ -72,4 +96,7 @@ FAMILY = family(
     echo=True,
     rules=(_TRANSPORT_WARN,),
     frames=r"torch/distributed/(?:elastic/)?rendezvous|c10d_rendezvous_backend|torch/distributed/distributed_c10d\.py$",
+    fix_from_evidence=fixes_by_evidence(
+        (_SHM, "change_resources_or_wait", _SHM_FIX), (_MISUSE, "fix_code", _MISUSE_FIX)
+    ),
 )

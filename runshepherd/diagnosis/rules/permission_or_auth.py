@@ -2,8 +2,25 @@
 
 from __future__ import annotations
 
+import re
+
 from runshepherd.diagnosis.rules.base import pat
-from runshepherd.diagnosis.rules.family import exits, family
+from runshepherd.diagnosis.rules.family import exits, family, fixes_by_evidence
+
+# The operating system refusing a file (``[Errno 13] Permission denied: '/tmp/x'``, ``execve(): run.sh: Permission
+# denied``) is fixed on the file or the path (its mode, its owner, a directory the job may write), not with a
+# credential; a service refusing a request (401/403, a token, a key) is fixed with a credential.
+_FILE_REFUSED = re.compile(
+    r"\[Errno 13\] Permission denied: ['\"]?[/.~\w]|\bexecve\(\): \S+: Permission denied"
+    r"|^(?:\S+: )?(?:cannot (?:open|create|access|execute) )?['\"]?(?:/|\./)[\w./-]+['\"]?: Permission denied",
+    re.MULTILINE,
+)
+_PATH_FIX = (
+    "The operating system refused a file: make the script executable (`chmod +x`), give the job's user access "
+    "to the file or directory (owner/mode), or point the job at a directory it may write (its own scratch or "
+    "output path instead of a shared /tmp one)."
+)
+
 
 _EXPL = (
     "Access was refused: the task has no (or wrong, or expired) credentials for a service it uses, or no "
@@ -52,4 +69,5 @@ FAMILY = family(
     ),
     # 126 = found but not executable; OSMO 2013/2014/2020 = data or service authorisation failures
     exit_codes=(exits(126, strength=0.55), exits(2013, 2014, 2020, strength=0.8)),
+    fix_from_evidence=fixes_by_evidence((_FILE_REFUSED, "fix_path", _PATH_FIX), evidence_only=True),
 )

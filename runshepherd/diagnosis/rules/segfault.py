@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 from runshepherd.diagnosis.rules.base import pat
-from runshepherd.diagnosis.rules.family import exits, family
+from runshepherd.diagnosis.rules.family import exits, family, fixes_by_evidence
 
 _SEG_EXPL = (
     "The program crashed inside native code (a segmentation fault or abort), not in your Python: "
@@ -15,9 +17,33 @@ _SEG_FIX = (
     "node name if it repeats on the same machine."
 )
 
+# Where the crash happened decides the fix. While a module was being imported (faulthandler shows importlib's
+# frames, or the command was a bare import): two native libraries clash when loaded together, fixed in the code
+# (import order, or one of them in its own process). Reported only by a launcher (torchrun's "Signal 11
+# (SIGSEGV) received by PID", a data-loader worker's "Unexpected segmentation fault"), with no frame or library
+# named: nobody can tell where, and the threads retry (and investigate if it repeats).
+_AT_IMPORT = re.compile(r"<frozen importlib\._bootstrap|\bpython3? -c ['\"]?import \w+\s*;\s*import\b")
+_LAUNCHER_ONLY = re.compile(
+    r"Signal 11 \(SIGSEGV\) received by PID|\bexitcode\s*:\s*-11\b|Unexpected segmentation fault encountered in worker"
+)
+_IMPORT_FIX = (
+    "Two native libraries crash when loaded into one process: change the import order (the thread's working "
+    "order, e.g. import the other library first), or load one of them in a separate process; versions built "
+    "against the same CUDA/OpenMP runtime avoid the clash."
+)
+_RETRY_FIX = (
+    "Nothing in the log says where the crash happened: resubmit once; if it repeats, run with "
+    "`python -X faulthandler` (or allow a core dump) to find the library, and try `num_workers=0` if a "
+    "data-loader worker crashed."
+)
+
+
 FAMILY = family(
     "segfault",
-    origin="infra",
+    # not infrastructure: a native crash in user code or a library is rarely fixed by resubmitting unchanged
+    # (the dev threads: 5 of 17 answered "retry"; the rest changed versions, imports, code or resources), so the
+    # session proposes a fix or asks instead of retrying automatically
+    origin="user",
     # maintainers mostly answer a segfault in a Python ML stack with "install/pin matching versions" of the
     # native libraries (torch, its CUDA wheels, a compiled extension)
     fix_kind="add_dependency",
@@ -36,4 +62,5 @@ FAMILY = family(
         pat(r"SIGABRT|Signal 6 \(SIGABRT\)", 0.7),
     ),
     exit_codes=(exits(139, -11, 134, -6, strength=0.6),),
+    fix_from_evidence=fixes_by_evidence((_AT_IMPORT, "fix_code", _IMPORT_FIX), (_LAUNCHER_ONLY, "retry", _RETRY_FIX)),
 )

@@ -25,3 +25,12 @@ def test_the_cuda_runtime_of_a_wheel_is_a_dependency_not_the_driver() -> None:
     log = "ImportError: libcudart.so.12: cannot open shared object file: No such file or directory\n"
     assert diagnose_log_text(log).label == "missing_dependency"
     assert diagnose_log_text("OSError: libcuda.so.1: cannot open shared object file\n").label == "cuda_driver"
+
+
+def test_no_gpu_at_all_and_a_gpu_that_faulted_are_not_image_fixes() -> None:
+    none = diagnose_log_text("RuntimeError: Found no NVIDIA driver on your system. Please check that you\n")
+    assert (none.label, none.fix.kind) == ("cuda_driver", "change_resources_or_wait")
+    bus = diagnose_log_text("[ 1843.4] NVRM: GPU at PCI:0000:3b:00: GPU has fallen off the bus.\n")
+    assert (bus.label, bus.fix.kind) == ("cuda_driver", "resubmit")
+    old = diagnose_log_text("RuntimeError: The NVIDIA driver on your system is too old (found version 9000).\n")
+    assert old.fix.kind == "fix_driver_or_image"

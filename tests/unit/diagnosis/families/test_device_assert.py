@@ -16,6 +16,25 @@ def test_real_dev_cases(case_id: str) -> None:
 
 
 def test_an_index_assert_in_a_kernel_is_a_code_fix() -> None:
-    log = "/pytorch/aten/src/ATen/native/cuda/Loss.cu:240: block: [0,0,0] Assertion `t >= 0 && t < n_classes` failed.\n"
+    log = (
+        "../aten/src/ATen/native/cuda/Indexing.cu:1146: indexSelectLargeIndex: block: [316,0,0], thread: [62,0,0] "
+        "Assertion `srcIndex < srcSelectDimSize` failed.\n"
+    )
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("device_assert", "fix_code")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "/pytorch/aten/src/ATen/native/cuda/Loss.cu:240: block: [0,0,0] Assertion `t >= 0 && t < n_classes` failed.",
+        "/x/aten/src/ATen/native/cuda/Loss.cu:94: operator(): block: [0,0,0], thread: [96,0,0] Assertion "
+        "`input_val >= zero && input_val <= one` failed.",
+    ],
+)
+def test_an_assert_in_a_loss_kernel_points_to_the_data_or_the_learning_rate(line: str) -> None:
+    """The loss checks its inputs: targets outside the classes (labels in the data) or probabilities outside
+    [0, 1] (predictions gone NaN); the threads fix the data or lower the learning rate."""
+    d = diagnose_log_text(line + "\n")
+    assert (d.label, d.fix.kind) == ("device_assert", "lower_lr_or_fix_data")
+    assert "learning rate" in d.fix.description

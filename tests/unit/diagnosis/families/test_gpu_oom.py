@@ -24,3 +24,21 @@ def test_driver_api_and_xla_wordings_of_gpu_oom() -> None:
     ):
         d = diagnose_log_text(line + "\n")
         assert (d.label, d.fix.kind) == ("gpu_oom", "reduce_memory"), line
+
+
+def test_a_need_beyond_the_whole_device_asks_for_a_bigger_one() -> None:
+    tpu = (
+        "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. Ran out of "
+        "memory in memory space hbm. Used 21.90G of 7.48G hbm. Exceeded hbm capacity by 14.42G.\n"
+    )
+    torch_big = (
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 30.00 GiB (GPU 0; 15.78 GiB total capacity; "
+        "2.00 GiB already allocated)\n"
+    )
+    torch_small = (
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 15.78 GiB total capacity; "
+        "15.50 GiB already allocated)\n"
+    )
+    assert diagnose_log_text(tpu).fix.kind == "increase_memory"
+    assert diagnose_log_text(torch_big).fix.kind == "increase_memory"
+    assert diagnose_log_text(torch_small).fix.kind == "reduce_memory"

@@ -52,3 +52,26 @@ def test_exit_137_alone_is_only_probably_memory() -> None:
 )
 def test_memory_kills_in_every_wording(log: str) -> None:
     assert diagnose_log_text(log).label == "host_oom", log
+
+
+def test_too_much_at_once_is_reduced_not_given_more_memory() -> None:
+    """Ray's memory monitor and killed data-loader workers: the threads run less at once (the spec's memory is
+    not doubled); a container over its limit gets more memory."""
+    ray = "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.\n"
+    loader = "RuntimeError: DataLoader worker (pid 19597) is killed by signal: Killed.\n"
+    for log in (ray, loader):
+        d = diagnose_log_text(log)
+        assert (d.label, d.fix.kind) == ("host_oom", "reduce_memory"), log
+    limit = diagnose_log_text(
+        "    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n"
+    )
+    assert limit.fix.kind == "increase_memory"
+
+
+def test_a_reduce_verdict_never_patches_the_memory_up() -> None:
+    from runshepherd.diagnosis.fixes import propose_fix
+
+    d = diagnose_log_text("ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.\n")
+    spec = "workflow:\n  name: w\n  tasks:\n  - name: t\n    image: python:3.11\n    command: [python]\n    resources:\n      memory: 8Gi\n"
+    fix = propose_fix(d, spec)
+    assert fix.kind == "reduce_memory" and fix.patch is None

@@ -22,3 +22,12 @@ def test_a_registry_refusal_is_an_image_pull_needing_credentials() -> None:
     )
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("image_pull", "fix_credentials")
+
+
+def test_docker_hub_asked_for_another_registrys_path_is_an_image_reference_fix() -> None:
+    log = (
+        "slurmstepd: error: pyxis:     [ERROR] URL https://registry-1.docker.io/v2/nvcr.io/nvidia/pytorch/manifests/"
+        "20.12-py3 returned error code: 401 Unauthorized\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("image_pull", "fix_image")

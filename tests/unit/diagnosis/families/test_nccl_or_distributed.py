@@ -25,3 +25,29 @@ def test_a_rendezvous_store_that_never_answers() -> None:
     )
     d = diagnose_log_text(log)
     assert (d.label, d.origin, d.fix.kind) == ("nccl_or_distributed", "infra", "retry")
+
+
+@pytest.mark.parametrize(
+    ("log", "kind"),
+    [
+        (
+            "torch.distributed.DistBackendError: NCCL error in: ../ProcessGroupNCCL.cpp:1691, invalid usage (run "
+            "with NCCL_DEBUG=WARN for details), NCCL version 2.19.3\n",
+            "fix_code",
+        ),
+        ("host:1:2 [0] NCCL INFO init.cc:903 -> 5\nRuntimeError: NCCL error: invalid usage\n", "fix_code"),
+        (
+            "host:1:2 [0] NCCL INFO transport/shm.cc:551 -> 2\ntorch.distributed.DistBackendError: NCCL error in: "
+            "NCCLUtils.hpp:268, unhandled system error, NCCL version 2.21.5\n",
+            "change_resources_or_wait",
+        ),
+        (
+            "[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE, "
+            "Timeout(ms)=600000) ran for 600042 milliseconds before timing out.\n",
+            "retry",
+        ),
+    ],
+)
+def test_the_nccl_result_says_whose_fix_it_is(log: str, kind: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("nccl_or_distributed", kind)

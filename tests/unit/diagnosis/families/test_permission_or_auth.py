@@ -18,3 +18,12 @@ def test_real_dev_cases(case_id: str) -> None:
 def test_gated_model_needs_credentials() -> None:
     d = diagnose_log_text("huggingface_hub.errors.GatedRepoError: 401 Client Error. Cannot access gated repo\n")
     assert (d.label, d.fix.kind) == ("permission_or_auth", "fix_credentials")
+
+
+def test_a_refused_file_is_a_path_fix_and_a_refused_request_a_credential() -> None:
+    f = diagnose_log_text("PermissionError: [Errno 13] Permission denied: '/tmp/torch_extensions/lightseq_layers'\n")
+    assert (f.label, f.fix.kind) == ("permission_or_auth", "fix_path")
+    x = diagnose_log_text("slurmstepd: error: execve(): start-agent.sh: Permission denied\n")
+    assert (x.label, x.fix.kind) == ("permission_or_auth", "fix_path")
+    h = diagnose_log_text("requests.exceptions.HTTPError: 403 Client Error: Forbidden for url: https://hf.co/x\n")
+    assert (h.label, h.fix.kind) == ("permission_or_auth", "fix_credentials")

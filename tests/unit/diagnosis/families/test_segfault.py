@@ -18,3 +18,17 @@ def test_real_dev_cases(case_id: str) -> None:
 def test_exit_139_is_a_native_crash_fixed_by_matching_library_versions() -> None:
     d = diagnose_log_text("Process finished with exit code 139 (interrupted by signal 11: SIGSEGV)\n")
     assert (d.label, d.fix.kind) == ("segfault", "add_dependency")
+
+
+def test_where_it_crashed_decides_the_fix_and_it_is_never_an_automatic_retry() -> None:
+    at_import = (
+        "Fatal Python error: Segmentation fault\n\nCurrent thread 0x00007fc2 (most recent call first):\n"
+        '  File "<frozen importlib._bootstrap>", line 219 in _call_with_frames_removed\n'
+    )
+    launcher = "  exitcode  : -11 (pid: 6421)\n  traceback : Signal 11 (SIGSEGV) received by PID 6421\n"
+    a, b = diagnose_log_text(at_import), diagnose_log_text(launcher)
+    assert (a.label, a.fix.kind) == ("segfault", "fix_code")
+    assert (b.label, b.fix.kind) == ("segfault", "retry")
+    from runshepherd.diagnosis.rules import infra_labels
+
+    assert "segfault" not in infra_labels() and a.origin != "infra"
