@@ -113,6 +113,8 @@ _STARTED = re.compile(
     r"|initializing (?:ddp|distributed): GLOBAL_RANK|\binitialized host \S+ as rank \d+|distributed init \(rank \d+\)"
     r"|\bjoined (?:round \d+ of )?the \w+ rendezvous|Completed store-based barrier|All distributed processes registered"
     r"|starting workers for entrypoint|\bStarted container \S+"
+    r"|Setting OMP_NUM_THREADS environment variable for each process"  # torchrun, as it starts the workers
+    r"|^(?:wandb: )?(?:Run page|🚀 View run at|View run at):? https?://|Logging results to Weights & Biases"
     r"|NCCL INFO .*Init COMPLETE|NCCL INFO Connected all (?:rings|trees)|NCCL INFO (?:Ring|Channel) \d+(?:/\d+)? : .* via "
     r"|NCCL INFO (?:comm \S+ )?rank \d+ nranks \d+|^NCCL version \d"
     r"|^wandb: (?:Syncing run|Tracking run with wandb)"
@@ -181,11 +183,17 @@ _PROGRESS = re.compile(
     r"\b(?:epoch|step|iter(?:ation)?|global_step|batch)\b\s*[:=#]?\s*\[?\d+"
     r"|\d+/\d+ \[\d+:\d+|\d+%\|"
     r"|\b\d+(?:\.\d+)?\s*(?:it/s|s/it|samples/s(?:ec)?|tokens/s(?:ec)?|examples/s(?:ec)?|img/s)\b"
+    # throughput and timing the other way round (``examples/sec: 14.6``, ``Tokens/s/GPU: 8678``), step-time profiles
+    r"|\b(?:tokens|samples|examples|images|img|sequences|seqs|it|iters?|global_step|steps?|TFLOP)/s(?:ec)?(?:/GPU)?\s*[:=]\s*\d"
+    r"|\b(?:iter(?:ation)?|step|batch) time\s*[:=]\s*\d|\bover \d+ (?:steps|iterations|batches|epochs)\b"
+    # evaluation metrics with a value (``val_top1: 0.346``, ``bleu = 27.1``)
+    r"|(?:^|[\s_/-])(?:top-?\d+|f1|bleu|rouge-?\w*|auc|iou|wer|cer|mae|mse|rmse|map)\s*[:=]\s*-?\d*\.\d+"
     r"|\b(?:train_|val_|eval_|valid_|test_)?loss\b['\"]?\s*[:=]?\s*-?\d+\.\d+"
     r"|\b(?:accuracy|acc|perplexity|ppl|lr|learning_rate)\b['\"]?\s*[:=]\s*-?\d"
     r"|\bsav(?:ed|ing) (?:\w+ ){0,2}(?:checkpoint|model|weights)\b"
     # a warning raised inside the forward/backward pass or the optimiser step: a step ran
-    r"|(?:torch/utils/checkpoint|torch/autograd/[\w/]+|torch/optim/lr_scheduler)\.py:\d+: \w*Warning",
+    r"|(?:torch/utils/checkpoint|torch/autograd/[\w/]+|torch/optim/lr_scheduler)\.py:\d+: \w*Warning"
+    r"|\[W reducer\.cpp:\d+\]|\blr_scheduler\.py:\d+:",  # DDP's reducer warns in backward; the scheduler at step
     re.IGNORECASE,
 )
 _PROGRESS_G, _STARTED_G = Gated.of(_PROGRESS), Gated.of(_STARTED)
@@ -218,9 +226,18 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     # the weakest: the log is the libraries' routine talk (warnings, deprecation and info notices) with at most a
     # few plain lines between them, the noise a working run prints while it sets up; a log of plain lines that
     # name no error (a memory report, a scheduler's job record) is not this
-    routine = [ln for ln in lines if ln.warning and not ln.code and ln.text.strip()]
-    plain = [ln for ln in lines if ln.usable]
-    if len(routine) >= 2 and 2 * len(plain) <= len(routine):
+    routine: list[Line] = []
+    plain = 0
+    notice = False  # inside a notice: the lines a warning wraps onto, up to the next blank line
+    for ln in lines:
+        if not ln.text.strip():
+            notice = False
+        elif ln.warning and not ln.code:
+            routine.append(ln)
+            notice = True
+        elif ln.usable and not notice:
+            plain += 1
+    if routine and 2 * plain <= len(routine):
         return "routine", routine[0]
     return None
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from runshepherd.diagnosis.rules.base import pat
+from runshepherd.diagnosis.rules.base import PatternRule, pat
 from runshepherd.diagnosis.rules.family import family, fixes_by_evidence
 
 # Not every GPU failure is a driver/image mismatch: a machine with no NVIDIA GPU or driver at all needs the job
@@ -19,14 +19,39 @@ _NO_GPU_FIX = (
 _HW_FIX = "A GPU on the node failed in hardware: resubmit unchanged (on another node), and report the node name."
 
 
+_EXPL = (
+    "The program could not use the GPU: the GPU driver on the machine and the CUDA version in the container image "
+    "do not match, the image was built without GPU support, or the GPU itself faulted."
+)
+_FIX = (
+    "Use an image whose CUDA version the node's driver supports (or a CPU-only setup if no GPU was requested); if "
+    "the GPU faulted, resubmit and report the node name if it repeats."
+)
+# PyTorch reports a CUDA initialisation that failed as a UserWarning and carries on on the CPU (or fails later):
+# the warning is the only trace of the cause
+_INIT_WARNING = PatternRule(
+    name="cuda_init_warning",
+    label="cuda_driver",
+    origin="infra",
+    fix_kind="fix_driver_or_image",
+    explanation=_EXPL,
+    fix_description=_FIX,
+    patterns=(
+        pat(
+            r"CUDA initialization: (?:Found no NVIDIA driver|The NVIDIA driver on your system is too old"
+            r"|CUDA driver initialization failed|Unexpected error from cudaGetDeviceCount)",
+            0.8,
+        ),
+    ),
+    in_warnings=True,
+)
+
 FAMILY = family(
     "cuda_driver",
     origin="infra",
     fix_kind="fix_driver_or_image",
-    explanation="The program could not use the GPU: the GPU driver on the machine and the CUDA version in the "
-    "container image do not match, the image was built without GPU support, or the GPU itself faulted.",
-    fix_description="Use an image whose CUDA version the node's driver supports (or a CPU-only setup if no "
-    "GPU was requested); if the GPU faulted, resubmit and report the node name if it repeats.",
+    explanation=_EXPL,
+    fix_description=_FIX,
     patterns=(
         pat(
             r"CUDA driver version is insufficient|cudaErrorInsufficientDriver|CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
@@ -65,6 +90,7 @@ FAMILY = family(
         pat(r"CUDNN_STATUS_NOT_INITIALIZED|CUBLAS_STATUS_NOT_INITIALIZED", 0.84),
     ),
     applies=("failed", "running"),
+    rules=(_INIT_WARNING,),
     fix_from_evidence=fixes_by_evidence(
         (_HW_FAULT, "resubmit", _HW_FIX), (_NO_GPU, "change_resources_or_wait", _NO_GPU_FIX)
     ),

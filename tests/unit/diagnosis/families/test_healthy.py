@@ -45,3 +45,31 @@ def test_no_error_and_no_sign_of_progress_is_unknown_not_healthy() -> None:
 def test_positive_evidence_in_other_wordings_is_healthy(log: str, why: str) -> None:
     d = diagnose_log_text(log)
     assert d.label == "healthy" and why in d.explanation and d.evidence
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # a warning the DDP reducer raises in the backward pass, wrapped over several lines: a step ran
+        "[W reducer.cpp:1050] Warning: find_unused_parameters=True was specified in DDP constructor, but did not find\n"
+        "any unused parameters. This flag results in an extra traversal of the autograd graph every iteration.\n",
+        # throughput written name-first, and evaluation metrics
+        "INFO:tensorflow:global_step/sec: 0.922679\nINFO:tensorflow:examples/sec: 14.7629\n",
+        "knn val_top1: 0.3464199900627136\nknn val_top5: 0.6211400032043457\nRunning linear evaluation...\n",
+        # torchrun's banner as it starts the workers
+        "WARNING:__main__:\n*****************************************\nSetting OMP_NUM_THREADS environment variable "
+        "for each process to be 1 in default, to avoid your system being overloaded\n"
+        "*****************************************\n",
+    ],
+)
+def test_positive_evidence_written_other_ways(log: str) -> None:
+    assert diagnose_log_text(log).label == "healthy", log
+
+
+def test_a_failed_cuda_initialisation_reported_as_a_warning_is_not_routine_noise() -> None:
+    log = (
+        "/venv/lib/python3.6/site-packages/torch/cuda/__init__.py:52: UserWarning: CUDA initialization: Found no "
+        "NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver\n"
+        "  return torch._C._cuda_getDeviceCount() > 0\nPyTorch version: 1.7.0+cu110\n"
+    )
+    assert diagnose_log_text(log).label == "cuda_driver"
