@@ -166,7 +166,10 @@ _LINES: dict[type[BaseEvent], Callable[[Any], Iterable[Any]]] = {
     LogsReaders: lambda e: [f"● logs      {e.tasks} task(s) read by {e.readers} reader(s)"],
     DiagnosisEvent: _diagnosis,
     FixProposed: _fix,
-    Answered: lambda e: [f"? {e.kind:<9} {(e.text.splitlines() or [''])[0]} → {e.answer} (pre-answered)"],
+    Answered: lambda e: [
+        f"? {e.kind:<9} {(e.text.splitlines() or [''])[0]} → {e.answer} "
+        + ("(pre-answered)" if e.automatic else "(your answer, given once)")
+    ],
     Report: lambda e: [Markdown(e.digest)] if e.digest else [],  # terminal text; the Markdown is in the artifact
     Downloaded: lambda e: [f"● download  {e.files} file(s) → {e.dest}"],
     AppSaved: lambda e: [f"● app       saved {e.name} v{e.version}"],

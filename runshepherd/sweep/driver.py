@@ -21,6 +21,7 @@ from runshepherd.sweep.budget import SweepBudget
 from runshepherd.sweep.fit import fit_sentence, point_tasks, read_pool, total_ask
 from runshepherd.sweep.points import label
 from runshepherd.sweep.poll import SharedPoll
+from runshepherd.sweep.questions import OncePerDiagnosis, Who
 from runshepherd.sweep.results import best_point, metrics_of, table_markdown
 from runshepherd.sweep.status import write_record
 
@@ -56,7 +57,7 @@ class Sweep:
     readers: SharedReaders = field(default_factory=SharedReaders)  # one log reader per five failed tasks, all points
     prompt: Any = None  # (kind, text, default, choices) → answer | None: the terminal prompt, shared by all points
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    _answers: dict[tuple[str, str], str] = field(default_factory=dict, repr=False)  # fingerprint → person's answer
+    questions: OncePerDiagnosis | None = None  # fix questions asked once per (kind, diagnosis label)
 
     def child(self, p: Point) -> str:
         return f"{self.sid}-p{p.index}"
@@ -81,6 +82,8 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
         sweep.budget = SweepBudget(max(fixes, n), max(ctx.settings.fixes.max_infra_retries, n))
     if sweep.poller is None:
         sweep.poller = SharedPoll(ctx.backend, tick=_tick(ctx, sweep))
+    if sweep.questions is None:  # points failing the same way within ~2 polls are asked about together
+        sweep.questions = OncePerDiagnosis(window=min(30.0, max(3.0, 2 * sweep.poller.tick)))
 
     def run_point(p: Point) -> dict[str, Any]:
         return _run_point(ctx, sweep, p, as_json=as_json, lock=lock)
@@ -229,7 +232,7 @@ def _spec_pool(p: Point) -> str | None:
 
 def _run_point(ctx: Any, sweep: Sweep, p: Point, *, as_json: bool, lock: threading.Lock) -> dict[str, Any]:
     """One point as its own session; its fix questions are asked once per (kind, diagnosis label) for the sweep."""
-    from runshepherd.graph.runner import Asked, Emitted, Finished, Question, Stopped
+    from runshepherd.graph.runner import Question
 
     child = sweep.child(p)
     renderer = Renderer(session=child, as_json=as_json, out=cast(Any, Prefixed(ctx.out, f"[p{p.index}] ")))
@@ -242,24 +245,54 @@ def _run_point(ctx: Any, sweep: Sweep, p: Point, *, as_json: bool, lock: threadi
     deps.sweep_budget = sweep.budget
     last_label = {"label": "unknown"}
 
+    questions = sweep.questions
+    assert questions is not None
+
     def answer(q: Question) -> str | None:
         key = (q.kind, last_label["label"])
-        with lock:
-            if key in sweep._answers:
-                given = sweep._answers[key]
-                renderer.event(
-                    Answered(
-                        kind=q.kind, text=f"same diagnosis ({key[1]}) as an earlier point: {q.text}", answer=given
-                    ).wire()
-                )
-                return given
-            renderer.question(q.id, q.payload())
-            if not sweep.interactive:
-                return None
-            given = sweep.prompt(q.kind, f"[point #{p.index} {p.name}] {q.text}", q.default, q.choices)
-            if given is not None:
-                sweep._answers[key] = given
+        if (given := questions.answered(key)) is not None:
+            _emit(
+                renderer,
+                lock,
+                Answered(
+                    kind=q.kind,
+                    text=f"same diagnosis ({key[1]}) as an earlier point: {q.text}",
+                    answer=given,
+                    automatic=False,  # the person's own answer, given once for this diagnosis
+                ).wire(),
+            )
             return given
+        if not sweep.interactive:
+            with lock:
+                renderer.question(q.id, q.payload())
+            return None
+
+        def ask_once(group: list[Who]) -> str | None:
+            with lock:
+                renderer.question(q.id, q.payload())
+                if len(group) == 1:
+                    text = f"[point #{p.index} {p.name}] {q.text}"
+                else:
+                    names = ", ".join(f"#{i} {n}" for i, n in group)
+                    text = (
+                        f"{len(group)} of {len(sweep.points)} points failed with {key[1]} ({names}) — "
+                        f"for all of them: {q.text} (the change shown is #{p.index}'s; each point gets its own)"
+                    )
+                return sweep.prompt(q.kind, text, q.default, q.choices)
+
+        given, group = questions.ask(key, (p.index, p.name), ask_once)
+        if given is not None and group and group[0][0] != p.index:  # answered in the question another point asked
+            _emit(
+                renderer,
+                lock,
+                Answered(
+                    kind=q.kind,
+                    text=f"asked once for the points that failed with {key[1]} (#{group[0][0]} asked): {q.text}",
+                    answer=given,
+                    automatic=False,
+                ).wire(),
+            )
+        return given
 
     first = {
         "request": f"sweep {sweep.sid} point #{p.index}: {p.name}",
@@ -268,10 +301,31 @@ def _run_point(ctx: Any, sweep: Sweep, p: Point, *, as_json: bool, lock: threadi
         "pool": sweep.pool,
         "sweep_point": {"sweep": sweep.sid, "index": p.index, "values": p.values},
     }
-    values: dict[str, Any] = {}
-    outcome = "FAILED"
     runner = ctx.runner(child, deps)
     start = None if sweep.resumed and runner.exists() else first  # a resumed point continues from its checkpoint
+    questions.started()
+    try:
+        return _drive_point(ctx, p, child, runner, start, answer, renderer, sweep, lock, last_label)
+    finally:
+        questions.finished()
+
+
+def _drive_point(
+    ctx: Any,
+    p: Point,
+    child: str,
+    runner: Any,
+    start: dict[str, Any] | None,
+    answer: Any,
+    renderer: Renderer,
+    sweep: Sweep,
+    lock: threading.Lock,
+    last_label: dict[str, str],
+) -> dict[str, Any]:
+    from runshepherd.graph.runner import Asked, Emitted, Finished, Stopped
+
+    values: dict[str, Any] = {}
+    outcome = "FAILED"
     for item in runner.run(start, answer=answer):
         if isinstance(item, Emitted):
             if sweep.budget is not None:

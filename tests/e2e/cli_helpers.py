@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import pty
+import select
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -95,3 +98,31 @@ def chat(tmp: Path, session: str, lines: list[str], timeout: float = 120) -> sub
         text=True,
         timeout=timeout,
     )
+
+
+def on_a_terminal(tmp: Path, *args: str) -> tuple[subprocess.Popen[bytes], int]:
+    """`orchestrate` with a pseudo-terminal for stdin, stdout and stderr; returns the process and the pty master."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [*orchestrate_bin(), *args],
+        cwd=tmp,
+        env={**env_for(tmp), "COLUMNS": "200", "TERM": "xterm-256color"},
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+    )
+    os.close(slave)
+    return proc, master
+
+
+def read_until(fd: int, needle: str, timeout: float) -> str:
+    buf = b""
+    end = time.monotonic() + timeout
+    while needle.encode() not in buf and time.monotonic() < end:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                buf += os.read(fd, 4096)
+            except OSError:
+                break
+    return buf.decode(errors="replace")

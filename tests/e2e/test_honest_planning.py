@@ -5,15 +5,11 @@ Every request here was once silently replaced by the bundled demo and reported C
 from __future__ import annotations
 
 import os
-import pty
-import select
 import signal
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
-from cli_helpers import chat, env_for, json_lines, orchestrate_bin, run
+from cli_helpers import chat, json_lines, on_a_terminal, read_until, run
 
 
 def _events(tmp: Path, *args: str) -> tuple[int, list[dict]]:
@@ -93,42 +89,14 @@ def test_chat_free_text_during_a_question_changes_nothing(tmp_path: Path) -> Non
     assert "done · CANCELED" in out
 
 
-def _on_a_terminal(tmp: Path, *args: str) -> tuple[subprocess.Popen[bytes], int]:
-    """`orchestrate` with a pseudo-terminal for stdin, stdout and stderr; returns the process and the pty master."""
-    master, slave = pty.openpty()
-    proc = subprocess.Popen(
-        [*orchestrate_bin(), *args],
-        cwd=tmp,
-        env={**env_for(tmp), "COLUMNS": "200", "TERM": "xterm-256color"},
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-    )
-    os.close(slave)
-    return proc, master
-
-
-def _read_until(fd: int, needle: str, timeout: float) -> str:
-    buf = b""
-    end = time.monotonic() + timeout
-    while needle.encode() not in buf and time.monotonic() < end:
-        ready, _, _ = select.select([fd], [], [], 0.2)
-        if ready:
-            try:
-                buf += os.read(fd, 4096)
-            except OSError:
-                break
-    return buf.decode(errors="replace")
-
-
 def test_ctrl_c_at_a_prompt_leaves_at_once_and_says_nothing_was_submitted(tmp_path: Path) -> None:
-    proc, master = _on_a_terminal(tmp_path, "train a small classifier for 1 epochs", "--session", "p1")
+    proc, master = on_a_terminal(tmp_path, "train a small classifier for 1 epochs", "--session", "p1")
     try:
-        shown = _read_until(master, "[YES/no]", 60)
+        shown = read_until(master, "[YES/no]", 60)
         assert "Submit" in shown, shown
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=10) == 130  # no Enter needed
-        rest = _read_until(master, "resume p1", 5)
+        rest = read_until(master, "resume p1", 5)
         assert "nothing was submitted" in rest and "keeps running" not in rest, rest
     finally:
         if proc.poll() is None:
@@ -140,9 +108,9 @@ def test_a_terminal_gets_colour_and_a_live_line_a_pipe_gets_plain_text(tmp_path:
     from cli_helpers import EXAMPLES
 
     spec = str(EXAMPLES / "train-classifier.yaml")
-    proc, master = _on_a_terminal(tmp_path, "run", "--spec", spec, "--yes", "--session", "tty1")
+    proc, master = on_a_terminal(tmp_path, "run", "--spec", spec, "--yes", "--session", "tty1")
     try:
-        shown = _read_until(master, "done · COMPLETED", 120)
+        shown = read_until(master, "done · COMPLETED", 120)
         assert proc.wait(timeout=30) == 0
     finally:
         if proc.poll() is None:

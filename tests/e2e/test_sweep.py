@@ -164,3 +164,46 @@ def test_the_chat_asks_which_spec_a_sweep_runs_and_submits_nothing(tmp_path: Pat
     res = chat(tmp_path, "c2", ["run this with 3 seeds"], timeout=60)
     assert res.returncode == 0, res.stdout + res.stderr
     assert "which spec should the sweep run?" in res.stdout and not (tmp_path / "state" / "workflows").exists()
+
+
+def test_points_failing_the_same_way_are_asked_one_question_on_a_terminal(tmp_path: Path) -> None:
+    """On a real pseudo-terminal: two of three points diverge (nan_loss); ONE question names both ('2 of 3 points
+    failed with nan_loss … for all of them'), answered once, and both are resubmitted with their own fix."""
+    import os
+    import re
+
+    from cli_helpers import on_a_terminal, read_until
+
+    # half a CPU each, so the three points run side by side on a 2-CPU machine and fail within the same poll
+    spec = tmp_path / "sweep-lr.yaml"
+    spec.write_text((EXAMPLES / "sweep-lr.yaml").read_text().replace("cpu: 1", "cpu: 0.5"))
+    args = ("run", "--spec", str(spec), "--sweep", "lr=0.05,1.0,2.0", "--cadence", "0.5", "--session", "tty1")
+    proc, master = on_a_terminal(tmp_path, *args)
+    shown = ""
+    try:
+        shown += read_until(master, "[YES/no]", 60)
+        assert "Submit 3 workflows (lr=0.05, lr=1.0, lr=2.0)?" in shown, shown[-2000:]
+        os.write(master, b"yes\r")
+        shown += read_until(master, "for all of them", 120)
+        shown += read_until(master, "[YES/no]", 10)
+        asked = re.search(r"2 of 3 points failed with nan_loss \((#\d lr=[\d.]+), (#\d lr=[\d.]+)\)", shown)
+        assert asked and {asked.group(1), asked.group(2)} == {"#2 lr=1.0", "#3 lr=2.0"}, shown[-3000:]
+        os.write(master, b"yes\r")
+        shown += read_until(master, "Download the outputs", 120)
+        shown += read_until(master, "[YES/no]", 10)
+        os.write(master, b"no\r")
+        shown += read_until(master, "[yes/NO]", 30)  # the app, once
+        os.write(master, b"\r")
+        shown += read_until(master, "done · COMPLETED", 60)
+        assert proc.wait(timeout=30) == 0, shown[-3000:]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown)
+    assert plain.count("? resubmit:") == 1, plain[-4000:]  # ONE question for both points, on the terminal
+    assert plain.count("for all of them") == 1
+    assert re.search(r"\[p2\] ● submitted \S+ \(attempt 2\)", plain) and re.search(
+        r"\[p3\] ● submitted \S+ \(attempt 2\)", plain
+    )  # the answer applied to both: each resubmitted with its own change
+    assert "(--lr 1.0 → 0.1)" in plain and "(--lr 2.0 → 0.2)" in plain
