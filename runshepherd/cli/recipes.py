@@ -1,17 +1,14 @@
-"""`orchestrate recipe list|show`, and a request sized by a recipe's throughput: N submissions, asked once.
-
-A session drives one workflow today (several workflows per session is issue 16), so a target that needs N runs
-is submitted here as N workflows of the same spec, each reported by id, and followed with `orchestrate watch`.
+"""`orchestrate recipe list|show`, and a request sized by a recipe's throughput: N runs of the recipe's spec,
+driven as one sweep (`--repeat N`: one session, the plan asked once, one comparison, follow-ups once).
 """
 
 from __future__ import annotations
 
 import sys
 
-from runshepherd.audit import record
 from runshepherd.cli.context import CliContext
 from runshepherd.errors import UsageError
-from runshepherd.events import Message, Planned, Submitted
+from runshepherd.events import Planned
 from runshepherd.recipes import RecipePlan, get_recipe, list_recipes
 
 
@@ -49,6 +46,7 @@ def run_plan(
     session: str,
     yes: bool,
     as_json: bool,
+    cadence: float | None = None,
 ) -> int:
     from runshepherd.backends.pool_choice import choose_pool, parse_auto, requested_gpu_type
     from runshepherd.cli.workflows import spec_gpus
@@ -70,34 +68,29 @@ def run_plan(
         ctx.out.print(f"● plan      {plan.explanation()}", markup=False)
         if why:
             ctx.out.print(f"● pool      {why}", markup=False)
-    if not yes:
-        if not sys.stdin.isatty():
-            raise UsageError(f"submitting {n} workflows needs confirmation: run again with --yes")
-        import typer
+    if not yes and not sys.stdin.isatty():
+        raise UsageError(f"submitting {n} workflows needs confirmation: run again with --yes")
+    # N runs of one spec are a sweep (`--repeat N`): one session id, the plan asked once, each run watched,
+    # diagnosed and fixed on its own, one comparison, and the follow-ups offered once (issue 16).
+    from runshepherd.cli.sweep import prepare
+    from runshepherd.sweep.driver import run_sweep
 
-        if not typer.confirm(f"Submit {n} workflows of {recipe.name} to pool {pool}?", default=True):
-            ctx.out.print("nothing submitted", markup=False)
-            return 1
-    ids: list[str] = []
-    for i in range(1, n + 1):
-        try:
-            sub = ctx.backend.submit(doc, pool, idempotency_key=f"{session}-{i}")
-        except Exception:
-            done = ", ".join(ids) or "none"
-            print(f"error: submission {i} of {n} failed; submitted before it: {done}", file=sys.stderr)
-            raise
-        ids.append(sub.workflow_id)
-        record(ctx.state_dir, "submit", approved_by="person", workflow=sub.workflow_id, via=f"recipe {recipe.name}")
-        if as_json:
-            reused = any("already submitted" in w for w in sub.warnings)
-            event = Submitted(attempt=1, workflow_id=sub.workflow_id, reused=reused, reason="initial")
-            ctx.print_json({**event.wire(), "session": session})
-        else:
-            ctx.out.print(f"● submitted {sub.workflow_id} ({i}/{n}) to pool {sub.pool}", markup=False)
-    follow = "orchestrate watch " + " ".join(ids)
-    if as_json:
-        text = f"{n} workflows submitted to pool {pool}: {', '.join(ids)}; follow them with: {follow}"
-        ctx.print_json({**Message(level="info", text=text).wire(), "session": session})
-    else:
-        ctx.out.print(f"● {n} workflows submitted; follow them to the end with: {follow}", markup=False)
-    return 0
+    path = ctx.state_dir / "recipes" / f"{session}-{recipe.name}.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(recipe.text(), encoding="utf-8")
+    sweep = prepare(
+        ctx,
+        spec=path,
+        sweeps=[],
+        repeat=n,
+        max_parallel=None,
+        sets=sets,
+        pool=pool,
+        session=session,
+        yes=yes,
+        interactive=sys.stdin.isatty(),
+        max_fixes=None,
+        cadence=cadence,
+        quiet=as_json,
+    )
+    return run_sweep(ctx, sweep, as_json=as_json)

@@ -286,7 +286,17 @@ def run(
 
         session = session or new_session_id()
         if plan.submissions > 1:
-            return run_plan(ctx, plan, request=request, sets=sets, pool=pool, session=session, yes=yes, as_json=as_json)
+            return run_plan(
+                ctx,
+                plan,
+                request=request,
+                sets=sets,
+                pool=pool,
+                session=session,
+                yes=yes,
+                as_json=as_json,
+                cadence=cadence,
+            )
         # one run: the recipe's spec goes through the session like any spec (watched, diagnosed, fixed)
         spec = ctx.state_dir / "recipes" / f"{session}-{plan.recipe.name}.yaml"
         spec.parent.mkdir(parents=True, exist_ok=True)

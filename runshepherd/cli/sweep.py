@@ -80,7 +80,7 @@ def prepare(
     from runshepherd.cli.session import _check_pool
     from runshepherd.spec import load_spec_file, parse_set_values
     from runshepherd.sweep.driver import Point, Sweep
-    from runshepherd.sweep.points import SEED_KEYS, check_keys, expand, parse_sweeps, point_spec, spec_keys
+    from runshepherd.sweep.points import SEED_KEYS, check_keys, expand, label, parse_sweeps, point_spec, spec_keys
 
     if spec is None:
         raise UsageError(
@@ -105,12 +105,17 @@ def prepare(
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "template.yaml").write_text(text, encoding="utf-8")  # what the app would be saved from (resume)
     points: list[Point] = []
+    runs: dict[str, int] = {}
     for i, values in enumerate(points_values, start=1):
         body = point_spec(text, spec.name, {**set_values, **values})
         path = folder / f"p{i}-{spec.name}"
         path.write_text(body, encoding="utf-8")
         load_spec_file(path)  # the rendered point must be a valid spec before anything is submitted
-        points.append(Point(index=i, values=values, spec_path=path))
+        tag = None
+        if repeat > 1 and seed_key is None:  # the same values N times: name each run, not "(defaults)" N times
+            k = runs[label(values)] = runs.get(label(values), 0) + 1
+            tag = f"{label(values) + ' ' if values else ''}run {k}"
+        points.append(Point(index=i, values=values, spec_path=path, tag=tag))
     if not quiet:
         ctx.out.print(f"sweep {sid}: {len(points)} point(s); each point is session {quoted(sid)}-pN", markup=False)
     return Sweep(
@@ -171,7 +176,10 @@ def resume(
     if record is None or not record.get("approved"):
         return None
     folder = ctx.state_dir / "sweeps" / sid
-    points = [Point(index=p["index"], values=p["values"], spec_path=Path(p["spec_path"])) for p in record["points"]]
+    points = [
+        Point(index=p["index"], values=p["values"], spec_path=Path(p["spec_path"]), tag=p.get("point"))
+        for p in record["points"]
+    ]
     sweep = Sweep(
         sid=sid,
         spec_source=Path(record["spec"]),

@@ -31,10 +31,11 @@ class Point:
     index: int
     values: dict[str, Any]
     spec_path: Path
+    tag: str | None = None  # a repeat of the same values (no seed to vary): "run 2", "lr=0.1 run 2"
 
     @property
     def name(self) -> str:
-        return label(self.values)
+        return self.tag or label(self.values)
 
 
 @dataclass

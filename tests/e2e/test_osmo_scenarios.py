@@ -436,6 +436,7 @@ def test_031_draft_with_url_io_private_image_and_topology_never_submitted(tmp_pa
 
 
 def test_009_recipe_sized_by_throughput_submitted_that_many_times_to_an_h100_pool(tmp_path: Path) -> None:
+    """Scenario 009: N runs of the recipe on the H100 pool, driven as one sweep (issue 16)."""
     question = next(s["question"] for s in _evals() if s["id"] == "osmo-user-009")
     res = osmo_cli(tmp_path, question, "--yes", "--json", FAKE_OSMO_EXECUTE="0", FAKE_OSMO_RUN_SECONDS="0")
     assert res.returncode == 0, res.stdout + res.stderr
@@ -447,7 +448,19 @@ def test_009_recipe_sized_by_throughput_submitted_that_many_times_to_an_h100_poo
     assert plan["pool"] == "h100-east" and "no H100 pool has 17 GPUs free" in plan["warnings"][0]
     ids = [e["workflow_id"] for e in events if e["event"] == "submitted"]
     assert len(ids) == len(set(ids)) == 17
-    assert events[-1]["event"] == "message" and all(i in events[-1]["text"] for i in ids)  # every id reported
+    # the 17 runs are one sweep: one session id, the plan asked once, each run its own session, one comparison
+    done = events[-1]
+    assert done["event"] == "done" and done["outcome"] == "COMPLETED", res.stdout[-2000:]
+    sweep = done["session"]
+    assert sorted(done["workflow_ids"]) == sorted(ids)  # every id reported, in the sweep's one result
+    assert [r["point"] for r in done["results"]] == [f"run {i}" for i in range(1, 18)]
+    assert {r["session"] for r in done["results"]} == {f"{sweep}-p{i}" for i in range(1, 18)}
+    assert all(r["status"] == "COMPLETED" for r in done["results"]) and "| 17 | run 17 |" in Path(
+        done["status_artifact"]
+    ).read_text()
+    own = [e for e in events if e["session"] == sweep and e["event"] in ("question", "answered")]
+    assert sorted(e["kind"] for e in own) == ["download", "save_app", "submit"]  # each asked once for all 17
+    assert not any(e["event"] == "answered" and e["kind"] == "save_app" for e in events if e["session"] != sweep)
     from runshepherd.events import parse_event
 
     assert all(parse_event(e) is not None for e in events)  # the published event contract

@@ -21,7 +21,9 @@ def install(tmp: Path, fixture_dirs: list[Path], **knobs: str) -> dict[str, str]
     exe.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FAKE}" "$@"\n')
     exe.chmod(0o755)
     env = {k: v for k, v in os.environ.items() if not k.startswith("FAKE_OSMO_")}
+    (tmp / "home").mkdir(parents=True, exist_ok=True)
     env.update(
+        HOME=str(tmp / "home"),  # downloads go to ~/…: never the real home of whoever runs the tests
         PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
         FAKE_OSMO_HOME=str(tmp / "osmo-server"),
         FAKE_OSMO_FIXTURES=":".join(str(d) for d in fixture_dirs),
