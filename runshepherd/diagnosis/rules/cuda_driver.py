@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from runshepherd.diagnosis.rules.base import PatternRule, pat
+from runshepherd.diagnosis.rules.base import pat
 from runshepherd.diagnosis.rules.family import family, fixes_by_evidence
 
 # Not every GPU failure is a driver/image mismatch: a machine with no NVIDIA GPU or driver at all needs the job
@@ -27,25 +27,6 @@ _FIX = (
     "Use an image whose CUDA version the node's driver supports (or a CPU-only setup if no GPU was requested); if "
     "the GPU faulted, resubmit and report the node name if it repeats."
 )
-# PyTorch reports a CUDA initialisation that failed as a UserWarning and carries on on the CPU (or fails later):
-# the warning is the only trace of the cause
-_INIT_WARNING = PatternRule(
-    name="cuda_init_warning",
-    label="cuda_driver",
-    origin="infra",
-    fix_kind="fix_driver_or_image",
-    explanation=_EXPL,
-    fix_description=_FIX,
-    patterns=(
-        pat(
-            r"CUDA initialization: (?:Found no NVIDIA driver|The NVIDIA driver on your system is too old"
-            r"|CUDA driver initialization failed|Unexpected error from cudaGetDeviceCount)",
-            0.8,
-        ),
-    ),
-    in_warnings=True,
-)
-
 FAMILY = family(
     "cuda_driver",
     origin="infra",
@@ -63,6 +44,7 @@ FAMILY = family(
         pat(r"libcuda\.so(?:\.\d+)?: cannot open shared object file|libnvidia-ml\.so.*cannot open", 0.9),
         pat(r"nvidia-container-cli: (?:initialization|mount|detection) error", 0.92),
         pat(r"Driver/library version mismatch|Failed to initialize NVML", 0.9),
+        pat(r"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver", 0.88),
         pat(r"no kernel image is available for execution on the device", 0.9),
         # the GPU's architecture is newer than the binaries (or the PTX) the library was built with
         pat(r"with CUDA capability sm_\d+ is not compatible with the current PyTorch installation", 0.86),
@@ -90,7 +72,15 @@ FAMILY = family(
         pat(r"CUDNN_STATUS_NOT_INITIALIZED|CUBLAS_STATUS_NOT_INITIALIZED", 0.84),
     ),
     applies=("failed", "running"),
-    rules=(_INIT_WARNING,),
+    # PyTorch reports a CUDA initialisation that failed as a UserWarning and carries on on the CPU (or fails
+    # later): the warning is the only trace of the cause
+    warning_patterns=(
+        pat(
+            r"CUDA initialization: (?:Found no NVIDIA driver|The NVIDIA driver on your system is too old"
+            r"|CUDA driver initialization failed|Unexpected error from cudaGetDeviceCount)",
+            0.8,
+        ),
+    ),
     fix_from_evidence=fixes_by_evidence(
         (_HW_FAULT, "resubmit", _HW_FIX), (_NO_GPU, "change_resources_or_wait", _NO_GPU_FIX)
     ),

@@ -107,6 +107,7 @@ def family(
     explanation: Explainer,
     fix_description: Explainer,
     patterns: tuple[Pattern, ...] = (),
+    warning_patterns: tuple[Pattern, ...] = (),
     in_events: bool = True,
     in_log: bool = True,
     in_warnings: bool = False,
@@ -123,26 +124,30 @@ def family(
     exceptions: str | None = None,
     fix_from_evidence: FixFromEvidence | None = None,
 ) -> Family:
-    """Declare a family and register its rules: its patterns, ``rules``, its statuses and exits, ``late_rules``."""
+    """Declare a family and register its rules: its patterns, ``rules``, its statuses and exits, ``late_rules``.
+
+    ``warning_patterns`` are read on warning-level lines too: causes that programs report as a warning.
+    """
     if label in FAMILIES:
         raise ValueError(f"failure family {label!r} is declared twice")
     own: list[Rule] = []
-    if patterns:
-        own.append(
-            PatternRule(
-                name=label,
-                label=label,
-                origin=origin,
-                fix_kind=fix_kind,
-                explanation=explanation,
-                fix_description=fix_description,
-                patterns=patterns,
-                what_would_confirm=what_would_confirm,
-                in_events=in_events,
-                in_log=in_log,
-                in_warnings=in_warnings,
+    for name, pats, warnings in ((label, patterns, in_warnings), (f"{label}_warnings", warning_patterns, True)):
+        if pats:
+            own.append(
+                PatternRule(
+                    name=name,
+                    label=label,
+                    origin=origin,
+                    fix_kind=fix_kind,
+                    explanation=explanation,
+                    fix_description=fix_description,
+                    patterns=pats,
+                    what_would_confirm=what_would_confirm,
+                    in_events=in_events,
+                    in_log=in_log,
+                    in_warnings=warnings,
+                )
             )
-        )
     fam = Family(
         label=label,
         origin=origin,

@@ -43,6 +43,12 @@ FAMILY = family(
         pat(r"Unable to open file \(unable to open file", 0.84),
         pat(r"EntryNotFoundError|Dataset .* doesn't exist on the Hub", 0.82),
         pat(r"No (?:valid )?checkpoint (?:found|file)", 0.74),
+        # workflow managers naming inputs that are not there (Snakemake), the kubelet's check of a hostPath mount
+        pat(r"MissingInputException|Missing input files for rule", 0.85),
+        pat(
+            r"hostPath type check failed|MountVolume\.SetUp failed .*(?:not a directory|does not exist|no such file)",
+            0.86,
+        ),
         # object stores: a missing key (S3 answers HeadObject with a bare 404)
         pat(
             r"NoSuchKey|The specified key does not exist|\(404\) when calling the (?:HeadObject|GetObject) operation",

@@ -55,6 +55,8 @@ FAMILY = family(
         pat(r"CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|cudaErrorMemoryAllocation", 0.85),
         pat(r"Tried to allocate \d+(?:\.\d+)? [GMK]iB", 0.8),
         pat(r"ran out of memory trying to allocate", 0.85),
+        # CuPy (Chainer) and Caffe's CUDA check
+        pat(r"out of memory to allocate \d+ bytes|cudaSuccess \(2 vs\. 0\)\s+out of memory", 0.88),
     ),
     applies=("failed", "running"),
     fixer=fix_gpu_oom,

@@ -50,6 +50,8 @@ FAMILY = family(
         pat(r"exceeded (?:job )?memory limit", 0.95),
         pat(r"task \d+: Out Of Memory", 0.95),
         pat(r"low on resource: memory|node had condition: \[MemoryPressure\]", 0.96),
+        # HTCondor holds a job whose memory use passed its request
+        pat(r"(?:put on hold|held)\b.{0,60}\b(?:memory usage|MemoryUsage|exceeded (?:request_)?memory)", 0.9),
         # YARN's container monitor (Spark, Flink, Hadoop jobs)
         pat(r"running beyond (?:physical|virtual) memory limits", 0.95),
         # Ray's memory monitor kills tasks when the node's RAM passes its threshold

@@ -15,7 +15,8 @@ _PULL = re.compile(
     r"|pyxis: (?:failed|couldn't)|enroot-import|\[ERROR\] URL \S+ returned error code|Error response from daemon: (?:manifest|pull)"
     r"|Back-off pulling image|image \S+ not found|trying and failing to pull image"
     r"|requested access to the resource is denied|toomanyrequests|pull rate limit"
-    r"|failed to fetch (?:anonymous|oauth) token",
+    r"|failed to fetch (?:anonymous|oauth) token"
+    r"|repository \S+ not found|does not exist or no pull access|[\w.-]+\.(?:io|com)/[\w./-]+:[\w.-]+: not found",
     re.IGNORECASE,
 )
 _AUTH = re.compile(

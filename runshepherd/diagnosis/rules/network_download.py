@@ -81,6 +81,11 @@ FAMILY = family(
             0.82,
         ),
         pat(r"SSLError|CERTIFICATE_VERIFY_FAILED|SSL: WRONG_VERSION", 0.8),
+        # certificates as wget and curl word them; a service's rate limit (GitHub answers it with a 403)
+        pat(r"cannot verify \S+ certificate|certificate (?:verify failed|has expired)|SSL certificate problem", 0.84),
+        pat(r"\b(?:API )?rate limit exceeded\b|\b429 Too Many Requests\b", 0.9),
+        # wget: each failed connection attempt, then its verdict
+        pat(r"^\s*Giving up\.?\s*$|failed: (?:Connection timed out|Connection refused|No route to host)", 0.8),
         pat(r"Connection timed out|timed out while (?:downloading|connecting)|Read timed out", 0.78),
         pat(r"(?:download|fetch|transfer) (?:failed|error)|failed to (?:download|fetch)", 0.76),
         pat(r"EndpointConnectionError|Could not connect to the endpoint URL|Connect timeout on endpoint URL", 0.86),

@@ -58,6 +58,13 @@ FAMILY = family(
         ),
         pat(r"PermissionError", 0.86, flags=0),
         pat(r"\(Forbidden\): .* cannot (?:create|get|list|patch|delete|watch|update) resource", 0.88),
+        # the Kubernetes API refusing a service account (client libraries' wording), ssh between nodes refused
+        pat(r"\bforbidden: User \S+ cannot \w+ resource|ApiException: \(40[13]\)", 0.88),
+        pat(
+            r"Permission denied \(publickey|Host key verification failed|not reachable via ssh"
+            r"|\bssh\b.*(?:non-zero exit status|exit(?:ed with)? (?:code|status)) 255\b",
+            0.84,
+        ),
         pat(r"Permission denied", 0.82),
         pat(
             r"api[_ ]key not configured|Invalid (?:user )?token|token is (?:invalid|expired)|invalid service token",

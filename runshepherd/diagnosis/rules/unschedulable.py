@@ -66,6 +66,7 @@ _NO_FIT = re.compile(
     # Kueue's admission that cannot assign a flavor
     r"|\b(?:QOS|Assoc)(?:Max|Grp|Min)\w*(?:Limit|PerUser|PerAccount|GRES|Node|Cpu|Mem)\w*\b"
     r"|Job violates accounting/QOS policy|couldn't assign flavors to pod set"
+    r"|\bPENDING\s+\(?(?:Partition(?:TimeLimit|NodeLimit|Config|Down|Inactive)|ReqNodeNotAvail)\b"
 )
 _NO_FIT_G = Gated.of(_NO_FIT)
 

@@ -34,3 +34,8 @@ def test_no_gpu_at_all_and_a_gpu_that_faulted_are_not_image_fixes() -> None:
     assert (bus.label, bus.fix.kind) == ("cuda_driver", "resubmit")
     old = diagnose_log_text("RuntimeError: The NVIDIA driver on your system is too old (found version 9000).\n")
     assert old.fix.kind == "fix_driver_or_image"
+
+
+def test_nvidia_smi_that_cannot_reach_the_driver() -> None:
+    log = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.\n"
+    assert diagnose_log_text(log).label == "cuda_driver"

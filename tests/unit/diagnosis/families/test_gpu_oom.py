@@ -42,3 +42,14 @@ def test_a_need_beyond_the_whole_device_asks_for_a_bigger_one() -> None:
     assert diagnose_log_text(tpu).fix.kind == "increase_memory"
     assert diagnose_log_text(torch_big).fix.kind == "increase_memory"
     assert diagnose_log_text(torch_small).fix.kind == "reduce_memory"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "Exception in main training loop: out of memory to allocate 205520896 bytes (total 16068929536 bytes)\n",
+        "F0228 17:38:20.483613  4104 syncedmem.cpp:64] Check failed: error == cudaSuccess (2 vs. 0)  out of memory\n",
+    ],
+)
+def test_cupy_and_caffe_wordings(log: str) -> None:
+    assert diagnose_log_text(log).label == "gpu_oom", log

@@ -75,3 +75,8 @@ def test_a_reduce_verdict_never_patches_the_memory_up() -> None:
     spec = "workflow:\n  name: w\n  tasks:\n  - name: t\n    image: python:3.11\n    command: [python]\n    resources:\n      memory: 8Gi\n"
     fix = propose_fix(d, spec)
     assert fix.kind == "reduce_memory" and fix.patch is None
+
+
+def test_htcondor_holds_a_job_for_its_memory() -> None:
+    log = "1050981.0   dbrown  11/7 23:48 Job in status 2 put on hold by SYSTEM_PERIODIC_HOLD due to memory usage 3000000.\n"
+    assert diagnose_log_text(log).label == "host_oom"

@@ -31,3 +31,17 @@ def test_docker_hub_asked_for_another_registrys_path_is_an_image_reference_fix()
     )
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("image_pull", "fix_image")
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "Error response from daemon: repository katib/suggestion-hayperband not found: does not exist or no pull "
+        "access\n",
+        "failed to solve with frontend dockerfile.v0: failed to create LLB definition: "
+        "docker.io/nvidia/cuda:11.2-cudnn8-devel-ubuntu18.04: not found\n",
+    ],
+)
+def test_an_image_that_does_not_exist_in_docker_and_buildkit_words(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("image_pull", "fix_image"), log

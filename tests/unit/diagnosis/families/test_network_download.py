@@ -24,3 +24,15 @@ def test_a_traceback_ending_in_urllib3_is_the_network_whatever_its_message() -> 
     )
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("network_download", "retry")
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "urllib.error.HTTPError: HTTP Error 403: rate limit exceeded\n",
+        "ERROR: cannot verify www.cs.toronto.edu's certificate, issued by 'CN=R3,O=Let's Encrypt,C=US':\n",
+        "Connecting to host.example.org|129.67.94.152|:80... failed: Connection timed out.\nGiving up.\n",
+    ],
+)
+def test_rate_limits_certificates_and_wget_giving_up(log: str) -> None:
+    assert diagnose_log_text(log).label == "network_download", log

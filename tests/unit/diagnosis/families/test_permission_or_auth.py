@@ -27,3 +27,17 @@ def test_a_refused_file_is_a_path_fix_and_a_refused_request_a_credential() -> No
     assert (x.label, x.fix.kind) == ("permission_or_auth", "fix_path")
     h = diagnose_log_text("requests.exceptions.HTTPError: 403 Client Error: Forbidden for url: https://hf.co/x\n")
     assert (h.label, h.fix.kind) == ("permission_or_auth", "fix_credentials")
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "E0207 reflector.go:138] Failed to watch *v1.RoleBinding: rolebindings.rbac.authorization.k8s.io is "
+        'forbidden: User "system:serviceaccount:kubeflow:op" cannot list resource "rolebindings"\n',
+        "kubernetes.client.exceptions.ApiException: (403)\nReason: Forbidden\n",
+        "subprocess.CalledProcessError: Command 'ssh -o PasswordAuthentication=no 10.0.0.2 hostname' returned "
+        "non-zero exit status 255.\n",
+    ],
+)
+def test_kubernetes_refusals_and_ssh_between_nodes(log: str) -> None:
+    assert diagnose_log_text(log).label == "permission_or_auth", log

@@ -33,3 +33,8 @@ def test_a_scheduler_verdict_without_itemised_reasons() -> None:
 )
 def test_scheduler_limits_and_admission(log: str) -> None:
     assert diagnose_log_text(log).label == "unschedulable", log
+
+
+def test_squeue_pending_reasons_without_parentheses() -> None:
+    log = "$ squeue -h -o '%i %P %u %T %r %l'\n11 debug frank PENDING PartitionTimeLimit 2:00:00\n"
+    assert diagnose_log_text(log).label == "unschedulable"
