@@ -455,9 +455,10 @@ def test_009_recipe_sized_by_throughput_submitted_that_many_times_to_an_h100_poo
     assert sorted(done["workflow_ids"]) == sorted(ids)  # every id reported, in the sweep's one result
     assert [r["point"] for r in done["results"]] == [f"run {i}" for i in range(1, 18)]
     assert {r["session"] for r in done["results"]} == {f"{sweep}-p{i}" for i in range(1, 18)}
-    assert all(r["status"] == "COMPLETED" for r in done["results"]) and "| 17 | run 17 |" in Path(
-        done["status_artifact"]
-    ).read_text()
+    assert (
+        all(r["status"] == "COMPLETED" for r in done["results"])
+        and "| 17 | run 17 |" in Path(done["status_artifact"]).read_text()
+    )
     own = [e for e in events if e["session"] == sweep and e["event"] in ("question", "answered")]
     assert sorted(e["kind"] for e in own) == ["download", "save_app", "submit"]  # each asked once for all 17
     assert not any(e["event"] == "answered" and e["kind"] == "save_app" for e in events if e["session"] != sweep)

@@ -69,7 +69,7 @@ FAMILY = family(
             0.88,
         ),
         pat(r"CUDA error: (?:unknown error|initialization error)", 0.8),
-        pat(r"CUDNN_STATUS_NOT_INITIALIZED|CUBLAS_STATUS_NOT_INITIALIZED", 0.84),
+        pat(r"CUDNN_STATUS_NOT_INITIALIZED|CUBLAS_STATUS_NOT_INITIALIZED(?! when calling `cublasCreate)", 0.84),
     ),
     applies=("failed", "running"),
     # PyTorch reports a CUDA initialisation that failed as a UserWarning and carries on on the CPU (or fails

@@ -55,6 +55,14 @@ FAMILY = family(
         pat(r"CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|cudaErrorMemoryAllocation", 0.85),
         pat(r"Tried to allocate \d+(?:\.\d+)? [GMK]iB", 0.8),
         pat(r"ran out of memory trying to allocate", 0.85),
+        # an inference server whose KV cache does not fit in the GPU memory it may use (vLLM)
+        pat(
+            r"larger than the maximum number of tokens that can be stored in KV cache"
+            r"|No available memory for the cache blocks|Insufficient memory for (?:the )?KV cache",
+            0.88,
+        ),
+        # cuBLAS could not even create its handle: the workspace allocation failed on a full GPU
+        pat(r"CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate", 0.86),
         # CuPy (Chainer) and Caffe's CUDA check
         pat(r"out of memory to allocate \d+ bytes|cudaSuccess \(2 vs\. 0\)\s+out of memory", 0.88),
     ),

@@ -16,7 +16,8 @@ _PULL = re.compile(
     r"|Back-off pulling image|image \S+ not found|trying and failing to pull image"
     r"|requested access to the resource is denied|toomanyrequests|pull rate limit"
     r"|failed to fetch (?:anonymous|oauth) token"
-    r"|repository \S+ not found|does not exist or no pull access|[\w.-]+\.(?:io|com)/[\w./-]+:[\w.-]+: not found",
+    r"|repository \S+ not found|does not exist or no pull access|[\w.-]+\.(?:io|com)/[\w./-]+:[\w.-]+: not found"
+    r"|no matching manifest for \S+ in the manifest list|While pulling \S+ image: |Failed to get manifest from",
     re.IGNORECASE,
 )
 _AUTH = re.compile(

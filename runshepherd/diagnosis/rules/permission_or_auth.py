@@ -56,7 +56,7 @@ FAMILY = family(
             r"NoCredentialsError|Unable to locate credentials|could not find default credentials|DefaultCredentialsError",
             0.88,
         ),
-        pat(r"PermissionError", 0.86, flags=0),
+        pat(r"PermissionError|PermissionDeniedError", 0.86, flags=0),
         pat(r"\(Forbidden\): .* cannot (?:create|get|list|patch|delete|watch|update) resource", 0.88),
         # the Kubernetes API refusing a service account (client libraries' wording), ssh between nodes refused
         pat(r"\bforbidden: User \S+ cannot \w+ resource|ApiException: \(40[13]\)", 0.88),

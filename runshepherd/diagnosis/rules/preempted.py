@@ -52,6 +52,8 @@ FAMILY = family(
         ),
         pat(r"CANCELLED AT \S+(?! DUE)", 0.7, flags=0),
         pat(r"TERM_PREEMPT\b", 0.95, flags=0),
+        # HTCondor's job log: the execute node let the job go, and the schedd puts it elsewhere
+        pat(r"\bJob was evicted\b|Job reconnection failed|\brescheduling job\b", 0.8),
         pat(r"\bEvicted\b|pod (?:was )?evicted", 0.72),
         pat(
             r"(?:Received|received|got|caught) (?:signal )?SIGTERM|SIGTERM received|Signal 15 \(SIGTERM\)|received signal 15"

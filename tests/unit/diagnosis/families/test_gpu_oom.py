@@ -53,3 +53,15 @@ def test_a_need_beyond_the_whole_device_asks_for_a_bigger_one() -> None:
 )
 def test_cupy_and_caffe_wordings(log: str) -> None:
     assert diagnose_log_text(log).label == "gpu_oom", log
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "ValueError: The model's max seq len (32768) is larger than the maximum number of tokens that can be stored "
+        "in KV cache (7344). Try increasing `gpu_memory_utilization` or decreasing `max_model_len`.\n",
+        "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`\n",
+    ],
+)
+def test_a_kv_cache_that_does_not_fit_and_a_cublas_handle_that_cannot_be_made(log: str) -> None:
+    assert diagnose_log_text(log).label == "gpu_oom", log

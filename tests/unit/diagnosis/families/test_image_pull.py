@@ -45,3 +45,14 @@ def test_docker_hub_asked_for_another_registrys_path_is_an_image_reference_fix()
 def test_an_image_that_does_not_exist_in_docker_and_buildkit_words(log: str) -> None:
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("image_pull", "fix_image"), log
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "6.0.1: Pulling from jasonish/suricata\nno matching manifest for linux/arm64/v8 in the manifest list entries\n",
+        "FATAL:   While pulling shub image: Failed to get manifest from Shub: No response received from hub\n",
+    ],
+)
+def test_no_image_for_this_platform_and_singularity_pulls(log: str) -> None:
+    assert diagnose_log_text(log).label == "image_pull", log

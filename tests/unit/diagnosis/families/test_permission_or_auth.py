@@ -41,3 +41,8 @@ def test_a_refused_file_is_a_path_fix_and_a_refused_request_a_credential() -> No
 )
 def test_kubernetes_refusals_and_ssh_between_nodes(log: str) -> None:
     assert diagnose_log_text(log).label == "permission_or_auth", log
+
+
+def test_tensorflows_permission_denied_error() -> None:
+    log = "tensorflow.python.framework.errors_impl.PermissionDeniedError: Error executing an HTTP request: HTTP response code 403\n"
+    assert diagnose_log_text(log).label == "permission_or_auth"

@@ -50,3 +50,11 @@ def test_sigterm_a_launcher_sends_its_own_workers_is_not_a_preemption() -> None:
         "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 4321)\n"
     )
     assert diagnose_log_text(log).label != "preempted"
+
+
+def test_htcondor_moves_an_evicted_job() -> None:
+    log = (
+        "024 (6509789.000.000) 03/27 15:12:51 Job reconnection failed\n    Job not found at execution machine\n"
+        "    Can not reconnect to slot1@node-10, rescheduling job\n"
+    )
+    assert diagnose_log_text(log).label == "preempted"

@@ -38,3 +38,8 @@ def test_lsf_and_slurm_time_limits() -> None:
 def test_time_limits_in_every_scheduler_wording(log: str) -> None:
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("timeout", "increase_timeout_or_checkpoint"), log
+
+
+def test_a_harness_time_limit_with_a_log_prefix() -> None:
+    log = "Pass 1 (7200s): FAIL\n7369.2s\t59\t    Error (last 1500 chars):\n7369.2s\t60\t      Timeout expired\n"
+    assert diagnose_log_text(log).label == "timeout"
