@@ -27,6 +27,10 @@ _TOO_MUCH_AT_ONCE = re.compile(
     r"killed due to memory pressure|node running low on memory|exceeds the memory usage threshold"
     r"|DataLoader worker \(pid \d+\) is killed by signal: Killed"
 )
+# The kernel's global OOM killer (no memory limit was set for the job: ``constraint=CONSTRAINT_NONE``,
+# ``global_oom``): the machine itself ran out, so there is no request to raise; a cgroup/scheduler limit
+# (``CONSTRAINT_MEMCG``, OOMKilled, a job memory limit) is raised instead.
+_MACHINE_RAN_OUT = re.compile(r"constraint=CONSTRAINT_NONE|\bglobal_oom\b")
 _REDUCE = (
     "Use less memory at once: run fewer tasks or actors per node (Ray: request more memory or CPUs per task so "
     "fewer run together), fewer data-loader workers, or smaller batches/chunks; more RAM per node also works."
@@ -98,5 +102,7 @@ FAMILY = family(
         ),
     ),
     fixer=fix_host_oom,
-    fix_from_evidence=fixes_by_evidence((_TOO_MUCH_AT_ONCE, "reduce_memory", _REDUCE)),
+    fix_from_evidence=fixes_by_evidence(
+        (_TOO_MUCH_AT_ONCE, "reduce_memory", _REDUCE), (_MACHINE_RAN_OUT, "reduce_memory", _REDUCE)
+    ),
 )

@@ -47,6 +47,15 @@ _MISUSE = re.compile(
     r"|unhandled cuda error|ncclUnhandledCudaError|NCCL INFO \S+\.(?:cc|h|cu):\d+ -> 1\s*$",
     re.MULTILINE,
 )
+# the job's own network settings: a rendezvous port another process holds, an interface that is not there
+_SETTINGS = re.compile(
+    r"Address already in use|EADDRINUSE|no socket interface found|NCCL_SOCKET_IFNAME.{0,80}(?:not found|no interface)"
+    r"|Bootstrap : no socket interface"
+)
+_SETTINGS_FIX = (
+    "Fix the job's network settings: pick a free rendezvous port (MASTER_PORT / --master_port; another job holds "
+    "the default), and set NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to an interface the nodes really have."
+)
 _SHM_FIX = (
     "Give the job a larger shared-memory area (/dev/shm): `--shm-size` for a container, a memory-backed emptyDir "
     "on Kubernetes, or more memory where /dev/shm is sized from it; NCCL_SHM_DISABLE=1 is a slower way around it."
@@ -97,6 +106,8 @@ FAMILY = family(
     rules=(_TRANSPORT_WARN,),
     frames=r"torch/distributed/(?:elastic/)?rendezvous|c10d_rendezvous_backend|torch/distributed/distributed_c10d\.py$",
     fix_from_evidence=fixes_by_evidence(
-        (_SHM, "change_resources_or_wait", _SHM_FIX), (_MISUSE, "fix_code", _MISUSE_FIX)
+        (_SHM, "change_resources_or_wait", _SHM_FIX),
+        (_MISUSE, "fix_code", _MISUSE_FIX),
+        (_SETTINGS, "fix_code", _SETTINGS_FIX),
     ),
 )

@@ -80,3 +80,14 @@ def test_a_reduce_verdict_never_patches_the_memory_up() -> None:
 def test_htcondor_holds_a_job_for_its_memory() -> None:
     log = "1050981.0   dbrown  11/7 23:48 Job in status 2 put on hold by SYSTEM_PERIODIC_HOLD due to memory usage 3000000.\n"
     assert diagnose_log_text(log).label == "host_oom"
+
+
+def test_the_kernels_global_oom_killer_means_the_machine_ran_out() -> None:
+    """No memory limit was set for the job (constraint=CONSTRAINT_NONE): there is no request to raise."""
+    glob = (
+        "[441280.83] oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,mems_allowed=0,global_oom,"
+        "task_memcg=/user.slice,task=python,pid=698405,uid=1000\n"
+    )
+    limit = "[12345.678] oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),task=python,pid=1,uid=1\n"
+    assert diagnose_log_text(glob).fix.kind == "reduce_memory"
+    assert diagnose_log_text(limit).fix.kind == "increase_memory"

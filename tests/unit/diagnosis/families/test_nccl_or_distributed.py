@@ -51,3 +51,12 @@ def test_a_rendezvous_store_that_never_answers() -> None:
 def test_the_nccl_result_says_whose_fix_it_is(log: str, kind: str) -> None:
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("nccl_or_distributed", kind)
+
+
+def test_a_rendezvous_port_another_process_holds_is_a_settings_fix() -> None:
+    log = (
+        "torch.distributed.DistNetworkError: The server socket has failed to listen on any local network address. "
+        "The server socket has failed to bind to [::]:29500 (errno: 98 - Address already in use).\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("nccl_or_distributed", "fix_code") and "port" in d.fix.description
