@@ -92,6 +92,15 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
     with ThreadPoolExecutor(max_workers=max(1, sweep.max_parallel), thread_name_prefix="sweep") as pool:
         results = list(pool.map(run_point, sweep.points))
     best = best_point(results)
+    if sweep.readers.tasks:
+        r = sweep.readers
+        top.event(
+            Message(
+                level="info",
+                text=f"log readers: {wording.count(r.tasks, 'task log')} read by readers shared across the points, "
+                f"at most {wording.count(r.peak, 'reader')} at once (one per five tasks)",
+            ).wire()
+        )
     artifact = _write_artifact(ctx.state_dir, sweep, results, best)
     top.event(Message(level="info", text=f"comparison written to {artifact}").wire())
     write_record(

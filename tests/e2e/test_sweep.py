@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -46,6 +47,13 @@ def test_lr_sweep_fixes_the_diverging_point_and_compares_both(tmp_path: Path) ->
         "each asks for 1 CPU, 0.5 GiB memory, 0 GPUs (all 2 together: 2 CPUs, 1 GiB memory, 0 GPUs)" in plan["message"]
     )
     fit = [e["text"] for e in events if e["event"] == "message" and "fits the pool now" in e["text"]]
+    # every task log the points read went through readers shared by the sweep: one per five tasks at most
+    shared = [e["text"] for e in events if e["event"] == "message" and e["text"].startswith("log readers: ")]
+    read = sum(e["tasks"] for e in events if e["event"] == "logs_readers")
+    m = re.match(
+        r"log readers: (\d+) task logs? read by readers shared across the points, at most (\d+) readers? ", shared[0]
+    )
+    assert len(shared) == 1 and m and int(m[1]) == read >= 1 and 1 <= int(m[2]) <= math.ceil(read / 5)
     assert len(fit) == 1 and re.match(
         r"all 2 run at once; fits the pool now: (yes|partly|no) — .*pool local \(", fit[0]
     )

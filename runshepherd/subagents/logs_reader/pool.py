@@ -27,6 +27,7 @@ class SharedReaders:
     per_reader: int = TASKS_PER_READER
     started: int = 0  # readers started so far
     peak: int = 0  # the most readers running at once
+    tasks: int = 0  # task logs read so far
     _readers: list[_Reader] = field(default_factory=list, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -45,6 +46,7 @@ class SharedReaders:
                 self._readers.append(reader)
                 self.peak = max(self.peak, len(self._readers))
             reader.busy += 1
+            self.tasks += 1
             future = reader.pool.submit(job)
         future.add_done_callback(lambda _f: self._finished(reader))  # outside the lock: it may run right here
         return future
