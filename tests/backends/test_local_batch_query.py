@@ -100,3 +100,20 @@ def test_batched_statuses_match_single_queries(backend: LocalBackend) -> None:
 
     with pytest.raises(WorkflowNotFound):
         backend.query_many([ids[0], "no-such-9"])
+
+
+def test_a_workflow_whose_files_vanish_mid_sweep_is_not_found_not_a_crash(backend: LocalBackend) -> None:
+    from runshepherd.backends.base import WorkflowNotFound
+
+    wid = backend.submit(spec_from_yaml(POINT)).workflow_id
+    wait_running(backend, wid)
+    assert backend.query_many([wid])[wid].status is Status.RUNNING  # known to the batched read now
+    folder = backend.state_dir / "workflows" / wid
+    kept = {name: (folder / name).read_bytes() for name in ("record.json", "state.json")}
+    for name in kept:
+        (folder / name).unlink()
+    with pytest.raises(WorkflowNotFound):  # what a poll can handle, not a FileNotFoundError from a stale cache
+        backend.query_many([wid])
+    for name, data in kept.items():
+        (folder / name).write_bytes(data)
+    assert backend.query_many([wid])[wid].status is Status.RUNNING

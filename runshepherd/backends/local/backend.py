@@ -267,6 +267,8 @@ class LocalBackend:
 
     def _batched(self, workflow_id: str) -> WorkflowStatus:
         seen = self._seen.get(workflow_id)
+        if seen is not None and _file_identity(seen.wf.state_path) == (0, 0, 0):
+            seen = None  # its state file is gone: look the workflow up again (WorkflowNotFound if it was removed)
         if seen is None:
             wf = self._wf(workflow_id)
             seen = _Seen(wf=wf, record=wf.read_record())
