@@ -29,8 +29,10 @@ from runshepherd.diagnosis.rules import FAMILIES, Context
 
 MODEL_PATH = Path(__file__).with_name("fallback_model.json")
 # the sha256 of the shipped file, as ``scripts/train_diagnosis_fallback.py`` wrote it (a retrain updates both)
-MODEL_SHA256 = "4c730843fa8255a9fb75faaf65eccebdab52a1d4d14d933c2e9306c9dc9f32d7"
+MODEL_SHA256 = "9f53220d0a8f2aa2f6dec1b7f62c5286ddf838e404aa443902b898a6b9433db2"
+GUESS_PREFIX = "Model guess"  # how a fallback verdict's explanation starts (and how it is recognised)
 MAX_CONFIDENCE = 0.6  # a model guess never reaches the 0.8 band whose calibration the issue bars
+READ_FIRST = "This is a model guess: read the full log around the quoted lines before acting on it."
 NOT_GUESSES = ("healthy", "unknown")
 _enabled: bool | None = None  # None: what the model file says (``enabled``)
 
@@ -153,12 +155,11 @@ def probabilities(model: dict[str, Any], features: list[str]) -> dict[str, float
 
 
 def guess(model: dict[str, Any], features: list[str]) -> tuple[str, float]:
-    """The most likely failure family and its probability among failure families (``healthy`` is never a guess:
-    healthy needs positive evidence, which is the rules' job)."""
+    """The most likely failure family and the model's probability of it (``healthy`` is never a guess: healthy needs
+    positive evidence, which is the rules' job; but its probability mass counts, so a log that reads as routine
+    gives a weak guess)."""
     probs = {lab: p for lab, p in probabilities(model, features).items() if lab not in NOT_GUESSES}
-    z = sum(probs.values()) or 1.0
-    label, p = max(probs.items(), key=lambda kv: (kv[1], kv[0]))
-    return label, p / z
+    return max(probs.items(), key=lambda kv: (kv[1], kv[0]))
 
 
 def _evidence(model: dict[str, Any], label: str, lines: list[str], limit: int = 2) -> list[str]:
@@ -171,6 +172,12 @@ def _evidence(model: dict[str, Any], label: str, lines: list[str], limit: int = 
         if s > 0:
             scored.append((-s, i, ln))
     return [ln.rstrip() for _, _, ln in sorted(scored)[:limit]]
+
+
+def is_model_guess(d: Diagnosis) -> bool:
+    """Whether a verdict is the fallback's guess rather than the rules' finding (the session does not spend an
+    unchanged resubmission on a guess)."""
+    return d.explanation.startswith(GUESS_PREFIX)
 
 
 def unsure(d: Diagnosis, threshold: float) -> bool:
@@ -194,6 +201,8 @@ def second_opinion(ctx: Context, d: Diagnosis, *, failed: bool | None, allowed: 
     evidence = _evidence(model, label, x.lines)
     if not evidence:
         return d
+    # the line the rules quoted (an error no family explains) stays first: the guess adds to it, never hides it
+    evidence = list(dict.fromkeys([*d.evidence[:2], *evidence]))[:3]
     fam = FAMILIES[label]
     expl = fam.explanation if isinstance(fam.explanation, str) else _PLAIN.get(label, "")
     fix = fam.fix_description if isinstance(fam.fix_description, str) else _PLAIN_FIX.get(label)
@@ -206,13 +215,16 @@ def second_opinion(ctx: Context, d: Diagnosis, *, failed: bool | None, allowed: 
         update={
             "label": label,
             "origin": fam.origin,
-            "confidence": round(min(MAX_CONFIDENCE, p * MAX_CONFIDENCE), 3),
+            "confidence": round(min(MAX_CONFIDENCE, p), 3),
             "evidence": evidence,
             "explanation": (
-                f"Model guess ({p:.0%}): {rules_said}; a model trained on real failure logs reads it as {label}"
-                + (f". If so: {expl[0].lower()}{expl[1:]}" if expl else ".")
+                f"{GUESS_PREFIX} ({p:.0%} likely): {rules_said}; a model trained on real failure "
+                f"logs reads it as {label}" + (f". If so: {expl[0].lower()}{expl[1:]}" if expl else ".")
             ),
-            "fix": Fix(kind=fam.fix_kind, description=fix or "Check the quoted lines; this is a model guess."),
+            "fix": Fix(
+                kind=fam.fix_kind,
+                description=f"{READ_FIRST} If it holds: {fix[0].lower()}{fix[1:]}" if fix else READ_FIRST,
+            ),
             "what_would_confirm": fam.what_would_confirm,
         }
     )
