@@ -110,10 +110,12 @@ def test_a_workflow_whose_files_vanish_mid_sweep_is_not_found_not_a_crash(backen
     assert backend.query_many([wid])[wid].status is Status.RUNNING  # known to the batched read now
     folder = backend.state_dir / "workflows" / wid
     kept = {name: (folder / name).read_bytes() for name in ("record.json", "state.json")}
-    for name in kept:
-        (folder / name).unlink()
-    with pytest.raises(WorkflowNotFound):  # what a poll can handle, not a FileNotFoundError from a stale cache
-        backend.query_many([wid])
-    for name, data in kept.items():
-        (folder / name).write_bytes(data)
+    try:
+        for name in kept:
+            (folder / name).unlink()
+        with pytest.raises(WorkflowNotFound):  # what a poll can handle, not a FileNotFoundError from a stale cache
+            backend.query_many([wid])
+    finally:  # restored either way, so the fixture can cancel the running point
+        for name, data in kept.items():
+            (folder / name).write_bytes(data)
     assert backend.query_many([wid])[wid].status is Status.RUNNING
