@@ -39,7 +39,7 @@ FAMILY = family(
         ),
         pat(r"exceeded (?:the )?maximum (?:execution|run) ?time|time limit (?:exceeded|reached)", 0.9),
         # a time limit the program put on a step of its own (Python's subprocess, a harness)
-        pat(r"\bTimeoutExpired\b|\btimed out after \d+(?:\.\d+)? ?s(?:ec(?:ond)?s?)?\b|\bTimeout expired\s*$", 0.78),
+        pat(r"\bTimeoutExpired\b|\bCommand .{0,300} timed out after \d+(?:\.\d+)? ?s|\bTimeout expired\s*$", 0.78),
         pat(r"^timeout: sending signal \w+ to command", 0.9),
         pat(r"TERM_RUNLIMIT|job killed after reaching .{0,30}(?:run|wall) ?time limit", 0.95),
     ),
