@@ -176,8 +176,8 @@ def _show(ctx: CliContext, renderer: Any, ev: dict[str, Any], as_json: bool) -> 
         ctx.print_json(ev)
         return
     kind = ev.get("event")
-    if kind == "question":
-        ctx.out.print(f"? {ev.get('kind')}: {ev.get('text')}", markup=False)
+    if kind == "question":  # through the event's own console: a sweep point's question carries its [pN]
+        renderer.out.print(f"? {ev.get('kind')}: {ev.get('text')}", markup=False)
     elif kind == "done":
         outcome, session = ev.get("outcome"), ev.get("session")
         if ev.get("results") is not None:  # a sweep: its comparison, as the foreground sweep prints it

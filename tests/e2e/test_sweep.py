@@ -215,3 +215,32 @@ def test_points_failing_the_same_way_are_asked_one_question_on_a_terminal(tmp_pa
         r"\[p3\] ● submitted \S+ \(attempt 2\)", plain
     )  # the answer applied to both: each resubmitted with its own change
     assert "(--lr 1.0 → 0.1)" in plain and "(--lr 2.0 → 0.2)" in plain
+
+
+def test_a_detached_sweep_asks_its_plan_on_the_terminal_and_a_point_question_waits_for_resume(tmp_path: Path) -> None:
+    """Without --yes on a terminal: the plan is asked before detaching; in the background a point's fix question
+    pauses that point (nothing is guessed); `attach` names it ([p2]) and says to resume; `resume SWEEP` finishes."""
+    import os
+
+    from cli_helpers import on_a_terminal, read_until
+
+    spec = str(EXAMPLES / "sweep-lr.yaml")
+    proc, master = on_a_terminal(
+        tmp_path, "run", "--spec", spec, "--sweep", "lr=0.05,1.0", "--detach", "--cadence", "0.5", "--session", "swq"
+    )
+    try:
+        shown = read_until(master, "[YES/no]", 60)
+        assert "Submit 2 workflows (lr=0.05, lr=1.0)?" in shown, shown
+        os.write(master, b"yes\r")
+        shown += read_until(master, "orchestrate status swq", 30)
+        assert proc.wait(timeout=30) == 0, shown
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    follow = run(tmp_path, "attach", "swq", timeout=240)
+    assert follow.returncode == 3, follow.stdout[-3000:] + follow.stderr
+    assert "[p2] ? resubmit: Resubmit with this fix" in follow.stdout
+    assert "paused, waiting for your answer" in follow.stdout and "orchestrate resume swq" in follow.stdout
+    done = json_lines(run(tmp_path, "resume", "swq", "--yes", "--json", timeout=240).stdout)[-1]
+    assert done["outcome"] == "COMPLETED" and [r["status"] for r in done["results"]] == ["COMPLETED", "COMPLETED"]
