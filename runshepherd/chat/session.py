@@ -149,6 +149,12 @@ class ChatSession:
         return d
 
     def _on_sweep_done(self, sid: str, values: dict[str, Any]) -> None:
+        from runshepherd.sweep.status import read_record
+
+        if read_record(self.ctx.state_dir, sid) is None:  # the plan was declined (or never answered)
+            values["outcome"] = "CANCELED"
+            self.say(f"sweep {sid}: nothing was submitted")
+            return
         self.say(f"sweep {sid} ended {values.get('outcome')} — 'compare the points' shows the table again")
 
     def _start_sweep(self, request: str) -> None:
