@@ -233,6 +233,8 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
         if not ln.text.strip():
             notice = False
         elif ln.warning and not ln.code:
+            if _RETRY_G.search(ln.text, ln.folded) and not recovered_after(lines, ln.index):
+                return None  # a failure being retried, with no sign it got through, is not routine noise
             routine.append(ln)
             notice = True
         elif ln.usable and not notice:

@@ -73,3 +73,11 @@ def test_a_failed_cuda_initialisation_reported_as_a_warning_is_not_routine_noise
         "  return torch._C._cuda_getDeviceCount() > 0\nPyTorch version: 1.7.0+cu110\n"
     )
     assert diagnose_log_text(log).label == "cuda_driver"
+
+
+def test_retries_that_never_get_through_are_not_routine_noise() -> None:
+    log = (
+        "WARNING: Retrying (Retry(total=4, connect=None)) after connection broken by 'NewConnectionError()': /simple/x/\n"
+        "WARNING: Retrying (Retry(total=3, connect=None)) after connection broken by 'NewConnectionError()': /simple/x/\n"
+    )
+    assert diagnose_log_text(log).label != "healthy"
