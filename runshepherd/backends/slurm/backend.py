@@ -312,6 +312,10 @@ class SlurmBackend:
         else:
             new.state, new.status = "UNKNOWN", TaskStatus.FAILED_BACKEND_ERROR
             new.failure_message = f"Slurm no longer knows job {job.job_id} and it left no exit record"
+        if done is not None and done.timed_out and new.status.terminal() and new.status is not TaskStatus.COMPLETED:
+            limit = f"{rec.exec_timeout:g}s" if rec.exec_timeout else "its exec_timeout"
+            new.status = TaskStatus.FAILED_EXEC_TIMEOUT
+            new.failure_message = f"exec_timeout of {limit} exceeded; the runner stopped the command (job {job.job_id})"
         if new.status.terminal() and done is not None:
             new.outputs = list(done.outputs)
         if new == old and job.name in obs.tasks:
@@ -683,6 +687,10 @@ def _events_for(job: TaskJob, old: Observation | None, new: Observation) -> list
         elif new.state in ("TIMEOUT", "DEADLINE"):
             events.append(
                 Event(time=when, task=job.name, reason="DeadlineExceeded", message=f"time limit reached; {said}")
+            )
+        elif new.status is TaskStatus.FAILED_EXEC_TIMEOUT:  # stopped by the runner at exec_timeout
+            events.append(
+                Event(time=when, task=job.name, reason="DeadlineExceeded", message=new.failure_message or said)
             )
         elif new.status is TaskStatus.COMPLETED:
             events.append(Event(time=when, task=job.name, reason="Completed", message=said))

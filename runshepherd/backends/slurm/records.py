@@ -72,6 +72,7 @@ class ExitRecord(_Model):
     exit_code: int
     end_time: datetime
     outputs: list[str] = Field(default_factory=list)
+    timed_out: bool = False  # the runner stopped the command at the spec's exec_timeout
 
 
 class SlurmDir(WorkflowFiles):

@@ -1,9 +1,10 @@
 """The program each Slurm job runs: ``python -m runshepherd.backends.slurm.runner <workflow dir> <task>``.
 
 It starts the prepared command (argv, cwd and environment decided at submit time), writes its output to the task
-log in OSMO's line format, forwards Slurm's SIGTERM (cancel, time limit) to the command, records the exit code
-in ``exit.json`` (Slurm forgets finished jobs; without slurmdbd this file is the lasting record) and moves
-``{{output}}`` into the shared object store, like the local supervisor does.
+log in OSMO's line format, forwards Slurm's SIGTERM (cancel, time limit) to the command, stops it at the spec's
+``exec_timeout`` to the second (Slurm's ``--time`` is whole minutes, checked about every 30 s: it stays the
+backstop), records the exit code in ``exit.json`` (Slurm forgets finished jobs; without slurmdbd this file is the
+lasting record) and moves ``{{output}}`` into the shared object store, like the local supervisor does.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ def main(argv: list[str]) -> int:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: a stop reaches what the command started too
         )
     except OSError as err:
         log.write(f"could not start {prepared['argv'][0]!r}: {err}", control=True)
@@ -46,21 +48,57 @@ def main(argv: list[str]) -> int:
         return code
 
     def forward(signum: int, _frame: object) -> None:
-        if proc.poll() is None:
-            proc.send_signal(signum)
+        _signal_group(proc, signum)
 
     signal.signal(signal.SIGTERM, forward)
     signal.signal(signal.SIGINT, forward)
     assert proc.stdout is not None
     pump = threading.Thread(target=log.pump, args=(proc.stdout,), daemon=True)
     pump.start()
-    code = exit_code_of(proc.wait())
+    limit = _exec_timeout(root)
+    timed_out = False
+    try:
+        status = proc.wait(timeout=limit)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        log.write(f"Task exceeded its exec_timeout of {limit:g}s; stopping it", control=True)
+        status = _stop(proc)
+    code = exit_code_of(status)
     pump.join(timeout=10)
     log.write(f"command exited with code {code}", control=True)
     outputs = _store(root, task, log)
-    _finish(root, task, code, outputs)
+    _finish(root, task, code, outputs, timed_out=timed_out)
     log.close()
     return code
+
+
+STOP_GRACE = 5.0  # seconds between SIGTERM and SIGKILL at exec_timeout (the test cluster's KillWait)
+
+
+def _exec_timeout(root: Path) -> float | None:
+    """The spec's exec_timeout in seconds, from the workflow's record (None: no limit)."""
+    try:
+        value = json.loads((root / "slurm.json").read_text(encoding="utf-8")).get("exec_timeout")
+    except (OSError, ValueError):
+        return None
+    return float(value) if isinstance(value, int | float) and value > 0 else None
+
+
+def _signal_group(proc: subprocess.Popen[bytes], signum: int) -> None:
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signum)
+        except ProcessLookupError:
+            pass  # it ended meanwhile
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> int:
+    _signal_group(proc, signal.SIGTERM)
+    try:
+        return proc.wait(timeout=STOP_GRACE)
+    except subprocess.TimeoutExpired:
+        _signal_group(proc, signal.SIGKILL)
+        return proc.wait()
 
 
 def _store(root: Path, task: str, log: TaskLog) -> list[str]:
@@ -70,10 +108,12 @@ def _store(root: Path, task: str, log: TaskLog) -> list[str]:
     return store_outputs(WorkflowFiles(root), task, log)
 
 
-def _finish(root: Path, task: str, code: int, outputs: list[str]) -> None:
+def _finish(root: Path, task: str, code: int, outputs: list[str], *, timed_out: bool = False) -> None:
     from runshepherd.backends.files.records import write_json_atomic
 
-    record = {"exit_code": code, "end_time": datetime.now(UTC).isoformat(), "outputs": outputs}
+    record: dict[str, object] = {"exit_code": code, "end_time": datetime.now(UTC).isoformat(), "outputs": outputs}
+    if timed_out:
+        record["timed_out"] = True
     write_json_atomic(root / "tasks" / task / "exit.json", record)
 
 

@@ -3,7 +3,9 @@ polling cost and the time limit."""
 
 from __future__ import annotations
 
+import subprocess
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -85,11 +87,11 @@ TEN = "workflow:\n  name: slurm-ten\n  tasks:\n" + "".join(
 TIMEOUT = """
 workflow:
   name: slurm-timeout
-  timeout: {exec_timeout: 20s}
+  timeout: {exec_timeout: 3s}
   tasks:
   - name: forever
     image: ubuntu:24.04
-    command: [sh, -c, "echo working; sleep 300"]
+    command: [sh, -c, "echo working; sleep SECONDS & wait"]
 """
 
 ODD_DIR = """
@@ -200,15 +202,40 @@ def test_unknown_partition_is_rejected_at_submit(backend: SlurmBackend) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(240)
-def test_time_limit_gives_failed_exec_timeout(backend: SlurmBackend) -> None:
-    """Slurm limits are whole minutes (20s → 1 min) checked about every 30 s: this test takes 60-100 s."""
-    sub = backend.submit(spec_from_yaml(TIMEOUT))
-    status = wait_terminal(backend, sub.workflow_id, 180)
+def test_exec_timeout_stops_the_job_to_the_second_and_gives_failed_exec_timeout(backend: SlurmBackend) -> None:
+    """The in-job runner stops the command at exec_timeout (3 s), with what it started (the backgrounded sleep):
+    Slurm's own --time is whole minutes checked about every 30 s, so alone it stopped a 20 s limit after 60-100 s.
+    Slurm's TIMEOUT state (the backstop) maps the same way: test_slurm_timeout_state_is_failed_exec_timeout."""
+    seconds = f"300.{uuid.uuid4().int % 10**9}"  # names this test's sleep among the cluster's processes
+    sub = backend.submit(spec_from_yaml(TIMEOUT.replace("SECONDS", seconds)))
+    status = wait_terminal(backend, sub.workflow_id, 60)
     assert status.status is Status.FAILED_EXEC_TIMEOUT
-    assert status.task("forever").status is TaskStatus.FAILED_EXEC_TIMEOUT
+    task = status.task("forever")
+    assert task.status is TaskStatus.FAILED_EXEC_TIMEOUT and "exec_timeout of 3s exceeded" in (
+        task.failure_message or ""
+    )
+    assert task.start_time and task.end_time and (task.end_time - task.start_time).total_seconds() < 30
     assert any(e.reason == "DeadlineExceeded" for e in backend.events(sub.workflow_id))
-    assert any("DUE TO TIME LIMIT" in line for line in backend.logs(sub.workflow_id))
+    assert any("Task exceeded its exec_timeout of 3s; stopping it" in line for line in backend.logs(sub.workflow_id))
+    ps = subprocess.run(["pgrep", "-f", f"sleep {seconds}"], capture_output=True, text=True)
+    assert ps.stdout.strip() == "", "the backgrounded sleep was stopped with the command"
+
+
+def test_slurm_timeout_state_is_failed_exec_timeout() -> None:
+    """Slurm's own time limit (the backstop when the runner cannot act) reads as an exec timeout, with the event."""
+    from datetime import UTC, datetime
+
+    from runshepherd.backends.slurm.backend import _events_for
+    from runshepherd.backends.slurm.jobs import verdict
+    from runshepherd.backends.slurm.records import Observation, TaskJob
+
+    v = verdict("TIMEOUT", "TimeLimit", None)
+    assert v.status is TaskStatus.FAILED_EXEC_TIMEOUT and "time limit" in (v.message or "")
+    now = datetime.now(UTC)
+    job = TaskJob(name="t", group="t", lead=True, job_id="7")
+    old = Observation(state="RUNNING", reason="None", status=TaskStatus.RUNNING, start_time=now)
+    new = Observation(state="TIMEOUT", reason="TimeLimit", status=v.status, start_time=now, end_time=now)
+    assert [e.reason for e in _events_for(job, old, new)] == ["DeadlineExceeded"]
 
 
 def test_a_shared_dir_with_spaces_quotes_hash_and_percent_runs(tmp_path: Path, slurm_conf: Path) -> None:
