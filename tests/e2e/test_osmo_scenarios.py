@@ -38,6 +38,7 @@ backends:
     executable: osmo
     capture_timeout: 3
     idle_timeout: 0.5
+    whole_log_idle: 1
     backoff_initial: 0.05
     backoff_max: 0.2
 cadence:

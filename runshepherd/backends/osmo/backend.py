@@ -3,7 +3,8 @@
 Bounded in time everywhere: one-shot commands have ``call_timeout``; logs and events (which stream until the
 workflow ends) are read for at most ``capture_timeout`` seconds, or until an idle gap when the caller only wants
 what exists now. Options (config ``backends.osmo``): ``executable``, ``pool``, ``capture_timeout`` (5),
-``idle_timeout`` (1), ``call_timeout`` (60), ``download_timeout`` (3600), ``retries`` (4),
+``idle_timeout`` (1), ``whole_log_idle`` (the idle gap that ends a live task's whole stream: 3 s, or 3 idle
+timeouts if longer), ``call_timeout`` (60), ``download_timeout`` (3600), ``retries`` (4),
 ``backoff_initial`` (0.5), ``backoff_max`` (8), ``datasets``/``labels`` (override version detection).
 """
 
@@ -75,6 +76,7 @@ class OsmoBackend:
         self.download_timeout = float(opts.get("download_timeout", 3600.0))
         self.whole_log_timeout = float(opts.get("whole_log_timeout", 300.0))
         self.whole_log_max_bytes = int(opts.get("whole_log_max_bytes", 2 * 1024**3))
+        self.whole_log_idle = float(opts.get("whole_log_idle", max(3.0, self.idle_timeout * 3)))
         self.cli = OsmoCli(
             executable=str(opts.get("executable") or "osmo"),
             call_timeout=float(opts.get("call_timeout", 60.0)),
@@ -299,7 +301,7 @@ class OsmoBackend:
                 ["workflow", "logs", workflow_id, "--task", task, "-n", str(WHOLE_LOG_LINES)],
                 name,
                 timeout=self.whole_log_timeout,
-                idle=max(3.0, self.idle_timeout * 3),
+                idle=self.whole_log_idle,
                 max_bytes=self.whole_log_max_bytes,
             )
         except OsmoCommandError as exc:

@@ -11,7 +11,14 @@ from runshepherd.backends.osmo import AUTH_BREAKER, OsmoBackend
 
 from . import fake_env
 
-FAST = {"capture_timeout": 3.0, "idle_timeout": 0.7, "backoff_initial": 0.05, "backoff_max": 0.2, "retries": 4}
+FAST = {
+    "capture_timeout": 3.0,
+    "idle_timeout": 0.7,
+    "whole_log_idle": 1.0,
+    "backoff_initial": 0.05,
+    "backoff_max": 0.2,
+    "retries": 4,
+}
 MakeBackend = Callable[..., OsmoBackend]
 
 
