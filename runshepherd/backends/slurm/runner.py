@@ -1,10 +1,11 @@
 """The program each Slurm job runs: ``python -m runshepherd.backends.slurm.runner <workflow dir> <task>``.
 
 It starts the prepared command (argv, cwd and environment decided at submit time), writes its output to the task
-log in OSMO's line format, forwards Slurm's SIGTERM (cancel, time limit) to the command, stops it at the spec's
-``exec_timeout`` to the second (Slurm's ``--time`` is whole minutes, checked about every 30 s: it stays the
-backstop), records the exit code in ``exit.json`` (Slurm forgets finished jobs; without slurmdbd this file is the
-lasting record) and moves ``{{output}}`` into the shared object store, like the local supervisor does.
+log in OSMO's line format, forwards Slurm's SIGTERM (cancel, time limit) to the command, stops it (and what it
+started) at the spec's ``exec_timeout`` to the second (Slurm's ``--time`` is whole minutes, checked about every
+30 s: it stays the backstop), records the exit code in ``exit.json`` (Slurm forgets finished jobs; without
+slurmdbd this file is the lasting record) and moves ``{{output}}`` into the shared object store, like the local
+supervisor does.
 """
 
 from __future__ import annotations
@@ -39,7 +40,6 @@ def main(argv: list[str]) -> int:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group: a stop reaches what the command started too
         )
     except OSError as err:
         log.write(f"could not start {prepared['argv'][0]!r}: {err}", control=True)
@@ -47,8 +47,9 @@ def main(argv: list[str]) -> int:
         _finish(root, task, code, [])
         return code
 
-    def forward(signum: int, _frame: object) -> None:
-        _signal_group(proc, signum)
+    def forward(signum: int, _frame: object) -> None:  # Slurm signals the job's other processes itself
+        if proc.poll() is None:
+            proc.send_signal(signum)
 
     signal.signal(signal.SIGTERM, forward)
     signal.signal(signal.SIGINT, forward)
@@ -84,20 +85,28 @@ def _exec_timeout(root: Path) -> float | None:
     return float(value) if isinstance(value, int | float) and value > 0 else None
 
 
-def _signal_group(proc: subprocess.Popen[bytes], signum: int) -> None:
-    if proc.poll() is None:
+def _signal_tree(proc: subprocess.Popen[bytes], signum: int) -> None:
+    """The command and every process it started (the command stays in the job's process group, which Slurm's
+    process tracking may rely on)."""
+    import psutil
+
+    try:
+        tree = [*psutil.Process(proc.pid).children(recursive=True), psutil.Process(proc.pid)]
+    except psutil.NoSuchProcess:
+        return  # it ended meanwhile
+    for p in tree:
         try:
-            os.killpg(proc.pid, signum)
-        except ProcessLookupError:
-            pass  # it ended meanwhile
+            p.send_signal(signum)
+        except psutil.NoSuchProcess:
+            continue  # that one ended meanwhile
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> int:
-    _signal_group(proc, signal.SIGTERM)
+    _signal_tree(proc, signal.SIGTERM)
     try:
         return proc.wait(timeout=STOP_GRACE)
     except subprocess.TimeoutExpired:
-        _signal_group(proc, signal.SIGKILL)
+        _signal_tree(proc, signal.SIGKILL)
         return proc.wait()
 
 
