@@ -8,6 +8,16 @@ from collections.abc import Iterator
 import pytest
 
 
+@pytest.fixture(autouse=True)
+def _home_is_a_temp_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test (and every process it starts) sees a fresh HOME: a default like `~/sweep-<id>/` or
+    `~/.config/...` must never write into the real home of whoever runs the suite."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    for var in ("XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
+        monkeypatch.delenv(var, raising=False)
+
+
 class HookServer:
     """A real HTTP receiver on 127.0.0.1 that records JSON POST bodies (webhook notifications)."""
 
