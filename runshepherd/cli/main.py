@@ -201,12 +201,18 @@ def logs(
 @app.command()
 @common_options
 def cancel(
-    workflow: WorkflowArg,
+    workflow: Annotated[
+        str,
+        typer.Argument(
+            help="Workflow id, session id, or sweep id (every point; SWEEP-pN cancels one point).",
+            callback=_workflow_id,
+        ),
+    ],
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
     json_: JsonOpt = False,
     opts: Common = COMMON,
 ) -> None:
-    """Cancel a workflow (asks first unless --yes)."""
+    """Cancel a workflow, a session's workflow, or a whole sweep (asks first unless --yes). Final."""
     from runshepherd.cli import workflows
 
     workflows.cancel(opts.ctx(), workflow, yes, json_)

@@ -153,7 +153,7 @@ def _sweep_status(ctx: CliContext, record: dict[str, Any], as_json: bool) -> Non
         return dict(ctx.runner(sid).snapshot().values or {})
 
     if as_json:
-        keep = ("sweep", "spec", "max_parallel", "best", "artifact")
+        keep = ("sweep", "spec", "max_parallel", "best", "artifact", "canceled")
         ctx.print_json({**{k: record.get(k) for k in keep}, "points": point_rows(record, values_of)})
         return
     for line in status_lines(record, values_of):
@@ -232,7 +232,28 @@ def logs(
     return 0
 
 
-def cancel(ctx: CliContext, workflow_id: str, yes: bool, as_json: bool) -> None:
+def cancel(ctx: CliContext, target: str, yes: bool, as_json: bool) -> None:
+    """`cancel SWEEP` (every point), `cancel SESSION` (its live workflow: a sweep's point `SWEEP-pN` alone) or
+    `cancel WF`."""
+    from runshepherd.sweep.status import read_record
+
+    sweep = read_record(ctx.state_dir, target)
+    if sweep is not None:
+        _cancel_sweep(ctx, sweep, yes, as_json)
+        return
+    workflow_id = target
+    runner = ctx.runner(target)
+    values = runner.snapshot().values or {}
+    if values:  # a session id: its live workflow
+        workflow_id = (values.get("attempt") or {}).get("workflow_id") or ""
+        if not workflow_id:
+            _nothing(
+                ctx,
+                {"session": target},
+                f"session {target} has submitted nothing, so there is nothing to cancel",
+                as_json,
+            )
+            return
     backend = ctx.backend
     ws = backend.query(workflow_id)
     if ws.status.terminal():
@@ -242,14 +263,8 @@ def cancel(ctx: CliContext, workflow_id: str, yes: bool, as_json: bool) -> None:
         else:
             ctx.out.print(msg)
         return
-    if not yes:
-        import sys
-
-        if not sys.stdin.isatty():
-            raise UsageError(f"cancel {workflow_id}: confirm with --yes (no terminal to ask on)")
-        if not typer.confirm(f"Cancel {workflow_id} ({ws.status.value})?", default=False):
-            ctx.out.print("not canceled")
-            return
+    if not _confirm(ctx, workflow_id, f"Cancel {workflow_id} ({ws.status.value})?", yes):
+        return
     backend.cancel(workflow_id)
     record(
         ctx.state_dir,
@@ -262,6 +277,66 @@ def cancel(ctx: CliContext, workflow_id: str, yes: bool, as_json: bool) -> None:
         ctx.print_json({"workflow_id": workflow_id, "canceled": True})
     else:
         ctx.out.print(f"● cancel requested for {workflow_id}")
+
+
+def _nothing(ctx: CliContext, what: dict[str, Any], msg: str, as_json: bool) -> None:
+    if as_json:
+        ctx.print_json({**what, "canceled": False, "message": msg})
+    else:
+        ctx.out.print(msg, markup=False)
+
+
+def _confirm(ctx: CliContext, what: str, question: str, yes: bool) -> bool:
+    if yes:
+        return True
+    import sys
+
+    if not sys.stdin.isatty():
+        raise UsageError(f"cancel {what}: confirm with --yes (no terminal to ask on)")
+    if typer.confirm(question, default=False):
+        return True
+    ctx.out.print("not canceled")
+    return False
+
+
+def _cancel_sweep(ctx: CliContext, record: dict[str, Any], yes: bool, as_json: bool) -> None:
+    """Every live point's workflow canceled, queued points never started, the sweep ends CANCELED (final)."""
+    from runshepherd.sweep.cancel import cancel_sweep, canceled, summary
+    from runshepherd.sweep.status import point_rows
+
+    sid = str(record["sweep"])
+
+    def values_of(session: str) -> dict[str, Any]:
+        return dict(ctx.runner(session).snapshot().values or {})
+
+    rows = point_rows(record, values_of)
+    ended = record.get("results") is not None and all(
+        (values_of(r["session"]).get("outcome") or "NEEDS_INPUT") != "NEEDS_INPUT" for r in rows
+    )
+    if ended or canceled(ctx.state_dir, sid) is not None:
+        said = "was already canceled" if canceled(ctx.state_dir, sid) is not None else "already ended"
+        _nothing(ctx, {"sweep": sid}, f"sweep {sid} {said}; nothing to cancel", as_json)
+        return
+    shown = ", ".join(f"#{r['index']} {r['status']}" for r in rows)
+    if not _confirm(ctx, sid, f"Cancel sweep {sid} ({len(rows)} point(s): {shown})? This is final.", yes):
+        return
+    points = cancel_sweep(
+        ctx.backend,
+        ctx.state_dir,
+        record,
+        values_of,
+        via="orchestrate cancel",
+        approved_by="--yes" if yes else "person",
+    )
+    if as_json:
+        ctx.print_json({"sweep": sid, "canceled": True, **summary(points)})
+        return
+    n = sum(p.canceled for p in points)
+    ctx.out.print(f"● sweep {sid} canceled: cancel requested for {n} running workflow(s)", markup=False)
+    for p in points:
+        did = "cancel requested" if p.canceled else f"left as it is ({p.status})"
+        ctx.out.print(f"  #{p.index} {p.point}: {p.workflow_id or 'nothing submitted'} — {did}", markup=False)
+    ctx.out.print("  points not yet started never start; nothing is resubmitted or fixed", markup=False)
 
 
 def pools(ctx: CliContext, as_json: bool) -> None:

@@ -40,6 +40,11 @@ class Deps:
     poller: SharedPoll | None = None  # a sweep's one batched status read per tick, shared by all its points
     sweep_budget: SweepBudget | None = None  # a sweep's caps on fix attempts and infra retries over all points
     log_readers: SharedReaders | None = None  # a sweep's log readers: one per five failed tasks of all its points
+    halted: Callable[[], str | None] | None = None  # a sweep's point: why the person canceled the sweep, or None
+
+    def halt_reason(self) -> str | None:
+        """Why this session must not submit, resubmit, fix or keep a workflow running (its sweep was canceled)."""
+        return self.halted() if self.halted is not None else None
 
     def query(self, workflow_id: str) -> WorkflowStatus:
         """The monitor's status poll: through the sweep's shared batched read when there is one."""

@@ -98,9 +98,15 @@ def monitor(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
     per_return = max(1, deps.settings.cadence.polls_per_checkpoint)
     ws: WorkflowStatus | None = None
     needs_explanation = False
+    halting = False
     for _ in range(per_return):
         ws = deps.query(wid)
         polls += 1
+        if not ws.status.terminal() and not halting and (why := deps.halt_reason()):  # sent just before the cancel
+            from runshepherd.sweep.cancel import cancel_own
+
+            halting = True
+            cancel_own(deps.backend, deps.state_dir, deps.session_id, wid, f"the sweep was {why}")
         if ws.status.value != prev_status:
             text = _transition_text(prev_status, ws)
             emit(StatusChanged(workflow_id=wid, from_=prev_status, to=ws.status.value, text=text))

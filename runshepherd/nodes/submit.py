@@ -20,12 +20,15 @@ from runshepherd.nodes.common import emit, now_iso, say
 from runshepherd.spec import load_spec_text
 
 
-def submit(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["monitor", "diagnose_fix"]]:
+def submit(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["monitor", "diagnose_fix", "finish"]]:
     deps = deps_of(runtime)
     attempt: Attempt = {**state["attempt"]}
     key = attempt["idempotency_key"]
     wid = attempt.get("workflow_id") or deps.backend.find_by_key(key)
     reused = wid is not None
+    if wid is None and (why := deps.halt_reason()):  # the person canceled the sweep: final, nothing more is sent
+        say("info", f"not submitted: the sweep was {why}")
+        return Command(goto="finish", update={"outcome": "CANCELED", "outcome_reason": f"the sweep was {why}"})
     if wid is None:
         base = state.get("spec_base_dir")
         doc = load_spec_text(

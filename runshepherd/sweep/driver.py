@@ -18,6 +18,8 @@ from runshepherd.render.session import Renderer
 from runshepherd.spec.model import TaskRequest
 from runshepherd.subagents.logs_reader.pool import SharedReaders
 from runshepherd.sweep.budget import SweepBudget
+from runshepherd.sweep.cancel import canceled, halted
+from runshepherd.sweep.cancel import reason as cancel_reason
 from runshepherd.sweep.fit import fit_sentence, point_tasks, read_pool, total_ask
 from runshepherd.sweep.points import label
 from runshepherd.sweep.poll import SharedPoll
@@ -101,6 +103,7 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
                 f"at most {wording.count(r.peak, 'reader')} at once (one per five tasks)",
             ).wire()
         )
+    mark = canceled(ctx.state_dir, sweep.sid)  # the person's cancel is final: no follow-up is offered after it
     artifact = _write_artifact(ctx.state_dir, sweep, results, best)
     top.event(Message(level="info", text=f"comparison written to {artifact}").wire())
     write_record(
@@ -111,11 +114,13 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
     if not as_json:
         for row in table_markdown(results, best).splitlines():
             ctx.out.print(row, markup=False)
-    downloaded, download_dir = _offer_downloads(ctx, sweep, results, top)
-    app = _offer_app(ctx, sweep, results, top)
+    downloaded, download_dir = _offer_downloads(ctx, sweep, results, top) if mark is None else ([], None)
+    app = _offer_app(ctx, sweep, results, top) if mark is None else None
     outcomes = [r["status"] for r in results]
     outcome = (
-        "COMPLETED"
+        "CANCELED"
+        if mark is not None
+        else "COMPLETED"
         if all(o == "COMPLETED" for o in outcomes)
         else ("NEEDS_INPUT" if any(r["outcome"] == "NEEDS_INPUT" for r in results) else "FAILED")
     )
@@ -126,6 +131,8 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
         else f"{len(failed)} of {len(results)} point(s) did not complete: "
         + ", ".join(f"#{r['index']} {r['status']}" for r in failed)
     )
+    if mark is not None:
+        reason = f"{cancel_reason(mark)}; " + ", ".join(f"#{r['index']} {r['status']}" for r in results)
     done = Done(
         outcome=outcome,
         reason=reason,
@@ -253,6 +260,7 @@ def _run_point(ctx: Any, sweep: Sweep, p: Point, *, as_json: bool, lock: threadi
     deps.poller = sweep.poller
     deps.log_readers = sweep.readers
     deps.sweep_budget = sweep.budget
+    deps.halted = halted(ctx.state_dir, sweep.sid)  # the person's cancel of the sweep, from any process
     last_label = {"label": "unknown"}
 
     questions = sweep.questions
@@ -312,7 +320,11 @@ def _run_point(ctx: Any, sweep: Sweep, p: Point, *, as_json: bool, lock: threadi
         "sweep_point": {"sweep": sweep.sid, "index": p.index, "values": p.values},
     }
     runner = ctx.runner(child, deps)
-    start = None if sweep.resumed and runner.exists() else first  # a resumed point continues from its checkpoint
+    started = runner.exists()
+    if not started and canceled(ctx.state_dir, sweep.sid) is not None:  # queued when the person canceled the sweep
+        _emit(renderer, lock, Message(level="info", text=f"not started: the sweep was {deps.halt_reason()}").wire())
+        return _not_started(p, child)
+    start = None if sweep.resumed and started else first  # a resumed point continues from its checkpoint
     questions.started()
     try:
         return _drive_point(ctx, p, child, runner, start, answer, renderer, sweep, lock, last_label)
@@ -357,7 +369,7 @@ def _result(ctx: Any, p: Point, child: str, values: dict[str, Any], outcome: str
 
     wid = (values.get("attempt") or {}).get("workflow_id")
     status = (values.get("last_status") or {}).get("status") or (
-        "NEEDS_INPUT" if outcome == "NEEDS_INPUT" else "unknown"
+        {"NEEDS_INPUT": "NEEDS_INPUT", "CANCELED": "NOT_STARTED"}.get(outcome, "unknown")
     )
     metrics: dict[str, Any] = {}
     duration = None
@@ -386,6 +398,28 @@ def _result(ctx: Any, p: Point, child: str, values: dict[str, Any], outcome: str
         "duration": duration,
         # what the final workflow ran with differs from the point's values when a fix changed the spec
         "fixes": [wording.applied(str(f.get("reason") or f.get("kind"))) for f in values.get("fix_history") or []][-3:],
+    }
+
+
+def _not_started(p: Point, child: str) -> dict[str, Any]:
+    """A point the person's cancel reached before it started: nothing was submitted for it."""
+    return {
+        "index": p.index,
+        "point": p.name,
+        "values": p.values,
+        "session": child,
+        "workflow_id": None,
+        "workflow_ids": [],
+        "status": "NOT_STARTED",
+        "outcome": "CANCELED",
+        "attempts": 0,
+        "fix_attempts": 0,
+        "unchanged_retries": 0,
+        "infra_retries": 0,
+        "outputs": [],
+        "metrics": {},
+        "duration": None,
+        "fixes": [],
     }
 
 

@@ -28,9 +28,17 @@ def read_record(state_dir: Path, sid: str) -> dict[str, Any] | None:
     if not is_id(sid) or not path.is_file():
         return None
     try:
-        return dict(json.loads(path.read_text(encoding="utf-8")))
+        return _with_cancel(state_dir, dict(json.loads(path.read_text(encoding="utf-8"))))
     except (OSError, ValueError):
         return None
+
+
+def _with_cancel(state_dir: Path, record: dict[str, Any]) -> dict[str, Any]:
+    """The record with the person's cancel (`sweep/cancel.py`'s mark) under ``canceled`` when there is one."""
+    from runshepherd.sweep.cancel import canceled
+
+    mark = canceled(state_dir, str(record.get("sweep")))
+    return {**record, "canceled": mark} if mark is not None else record
 
 
 def latest_record(state_dir: Path) -> dict[str, Any] | None:
@@ -38,7 +46,7 @@ def latest_record(state_dir: Path) -> dict[str, Any] | None:
     paths = sorted((state_dir / "sweeps").glob(f"*/{RECORD}"), key=lambda p: p.stat().st_mtime, reverse=True)
     for path in paths:
         try:
-            return dict(json.loads(path.read_text(encoding="utf-8")))
+            return _with_cancel(state_dir, dict(json.loads(path.read_text(encoding="utf-8"))))
         except (OSError, ValueError):
             continue
     return None
@@ -49,8 +57,15 @@ def point_rows(record: dict[str, Any], values_of: Callable[[str], dict[str, Any]
     rows = []
     for p in record.get("points") or []:
         v = values_of(p["session"]) or {}
-        status = (v.get("last_status") or {}).get("status") or ("waiting to start" if not v else "submitting")
-        if v.get("outcome") and v["outcome"] != "COMPLETED":
+        waiting = "not started (canceled)" if record.get("canceled") else "waiting to start"
+        status = (v.get("last_status") or {}).get("status") or (waiting if not v else "submitting")
+        if (
+            v.get("outcome")
+            and v["outcome"] != "COMPLETED"
+            and not (
+                v["outcome"] == "CANCELED" and status.startswith("FAILED")  # the workflow's own end state says more
+            )
+        ):
             status = v["outcome"]
         rows.append(
             {
@@ -78,6 +93,10 @@ def status_lines(record: dict[str, Any], values_of: Callable[[str], dict[str, An
         lines.append(f"#{r['index']} {r['point']}: {r['status']}, {wid} (attempt {r['attempt']}){extra}")
     summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
     head = f"sweep {record.get('sweep')} ({record.get('spec')}): {len(points)} point(s) — {summary or 'none started'}"
+    if record.get("canceled"):
+        from runshepherd.sweep.cancel import reason
+
+        head += f"\n{reason(record['canceled'])}: final — no point starts, resubmits or is fixed after it"
     tail = []
     if record.get("best"):
         b = record["best"]

@@ -1,0 +1,110 @@
+"""The person's cancel of a whole sweep, final like a single run's: a mark in the sweep's folder
+(`<state_dir>/sweeps/<sweep>/canceled.json`) written first, then every live point's workflow canceled now.
+
+The mark is what the points obey, in whatever process drives them (a foreground sweep in another terminal, a
+detached one, the chat): a point that has not started never starts, none submits or resubmits, none applies a fix,
+and a workflow submitted in the instant before the mark is canceled by its own point at its next poll. Shared by
+`orchestrate cancel SWEEP`, the chat and the MCP `cancel` tool: one way to cancel a sweep."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from runshepherd.audit import record as audit
+
+if TYPE_CHECKING:  # pragma: no cover
+    from runshepherd.backends.base import Backend
+
+MARK = "canceled.json"
+
+
+def canceled(state_dir: Path, sid: str) -> dict[str, Any] | None:
+    """The sweep's cancel mark ({at, via, approved_by}), or None while it was not canceled."""
+    path = state_dir / "sweeps" / sid / MARK
+    try:
+        return dict(json.loads(path.read_text(encoding="utf-8")))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):  # a mark that exists but cannot be read still means the person canceled
+        return {"at": "unknown", "via": "unknown", "approved_by": "person"}
+
+
+def reason(mark: dict[str, Any]) -> str:
+    """How the sweep's status and `done` say it: who canceled it, how and when."""
+    who = "you" if str(mark.get("approved_by", "person")).startswith(("person", "--yes")) else mark["approved_by"]
+    return f"canceled by {who} ({mark.get('via')}, {mark.get('at')})"
+
+
+def halted(state_dir: Path, sid: str) -> Callable[[], str | None]:
+    """What a point asks before it submits, resubmits, applies a fix or keeps a workflow running: the reason the
+    person canceled the sweep, or None."""
+
+    def check() -> str | None:
+        mark = canceled(state_dir, sid)
+        return reason(mark) if mark is not None else None
+
+    return check
+
+
+@dataclass
+class PointCancel:
+    index: int
+    point: str
+    session: str
+    workflow_id: str | None
+    status: str  # the workflow's status when the cancel came ("not submitted" when it had none)
+    canceled: bool  # this cancel asked the scheduler to cancel it
+
+
+def cancel_sweep(
+    backend: Backend,
+    state_dir: Path,
+    record: dict[str, Any],
+    values_of: Callable[[str], dict[str, Any]],
+    *,
+    via: str,
+    approved_by: str,
+) -> list[PointCancel]:
+    """Mark the sweep canceled, then cancel every point's live workflow (each audited). Idempotent."""
+    sid = str(record["sweep"])
+    path = state_dir / "sweeps" / sid / MARK
+    if not path.exists():
+        mark = {"at": datetime.now(UTC).isoformat(timespec="seconds"), "via": via, "approved_by": approved_by}
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(mark), encoding="utf-8")
+        tmp.replace(path)
+        audit(state_dir, "cancel sweep", approved_by=approved_by, session=sid, via=via)
+    out: list[PointCancel] = []
+    for p in record.get("points") or []:
+        v = values_of(p["session"]) or {}
+        wid = (v.get("attempt") or {}).get("workflow_id")
+        if not wid:
+            out.append(PointCancel(p["index"], p["point"], p["session"], None, "not submitted", False))
+            continue
+        ws = backend.query(wid)
+        live = not ws.status.terminal()
+        if live:
+            backend.cancel(wid)
+            audit(state_dir, "cancel", approved_by=approved_by, session=p["session"], workflow=wid, via=via, sweep=sid)
+        out.append(PointCancel(p["index"], p["point"], p["session"], wid, ws.status.value, live))
+    return out
+
+
+def cancel_own(backend: Backend, state_dir: Path, session: str, workflow_id: str, why: str) -> None:
+    """A point cancels the workflow it submitted in the instant before the person's sweep cancel (audited); one
+    the cancel command already reached (the sweep's shared poll may not show it yet) is left alone."""
+    if backend.query(workflow_id).status.terminal():
+        return
+    backend.cancel(workflow_id)
+    audit(
+        state_dir, "cancel", approved_by="person (canceled the sweep)", session=session, workflow=workflow_id, via=why
+    )
+
+
+def summary(points: list[PointCancel]) -> dict[str, Any]:
+    return {"points": [asdict(p) for p in points], "canceled_workflows": sum(p.canceled for p in points)}

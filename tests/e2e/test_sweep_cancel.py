@@ -1,0 +1,126 @@
+"""The person's cancel is final for a sweep too: `orchestrate cancel SWEEP` cancels every live point, queued points
+never start, nothing is resubmitted or fixed, and the sweep ends CANCELED with each point's real end state."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from cli_helpers import json_lines, run, spawn
+
+# steps is swept: a point of 1 step completes at once, one of 40 runs until it is canceled
+SLOW_SWEEP = """\
+workflow:
+  name: slowsweep
+  resources:
+    default: {cpu: 0.25, memory: 128Mi}
+  tasks:
+  - name: slow
+    image: ubuntu:24.04
+    command: [bash, -c]
+    args: ["for i in $(seq 1 {{ steps }}); do echo step $i/{{ steps }}; sleep 1; done; echo ok > {{output}}/ok.txt"]
+
+default-values:
+  steps: 1
+"""
+
+
+def _spec(tmp_path: Path) -> str:
+    spec = tmp_path / "slowsweep.yaml"
+    spec.write_text(SLOW_SWEEP)
+    return str(spec)
+
+
+def _audit(tmp_path: Path) -> list[dict[str, object]]:
+    lines = (tmp_path / "state" / "audit.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def test_cancel_sweep_from_another_terminal_is_final_for_every_point(tmp_path: Path) -> None:
+    """Four points, two at a time: #1 completes, #2 and #3 run, #4 waits. `cancel SWEEP --yes` from a second
+    terminal: #2 and #3 canceled, #4 never starts, #1 stays COMPLETED, no follow-up offered, exit 1."""
+    args = ("run", "--spec", _spec(tmp_path), "--sweep", "steps=1,40,41,42", "--max-parallel", "2")
+    proc = spawn(tmp_path, *args, "--yes", "--json", "--cadence", "0.5", "--session", "swc")
+    assert proc.stdout is not None
+    seen: list[str] = []
+    deadline = time.time() + 60
+    for line in proc.stdout:  # until #1 has completed and #3 took its place
+        seen.append(line)
+        if sum('"event": "submitted"' in s for s in seen) == 3 or time.time() > deadline:
+            break
+    res = run(tmp_path, "cancel", "swc", "--yes", "--json")
+    assert res.returncode == 0, res.stdout + res.stderr
+    said = json.loads(res.stdout)
+    assert said["canceled"] is True and said["canceled_workflows"] == 2
+    rest, err = proc.communicate(timeout=60)
+    events = json_lines("".join(seen) + rest)
+    done = events[-1]
+    assert done["event"] == "done" and done["session"] == "swc" and done["outcome"] == "CANCELED", (done, err[-2000:])
+    assert proc.returncode == 1
+    assert done["reason"].startswith("canceled by you (orchestrate cancel, ")
+    status = {r["index"]: r["status"] for r in done["results"]}
+    assert status == {1: "COMPLETED", 2: "FAILED_CANCELED", 3: "FAILED_CANCELED", 4: "NOT_STARTED"}, done["results"]
+    submitted = [e for e in events if e["event"] == "submitted"]
+    assert len(submitted) == 3 and len(done["workflow_ids"]) == 3  # nothing resubmitted, #4 never submitted
+    assert not any(e["event"] == "diagnosis" for e in events)  # a cancel is not a failure to diagnose or fix
+    assert not any(e["event"] in ("question", "answered") and e["kind"] in ("download", "save_app") for e in events)
+    assert len(list((tmp_path / "state" / "workflows").iterdir())) == 3
+    cancels = [e for e in _audit(tmp_path) if str(e["what"]).startswith("cancel")]
+    assert [(e["what"], e["approved_by"]) for e in cancels][:1] == [("cancel sweep", "--yes")]
+    assert sorted(str(e["workflow"]) for e in cancels if e["what"] == "cancel") == sorted(
+        r["workflow_id"] for r in done["results"] if r["status"] == "FAILED_CANCELED"
+    )
+    # `status SWEEP` says who canceled it; each point shows its real end state
+    human = run(tmp_path, "status", "swc").stdout
+    assert "canceled by you (orchestrate cancel" in human and "final" in human
+    assert "#1 steps=1: COMPLETED" in human and "#4 steps=42: not started (canceled)" in human
+    as_json = json.loads(run(tmp_path, "status", "swc", "--json").stdout)
+    assert as_json["canceled"]["via"] == "orchestrate cancel"
+    assert [p["status"] for p in as_json["points"]][:3] == ["COMPLETED", "FAILED_CANCELED", "FAILED_CANCELED"]
+    # a second cancel changes nothing; a resume starts nothing either
+    again = run(tmp_path, "cancel", "swc", "--yes", "--json")
+    assert json.loads(again.stdout)["canceled"] is False
+    resumed = run(tmp_path, "resume", "swc", "--yes", "--json")
+    assert json_lines(resumed.stdout)[-1]["outcome"] == "CANCELED"
+    assert len(list((tmp_path / "state" / "workflows").iterdir())) == 3
+
+
+def _wait_running(tmp_path: Path, sid: str, n: int, limit: float = 60) -> list[dict[str, object]]:
+    deadline = time.time() + limit
+    while True:
+        points = json.loads(run(tmp_path, "status", sid, "--json").stdout)["points"]
+        if sum(p["status"] == "RUNNING" for p in points) >= n or time.time() > deadline:
+            return list(points)
+        time.sleep(0.3)
+
+
+def test_a_detached_sweep_cancels_one_point_then_the_whole_sweep(tmp_path: Path) -> None:
+    """`cancel SWEEP-p1` cancels that point only (the other goes on); `cancel SWEEP` then ends the sweep CANCELED,
+    and `attach SWEEP` says the person canceled it."""
+    args = ("run", "--spec", _spec(tmp_path), "--sweep", "steps=40,41", "--yes", "--detach", "--cadence", "0.5")
+    res = run(tmp_path, *args, "--session", "swd")
+    assert res.returncode == 0, res.stdout + res.stderr
+    points = _wait_running(tmp_path, "swd", 2)
+    assert [p["status"] for p in points] == ["RUNNING", "RUNNING"], points
+    # no terminal to confirm on and no --yes: nothing is canceled
+    unconfirmed = run(tmp_path, "cancel", "swd")
+    assert unconfirmed.returncode == 2 and "--yes" in unconfirmed.stderr
+    one = json.loads(run(tmp_path, "cancel", "swd-p1", "--yes", "--json").stdout)
+    assert one == {"workflow_id": points[0]["workflow_id"], "canceled": True}
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        now = json.loads(run(tmp_path, "status", "swd", "--json").stdout)["points"]
+        if now[0]["status"] == "FAILED_CANCELED":
+            break
+        time.sleep(0.3)
+    assert [p["status"] for p in now] == ["FAILED_CANCELED", "RUNNING"], now  # the other point goes on
+    whole = json.loads(run(tmp_path, "cancel", "swd", "--yes", "--json").stdout)
+    assert whole["canceled"] is True and whole["canceled_workflows"] == 1
+    follow = run(tmp_path, "attach", "swd", timeout=60)
+    assert follow.returncode == 1, follow.stdout[-3000:] + follow.stderr
+    assert "session swd done · CANCELED (canceled by you (orchestrate cancel" in follow.stdout
+    assert "FAILED_CANCELED" in follow.stdout and "Download the outputs" not in follow.stdout
+    done = json.loads(run(tmp_path, "attach", "swd", "--json", timeout=60).stdout.splitlines()[-1])
+    assert [r["status"] for r in done["results"]] == ["FAILED_CANCELED", "FAILED_CANCELED"]
+    assert len(done["workflow_ids"]) == 2  # one submission per point, none resubmitted
