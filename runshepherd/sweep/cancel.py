@@ -81,8 +81,10 @@ def cancel_sweep(
         audit(state_dir, "cancel sweep", approved_by=approved_by, session=sid, via=via)
     out: list[PointCancel] = []
     for p in record.get("points") or []:
-        v = values_of(p["session"]) or {}
-        wid = (v.get("attempt") or {}).get("workflow_id")
+        attempt = (values_of(p["session"]) or {}).get("attempt") or {}
+        key = attempt.get("idempotency_key")
+        # a workflow just submitted is in no checkpoint yet: the scheduler finds it by the attempt's key
+        wid = attempt.get("workflow_id") or (backend.find_by_key(key) if key else None)
         if not wid:
             out.append(PointCancel(p["index"], p["point"], p["session"], None, "not submitted", False))
             continue

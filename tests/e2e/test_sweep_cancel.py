@@ -68,9 +68,10 @@ def test_cancel_sweep_from_another_terminal_is_final_for_every_point(tmp_path: P
     assert len(list((tmp_path / "state" / "workflows").iterdir())) == 3
     cancels = [e for e in _audit(tmp_path) if str(e["what"]).startswith("cancel")]
     assert [(e["what"], e["approved_by"]) for e in cancels][:1] == [("cancel sweep", "--yes")]
-    assert sorted(str(e["workflow"]) for e in cancels if e["what"] == "cancel") == sorted(
+    # each canceled workflow's cancel is in the audit log (its point may have asked too, racing the command)
+    assert {str(e["workflow"]) for e in cancels if e["what"] == "cancel"} == {
         r["workflow_id"] for r in done["results"] if r["status"] == "FAILED_CANCELED"
-    )
+    }
     # `status SWEEP` says who canceled it; each point shows its real end state
     human = run(tmp_path, "status", "swc").stdout
     assert "canceled by you (orchestrate cancel" in human and "final" in human
