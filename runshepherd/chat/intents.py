@@ -108,7 +108,9 @@ def route(text: str, *, waiting: str | None = None, known: list[str] | None = No
         r"\b(?:spec|yaml|workflow|draft)\b", t
     ):
         return Intent(kind="draft", text=text, request=text.strip())
-    if re.search(r"\b(cancel|abort|kill|terminate)\b", t) or re.match(r"stop (it|the run|the job|workflow)", t):
+    if re.search(r"\b(cancel|abort|kill|terminate)\b", t) or re.match(
+        r"stop (it|the run|the job|workflow|the sweep|all|everything)", t
+    ):
         return Intent(kind="cancel", text=text, workflow=wid)
     if re.search(r"\bdownload\b|\b(fetch|get|grab|copy) (the |my )?(outputs?|results?|model|artifacts?)\b", t):
         return Intent(kind="download", text=text, workflow=wid)

@@ -33,7 +33,7 @@ HELP = """I can:
   what a workflow does   "what does workflow tiny-1 do"
   draft a spec           "draft a workflow yaml reading s3://raw/ and writing to s3://out/" (never submitted)
   why it failed          "why did it fail"
-  follow-ups             "download the outputs", "save it as an app", "cancel it" (I always confirm)
+  follow-ups             "download the outputs", "save it as an app", "cancel it", "stop the sweep" (I always confirm)
   answer a question      "yes", "no", "retry", "stop"
   start a sweep          "sweep lr over 1e-3, 3e-4 with examples/sweep-lr.yaml", "run sweep-lr.yaml with 3 seeds"
   a sweep's progress     "how is the sweep doing?", "compare the points", "which point is best?"
@@ -144,16 +144,24 @@ class ChatSession:
         results = record.get("results")
         if results is not None:
             ok = all(r.get("status") == "COMPLETED" for r in results)
-            d.values = {"outcome": "COMPLETED" if ok else "FAILED", "sweep": sid}
+            outcome = "CANCELED" if record.get("canceled") else "COMPLETED" if ok else "FAILED"
+            d.values = {"outcome": outcome, "sweep": sid}
         self.drivers[sid] = d  # type: ignore[assignment]  # duck-types RunDriver
         return d
 
     def _on_sweep_done(self, sid: str, values: dict[str, Any]) -> None:
         from runshepherd.sweep.status import read_record
 
-        if read_record(self.ctx.state_dir, sid) is None:  # the plan was declined (or never answered)
+        record = read_record(self.ctx.state_dir, sid)
+        if record is None:  # the plan was declined (or never answered)
             values["outcome"] = "CANCELED"
             self.say(f"sweep {sid}: nothing was submitted")
+            return
+        if record.get("canceled"):
+            from runshepherd.sweep.cancel import reason
+
+            values["outcome"] = "CANCELED"
+            self.say(f"sweep {sid} ended CANCELED ({reason(record['canceled'])}) — 'compare the points' shows each")
             return
         self.say(f"sweep {sid} ended {values.get('outcome')} — 'compare the points' shows the table again")
 
@@ -476,6 +484,9 @@ class ChatSession:
         self.say(f"● app       saved {app.name} v{app.latest}")
 
     def do_cancel(self, intent: Intent) -> None:
+        if not intent.workflow and (sid := self._current_sweep()) is not None:  # "cancel it", "stop the sweep"
+            self._ask_cancel_sweep(sid)
+            return
         wid = self._wid(intent)
         if not wid:
             self.say("there is no run to cancel")
@@ -507,6 +518,41 @@ class ChatSession:
         self._audit("cancel", conf)
         self.say(f"● cancel requested for {conf.workflow}")
 
+    def _ask_cancel_sweep(self, sid: str) -> None:
+        """The same confirmation and the same cancel as `orchestrate cancel SWEEP` (`sweep/cancel.py`)."""
+        from runshepherd.sweep.cancel import question, refusal
+        from runshepherd.sweep.status import point_rows, read_record
+
+        record = read_record(self.ctx.state_dir, sid)
+        if record is None:
+            self.say(f"sweep {sid} has submitted nothing, so there is nothing to cancel")
+            return
+        if (no := refusal(self.ctx.state_dir, record, self._values_of)) is not None:
+            self.say(no)
+            return
+        text = question(record, point_rows(record, self._values_of))
+        self.rec.confirm = Confirmation(action="cancel_sweep", workflow=sid, session=sid, text=text)
+        self.say(f"? {text} [yes/NO]")
+
+    def _confirmed_cancel_sweep(self, conf: Confirmation) -> None:
+        from runshepherd.sweep.cancel import cancel_sweep, told
+        from runshepherd.sweep.status import read_record
+
+        record = read_record(self.ctx.state_dir, conf.workflow)
+        if record is None:
+            self.say(f"sweep {conf.workflow} is gone; nothing to cancel")
+            return
+        points = cancel_sweep(
+            self.ctx.backend, self.ctx.state_dir, record, self._values_of, via="chat", approved_by="person"
+        )
+        d = self.drivers.get(conf.workflow)
+        if d is not None and d.waiting:  # an open question of the sweep is moot now: nothing acts on its answer
+            d.stop("canceled")
+        self.say("\n".join(told(conf.workflow, points)))
+
+    def _values_of(self, sid: str) -> dict[str, Any]:
+        return dict(self._graph_state(sid).values or {})
+
     def do_status(self, intent: Intent) -> None:
         from runshepherd.reports.build import report_for
         from runshepherd.reports.status import render_markdown
@@ -532,7 +578,7 @@ class ChatSession:
         if record is None:
             self.say("no sweep yet — start one: 'sweep lr over 1e-3, 3e-4 with FILE.yaml'")
             return
-        self.say("\n".join(status_lines(record, lambda sid: dict(self._graph_state(sid).values or {}))))
+        self.say("\n".join(status_lines(record, self._values_of)))
 
     def _current_sweep(self) -> str | None:
         from runshepherd.chat.sweeps import SweepDriver

@@ -301,7 +301,7 @@ def _confirm(ctx: CliContext, what: str, question: str, yes: bool) -> bool:
 
 def _cancel_sweep(ctx: CliContext, record: dict[str, Any], yes: bool, as_json: bool) -> None:
     """Every live point's workflow canceled, queued points never started, the sweep ends CANCELED (final)."""
-    from runshepherd.sweep.cancel import cancel_sweep, canceled, summary
+    from runshepherd.sweep.cancel import cancel_sweep, question, refusal, summary, told
     from runshepherd.sweep.status import point_rows
 
     sid = str(record["sweep"])
@@ -309,16 +309,10 @@ def _cancel_sweep(ctx: CliContext, record: dict[str, Any], yes: bool, as_json: b
     def values_of(session: str) -> dict[str, Any]:
         return dict(ctx.runner(session).snapshot().values or {})
 
-    rows = point_rows(record, values_of)
-    ended = record.get("results") is not None and all(
-        (values_of(r["session"]).get("outcome") or "NEEDS_INPUT") != "NEEDS_INPUT" for r in rows
-    )
-    if ended or canceled(ctx.state_dir, sid) is not None:
-        said = "was already canceled" if canceled(ctx.state_dir, sid) is not None else "already ended"
-        _nothing(ctx, {"sweep": sid}, f"sweep {sid} {said}; nothing to cancel", as_json)
+    if (no := refusal(ctx.state_dir, record, values_of)) is not None:
+        _nothing(ctx, {"sweep": sid}, no, as_json)
         return
-    shown = ", ".join(f"#{r['index']} {r['status']}" for r in rows)
-    if not _confirm(ctx, sid, f"Cancel sweep {sid} ({len(rows)} point(s): {shown})? This is final.", yes):
+    if not _confirm(ctx, sid, question(record, point_rows(record, values_of)), yes):
         return
     points = cancel_sweep(
         ctx.backend,
@@ -331,12 +325,8 @@ def _cancel_sweep(ctx: CliContext, record: dict[str, Any], yes: bool, as_json: b
     if as_json:
         ctx.print_json({"sweep": sid, "canceled": True, **summary(points)})
         return
-    n = sum(p.canceled for p in points)
-    ctx.out.print(f"● sweep {sid} canceled: cancel requested for {n} running workflow(s)", markup=False)
-    for p in points:
-        did = "cancel requested" if p.canceled else f"left as it is ({p.status})"
-        ctx.out.print(f"  #{p.index} {p.point}: {p.workflow_id or 'nothing submitted'} — {did}", markup=False)
-    ctx.out.print("  points not yet started never start; nothing is resubmitted or fixed", markup=False)
+    for line in told(sid, points):
+        ctx.out.print(line, markup=False)
 
 
 def pools(ctx: CliContext, as_json: bool) -> None:

@@ -51,6 +51,26 @@ def halted(state_dir: Path, sid: str) -> Callable[[], str | None]:
     return check
 
 
+def refusal(state_dir: Path, record: dict[str, Any], values_of: Callable[[str], dict[str, Any]]) -> str | None:
+    """Why there is nothing to cancel (already canceled, already ended), or None when the sweep can be canceled.
+    A sweep paused on a point's question is not ended: canceling it means that point is never continued."""
+    sid = str(record["sweep"])
+    if canceled(state_dir, sid) is not None:
+        return f"sweep {sid} was already canceled; nothing to cancel"
+    points = record.get("points") or []
+    if record.get("results") is not None and all(
+        (values_of(p["session"]).get("outcome") or "NEEDS_INPUT") != "NEEDS_INPUT" for p in points
+    ):
+        return f"sweep {sid} already ended; nothing to cancel"
+    return None
+
+
+def question(record: dict[str, Any], rows: list[dict[str, Any]]) -> str:
+    """The confirmation asked before a sweep is canceled (the terminal and the chat ask the same)."""
+    shown = ", ".join(f"#{r['index']} {r['status']}" for r in rows)
+    return f"Cancel sweep {record['sweep']} ({len(rows)} point(s): {shown})? This is final."
+
+
 @dataclass
 class PointCancel:
     index: int
@@ -110,3 +130,14 @@ def cancel_own(backend: Backend, state_dir: Path, session: str, workflow_id: str
 
 def summary(points: list[PointCancel]) -> dict[str, Any]:
     return {"points": [asdict(p) for p in points], "canceled_workflows": sum(p.canceled for p in points)}
+
+
+def told(sid: str, points: list[PointCancel]) -> list[str]:
+    """What the person is told after the cancel: each point's workflow and what was done to it."""
+    n = sum(p.canceled for p in points)
+    lines = [f"● sweep {sid} canceled: cancel requested for {n} running workflow(s)"]
+    for p in points:
+        did = "cancel requested" if p.canceled else f"left as it is ({p.status})"
+        lines.append(f"  #{p.index} {p.point}: {p.workflow_id or 'nothing submitted'} — {did}")
+    lines.append("  points not yet started never start; nothing is resubmitted or fixed")
+    return lines

@@ -125,3 +125,70 @@ def test_a_detached_sweep_cancels_one_point_then_the_whole_sweep(tmp_path: Path)
     done = json.loads(run(tmp_path, "attach", "swd", "--json", timeout=60).stdout.splitlines()[-1])
     assert [r["status"] for r in done["results"]] == ["FAILED_CANCELED", "FAILED_CANCELED"]
     assert len(done["workflow_ids"]) == 2  # one submission per point, none resubmitted
+
+
+def test_cancel_it_in_the_chat_cancels_the_sweep_the_chat_started(tmp_path: Path) -> None:
+    """`orchestrate chat`: while its sweep runs, "stop the sweep" asks first (like a run's cancel), "no" keeps it
+    running, "cancel it" + "yes" cancels every point, and the sweep ends CANCELED with nothing resubmitted."""
+    import subprocess
+
+    from cli_helpers import env_for, orchestrate_bin
+
+    _spec(tmp_path)
+    proc = subprocess.Popen(
+        [*orchestrate_bin(), "chat", "--session", "cc", "--cadence", "0.2"],
+        cwd=tmp_path,
+        env=env_for(tmp_path),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    shown: list[str] = []
+
+    def say(line: str) -> None:
+        assert proc.stdin is not None
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+
+    def until(needle: str, limit: float = 60) -> None:
+        assert proc.stdout is not None
+        deadline = time.time() + limit
+        for line in proc.stdout:
+            shown.append(line)
+            if needle in line or time.time() > deadline:
+                return
+
+    try:
+        say("sweep steps over 40, 41 with slowsweep.yaml")
+        until("[YES/no]")
+        say("yes")
+        until("RUNNING")
+        until("RUNNING")  # both points' workflows run
+        say("stop the sweep")
+        until("[yes/NO]")
+        say("no")
+        until("ok, not doing that")
+        say("cancel it")
+        until("[yes/NO]")
+        say("yes")
+        until("points not yet started never start")
+        say("how is the sweep doing?")
+        rest, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    out = "".join(shown) + rest
+    assert proc.returncode == 0, out[-3000:] + err[-2000:]
+    sid = out.split("starting sweep ", 1)[1].split(":", 1)[0]
+    assert out.count(f"? Cancel sweep {sid} (2 point(s): ") == 2 and "This is final. [yes/NO]" in out
+    assert f"● sweep {sid} canceled: cancel requested for 2 running workflow(s)" in out
+    assert f"sweep {sid} ended CANCELED (canceled by you (chat, " in out
+    assert f"sweep {sid} done · CANCELED" in out and "? download:" not in out and "? save_app:" not in out
+    assert out.count("● submitted") == 2  # one submission per point, nothing resubmitted
+    assert out.count("canceled: the sweep was canceled by you (chat, ") == 2  # each point says who canceled it
+    assert "final — no point starts, resubmits or is fixed after it" in out  # "how is the sweep doing?"
+    status = json.loads(run(tmp_path, "status", sid, "--json").stdout)
+    assert [p["status"] for p in status["points"]] == ["FAILED_CANCELED", "FAILED_CANCELED"]
+    assert status["canceled"]["via"] == "chat" and status["canceled"]["approved_by"] == "person"
