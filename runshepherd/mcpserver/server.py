@@ -101,7 +101,8 @@ def build_server(ctx: CliContext, *, cadence: float | None = None) -> MCPServer:
 
     @server.tool(annotations=CANCELS)
     def cancel(session: str | None = None, workflow_id: str | None = None) -> CancelResult:
-        """Cancel the live workflow of a session, or a workflow by id. The person's cancel is final."""
+        """Cancel the live workflow of a session, every point of a sweep (its id as session), or a workflow by id.
+        The person's cancel is final: a canceled sweep starts, resubmits and fixes nothing more."""
         return _guard(sessions.cancel, session, workflow_id)
 
     @server.resource(

@@ -213,12 +213,32 @@ class Sessions:
         self._launch(sid, None, answers)
         return self.view(sid)
 
+    def _cancel_sweep(self, record: dict[str, Any]) -> CancelResult:
+        """A sweep id: the same cancel as `orchestrate cancel SWEEP` (`sweep/cancel.py`), final for every point."""
+        from runshepherd.sweep.cancel import cancel_sweep, refusal, told
+
+        sid = str(record["sweep"])
+
+        def values_of(session: str) -> dict[str, Any]:
+            return dict(self._runner(session).snapshot().values or {})
+
+        if (no := refusal(self.ctx.state_dir, record, values_of)) is not None:
+            return CancelResult(session=sid, canceled=False, message=no)
+        points = cancel_sweep(
+            self.ctx.backend, self.ctx.state_dir, record, values_of, via="mcp cancel", approved_by="person"
+        )
+        return CancelResult(session=sid, canceled=True, message="\n".join(told(sid, points)))
+
     def cancel(self, session: str | None = None, workflow_id: str | None = None) -> CancelResult:
         """Cancel a session's live workflow (the session then ends CANCELED) or a workflow by id."""
         if (session is None) == (workflow_id is None):
             raise UsageError("cancel takes exactly one of session or workflow_id")
         if session is not None:
             sid = check_id(session, "session id")
+            from runshepherd.sweep.status import read_record
+
+            if (sweep := read_record(self.ctx.state_dir, sid)) is not None:
+                return self._cancel_sweep(sweep)
             v = self._runner(sid).snapshot().values or {}
             if not v and not self._busy(sid):
                 raise UsageError(f"no session {sid!r}")

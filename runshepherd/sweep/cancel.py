@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from runshepherd.audit import record as audit
+from runshepherd.backends.base import Status
 
 if TYPE_CHECKING:  # pragma: no cover
     from runshepherd.backends.base import Backend
@@ -92,6 +93,13 @@ def cancel_sweep(
 ) -> list[PointCancel]:
     """Mark the sweep canceled, then cancel every point's live workflow (each audited). Idempotent."""
     sid = str(record["sweep"])
+    before: list[tuple[dict[str, Any], str | None, str]] = []
+    for p in record.get("points") or []:  # read first: once marked, a point may cancel its own workflow
+        attempt = (values_of(p["session"]) or {}).get("attempt") or {}
+        key = attempt.get("idempotency_key")
+        # a workflow just submitted is in no checkpoint yet: the scheduler finds it by the attempt's key
+        wid = attempt.get("workflow_id") or (backend.find_by_key(key) if key else None)
+        before.append((p, wid, backend.query(wid).status.value if wid else "not submitted"))
     path = state_dir / "sweeps" / sid / MARK
     if not path.exists():
         mark = {"at": datetime.now(UTC).isoformat(timespec="seconds"), "via": via, "approved_by": approved_by}
@@ -100,20 +108,12 @@ def cancel_sweep(
         tmp.replace(path)
         audit(state_dir, "cancel sweep", approved_by=approved_by, session=sid, via=via)
     out: list[PointCancel] = []
-    for p in record.get("points") or []:
-        attempt = (values_of(p["session"]) or {}).get("attempt") or {}
-        key = attempt.get("idempotency_key")
-        # a workflow just submitted is in no checkpoint yet: the scheduler finds it by the attempt's key
-        wid = attempt.get("workflow_id") or (backend.find_by_key(key) if key else None)
-        if not wid:
-            out.append(PointCancel(p["index"], p["point"], p["session"], None, "not submitted", False))
-            continue
-        ws = backend.query(wid)
-        live = not ws.status.terminal()
-        if live:
+    for p, wid, status in before:
+        live = wid is not None and not Status(status).terminal()
+        if wid is not None and live and not backend.query(wid).status.terminal():  # else its point already did
             backend.cancel(wid)
             audit(state_dir, "cancel", approved_by=approved_by, session=p["session"], workflow=wid, via=via, sweep=sid)
-        out.append(PointCancel(p["index"], p["point"], p["session"], wid, ws.status.value, live))
+        out.append(PointCancel(p["index"], p["point"], p["session"], wid, status, live))
     return out
 
 

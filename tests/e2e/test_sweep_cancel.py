@@ -192,3 +192,37 @@ def test_cancel_it_in_the_chat_cancels_the_sweep_the_chat_started(tmp_path: Path
     status = json.loads(run(tmp_path, "status", sid, "--json").stdout)
     assert [p["status"] for p in status["points"]] == ["FAILED_CANCELED", "FAILED_CANCELED"]
     assert status["canceled"]["via"] == "chat" and status["canceled"]["approved_by"] == "person"
+
+
+def test_the_mcp_cancel_tool_takes_a_sweep_id(tmp_path: Path) -> None:
+    """The MCP `cancel` tool (the SDK's own client over stdio) given a sweep id as its session: the same cancel as
+    `orchestrate cancel SWEEP` — every running point canceled, the detached sweep ends CANCELED."""
+    import anyio
+    from cli_helpers import env_for, orchestrate_bin
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    args = ("run", "--spec", _spec(tmp_path), "--sweep", "steps=40,41", "--yes", "--detach", "--cadence", "0.5")
+    assert run(tmp_path, *args, "--session", "swm").returncode == 0
+    assert [p["status"] for p in _wait_running(tmp_path, "swm", 2)] == ["RUNNING", "RUNNING"]
+    cmd = orchestrate_bin()
+    params = StdioServerParameters(command=cmd[0], args=[*cmd[1:], "mcp"], env=env_for(tmp_path), cwd=str(tmp_path))
+    got: dict[str, dict[str, object]] = {}
+
+    async def main() -> None:
+        async with Client(params) as client:
+            for n in ("first", "again"):
+                res = await client.call_tool("cancel", {"session": "swm"})
+                assert not res.is_error and res.structured_content is not None, res.content
+                got[n] = res.structured_content
+
+    anyio.run(main)
+    assert got["first"]["canceled"] is True and "cancel requested for 2 running workflow(s)" in str(
+        got["first"]["message"]
+    )
+    assert got["again"]["canceled"] is False and "already canceled" in str(got["again"]["message"])
+    done = json.loads(run(tmp_path, "attach", "swm", "--json", timeout=60).stdout.splitlines()[-1])
+    assert done["outcome"] == "CANCELED" and done["reason"].startswith("canceled by you (mcp cancel, ")
+    assert [r["status"] for r in done["results"]] == ["FAILED_CANCELED", "FAILED_CANCELED"]
+    audit = _audit(tmp_path)
+    assert [e["via"] for e in audit if e["what"] == "cancel sweep"] == ["mcp cancel"]
