@@ -452,15 +452,27 @@ def sessions(ctx: CliContext, as_json: bool) -> None:
         return
     from rich.table import Table
 
-    # One line per session at any width (80 columns included): the last column gives way, with an ellipsis.
+    # One line per session at any width (80 columns included): the id, state, workflow and time always show in
+    # full (rich's own squeezing dropped the Session and State columns at 80); the last column is cut with "…".
+    heads = ("Session", "State", "Workflow", "Updated")
+    cells = [
+        (
+            r["session"],
+            r["state"],
+            r["workflow"] or "-",
+            (r["last_update"] or "-")[5:16].replace("T", " ") if r["last_update"] else "-",
+        )
+        for r in rows
+    ]
+    widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(heads)]
+    room = max(12, ctx.out.width - sum(widths) - 2 * len(heads))
     table = Table(box=None, pad_edge=False, header_style="bold")
-    for name in ("Session", "State", "Workflow", "Updated"):
-        table.add_column(name, no_wrap=True)
-    table.add_column("Request · waiting for", no_wrap=True, overflow="ellipsis", ratio=1)
-    for r in rows:
-        updated = (r["last_update"] or "-")[5:16].replace("T", " ") if r["last_update"] else "-"
-        last = f"? {r['question']}" if r["question"] else (r["request"] or "-")
-        table.add_row(r["session"], r["state"], r["workflow"] or "-", updated, " ".join(last.split()))
+    for name, width in zip(heads, widths, strict=True):
+        table.add_column(name, no_wrap=True, min_width=width)
+    table.add_column("Request · waiting for", no_wrap=True, overflow="ellipsis", max_width=room)
+    for r, c in zip(rows, cells, strict=True):
+        last = " ".join((f"? {r['question']}" if r["question"] else (r["request"] or "-")).split())
+        table.add_row(*c, last if len(last) <= room else last[: room - 1] + "…")
     ctx.out.print(table)
 
 

@@ -87,8 +87,10 @@ def stage_line(d: TaskDigest) -> str:
 def _event_line(e: KeyEvent) -> str:
     when = f"{e.timestamp:%H:%M:%S} " if e.timestamp else ""
     what = _EVENT_WORDS.get(e.kind, e.kind)
-    repeat = f" (×{e.count})" if e.count > 1 else ""
-    return f"{when}{what}{repeat}: {e.line[:100]}"
+    # the count is of lines of this kind (e.g. "Uploading…" then "Uploaded 5 file(s)"), not of this line
+    repeat = f" (latest of {e.count})" if e.count > 1 else ""
+    line = e.line if len(e.line) <= 100 else e.line[:99] + "…"  # a cut path or URL says it was cut
+    return f"{when}{what}{repeat}: {line}"
 
 
 def _fit_errors(lines: list[str], root: str | None, budget: int) -> list[str]:

@@ -3,6 +3,7 @@ the sessions table fits 80 columns."""
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -55,6 +56,9 @@ def test_status_is_terminal_text_and_sessions_fit_80_columns(tmp_path: Path) -> 
     table = run(tmp_path, "sessions").stdout  # captured: rich renders at 80 columns
     lines = [ln for ln in table.splitlines() if ln.strip()]
     assert len(lines) == 4 and all(len(ln) <= 80 for ln in lines), table  # header + one line per session
+    # the id to resume with and the state show in full at 80 columns (rich's squeezing used to drop both)
+    assert lines[0].split()[:2] == ["Session", "State"], table
+    assert all(re.match(r"[0-9a-f]{8}\s+waiting\s", ln) for ln in lines[1:]), table
 
 
 def test_an_ended_run_has_no_eta_or_live_stage_and_keeps_its_metrics(tmp_path: Path) -> None:

@@ -136,7 +136,8 @@ def _name_from(text: str, script: str | None) -> str:
     text = re.sub(r"[\w./~-]+\.(?:py|sh)\b", " ", text)
     text = re.sub(_FLAG, " ", text)
     text = re.sub(_PATH, " ", text)
-    words = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9]*", text)]
+    # a word starts at a word boundary: the "e" of "3e-4" or the "x" of "8x" is part of a number, not a name
+    words = [w.lower() for w in re.findall(r"(?<![\w.])[A-Za-z][A-Za-z0-9]*", text)]
     keep = [w for w in words if w not in _STOP][:3]
     name = "-".join(keep) or "run"
     name = re.sub(r"[^a-z0-9-]+", "-", name).strip("-")[:40].strip("-")

@@ -57,6 +57,9 @@ def test_request_parsing_takes_only_what_was_said(tmp_path: Path) -> None:
     assert p.script == "train.py" and p.model == "resnet50"
     bare = parse_request("train a small classifier", tmp_path)
     assert bare.epochs is None and bare.lr is None and bare.gpus is None and bare.name == "train-classifier"
+    # a number's exponent is not a word: "lr 3e-4" named the workflow "e"
+    assert parse_request("run train.py with lr 3e-4", tmp_path).name == "run"
+    assert parse_request("train resnet50 with lr 1e-3 on 8x gpus", tmp_path).name == "train-resnet50"
 
 
 def test_drafted_specs_validate_and_carry_the_parameters(tmp_path: Path) -> None:
