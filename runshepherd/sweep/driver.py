@@ -389,7 +389,7 @@ def _result(ctx: Any, p: Point, child: str, values: dict[str, Any], outcome: str
         "workflow_ids": list(values.get("workflow_ids") or []),
         "status": status,
         "outcome": outcome,
-        "attempts": int((values.get("attempt") or {}).get("n") or 0),
+        "attempts": _submitted_attempts(values.get("attempt") or {}),
         "fix_attempts": int(values.get("fix_attempts") or 0),
         "unchanged_retries": int(values.get("unchanged_retries") or 0),
         "infra_retries": int(values.get("infra_retries") or 0),
@@ -399,6 +399,13 @@ def _result(ctx: Any, p: Point, child: str, values: dict[str, Any], outcome: str
         # what the final workflow ran with differs from the point's values when a fix changed the spec
         "fixes": [wording.applied(str(f.get("reason") or f.get("kind"))) for f in values.get("fix_history") or []][-3:],
     }
+
+
+def _submitted_attempts(attempt: dict[str, Any]) -> int:
+    """Attempts that reached the scheduler: one prepared but never submitted (a paused fix question, a cancel
+    before the resubmission) is not counted."""
+    n = int(attempt.get("n") or 0)
+    return n if attempt.get("workflow_id") else max(0, n - 1)
 
 
 def _not_started(p: Point, child: str) -> dict[str, Any]:

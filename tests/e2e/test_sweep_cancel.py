@@ -226,3 +226,37 @@ def test_the_mcp_cancel_tool_takes_a_sweep_id(tmp_path: Path) -> None:
     assert [r["status"] for r in done["results"]] == ["FAILED_CANCELED", "FAILED_CANCELED"]
     audit = _audit(tmp_path)
     assert [e["via"] for e in audit if e["what"] == "cancel sweep"] == ["mcp cancel"]
+
+
+def test_a_sweep_paused_on_a_fix_question_and_canceled_applies_no_fix(tmp_path: Path) -> None:
+    """A detached sweep (plan answered on a terminal) whose diverging point waits on its fix question; the person
+    cancels the sweep; `resume SWEEP --yes` then applies no fix and submits nothing: the point stays FAILED."""
+    import os
+
+    from cli_helpers import EXAMPLES, on_a_terminal, read_until
+
+    spec = str(EXAMPLES / "sweep-lr.yaml")
+    proc, master = on_a_terminal(
+        tmp_path, "run", "--spec", spec, "--sweep", "lr=1.0", "--detach", "--cadence", "0.5", "--session", "swf"
+    )
+    try:
+        read_until(master, "[YES/no]", 60)
+        os.write(master, b"yes\r")
+        read_until(master, "orchestrate status swf", 30)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    paused = run(tmp_path, "attach", "swf", timeout=120)
+    assert paused.returncode == 3 and "? resubmit:" in paused.stdout, paused.stdout[-2000:]
+    canceled = json.loads(run(tmp_path, "cancel", "swf", "--yes", "--json").stdout)
+    assert canceled["canceled"] is True and canceled["canceled_workflows"] == 0  # its one workflow had failed
+    res = run(tmp_path, "resume", "swf", "--yes", "--json", timeout=120)
+    events = json_lines(res.stdout)
+    done = events[-1]
+    assert res.returncode == 1 and done["outcome"] == "CANCELED", res.stdout[-2000:] + res.stderr
+    assert [r["status"] for r in done["results"]] == ["FAILED"] and done["results"][0]["attempts"] == 1
+    assert not any(e["event"] == "submitted" for e in events) and len(done["workflow_ids"]) == 1
+    assert "not submitted: the sweep was canceled by you (orchestrate cancel" in res.stdout
+    assert len(list((tmp_path / "state" / "workflows").iterdir())) == 1
