@@ -18,6 +18,7 @@ from runshepherd.chat.intents import Intent, route
 from runshepherd.chat.runs import RunDriver
 from runshepherd.chat.store import ChatRecord, Confirmation, save
 from runshepherd.cli.context import CliContext
+from runshepherd.errors import RunShepherdError
 from runshepherd.graph.context import build_deps
 from runshepherd.graph.runner import new_session_id
 from runshepherd.names import quoted
@@ -169,7 +170,6 @@ class ChatSession:
         """The same sweep as `orchestrate run --spec S --sweep …`: the plan asked here, answered here."""
         from runshepherd.chat.sweeps import SweepDriver, spec_said
         from runshepherd.cli import sweep as sw
-        from runshepherd.errors import RunShepherdError
         from runshepherd.sweep.driver import run_sweep
 
         spec = spec_said(request, Path.cwd()) or self._last_spec()
@@ -308,7 +308,10 @@ class ChatSession:
             return False
         if intent.kind == "status" and not intent.workflow and self._current_sweep() is not None:
             intent = intent.model_copy(update={"kind": "sweep_status"})  # "what's the status" of a sweep
-        getattr(self, f"do_{intent.kind}")(intent)
+        try:
+            getattr(self, f"do_{intent.kind}")(intent)
+        except RunShepherdError as exc:  # e.g. a workflow id that does not exist: say it, the conversation goes on
+            self.say(f"error: {exc}")
         self.persist()
         return True
 
@@ -335,7 +338,6 @@ class ChatSession:
 
     def do_draft(self, intent: Intent) -> None:
         """A spec written next to the conversation (never over an existing file) and validated; nothing submitted."""
-        from runshepherd.errors import RunShepherdError
         from runshepherd.experts.base import make_expert
         from runshepherd.experts.draft import draft
         from runshepherd.logs import redact

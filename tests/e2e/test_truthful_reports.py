@@ -130,3 +130,10 @@ def test_a_run_cancelled_before_it_started_shows_nothing_it_never_did(tmp_path: 
     assert "requested cpu 1, memory 512Mi, gpu 2" in report["resources"] and "allocated" not in report["resources"]
     text = run(tmp_path, "status", wid).stdout
     assert "Container starting" not in text and "ended FAILED_CANCELED before any application output" in text
+
+
+def test_a_chat_goes_on_after_a_workflow_id_that_does_not_exist(tmp_path: Path) -> None:
+    res = chat(tmp_path, "c1", ["show logs of nope-7", "what does workflow nope-8 do", "quit"], timeout=60)
+    assert res.returncode == 0, res.stdout + res.stderr  # was: exit 2 at the first line, the rest never read
+    assert "no workflow 'nope-7'" in res.stdout and "no workflow 'nope-8'" in res.stdout, res.stdout
+    assert "Traceback" not in res.stdout + res.stderr
