@@ -27,6 +27,12 @@ _STOP = {
     "please",
     "me",
     "my",
+    "own",
+    "your",
+    "our",
+    "again",
+    "now",
+    "quickly",
     "small",
     "quick",
     "tiny",
@@ -117,6 +123,17 @@ GENERIC = {
     "data",
     "dataset",
     "files",
+    # formats and containers of the person's own data: the demo reads a .csv or .npz path they name
+    "csv",
+    "tsv",
+    "npz",
+    "json",
+    "jsonl",
+    "parquet",
+    "file",
+    "folder",
+    "table",
+    "tabular",
 }
 # Words after "on" that are where it runs, not what it trains on.
 PLACES = {"gpu", "gpus", "cpu", "cpus", "cluster", "slurm", "osmo", "pool", "node", "nodes", "machine", "local"}
@@ -188,8 +205,9 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
     if m := _first(r"\b(?:dataset|data)\s+([A-Za-z][\w./-]*)", t) or _first(
         r"\bon\s+([A-Za-z][\w-]*(?:/[\w.-]+)?)\s+(?:dataset|data)\b", t
     ):
-        got["dataset"] = m.group(1)
-        understood.append(f"dataset={m.group(1)}")
+        if m.group(1).lower() not in _STOP:  # "on my data" names no dataset
+            got["dataset"] = m.group(1)
+            understood.append(f"dataset={m.group(1)}")
     if "time_limit" not in got and (m := _first(r"\bfor\s+(\d+)\s*(h|hours?|min(?:ute)?s?|d|days?)\b", t)):
         got["time_limit"] = f"{m.group(1)}{m.group(2).lower()[0]}"
         understood.append(f"time_limit={got['time_limit']}")

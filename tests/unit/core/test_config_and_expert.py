@@ -60,6 +60,13 @@ def test_request_parsing_takes_only_what_was_said(tmp_path: Path) -> None:
     # a number's exponent is not a word: "lr 3e-4" named the workflow "e"
     assert parse_request("run train.py with lr 3e-4", tmp_path).name == "run"
     assert parse_request("train resnet50 with lr 1e-3 on 8x gpus", tmp_path).name == "train-resnet50"
+    # everyday phrasing names no model or dataset to ask about ("own", "my", "csv" were asked about as names)
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "train.csv").write_text("a,label\n1,0\n")
+    for said in ("train a classifier on my own data", "train a model on my data", "train it again on my csv"):
+        assert parse_request(said, tmp_path).subject is None, said
+    assert parse_request("fine-tune bert-base on my csv data/train.csv", tmp_path).subject == "bert-base"
+    assert parse_request("fine-tune bert on imdb", tmp_path).subject == "bert, imdb"
 
 
 def test_drafted_specs_validate_and_carry_the_parameters(tmp_path: Path) -> None:
