@@ -146,7 +146,11 @@ def route(text: str, *, waiting: str | None = None, known: list[str] | None = No
         return Intent(kind="sweep_status", text=text)
     if re.search(r"\b(status|progress|how(?:'s| is) it going|how far|is it (done|finished|running)|eta)\b", t):
         return Intent(kind="status", text=text, workflow=wid)
-    if re.search(r"\b(list|show)( my| the)? (runs|sessions|workflows)\b|^(runs|sessions)$", t):
+    if re.search(
+        r"\b(list|show)( my| the)? (runs|sessions|workflows)\b|^(my )?(runs|sessions|workflows)$"
+        r"|\b(what|which) (runs|sessions|workflows) (do|have|are)\b",
+        t,
+    ):
         return Intent(kind="list_runs", text=text)
     if t in {"help", "?", "what can you do", "commands"}:
         return Intent(kind="help", text=text)

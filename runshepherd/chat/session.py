@@ -670,7 +670,7 @@ class ChatSession:
 
     def do_list_runs(self, intent: Intent) -> None:
         if not self.rec.runs:
-            self.say("no runs in this conversation yet")
+            self.say("no runs in this conversation yet — `orchestrate list` shows every workflow on the backend")
             return
         rows = []
         for sid in self.rec.runs:

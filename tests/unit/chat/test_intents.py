@@ -30,6 +30,8 @@ from runshepherd.chat.intents import route
         ("No thanks.", "answer", {"answer": "no"}),
         ("retry", "answer", {"answer": "retry"}),
         ("list my runs", "list_runs", {}),
+        ("what runs do I have?", "list_runs", {}),
+        ("which workflows are running", "list_runs", {}),
         ("quit", "quit", {}),
         ("hmm", "help", {}),
     ],
