@@ -73,6 +73,7 @@ def watch(
 def _foreground(
     ctx: CliContext, resolved: list[tuple[CliContext, str, list[str]]], cadence: float | None, as_json: bool
 ) -> int:
+    from runshepherd.reports.status import print_terminal
     from runshepherd.watch.monitor import Observation, RunMonitor, watch_all
     from runshepherd.watch.session import build_monitor
 
@@ -105,7 +106,10 @@ def _foreground(
         elif obs.changed or obs.terminal or obs.auth_blocked:
             stamp = datetime.now(UTC).strftime("%H:%M:%S")
             ctx.out.print(f"── {stamp} {obs.workflow_id}: {obs.status}", markup=False)
-            ctx.out.print(obs.markdown, markup=False)
+            if obs.report is not None:  # terminal text, like `orchestrate status` (the Markdown is in the artifact)
+                print_terminal(ctx.out, obs.report)
+            else:
+                ctx.out.print(obs.markdown, markup=False)
         else:
             stamp = datetime.now(UTC).strftime("%H:%M:%S")
             ctx.out.print(f"── {stamp} {obs.workflow_id}: {obs.status} · {obs.progress}", markup=False)

@@ -19,6 +19,7 @@ from runshepherd.config import Settings
 from runshepherd.nodes.cadence import interval, is_training
 from runshepherd.notify import Notification, Notifier, fingerprint_of
 from runshepherd.reports.build import Escalate, Snapshot, snapshot
+from runshepherd.reports.status import StatusReport
 
 Listener = Callable[["Observation"], None]
 
@@ -40,6 +41,7 @@ class Observation:
     changed: bool = False
     markdown: str = ""
     progress: str | None = None
+    report: StatusReport | None = None  # the same report, for a terminal to print as text (not Markdown)
 
 
 def _label_and_evidence(snap: Snapshot) -> tuple[str | None, str | None]:
@@ -132,6 +134,7 @@ class RunMonitor:
             changed=changed,
             markdown=_markdown(snap),
             progress=snap.report.progress,
+            report=snap.report,
         )
         # The first look at a live run is not news; a change, a terminal state or a new escalation is.
         if changed and (previous is not None or obs.terminal):

@@ -94,6 +94,7 @@ def test_foreground_watch_of_a_finished_run_prints_the_block_and_ends(tmp_path: 
     res = run(tmp_path, "watch", wid, "--notify", f"file:{notes}")
     assert res.returncode == 0, res.stderr
     assert f"Run: {wid}" in res.stdout and "State: failed" in res.stdout
+    assert "**" not in res.stdout and "###" not in res.stdout, res.stdout  # terminal text, as `status` prints it
     rows = [json.loads(x) for x in notes.read_text().splitlines()]
     assert [r["status"] for r in rows] == ["FAILED"] and rows[0]["previous_status"] is None
 
