@@ -29,7 +29,7 @@ from runshepherd.diagnosis.rules import FAMILIES, Context
 
 MODEL_PATH = Path(__file__).with_name("fallback_model.json")
 # the sha256 of the shipped file, as ``scripts/train_diagnosis_fallback.py`` wrote it (a retrain updates both)
-MODEL_SHA256 = "9f53220d0a8f2aa2f6dec1b7f62c5286ddf838e404aa443902b898a6b9433db2"
+MODEL_SHA256 = "081f3702c0adb34cc0be923502fd2099d43891338266ab25ae1b64c48f458bfa"
 GUESS_PREFIX = "Model guess"  # how a fallback verdict's explanation starts (and how it is recognised)
 MAX_CONFIDENCE = 0.6  # a model guess never reaches the 0.8 band whose calibration the issue bars
 READ_FIRST = "This is a model guess: read the full log around the quoted lines before acting on it."
