@@ -244,6 +244,12 @@ def make_deps(
     )
 
 
+_SET_NEEDS_SPEC = (
+    "--set fills a spec's default-values (with --spec FILE); for a request, say it in words, "
+    'e.g. orchestrate "train a small classifier for 5 epochs with lr 0.1"'
+)
+
+
 def check_new_session(
     ctx: CliContext, *, request: str | None, spec: Path | None, sets: list[str], session: str | None
 ) -> None:
@@ -255,6 +261,8 @@ def check_new_session(
     set_values = parse_set_values(sets)
     if spec is not None:
         load_spec_file(spec, set_values=set_values)
+    elif sets and (request is None or _recipe_plan(request) is None):
+        raise UsageError(_SET_NEEDS_SPEC)
     if session is None:
         return
     if ctx.runner(session).exists():
@@ -301,6 +309,8 @@ def run(
         spec = ctx.state_dir / "recipes" / f"{session}-{plan.recipe.name}.yaml"
         spec.parent.mkdir(parents=True, exist_ok=True)
         spec.write_text(plan.recipe.text(), encoding="utf-8")
+    if spec is None and sets:  # a drafted spec has no default-values: the value would be ignored
+        raise UsageError(_SET_NEEDS_SPEC)
     set_values = parse_set_values(sets)
     spec_pool = None
     if spec is not None:

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 import typer
+from rich.markup import escape
 
 from runshepherd.audit import record
 from runshepherd.backends.base import Priority, SpecValidator, Status, jsonable
@@ -47,10 +48,8 @@ def submit(ctx: CliContext, spec_path: Path, sets: list[str], pool: str | None, 
     if as_json:
         ctx.print_json({**jsonable(sub), "spec_warnings": list(doc.warnings), "pool_choice": why})
         return
-    for w in doc.warnings:
-        ctx.err.print(f"[yellow]warning[/] {w}")
-    for w in sub.warnings:
-        ctx.err.print(f"[yellow]warning[/] {w}")
+    for w in [*doc.warnings, *sub.warnings]:  # text from the spec is printed as is, never read as rich markup
+        ctx.err.print(f"[yellow]warning:[/] {escape(w)}")
     ctx.out.print(f"● submitted [bold]{sub.workflow_id}[/] to pool {sub.pool}")
     if sub.overview_url:
         ctx.out.print(f"  overview: {sub.overview_url}")

@@ -113,6 +113,20 @@ def load_spec_text(
     except RenderProblem as exc:
         raise SpecError([SpecProblem(source, exc.line, "", _render_hint(exc, text))]) from None
     _within(check_size, source, rendered, "the spec after rendering its templates")
+    if unused := [k for k in set_values or {} if k not in defaults and not _uses(body, k, values, rendered)]:
+        known = ", ".join(defaults) or "none"
+        raise SpecError(
+            [
+                SpecProblem(
+                    source,
+                    None,
+                    "",
+                    f"--set {', '.join(unused)}: the spec has no template variable of that name, so the value would "
+                    f"change nothing (its default-values: {known}); add it under `default-values:` and use it as "
+                    "{{ " + unused[0] + " }} in the spec",
+                )
+            ]
+        )
     # counted from libyaml's events first: building the node tree for 10,000 tasks takes seconds
     _within(check_task_count, source, prescan_task_count(rendered) or 0)
     data, root = _parse_yaml(rendered, source)
@@ -139,6 +153,16 @@ def load_spec_text(
         base_dir=base_dir,
         warnings=tuple(warnings),
     )
+
+
+def _uses(body: str, key: str, values: dict[str, Any], rendered: str) -> bool:
+    """Whether the template reads ``key``: without it, rendering fails (undefined) or gives another text."""
+    if not re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", body):
+        return False
+    try:
+        return render_template(body, {k: v for k, v in values.items() if k != key})[0] != rendered
+    except RenderProblem:
+        return True
 
 
 # ------------------------------------------------------------------------------------------- limits

@@ -137,3 +137,22 @@ def test_a_chat_goes_on_after_a_workflow_id_that_does_not_exist(tmp_path: Path) 
     assert res.returncode == 0, res.stdout + res.stderr  # was: exit 2 at the first line, the rest never read
     assert "no workflow 'nope-7'" in res.stdout and "no workflow 'nope-8'" in res.stdout, res.stdout
     assert "Traceback" not in res.stdout + res.stderr
+
+
+def test_a_set_value_nothing_would_read_is_refused_before_a_session(tmp_path: Path) -> None:
+    from cli_helpers import EXAMPLES
+
+    # a drafted spec and examples/train-classifier.yaml have no default-values: the run had 3 epochs, silently
+    for args in (("train a small classifier",), ("run", "--spec", str(EXAMPLES / "train-classifier.yaml"))):
+        res = run(tmp_path, *args, "--set", "epochs=5", "--no-input")
+        assert res.returncode == 2 and "--set" in res.stderr and "Traceback" not in res.stderr, res.stderr
+    assert "no sessions yet" in run(tmp_path, "sessions").stdout
+
+
+def test_a_warning_quoting_the_spec_is_printed_as_written(tmp_path: Path) -> None:
+    spec = tmp_path / "odd.yaml"
+    spec.write_text(FAILS.replace("ubuntu:24.04", '"ubuntu[/]:24.04"'))
+    res = run(tmp_path, "submit", str(spec))  # was: MarkupError crash report after the workflow was submitted
+    assert res.returncode == 0 and "internal error" not in res.stderr, res.stderr
+    assert "warning: " in res.stderr and "ubuntu[/]:24.04" in res.stderr.replace("\n", ""), res.stderr
+    _wait_failed(tmp_path, ["broken-1"])

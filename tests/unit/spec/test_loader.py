@@ -184,3 +184,18 @@ workflow:
     need = wf.largest_request()
     assert (need.cpu, need.gpu, need.memory_gi, need.storage_gi) == (2.0, 2, 16.0, 10.0)  # per field, not one task
     assert wf.total_gpus() == 3
+
+
+def test_a_set_value_the_spec_never_reads_is_refused_not_ignored() -> None:
+    plain = (
+        "workflow:\n  name: w\n  tasks:\n  - name: t\n    image: python\n    command: [python, -m, x, --epochs, '3']\n"
+    )
+    with pytest.raises(SpecError) as exc:
+        load_spec_text(plain, source="plain.yaml", set_values={"epochs": 5})  # was: ran with 3, silently
+    assert "--set epochs" in str(exc.value) and "default-values" in str(exc.value)
+    templated = "default-values:\n  epochs: 3\n" + plain.replace("'3'", "'{{ epochs }}'")
+    with pytest.raises(SpecError, match="--set epoch:"):
+        load_spec_text(templated, source="t.yaml", set_values={"epoch": 5})  # a typo of the key
+    assert "'5'" in load_spec_text(templated, set_values={"epochs": 5}).rendered_text
+    no_default = plain.replace("'3'", "'{{ epochs }}'")  # a variable with no default is given by --set (OSMO)
+    assert "'7'" in load_spec_text(no_default, set_values={"epochs": 7}).rendered_text
