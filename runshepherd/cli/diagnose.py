@@ -37,6 +37,11 @@ def _redacted(obj: dict[str, Any]) -> dict[str, Any]:
 def diagnose_files(ctx: CliContext, files: list[Path], as_json: bool) -> int:
     from runshepherd.diagnosis import diagnose_log_text
 
+    folders = [str(f) for f in files if f.is_dir()]
+    if folders:
+        raise UsageError(
+            f"{', '.join(folders)}: a folder, not a log file — give the log files, e.g. --log {folders[0]}/*.log"
+        )
     missing = [str(f) for f in files if not f.is_file()]
     if missing:
         raise UsageError(f"log file(s) not found: {', '.join(missing)}")
