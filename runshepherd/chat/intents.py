@@ -70,13 +70,18 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text.strip().lower()).strip(" .!?")
 
 
+# Words after "workflow" that are English, not an id ("what does workflow do", "workflow logs for …").
+_NOT_IDS = {"do", "does", "is", "it", "x", "logs", "log", "status", "yaml", "spec", "file", "id", "that", "this", "the"}
+_NOT_IDS |= {"and", "for", "to", "of", "with", "was", "has", "had", "run", "runs", "output", "outputs"}
+
+
 def _workflow(text: str, known: list[str]) -> str | None:
     for wid in sorted(known, key=len, reverse=True):
         if re.search(rf"(?<![\w-]){re.escape(wid.lower())}(?![\w-])", text):
             return wid
-    m = re.search(r"\bworkflow\s+([a-z0-9][\w.-]*)", text)
-    if m and m.group(1) not in {"do", "does", "is", "it", "x"}:
-        return m.group(1)
+    for m in re.finditer(r"\bworkflow\s+([a-z0-9][\w.-]*)", text):  # "workflow logs for workflow t-1": t-1
+        if m.group(1) not in _NOT_IDS:
+            return m.group(1)
     # An id said outright ("why did train-classifier-7 fail") wins over "the last run", known here or not.
     ids = re.findall(r"(?<![\w/.-])([a-z][a-z0-9]*(?:-[a-z0-9]+)*-\d+)(?![\w/-])", text)
     return ids[0] if ids else None
@@ -159,3 +164,36 @@ def route(text: str, *, waiting: str | None = None, known: list[str] | None = No
     if waiting and t:
         return Intent(kind="answer", text=text, answer=t)  # a free answer: the gate normalises or re-asks
     return Intent(kind="help", text=text)
+
+
+# What `orchestrate "<sentence>"` should have been when the sentence asks about a workflow instead of naming a job.
+_CLI_FOR = {
+    "status": "status",
+    "sweep_status": "status",
+    "logs": "logs",
+    "cancel": "cancel",
+    "explain_failure": "diagnose",
+    "why_pending": "diagnose",
+    "explain_workflow": "explain",
+    "download": "status",
+    "list_runs": "list",
+}
+_ASKING = re.compile(r"(?:what|why|how|show|list|cancel|stop|kill|abort|download|is|where|which|when)\b")
+
+
+def cli_command_for(text: str) -> str | None:
+    """The command for a sentence that asks about a workflow ("what is the status of tiny-1", "cancel tiny-1"),
+    so `orchestrate "<sentence>"` does not plan it as a training job; None for anything that may be a job."""
+    t = _norm(text)
+    if _START.match(t):
+        return None
+    intent = route(text)
+    verb = _CLI_FOR.get(intent.kind)
+    if verb is None or (intent.workflow is None and not _ASKING.match(t)):
+        return None
+    if verb == "list":
+        return "orchestrate list (workflows) or orchestrate sessions (sessions)"
+    target = intent.workflow or "WORKFLOW"
+    if intent.kind == "download":
+        return f"orchestrate status {target} (its output URLs), then orchestrate download URL DIR"
+    return f"orchestrate {verb} {target}"

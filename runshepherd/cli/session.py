@@ -250,6 +250,14 @@ _SET_NEEDS_SPEC = (
 )
 
 
+def _refuse_a_question(request: str | None, spec: Path | None) -> None:
+    """'what is the status of tiny-1', 'cancel tiny-1' ask about a workflow: planning them would train the demo."""
+    from runshepherd.chat.intents import cli_command_for
+
+    if request and spec is None and (command := cli_command_for(request)) is not None:
+        raise UsageError(f"{request!r} asks about a workflow; it is not a job to run — use: {command}")
+
+
 def check_new_session(
     ctx: CliContext, *, request: str | None, spec: Path | None, sets: list[str], session: str | None
 ) -> None:
@@ -258,6 +266,7 @@ def check_new_session(
 
     if not (request or "").strip() and spec is None:
         raise UsageError('say what to run, e.g. orchestrate "train a small classifier for 3 epochs", or --spec FILE')
+    _refuse_a_question(request, spec)
     set_values = parse_set_values(sets)
     if spec is not None:
         load_spec_file(spec, set_values=set_values)
@@ -289,6 +298,7 @@ def run(
         raise UsageError('say what to run, e.g. orchestrate "train a small classifier for 3 epochs", or --spec FILE')
     if request and spec is None and (refused := _out_of_scope(ctx, request, as_json)) is not None:
         return refused
+    _refuse_a_question(request, spec)
     if request and spec is None and (plan := _recipe_plan(request)) is not None:
         from runshepherd.cli.recipes import run_plan
 

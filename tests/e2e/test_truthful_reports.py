@@ -156,3 +156,10 @@ def test_a_warning_quoting_the_spec_is_printed_as_written(tmp_path: Path) -> Non
     assert res.returncode == 0 and "internal error" not in res.stderr, res.stderr
     assert "warning: " in res.stderr and "ubuntu[/]:24.04" in res.stderr.replace("\n", ""), res.stderr
     _wait_failed(tmp_path, ["broken-1"])
+
+
+def test_a_question_about_a_workflow_is_not_planned_as_a_training_job(tmp_path: Path) -> None:
+    # was: 'cancel tiny-1' planned (and with --yes submitted) a demo training job named cancel-tiny
+    res = run(tmp_path, "cancel tiny-1", "--yes")
+    assert res.returncode == 2 and "orchestrate cancel tiny-1" in res.stderr, res.stdout + res.stderr
+    assert "no sessions yet" in run(tmp_path, "sessions").stdout

@@ -64,3 +64,22 @@ def test_a_sweep_said_in_the_chat_starts_one_and_a_question_about_it_asks_its_st
         assert got.kind == "start" and got.request == text, text
     for text in ("how is the sweep doing?", "compare the points", "which point is best?"):
         assert route(text).kind == "sweep_status", text
+
+
+@pytest.mark.parametrize(
+    ("said", "command"),
+    [
+        ("what is the status of train-classifier-1", "orchestrate status train-classifier-1"),
+        ("cancel train-classifier-1", "orchestrate cancel train-classifier-1"),
+        ("why did fail-nan-1 fail", "orchestrate diagnose fail-nan-1"),
+        ("Summarize recent OSMO workflow logs for workflow tool-train-1", "orchestrate logs tool-train-1"),
+        ("train a small classifier for 3 epochs", None),
+        ("train a model and kill it if the loss is nan", None),
+        ("preprocess the logs in data/", None),
+        ("a job reading s3://raw/ writing s3://out/", None),
+    ],
+)
+def test_a_sentence_about_a_workflow_maps_to_its_command_and_a_job_does_not(said: str, command: str | None) -> None:
+    from runshepherd.chat.intents import cli_command_for
+
+    assert cli_command_for(said) == command
