@@ -291,7 +291,7 @@ def run(
         int | None, typer.Option("--max-fixes", help="Automatic fix attempts before asking you (default 3).")
     ] = None,
     cadence: Annotated[
-        float | None, typer.Option("--cadence", help="Seconds between status polls (default: adaptive).")
+        float | None, typer.Option("--cadence", help="Seconds between status polls (default: adaptive).", min=0.1)
     ] = None,
     notify: Annotated[
         list[str] | None,
@@ -512,7 +512,7 @@ def watch(
     runs: Annotated[
         Path | None, typer.Option("--runs", help="runs.yaml: several runs (id, backend, identity).")
     ] = None,
-    cadence: Annotated[float | None, typer.Option("--cadence", help="Seconds between polls.")] = None,
+    cadence: Annotated[float | None, typer.Option("--cadence", help="Seconds between polls.", min=0.1)] = None,
     json_: JsonOpt = False,
     opts: Common = COMMON,
 ) -> None:
@@ -557,7 +557,7 @@ def chat(
     session: Annotated[
         str | None, typer.Option("--session", help="Continue this conversation.", callback=_session_id)
     ] = None,
-    cadence: Annotated[float | None, typer.Option("--cadence", help="Seconds between status polls.")] = None,
+    cadence: Annotated[float | None, typer.Option("--cadence", help="Seconds between status polls.", min=0.1)] = None,
     checkpointer: CheckpointerOpt = None,
 ) -> None:
     """A conversation that starts, inspects, explains and steers runs."""
@@ -572,7 +572,7 @@ def mcp(
     http: Annotated[
         str | None, typer.Option("--http", help="Serve streamable HTTP on HOST:PORT instead of stdio.")
     ] = None,
-    cadence: Annotated[float | None, typer.Option("--cadence", help="Seconds between status polls.")] = None,
+    cadence: Annotated[float | None, typer.Option("--cadence", help="Seconds between status polls.", min=0.1)] = None,
     opts: Common = COMMON,
     checkpointer: CheckpointerOpt = None,
 ) -> None:

@@ -163,3 +163,12 @@ def test_a_question_about_a_workflow_is_not_planned_as_a_training_job(tmp_path: 
     res = run(tmp_path, "cancel tiny-1", "--yes")
     assert res.returncode == 2 and "orchestrate cancel tiny-1" in res.stderr, res.stdout + res.stderr
     assert "no sessions yet" in run(tmp_path, "sessions").stdout
+
+
+def test_a_cadence_of_zero_or_less_is_bad_input(tmp_path: Path) -> None:
+    from cli_helpers import EXAMPLES
+
+    # was: accepted and silently polled every 0.05 s (the floor), 20 polls a second
+    res = run(tmp_path, "run", "--spec", str(EXAMPLES / "train-classifier.yaml"), "--cadence", "-1", "--yes")
+    assert res.returncode == 2 and "--cadence" in res.stderr, res.stdout + res.stderr
+    assert "no sessions yet" in run(tmp_path, "sessions").stdout
