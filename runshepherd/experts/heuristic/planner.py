@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 from runshepherd.experts.base import Draft
@@ -77,6 +78,15 @@ def _flat(pairs: list[tuple[str, object]]) -> str:
     return ", ".join(out)
 
 
+# A word that says a job is wanted; a request with none of these and nothing else understood names no job.
+_JOB_WORDS = re.compile(
+    r"\b(?:train\w*|fine-?tun\w*|finetun\w*|pre-?train\w*|run|launch|start|evaluat\w*|eval|benchmark\w*|generat\w*"
+    r"|fit|learn\w*|classif\w*|regress\w*|model\w*|demo|example|jobs?|experiment\w*|sweep\w*|epochs?|steps?|test\w*"
+    r"|submit|process\w*|preprocess\w*|infer\w*|predict\w*|network|mlp|cnn|transformer)\b",
+    re.I,
+)
+
+
 def draft_from_request(params: RequestParams, cwd: Path) -> Draft:
     """Run what was asked or say what is missing: a named script must be here, named paths must exist, and a
     model or dataset named in words is never quietly replaced by the bundled demo (`missing` makes it a question)."""
@@ -117,6 +127,11 @@ def draft_from_request(params: RequestParams, cwd: Path) -> Draft:
         substitute = "the bundled demo trainer (a small classifier on synthetic data)"
         for s in params.scripts_missing:
             missing.append(f"script {s} (not in {cwd})")
+        if not (params.understood or params.subject or params.paths or _JOB_WORDS.search(params.text)):
+            missing.append(  # "hello there" names nothing to run: the demo is offered, never assumed
+                f"a job to run ({params.text[:60]!r} names none — say what to train, e.g. 'train a small classifier "
+                "for 3 epochs')"
+            )
         if params.subject and not params.demo_requested:
             missing.append(
                 f"model/dataset {params.subject} (no script was named to train it; the bundled demo cannot — "

@@ -69,6 +69,13 @@ def test_request_parsing_takes_only_what_was_said(tmp_path: Path) -> None:
     assert parse_request("fine-tune bert on imdb", tmp_path).subject == "bert, imdb"
 
 
+def test_a_request_that_names_no_job_is_asked_about_not_run_as_the_demo(tmp_path: Path) -> None:
+    expert = HeuristicExpert()
+    assert any("a job to run" in m for m in expert.draft_spec("hello there", cwd=tmp_path).missing)
+    for said in ("train a small classifier", "fine-tune with lr 0.1", "a quick experiment", "run the demo"):
+        assert not any("a job to run" in m for m in expert.draft_spec(said, cwd=tmp_path).missing), said
+
+
 def test_drafted_specs_validate_and_carry_the_parameters(tmp_path: Path) -> None:
     (tmp_path / "train.py").write_text("import argparse\np = argparse.ArgumentParser()\np.add_argument('--epochs')\n")
     expert = HeuristicExpert()
