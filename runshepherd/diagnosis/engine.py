@@ -132,16 +132,6 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
 def verdict(
     ctx: Context, *, failed: bool | None = None, task: str | None = None, allowed: set[str] | None = None
 ) -> Diagnosis:
-    """The rules' verdict; where they are unsure, the learned fallback (``fallback.py``) may give a labelled guess."""
-    from runshepherd.diagnosis.fallback import second_opinion  # it reads extract.py, which imports this module
-
-    d = rules_verdict(ctx, failed=failed, task=task, allowed=allowed)
-    return second_opinion(ctx, d, failed=failed, allowed=allowed)
-
-
-def rules_verdict(
-    ctx: Context, *, failed: bool | None = None, task: str | None = None, allowed: set[str] | None = None
-) -> Diagnosis:
     """One diagnosis for one context. ``failed`` = what the status says (None = unknown, e.g. a bare log)."""
     signals = _drop_recovered(collect(ctx), ctx)
     if allowed is not None:
