@@ -6,6 +6,7 @@ Reads only; the resubmission itself happens in `submit` after approval.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -20,6 +21,17 @@ from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import SessionState, clip, new_attempt, submitted_id
 from runshepherd.nodes.common import emit, fix_budget, flush_llm, infra_retry_allowed, pause, say, seed_llm
 from runshepherd.subagents.workflow_expert.graph import ExpertContext, workflow_expert
+
+# Backends whose tasks run straight on a machine (the person's own, or a cluster node), not in a container image:
+# a fix that installs system packages there would change that machine, so it is only ever proposed, never applied.
+ON_HOST_BACKENDS = {"local", "slurm"}
+_SYSTEM_INSTALL = re.compile(r"^\+(?!\+).*\b(?:apt-get|apt|apk|dnf|yum|zypper)\b[^\n]*\b(?:install|add)\b", re.M)
+
+
+def installs_on_host(backend_name: str, diff: str) -> bool:
+    """True when a proposed spec diff adds a system package install and the backend runs tasks on the host."""
+    return backend_name in ON_HOST_BACKENDS and bool(_SYSTEM_INSTALL.search(diff))
+
 
 INFRA_STATUSES = {
     Status.FAILED_BACKEND_ERROR,
@@ -177,6 +189,13 @@ def _decide(state: SessionState, deps: Deps, stopping: Callable[[], bool] = lamb
         context=ExpertContext(expert=deps.get_expert()),
     )
     if not out.get("new_spec"):
+        return Command(goto="ask_person", update=base)
+    if installs_on_host(deps.backend.name, out.get("diff") or ""):
+        say(
+            "warning",
+            f"Not applied: the fix would install system packages on the machine the {deps.backend.name} backend "
+            "runs on. Install the program yourself, or fix the command name, then resubmit.",
+        )
         return Command(goto="ask_person", update=base)
     from runshepherd.logs import redact
 
