@@ -7,7 +7,10 @@ Two generations:
 - blind v1 (stop 19): a hash-chosen 40% of parts a and b, scored once before and once after that
   stop's work. Having been scored twice it is no longer an estimate, so it is retired into `dev`.
 - blind v2 (stop 20): every case of parts c, d and e, collected from threads not in parts a/b and
-  frozen before that stop's diagnosis work; scored once before and once after it.
+  frozen before that stop's diagnosis work; scored once before and once after it. Having been scored
+  twice it is retired into `dev` at stop 21 (as a validation set: see README-v3.md).
+- blind v3 (stop 21): every case of parts i, j and k, collected from threads not in parts a-h and frozen
+  before it is scored; scored once with the stop's starting code and once after the stop's work.
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS = ("c-", "d-", "e-")
+BLIND_PARTS = ("i-", "j-", "k-")
+BLIND_V2_PARTS = ("c-", "d-", "e-")
 
 
 def split_v1_of(case_id: str) -> Split:
@@ -29,8 +33,13 @@ def split_v1_of(case_id: str) -> Split:
     return "blind" if int(hashlib.sha256(case_id.encode()).hexdigest(), 16) % 100 < 40 else "dev"
 
 
+def split_v2_of(case_id: str) -> Split:
+    """The stop-20 rule: parts c, d and e were the blind split (v2), every other part `dev`."""
+    return "blind" if case_id.startswith(BLIND_V2_PARTS) else "dev"
+
+
 def split_of(case_id: str) -> Split:
-    """The current rule: parts c, d and e are the blind split (v2); parts a and b are all `dev`."""
+    """The current rule: parts i, j and k are the blind split (v3); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 

@@ -48,7 +48,8 @@ def test_real_split_rule_is_the_frozen_one():
     assert 700 < blind < 900
 
 
-def test_blind_v2_is_parts_c_d_e_and_v1_is_retired_into_dev():
+def test_blind_v3_is_parts_i_j_k_and_v1_v2_are_retired_into_dev():
     split_of = _split_module().split_of
-    assert {split_of(f"{p}-0001") for p in "cde"} == {"blind"}
-    assert {split_of(f"{p}-{i:04d}") for p in "ab" for i in range(1, 300)} == {"dev"}
+    assert {split_of(f"{p}-0001") for p in "ijk"} == {"blind"}
+    assert {split_of(f"{p}-{i:04d}") for p in "abcdefgh" for i in range(1, 300)} == {"dev"}
+    assert {_split_module().split_v2_of(f"{p}-0001") for p in "cde"} == {"blind"}
