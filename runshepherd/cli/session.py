@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +29,17 @@ class PromptInterrupted(Exception):
     """Ctrl-C (or end of input) at a question: leave at once."""
 
 
-def _prompt(payload: dict[str, Any], err: Any) -> str:
-    """Ask on the terminal until the answer is one the question lists (Enter takes the default)."""
+class PromptCanceled(Exception):
+    """The person canceled the session or sweep from elsewhere (`orchestrate cancel`) while its question waited:
+    the question is withdrawn. The message says who canceled it, how and when."""
+
+
+Canceled = Callable[[], str | None]  # why the session or sweep was canceled from elsewhere, or None
+
+
+def _prompt(payload: dict[str, Any], err: Any, canceled: Canceled | None = None) -> str:
+    """Ask on the terminal until the answer is one the question lists (Enter takes the default); raises
+    `PromptCanceled` as soon as ``canceled`` says the person canceled from elsewhere while it waited."""
     import typer
 
     from runshepherd.nodes.common import parse_answer, refusal
@@ -44,7 +54,7 @@ def _prompt(payload: dict[str, Any], err: Any) -> str:
     try:
         while True:
             try:
-                raw = _read_answer(f"? {payload.get('kind')}: {payload.get('text')} [{shown}]: ") or default
+                raw = _read_answer(f"? {payload.get('kind')}: {payload.get('text')} [{shown}]: ", canceled) or default
             except (KeyboardInterrupt, EOFError, typer.Abort) as exc:
                 raise PromptInterrupted from exc
             answer = parse_answer(raw, choices, default)
@@ -56,14 +66,17 @@ def _prompt(payload: dict[str, Any], err: Any) -> str:
             signal.signal(signal.SIGINT, previous)
 
 
-def _read_answer(text: str) -> str:
+def _read_answer(text: str, canceled: Canceled | None = None) -> str:
     """One line from the terminal, waiting in short selects rather than one blocking read.
 
     A Ctrl-C is delivered to whichever thread the kernel picks; when that is not the main thread, a blocking
     `input()` never sees EINTR and Python's handler would only run after the person pressed Enter (the prompt
-    seemed to ignore Ctrl-C about one time in fifteen). Returning to Python every 0.2 s lets the handler run."""
+    seemed to ignore Ctrl-C about one time in fifteen). Returning to Python every 0.2 s lets the handler run, and
+    lets the prompt notice a cancel from another terminal (``canceled``: a mark file's stat, cheap at that rate)."""
     import select
 
+    if canceled is not None and (why := canceled()):
+        raise PromptCanceled(why)
     sys.stdout.write(text)
     sys.stdout.flush()
     try:
@@ -71,7 +84,8 @@ def _read_answer(text: str) -> str:
     except (AttributeError, OSError, ValueError):  # no real stdin (tests, embedded): a plain read
         return input()
     while not select.select([fd], [], [], 0.2)[0]:
-        pass
+        if canceled is not None and (why := canceled()):
+            raise PromptCanceled(why)
     line = sys.stdin.readline()
     if not line:
         raise EOFError

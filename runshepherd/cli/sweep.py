@@ -129,7 +129,7 @@ def prepare(
         cadence=cadence,
         max_fixes=max_fixes,
         pool=pool,
-        prompt=prompt or _prompter(ctx),
+        prompt=prompt or _prompter(ctx, sid),
     )
 
 
@@ -191,7 +191,7 @@ def resume(
         cadence=cadence if cadence is not None else record.get("cadence"),
         max_fixes=max_fixes if max_fixes is not None else record.get("max_fixes"),
         pool=record.get("pool"),
-        prompt=_prompter(ctx),
+        prompt=_prompter(ctx, sid),
         resumed=True,
     )
     return run_sweep(ctx, sweep, as_json=as_json)
@@ -208,16 +208,33 @@ def said_in(request: str, spec: Path | None) -> Any:
     return sweep_from_request(request, keys)
 
 
-def _prompter(ctx: CliContext) -> Any:
+def _prompter(ctx: CliContext, sid: str) -> Any:
+    """The sweep's one terminal prompt, shared by its points (one question at a time). A cancel of the sweep from
+    another terminal withdraws the question it waits on, and every later one: it says so once, and answers none."""
+    from runshepherd.sweep.cancel import halted
+
     lock = threading.Lock()
+    canceled = halted(ctx.state_dir, sid)
+    told: list[str] = []
 
     def prompt(kind: str, text: str, default: str, choices: list[str]) -> str | None:
-        from runshepherd.cli.session import PromptInterrupted, _prompt
+        from runshepherd.cli.session import PromptCanceled, PromptInterrupted, _prompt
 
         with lock:
             try:
-                return _prompt({"kind": kind, "text": text, "default": default, "choices": choices}, ctx.err)
+                return _prompt({"kind": kind, "text": text, "default": default, "choices": choices}, ctx.err, canceled)
             except PromptInterrupted:
+                return None
+            except PromptCanceled as exc:
+                if not told:
+                    told.append(str(exc))
+                    ctx.out.print(
+                        f"\nsweep {sid} was canceled from elsewhere while this question waited "
+                        f"({str(exc).removeprefix('canceled ')}): the question is withdrawn; nothing is resubmitted "
+                        "or fixed",
+                        markup=False,
+                        soft_wrap=True,
+                    )
                 return None
 
     return prompt

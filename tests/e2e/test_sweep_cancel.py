@@ -260,3 +260,43 @@ def test_a_sweep_paused_on_a_fix_question_and_canceled_applies_no_fix(tmp_path: 
     assert not any(e["event"] == "submitted" for e in events) and len(done["workflow_ids"]) == 1
     assert "not submitted: the sweep was canceled by you (orchestrate cancel" in res.stdout
     assert len(list((tmp_path / "state" / "workflows").iterdir())) == 1
+
+
+def test_a_cancel_from_another_terminal_withdraws_the_question_a_foreground_sweep_waits_on(tmp_path: Path) -> None:
+    """On a real pseudo-terminal: both points diverge and the one fix question waits; `orchestrate cancel SWEEP`
+    from a second terminal ends that prompt at once (no Enter): it says the sweep was canceled from elsewhere, the
+    sweep ends CANCELED (exit 1), no fix is applied and nothing is resubmitted. Before: the prompt stayed."""
+    import os
+    import re
+
+    from cli_helpers import EXAMPLES, on_a_terminal, read_until
+
+    spec = tmp_path / "sweep-lr.yaml"
+    spec.write_text((EXAMPLES / "sweep-lr.yaml").read_text().replace("cpu: 1", "cpu: 0.5"))
+    args = ("run", "--spec", str(spec), "--sweep", "lr=1.0,2.0", "--cadence", "0.5", "--session", "swp")
+    proc, master = on_a_terminal(tmp_path, *args)
+    shown = ""
+    try:
+        shown += read_until(master, "[YES/no]", 60)
+        os.write(master, b"yes\r")
+        shown += read_until(master, "? resubmit:", 120)
+        shown += read_until(master, "[YES/no]", 10)
+        assert "[YES/no]" in shown.rsplit("? resubmit:", 1)[-1], shown[-2000:]
+        res = run(tmp_path, "cancel", "swp", "--yes", "--json")
+        assert res.returncode == 0 and json.loads(res.stdout)["canceled"] is True, res.stdout + res.stderr
+        shown += read_until(master, "done · CANCELED", 30)  # nobody answers the question
+        assert proc.wait(timeout=30) == 1, shown[-3000:]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown)
+    after = plain.split("? resubmit:", 1)[1]
+    assert "sweep swp was canceled from elsewhere while this question waited (by you (orchestrate cancel, " in after
+    assert "the question is withdrawn; nothing is resubmitted or fixed" in after
+    assert "sweep swp done · CANCELED (canceled by you (orchestrate cancel" in after, after[-2000:]
+    assert "(attempt 2)" not in plain and "? download:" not in plain and "? save_app:" not in plain
+    assert after.count("? resubmit:") == 0  # the other point is not asked either
+    assert len(list((tmp_path / "state" / "workflows").iterdir())) == 2  # one submission per point
+    status = json.loads(run(tmp_path, "status", "swp", "--json").stdout)
+    assert [p["status"] for p in status["points"]] == ["FAILED", "FAILED"] and status["canceled"]["via"]
