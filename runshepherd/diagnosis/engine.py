@@ -15,6 +15,7 @@ from runshepherd.diagnosis.errorblock import (
     error_looking,
     finished_after,
     positive_evidence,
+    progressed_after,
     recovered_after,
     resolved_later,
     retried_at,
@@ -107,6 +108,8 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
     lines = ctx.log.lines
     out = []
     for s in signals:
+        if _went_on_past(s, signals, lines):
+            continue
         retry = retried_at(lines, traceback_end(lines, s.order)) if 0 <= s.order < len(lines) else None
         if retry is not None:
             again = any(o.label == s.label and o.order > retry for o in signals)
@@ -129,11 +132,25 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
     return out
 
 
+# a failure the program went on past is not what stopped it: three or more later lines of progress (steps,
+# losses, a moving bar) that do not repeat it. Families that spoil a run without stopping it (NaN losses, missing
+# outputs: the ones a completed run can have) are read as they are.
+WENT_ON_STEPS = 3
+
+
+def _went_on_past(s: Signal, signals: list[Signal], lines: list[Line]) -> bool:
+    if not 0 <= s.order < len(lines) or s.label in COMPLETED_LABELS:
+        return False
+    same = frozenset(o.order for o in signals if o.label == s.label)
+    return progressed_after(lines, traceback_end(lines, s.order), steps=WENT_ON_STEPS, skip=same)
+
+
 def verdict(
     ctx: Context, *, failed: bool | None = None, task: str | None = None, allowed: set[str] | None = None
 ) -> Diagnosis:
     """One diagnosis for one context. ``failed`` = what the status says (None = unknown, e.g. a bare log)."""
-    signals = _drop_recovered(collect(ctx), ctx)
+    found = collect(ctx)
+    signals = _drop_recovered(found, ctx)
     if allowed is not None:
         signals = [s for s in signals if s.label in allowed]
     best = choose(signals)
@@ -163,7 +180,7 @@ def verdict(
                     "rerun with unbuffered output (`python -u`) so the last lines are not lost.",
                 ),
             )
-        return _healthy(ctx, signals, task)
+        return _healthy(ctx, found, task)
     same = [s for s in signals if s.label == best.label and s is not best and not s.secondary]
     rivals = [s for s in signals if s.label != best.label and not s.secondary and s.strength >= best.strength - BAND]
     confidence = min(0.99, best.strength + 0.02 * min(len(same), 3) - 0.08 * min(len(rivals), 2))
@@ -200,8 +217,9 @@ def _unexplained_error(ctx: Context) -> Diagnosis | None:
 
 
 def _got_past(lines: list[Line], idx: int) -> bool:
-    """The run went on past line ``idx``: it finished later, or retried and recovered."""
-    if finished_after(lines, idx):
+    """The run went on past line ``idx``: it finished later, kept making progress (steps, metrics, a moving
+    progress bar on two or more later lines), or retried and recovered."""
+    if finished_after(lines, idx) or progressed_after(lines, idx):
         return True
     retry = retried_at(lines, traceback_end(lines, idx))
     return retry is not None and (recovered_after(lines, retry) or resolved_later(lines, retry))
@@ -224,8 +242,8 @@ def _healthy(ctx: Context, signals: list[Signal], task: str | None) -> Diagnosis
         )
     why = why or "status"
     confidence = {"finished": 0.9, "progress": 0.8, "started": 0.6, "status": 0.6, "routine": 0.5}[why]
-    if signals:
-        confidence -= 0.15
+    if signals or next(error_looking(ctx.log.lines), None) is not None:
+        confidence -= 0.15  # an error it got past, a retried failure, a weak hint: the verdict is less sure
     return Diagnosis(
         label="healthy",
         origin="user",

@@ -21,6 +21,10 @@ _PREFIXES = [
     re.compile(r"^\s*\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\s+"),
     re.compile(r"^\s*\[[\w.\-]+(?: retry-\d+)?\](?:\[osmo\])?:?\s*"),
     re.compile(r"^\s*\[(?:rank|default)\d+\]:\s*"),
+    # Open MPI's --tag-output (mpirun, horovodrun): ``[1,0]<stdout>:``; Ray's worker and actor output:
+    # ``(pid=123)``, ``(RayTrainWorker pid=123, ip=10.0.0.2)``
+    re.compile(r"^\s*\[\d+,\d+\]<(?:stdout|stderr)>:\s*"),
+    re.compile(r"^\s*\((?:[\w.\-]+ )?pid=\d+(?:, ip=[\d.]+)?\)\s*"),
     re.compile(r"^\s*\d{1,4}:\s+(?=\S)"),
     re.compile(r"^\s*[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+\d+\s+[\w./-]+:\d+\]\s*"),
     re.compile(r"^\s*(?:INFO|DEBUG)\s*[:|-]\s*"),
@@ -55,7 +59,7 @@ _BENIGN = re.compile(
     r"|Could not load dynamic library"
     r"|Unable to register cu(?:DNN|FFT|BLAS) factory"
     r"|TF-TRT Warning"
-    r"|falling back to cpu|Falling back to cpu|No GPU/TPU found"
+    r"|\bfalling back to\b|No GPU/TPU found"  # the program carries on with an alternative
     r"|oneDNN custom operations are on"
     r"|retrying in \d|Retrying \(Retry\("
     r"|NCCL INFO"
@@ -65,12 +69,37 @@ _BENIGN = re.compile(
     r"|tokenizers: The current process just got forked"
     r"|This (?:TensorFlow binary|message) is"
     r"|waitForInput: socket .* timed out after 0ms"
+    # error-severity (absl ``E0000``) lines XLA, TensorFlow and gRPC print on healthy runs: the slow-operation
+    # alarm during compilation (xla/service/slow_operation_alarm.cc: "Constant folding an instruction is taking
+    # > 1s", "The operation took 2.1s"), the GPU timer's warm-up notice, gRPC's shutdown timeout at exit
+    # (init.cc "grpc_wait_for_shutdown_with_timeout() timed out"), the duplicate registration notices of TF's
+    # CUDA plugins and computation placer, grappler's layout optimiser giving up on one node
+    r"|Constant folding an instruction is taking|^The operation took [\dhms.]+$"
+    r"|Delay kernel timed out: measured time has sub-optimal accuracy"
+    r"|grpc_wait_for_shutdown_with_timeout\(\) timed out|computation placer already registered"
+    r"|meta_optimizer\.cc:\d+\] (?:layout|remapper|arithmetic_optimizer|constant_folding) failed"
+    # wandb's system monitor when NVML cannot read a GPU counter: the run goes on
+    r"|wandb: ERROR Failed to sample metric"
     # info-level C++ log lines (c10d, NCCL, glog-in-brackets): ``[I socket.cpp:480] ...``
     r"|^\[I(?:\d{4} [\d:.]+)?\s*(?:\d+\s+)?[\w./-]+\.(?:cpp|cc|cu|h|hpp):\d+\]",
     re.IGNORECASE,
 )
+# Lines that say, in the emitter's own words, that they report no failure: TensorFlow's allocator ("The caller
+# indicates that this is not a failure", tsl bfc_allocator.cc) and executor ("this does not indicate an error and you
+# can ignore this message"), notices that "can be safely ignored", the dynamic loader skipping an LD_PRELOAD
+# object it cannot load (glibc's rtld: "ERROR: ld.so: object '…' from LD_PRELOAD cannot be preloaded (…): ignored.")
+_HARMLESS = re.compile(
+    r"this is not a failure|does not indicate an error|(?:(?:can|may) (?:be )?safely (?:be )?ignored"
+    r"|you can (?:safely )?ignore this (?:message|warning))(?!,? (?:if|unless|when|only)\b)"  # unconditionally
+    r"|from LD_PRELOAD cannot be preloaded(?: \(.*\))?: ignored\.",
+    re.IGNORECASE,
+)
+_HARMLESS_G = Gated.of(_HARMLESS)
 # glog/absl INFO severity (``I0501 10:00:00.000 1 file.py:9]``): informational by the program's own account
 _INFO_SEVERITY = re.compile(r"^\s*(?:\[[^\]]*\]\s*)?I\d{4} \d{2}:\d{2}:\d{2}")
+# a line a logging library marked informational (Python logging's ``INFO:name:``/``- INFO -``/``[INFO]``, vLLM's
+# ``INFO 05-06``, NeMo's ``[NeMo I …]``): the program's own account that it reports no problem
+_INFO_LEVEL = re.compile(r"(?:^|[\s\[|(-])(?:INFO|DEBUG|NOTICE)(?=[\s\]|:-])|\[NeMo I ")
 _FRAME = re.compile(r'^\s*File "[^"]+", line \d+')
 _TB_START = re.compile(r"Traceback \(most recent call last\)")
 _EXC_LINE = re.compile(
@@ -99,7 +128,14 @@ _FINISHED = re.compile(
     # normally (``TERMINATED``, where a failed trial is ``ERROR``), a benchmark's result summary
     r"|^\s*\S+\s+Succeeded\b|\b(?:phase|status|state):\s*Succeeded\b|\bJob \S+ (?:has )?succeeded\b"
     r"|\(\d+ TERMINATED\)|\b\w+_[0-9a-f]{5}_\d{5}\s*[│|]?\s+TERMINATED\b"
-    r"|\bBenchmark Results?\b.*={3,}|^Successful requests:\s+[1-9]",
+    r"|\bBenchmark Results?\b.*={3,}|^Successful requests:\s+[1-9]"
+    # Slurm's COMPLETED state (every process exited 0): scontrol ``JobState=COMPLETED``, seff ``State: COMPLETED``,
+    # an sacct row ``COMPLETED      0:0``
+    r"|\bJobState=COMPLETED\b|^State: COMPLETED\b|\sCOMPLETED\s+0:0\b"
+    # a job, run or workflow saying it ended well (submitit's "Job completed successfully")
+    r"|\b(?:job|run|training|task|workflow|pipeline|experiment)s? (?:has |have )?(?:completed|finished|succeeded|ended) "
+    r"successfully|\[after training is done\]"  # Megatron-LM's last line of pretrain()
+    r"|\b(\d+) of \1 steps \(100%\) done",  # Snakemake, once every job of the workflow is done
     re.IGNORECASE,
 )
 # A run that got past its start-up: training announced, a server up, distributed workers joined, the
@@ -118,7 +154,11 @@ _STARTED = re.compile(
     r"|NCCL INFO .*Init COMPLETE|NCCL INFO Connected all (?:rings|trees)|NCCL INFO (?:Ring|Channel) \d+(?:/\d+)? : .* via "
     r"|NCCL INFO (?:comm \S+ )?rank \d+ nranks \d+|^NCCL version \d"
     r"|^wandb: (?:Syncing run|Tracking run with wandb)"
-    r"|\bJob '?\S+'? submitted successfully|Started a local Ray instance|Ray runtime started",
+    r"|\bJob '?\S+'? submitted successfully|Started a local Ray instance|Ray runtime started"
+    # Lightning's Trainer before fit (the accelerator lines, the model summary), accelerate launch's notice of
+    # defaults as it starts the processes, TensorFlow placing itself on a GPU
+    r"|^GPU available: (?:True|False)\b|^\s*[\d.]+\s*[KMGT]?\s+Trainable params\b"
+    r"|following values were not passed to `accelerate launch`|\bCreated device /job:\w+/replica:\d+/task:\d+/device:GPU",
     re.IGNORECASE,
 )
 _WARNING_G, _BENIGN_G = Gated.of(_WARNING), Gated.of(_BENIGN)
@@ -150,6 +190,22 @@ def resolved_later(lines: list[Line], idx: int) -> bool:
     return any(_RESOLVED_G.search(ln.text, ln.folded) for ln in lines[idx + 1 :])
 
 
+def progressed_after(lines: list[Line], idx: int, steps: int = 2, skip: frozenset[int] = frozenset()) -> bool:
+    """True when, after ``idx``, the log shows progress on at least ``steps`` distinct lines (steps advancing, a
+    progress bar moving, metrics logged) that are not themselves errors (nor listed in ``skip``): the program
+    went on past whatever line ``idx`` reported."""
+    seen: set[str] = set()
+    for ln in lines[idx + 1 :]:
+        if ln.text in seen or ln.index in skip or not _PROGRESS_G.search(ln.text, ln.folded):
+            continue
+        if ln.usable and _ERRORISH_G.search(ln.text, ln.folded):
+            continue
+        seen.add(ln.text)
+        if len(seen) >= steps:
+            return True
+    return False
+
+
 def finished_after(lines: list[Line], idx: int) -> bool:
     """True when the log, after ``idx``, says the run finished normally."""
     return any(_FINISHED_G.search(ln.text, ln.folded) for ln in lines[idx + 1 :])
@@ -168,7 +224,10 @@ _ERRORISH = re.compile(
     r"|^\s*(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception)\b"
     r"|\bException\b.*\b(?:raised|occurred|thrown)\b|\bERROR\b|\bFAILED\b"
 )
-_ERRORISH_RAW = re.compile(r"^\s*(?:\(\w+\)\s*)?\[[\d\-/: ,.T]+ [EF] \d+ \d+\]|^\s*[EF]\d{4} \d{2}:\d{2}:\d{2}")
+_ERRORISH_RAW = re.compile(
+    r"^\s*(?:\(\w+\)\s*)?\[[\d\-/: ,.T]+ [EF] \d+ \d+\]|^\s*[EF]\d{4} \d{2}:\d{2}:\d{2}"
+    r"|^\s*\[?\d{4}-\d{2}-\d{2} [\d:.]+: [EF] [\w./\-]+\.\w+:\d+\]"  # TensorFlow's C++ log header
+)
 # lines that carry the word but report no error (counters, summaries, "no errors")
 _NOT_ERROR = re.compile(
     r"\b(?:0|no|zero|without) (?:errors?|failures?|failed)\b|\berrors?[:=]\s*0\b|\bfailed[:=]\s*0\b"
@@ -193,7 +252,9 @@ _PROGRESS = re.compile(
     r"|\bsav(?:ed|ing) (?:\w+ ){0,2}(?:checkpoint|model|weights)\b"
     # a warning raised inside the forward/backward pass or the optimiser step: a step ran
     r"|(?:torch/utils/checkpoint|torch/autograd/[\w/]+|torch/optim/lr_scheduler)\.py:\d+: \w*Warning"
-    r"|\[W reducer\.cpp:\d+\]|\blr_scheduler\.py:\d+:",  # DDP's reducer warns in backward; the scheduler at step
+    r"|\[W reducer\.cpp:\d+\]|\blr_scheduler\.py:\d+:"  # DDP's reducer warns in backward; the scheduler at step
+    # a server answering requests (an access-log line with a 2xx status), a tuner's run summary
+    r'|"(?:GET|POST|PUT) /\S* HTTP/\d(?:\.\d)?" 2\d\d\b|\bTotal run time: [\d.]+ s',
     re.IGNORECASE,
 )
 _PROGRESS_G, _STARTED_G = Gated.of(_PROGRESS), Gated.of(_STARTED)
@@ -237,6 +298,8 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
                 return None  # a failure being retried, with no sign it got through, is not routine noise
             routine.append(ln)
             notice = True
+        elif ln.usable and _INFO_LEVEL.search(ln.raw[:80]):
+            routine.append(ln)
         elif ln.usable and not notice:
             plain += 1
     if routine and 2 * plain <= len(routine):
@@ -347,6 +410,7 @@ class Line:
     warning: bool
     code: bool  # quoted source inside a traceback
     folded: str = field(default="", repr=False, compare=False)  # ``text`` as the literal prefilter sees it
+    harmless: bool = False  # the line itself says it reports no failure: not even a warning-reading rule uses it
 
     def __post_init__(self) -> None:
         if not self.folded:
@@ -395,14 +459,16 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
             in_tb = True
         if text.startswith("Exception ignored in"):
             ignored = True
+        harmless = bool(_HARMLESS_G.search(text, folded))
         lines.append(
             Line(
                 i,
                 raw,
                 text,
-                warning=ignored or is_warning(text, folded) or bool(_INFO_SEVERITY.match(raw)),
+                warning=ignored or harmless or is_warning(text, folded) or bool(_INFO_SEVERITY.match(raw)),
                 code=code or (in_tb and text.strip().startswith("^")),
                 folded=folded,
+                harmless=harmless,
             )
         )
         if ignored and exc is not None:

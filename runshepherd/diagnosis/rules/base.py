@@ -105,7 +105,7 @@ class Context:
                     yield ORDER_EVENT, ln
         if log:
             for ln in self.log.lines:
-                if ln.usable or (warnings and ln.warning and not ln.code and ln.text.strip()):
+                if ln.usable or (warnings and ln.warning and not ln.code and not ln.harmless and ln.text.strip()):
                     yield ln.index, ln
 
     def all_text(self) -> str:

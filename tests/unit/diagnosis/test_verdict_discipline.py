@@ -50,3 +50,35 @@ def test_logs_pasted_as_markdown_quotes_bullets_or_pytest_failures_read_the_same
     assert d.label == "missing_dependency" and d.evidence == ["E   ModuleNotFoundError: No module named 'flash_attn'"]
     bullet = "* E0108 22:07:45.954949 1 factory.go:660] Error scheduling default/kafka-0: pod has unbound immediate PersistentVolumeClaims\n"
     assert diagnose_log_text(bullet).label == "unschedulable"
+
+
+def test_an_unexplained_error_the_run_kept_making_progress_past_is_a_less_sure_healthy() -> None:
+    """Background clients (trackers, loggers) print errors while training goes on: steps after the line prove it."""
+    log = (
+        "wandb: Tracking run with wandb version 0.16.1\n"
+        "Epoch 1:  12%|█▏        | 120/1000 [00:30<03:40,  4.0it/s, loss=2.31]\n"
+        "2024-01-01 10:00:00,000 - root - ERROR - Failed to log metrics to MLflow: connection refused\n"
+        "Epoch 1:  24%|██▍       | 240/1000 [01:00<03:10,  4.0it/s, loss=2.12]\n"
+        "Epoch 1:  36%|███▌      | 360/1000 [01:30<02:40,  4.0it/s, loss=2.01]\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and d.confidence < 0.8
+    stopped = "\n".join(log.splitlines()[:3])  # the same error as the last thing the run printed
+    assert diagnose_log_text(stopped).label == "unknown"
+
+
+def test_a_failure_the_run_went_on_past_is_not_the_verdict_but_one_it_repeats_is() -> None:
+    bar = "Epoch 0:  {p}0%|███       | {p}00/1000 [01:00<02:20,  5.0it/s, loss=1.{p}]\n"
+    tb = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3/site-packages/wandb/sdk/internal/internal_api.py", line 1234, in upload\n'
+        "    resp = self.session.post(url)\n"
+        "requests.exceptions.ReadTimeout: HTTPSConnectionPool(host='api.wandb.ai', port=443): Read timed out.\n"
+    )
+    went_on = bar.format(p=1) + tb + "".join(bar.format(p=p) for p in (2, 3, 4))
+    d = diagnose_log_text(went_on)
+    assert d.label == "healthy" and d.confidence < 0.8
+    assert diagnose_log_text(bar.format(p=1) + tb).label != "healthy"
+    # a NaN loss spoils the run while the steps go on: the progress lines are the evidence, not an excuse
+    nan = "".join(f"step {i} - loss nan - lr 0.001\n" for i in range(5))
+    assert diagnose_log_text(nan).label == "nan_loss"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
+from runshepherd.diagnosis.errorblock import prepare
 
 from .real import diagnose_dev
 
@@ -81,3 +82,123 @@ def test_retries_that_never_get_through_are_not_routine_noise() -> None:
         "WARNING: Retrying (Retry(total=3, connect=None)) after connection broken by 'NewConnectionError()': /simple/x/\n"
     )
     assert diagnose_log_text(log).label != "healthy"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # Slurm's COMPLETED state: scontrol show job, an sacct row, seff (every process exited 0)
+        "JobId=1234 JobName=train\n   JobState=COMPLETED Reason=None Dependency=(null)\n   ExitCode=0:0\n",
+        "       JobID    JobName      State ExitCode\n     4242424      train  COMPLETED      0:0\n",
+        "Job ID: 4242424\nState: COMPLETED (exit code 0)\n",
+        # submitit's last line of a job that returned (facebookincubator/submitit, core/submission.py)
+        "submitit INFO (2024-01-01 11:00:00,000) - Job completed successfully\n",
+        # Megatron-LM's print_datetime at the end of pretrain() (megatron/training/training.py)
+        " iteration      500/     500 | lm loss: 6.32E+00 |\n[after training is done] datetime: 2024-05-01 10:00:00\n",
+        # Snakemake once every job of the workflow is done
+        "Finished job 0.\n3 of 3 steps (100%) done\n",
+    ],
+)
+def test_a_finished_run_in_the_schedulers_and_launchers_own_words_is_healthy(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and d.confidence >= 0.85 and "finished" in d.explanation, log
+
+
+def test_a_workflow_stopped_half_way_is_not_called_finished() -> None:
+    """Snakemake counts jobs as they finish; short of 100% the workflow may have been stopped (a time limit)."""
+    d = diagnose_log_text("Finished job 3.\n3 of 10 steps (30%) done\n")
+    assert d.label == "unknown"
+
+
+@pytest.mark.parametrize(
+    ("log", "why"),
+    [
+        # a server answering requests: uvicorn's access log with a 2xx status
+        (
+            'INFO:     Application startup complete.\nINFO:     172.17.0.1:52100 - "POST /v1/chat/completions HTTP/1.1" 200 OK\n',
+            "making progress",
+        ),
+        # Ray Tune's summary once the tuning loop returned (ray/tune/tune.py)
+        (
+            "2023-08-01 10:00:00,000\tINFO tune.py:1148 -- Total run time: 123.45 seconds (120.31 seconds for the tuning loop).\n",
+            "making progress",
+        ),
+        # Lightning's Trainer reporting its accelerators and the model summary before fit
+        (
+            "GPU available: True (cuda), used: True\nTPU available: False, using: 0 TPU cores\n124 M     Trainable params\n",
+            "started normally",
+        ),
+        # accelerate launch's notice of the defaults it used, printed as it starts the processes
+        (
+            "The following values were not passed to `accelerate launch` and had defaults used instead:\n\t`--num_processes` was set to a value of `2`\n",
+            "started normally",
+        ),
+        # TensorFlow placing itself on a GPU (tensorflow/core/common_runtime/gpu/gpu_device.cc)
+        (
+            "I0000 00:00:1732096805.000000   12345 gpu_device.cc:2022] Created device /job:localhost/replica:0/task:0/device:GPU:0 with 22279 MB memory:  -> device: 0\n",
+            "started normally",
+        ),
+    ],
+)
+def test_more_emitters_positive_evidence(log: str, why: str) -> None:
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and why in d.explanation, log
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # XLA's slow-operation alarm while compiling (xla/service/slow_operation_alarm.cc), at error severity
+        "E1105 10:00:30.123456  140000 slow_operation_alarm.cc:65] Constant folding an instruction is taking > 1s:",
+        "E1105 10:00:31.123456  140000 slow_operation_alarm.cc:133] The operation took 2.1s",
+        # gRPC's shutdown timeout as a JAX/TF process exits (grpc src/core/lib/surface/init.cc)
+        "E0000 00:00:1738205048.894250    2795 init.cc:232] grpc_wait_for_shutdown_with_timeout() timed out.",
+        # TensorFlow's duplicate plugin registration and its grappler layout optimiser skipping a node
+        "W0000 00:00:1732096800.470000   12345 computation_placer.cc:177] computation placer already registered. "
+        "Please check linkage and avoid linking the same target more than once.",
+        "2023-05-02 11:22:40.000000: E tensorflow/core/grappler/optimizers/meta_optimizer.cc:954] layout failed: "
+        "INVALID_ARGUMENT: Size of values 0 does not match size of permutation 4 @ fanin shape in model/dropout",
+        # the program says it carries on another way (tensorflow/core/util/util.cc)
+        "2023-10-10 10:00:00.000000: E tensorflow/core/util/util.cc:131] oneDNN supports DT_HALF only on platforms "
+        "with AVX-512. Falling back to the default Eigen-based implementation if present.",
+        # lines that say they are no failure: TF's BFC allocator (tsl/framework/bfc_allocator.cc), glibc's loader
+        "2023-10-10 10:00:00.000000: W tensorflow/tsl/framework/bfc_allocator.cc:296] Allocator (GPU_0_bfc) ran out "
+        "of memory trying to allocate 3.12GiB with freed_by_count=0. The caller indicates that this is not a failure, "
+        "but may mean that there could be performance gains if more memory were available.",
+        "ERROR: ld.so: object '/usr/lib/x86_64-linux-gnu/libtcmalloc.so.4' from LD_PRELOAD cannot be preloaded "
+        "(cannot open shared object file): ignored.",
+    ],
+)
+def test_benign_lines_at_error_severity_leave_a_working_run_healthy(line: str) -> None:
+    d = diagnose_log_text(f"Epoch 1/10\n{line}\n100/100 [====] - 5s 50ms/step - loss: 0.51\n")
+    assert d.label == "healthy", line
+
+
+def test_only_an_unconditional_ignore_this_makes_a_line_harmless() -> None:
+    """ "You can ignore this message if …" (Ray's pending-actor warning) says when it matters: it stays evidence."""
+    conditional = (
+        "WARNING worker.py:1245 -- The actor or task with ID ff01 cannot be scheduled right now. You can ignore this "
+        "message if this Ray cluster is expected to auto-scale."
+    )
+    plain = (
+        "W executor.cc:1197] Executor start aborting (this does not indicate an error and you can ignore this message)"
+    )
+    assert [ln.harmless for ln in prepare([conditional, plain]).lines] == [False, True]
+
+
+def test_tagged_output_of_mpirun_and_ray_workers_is_read_like_plain_output() -> None:
+    horovod = "[1,0]<stdout>:Epoch 1/90\n[1,0]<stdout>:  10/5005 [....] - ETA: 25:12 - loss: 6.9102\n"
+    assert diagnose_log_text(horovod).label == "healthy"
+    ray = "(RayTrainWorker pid=1234, ip=10.0.0.2) ModuleNotFoundError: No module named 'flash_attn'\n"
+    d = diagnose_log_text(ray)
+    assert d.label == "missing_dependency" and d.evidence == [ray.strip()]
+
+
+def test_a_log_of_informational_lines_only_is_a_weak_healthy() -> None:
+    log = (
+        "2024-01-01 10:00:00,000 - INFO - loading dataset from /data/train\n"
+        "2024-01-01 10:00:05,000 - INFO - building model resnet50\n"
+        "[2024-01-01 10:00:06,000] [INFO] [real_accelerator.py:161:get_accelerator] Setting ds_accelerator to cuda\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and d.confidence <= 0.5
