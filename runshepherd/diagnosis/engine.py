@@ -116,7 +116,7 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
             if (
                 recovered_after(lines, retry)
                 or resolved_later(lines, retry)
-                or (not again and finished_after(lines, retry))
+                or (not again and (finished_after(lines, retry) or progressed_after(lines, retry)))
             ):
                 continue
             if not again and any(

@@ -30,6 +30,8 @@ _PREFIXES = [
     re.compile(r"^\s*(?:INFO|DEBUG)\s*[:|-]\s*"),
     # logs pasted into issues and chats: markdown quotes ("> "), list bullets ("* "), pytest's "E   " failure lines
     re.compile(r"^\s*(?:>(?!>)|\*)\s+(?=\S)|^E {3,}(?=\S)"),
+    # docker build's plain progress output (BuildKit): "#9 147.6 " = step number and seconds since the build began
+    re.compile(r"^\s*#\d+ \d+\.\d+ "),
 ]
 # all prefixes are anchored at the start: one match of their union tells whether any pass could change the line
 _ANY_PREFIX = re.compile("|".join(f"(?:{p.pattern})" for p in _PREFIXES))
@@ -101,6 +103,15 @@ _INFO_SEVERITY = re.compile(r"^\s*(?:\[[^\]]*\]\s*)?I\d{4} \d{2}:\d{2}:\d{2}")
 # ``INFO 05-06``, NeMo's ``[NeMo I …]``): the program's own account that it reports no problem
 _INFO_LEVEL = re.compile(r"(?:^|[\s\[|(-])(?:INFO|DEBUG|NOTICE)(?=[\s\]|:-])|\[NeMo I ")
 _FRAME = re.compile(r'^\s*File "[^"]+", line \d+')
+# IPython/Jupyter tracebacks: a frame header (``…/file_utils.py in get_from_cache(url, …)``, IPython 8's ``File
+# …/x.py:594, in f(…)``, ``Cell In[3], line 1``) followed by numbered source lines (``    592 …``, ``--> 594 …``)
+_IPY_FRAME = re.compile(
+    r"^(?:\S+\.py(?::\d+)? in \S+\(|File \S+\.py:\d+, in \S+|Cell In\s*\[\d+\], line \d+|Input In \[\d+\], in "
+    r"|<ipython-input-[\w-]+> in )"
+)
+_IPY_CODE = re.compile(r"^\s*(?:-*>\s*)?\d+\s")
+# a severity tag among the stripped prefixes (``[2024-01-01 10:00:00] [WARNING] …``): the line is a warning
+_HEAD_WARNING = re.compile(r"\[(?:W|WARN|WARNING)\]")
 _TB_START = re.compile(r"Traceback \(most recent call last\)")
 _EXC_LINE = re.compile(
     r"^(?P<type>(?:[A-Za-z_][\w]*\.)*_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault))(?::\s*(?P<msg>.*)|\s*$)"
@@ -448,6 +459,7 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
     lines: list[Line] = []
     prev_frame = False
     in_tb = False
+    ipy = False  # inside an IPython frame: its numbered source lines are code
     ignored = False  # inside a traceback Python printed after "Exception ignored in …" (it was not raised)
     for i, raw in enumerate(raw_lines):
         text = strip_prefix(raw)
@@ -455,6 +467,11 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
         frame = bool(_FRAME.match(text))
         exc = exception_type(text)
         code = prev_frame and not frame and _indented(raw, text) and exc is None
+        if _IPY_FRAME.match(text):
+            ipy = code = True
+        elif ipy and text.strip():
+            ipy = code = bool(_IPY_CODE.match(text))
+        head = raw.rstrip("\r\n")[: len(raw.rstrip("\r\n")) - len(text)]
         if _TB_START.search(text):
             in_tb = True
         if text.startswith("Exception ignored in"):
@@ -465,7 +482,11 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
                 i,
                 raw,
                 text,
-                warning=ignored or harmless or is_warning(text, folded) or bool(_INFO_SEVERITY.match(raw)),
+                warning=ignored
+                or harmless
+                or is_warning(text, folded)
+                or bool(_INFO_SEVERITY.match(raw))
+                or bool(head and _HEAD_WARNING.search(head)),
                 code=code or (in_tb and text.strip().startswith("^")),
                 folded=folded,
                 harmless=harmless,

@@ -42,7 +42,9 @@ FAMILY = family(
         pat(r"no CUDA-capable device is detected|CUDA_ERROR_NO_DEVICE|No CUDA GPUs are available", 0.9),
         pat(r"Unexpected error from cudaGetDeviceCount|cudaGetDeviceCount\(\) returned", 0.88),
         pat(r"libcuda\.so(?:\.\d+)?: cannot open shared object file|libnvidia-ml\.so.*cannot open", 0.9),
-        pat(r"nvidia-container-cli: (?:initialization|mount|detection) error", 0.92),
+        pat(r"nvidia-container-cli: (?:initialization|mount|detection|requirement) error", 0.92),
+        # docker has no GPU runtime to hand ``--gpus`` to (the NVIDIA container toolkit is not installed)
+        pat(r"could not select device driver \S* with capabilities: \[\[gpu\]\]", 0.9),
         pat(r"Driver/library version mismatch|Failed to initialize NVML", 0.9),
         pat(r"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver", 0.88),
         pat(r"no kernel image is available for execution on the device", 0.9),
@@ -63,12 +65,16 @@ FAMILY = family(
         pat(r"CUDA_ERROR_NOT_INITIALIZED|CUDA driver initialization failed", 0.86),
         pat(r"Unable to initialize backend 'cuda'|(?:CUDA|cuda)'? backend failed to initiali[sz]e", 0.86),
         pat(r"Unable to use CUDA because of the following issues|Outdated cuDNN installation found", 0.86),
-        pat(r"Torch not compiled with CUDA enabled", 0.86),
         pat(
             r"Loaded runtime CuDNN library: \S+ but source was compiled with|CUDNN_STATUS_VERSION_MISMATCH|cuDNN version incompatibility",
             0.88,
         ),
         pat(r"CUDA error: (?:unknown error|initialization error)", 0.8),
+        # PyTorch's wording of a CUDA initialisation that failed for no reason it can name, and a node whose fabric
+        # manager has not brought the GPUs up (cudaErrorSystemNotReady, "system not yet initialized"). TensorFlow's
+        # ``failed call to cuInit`` is left out: CPU-only runs log it and carry on.
+        pat(r"CUDA unknown error - this may be due to an incorrectly set up environment", 0.82),
+        pat(r"CUDA_ERROR_SYSTEM_NOT_READY|cudaErrorSystemNotReady|CUDA error: system not yet initialized", 0.88),
         pat(r"CUDNN_STATUS_NOT_INITIALIZED|CUBLAS_STATUS_NOT_INITIALIZED(?! when calling `cublasCreate)", 0.84),
     ),
     applies=("failed", "running"),

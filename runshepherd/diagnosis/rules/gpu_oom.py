@@ -65,7 +65,38 @@ FAMILY = family(
         pat(r"CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate", 0.86),
         # CuPy (Chainer) and Caffe's CUDA check
         pat(r"out of memory to allocate \d+ bytes|cudaSuccess \(2 vs\. 0\)\s+out of memory", 0.88),
+        # any runtime's own "out of memory" said of a device (the CUDA runtime's string for cudaErrorMemoryAllocation
+        # is "out of memory", and callers prefix it with the API or device: old PyTorch's ``cuda runtime error (2) :
+        # out of memory``, ggml/MXNet ``cudaMalloc failed: out of memory``, TensorRT ``Cuda Runtime (out of memory)``,
+        # PyTorch's ``MPS backend out of memory`` / ``XPU out of memory``, Paddle's ``Out of memory error on GPU 0``)
+        pat(
+            r"\b(?:cuda|gpu|hip|mps|xpu|npu|cudaMalloc\w*|cuMemAlloc\w*|device)\b[^\n]{0,40}\bout of memory\b"
+            r"|\bout of memory (?:error )?on (?:GPU|device)\b",
+            0.86,
+        ),
+        # TensorRT's allocator (``Error Code 2: OutOfMemory``), ONNX Runtime's arena (bfc_arena.cc)
+        pat(
+            r"Error Code \d+: OutOfMemory\b|Requested amount of GPU memory \(\d+ bytes\) could not be allocated"
+            r"|Failed to allocate memory for requested buffer of size \d+",
+            0.86,
+        ),
+        # XLA:TPU, whatever memory space ran out (hbm, vmem, smem)
+        pat(r"Ran out of memory in memory space \w+|Exceeded hbm capacity by", 0.9),
+        # vLLM: the KV cache does not fit next to the weights (V1 engine), the GPU is already taken at start-up,
+        # and the profiler's verdict that no KV-cache block fits (``# GPU blocks: 0``, logged before it raises)
+        pat(
+            r"KV cache is needed, which is larger than the available KV cache memory"
+            r"|Free memory on device .{0,60} is less than desired GPU memory utilization",
+            0.9,
+        ),
+        pat(r"# (?:GPU|cuda|NPU|XPU) blocks: 0\b|memory reserved for KV Cache is -\d", 0.84),
+        # transformers: a quantized model that does not fit on the GPU(s) was being dispatched to the CPU or disk
+        pat(r"Some modules are dispatched on the CPU or the disk\. Make sure you have enough GPU RAM", 0.88),
+        # accelerate's find_executable_batch_size halved the batch on every OOM until nothing was left
+        pat(r"No executable batch size found, reached zero", 0.88),
     ),
+    # NCCL reports a failed allocation inside a collective as a WARN line (its ``Cuda failure 'out of memory'``)
+    warning_patterns=(pat(r"NCCL WARN .*Cuda failure '?out of memory", 0.84),),
     applies=("failed", "running"),
     fixer=fix_gpu_oom,
     fix_from_evidence=_fix_from_evidence,

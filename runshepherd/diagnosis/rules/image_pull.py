@@ -12,7 +12,11 @@ from runshepherd.diagnosis.rules.family import family
 _PULL = re.compile(
     r"ErrImagePull|ImagePullBackOff|Failed to pull image|FAILED_IMAGE_PULL|manifest unknown|manifest for \S+ not found"
     r"|pull access denied|repository does not exist|InvalidImageName|ErrImageNeverPull|failed to resolve reference"
-    r"|pyxis: (?:failed|couldn't)|enroot-import|\[ERROR\] URL \S+ returned error code|Error response from daemon: (?:manifest|pull)"
+    r"|pyxis: (?:failed|couldn't)|enroot-import|(?:^|\[ERROR\] )URL https?://\S+ returned error code"
+    r"|Error response from daemon: (?:manifest|pull|(?:Get|Head) \"?https?://[^\s\"]+/v2/)|no basic auth credentials"
+    # apptainer/singularity building a SIF from a docker:// or oci registry reference
+    r"|Unable to handle docker://\S+ uri|failed to get (?:checksum|SHA) (?:for|of) docker://"
+    r"|While making image from oci registry|error fetching image to cache"
     r"|Back-off pulling image|image \S+ not found|trying and failing to pull image"
     r"|requested access to the resource is denied|toomanyrequests|pull rate limit"
     r"|failed to fetch (?:anonymous|oauth) token"

@@ -79,6 +79,39 @@ FAMILY = family(
         # transformers' own checks: a pinned dependency version, and packages a remote modeling file imports
         pat(r"(?P<pkg>[\w\-]+)[<>=!~]=?[\w.]+ is required for a normal functioning of this module", 0.88),
         pat(r"requires the following packages that were not found in your environment: (?P<pkg>[\w\-]+)", 0.9),
+        # the dynamic linker: a binary built against a newer C/C++ runtime than the image has
+        # (``version `GLIBCXX_3.4.29' not found (required by …)``)
+        pat(r"version [`'](?P<lib>(?:GLIBC|GLIBCXX|CXXABI)_[\d.]+)' not found", 0.88),
+        # NumPy's ABI checks: an extension built against another NumPy major version than the one installed
+        pat(
+            r"compiled using NumPy 1\.x cannot be run in|numpy\.dtype size changed, may indicate binary incompatibility"
+            r"|module compiled against (?:API|ABI) version \w+ but this version of numpy is"
+            r"|numpy\.core\.multiarray failed to import|_ARRAY_API not found",
+            0.86,
+        ),
+        # torchvision's compiled ops do not match the installed torch
+        pat(
+            r"operator torchvision::\w+ does not exist|were compiled with different CUDA (?:major )?versions"
+            r"|Couldn't load custom C\+\+ ops",
+            0.86,
+        ),
+        # torch.utils.cpp_extension: the CUDA toolkit that would build the extension is not the one torch was built with
+        pat(r"The detected CUDA version \([\d.]+\) mismatches the version that was used to compile PyTorch", 0.86),
+        # a package built without GPU support was installed where the GPU build is needed (pip's CPU wheel of torch)
+        pat(
+            r"Torch not compiled with CUDA enabled"
+            r"|installed version of (?P<pkg>bitsandbytes) was compiled without GPU support",
+            0.86,
+        ),
+        # an ImportError that names its own remedy (transformers/accelerate/diffusers' availability checks)
+        pat(r"^(?:\w+\.)*ImportError: .{0,300}(?:`?pip install|seems (?:to be )?not installed|is not installed)", 0.86),
+        # conda/mamba's solver
+        pat(r"(?:LibMamba)?UnsatisfiableError|found to be incompatible with each other", 0.84),
+        # building a C/C++ extension: the compiler, or a header of a -dev package, is not in the image
+        pat(r"fatal error: (?P<lib>[\w./+-]+\.(?:h|hpp|hh|cuh)): No such file or directory", 0.88),
+        pat(r"(?:error: command|unable to execute) '(?P<bin>[\w./+-]+)'(?: failed)?: No such file or directory", 0.88),
+        # Windows' loader: a DLL (or one it depends on) is missing
+        pat(r"\[WinError 126\] The specified module could not be found", 0.82),
     ),
     applies=("failed", "running"),
     # 127 is the shell's 'command not found', even when the line that said so was cut off

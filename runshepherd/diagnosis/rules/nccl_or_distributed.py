@@ -79,7 +79,7 @@ FAMILY = family(
         pat(r"Watchdog caught collective operation timeout", 0.86),
         pat(r"collective operation timeout|Collective .* timed out", 0.84),
         pat(r"DistBackendError|DistNetworkError|DistStoreError", 0.86),
-        pat(r"Rendezvous(?:Timeout|Connection|Closed)Error|rendezvous .* (?:timed out|failed)", 0.86),
+        pat(r"Rendezvous(?:Timeout|Connection|Closed|State)Error|rendezvous .* (?:timed out|failed)", 0.86),
         pat(
             r"socketStartConnect|socketPollConnect|IBV_WC_RETRY_EXC_ERR|ibv_poll_cq|NET/IB\S* : .*(?:error|failed)",
             0.86,
@@ -99,6 +99,28 @@ FAMILY = family(
         pat(r"ncclCommInitRank failed|NCCL communicator .* (?:failed|error)", 0.84),
         pat(r"Some NCCL operations have failed or timed out", 0.84),
         pat(r"NCCL communicator was aborted|communicator (?:was )?aborted on rank", 0.5, secondary=True),
+        # c10d's socket layer (torch/csrc/distributed/c10d/socket.cpp, TCPStore): a rank that cannot reach the
+        # store on the master, whatever exception type the version wraps it in
+        pat(
+            r"The client socket has (?:timed out after|failed to connect to)|The server socket has failed to (?:bind|listen)"
+            r"|TCP client failed to connect/validate to host|^(?:\w+\.)*\w*Error: (?:Socket Timeout|Stop_waiting response is expected)\s*$",
+            0.86,
+        ),
+        # ProcessGroupNCCL's watchdog and its heartbeat monitor: a collective never completed on some rank
+        pat(r"Heartbeat monitor timed out!|ProcessGroupNCCL's watchdog got stuck for", 0.84),
+        # JAX/XLA's coordination service: a task could not reach the coordinator, or the coordinator lost a task
+        pat(
+            r"Failed to (?:connect to|send RPC to) (?:the )?coordination service|coordinator detected missing heartbeats",
+            0.86,
+        ),
+        # Horovod: an allreduce failed on this rank, or another rank's failure shut Horovod down
+        pat(r"HorovodInternalError|Horovod has been shut down", 0.84),
+        # Open MPI / PRRTE: the launcher lost a remote daemon, or two processes could not connect over TCP
+        pat(
+            r"(?:ORTE|PRTE|PRRTE) (?:has lost communication with a remote daemon|was unable to reliably start)"
+            r"|A process or daemon was unable to complete a TCP connection",
+            0.82,
+        ),
     ),
     applies=("failed", "running"),
     # a rank that crashed takes its peers' communicators down: their errors echo the first one

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from runshepherd.diagnosis.errorblock import error_looking, progressed_after
 from runshepherd.diagnosis.rules.base import Context, FunctionRule, Signal, pat
 from runshepherd.diagnosis.rules.family import exits, family
 
@@ -53,6 +54,45 @@ def _pip_index_unreachable(ctx: Context) -> list[Signal]:
     ]
 
 
+# pip's own retry notice (pip/_vendor/urllib3/connectionpool.py logs it as a warning): ``Retrying (Retry(total=3,
+# …)) after connection broken by 'NewConnectionError(…)': /simple/numpy/``
+_PIP_RETRY = re.compile(r"Retrying \(Retry\(total=\d+.*\) after connection broken by")
+# pip got through after all: it collected, downloaded or installed something after its last retry
+_PIP_GOT_THROUGH = re.compile(
+    r"Successfully (?:installed|downloaded|built)|^\s*(?:Collecting|Downloading|Using cached|Requirement already satisfied"
+    r"|Installing collected packages|Obtaining|Processing|Building wheels?|Saved) "
+)
+
+
+def _pip_retries_unanswered(ctx: Context) -> list[Signal]:
+    """pip retrying its connection to the index, and the log ends without pip getting through (a build or job cut
+    off while pip was still retrying, or killed for it), with no other error in it: the network, weaker than pip's
+    own verdict. Where the log shows an error, that error is the verdict (retries are pip's routine noise)."""
+    lines = ctx.log.lines
+    retries = [ln for ln in lines if _PIP_RETRY.search(ln.text)]
+    if not retries:
+        return []
+    after = lines[retries[-1].index + 1 :]
+    if any(_PIP_GOT_THROUGH.search(ln.text) for ln in after) or progressed_after(lines, retries[-1].index):
+        return []
+    if next(error_looking(lines), None) is not None:
+        return []
+    return [
+        Signal(
+            "network_download",
+            "infra",
+            0.72,
+            retries[0].index,
+            [retries[-1].raw.rstrip()],
+            "pip kept retrying its connection to the package index and never got through (the log ends while it "
+            "retries): the task could not reach the index.",
+            "retry",
+            "Check that the task can reach the package index (or set a reachable mirror with PIP_INDEX_URL), bake "
+            "the packages into the image, or install from wheels shipped as an input; then resubmit.",
+        )
+    ]
+
+
 FAMILY = family(
     "network_download",
     origin="infra",
@@ -95,8 +135,42 @@ FAMILY = family(
         ),
         pat(r"Connection reset by peer", 0.62),
         pat(r"ClientPayloadError|Response payload is not completed|ServerDisconnectedError", 0.82),
+        # curl's exit codes for a transfer the network broke (curl(1), EXIT CODES): 5/6 could not resolve the
+        # proxy/host, 7 could not connect, 18 partial file, 28 timeout, 35 TLS handshake, 52 empty reply, 55/56
+        # send/receive failure, 92 HTTP/2 stream error; git prints the same codes for its HTTPS transport
+        pat(r"\bcurl: \((?:5|6|7|18|28|35|52|55|56|92)\) |\bRPC failed; curl (?:5|6|7|18|28|35|52|55|56|92)\b", 0.86),
+        # git over HTTPS/SSH losing the connection mid-transfer
+        pat(
+            r"GnuTLS recv error|TLS connection was non-properly terminated|gnutls_handshake\(\) failed"
+            r"|the remote end hung up unexpectedly|unexpected disconnect while reading sideband packet|\bearly EOF\b",
+            0.82,
+        ),
+        # conda cannot reach its channel (HTTP 000 is conda's word for "no connection at all")
+        pat(r"CondaHTTPError: HTTP (?:000 CONNECTION FAILED|5\d\d)|CondaSSLError|CONNECTION FAILED for url", 0.88),
+        # huggingface_hub / transformers: nothing in the cache and the Hub not reachable (or offline mode set)
+        pat(
+            r"outgoing traffic has been disabled|cannot find the requested files in the (?:disk cache|cached path)"
+            r"|cannot find the appropriate snapshot folder|error happened while trying to locate the files? on the Hub",
+            0.88,
+        ),
+        pat(r"\b429 Client Error\b", 0.88),
+        # TLS cut off mid-handshake or mid-stream (Python's ssl, OpenSSL 3)
+        pat(r"SSLEOFError|SSLZeroReturnError|EOF occurred in violation of protocol|UNEXPECTED_EOF_WHILE_READING", 0.84),
+        # aiohttp (fsspec, gcsfs, s3fs, datasets' streaming) and fsspec's own timeout
+        pat(r"ClientConnectorError|Cannot connect to host \S+:\d+|ServerTimeoutError|FSTimeoutError", 0.86),
+        # Go programs (docker, containerd, kubectl, git-lfs, rclone): name lookups and HTTP clients giving up
+        pat(
+            r"\blookup \S+(?: on \S+)?: (?:no such host|server misbehaving|i/o timeout|Temporary failure)"
+            r"|net/http: (?:TLS handshake timeout|request canceled)|Client\.Timeout exceeded while awaiting headers",
+            0.86,
+        ),
+        # wget's words for a host it could not resolve or a TLS session it could not open
+        pat(r"unable to resolve host address|Unable to establish SSL connection", 0.86),
     ),
-    rules=(FunctionRule("pip_index_unreachable", _pip_index_unreachable),),
+    rules=(
+        FunctionRule("pip_index_unreachable", _pip_index_unreachable),
+        FunctionRule("pip_retries_unanswered", _pip_retries_unanswered),
+    ),
     # OSMO 2010-2012: input download, mount or output upload failed
     exit_codes=(
         exits(
@@ -110,6 +184,7 @@ FAMILY = family(
     # a failed download is often the echo of an earlier error; and one retried in vain leaves a module or file missing
     echo=True,
     causes=("missing_dependency", "file_not_found"),
-    exceptions=r"^(?:urllib3|requests|socket|http\.client|aiohttp|httpx|ssl)\.",
+    # the HTTP clients' exception modules, pip's vendored copies included (``pip._vendor.urllib3.exceptions``)
+    exceptions=r"^(?:pip\._vendor\.)?(?:urllib3|requests|socket|http\.client|aiohttp|httpx|ssl)\.",
     frames=r"/(?:urllib3|requests|aiohttp|httpx)/|/socket\.py$|/http/client\.py$|/ssl\.py$",
 )

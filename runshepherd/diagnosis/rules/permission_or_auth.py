@@ -73,6 +73,26 @@ FAMILY = family(
         pat(r"AuthenticationError|authentication (?:failed|required)|not authorized|Unauthorized", 0.8),
         pat(r"Operation not permitted|Read-only file system", 0.74),
         pat(r"could not read (?:Username|Password) for|terminal prompts disabled|Authentication failed for '", 0.86),
+        # git hosts refusing the credential (GitHub's removed password auth, GitLab's basic-auth refusal)
+        pat(
+            r"remote: (?:Invalid username or (?:password|token)|HTTP Basic: Access denied)"
+            r"|Support for password authentication was removed",
+            0.86,
+        ),
+        # huggingface_hub asked for a token and none is configured
+        pat(r"LocalTokenNotFoundError|no token was found\. You need to provide a token or be logged in", 0.88),
+        # cloud SDKs: botocore's ``An error occurred (403) when calling the HeadObject operation``, google-cloud's
+        # ``exceptions.Forbidden: 403`` and IAM wording, Azure's authentication errors, gRPC's status names
+        pat(
+            r"An error occurred \((?:40[13]|Forbidden|Unauthorized|UnauthorizedOperation|AuthFailure"
+            r"|UnrecognizedClientException|InvalidClientTokenId)\) when calling the \w+ operation"
+            r"|exceptions\.(?:Forbidden|Unauthorized|Unauthenticated|PermissionDenied): 40[13]\b"
+            r"|does not have [\w.]+ access to|ClientAuthenticationError|AuthorizationPermissionMismatch"
+            r"|Server failed to authenticate the request",
+            0.88,
+        ),
+        pat(r"\b(?:PERMISSION_DENIED|UNAUTHENTICATED): ", 0.84, flags=0),
+        pat(r"(?:do not|don't) have permission to (?:access|perform|use)", 0.82),
     ),
     # 126 = found but not executable; OSMO 2013/2014/2020 = data or service authorisation failures
     exit_codes=(exits(126, strength=0.55), exits(2013, 2014, 2020, strength=0.8)),

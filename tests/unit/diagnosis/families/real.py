@@ -9,6 +9,7 @@ from pathlib import Path
 from runshepherd.diagnosis import Diagnosis, diagnose_log_text
 
 ROOT = Path(__file__).resolve().parents[3] / "data" / "diagnosis_real"
+VALIDATION_PARTS = ("c-", "d-", "e-")
 
 
 def _split_of(case_id: str) -> str:
@@ -22,7 +23,9 @@ def _split_of(case_id: str) -> str:
 def dev_case(case_id: str) -> tuple[str, dict[str, str]]:
     """The log text and the record of one DEV case; a blind id is refused."""
     assert _split_of(case_id) == "dev", f"{case_id} is in the blind split: tests may only use dev cases"
-    part = ROOT / ("part-a.jsonl" if case_id.startswith("a-") else "part-b.jsonl")
+    # parts c, d and e were blind v2 and are kept as a validation set, scored only in aggregate: no test uses them
+    assert not case_id.startswith(VALIDATION_PARTS), f"{case_id} is in the validation set: tests may not use it"
+    part = ROOT / f"part-{case_id.split('-', 1)[0]}.jsonl"
     record = next(json.loads(line) for line in part.read_text(encoding="utf-8").splitlines() if f'"{case_id}"' in line)
     return (ROOT / "logs" / f"{case_id}.log").read_text(encoding="utf-8"), record
 

@@ -39,3 +39,33 @@ def test_no_gpu_at_all_and_a_gpu_that_faulted_are_not_image_fixes() -> None:
 def test_nvidia_smi_that_cannot_reach_the_driver() -> None:
     log = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.\n"
     assert diagnose_log_text(log).label == "cuda_driver"
+
+
+def test_container_runtimes_that_cannot_hand_the_gpu_over() -> None:
+    # docker without the NVIDIA container toolkit; the toolkit refusing an image whose CUDA the driver is too old for
+    for log in (
+        'docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]].\n',
+        "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.2, please update your driver to a "
+        "newer version, or use an earlier cuda container: unknown.\n",
+    ):
+        d = diagnose_log_text(log)
+        assert (d.label, d.fix.kind) == ("cuda_driver", "fix_driver_or_image"), log
+
+
+def test_cuda_that_could_not_initialise() -> None:
+    for log in (
+        "RuntimeError: CUDA unknown error - this may be due to an incorrectly set up environment, e.g. changing env "
+        "variable CUDA_VISIBLE_DEVICES after program start. Setting the available devices to be zero.\n",
+        "RuntimeError: CUDA error: system not yet initialized\n",  # cudaErrorSystemNotReady (fabric manager)
+    ):
+        assert diagnose_log_text(log).label == "cuda_driver", log
+
+
+def test_tensorflows_cuinit_warning_on_a_cpu_run_is_not_a_driver_failure() -> None:
+    log = (
+        "2024-01-01 10:00:00.000000: W external/local_xla/xla/stream_executor/cuda/cuda_driver.cc:282] failed call "
+        "to cuInit: UNKNOWN ERROR (303)\n"
+        "Epoch 1/10\n"
+        "100/100 [==============================] - 2s 10ms/step - loss: 0.5\n"
+    )
+    assert diagnose_log_text(log).label != "cuda_driver"

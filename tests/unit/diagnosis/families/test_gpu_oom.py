@@ -65,3 +65,69 @@ def test_cupy_and_caffe_wordings(log: str) -> None:
 )
 def test_a_kv_cache_that_does_not_fit_and_a_cublas_handle_that_cannot_be_made(log: str) -> None:
     assert diagnose_log_text(log).label == "gpu_oom", log
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # PyTorch's other back-ends (c10/mps, c10/xpu allocators) and old PyTorch's THC allocator
+        "RuntimeError: MPS backend out of memory (MPS allocated: 18.12 GB, other allocations: 0 bytes, max allowed: "
+        "18.13 GB). Tried to allocate 256 bytes on private pool.\n",
+        "RuntimeError: cuda runtime error (2) : out of memory at /pytorch/aten/src/THC/THCCachingAllocator.cpp:510\n",
+        # ggml's CUDA back-end (llama.cpp) and MXNet's pooled storage manager
+        "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 4096.00 MiB on device 0: cudaMalloc failed: out of "
+        "memory\n",
+        "mxnet.base.MXNetError: [10:00:00] src/storage/./pooled_storage_manager.h:157: cudaMalloc retry failed: out "
+        "of memory\n",
+        # TensorRT's allocator and ONNX Runtime's arena (onnxruntime/core/framework/bfc_arena.cc)
+        "[TRT] [E] 1: [defaultAllocator.cpp::allocate::20] Error Code 1: Cuda Runtime (out of memory)\n",
+        "Status Message: bfc_arena.cc:368 void* onnxruntime::BFCArena::AllocateRawInternal(size_t, bool) Failed to "
+        "allocate memory for requested buffer of size 123456\n",
+        # NCCL's WARN line for an allocation that failed inside a collective
+        "node1:123:456 [0] NCCL WARN Cuda failure 'out of memory'\n",
+    ],
+)
+def test_every_runtimes_out_of_memory_on_a_device(log: str) -> None:
+    assert diagnose_log_text(log).label == "gpu_oom", log
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # vllm-project/vllm, v1/core/kv_cache_utils.py: the KV cache for one max-length request does not fit
+        "ValueError: To serve at least one request with the models's max seq len (32768), (2.00 GiB KV cache is "
+        "needed, which is larger than the available KV cache memory (0.78 GiB). Try increasing "
+        "`gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.\n",
+        # vLLM's start-up memory snapshot: another process holds the GPU memory it was told to take
+        "ValueError: Free memory on device (3.27/15.98 GiB) on startup is less than desired GPU memory utilization "
+        "(0.9, 14.39 GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.\n",
+        # transformers' quantizer: the model does not fit on the GPU and would spill to CPU/disk
+        "ValueError: Some modules are dispatched on the CPU or the disk. Make sure you have enough GPU RAM to fit "
+        "the quantized model.\n",
+        # accelerate.utils.find_executable_batch_size after halving the batch on every OOM
+        "RuntimeError: No executable batch size found, reached zero.\n",
+    ],
+)
+def test_inference_servers_and_loaders_that_say_the_gpu_is_too_small(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("gpu_oom", "reduce_memory"), log
+
+
+def test_vllm_profiling_that_leaves_no_room_for_the_kv_cache() -> None:
+    d, _, record = diagnose_dev("a-0195")  # the log ends before vLLM raises: its profiler's numbers say why
+    assert d.label == record["label"] == "gpu_oom"
+    assert "KV Cache is -1.05GiB" in d.evidence[0]
+
+
+def test_an_xla_tpu_memory_space_that_ran_out() -> None:
+    # openxla/xla error 1001 (compile-time vmem OOM); hbm is the same message for the device's main memory
+    log = (
+        "RESOURCE_EXHAUSTED: Ran out of memory in memory space vmem while allocating on stack for "
+        "%fusion.18 = bf16[2048,4096]{1,0} custom-call(...)\n"
+    )
+    assert diagnose_log_text(log).label == "gpu_oom"
+
+
+def test_a_host_oom_kill_is_not_a_gpu_oom() -> None:
+    log = "Out of memory: Killed process 4242 (python) total-vm:81234567kB, anon-rss:61234567kB\n"
+    assert diagnose_log_text(log).label != "gpu_oom"

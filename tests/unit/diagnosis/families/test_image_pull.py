@@ -56,3 +56,35 @@ def test_an_image_that_does_not_exist_in_docker_and_buildkit_words(log: str) -> 
 )
 def test_no_image_for_this_platform_and_singularity_pulls(log: str) -> None:
     assert diagnose_log_text(log).label == "image_pull", log
+
+
+def test_enroots_error_tag_does_not_hide_the_pull() -> None:
+    d, _, record = diagnose_dev("b-0139")  # "[ERROR] URL https://nvcr.io/proxy_auth returned error code: 401"
+    assert (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("image_pull", "fix_credentials")
+
+
+@pytest.mark.parametrize(
+    ("log", "kind"),
+    [
+        # the docker daemon's registry API calls (/v2/…) refused or unanswered
+        (
+            'docker: Error response from daemon: Head "https://nvcr.io/v2/nvidia/pytorch/manifests/24.01-py3": '
+            "unauthorized: authentication required\n",
+            "fix_credentials",
+        ),
+        (
+            'Error response from daemon: Get "https://123.dkr.ecr.us-east-1.amazonaws.com/v2/": no basic auth '
+            "credentials\n",
+            "fix_credentials",
+        ),
+        # apptainer/singularity building a SIF from a registry
+        (
+            "FATAL:   While making image from oci registry: error fetching image to cache: failed to get checksum for "
+            "docker://foo/bar:latest: reading manifest latest in docker.io/foo/bar: manifest unknown\n",
+            "fix_image",
+        ),
+    ],
+)
+def test_docker_daemon_and_apptainer_pull_failures(log: str, kind: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("image_pull", kind), log

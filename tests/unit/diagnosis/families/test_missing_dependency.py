@@ -19,3 +19,42 @@ def test_package_version_incompatibility_is_a_dependency_to_pin() -> None:
     log = "RuntimeError: jaxlib version 0.4.1 is newer than and incompatible with jax version 0.3.25.\n"
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency")
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # the dynamic linker (ld.so): a binary built against a newer glibc/libstdc++ than the image has
+        "ImportError: /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.29' not found (required by "
+        "/opt/conda/lib/python3.10/site-packages/x.so)\n",
+        "OSError: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.32' not found (required by ./x.so)\n",
+        # NumPy's ABI checks (numpy/core/include/numpy/__multiarray_api.h, NumPy 2's migration notice)
+        "A module that was compiled using NumPy 1.x cannot be run in\nNumPy 2.0.0 as it may crash.\n",
+        "ValueError: numpy.dtype size changed, may indicate binary incompatibility. Expected 96 from C header, got "
+        "88 from PyObject\n",
+        "RuntimeError: module compiled against API version 0x10 but this version of numpy is 0xe\n",
+        # torchvision's C++ ops built for another torch (torchvision/extension.py)
+        "RuntimeError: operator torchvision::nms does not exist\n",
+        "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major versions. "
+        "PyTorch has CUDA Version=11.8 and torchvision has CUDA Version=12.1.\n",
+        # torch.utils.cpp_extension building against a CUDA toolkit other than torch's
+        "RuntimeError: The detected CUDA version (12.1) mismatches the version that was used to compile PyTorch "
+        "(11.8). Please make sure to use the same CUDA versions.\n",
+        # an ImportError that names its own remedy (transformers' availability checks)
+        "ImportError: Using `bitsandbytes` 8-bit quantization requires Accelerate: `pip install accelerate`\n",
+        "ImportError: FlashAttention2 has been toggled on, but it cannot be used due to the following error: the "
+        "package flash_attn seems to be not installed.\n",
+        # conda's solver; gcc and setuptools when the compiler or a -dev header is not in the image
+        "UnsatisfiableError: The following specifications were found to be incompatible with each other:\n",
+        "x.c:1:10: fatal error: Python.h: No such file or directory\n",
+        "error: command 'gcc' failed: No such file or directory\n",
+    ],
+)
+def test_binary_and_version_incompatibilities_are_dependencies(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency"), log
+
+
+def test_a_cpu_only_build_of_torch_is_a_package_to_reinstall() -> None:
+    d, _, record = diagnose_dev("a-0097")  # "Torch not compiled with CUDA enabled": pip gave the CPU wheel
+    assert (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("missing_dependency", "add_dependency")

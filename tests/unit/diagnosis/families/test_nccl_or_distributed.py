@@ -60,3 +60,34 @@ def test_a_rendezvous_port_another_process_holds_is_a_settings_fix() -> None:
     )
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("nccl_or_distributed", "fix_code") and "port" in d.fix.description
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # pytorch/pytorch torch/csrc/distributed/c10d/socket.cpp: a rank cannot reach the TCPStore on the master,
+        # wrapped in whatever exception type the version raises (RuntimeError, DistNetworkError, TimeoutError)
+        "RuntimeError: The client socket has timed out after 1800s while trying to connect to (10.0.0.1, 29500).\n",
+        "RuntimeError: The client socket has failed to connect to any network address of (master-0, 23456).\n",
+        "[W728 15:01:59.562622567 TCPStore.cpp:340] [c10d] TCP client failed to connect/validate to host "
+        "127.0.0.1:48315 - retrying (try=0, timeout=600000ms, delay=33924ms)\n"
+        "RuntimeError: Socket Timeout\n",
+        # ProcessGroupNCCL.cpp: the heartbeat monitor finds the watchdog stuck on a collective that never completes
+        "[rank1]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 1] Heartbeat monitor timed out! Process will be terminated "
+        "after dumping debug info. workMetaList_.size()=1\n",
+        "RuntimeError: ProcessGroupNCCL's watchdog got stuck for 480 seconds without making progress in monitoring "
+        "enqueued collectives.\n",
+        # torch.distributed.elastic.rendezvous.api
+        "torch.distributed.elastic.rendezvous.api.RendezvousStateError: The rendezvous state could not be read.\n",
+        # openxla/xla coordination service: the coordinator lost another task
+        "E0101 00:00:00.000000 1 coordination_service_agent.cc:332] Terminating process because the coordinator "
+        "detected missing heartbeats. This most likely indicates that another task died; see the other task logs for "
+        "more details.\n",
+        # Horovod and Open MPI
+        "horovod.common.exceptions.HorovodInternalError: ncclAllReduce failed: unhandled system error\n",
+        "ORTE has lost communication with a remote daemon.\n",
+    ],
+)
+def test_c10d_sockets_watchdogs_and_other_launchers(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.origin) == ("nccl_or_distributed", "infra"), log

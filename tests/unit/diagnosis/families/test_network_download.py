@@ -36,3 +36,79 @@ def test_a_traceback_ending_in_urllib3_is_the_network_whatever_its_message() -> 
 )
 def test_rate_limits_certificates_and_wget_giving_up(log: str) -> None:
     assert diagnose_log_text(log).label == "network_download", log
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # curl(1) EXIT CODES: 6 could not resolve host, 7 failed to connect, 28 timeout, 35 TLS connect, 52 empty reply
+        "curl: (28) Operation timed out after 300000 milliseconds with 0 out of 0 bytes received\n",
+        "curl: (7) Failed to connect to github.com port 443 after 129 ms: Connection refused\n",
+        "curl: (52) Empty reply from server\n",
+        # git's HTTPS transport (it runs on libcurl) and its pack protocol losing the connection
+        "error: RPC failed; curl 56 GnuTLS recv error (-54): Error in the pull function.\n"
+        "fatal: the remote end hung up unexpectedly\n",
+        # conda: HTTP 000 is conda's status for a request that got no answer at all
+        "CondaHTTPError: HTTP 000 CONNECTION FAILED for url <https://conda.anaconda.org/conda-forge/linux-64/"
+        "current_repodata.json>\n",
+        # huggingface/huggingface_hub file_download.py: nothing cached and the Hub not to be asked
+        "huggingface_hub.errors.LocalEntryNotFoundError: Cannot find the requested files in the disk cache and "
+        "outgoing traffic has been disabled. To enable hf.co look-ups and downloads online, set 'local_files_only' "
+        "to False.\n",
+        "OSError: Connection error, and we cannot find the requested files in the cached path. Please try again or "
+        "make sure your Internet connection is on.\n",
+        "huggingface_hub.errors.HfHubHTTPError: 429 Client Error: Too Many Requests for url: "
+        "https://huggingface.co/api/models/gpt2\n",
+        # Python's ssl, aiohttp, and Go programs' resolver and HTTP client
+        "ssl.SSLEOFError: EOF occurred in violation of protocol (_ssl.c:2426)\n",
+        "aiohttp.client_exceptions.ClientConnectorError: Cannot connect to host huggingface.co:443 ssl:default\n",
+        'Post "https://example.org/info/lfs/objects/batch": dial tcp: lookup example.org on 127.0.0.53:53: no such '
+        "host\n",
+        # wget
+        "wget: unable to resolve host address 'example.com'\n",
+    ],
+)
+def test_each_clients_words_for_a_transfer_the_network_broke(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("network_download", "retry"), log
+
+
+def test_a_docker_build_whose_pip_traceback_is_prefixed_by_buildkit() -> None:
+    d, _, record = diagnose_dev("b-0080")  # "#9 147.6 " before every line: frames in pip/_vendor/urllib3
+    assert d.label == record["label"] == "network_download"
+
+
+def test_an_ipython_traceback_quotes_code_that_is_not_the_error() -> None:
+    d, _, record = diagnose_dev("b-0023")  # the quoted `raise FileNotFoundError(...)` line is source, not the error
+    assert d.label == record["label"] == "network_download"
+    assert d.evidence[0].startswith("ConnectionError: Couldn't reach")
+
+
+def test_pip_retrying_until_the_log_ends_is_the_network() -> None:
+    d, _, record = diagnose_dev("h-0037")
+    assert d.label == record["label"] == "network_download"
+    assert d.confidence < 0.8  # weaker than pip's own verdict
+
+
+def test_pip_that_got_through_after_retrying_is_not_a_failure() -> None:
+    log = (
+        "WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection "
+        "broken by 'ReadTimeoutError(\"HTTPSConnectionPool(host='pypi.org', port=443): Read timed out.\")': "
+        "/simple/torch/\n"
+        "  Downloading torch-2.1.0-cp310-cp310-manylinux1_x86_64.whl (670.2 MB)\n"
+        "Successfully installed torch-2.1.0\n"
+        "step 10 loss 2.31\n"
+    )
+    assert diagnose_log_text(log).label == "healthy"
+
+
+def test_a_download_retried_and_then_training_went_on_is_history() -> None:
+    log = (
+        "'(ReadTimeoutError(\"HTTPSConnectionPool(host='huggingface.co', port=443): Read timed out. (read "
+        "timeout=10)\"), '(Request ID: 7f0e)')' thrown while requesting HEAD "
+        "https://huggingface.co/bert-base-uncased/resolve/main/config.json\n"
+        "Retrying in 1s [Retry 1/5].\n"
+        "{'loss': 0.6931, 'learning_rate': 4.5e-05, 'epoch': 0.1}\n"
+        "{'loss': 0.5123, 'learning_rate': 4.0e-05, 'epoch': 0.2}\n"
+    )
+    assert diagnose_log_text(log).label == "healthy"

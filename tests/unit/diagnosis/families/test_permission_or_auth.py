@@ -46,3 +46,23 @@ def test_kubernetes_refusals_and_ssh_between_nodes(log: str) -> None:
 def test_tensorflows_permission_denied_error() -> None:
     log = "tensorflow.python.framework.errors_impl.PermissionDeniedError: Error executing an HTTP request: HTTP response code 403\n"
     assert diagnose_log_text(log).label == "permission_or_auth"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # huggingface_hub: a token is required and none is configured
+        "huggingface_hub.errors.LocalTokenNotFoundError: Token is required (`token=True`), but no token was found. "
+        "You need to provide a token or be logged in to Hugging Face with `huggingface-cli login`.\n",
+        # botocore's ClientError format, google-cloud's exceptions, Azure's
+        "botocore.exceptions.ClientError: An error occurred (403) when calling the HeadObject operation: Forbidden\n",
+        "google.api_core.exceptions.Forbidden: 403 GET https://storage.googleapis.com/b/o: sa@p.iam.gserviceaccount.com "
+        "does not have storage.objects.get access to the Google Cloud Storage object.\n",
+        "azure.core.exceptions.ClientAuthenticationError: Server failed to authenticate the request.\n",
+        # git hosts refusing a password
+        "remote: Invalid username or password.\nfatal: Authentication failed for 'https://github.com/o/r.git/'\n",
+    ],
+)
+def test_cloud_sdks_hubs_and_git_hosts_refusing_a_credential(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("permission_or_auth", "fix_credentials"), log
