@@ -432,6 +432,15 @@ class CheapLogs(Protocol):
 
 
 @runtime_checkable
+class TaskPlacement(Protocol):
+    """Optional capability: whether tasks run straight on a machine (the person's own, a cluster node) rather than
+    each in its own container image. A fix that installs system packages would change that machine, so there the
+    fixer only proposes it. OSMO declares False; a backend that does not declare it counts as on the host."""
+
+    runs_on_host: bool
+
+
+@runtime_checkable
 class SpecValidator(Protocol):
     """Optional capability: check a spec against the scheduler without submitting (`osmo workflow validate`,
     local admission); returns the problems found, [] when it would be accepted."""
@@ -446,6 +455,11 @@ def usage_of(backend: object, workflow_id: str) -> list[TaskUsage] | None:
 
 def has_cheap_logs(backend: object) -> bool:
     return isinstance(backend, CheapLogs) and backend.cheap_logs
+
+
+def runs_on_host(backend: object) -> bool:
+    """True unless the backend declares its tasks run in container images (the safe side when it does not say)."""
+    return not isinstance(backend, TaskPlacement) or backend.runs_on_host
 
 
 def sleep_wait(timeout: float) -> bool:

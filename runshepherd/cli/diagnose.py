@@ -94,12 +94,14 @@ def workflow_diagnoses(ctx: CliContext, workflow_id: str) -> list[tuple[dict[str
     )
     nodes = backend.resources(ws.pool)
     from runshepherd.backends.access import confirm_access
+    from runshepherd.backends.base import runs_on_host
     from runshepherd.diagnosis.fixes import propose_fix
 
+    on_host = runs_on_host(backend)
     out = []
     for diag in diagnose(inp):
-        if diag.fix.patch is None and diag.label != "healthy" and inp.spec_text:
-            diag = diag.model_copy(update={"fix": propose_fix(diag, inp.spec_text, nodes=nodes)})
+        if (diag.fix.patch is None or on_host) and diag.label != "healthy" and inp.spec_text:
+            diag = diag.model_copy(update={"fix": propose_fix(diag, inp.spec_text, nodes=nodes, on_host=on_host)})
         obj = _redacted(diag.to_json(workflow_id))
         obj["task"] = diag.task
         if diag.label == "permission_or_auth" and inp.spec_text:

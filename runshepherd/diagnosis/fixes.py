@@ -95,6 +95,7 @@ class _Spec:
     text: str
     lines: list[str]
     doc: Any  # ruamel CommentedMap or None when the text is a template that does not parse
+    on_host: bool = False  # its tasks run on the machine itself (local, Slurm), not in a container image
 
     def tasks(self) -> list[Any]:
         wf = self.doc.get("workflow") if self.doc is not None else None
@@ -135,7 +136,7 @@ class _Spec:
         return out
 
 
-def _load(text: str) -> _Spec:
+def _load(text: str, *, on_host: bool = False) -> _Spec:
     from ruamel.yaml import YAML  # imported on use: diagnosing a log never needs it
 
     yaml = YAML(typ="rt")
@@ -143,7 +144,7 @@ def _load(text: str) -> _Spec:
         doc = yaml.load(io.StringIO(text))
     except Exception:  # a Jinja template ({% … %}, unquoted {{ }}) is not YAML: text-level edits only
         doc = None
-    return _Spec(text, text.splitlines(keepends=True), doc if isinstance(doc, dict) else None)
+    return _Spec(text, text.splitlines(keepends=True), doc if isinstance(doc, dict) else None, on_host)
 
 
 def _set_value(spec: _Spec, mapping: Any, key: str, new: str) -> bool:
@@ -405,7 +406,15 @@ def fix_dependency(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Re
     elif bm:
         b = (bm.group("b") or bm.group("b2") or bm.group("b3")).rsplit("/", 1)[-1]
         apt = APT_NAMES.get(b, b)
+        if spec.on_host:  # installing it would change the person's machine or the cluster's nodes: they decide
+            return None, (
+                f"Install the program '{b}' on the machine the tasks run on (e.g. `apt-get install -y {apt}` as an "
+                "administrator, or `module load` on a cluster), or correct the command name, then resubmit. Not "
+                "applied automatically: installing system packages would change that machine."
+            )
         step, what = f"apt-get update && apt-get install -y {apt}", f"the program '{b}'"
+    elif spec.on_host:
+        return None, "Install the missing program or package where the tasks run, or correct its name, then resubmit."
     else:
         return None, "Install the missing program or package at the start of the script, or use an image that has it."
     new = _insert_script_step(spec, diag.task, step)
@@ -621,15 +630,18 @@ def fix_validation(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Re
     return None, diag.fix.description
 
 
-def propose_fix(diag: Diagnosis, spec_text: str, *, nodes: list[Node] | None = None) -> Fix:
-    """The diagnosis' fix with a unified-diff patch of ``spec_text`` when a safe, validated edit exists."""
+def propose_fix(diag: Diagnosis, spec_text: str, *, nodes: list[Node] | None = None, on_host: bool = False) -> Fix:
+    """The diagnosis' fix with a unified-diff patch of ``spec_text`` when a safe, validated edit exists.
+
+    ``on_host``: the backend runs tasks on the machine itself (`runs_on_host`): a system package install is then
+    a proposal for the person, never a patch."""
     from runshepherd.diagnosis.rules import fixer_for  # the families name their fixers (they import this module)
 
     kind = diag.fix.kind
     fn = fixer_for(diag.label)
     if fn is None or not spec_text:
         return Fix(kind=kind, description=diag.fix.description, patch=None)
-    spec = _load(spec_text)
+    spec = _load(spec_text, on_host=on_host)
     new, description = fn(diag, spec, nodes)
     if new is None or new == spec_text:
         return Fix(kind=kind, description=description or diag.fix.description, patch=None)

@@ -39,8 +39,17 @@ class WorkflowExpert(Protocol):
     def draft_spec(self, request: str, *, cwd: Path) -> Draft: ...
 
     def fix_spec(
-        self, spec_text: str, diagnosis: dict[str, Any], *, nodes: list[Any], base_dir: Path | None
-    ) -> FixProposal: ...
+        self,
+        spec_text: str,
+        diagnosis: dict[str, Any],
+        *,
+        nodes: list[Any],
+        base_dir: Path | None,
+        on_host: bool = True,
+    ) -> FixProposal:
+        """A whole-spec fix. ``on_host``: the backend runs tasks on the machine itself (`runs_on_host`), so a
+        system package install is only proposed (``new_spec`` None), never written into the spec."""
+        ...
 
 
 @runtime_checkable

@@ -94,7 +94,7 @@ def ask_person(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["
             return Command(goto="diagnose_fix", update={"extra_fixes": state.get("extra_fixes", 0) + 1})
     else:
         fix = (diag["fix"]["description"] if diag else "") or "no automatic change is safe"
-        text = f"No safe automatic fix: {reason} Suggested: {fix}. Resubmit unchanged, or stop here?"
+        text = f"No safe automatic fix: {reason} Suggested: {fix.rstrip('.')}. Resubmit unchanged, or stop here?"
         choice = ask(deps, "no_fix", text, default="stop", choices=["resubmit", "stop"])
         if choice == "resubmit":
             prev = state.get("attempt") or {"n": 0}

@@ -6,14 +6,13 @@ Reads only; the resubmission itself happens in `submit` after approval.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 from langgraph.types import Command, Overwrite
 
-from runshepherd.backends.base import Status, jsonable
+from runshepherd.backends.base import Status, jsonable, runs_on_host
 from runshepherd.diagnosis.rules import infra_labels
 from runshepherd.events import DiagnosisEvent, FixProposed, FixSuggestion
 from runshepherd.experts.base import Diagnoser
@@ -21,17 +20,6 @@ from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import SessionState, clip, new_attempt, submitted_id
 from runshepherd.nodes.common import emit, fix_budget, flush_llm, infra_retry_allowed, pause, say, seed_llm
 from runshepherd.subagents.workflow_expert.graph import ExpertContext, workflow_expert
-
-# Backends whose tasks run straight on a machine (the person's own, or a cluster node), not in a container image:
-# a fix that installs system packages there would change that machine, so it is only ever proposed, never applied.
-ON_HOST_BACKENDS = {"local", "slurm"}
-_SYSTEM_INSTALL = re.compile(r"^\+(?!\+).*\b(?:apt-get|apt|apk|dnf|yum|zypper)\b[^\n]*\b(?:install|add)\b", re.M)
-
-
-def installs_on_host(backend_name: str, diff: str) -> bool:
-    """True when a proposed spec diff adds a system package install and the backend runs tasks on the host."""
-    return backend_name in ON_HOST_BACKENDS and bool(_SYSTEM_INSTALL.search(diff))
-
 
 INFRA_STATUSES = {
     Status.FAILED_BACKEND_ERROR,
@@ -127,6 +115,11 @@ def _decide(state: SessionState, deps: Deps, stopping: Callable[[], bool] = lamb
         diags = diagnose(inp)
     primary = next((d for d in diags if d.label != "healthy"), diags[0] if diags else None)
     primary = _consult_model(deps, inp, primary, digest)
+    on_host = runs_on_host(deps.backend)
+    if on_host and primary is not None and primary.failed() and inp is not None and inp.spec_text:
+        from runshepherd.diagnosis.fixes import propose_fix  # the rules' fix, told where the tasks run
+
+        primary = primary.model_copy(update={"fix": propose_fix(primary, inp.spec_text, on_host=True)})
     base = {
         "digest": clip(digest or ""),
         "digest_facts": facts,
@@ -185,17 +178,13 @@ def _decide(state: SessionState, deps: Deps, stopping: Callable[[], bool] = lamb
             "diagnosis": d,
             "base_dir": state.get("spec_base_dir"),
             "nodes": [jsonable(n) for n in deps.backend.resources(state.get("pool"))],
+            "on_host": on_host,
         },
         context=ExpertContext(expert=deps.get_expert()),
     )
-    if not out.get("new_spec"):
-        return Command(goto="ask_person", update=base)
-    if installs_on_host(deps.backend.name, out.get("diff") or ""):
-        say(
-            "warning",
-            f"Not applied: the fix would install system packages on the machine the {deps.backend.name} backend "
-            "runs on. Install the program yourself, or fix the command name, then resubmit.",
-        )
+    if not out.get("new_spec"):  # no safe change: the expert's words are what the person is asked to do
+        if out.get("explanation"):
+            d["fix"] = {**d["fix"], "description": out["explanation"], "patch": None}
         return Command(goto="ask_person", update=base)
     from runshepherd.logs import redact
 

@@ -110,6 +110,7 @@ def _reap_children() -> None:
 class LocalBackend:
     name = "local"
     cheap_logs = True  # logs are local files: the monitor may refresh progress between status polls
+    runs_on_host = True  # tasks are processes on this machine (the image is recorded, not used)
 
     def __init__(self, state_dir: Path, *, machine: MachineInfo | None = None) -> None:
         self.state_dir = Path(state_dir).expanduser().resolve()

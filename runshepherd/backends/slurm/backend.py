@@ -87,6 +87,7 @@ ABANDONED = "abandoned"  # marks the folder of a submit killed before its record
 
 class SlurmBackend:
     name = "slurm"
+    runs_on_host = True  # tasks run on the cluster's nodes as the submitting user (no container image)
 
     def __init__(self, state_dir: Path, options: dict[str, Any] | None = None) -> None:
         opts = dict(options or {})

@@ -37,13 +37,19 @@ class HeuristicExpert:
         return draft_from_request(parse_request(request, cwd), cwd)
 
     def fix_spec(
-        self, spec_text: str, diagnosis: dict[str, Any], *, nodes: list[Any], base_dir: Path | None
+        self,
+        spec_text: str,
+        diagnosis: dict[str, Any],
+        *,
+        nodes: list[Any],
+        base_dir: Path | None,
+        on_host: bool = True,
     ) -> FixProposal:
         from runshepherd.diagnosis.fixes import propose_fix
         from runshepherd.diagnosis.models import Diagnosis
 
         diag = Diagnosis.model_validate(diagnosis)
-        fix = propose_fix(diag, spec_text, nodes=nodes)
+        fix = propose_fix(diag, spec_text, nodes=nodes, on_host=on_host)
         new_text = spec_text
         if fix.patch:
             try:

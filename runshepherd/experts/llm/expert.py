@@ -8,6 +8,7 @@ session to show. The expert never calls a backend that changes anything: its onl
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
@@ -71,6 +72,19 @@ def _read_bounded(cwd: Path, rel: str) -> str:
     with path.open("r", encoding="utf-8", errors="replace") as fh:
         text = fh.read(MAX_FILE_CHARS + 1)
     return text if len(text) <= MAX_FILE_CHARS else text[:MAX_FILE_CHARS] + "\n… (cut)"
+
+
+_PLACEMENT = {
+    True: "on the host (the person's machine or the cluster's nodes), not in a container image.",
+    False: "each task in its own container image.",
+}
+_SYSTEM_INSTALL = re.compile(r"\b(?:apt-get|apt|apk|dnf|yum|zypper)\b[^\n]*\b(?:install|add)\b")
+
+
+def _adds_system_install(old: str, new: str) -> bool:
+    """True when the model's spec adds a line that installs system packages (never applied on the host)."""
+    before = set(old.splitlines())
+    return any(_SYSTEM_INSTALL.search(line) for line in new.splitlines() if line not in before)
 
 
 def _validate(text: str, base_dir: Path | None) -> str | None:
@@ -163,15 +177,23 @@ class LLMExpert:
 
     # -- mode 2: diagnosis + spec → fixed spec ---------------------------------------------------------------
     def fix_spec(
-        self, spec_text: str, diagnosis: dict[str, Any], *, nodes: list[Any], base_dir: Path | None
+        self,
+        spec_text: str,
+        diagnosis: dict[str, Any],
+        *,
+        nodes: list[Any],
+        base_dir: Path | None,
+        on_host: bool = True,
     ) -> FixProposal:
         try:
-            return self._fix(spec_text, diagnosis, nodes, base_dir)
+            return self._fix(spec_text, diagnosis, nodes, base_dir, on_host)
         except (LLMUnavailable, LLMRejected) as exc:
             self._notice("fixing the spec", exc)
-            return self.fallback.fix_spec(spec_text, diagnosis, nodes=nodes, base_dir=base_dir)
+            return self.fallback.fix_spec(spec_text, diagnosis, nodes=nodes, base_dir=base_dir, on_host=on_host)
 
-    def _fix(self, spec_text: str, diagnosis: dict[str, Any], nodes: list[Any], base_dir: Path | None) -> FixProposal:
+    def _fix(
+        self, spec_text: str, diagnosis: dict[str, Any], nodes: list[Any], base_dir: Path | None, on_host: bool
+    ) -> FixProposal:
         keep = {k: diagnosis.get(k) for k in ("label", "origin", "confidence", "evidence", "explanation", "task")}
         keep["suggested_fix"] = (diagnosis.get("fix") or {}).get("description")
         node_rows = [
@@ -186,7 +208,8 @@ class LLMExpert:
         human = (
             f"The spec:\n{as_data('spec', spec_text, self.patterns)}\n\n"
             f"The diagnosis:\n{as_data('diagnosis', json.dumps(keep, indent=1), self.patterns)}\n\n"
-            f"The nodes:\n{as_data('nodes', json.dumps(node_rows), self.patterns)}"
+            f"The nodes:\n{as_data('nodes', json.dumps(node_rows), self.patterns)}\n\n"
+            f"Where the tasks run: {_PLACEMENT[on_host]}"
         )
         messages = _messages(load_prompt("fix_spec"), human)
         for attempt in (1, 2):
@@ -197,6 +220,11 @@ class LLMExpert:
             error = _validate(out.new_spec, base_dir)
             if error is None and out.new_spec.strip() == spec_text.strip():
                 error = "the fixed spec is identical to the failed one"
+            if error is None and on_host and _adds_system_install(spec_text, out.new_spec):
+                error = (
+                    "the fix installs system packages, but the tasks run on the host: set new_spec to null and "
+                    "say what the person should install"
+                )
             if error is None:
                 return FixProposal(
                     new_spec=out.new_spec,

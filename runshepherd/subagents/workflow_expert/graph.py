@@ -38,6 +38,7 @@ class ExpertState(TypedDict):
     spec: NotRequired[str]
     base_dir: NotRequired[str | None]
     diagnosis: NotRequired[dict[str, Any]]
+    on_host: NotRequired[bool]  # the backend runs tasks on the machine itself (`runs_on_host`); True if unsaid
     # outputs
     spec_name: NotRequired[str]
     pool: NotRequired[str | None]
@@ -162,6 +163,7 @@ def fix(state: ExpertState, runtime: Runtime[ExpertContext]) -> dict[str, Any]:
         state["diagnosis"],
         nodes=nodes,
         base_dir=Path(base) if (base := state.get("base_dir")) else None,
+        on_host=state.get("on_host", True),
     )
     explanation = proposal.explanation
     if proposal.other_changes:

@@ -266,3 +266,16 @@ def test_the_model_gets_the_rules_extraction_and_may_quote_only_its_verbatim_lin
     assert "socket.timeout: timed out" in sent and "step 10 loss 2.1" not in sent  # the error block, not the log
     assert ex.diagnose(inp, unsure) is None
     assert "not in the material" in ex.drain_notices()[0]
+
+
+def test_on_the_host_the_model_is_told_so_and_its_system_install_is_never_the_fix() -> None:
+    apt = GOOD.replace("    command:", "    command: [bash, -c, 'apt-get install -y jq && python -m x']\n    #", 1)
+    missing = diag(label="missing_dependency", evidence=["bash: jq: command not found"], task="train")
+    ex, rec = expert(by_tool(SpecFix=lambda ms: call("SpecFix", new_spec=apt, kind="add_dependency", explanation="jq")))
+    out = ex.fix_spec(GOOD, missing, nodes=[], base_dir=None, on_host=True)
+    assert out.new_spec is None and "jq" in out.explanation  # the heuristic's proposal: the person installs it
+    assert "on the host" in str(rec.calls[0][0][-1].content)
+    assert "installs system packages" in str(rec.calls[1][0][-1].content)  # the one retry said why
+    ex, rec = expert(by_tool(SpecFix=lambda ms: call("SpecFix", new_spec=apt, kind="add_dependency", explanation="jq")))
+    out = ex.fix_spec(GOOD, missing, nodes=[], base_dir=None, on_host=False)  # a container image: allowed
+    assert out.new_spec == apt and "container image" in str(rec.calls[0][0][-1].content)
