@@ -26,6 +26,13 @@ def read_bounded(path: Path) -> str:
     return data.decode("utf-8", errors="replace")
 
 
+def _is_blank(path: Path, limit: int = HEAD_BYTES) -> bool:
+    """True when the file holds nothing but whitespace (read at most ``limit`` bytes: a longer file is not blank)."""
+    with path.open("rb") as fh:
+        head = fh.read(limit + 1)
+    return len(head) <= limit and not head.strip()
+
+
 def _redacted(obj: dict[str, Any]) -> dict[str, Any]:
     from runshepherd.logs import redact
 
@@ -45,6 +52,12 @@ def diagnose_files(ctx: CliContext, files: list[Path], as_json: bool) -> int:
     missing = [str(f) for f in files if not f.is_file()]
     if missing:
         raise UsageError(f"log file(s) not found: {', '.join(missing)}")
+    empty = [str(f) for f in files if _is_blank(f)]
+    if empty:
+        raise UsageError(
+            f"{', '.join(empty)}: {'the log is' if len(empty) == 1 else 'these logs are'} empty — nothing to "
+            "diagnose. Give the run's log, e.g. `orchestrate logs WF --raw > run.log`, or `orchestrate diagnose WF`."
+        )
     for f in files:
         diag = diagnose_log_text(read_bounded(f), str(f))
         _print(ctx, _redacted(diag.to_json(str(f))), as_json, what_would_confirm=diag.what_would_confirm)

@@ -144,6 +144,15 @@ def test_diagnose_log_files_prints_one_object_per_file(tmp_path: Path) -> None:
     assert folder.returncode == 2 and "a folder, not a log file" in folder.stderr, folder.stderr
 
 
+def test_diagnose_an_empty_log_says_it_is_empty(tmp_path: Path) -> None:
+    (tmp_path / "empty.log").write_text("")
+    (tmp_path / "blank.log").write_text("\n   \n")
+    for name in ("empty.log", "blank.log"):  # was: "unknown … the log shows no error", exit 0
+        res = run(tmp_path, "diagnose", "--log", str(tmp_path / name), "--json")
+        assert res.returncode == 2 and res.stdout == "", res.stdout
+        assert f"{name}: the log is empty — nothing to diagnose" in res.stderr and "Traceback" not in res.stderr
+
+
 def test_diagnose_a_failed_workflow_proposes_the_patch(tmp_path: Path) -> None:
     wid = json.loads(run(tmp_path, "submit", str(EXAMPLES / "fail-oom.yaml"), "--json").stdout)["workflow_id"]
     assert _wait_status(tmp_path, wid, {"FAILED", "COMPLETED"})["status"] == "FAILED"
