@@ -77,16 +77,35 @@ def _main(
     """RunShepherd: take an ML job from a sentence to results."""
 
 
+_LIST_WF = "`orchestrate list` shows the workflows"
+_LIST_SESSIONS = "`orchestrate sessions` the sessions and sweeps"
+# A command run without its id: one line naming what to pass and where to find it (exit 2), not click's usage.
+_NEEDS = {
+    "status": f"say which run: orchestrate status WORKFLOW (or SWEEP) — {_LIST_WF}, {_LIST_SESSIONS}",
+    "logs": f"say which workflow: orchestrate logs WORKFLOW — {_LIST_WF}",
+    "explain": f"say which workflow: orchestrate explain WORKFLOW — {_LIST_WF}",
+    "cancel": f"say what to cancel: orchestrate cancel WORKFLOW, SESSION or SWEEP — {_LIST_WF}, {_LIST_SESSIONS}",
+    "resume": "say which session: orchestrate resume SESSION — `orchestrate sessions` lists them",
+    "attach": "say which session: orchestrate attach SESSION — `orchestrate sessions` lists them",
+}
+
+
+def _given(command: str, value: str | None) -> str:
+    if value is None:
+        raise UsageError(_NEEDS[command])
+    return value
+
+
 def _session_id(value: str | None) -> str | None:
     from runshepherd.names import check_id
 
     return None if value is None else check_id(value, "session id")
 
 
-def _workflow_id(value: str) -> str:
+def _workflow_id(value: str | None) -> str | None:
     from runshepherd.names import check_id
 
-    return check_id(value, "workflow id")
+    return None if value is None else check_id(value, "workflow id")
 
 
 def _app_ref(value: str) -> str:
@@ -96,7 +115,7 @@ def _app_ref(value: str) -> str:
     return value
 
 
-WorkflowArg = Annotated[str, typer.Argument(help="Workflow id.", callback=_workflow_id)]
+WorkflowArg = Annotated[str | None, typer.Argument(help="Workflow id.", callback=_workflow_id, show_default=False)]
 
 
 # ------------------------------------------------------------------------------------------------ workflows
@@ -155,14 +174,14 @@ def download(
 @app.command()
 @common_options
 def status(
-    workflow: WorkflowArg,
+    workflow: WorkflowArg = None,
     json_: JsonOpt = False,
     opts: Common = COMMON,
 ) -> None:
     """Status first, then what the logs show, then the status block."""
     from runshepherd.cli import workflows
 
-    workflows.status(opts.ctx(), workflow, json_)
+    workflows.status(opts.ctx(), _given("status", workflow), json_)
 
 
 @app.command("list")
@@ -182,7 +201,7 @@ def list_(
 @app.command()
 @common_options
 def logs(
-    workflow: WorkflowArg,
+    workflow: WorkflowArg = None,
     task: Annotated[str | None, typer.Option("--task", help="Only this task.")] = None,
     raw: Annotated[bool, typer.Option("--raw", help="Print the raw lines (bounded by --tail).")] = False,
     tail: Annotated[int, typer.Option("--tail", help="Last N lines.")] = 200,
@@ -195,19 +214,20 @@ def logs(
     """A digest of the logs (stage, progress, errors); --raw for the lines themselves; -f to follow them."""
     from runshepherd.cli import workflows
 
-    raise typer.Exit(workflows.logs(opts.ctx(), workflow, task, raw, tail, json_, follow) or 0)
+    raise typer.Exit(workflows.logs(opts.ctx(), _given("logs", workflow), task, raw, tail, json_, follow) or 0)
 
 
 @app.command()
 @common_options
 def cancel(
     workflow: Annotated[
-        str,
+        str | None,
         typer.Argument(
             help="Workflow id, session id, or sweep id (every point; SWEEP-pN cancels one point).",
             callback=_workflow_id,
+            show_default=False,
         ),
-    ],
+    ] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
     json_: JsonOpt = False,
     opts: Common = COMMON,
@@ -215,7 +235,7 @@ def cancel(
     """Cancel a workflow, a session's workflow, or a whole sweep (asks first unless --yes). Final."""
     from runshepherd.cli import workflows
 
-    workflows.cancel(opts.ctx(), workflow, yes, json_)
+    workflows.cancel(opts.ctx(), _given("cancel", workflow), yes, json_)
 
 
 @app.command()
@@ -410,7 +430,9 @@ def draft(
 @app.command()
 @common_options
 def resume(
-    session: Annotated[str, typer.Argument(callback=_session_id)],
+    session: Annotated[
+        str | None, typer.Argument(help="Session or sweep id.", callback=_session_id, show_default=False)
+    ] = None,
     answer: Annotated[
         str | None, typer.Option("--answer", help="Answer the waiting question (one of its listed answers).")
     ] = None,
@@ -425,7 +447,7 @@ def resume(
 
     code = s.resume(
         opts.ctx(checkpointer),
-        session=session,
+        session=_given("resume", session),
         answer=answer,
         yes=yes,
         no_input=no_input,
@@ -437,14 +459,17 @@ def resume(
 @app.command()
 @common_options
 def attach(
-    session: Annotated[str, typer.Argument(help="A session started with `run --detach`.")],
+    session: Annotated[
+        str | None,
+        typer.Argument(help="A session started with `run --detach`.", callback=_session_id, show_default=False),
+    ] = None,
     json_: JsonOpt = False,
     opts: Common = COMMON,
 ) -> None:
     """Follow a detached session's events until it ends (Ctrl-C leaves it running)."""
     from runshepherd.cli import detached
 
-    raise typer.Exit(detached.attach(opts.ctx(), session, json_))
+    raise typer.Exit(detached.attach(opts.ctx(), _given("attach", session), json_))
 
 
 @app.command()
@@ -540,14 +565,14 @@ def watch(
 @app.command()
 @common_options
 def explain(
-    workflow: WorkflowArg,
+    workflow: WorkflowArg = None,
     json_: JsonOpt = False,
     opts: Common = COMMON,
 ) -> None:
     """What a workflow does, how, and what it produces."""
     from runshepherd.cli import workflows
 
-    workflows.explain(opts.ctx(), workflow, json_)
+    workflows.explain(opts.ctx(), _given("explain", workflow), json_)
 
 
 @app.command()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
 from cli_helpers import REPO, run
 
 sys.path.insert(0, str(REPO / "tests" / "unit" / "spec"))
@@ -44,3 +45,24 @@ def test_ids_are_names_never_paths(tmp_path: Path) -> None:
         assert res.returncode == 2 and "workflow id" in res.stderr, res.stderr
     assert not list(tmp_path.glob("outside*")) and not (tmp_path / "pwned").exists()
     assert not (tmp_path / "state" / "locks").exists() or not any((tmp_path / "state" / "locks").rglob("*/*"))
+
+
+def test_a_missing_id_names_what_to_pass_and_where_to_find_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from runshepherd.cli.main import main
+
+    where = {
+        "status": "orchestrate list",
+        "logs": "orchestrate list",
+        "explain": "orchestrate list",
+        "cancel": "orchestrate sessions",
+        "resume": "orchestrate sessions",
+        "attach": "orchestrate sessions",
+    }
+    for cmd, hint in where.items():  # was click's 3-line "Usage: … Error: Missing argument 'workflow'."
+        assert main([cmd, "--state-dir", str(tmp_path / "state")]) == 2
+        out = capsys.readouterr()
+        lines = out.err.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(("error: say which", "error: say what")), out.err
+        assert f"orchestrate {cmd} " in lines[0] and hint in lines[0] and "Usage:" not in out.err, out.err
