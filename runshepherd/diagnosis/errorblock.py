@@ -332,6 +332,8 @@ _EXIT_PATTERNS = [
     re.compile(r"non-zero (?:exit )?status:? (\d+)", re.IGNORECASE),
     re.compile(r"\bExited \((\d+)\)"),  # docker ps / compose status column
     re.compile(r"\berror code:? (-\d+)\b"),  # a negative "error code" is a signal (HTTP codes are positive)
+    re.compile(r"\bExit_status=(-?\d+)"),  # PBS qstat -f / tracejob
+    re.compile(r"terminated with an error exit status \((\d+)\)"),  # Nextflow's process failure
 ]
 # A signal that ended a process, in the words launchers and runtimes use (torchrun's ``Signal 9 (SIGKILL)
 # received by PID``, its ``SignalException: Process 7 got signal: 15``, subprocess' ``died with <Signals.SIGKILL:

@@ -64,6 +64,13 @@ FAMILY = family(
             r"|killed due to memory pressure \(OOM\)",
             0.95,
         ),
+        # ECS/AWS Batch's statusReason, HTCondor's hold for a job over its cgroup limit, Spark on YARN, Grid Engine
+        # killing a job at its h_vmem/h_rss limit
+        pat(
+            r"Container killed due to memory usage|gone over (?:cgroup )?memory limit|held due to OOM event"
+            r"|killed by YARN for exceeding (?:\w+ )?memory limits|exceeds job (?:hard|soft) limit \W?[hs]_(?:vmem|rss|data)\b",
+            0.94,
+        ),
         # LSF's and the kernel's words for the same kill
         pat(r"TERM_MEMLIMIT|invoked oom-killer|killed by the cgroup out-of-memory handler", 0.95),
         pat(r"out of shared memory|shared memory \(shm\) limit|insufficient shared memory", 0.92),
@@ -81,6 +88,8 @@ FAMILY = family(
         pat(r"(?:line \d+:\s+\d+ Killed|^\W*(?:Killed|已杀死|已殺死)\W*$|^Killed\s+\S|\]Killed\s*$)", 0.7),
         pat(r"\btask \d+: Killed\b|\bKilled by signal 9\b|\bsignal 9 \(SIGKILL\)|<Signals\.SIGKILL: 9>", 0.68),
     ),
+    # Dask's nanny restarts a worker past its memory budget and logs it as a warning
+    warning_patterns=(pat(r"\bexceeded \d+% memory budget\b", 0.85),),
     applies=("failed", "running"),
     exit_codes=(
         exits(

@@ -26,7 +26,7 @@ _NODE_LOST = PatternRule(
     patterns=(
         pat(r"has been marked dead because the detector has missed too many heartbeats|lame workers found", 0.86),
         # the launcher itself was told to stop (torchrun's agent logs it as a warning): the platform's SIGTERM
-        pat(r"Received Signals?\.?SIGTERM death signal", 0.66),
+        pat(r"Received (?:Signals?\.?SIGTERM|15) death signal", 0.66),
     ),
     in_warnings=True,
 )
@@ -50,7 +50,10 @@ FAMILY = family(
             r"|(?:imminent|graceful) node shutdown|NodeDiedError|\bnode (?:\S+ )?(?:has )?died\b",
             0.86,
         ),
-        pat(r"CANCELLED AT \S+(?! DUE)", 0.7, flags=0),
+        pat(r"CANCELLED AT \S+(?!\S| DUE)", 0.7, flags=0),
+        # slurmstepd's other reasons (req.c): a requeue (by a preemption or an administrator), a signal from
+        # outside (scancel, a preemption in CANCEL mode)
+        pat(r"CANCELLED AT \S+ DUE TO JOB REQUEUE|CANCELLED AT \S+ DUE to SIGNAL", 0.72, flags=0),
         pat(r"TERM_PREEMPT\b", 0.95, flags=0),
         # HTCondor's job log: the execute node let the job go, and the schedd puts it elsewhere
         pat(r"\bJob was evicted\b|Job reconnection failed|\brescheduling job\b", 0.8),
@@ -62,6 +65,36 @@ FAMILY = family(
         ),
         # the launcher itself was told to stop (torchrun's agent, Python's subprocess): the platform's SIGTERM
         pat(r"SignalException: Process \d+ got signal: (?:15|SIGTERM)", 0.66),
+        # a shell's report of a child stopped by SIGTERM (the platform's polite stop; a time limit says so itself)
+        pat(r"line \d+:\s+\d+ Terminated\b|^\W*Terminated\W*$", 0.6),
+        # the pod's status reason when its node stopped reporting (older node controller)
+        pat(r"\bNodeLost\b", 0.84, flags=0),
+        # srun's report of a node of the allocation going down, and Slurm's state for a node that failed to boot
+        pat(r"\bNode failure on \S+|\bBOOT_FAIL\b", 0.9),
+        # preemption named as the cause or as a notice (the scheduler's, a cloud's, Kubernetes' DisruptionTarget
+        # reason and message); a run that resumed after one is history (errorblock's benign list)
+        pat(
+            r"\b(?:due to|because of|caused by) (?:an? |the )?(?:spot |scheduler |node |instance |VM )?preemption\b"
+            r"|\bpreemption (?:notice|signal|event|warning)\b|\bPreemptionByScheduler\b|preempting to accommodate",
+            0.88,
+        ),
+        # Kubernetes' other DisruptionTarget reasons (taint-based eviction of a lost node, pod GC of a deleted
+        # node, the Eviction API, kubelet-initiated termination) and the node-controller's unresponsive node;
+        # the cluster autoscaler draining the node for scale-down
+        pat(
+            r"\b(?:DeletionByTaintManager|DeletionByPodGC|EvictionByEvictionAPI|TerminationByKubelet)\b"
+            r"|\bNode \S+ which was running pod \S+ is unresponsive|deleting pod for node scale down",
+            0.84,
+        ),
+        # the cloud took the machine: AWS Batch's statusReason for a reclaimed (spot) host, a preemptible/spot VM
+        # stopped by the provider, a host-maintenance termination
+        pat(
+            r"Host EC2 \(instance \S+\) terminated|\b(?:preemptible|spot) (?:VM|instance|node|machine)s? (?:was |were |has been |got )?"
+            r"(?:terminated|stopped|reclaimed|deleted|interrupted)|terminated for host maintenance|compute\.instances\.hostError",
+            0.88,
+        ),
+        # salloc/srun when the allocation is taken away (a cancel or a preemption; a time limit says so itself)
+        pat(r"Job allocation \d+ has been revoked", 0.6),
     ),
     # FAILED_CANCELED is a person's cancel (CLI, chat, the scheduler's own cancel), never evidence of preemption
     rules=(_NODE_LOST,),

@@ -42,9 +42,53 @@ FAMILY = family(
         pat(r"\bTimeoutExpired\b|\bCommand .{0,300} timed out after \d+(?:\.\d+)? ?s|\bTimeout expired\s*$", 0.78),
         pat(r"^timeout: sending signal \w+ to command", 0.9),
         pat(r"TERM_RUNLIMIT|job killed after reaching .{0,30}(?:run|wall) ?time limit", 0.95),
+        # LSF's CPU-time and deadline kills (bjobs -l / the job report's TERM_ reason)
+        pat(r"\bTERM_(?:CPULIMIT|DEADLINE)\b", 0.93, flags=0),
+        # a Slurm job state quoted as a status by the tools that poll it: snakemake's slurm executor ("SLURM status
+        # is: 'TIMEOUT'"), submitit ("has not produced any output (state: TIMEOUT)"), scontrol/sacct key=value;
+        # DEADLINE is the state of a job stopped at its --deadline
+        pat(r"\b(?:state|status)(?: is)?\s*[:=]\s*['\"(]?(?:TIMEOUT|DEADLINE)\b", 0.95),
+        # Grid Engine's execd: "job 48.1 exceeded hard wallclock time - initiate terminate method", and its
+        # h_rt/h_cpu limits by name
+        pat(r"exceeded (?:hard|soft) wall ?clock time|exceeds job (?:hard|soft) limit \W?[hs]_(?:rt|cpu)\b", 0.95),
+        # PBS/Torque MOM: "=>> PBS: job killed: cput 3602 exceeded limit 3600"
+        pat(r"job killed: cput \d+ exceeded limit", 0.95),
+        # HTCondor's hold reasons for allowed_execute_duration / allowed_job_duration
+        pat(r"exceeded allowed (?:execute|job) duration", 0.95),
+        # Nextflow's local executor ("Process exceeded running time limit (1h)"); AWS Batch's statusReason; the CI
+        # runners' job time limits (GitLab, Jenkins' build-timeout plugin)
+        pat(
+            r"exceeded (?:the )?running time limit|Job attempt duration exceeded timeout"
+            r"|execution took longer than \S+ seconds|Build timed out \(after \d+ \w+\)",
+            0.95,
+        ),
+        # Argo (activeDeadlineSeconds of a step), SageMaker's stopping condition
+        pat(r"\b(?:step|task|pod|job|workflow) exceeded its deadline|\bMaxRuntimeExceeded\b", 0.93),
+        # submitit's own verdict when Slurm signals the job near its time limit ("Job has not timed out" is the
+        # preemption case, and is not matched)
+        pat(r"\bJob has timed out\. Ran \d+ minutes|this job is timed-out|not requeued because: timed-out", 0.93),
+        # time limits a framework puts on one unit of work: Celery tasks, Airflow tasks, notebook cells
+        # (nbclient/papermill), pytest-timeout
+        pat(
+            r"\b(?:Soft)?TimeLimitExceeded\b|Hard time limit \(\S+\) exceeded|\bAirflowTaskTimeout\b"
+            r"|\bCellTimeoutError\b|A cell timed out while it was being executed|^(?:E\s+)?Failed: Timeout >\d",
+            0.85,
+        ),
     ),
     statuses={"FAILED_EXEC_TIMEOUT": 0.97},
     # 124 is what coreutils `timeout` returns when it had to stop the command
-    exit_codes=(exits(124, strength=0.6, explanation=_EXPL + " (exit code 124 is the `timeout` command's.)"),),
+    exit_codes=(
+        exits(124, strength=0.6, explanation=_EXPL + " (exit code 124 is the `timeout` command's.)"),
+        # 128 + SIGUSR2: the signal LSF (and Grid Engine's soft limits) send a job at its run-time limit, so
+        # Nextflow's retry recipes treat 137-140 as resource kills; a weak cue alone
+        exits(
+            140,
+            strength=0.58,
+            explanation=_EXPL + " (exit code 140 is 128 + SIGUSR2, the signal LSF and Grid "
+            "Engine send at a run-time limit; it is not proof on its own.)",
+        ),
+        # PBS Pro's job exit status for a walltime (-29) or CPU-time (-28) kill (JOB_EXEC_KILL_WALLTIME/CPUT)
+        exits(-29, -28, strength=0.85, explanation=_EXPL + " (PBS reports it as a negative exit status.)"),
+    ),
     fixer=fix_timeout,
 )

@@ -7,7 +7,7 @@ import re
 from runshepherd.diagnosis.fixes import fix_unschedulable
 from runshepherd.diagnosis.pending import _from_reasons, translate
 from runshepherd.diagnosis.prefilter import Gated
-from runshepherd.diagnosis.rules.base import ORDER_EVENT, ORDER_STATUS, Context, FunctionRule, Signal
+from runshepherd.diagnosis.rules.base import ORDER_EVENT, ORDER_STATUS, Context, FunctionRule, PatternRule, Signal, pat
 from runshepherd.diagnosis.rules.family import family
 
 _MARKERS = re.compile(
@@ -65,8 +65,30 @@ _NO_FIT = re.compile(
     # Slurm's limit reason codes (QOSMaxSubmitJobPerUserLimit, AssocGrpGRES…) and its accounting refusal;
     # Kueue's admission that cannot assign a flavor
     r"|\b(?:QOS|Assoc)(?:Max|Grp|Min)\w*(?:Limit|PerUser|PerAccount|GRES|Node|Cpu|Mem)\w*\b"
-    r"|Job violates accounting/QOS policy|couldn't assign flavors to pod set"
+    r"|couldn't assign flavors to pod set"
     r"|\bPENDING\s+\(?(?:Partition(?:TimeLimit|NodeLimit|Config|Down|Inactive)|ReqNodeNotAvail)\b"
+    # Kubernetes' older scheduler wording, the cluster autoscaler's NotTriggerScaleUp, Volcano's and Karpenter's
+    r"|No nodes are available that match all of the (?:following )?predicates|pod didn't trigger scale-up"
+    r"|\b\d+/\d+ nodes are unavailable|\bNotEnoughResources\b|incompatible with (?:nodepool|provisioner)"
+    r"|no instance type (?:satisfied|has enough|met)"
+    # PBS's scheduler comment on a queued job, Grid Engine's "scheduling info", HTCondor's -better-analyze
+    r"|(?:Can Never Run|Not Running): Insufficient amount of|\bcannot run (?:globally|in queue|in any queue|in PE)\b"
+    r"|No successful match recorded"
+    # Ray Tune refusing a trial the cluster cannot hold
+    r"|Insufficient cluster resources to launch trial"
+    # the cloud has no capacity (or quota) for the machines asked for: GCE, EC2, Azure, SkyPilot's summary
+    r"|ZONE_RESOURCE_POOL_EXHAUSTED|does not have enough resources available to fulfill the request"
+    r"|\bInsufficientInstanceCapacity\b|We currently do not have sufficient \S+ capacity|\bSkuNotAvailable\b"
+    r"|\b(?:Zonal)?AllocationFailed\b|\bQUOTA_EXCEEDED\b|\bQuota '[A-Z0-9_]+' exceeded|\bVcpuLimitExceeded\b"
+    r"|\bMaxSpotInstanceCountExceeded\b|ResourcesUnavailableError|Failed to provision all possible launchable resources"
+    r"|Failed to acquire resources in all (?:zones|regions)|\bInsufficientCapacity\w*|\bCapacityError\b"
+    # the pod's PodScheduled condition (kubectl get pod -o yaml / describe), Volcano's gang verdict
+    r"|\breason:\s*Unschedulable\b|\bPodScheduled\s+False\b|tasks in gang unschedulable"
+    # Slurm's pending reason spelled out (squeue %R), with its own spaces and commas
+    r"|Nodes required for job are DOWN, DRAINED"
+    # PBS/Torque and Grid Engine refusing at qsub a job no queue can hold (Slurm's node-configuration refusal)
+    r"|Job exceeds queue resource limits|cannot satisfy (?:queue|server) max \w+ requirement"
+    r"|job violates queue and/or server resource limits|\bno suitable queues\b"
 )
 _NO_FIT_G = Gated.of(_NO_FIT)
 
@@ -92,13 +114,49 @@ def _no_node_fits(ctx: Context) -> list[Signal]:
     ]
 
 
+# Slurm's controller refusing a job it can never place (docs: node_scheduler.c, "ESLURM_REQUESTED_NODE_CONFIG_
+# UNAVAILABLE if request can never be satisfied", with the detail of which per-node request failed) or one its
+# QOS/association/partition limits forbid. It is the scheduler's placement verdict, not a malformed field (those,
+# "Invalid account/partition/qos/gres specification", stay validation_error): the request has to change.
+SLURM_PLACEMENT_REFUSAL = (
+    r"Requested node configuration is not available|Requested partition configuration not available now"
+    r"|(?:CPU count per node|Memory specification|Temporary disk specification"
+    r"|Socket, core and/or thread specification) can not be satisfied|Job violates accounting/QOS policy"
+)
+_SLURM_NEVER_FITS = PatternRule(
+    name="slurm_never_fits",
+    label="unschedulable",
+    origin="capacity",
+    fix_kind="change_resources_or_wait",
+    explanation="Slurm refused the job: no node of the partition can ever satisfy what it asks for per node (CPUs, "
+    "memory, GPUs, features or node count), or the account's QOS/partition limits forbid it. Waiting will not help.",
+    fix_description="Ask for what one node of the partition offers (`sinfo -o '%P %D %c %m %G %f'` lists CPUs, memory, "
+    "GPUs and features per node; some cores may be reserved for the system), fewer nodes or less time, or pick a "
+    "partition/QOS that allows it.",
+    patterns=(pat(SLURM_PLACEMENT_REFUSAL, 0.95),),
+)
+
+# Ray's insufficient-resources manager warns (at WARNING level) when trials or training cannot start
+_RAY_WAITING = PatternRule(
+    name="ray_insufficient_resources",
+    label="unschedulable",
+    origin="capacity",
+    fix_kind="change_resources_or_wait",
+    explanation="The Ray cluster does not have the resources the trials or training workers ask for, so they never "
+    "started.",
+    fix_description="Ask for fewer CPUs/GPUs per worker or trial (ScalingConfig, resources_per_trial, num_workers), "
+    "or add nodes with those resources to the cluster.",
+    patterns=(pat(r"cluster not having enough resources available|but the cluster only has [\d.]+ CPUs", 0.85),),
+    in_warnings=True,
+)
+
 FAMILY = family(
     "unschedulable",
     origin="capacity",
     fix_kind="change_resources_or_wait",
     explanation="The scheduler cannot place the job: no node has the resources it asks for free.",
     fix_description="Ask for less, pick another pool, or wait for capacity.",
-    rules=(FunctionRule("unschedulable", _unschedulable),),
+    rules=(FunctionRule("unschedulable", _unschedulable), _SLURM_NEVER_FITS, _RAY_WAITING),
     applies=("failed", "running"),
     fixer=fix_unschedulable,
 )

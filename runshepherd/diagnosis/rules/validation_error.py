@@ -8,10 +8,11 @@ from runshepherd.diagnosis.fixes import fix_validation
 from runshepherd.diagnosis.prefilter import Gated
 from runshepherd.diagnosis.rules.base import ORDER_STATUS, Context, FunctionRule, PatternRule, Signal, pat
 from runshepherd.diagnosis.rules.family import family
+from runshepherd.diagnosis.rules.unschedulable import SLURM_PLACEMENT_REFUSAL
 
 _CAPACITY = re.compile(
-    r"failed capacity validation|exceed what any single node|Requested node configuration is not available"
-    r"|More processors requested than permitted|Node count specification invalid|Memory specification can not be satisfied"
+    r"failed capacity validation|exceed what any single node"
+    r"|More processors requested than permitted|Node count specification invalid"
     r"|exceeds? (?:the )?(?:node|allocatable) capacity|Insufficient resources on any node"
     r"|Resource validation failed|Value \"?[\w.]+\"? too high for label",
     re.IGNORECASE,
@@ -24,7 +25,9 @@ _OTHER = re.compile(
     re.IGNORECASE,
 )
 
-_CAPACITY_G, _OTHER_G = Gated.of(_CAPACITY), Gated.of(_OTHER)
+# sbatch/srun print Slurm's placement refusals after the same "submission failed" prefix: those are unschedulable's
+_PLACEMENT = re.compile(SLURM_PLACEMENT_REFUSAL, re.IGNORECASE)
+_CAPACITY_G, _OTHER_G, _PLACEMENT_G = Gated.of(_CAPACITY), Gated.of(_OTHER), Gated.of(_PLACEMENT)
 
 
 def _validation(ctx: Context) -> list[Signal]:
@@ -34,7 +37,7 @@ def _validation(ctx: Context) -> list[Signal]:
         key = order if order < 0 else ln.index
         if _CAPACITY_G.search(ln.text, ln.folded):
             cap.append((key, ln.raw.rstrip()))
-        elif _OTHER_G.search(ln.text, ln.folded):
+        elif _OTHER_G.search(ln.text, ln.folded) and not _PLACEMENT_G.search(ln.text, ln.folded):
             other.append((key, ln.raw.rstrip()))
     if ctx.status == "FAILED_SUBMISSION" and not (cap or other):
         other.append((ORDER_STATUS, f"status: {ctx.status}"))

@@ -91,3 +91,24 @@ def test_the_kernels_global_oom_killer_means_the_machine_ran_out() -> None:
     limit = "[12345.678] oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),task=python,pid=1,uid=1\n"
     assert diagnose_log_text(glob).fix.kind == "reduce_memory"
     assert diagnose_log_text(limit).fix.kind == "increase_memory"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # HTCondor starter ("Job has gone over cgroup memory limit of %lld megabytes. …")
+        "012 (123.000.000) 11/07 23:48:12 Job was held.\n\tJob has gone over cgroup memory limit of 2048 megabytes. "
+        "Last measured usage: 2100 megabytes.  Consider resubmitting with a higher request_memory.\n",
+        # ECS / AWS Batch statusReason
+        "statusReason: OutOfMemoryError: Container killed due to memory usage\n",
+        # Grid Engine execd ("exceeds job hard limit … - sending SIGKILL")
+        'job 123 exceeds job hard limit "h_vmem" of queue "all.q@node1" (4294967296.00000 > limit:4294967296.00000) '
+        "- sending SIGKILL\n",
+        # Dask's nanny (a WARNING line)
+        "distributed.nanny - WARNING - Worker tcp://127.0.0.1:4000 (pid=123) exceeded 95% memory budget. "
+        "Restarting...\n",
+    ],
+)
+def test_memory_kills_by_other_schedulers(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert d.label == "host_oom", log

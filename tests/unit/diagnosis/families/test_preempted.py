@@ -58,3 +58,30 @@ def test_htcondor_moves_an_evicted_job() -> None:
         "    Can not reconnect to slot1@node-10, rescheduling job\n"
     )
     assert diagnose_log_text(log).label == "preempted"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # Slurm src/api/step_launch.c: error("Node failure on %s", ...)
+        "srun: error: Node failure on node017\nsrun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n",
+        # Slurm src/slurmd/slurmstepd/req.c (the signal and requeue reasons)
+        "slurmstepd: error: *** JOB 77 ON n1 CANCELLED AT 2024-05-01T10:00:00 DUE to SIGNAL Terminated ***\n",
+        "slurmstepd: error: *** JOB 77 ON n1 CANCELLED AT 2024-05-01T10:00:00 DUE TO JOB REQUEUE ***\n",
+        # Kubernetes DisruptionTarget condition (reason PreemptionByScheduler and its message)
+        '  - type: DisruptionTarget\n    status: "True"\n    reason: PreemptionByScheduler\n'
+        "    message: 'default-scheduler: preempting to accommodate a higher priority pod'\n",
+        "    reason: DeletionByTaintManager\n    message: 'Taint manager: deleting due to NoExecute taint'\n",
+        # AWS Batch statusReason for a reclaimed host
+        "status: FAILED\nstatusReason: Host EC2 (instance i-0abc123) terminated.\n",
+        "Job 1234 was requeued due to preemption\n",
+    ],
+)
+def test_platform_stops_outside_the_known_formats(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("preempted", "resubmit"), log
+
+
+def test_a_cancelled_line_with_a_time_limit_reason_is_not_a_preemption() -> None:
+    log = "slurmstepd: error: *** STEP 5.0 ON n1 CANCELLED AT 2024-05-01T10:00:00 DUE TO TIME LIMIT ***\n"
+    assert diagnose_log_text(log).label == "timeout"

@@ -43,3 +43,53 @@ def test_time_limits_in_every_scheduler_wording(log: str) -> None:
 def test_a_harness_time_limit_with_a_log_prefix() -> None:
     log = "Pass 1 (7200s): FAIL\n7369.2s\t59\t    Error (last 1500 chars):\n7369.2s\t60\t      Timeout expired\n"
     assert diagnose_log_text(log).label == "timeout"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # Nextflow, modules/nextflow/src/main/groovy/nextflow/executor/local/LocalTaskHandler.groovy
+        "Error executing process > 'ALIGN (s1)'\n\nCaused by:\n  Process exceeded running time limit (1h)\n",
+        # snakemake-executor-plugin-slurm, snakemake_executor_plugin_slurm/__init__.py (report_job_error message)
+        "Error in rule align:\n    message: SLURM-job '4242' failed, SLURM status is: 'TIMEOUT'. Reason: Step 0: None.\n",
+        # submitit, submitit/core/core.py: "has not produced any output (state: …)"
+        "submitit.core.utils.UncompletedJobError: Job 4242 (task: 0) with path /x/4242_0_result.pkl\n"
+        "has not produced any output (state: TIMEOUT)\n",
+        # submitit, submitit/core/job_environment.py (has_timed_out)
+        "submitit INFO (2024-01-01 00:00:00,000) - Job has timed out. Ran 118 minutes out of requested 120 minutes.\n",
+        # Grid Engine execd, MSG_EXECD_EXCEEDHWALLCLOCK_UU
+        "05/04/2011 03:36:38|  main|master|W|job 48.1 exceeded hard wallclock time - initiate terminate method\n",
+        # OpenPBS MOM, src/resmom/mom_main.c ("%s exceeded limit" after "=>> PBS: job killed: ")
+        "=>> PBS: job killed: cput 3602 exceeded limit 3600\n",
+        # HTCondor starter, "The job exceeded allowed execute duration of %s"
+        "012 (77.000.000) 2024-01-01 10:00:00 Job was held.\n\tThe job exceeded allowed execute duration of 24:00:00\n",
+        # AWS Batch statusReason
+        "status: FAILED\nreason: Job attempt duration exceeded timeout\nexitCode: 137\n",
+        # LSF job report
+        "TERM_CPULIMIT: job killed after reaching LSF CPU usage limit.\n",
+        # nbclient/papermill
+        "nbclient.exceptions.CellTimeoutError: A cell timed out while it was being executed, after 600 seconds.\n",
+    ],
+)
+def test_time_limits_of_workflow_managers_and_other_schedulers(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("timeout", "increase_timeout_or_checkpoint"), log
+    assert d.confidence >= 0.8
+
+
+def test_submitit_saying_not_timed_out_is_not_a_timeout() -> None:
+    """submitit logs "Job has not timed out" when the signal was a preemption (TRAIN b-0108/b-0109 are preempted)."""
+    log = (
+        "submitit WARNING (2022-07-12 04:18:45,881) - Caught signal SIGHUP on n1: this job is preempted.\n"
+        "submitit INFO (2022-07-12 04:18:45,881) - Job has not timed out. Ran 1 minutes out of requested 20 minutes.\n"
+    )
+    assert diagnose_log_text(log).label == "preempted"
+
+
+def test_exit_140_is_a_weak_time_limit_cue_and_pbs_walltime_status_a_strong_one() -> None:
+    # 140 = 128 + SIGUSR2, what LSF/Grid Engine send at a run-time limit: weaker than a stated limit
+    d = diagnose_log_text("Process `foo (1)` terminated with an error exit status (140)\n")
+    assert d.label == "timeout" and d.confidence < 0.8
+    # OpenPBS src/include/job.h: JOB_EXEC_KILL_WALLTIME -29
+    d = diagnose_log_text("    Exit_status = -29\n    resources_used.walltime = 24:00:07\n".replace(" = ", "="))
+    assert d.label == "timeout"

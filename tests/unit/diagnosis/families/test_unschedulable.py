@@ -38,3 +38,61 @@ def test_scheduler_limits_and_admission(log: str) -> None:
 def test_squeue_pending_reasons_without_parentheses() -> None:
     log = "$ squeue -h -o '%i %P %u %T %r %l'\n11 debug frank PENDING PartitionTimeLimit 2:00:00\n"
     assert diagnose_log_text(log).label == "unschedulable"
+
+
+@pytest.mark.parametrize("case_id", ["b-0158", "b-0161"])
+def test_slurm_node_configuration_refusal_is_unschedulable(case_id: str) -> None:
+    """Slurm's "Requested node configuration is not available" is its node selector's verdict that the request
+    "can never be satisfied" (src/slurmctld/node_scheduler.c): a placement refusal, not a malformed field."""
+    d, _, record = diagnose_dev(case_id)
+    assert (
+        (d.label, d.fix.kind)
+        == ("unschedulable", "change_resources_or_wait")
+        == (
+            record["label"],
+            record["fix_kind"],
+        )
+    )
+    assert d.confidence >= 0.9  # no rival validation_error signal on the same line
+
+
+def test_slurm_invalid_field_stays_a_validation_error() -> None:
+    log = "sbatch: error: Batch job submission failed: Invalid account or account/partition combination specified\n"
+    assert diagnose_log_text(log).label == "validation_error"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # Slurm node_scheduler.c _set_err_msg, printed before the refusal
+        "sbatch: error: Memory specification can not be satisfied\n"
+        "sbatch: error: Batch job submission failed: Requested node configuration is not available\n",
+        # Slurm job_scheduler.c pending reason, as squeue's %R shows it
+        "  123   gpu  train  alice PD  0:00  1 (Nodes required for job are DOWN, DRAINED or reserved for jobs in "
+        "higher priority partitions)\n",
+        # kubernetes/autoscaler cluster-autoscaler/FAQ.md (NotTriggerScaleUp event)
+        "  Normal   NotTriggerScaleUp  10s  cluster-autoscaler  pod didn't trigger scale-up (it wouldn't fit if a new "
+        "node is added)\n",
+        # OpenPBS scheduler job comment ("Can Never Run" prefix + "Insufficient amount of resource: %s %s")
+        "    comment = Can Never Run: Insufficient amount of resource: ngpus (R: 8 A: 4 T: 4)\n",
+        # HTCondor condor_q -better-analyze
+        "-- Schedd: submit.example.org : <10.0.0.1:9618?...\nNo successful match recorded.\n",
+        # Ray Tune TrialRunner (TuneError)
+        "ray.tune.error.TuneError: Insufficient cluster resources to launch trial: trial requested 1 CPUs, 1 GPUs, "
+        "but the cluster has only 8 CPUs, 0 GPUs.\n",
+        # Ray's insufficient_resources_manager (a WARNING line)
+        "2025-10-01 17:35:16,658\tWARNING insufficient_resources_manager.py:163 -- Ignore this message if the cluster "
+        "is autoscaling. No trial is running and no new trial has been started within the last 60 seconds. This could "
+        "be due to the cluster not having enough resources available. You asked for 2.0 CPUs and 0 GPUs per trial, "
+        "but the cluster only has 0 CPUs and 0 GPUs available.\n",
+        # the clouds' capacity errors (GCE operation error code, EC2 API error code)
+        "googleapiclient.errors.HttpError: ZONE_RESOURCE_POOL_EXHAUSTED: The zone 'projects/p/zones/us-central1-a' "
+        "does not have enough resources available to fulfill the request.\n",
+        "botocore.exceptions.ClientError: An error occurred (InsufficientInstanceCapacity) when calling the "
+        "RunInstances operation: We currently do not have sufficient p4d.24xlarge capacity in the Availability Zone "
+        "you requested (us-east-1a).\n",
+    ],
+)
+def test_placement_refusals_outside_kubernetes_and_slurm_reasons(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("unschedulable", "change_resources_or_wait"), log
