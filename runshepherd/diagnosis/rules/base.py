@@ -156,6 +156,7 @@ class PatternRule:
     in_log: bool = True
     in_warnings: bool = False
     max_hits: int = 3
+    exclude: re.Pattern[str] | None = None  # lines that match it are another family's, whatever else they say
     any_gate: AnyGate | None = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -169,6 +170,8 @@ class PatternRule:
             text = ln.text
             folded = ln.folded
             if any_gate is not None and not any_gate.admits(text, folded):
+                continue
+            if self.exclude is not None and self.exclude.search(text):
                 continue
             for p in self.patterns:
                 if gating and p.gate is not None and not p.gate.admits(text, folded):

@@ -92,6 +92,7 @@ class Family:
     fixer: Fixer | None = None
     what_would_confirm: str | None = None
     frames: re.Pattern[str] | None = None  # source paths of the deepest traceback frame that point here
+    frame_functions: re.Pattern[str] | None = None  # function names of the deepest frame that point here
     exceptions: re.Pattern[str] | None = None  # exception types (with their module) that point here
     fix_from_evidence: FixFromEvidence | None = None  # when the right fix depends on what the log shows
 
@@ -111,6 +112,7 @@ def family(
     in_events: bool = True,
     in_log: bool = True,
     in_warnings: bool = False,
+    exclude: str | None = None,
     rules: tuple[Rule, ...] = (),
     exit_codes: tuple[ExitCodes, ...] = (),
     statuses: Mapping[str, float] | None = None,
@@ -121,12 +123,14 @@ def family(
     fixer: Fixer | None = None,
     what_would_confirm: str | None = None,
     frames: str | None = None,
+    frame_functions: str | None = None,
     exceptions: str | None = None,
     fix_from_evidence: FixFromEvidence | None = None,
 ) -> Family:
     """Declare a family and register its rules: its patterns, ``rules``, its statuses and exits, ``late_rules``.
 
     ``warning_patterns`` are read on warning-level lines too: causes that programs report as a warning.
+    ``exclude`` names lines the patterns never read (they belong to another family whatever else they say).
     """
     if label in FAMILIES:
         raise ValueError(f"failure family {label!r} is declared twice")
@@ -146,6 +150,7 @@ def family(
                     in_events=in_events,
                     in_log=in_log,
                     in_warnings=warnings,
+                    exclude=re.compile(exclude, re.IGNORECASE) if exclude else None,
                 )
             )
     fam = Family(
@@ -163,13 +168,14 @@ def family(
         fixer=fixer,
         what_would_confirm=what_would_confirm,
         frames=re.compile(frames) if frames else None,
+        frame_functions=re.compile(frame_functions) if frame_functions else None,
         exceptions=re.compile(exceptions) if exceptions else None,
         fix_from_evidence=fix_from_evidence,
     )
     FAMILIES[label] = fam
     for r in (*own, *rules):
         register(r)
-    if fam.frames or fam.exceptions:
+    if fam.frames or fam.frame_functions or fam.exceptions:
         register(TracebackRule(fam))
     if fam.statuses or fam.exit_codes:
         register(StatusAndExitRule(fam))
@@ -244,7 +250,7 @@ class StatusAndExitRule:
 
 
 TRACEBACK_STRENGTH = 0.72  # above a bare exception (user_code_error, 0.66), below a family's own wording
-_FRAME_PATH = re.compile(r'^\s*File "(?P<path>[^"]+)", line \d+')
+_FRAME_PATH = re.compile(r'^\s*File "(?P<path>[^"]+)", line \d+(?:, in (?P<func>[\w<>.]+))?')
 
 
 @dataclass(frozen=True)
@@ -274,9 +280,12 @@ class TracebackRule:
             et = exception_type(ln.text)
             hit = bool(et and f.exceptions is not None and f.exceptions.search(et[0]))
             frame = _deepest_frame(lines, idx)
-            if not hit and frame is not None and f.frames is not None and (not et or _short(et[0]) not in _OWN_FAMILY):
+            if not hit and frame is not None and (not et or _short(et[0]) not in _OWN_FAMILY):
                 m = _FRAME_PATH.match(frame.text)
-                hit = bool(m and f.frames.search(m.group("path").replace("\\", "/")))
+                if m and f.frames is not None:
+                    hit = bool(f.frames.search(m.group("path").replace("\\", "/")))
+                if m and not hit and f.frame_functions is not None and m.group("func"):
+                    hit = bool(f.frame_functions.fullmatch(m.group("func")))
             if not hit:
                 continue
             evidence = [ln.raw.rstrip()] if et else []

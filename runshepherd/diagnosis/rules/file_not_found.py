@@ -25,6 +25,10 @@ FAMILY = family(
     fix_description="Check the path: inputs are mounted under {{input:N}}, outputs go to {{output}}, files "
     "listed under `files:` land at their `path`. Fix the path in the command or make sure the earlier step "
     "writes the file.",
+    # a shared library or a module that cannot be found is a missing dependency, not a path to fix
+    exclude=r"shared (?:object|librar)|\.so(?:\.\d+)*\b(?!/)|\.dylib\b|\.dll\b|\bNo module named\b|\bModuleNotFoundError\b",
+    # the exception types that mean a path is not there, whatever their message says
+    exceptions=r"(?:^|\.)(?:FileNotFound(?:Error|Exception)|NoSuchFile(?:Exception)?|IsADirectoryError|NotADirectoryError)$",
     patterns=(
         pat(r"FileNotFoundError\b.*?(?:: '(?P<path>[^']+)')?$", 0.86),
         pat(r"can't open file '(?P<path>[^']+)': \[Errno 2\]", 0.88),
@@ -49,6 +53,31 @@ FAMILY = family(
             r"hostPath type check failed|MountVolume\.SetUp failed .*(?:not a directory|does not exist|no such file)",
             0.86,
         ),
+        # Windows' wording of ENOENT (WinError 2/3), Java's NIO exception (its message is only the path)
+        pat(r"The system cannot find the (?:file|path) specified", 0.84),
+        pat(r"\bNoSuchFileException\b(?::\s*(?P<path>\S+))?", 0.86),
+        # a path that opened nothing, in the words readers use ("could not open file", "unable to find
+        # directory"); a shared library or module that cannot be opened is a missing dependency, not a path
+        pat(
+            r"(?:could not|cannot|can't|can not|unable to|failed to) (?:open|find|locate|read) (?:the )?(?:input |data |"
+            r"config(?:uration)? )?(?:file|directory|folder|path)\b",
+            0.74,
+        ),
+        # the data path matched no files, so the dataset is empty: PyTorch's RandomSampler
+        # (torch/utils/data/sampler.py: "num_samples should be a positive integer value, but got num_samples=0")
+        # and OpenCV reading an image path that is not there (imread returns an empty Mat, the next call asserts)
+        pat(r"num_samples should be a positive integ\w* value, but got num_samples=0", 0.78),
+        pat(r"\bNo (?:\w+ )?(?:files|images) found in\b|\bFound 0 (?:files|images)\b", 0.76),
+        # TensorFlow's glob over a checkpoint or data path that matched nothing (TensorSliceReader, tf.data)
+        pat(r"Failed to find any matching files for (?P<path>\S+)", 0.84),
+        # Transformers looking for weights in a local directory that has none
+        # (modeling_utils: "Error no file named pytorch_model.bin, … found in directory x")
+        pat(r"Error no file named .{0,160} found in directory (?P<path>\S+)", 0.84),
+        # huggingface_hub read a local path that does not exist as a Hub repo id and rejected it
+        # (utils/_validators.py validate_repo_id: "Repo id must be in the form 'repo_name' or 'namespace/repo_name'")
+        pat(r"HFValidationError: Repo id must (?:be in the form|use alphanumeric chars)", 0.8),
+        pat(r"\[Errno 20\] Not a directory|\[Errno 21\] Is a directory", 0.82),
+        pat(r"\(-215(?::Assertion failed)?\) !_?src\.empty\(\)", 0.76),
         # object stores: a missing key (S3 answers HeadObject with a bare 404)
         pat(
             r"NoSuchKey|The specified key does not exist|\(404\) when calling the (?:HeadObject|GetObject) operation",

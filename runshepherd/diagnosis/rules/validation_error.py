@@ -110,6 +110,26 @@ _CONFIG = PatternRule(
             0.85,
             flags=0,
         ),  # Hydra: the command line's overrides do not fit the config
+        # any argparse-style parser (argparse, jsonargparse/LightningCLI, HfArgumentParser) ends with
+        # "usage: …" then "prog.py: error: <why>"; absl flags ("FATAL Flags parsing error: …"), python-fire
+        # ("ERROR: Could not consume arg: --x"), click ("Error: Got unexpected extra argument")
+        pat(r"^\S+\.py: error: ", 0.86, flags=0),
+        pat(r"\bFlags parsing error: |^ERROR: Could not consume arg(?:ument)?: ", 0.86, flags=0),
+        pat(r"^Error: Got unexpected extra arguments? ", 0.85, flags=0),
+        # a value check that rejected a setting, in the words such checks use ("invalid strategy name", "is not a
+        # valid URI", "must be one of", "is not supported"), on the exception that stopped the program: weaker
+        # than a parser's own error, stronger than a bare exception in the user's code
+        pat(
+            r"^(?:[\w.]+\.)?(?:ValueError|AssertionError|\w*(?:Config|Configuration|Argument|Validation|Option)"
+            r"(?:Error|Exception)|MisconfigurationException): .*(?:\binvalid (?:\w+ ){0,2}(?:name|value|choice|option"
+            r"|argument|strategy|mode|type|config\w*|setting|parameter|key|combination)\b|\bis not a valid\b"
+            r"|\bmust be (?:one of|either)\b|\bexpected one of\b|\b(?:is|are) not supported\b"
+            r"|\bunsupported (?:value|option|argument|mode|type|config\w*|setting|parameter)\b"
+            r"|\bunknown (?:option|argument|parameter|config\w*|setting|flag|key)s?\b|\bnot a valid choice\b"
+            r"|\bcan only be used (?:with|on|when|if)\b|\bare mutually exclusive\b|\bis required when\b)",
+            0.7,
+            flags=re.IGNORECASE,
+        ),
     ),
 )
 
@@ -123,9 +143,18 @@ FAMILY = family(
     rules=(FunctionRule("validation", _validation), _CONFIG),
     # argument parsers and config schemas: a traceback that ends inside them is a rejected configuration
     frames=r"/argparse\.py$|hf_argparser\.py$|transformers/training_args\.py$|/(?:hydra|omegaconf|pydantic)/"
-    r"|deepspeed/runtime/config\.py$",
-    # (OmegaConf's missing-key errors are left out: code reading a key the config lacks is a code error)
-    exceptions=r"^(?:pydantic(?:_core)?\S*\.ValidationError|hydra\S*\.\w+|omegaconf\.errors\.(?:ValidationError|MissingMandatoryValue))$",
+    r"|deepspeed/runtime/config\.py$|/(?:validation|validators?)\.py$|/absl/flags/",
+    # ... and where a library checks the settings it was given: a dataclass' __post_init__, validate_*/verify_*
+    # functions, a check of the config, the arguments or the strategy
+    frame_functions=r"__post_init__|_*validate\w*|_*verify_\w*(?:config|arg|option|param|setting)\w*"
+    r"|_*check_\w*(?:config|arg|option|param|setting|flag|strateg)\w*|parse_args|_parse_known_args",
+    # exception types that say the configuration was rejected, whatever raised them: a schema's ValidationError,
+    # Lightning's MisconfigurationException, *ConfigError, argparse's ArgumentError, absl's flag errors, a config
+    # file that is not valid YAML (OmegaConf's missing-key errors are left out: code reading a key the config lacks
+    # is a code error)
+    exceptions=r"^(?:pydantic(?:_core)?\S*\.ValidationError|hydra\S*\.\w+|omegaconf\.errors\.(?:ValidationError|MissingMandatoryValue))$"
+    r"|(?:^|\.)(?:ValidationError|MisconfigurationException|\w*Config(?:uration)?(?:Error|Exception)|Argument(?:Type)?Error"
+    r"|(?:UnrecognizedFlag|IllegalFlagValue|DuplicateFlag)Error)$|^yaml\.(?:\w+\.)?(?:Scanner|Parser|Composer)Error$",
     applies=("failed", "running"),
     fixer=fix_validation,
 )

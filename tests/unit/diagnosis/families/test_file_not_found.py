@@ -29,3 +29,43 @@ def test_a_missing_dataset_directory_is_a_path_to_fix() -> None:
 )
 def test_missing_inputs_named_by_workflow_managers_and_the_kubelet(log: str) -> None:
     assert diagnose_log_text(log).label == "file_not_found", log
+
+
+@pytest.mark.parametrize("case_id", ["h-0052", "h-0043"])
+def test_an_empty_dataset_and_a_file_a_tool_could_not_open(case_id: str) -> None:
+    """RandomSampler's num_samples=0 (the data path matched nothing) and sbatch's "Unable to open file": the path."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "file_not_found" and d.fix.kind == "fix_path"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # TensorFlow's glob over a checkpoint prefix (tensorflow/core/util/tensor_slice_reader.cc)
+        "tensorflow.python.framework.errors_impl.NotFoundError: Unsuccessful TensorSliceReader constructor: Failed "
+        "to find any matching files for ckpt/model.ckpt-1000\n",
+        # Transformers' from_pretrained on a local folder without weights (modeling_utils.py)
+        "OSError: Error no file named pytorch_model.bin, model.safetensors, tf_model.h5, model.ckpt.index or "
+        "flax_model.msgpack found in directory ./out/checkpoint-500.\n",
+        # huggingface_hub taking a missing local path for a repo id (utils/_validators.py)
+        "huggingface_hub.errors.HFValidationError: Repo id must be in the form 'repo_name' or "
+        "'namespace/repo_name': '/models/llama-7b/'. Use `repo_type` argument if needed.\n",
+        # Java NIO (its message is only the path), Windows' ENOENT wording
+        'Exception in thread "main" java.nio.file.NoSuchFileException: /data/input/part-0000.parquet\n',
+        "OSError: [WinError 3] The system cannot find the path specified: 'D:\\\\data\\\\train'\n",
+        # OpenCV: imread of a missing path returns an empty image, the next call asserts (imgproc color.cpp)
+        "cv2.error: OpenCV(4.5.5) /io/opencv/modules/imgproc/src/color.cpp:182: error: (-215:Assertion failed) "
+        "!_src.empty() in function 'cvtColor'\n",
+        "RuntimeError: Could not open file /data/shards/train-0003.tar\n",
+    ],
+)
+def test_paths_that_opened_nothing_in_other_runtimes_words(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("file_not_found", "fix_path"), log
+
+
+def test_a_shared_library_that_cannot_be_opened_is_not_a_path_to_fix() -> None:
+    log = "OSError: libcudnn.so.8: cannot open shared object file: No such file or directory\n"
+    assert diagnose_log_text(log).label == "missing_dependency"
+    log = "RuntimeError: Failed to open file libnvinfer.so.8: shared object not found\n"
+    assert diagnose_log_text(log).label != "file_not_found"

@@ -24,3 +24,59 @@ def test_rejected_configuration_in_several_wordings() -> None:
     ):
         d = diagnose_log_text(log)
         assert (d.label, d.origin, d.fix.kind) == ("validation_error", "config", "fix_code"), log
+
+
+@pytest.mark.parametrize("case_id", ["h-0021", "h-0055"])
+def test_a_library_rejecting_a_setting_in_a_plain_valueerror(case_id: str) -> None:
+    """Lightning's strategy check and Ray's runtime_env URI check raise a bare ValueError whose words say a
+    setting was rejected ("invalid strategy name", "is not a valid URI"): a configuration to fix, not a code bug."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "validation_error" and d.fix.kind == "fix_code"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # any argparse-style parser: "usage: …" then "<prog>: error: <why>" (jsonargparse, as LightningCLI prints it)
+        'usage: main.py [-h] [-c CONFIG] {fit,validate}\nmain.py: error: Parser key "trainer.max_epoch": No action for key\n',
+        # absl flags (absl/flags/_flagvalues.py), python-fire (fire/core.py), click
+        "FATAL Flags parsing error: Unknown command line flag 'learning_rat'\n",
+        "ERROR: Could not consume arg: --lr\nUsage: train.py <flags>\n",
+        "Error: Got unexpected extra argument (fit)\n",
+        # exception types that say a configuration was rejected, whatever raised them
+        "lightning_fabric.utilities.exceptions.MisconfigurationException: No supported gpu backend found!\n",
+        "yaml.scanner.ScannerError: mapping values are not allowed here\n",
+        "absl.flags._exceptions.IllegalFlagValueError: flag --batch_size=-1: must be positive\n",
+    ],
+)
+def test_parsers_flags_and_config_exception_types(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("validation_error", "fix_code"), log
+
+
+def test_a_check_in_a_dataclass_post_init_rejects_the_configuration() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/app/train.py", line 12, in <module>\n'
+        "    cfg = TrainConfig(**yaml.safe_load(f))\n"
+        '  File "<string>", line 9, in __init__\n'
+        '  File "/opt/app/lib/cfg.py", line 40, in __post_init__\n'
+        "    raise ValueError(f'warmup_steps ({self.warmup_steps}) exceeds max_steps ({self.max_steps})')\n"
+        "ValueError: warmup_steps (2000) exceeds max_steps (1000)\n"
+    )
+    assert diagnose_log_text(log).label == "validation_error"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # a ValueError from the user's own computation is a code error
+        'Traceback (most recent call last):\n  File "train.py", line 80, in step\n    x = int(row[3])\n'
+        "ValueError: invalid literal for int() with base 10: 'abc'\n",
+        # code reading a key the config lacks (OmegaConf) is a code error too
+        'Traceback (most recent call last):\n  File "train.py", line 30, in main\n    lr = cfg.optim.lr\n'
+        "omegaconf.errors.ConfigAttributeError: Key 'optim' is not in struct\n",
+    ],
+)
+def test_a_bare_value_error_in_the_users_code_stays_a_code_error(log: str) -> None:
+    assert diagnose_log_text(log).label == "user_code_error", log
