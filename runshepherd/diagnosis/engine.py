@@ -119,12 +119,17 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
                 or (not again and (finished_after(lines, retry) or progressed_after(lines, retry)))
             ):
                 continue
+            caused = CAUSED_BY.get(s.label, set())
+            # a line that one family reads as the retried failure's consequence is that consequence, whatever
+            # other family (a bare exception) also reads it
+            echoes = {o.order for o in signals if o.label in caused}
             if not again and any(
                 o.order > retry
                 and o.label != s.label
                 and not o.secondary
                 and o.strength >= MIN_STRENGTH
-                and o.label not in CAUSED_BY.get(s.label, ())
+                and o.label not in caused
+                and o.order not in echoes
                 for o in signals
             ):
                 continue

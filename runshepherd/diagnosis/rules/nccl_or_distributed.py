@@ -50,7 +50,7 @@ _MISUSE = re.compile(
 # the job's own network settings: a rendezvous port another process holds, an interface that is not there
 _SETTINGS = re.compile(
     r"Address already in use|EADDRINUSE|no socket interface found|NCCL_SOCKET_IFNAME.{0,80}(?:not found|no interface)"
-    r"|Bootstrap : no socket interface"
+    r"|Bootstrap : no socket interface|is neither AF_INET\(\d+\) nor AF_INET6"
 )
 _SETTINGS_FIX = (
     "Fix the job's network settings: pick a free rendezvous port (MASTER_PORT / --master_port; another job holds "

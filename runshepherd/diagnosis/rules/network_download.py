@@ -138,7 +138,10 @@ FAMILY = family(
         # curl's exit codes for a transfer the network broke (curl(1), EXIT CODES): 5/6 could not resolve the
         # proxy/host, 7 could not connect, 18 partial file, 28 timeout, 35 TLS handshake, 52 empty reply, 55/56
         # send/receive failure, 92 HTTP/2 stream error; git prints the same codes for its HTTPS transport
-        pat(r"\bcurl: \((?:5|6|7|18|28|35|52|55|56|92)\) |\bRPC failed; curl (?:5|6|7|18|28|35|52|55|56|92)\b", 0.86),
+        pat(
+            r"\bcurl: \((?:5|6|7|18|28|35|52|55|56|92)\) |\bRPC failed; (?:curl (?:5|6|7|18|28|35|52|55|56|92)\b|HTTP 5\d\d)",
+            0.86,
+        ),
         # git over HTTPS/SSH losing the connection mid-transfer
         pat(
             r"GnuTLS recv error|TLS connection was non-properly terminated|gnutls_handshake\(\) failed"
@@ -166,6 +169,27 @@ FAMILY = family(
         ),
         # wget's words for a host it could not resolve or a TLS session it could not open
         pat(r"unable to resolve host address|Unable to establish SSL connection", 0.86),
+        # apt's fetcher (``Temporary failure resolving 'archive.ubuntu.com'``, ``Could not connect to host:80``)
+        pat(r"Temporary failure resolving '|Could not resolve '[\w.-]+'|Could not connect to [\w.-]+:\d+", 0.86),
+        # git over HTTPS: any transport failure but the server's own 401/403/404 answer (credentials, a wrong URL)
+        pat(r"fatal: unable to access '[^']+': (?!The requested URL returned error: 40[134])", 0.84),
+        # the socket errno of a connection that never happened: ENETUNREACH, ETIMEDOUT, ECONNREFUSED, EHOSTUNREACH,
+        # and getaddrinfo's EAI_NONAME/EAI_AGAIN/EAI_NODATA (-2/-3/-5); urllib wraps them as ``<urlopen error …>``
+        pat(r"\[Errno (?:101|110|111|113|-2|-3|-5)\] |<urlopen error ", 0.8),
+        # urllib's short download, pip's own HTTP status line, a proxy that refused the request
+        pat(r"ContentTooShortError|retrieval incomplete: got only|HTTP error 5\d\d while getting|\bProxyError\b", 0.84),
+        # Python's ssl module timing out mid-handshake or mid-read; huggingface_hub finding a download cut short
+        pat(r"The (?:handshake|read|write) operation timed out", 0.82),
+        pat(r"Consistency check failed: file should be of size \d+ but has size \d+", 0.84),
+        # other runtimes' names for the same socket failures: libuv/Node errno names, reqwest (hf_transfer, Rust
+        # clients), java.net, the AWS CLI
+        pat(
+            r"\b(?:ETIMEDOUT|ECONNRESET|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ENETUNREACH|EHOSTUNREACH)\b"
+            r"|error sending request for url|java\.net\.(?:UnknownHost|SocketTimeout|Connect|NoRouteToHost)Exception"
+            r"|Connection was closed before we received a valid response from endpoint URL",
+            0.8,
+            flags=0,
+        ),
     ),
     rules=(
         FunctionRule("pip_index_unreachable", _pip_index_unreachable),

@@ -81,6 +81,8 @@ FAMILY = family(
         ),
         # huggingface_hub asked for a token and none is configured
         pat(r"LocalTokenNotFoundError|no token was found\. You need to provide a token or be logged in", 0.88),
+        # curl's (22) message, which git's HTTPS transport repeats: the server answered 401/403
+        pat(r"The requested URL returned error: 40[13]\b", 0.86),
         # cloud SDKs: botocore's ``An error occurred (403) when calling the HeadObject operation``, google-cloud's
         # ``exceptions.Forbidden: 403`` and IAM wording, Azure's authentication errors, gRPC's status names
         pat(

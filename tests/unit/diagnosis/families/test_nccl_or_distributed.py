@@ -91,3 +91,16 @@ def test_a_rendezvous_port_another_process_holds_is_a_settings_fix() -> None:
 def test_c10d_sockets_watchdogs_and_other_launchers(log: str) -> None:
     d = diagnose_log_text(log)
     assert (d.label, d.origin) == ("nccl_or_distributed", "infra"), log
+
+
+def test_a_socket_interface_that_is_not_there_is_a_settings_fix() -> None:
+    # NCCL's bootstrap found no address on the NCCL_SOCKET_IFNAME it was given (misc/socket.cc)
+    log = (
+        "host:1958:1958 [3] NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth2\n"
+        "host:1958:1958 [3] ncclSocketInit: connecting to address  with family 59936 is neither AF_INET(2) nor "
+        "AF_INET6(10)\n"
+        "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1691, internal error, NCCL version "
+        "2.19.3\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("nccl_or_distributed", "fix_code")

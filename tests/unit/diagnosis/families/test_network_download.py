@@ -112,3 +112,52 @@ def test_a_download_retried_and_then_training_went_on_is_history() -> None:
         "{'loss': 0.5123, 'learning_rate': 4.0e-05, 'epoch': 0.2}\n"
     )
     assert diagnose_log_text(log).label == "healthy"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # apt's fetcher
+        "W: Failed to fetch http://archive.ubuntu.com/ubuntu/dists/focal/InRelease  Temporary failure resolving "
+        "'archive.ubuntu.com'\n",
+        # git over HTTPS (a failure of the transport, not the server's 401/403/404 answer)
+        "fatal: unable to access 'https://github.com/o/r.git/': OpenSSL SSL_connect: SSL_ERROR_SYSCALL in "
+        "connection to github.com:443\n",
+        "error: RPC failed; HTTP 502 curl 22 The requested URL returned error: 502\n",
+        # the socket errno under urllib, and Python's ssl timing out
+        "urllib.error.URLError: <urlopen error [Errno 111] Connection refused>\n",
+        "TimeoutError: _ssl.c:980: The handshake operation timed out\n",
+        # huggingface_hub's size check on a download that was cut short
+        "OSError: Consistency check failed: file should be of size 4976698672 but has size 1073741824 "
+        "(model-00001-of-00002.safetensors).\n",
+        # libuv/Node, reqwest (hf_transfer), java.net
+        "Error: connect ECONNREFUSED 127.0.0.1:8000\n",
+        "Exception: Error while downloading: error sending request for url (https://cdn-lfs.hf.co/x)\n",
+        "java.net.UnknownHostException: repo.maven.apache.org\n",
+    ],
+)
+def test_package_managers_vcs_and_other_runtimes_losing_the_network(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("network_download", "retry"), log
+
+
+def test_a_git_server_refusing_a_credential_is_not_the_network() -> None:
+    log = "fatal: unable to access 'https://github.com/o/r.git/': The requested URL returned error: 403\n"
+    assert diagnose_log_text(log).label == "permission_or_auth"
+
+
+def test_a_hub_download_retried_in_vain_is_the_cause_of_the_missing_tokenizer() -> None:
+    # huggingface_hub retries a HEAD request, gives up, and transformers reports the file it could not get
+    log = (
+        "'(MaxRetryError(\"HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url: "
+        "/gpt2/resolve/main/config.json (Caused by ConnectTimeoutError(<urllib3.connection.HTTPSConnection object "
+        "at 0x7f>, 'Connection to huggingface.co timed out. (connect timeout=10)'))\"), '(Request ID: 1)')' thrown "
+        "while requesting HEAD https://huggingface.co/gpt2/resolve/main/config.json\n"
+        "Retrying in 1s [Retry 1/5].\n"
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 10, in <module>\n'
+        '    tok = AutoTokenizer.from_pretrained("gpt2")\n'
+        "OSError: Can't load tokenizer for 'gpt2'. If you were trying to load it from "
+        "'https://huggingface.co/models', make sure you don't have a local directory with the same name.\n"
+    )
+    assert diagnose_log_text(log).label == "network_download"
