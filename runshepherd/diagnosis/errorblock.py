@@ -120,13 +120,19 @@ _EXC_LINE = re.compile(
 # (an explicit success line, or the run finishing normally with no repeat of the same failure).
 _RETRY = re.compile(
     r"\bretry(?:ing)?\b|\[Retry \d+/\d+\]|entering retry loop|attempt \d+(?:/\d+)? failed|will retry|trying again"
-    r"|\bPulling image\b",  # the kubelet announces each new pull attempt
+    r"|\bPulling image\b"  # the kubelet announces each new pull attempt
+    # a client that falls back after a failed request: huggingface_hub logs "'<error>' thrown while requesting
+    # HEAD <url>" and retries or uses its cache; datasets' "Will try to load from local cache"
+    r"|thrown while requesting (?:HEAD|GET)\b|\bwill try to load from (?:the )?(?:local )?cache\b",
     re.IGNORECASE,
 )
 _RECOVERED = re.compile(
     r"\b(?:attempt|retry|try) #?\d+(?:/\d+)?:? (?:succeeded|ok\b|successful|passed)|succeeded (?:on|after) (?:retry|attempt)"
     r"|\berror resolved|\bresolved after\b|resuming normal operation|Successfully (?:pulled|downloaded|connected|reconnected)"
-    r"|\breconnected\b|connection (?:re-?)?established",
+    r"|\breconnected\b|connection (?:re-?)?established"
+    # the retried download went through: pip installed it, the progress bar reached its end, the cache served it
+    r"|Using the latest cached version\b|\bFound cached dataset\b"
+    r"|^Successfully installed \S|\b100%\|[^|]*\|\s*[\d.]+[kMG]?i?B?/[\d.]+",
     re.IGNORECASE,
 )
 _FINISHED = re.compile(
@@ -252,7 +258,9 @@ _ERRORISH_G, _ERRORISH_RAW_G, _NOT_ERROR_G = Gated.of(_ERRORISH), Gated.of(_ERRO
 _PROGRESS = re.compile(
     r"\b(?:epoch|step|iter(?:ation)?|global_step|batch)\b\s*[:=#]?\s*\[?\d+"
     r"|\d+/\d+ \[\d+:\d+|\d+%\|"
-    r"|\b\d+(?:\.\d+)?\s*(?:it/s|s/it|samples/s(?:ec)?|tokens/s(?:ec)?|examples/s(?:ec)?|img/s)\b"
+    r"|\b\d+(?:\.\d+)?\s*(?:it/s|s/it|samples/s(?:ec)?|tokens/s(?:ec)?|examples/s(?:ec)?|img/s|images/s(?:ec)?"
+    r"|req(?:uest)?s/s(?:ec)?|toks?/s|frames/s(?:ec)?)\b"
+    r"|\b(?:throughput|latency|MFU|TFLOPs?)\b[^\n\d]{0,24}[:=]\s*\d"  # a benchmark's or a trainer's speed report
     # throughput and timing the other way round (``examples/sec: 14.6``, ``Tokens/s/GPU: 8678``), step-time profiles
     r"|\b(?:tokens|samples|examples|images|img|sequences|seqs|it|iters?|global_step|steps?|TFLOP)/s(?:ec)?(?:/GPU)?\s*[:=]\s*\d"
     r"|\b(?:iter(?:ation)?|step|batch) time\s*[:=]\s*\d|\bover \d+ (?:steps|iterations|batches|epochs)\b"

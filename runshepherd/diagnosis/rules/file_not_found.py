@@ -77,6 +77,10 @@ FAMILY = family(
         # (utils/_validators.py validate_repo_id: "Repo id must be in the form 'repo_name' or 'namespace/repo_name'")
         pat(r"HFValidationError: Repo id must (?:be in the form|use alphanumeric chars)", 0.8),
         pat(r"\[Errno 20\] Not a directory|\[Errno 21\] Is a directory", 0.82),
+        # a path that was never set: CPython's os.fspath on None ("expected str, bytes or os.PathLike object, not
+        # NoneType"); libsndfile opening an audio path that is not there ("Error opening 'x.wav': System error.")
+        pat(r"expected str, bytes or os\.PathLike object, not NoneType", 0.74),
+        pat(r"Error opening '(?P<path>[^']+)': System error", 0.78),
         pat(r"\(-215(?::Assertion failed)?\) !_?src\.empty\(\)", 0.76),
         # object stores: a missing key (S3 answers HeadObject with a bare 404)
         pat(

@@ -61,6 +61,23 @@ def _nan_in_any_line(ctx: Context) -> list[Signal]:
     return []
 
 
+# the check that raised says what it checked: the quoted source line of the failing frame asserts or tests
+# finiteness (``assert not torch.isnan(loss)``, ``if not math.isfinite(loss): raise …``)
+_FINITE_CHECK = re.compile(
+    r"\b(?:is_?nan|is_?inf|is_?finite|isneginf|isposinf)\s*\(|\bnan\b.*\b(?:assert|raise)\b", re.I
+)
+
+
+def _failed_finiteness_check(ctx: Context) -> list[Signal]:
+    lines = ctx.log.lines
+    for idx in ctx.log.exceptions[:6]:
+        src = next((ln for ln in reversed(lines[max(0, idx - 4) : idx]) if ln.code), None)
+        if src is not None and _FINITE_CHECK.search(src.text):
+            ev = [src.raw.rstrip(), lines[idx].raw.rstrip()]
+            return [Signal("nan_loss", "user", 0.8, idx, ev, _EXPL, "lower_lr_or_fix_data", _FIX)]
+    return []
+
+
 FAMILY = family(
     "nan_loss",
     origin="user",
@@ -88,8 +105,21 @@ FAMILY = family(
         pat(r"\bis inf or nan\b|Tensor had (?:NaN|Inf) values", 0.86),
         pat(r"returned nan values in its \d+(?:st|nd|rd|th) output", 0.9),
         pat(r"\bgrad(?:ient)?[_ ]norm\b\s*[=:]\s*(?:nan|inf)\b", 0.72),
+        # NaN outputs caught where they are consumed: torch.distributions' argument check (distribution.py:
+        # "Expected parameter loc … to satisfy the constraint Real(), but found invalid values"), sampling from
+        # probabilities (torch.multinomial: "probability tensor contains either `inf`, `nan` or element < 0"),
+        # scikit-learn's and SciPy's input checks
+        pat(r"(?:to satisfy the constraint|to be within the support) .{0,200}but found invalid values", 0.82),
+        pat(r"probability tensor contains either `?inf`?, `?nan`? or element < 0", 0.82),
+        pat(r"\bInput (?:\w+ )?contains NaN\b|must not contain infs or NaNs", 0.8),
+        # torch.nn.utils.clip_grad_norm_(error_if_nonfinite=True); Python casting a NaN (int(float("nan")))
+        pat(r"gradients from `parameters` is non-finite|cannot convert float NaN to integer", 0.82),
     ),
-    rules=(FunctionRule("nan_from_metrics", _nan_from_metrics), FunctionRule("nan_in_any_line", _nan_in_any_line)),
+    rules=(
+        FunctionRule("nan_from_metrics", _nan_from_metrics),
+        FunctionRule("nan_in_any_line", _nan_in_any_line),
+        FunctionRule("failed_finiteness_check", _failed_finiteness_check),
+    ),
     applies=("failed", "running", "completed"),
     fixer=fix_nan,
 )

@@ -82,3 +82,19 @@ def test_a_failure_the_run_went_on_past_is_not_the_verdict_but_one_it_repeats_is
     # a NaN loss spoils the run while the steps go on: the progress lines are the evidence, not an excuse
     nan = "".join(f"step {i} - loss nan - lr 0.001\n" for i in range(5))
     assert diagnose_log_text(nan).label == "nan_loss"
+
+
+def test_a_hub_request_that_fell_back_to_the_cache_is_history() -> None:
+    """huggingface_hub logs a failed request as "'<error>' thrown while requesting HEAD <url>" and datasets says
+    "Will try to load from local cache"; with the cache serving it and training going on, the run is healthy."""
+    log = (
+        "Couldn't connect to the Hub: (MaxRetryError(\"HTTPSConnectionPool(host='huggingface.co', port=443): Max "
+        "retries exceeded with url: /api/datasets/glue (Caused by NewConnectionError('Failed to establish a new "
+        "connection: [Errno 101] Network is unreachable'))\")).\n"
+        "Will try to load from local cache.\n"
+        "Using the latest cached version of the dataset since glue couldn't be found on the Hugging Face Hub\n"
+        "{'loss': 0.6931, 'learning_rate': 4.9e-05, 'epoch': 0.1}\n"
+    )
+    assert diagnose_log_text(log).label == "healthy"
+    failed = log.splitlines()[0] + "\nOSError: We couldn't connect to 'https://huggingface.co' to load this file.\n"
+    assert diagnose_log_text(failed).label == "network_download"

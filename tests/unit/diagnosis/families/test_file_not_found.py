@@ -69,3 +69,17 @@ def test_a_shared_library_that_cannot_be_opened_is_not_a_path_to_fix() -> None:
     assert diagnose_log_text(log).label == "missing_dependency"
     log = "RuntimeError: Failed to open file libnvinfer.so.8: shared object not found\n"
     assert diagnose_log_text(log).label != "file_not_found"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # CPython's os.fspath on a path argument that was never set
+        "TypeError: expected str, bytes or os.PathLike object, not NoneType\n",
+        # libsndfile (soundfile) opening an audio path that is not there
+        "soundfile.LibsndfileError: Error opening 'data/wavs/LJ001-0001.wav': System error.\n",
+    ],
+)
+def test_a_path_never_set_or_an_audio_file_that_is_not_there(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("file_not_found", "fix_path"), log

@@ -22,3 +22,27 @@ def test_nan_in_a_progress_bar_and_a_collapsed_loss_scale() -> None:
     assert diagnose_log_text(scale).label == "nan_loss"
     early = "".join(f"| WARNING: overflow detected, setting loss scale to: {2.0**k}\n" for k in range(16, 12, -1))
     assert diagnose_log_text(early + "epoch 1 loss 2.3\n").label == "healthy"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # torch.distributions' argument check (torch/distributions/distribution.py) on NaN network outputs
+        "ValueError: Expected parameter loc (Tensor of shape (64, 6)) of distribution Normal(loc: torch.Size([64, 6]), "
+        "scale: torch.Size([64, 6])) to satisfy the constraint Real(), but found invalid values:\n"
+        "tensor([[nan, nan, nan, nan, nan, nan],\n",
+        # torch.multinomial while sampling, scikit-learn's input check, clip_grad_norm_(error_if_nonfinite=True)
+        "RuntimeError: probability tensor contains either `inf`, `nan` or element < 0\n",
+        "ValueError: Input contains NaN, infinity or a value too large for dtype('float64').\n",
+        "RuntimeError: The total norm of order 2.0 for gradients from `parameters` is non-finite, so it cannot be "
+        "clipped. To disable this error and scale the gradients by the non-finite norm anyway, set "
+        "`error_if_nonfinite=False`\n",
+        "ValueError: cannot convert float NaN to integer\n",
+        # the check that raised names what it checked, in the traceback's quoted source line
+        'Traceback (most recent call last):\n  File "train.py", line 88, in train_step\n'
+        '    assert not torch.isnan(loss).any(), "loss exploded"\nAssertionError: loss exploded\n',
+    ],
+)
+def test_nan_caught_where_it_is_consumed(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("nan_loss", "lower_lr_or_fix_data"), log
