@@ -38,6 +38,9 @@ _PULLED = re.compile(
 )
 _IMAGE = re.compile(r"""image "?(?P<image>[\w.\-/:@]+)"?""", re.IGNORECASE)
 _DISK = re.compile(r"No space left on device|Disk quota exceeded", re.IGNORECASE)
+# the importer refused a local path (enroot's runtime/cache directories, a squashfs it cannot write): the operating
+# system's "Permission denied" on a file, not a registry's answer
+_LOCAL_REFUSED = re.compile(r"['\"]?/[\w./-]+['\"]?: Permission denied|\[Errno 13\] Permission denied: ['\"]?/")
 _PULL_G, _PULLED_G, _DISK_G = Gated.of(_PULL), Gated.of(_PULLED), Gated.of(_DISK)
 
 
@@ -67,6 +70,8 @@ def _image_pull(ctx: Context) -> list[Signal]:
     status_hit = ctx.status in {"FAILED_IMAGE_PULL", "FAILED_START_TIMEOUT"}
     if hits and any(_DISK_G.search(t) for t in seq[seq.index(hits[0][2]) :]):
         return []  # the image was fetched but could not be unpacked: the disk is full (disk_full says so)
+    if hits and any(_LOCAL_REFUSED.search(t) for t in seq[seq.index(hits[0][2]) :]):
+        return []  # the importer could not write its own directories: a file permission (permission_or_auth)
     if hits and not status_hit and _pulled_after(seq, last_hit):
         return []  # a transient pull failure that a later attempt got past
     if not hits and not status_hit:

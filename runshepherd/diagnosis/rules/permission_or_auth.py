@@ -12,7 +12,9 @@ from runshepherd.diagnosis.rules.family import exits, family, fixes_by_evidence
 # credential; a service refusing a request (401/403, a token, a key) is fixed with a credential.
 _FILE_REFUSED = re.compile(
     r"\[Errno 13\] Permission denied: ['\"]?[/.~\w]|\bexecve\(\): \S+: Permission denied"
-    r"|^(?:\S+: )?(?:cannot (?:open|create|access|execute) )?['\"]?(?:/|\./)[\w./-]+['\"]?: Permission denied",
+    r"|^(?:\S+: )?(?:cannot (?:open|create|access|execute) )?['\"]?(?:/|\./)[\w./-]+['\"]?: Permission denied"
+    # coreutils' own words (``mkdir: cannot create directory '/run/enroot': Permission denied``), wherever quoted
+    r"|\b(?:mkdir|touch|cp|mv|ln|rm|chmod|chown|install|tee): cannot [\w ]+ ['\"]?/[^'\"]+['\"]?: Permission denied",
     re.MULTILINE,
 )
 _PATH_FIX = (

@@ -88,3 +88,8 @@ def test_enroots_error_tag_does_not_hide_the_pull() -> None:
 def test_docker_daemon_and_apptainer_pull_failures(log: str, kind: str) -> None:
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("image_pull", kind), log
+
+
+def test_an_importer_refused_its_own_directory_is_a_file_permission_not_a_pull() -> None:
+    d, _, record = diagnose_dev("b-0033")  # pyxis: "mkdir: cannot create directory '/run/enroot': Permission denied"
+    assert (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("permission_or_auth", "fix_path")
