@@ -383,6 +383,11 @@ def is_event_line(text: str) -> bool:
     return bool(_EVENT_LINE.match(text))
 
 
+def is_benign(text: str, folded: str | None = None) -> bool:
+    """A line the benign list names: routine in healthy runs, never failure evidence at any level."""
+    return bool(_BENIGN_G.search(text, folded))
+
+
 def is_warning(text: str, folded: str | None = None) -> bool:
     """A log-level warning or known benign notice (never failure evidence); Kubernetes event types excluded."""
     if is_event_line(text):

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from runshepherd.diagnosis.errorblock import ErrorBlock, Line, prepare
+from runshepherd.diagnosis.errorblock import ErrorBlock, Line, is_benign, prepare
 from runshepherd.diagnosis.models import FixKind, Label, MetricsHints, Origin
 from runshepherd.diagnosis.prefilter import AnyGate, Gate, gate_for, prefilter_enabled
 
@@ -157,6 +157,7 @@ class PatternRule:
     in_warnings: bool = False
     max_hits: int = 3
     exclude: re.Pattern[str] | None = None  # lines that match it are another family's, whatever else they say
+    skip_benign: bool = False  # with in_warnings: a line on the benign list is not read
     any_gate: AnyGate | None = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -172,6 +173,8 @@ class PatternRule:
             if any_gate is not None and not any_gate.admits(text, folded):
                 continue
             if self.exclude is not None and self.exclude.search(text):
+                continue
+            if self.skip_benign and ln.warning and is_benign(text, folded):
                 continue
             for p in self.patterns:
                 if gating and p.gate is not None and not p.gate.admits(text, folded):

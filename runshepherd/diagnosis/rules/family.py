@@ -131,11 +131,14 @@ def family(
 
     ``warning_patterns`` are read on warning-level lines too: causes that programs report as a warning.
     ``exclude`` names lines the patterns never read (they belong to another family whatever else they say).
+    ``in_warnings`` reads the family's own ``patterns`` on warning-level lines as well, skipping lines on the benign
+    list (a scheduler's verdict is often logged at warning or info level).
     """
     if label in FAMILIES:
         raise ValueError(f"failure family {label!r} is declared twice")
     own: list[Rule] = []
-    for name, pats, warnings in ((label, patterns, in_warnings), (f"{label}_warnings", warning_patterns, True)):
+    rules_of = ((label, patterns, in_warnings, in_warnings), (f"{label}_warnings", warning_patterns, True, False))
+    for name, pats, warnings, skip_benign in rules_of:
         if pats:
             own.append(
                 PatternRule(
@@ -150,6 +153,7 @@ def family(
                     in_events=in_events,
                     in_log=in_log,
                     in_warnings=warnings,
+                    skip_benign=skip_benign,
                     exclude=re.compile(exclude, re.IGNORECASE) if exclude else None,
                 )
             )

@@ -52,7 +52,7 @@ FAMILY = family(
         pat(r"Memory cgroup out of memory", 0.96),
         pat(r"\bOUT_OF_MEMORY\b|Reason=OutOfMemory|JobState=OUT_OF_MEMORY", 0.96, flags=0),
         pat(r"exceeded (?:job )?memory limit", 0.95),
-        pat(r"task \d+: Out Of Memory", 0.95),
+        pat(r"\btasks? [\d,-]+: Out Of Memory", 0.95),  # srun (launch.c): "node1: tasks 0-3: Out Of Memory"
         pat(r"low on resource: memory|node had condition: \[MemoryPressure\]", 0.96),
         # HTCondor holds a job whose memory use passed its request
         pat(r"(?:put on hold|held)\b.{0,60}\b(?:memory usage|MemoryUsage|exceeded (?:request_)?memory)", 0.9),
@@ -86,7 +86,7 @@ FAMILY = family(
         # signalled child. The OOM killer is the usual sender; a time limit or a cancel say so in their own words.
         # (tqdm leaves no newline, so the shell's report can end a progress-bar line)
         pat(r"(?:line \d+:\s+\d+ Killed|^\W*(?:Killed|已杀死|已殺死)\W*$|^Killed\s+\S|\]Killed\s*$)", 0.7),
-        pat(r"\btask \d+: Killed\b|\bKilled by signal 9\b|\bsignal 9 \(SIGKILL\)|<Signals\.SIGKILL: 9>", 0.68),
+        pat(r"\btasks? [\d,-]+: Killed\b|\bKilled by signal 9\b|\bsignal 9 \(SIGKILL\)|<Signals\.SIGKILL: 9>", 0.68),
     ),
     # Dask's nanny restarts a worker past its memory budget and logs it as a warning
     warning_patterns=(pat(r"\bexceeded \d+% memory budget\b", 0.85),),

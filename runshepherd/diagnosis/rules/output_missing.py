@@ -94,7 +94,10 @@ _DECLARED_LINES = PatternRule(
     patterns=(
         pat(
             r"Missing output file\(s\)|MissingOutputException|some output files are missing"
-            r"|failed to save outputs|Failed to evaluate job outputs",
+            r"|failed to save outputs|Failed to evaluate job outputs"
+            # Cromwell's backends (after the call exits), cwltool's output collection, Snakemake's latency wait
+            r"|Could not process output, file not found|Did not find output file with glob pattern"
+            r"|Error collecting output for parameter|Missing files after \d+ seconds",
             0.9,
         ),
     ),

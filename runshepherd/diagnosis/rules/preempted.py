@@ -27,6 +27,13 @@ _NODE_LOST = PatternRule(
         pat(r"has been marked dead because the detector has missed too many heartbeats|lame workers found", 0.86),
         # the launcher itself was told to stop (torchrun's agent logs it as a warning): the platform's SIGTERM
         pat(r"Received (?:Signals?\.?SIGTERM|15) death signal", 0.66),
+        # a preemption the program reports at warning level (snakemake's slurm executor: "A Job preemption
+        # occured!"); a resumed run naming an earlier one is not this
+        pat(
+            r"(?<!previous )(?<!last )(?<!earlier )\b(?:job|task|run|cluster|node|instance|VM|pod|worker|trial)s?"
+            r" (?:\S+ )?(?:was|has been|got|is being|is) preempted\b|\bJob preemption\s+occ?urr?ed\b",
+            0.85,
+        ),
     ),
     in_warnings=True,
 )
@@ -37,6 +44,7 @@ FAMILY = family(
     fix_kind="resubmit",
     explanation=_EXPL,
     fix_description=_FIX,
+    in_warnings=True,  # schedulers, launchers and pollers often report this at warning or info level
     patterns=(
         pat(r"FAILED_PREEMPTED|DUE TO PREEMPTION|JobState=PREEMPTED|\|PREEMPTED\|", 0.97, flags=0),
         pat(r"DUE TO NODE FAILURE|\bNODE_FAIL\b|FAILED_BACKEND_ERROR", 0.94, flags=0),
@@ -60,7 +68,7 @@ FAMILY = family(
         pat(r"\bEvicted\b|pod (?:was )?evicted", 0.72),
         pat(
             r"(?:Received|received|got|caught) (?:signal )?SIGTERM|SIGTERM received|Signal 15 \(SIGTERM\)|received signal 15"
-            r"|\btask \d+: Terminated\b",
+            r"|\btasks? [\d,-]+: Terminated\b",
             0.6,
         ),
         # the launcher itself was told to stop (torchrun's agent, Python's subprocess): the platform's SIGTERM
@@ -75,7 +83,9 @@ FAMILY = family(
         # reason and message); a run that resumed after one is history (errorblock's benign list)
         pat(
             r"\b(?:due to|because of|caused by) (?:an? |the )?(?:spot |scheduler |node |instance |VM )?preemption\b"
-            r"|\bpreemption (?:notice|signal|event|warning)\b|\bPreemptionByScheduler\b|preempting to accommodate",
+            r"|\bpreemption (?:notice|signal|event|warning)\b|\bPreemptionByScheduler\b|preempting to accommodate"
+            # Ray's node death info and actor error ("Actor died by preemption.", AUTOSCALER_DRAIN_PREEMPTED)
+            r"|died by preemption|\bAUTOSCALER_DRAIN_PREEMPTED\b|\bDRAIN_NODE_REASON_PREEMPTION\b",
             0.88,
         ),
         # Kubernetes' other DisruptionTarget reasons (taint-based eviction of a lost node, pod GC of a deleted
@@ -83,7 +93,9 @@ FAMILY = family(
         # the cluster autoscaler draining the node for scale-down
         pat(
             r"\b(?:DeletionByTaintManager|DeletionByPodGC|EvictionByEvictionAPI|TerminationByKubelet)\b"
-            r"|\bNode \S+ which was running pod \S+ is unresponsive|deleting pod for node scale down",
+            r"|\bNode \S+ which was running pod \S+ is unresponsive|deleting pod for node scale down"
+            # Ray's GCS on a node that stopped answering its health checks (UNEXPECTED_TERMINATION)
+            r"|health check failed due to missing too many heartbeats",
             0.84,
         ),
         # the cloud took the machine: AWS Batch's statusReason for a reclaimed (spot) host, a preemptible/spot VM

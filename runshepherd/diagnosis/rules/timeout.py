@@ -18,6 +18,7 @@ FAMILY = family(
     fix_kind="increase_timeout_or_checkpoint",
     explanation=_EXPL,
     fix_description=_FIX,
+    in_warnings=True,  # schedulers, launchers and pollers often report this at warning or info level
     patterns=(
         pat(r"DUE TO TIME LIMIT", 0.97),
         pat(r"FAILED_EXEC_TIMEOUT", 0.97, flags=0),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from runshepherd.diagnosis.errorblock import is_benign, positive_evidence
 from runshepherd.diagnosis.fixes import fix_unschedulable
 from runshepherd.diagnosis.pending import _from_reasons, translate
 from runshepherd.diagnosis.prefilter import Gated
@@ -94,8 +95,11 @@ _NO_FIT_G = Gated.of(_NO_FIT)
 
 
 def _no_node_fits(ctx: Context) -> list[Signal]:
+    # read at every level: Ray and the kube-scheduler report a placement they cannot make as a warning or info line
     hits = [
-        (o if o < 0 else ln.index, ln.raw.rstrip()) for o, ln in ctx.texts() if _NO_FIT_G.search(ln.text, ln.folded)
+        (o if o < 0 else ln.index, ln.raw.rstrip())
+        for o, ln in ctx.texts(warnings=True)
+        if _NO_FIT_G.search(ln.text, ln.folded) and not (ln.warning and is_benign(ln.text, ln.folded))
     ]
     if not hits:
         return []
@@ -150,13 +154,50 @@ _RAY_WAITING = PatternRule(
     in_warnings=True,
 )
 
+# srun/salloc announce a job that waits in the queue (src/api/allocate.c, src/salloc/salloc.c) and then that it got
+# its nodes; a log that ends still waiting shows a job the scheduler has not placed
+_QUEUED = re.compile(r"\bjob \d+ queued and waiting for resources|\bPending job allocation \d+")
+_ALLOCATED = re.compile(
+    r"has been allocated resources|Granted job allocation|are ready for job|Nodes are ready for job", re.IGNORECASE
+)
+
+
+def _still_queued(ctx: Context) -> list[Signal]:
+    lines = ctx.log.lines
+    queued = next((ln for ln in lines if _QUEUED.search(ln.text)), None)
+    if queued is None:
+        return []
+    rest = lines[queued.index + 1 :]
+    if any(_ALLOCATED.search(ln.text) for ln in rest) or positive_evidence(rest) is not None:
+        return []
+    return [
+        Signal(
+            "unschedulable",
+            "capacity",
+            0.7,
+            queued.index,
+            [queued.raw.rstrip()],
+            "The job was still waiting in the queue when the log ends: the scheduler had not found nodes with the "
+            "resources it asks for (the log shows no allocation).",
+            "change_resources_or_wait",
+            "Check why it waits (`squeue -j JOBID -o '%R'`, `scontrol show job JOBID`): ask for fewer or smaller "
+            "nodes, less time, another partition, or wait for capacity.",
+        )
+    ]
+
+
 FAMILY = family(
     "unschedulable",
     origin="capacity",
     fix_kind="change_resources_or_wait",
     explanation="The scheduler cannot place the job: no node has the resources it asks for free.",
     fix_description="Ask for less, pick another pool, or wait for capacity.",
-    rules=(FunctionRule("unschedulable", _unschedulable), _SLURM_NEVER_FITS, _RAY_WAITING),
+    rules=(
+        FunctionRule("unschedulable", _unschedulable),
+        _SLURM_NEVER_FITS,
+        _RAY_WAITING,
+        FunctionRule("still_queued", _still_queued),
+    ),
     applies=("failed", "running"),
     fixer=fix_unschedulable,
 )

@@ -112,3 +112,8 @@ def test_the_kernels_global_oom_killer_means_the_machine_ran_out() -> None:
 def test_memory_kills_by_other_schedulers(log: str) -> None:
     d = diagnose_log_text(log)
     assert d.label == "host_oom", log
+
+
+def test_srun_reports_several_tasks_killed_by_the_oom_handler() -> None:
+    # Slurm src/srun/launch.c: error("%s: %s %s: Out Of Memory", hosts, task_str, tasks)
+    assert diagnose_log_text("srun: error: node3: tasks 0-7: Out Of Memory\n").label == "host_oom"

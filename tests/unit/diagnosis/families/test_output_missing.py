@@ -21,3 +21,26 @@ def test_workflow_engines_missing_outputs_and_the_spec_typo() -> None:
     assert (d.label, d.fix.kind) == ("output_missing", "fix_code")
     typo = diagnose_log_text("python train.py --out {{outputs}}/model\n")
     assert (typo.label, typo.fix.kind) == ("output_missing", "fix_path")
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # Cromwell's backends throw FileNotFoundException("Could not process output, file not found: …") once the
+        # call has exited: the declared output is missing, not an input the program could not open
+        "[error] WorkflowManagerActor Workflow b57e failed (during ExecutingWorkflowState): "
+        "java.io.FileNotFoundException: Could not process output, file not found: /cromwell-executions/w/b57e/call-a/"
+        "execution/out.bam\n",
+        # cwltool, command_line_tool.py (WorkflowException) inside its job error
+        "ERROR [job macs2_call_peaks] Job error:\n(\"Error collecting output for parameter 'peak_xls': step01.cwl:127:9: "
+        "Did not find output file with glob pattern: ['*peak.xls'].\", {})\n",
+    ],
+)
+def test_other_workflow_engines_missing_outputs(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("output_missing", "fix_code"), log
+
+
+def test_cromwell_missing_output_from_a_real_thread() -> None:
+    d, _, record = diagnose_dev("b-0125")
+    assert d.label == record["label"] == "output_missing"

@@ -85,3 +85,27 @@ def test_platform_stops_outside_the_known_formats(log: str) -> None:
 def test_a_cancelled_line_with_a_time_limit_reason_is_not_a_preemption() -> None:
     log = "slurmstepd: error: *** STEP 5.0 ON n1 CANCELLED AT 2024-05-01T10:00:00 DUE TO TIME LIMIT ***\n"
     assert diagnose_log_text(log).label == "timeout"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # Ray core_worker: error_message "Actor died by preemption." (NodeDeathInfo AUTOSCALER_DRAIN_PREEMPTED)
+        "ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n"
+        "\tclass_name: Trainer\nActor died by preemption.\n",
+        # Ray GCS health check on a node that stopped answering (UNEXPECTED_TERMINATION reason message)
+        "The node was terminated: health check failed due to missing too many heartbeats\n",
+        # snakemake-executor-plugin-slurm logs this banner with logger.warning
+        "WARNING: ===== A Job preemption  occured! =====\n",
+        "WARNING:root:Spot instance interruption notice received, stopping\n",
+        # Slurm srun launch.c ("%s: %s %s: %s" with task_str "tasks" and the signal's name)
+        "srun: error: node12: tasks 0-3: Terminated\n",
+    ],
+)
+def test_preemptions_reported_at_warning_level_or_by_ray(log: str) -> None:
+    assert diagnose_log_text(log).label == "preempted", log
+
+
+def test_a_run_that_resumed_after_a_preemption_is_still_healthy() -> None:
+    log = "WARNING: previous attempt was preempted, resuming from checkpoint\nepoch 3 loss 0.4321\n"
+    assert diagnose_log_text(log).label == "healthy"

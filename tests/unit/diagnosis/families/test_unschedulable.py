@@ -96,3 +96,30 @@ def test_slurm_invalid_field_stays_a_validation_error() -> None:
 def test_placement_refusals_outside_kubernetes_and_slurm_reasons(log: str) -> None:
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("unschedulable", "change_resources_or_wait"), log
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # Ray's autoscaler and core worker report a placement they cannot make as warnings
+        "(autoscaler +1m10s) Warning: The following resource request cannot be scheduled right now: {'GPU': 1.0}. "
+        "This is likely due to all cluster resources being claimed by actors. Consider creating fewer actors or adding "
+        "more nodes to this Ray cluster.\n",
+        "2023-01-01 10:00:00,000\tWARNING worker.py:1866 -- The actor or task with ID ffff cannot be scheduled right "
+        "now. You can ignore this message if this Ray cluster is expected to auto-scale or if you specified a "
+        "runtime_env for this actor or task, which may take time to install.\n",
+        # Slurm src/api/allocate.c: info("job %u queued and waiting for resources"), and nothing after it
+        "srun: job 883122 queued and waiting for resources\n",
+    ],
+)
+def test_placements_reported_at_warning_level_or_still_waiting(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("unschedulable", "change_resources_or_wait"), log
+
+
+def test_a_queued_job_that_got_its_nodes_and_trains_is_healthy() -> None:
+    log = (
+        "srun: job 883122 queued and waiting for resources\nsrun: job 883122 has been allocated resources\n"
+        "epoch 1 step 10 loss 0.5123\n"
+    )
+    assert diagnose_log_text(log).label == "healthy"
