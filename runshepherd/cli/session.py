@@ -150,25 +150,39 @@ def _drive(
             )
         answers = {q.id: check_answer(answer, q.payload()) for q in waiting}
     interrupted = False
+    withdrawn = False  # the person canceled the session from elsewhere while it waited here
+    from runshepherd.cancel_mark import withdrawn as withdrawn_line
     from runshepherd.render.live import LiveLine
 
     live = LiveLine(ctx.out) if not renderer.as_json else None
+    canceled = getattr(deps, "halt_reason", None)
 
     def ask(q: Question) -> str | None:
-        nonlocal interrupted
+        nonlocal interrupted, withdrawn
         if live is not None:
             live.stop()
-        renderer.question(q.id, q.payload())
-        if not interactive or interrupted:
+        if withdrawn:  # asked again after the cancel: pause rather than answer anything
             return None
-        try:
-            return _prompt(q.payload(), ctx.err)
-        except PromptInterrupted:
-            interrupted = True
-            return None
-        finally:
-            if live is not None and not interrupted:
-                live.start()
+        why = canceled() if canceled is not None else None
+        if why is None:
+            renderer.question(q.id, q.payload())
+            if not interactive or interrupted:
+                return None
+            try:
+                return _prompt(q.payload(), ctx.err, canceled)
+            except PromptInterrupted:
+                interrupted = True
+                return None
+            except PromptCanceled as exc:
+                why = str(exc)
+            finally:
+                if live is not None and not interrupted:
+                    live.start()
+        # The cancel is final: the question's node, run again, sees the cancel first and ends the session CANCELED
+        # without reading this placeholder answer (nothing is submitted or fixed).
+        withdrawn = True
+        ctx.err.print(f"\n{withdrawn_line(why)}", markup=False, soft_wrap=True)
+        return "withdrawn by the cancel"
 
     previous = _install_ctrl_c(runner, session)
     if live is not None:
@@ -184,6 +198,8 @@ def _drive(
             elif isinstance(item, Asked):
                 if interrupted:
                     return _stopped(ctx, item.values, session)
+                if withdrawn:
+                    return EXIT["CANCELED"]
                 for q in item.questions:
                     renderer.question(q.id, q.payload())
                 return _paused(ctx, renderer, session, item.questions[0].payload())

@@ -211,6 +211,7 @@ def said_in(request: str, spec: Path | None) -> Any:
 def _prompter(ctx: CliContext, sid: str) -> Any:
     """The sweep's one terminal prompt, shared by its points (one question at a time). A cancel of the sweep from
     another terminal withdraws the question it waits on, and every later one: it says so once, and answers none."""
+    from runshepherd.cancel_mark import withdrawn
     from runshepherd.sweep.cancel import halted
 
     lock = threading.Lock()
@@ -228,13 +229,7 @@ def _prompter(ctx: CliContext, sid: str) -> Any:
             except PromptCanceled as exc:
                 if not told:
                     told.append(str(exc))
-                    ctx.out.print(
-                        f"\nsweep {sid} was canceled from elsewhere while this question waited "
-                        f"({str(exc).removeprefix('canceled ')}): the question is withdrawn; nothing is resubmitted "
-                        "or fixed",
-                        markup=False,
-                        soft_wrap=True,
-                    )
+                    ctx.out.print(f"\nsweep {sid}: {withdrawn(str(exc))}", markup=False, soft_wrap=True)
                 return None
 
     return prompt

@@ -10,6 +10,7 @@ from rich.markup import escape
 
 from runshepherd.audit import record
 from runshepherd.backends.base import Priority, SpecValidator, Status, jsonable
+from runshepherd.cancel_mark import ACTING_QUESTIONS
 from runshepherd.cli.context import CliContext
 from runshepherd.errors import UsageError
 
@@ -242,9 +243,14 @@ def cancel(ctx: CliContext, target: str, yes: bool, as_json: bool) -> None:
         return
     workflow_id = target
     runner = ctx.runner(target)
-    values = runner.snapshot().values or {}
+    snap = runner.snapshot()
+    values = snap.values or {}
     if values:  # a session id: its live workflow
         workflow_id = (values.get("attempt") or {}).get("workflow_id") or ""
+        waiting = runner.questions(snap)
+        if waiting and waiting[0].kind in ACTING_QUESTIONS:  # its question is withdrawn, wherever it waits
+            _cancel_waiting(ctx, target, waiting[0].kind, waiting[0].text, workflow_id or None, yes, as_json)
+            return
         if not workflow_id:
             _nothing(
                 ctx,
@@ -276,6 +282,52 @@ def cancel(ctx: CliContext, target: str, yes: bool, as_json: bool) -> None:
         ctx.print_json({"workflow_id": workflow_id, "canceled": True})
     else:
         ctx.out.print(f"● cancel requested for {workflow_id}")
+
+
+def _cancel_waiting(
+    ctx: CliContext, session: str, kind: str, text: str, workflow_id: str | None, yes: bool, as_json: bool
+) -> None:
+    """A session waiting at a question that would act (submit, resubmit, a fix, a pending workflow): the cancel is
+    marked first (`cancel_mark.py`), so the prompt waiting on it, in any terminal, withdraws the question and the
+    session ends CANCELED; a live workflow of it is canceled now."""
+    from runshepherd.cancel_mark import cancel_waiting_session, session_halted
+
+    if session_halted(ctx.state_dir, session)() is not None:
+        _nothing(ctx, {"session": session}, f"session {session} was already canceled; nothing to cancel", as_json)
+        return
+    status = ctx.backend.query(workflow_id).status if workflow_id else None
+    live = status is not None and not status.terminal()
+    shown = f"; {workflow_id} {status.value}" if live and status is not None else ""
+    short = text if len(text) <= 80 else text[:79] + "…"
+    if not _confirm(
+        ctx, session, f"Cancel session {session} (waiting for your answer: {short}{shown})? This is final.", yes
+    ):
+        return
+    who = "--yes" if yes else "person"
+    cancel_waiting_session(
+        ctx.state_dir, session, kind, via="orchestrate cancel", approved_by=who, workflow=workflow_id
+    )
+    if live and workflow_id:
+        ctx.backend.cancel(workflow_id)
+        record(
+            ctx.state_dir, "cancel", approved_by=who, session=session, workflow=workflow_id, via="orchestrate cancel"
+        )
+    msg = f"● session {session} canceled: its question ({kind}) is withdrawn; nothing more is submitted or fixed"
+    if live:
+        msg += f"\n  cancel requested for {workflow_id}"
+    if as_json:
+        ctx.print_json(
+            {
+                "session": session,
+                "workflow_id": workflow_id,
+                "canceled": True,
+                "withdrawn_question": kind,
+                "canceled_workflow": live,
+                "message": msg.removeprefix("● "),
+            }
+        )
+    else:
+        ctx.out.print(msg, markup=False)
 
 
 def _nothing(ctx: CliContext, what: dict[str, Any], msg: str, as_json: bool) -> None:

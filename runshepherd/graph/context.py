@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from runshepherd.cancel_mark import session_halted
 from runshepherd.config import Settings
 
 if TYPE_CHECKING:
@@ -40,10 +41,10 @@ class Deps:
     poller: SharedPoll | None = None  # a sweep's one batched status read per tick, shared by all its points
     sweep_budget: SweepBudget | None = None  # a sweep's caps on fix attempts and infra retries over all points
     log_readers: SharedReaders | None = None  # a sweep's log readers: one per five failed tasks of all its points
-    halted: Callable[[], str | None] | None = None  # a sweep's point: why the person canceled the sweep, or None
+    halted: Callable[[], str | None] | None = None  # why the person canceled the session (or its sweep), or None
 
     def halt_reason(self) -> str | None:
-        """Why this session must not submit, resubmit, fix or keep a workflow running (its sweep was canceled)."""
+        """Why this session must not submit, resubmit, fix, ask or keep a workflow running (`cancel_mark.py`)."""
         return self.halted() if self.halted is not None else None
 
     def query(self, workflow_id: str) -> WorkflowStatus:
@@ -126,6 +127,7 @@ def build_deps(
         max_fixes=max_fixes,
         cwd=Path.cwd(),
         chat_model=chat_model,
+        halted=session_halted(state_dir, session),  # `orchestrate cancel SESSION` while it waits at a question
     )
     deps.get_expert()
     return deps

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 from langgraph.types import Command
@@ -10,15 +10,26 @@ from langgraph.types import Command
 from runshepherd import wording
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import SessionState, cap, new_attempt
-from runshepherd.nodes.common import ask, fix_budget
+from runshepherd.nodes.common import ask, fix_budget, say
 
 
 def _attempts(n: int) -> str:
     return f"{n} fix attempt{'' if n == 1 else 's'}"
 
 
+def _canceled(deps: Deps) -> Command[Any] | None:
+    """The person canceled this session (or its sweep) from elsewhere: the question is not asked (or, resumed
+    after the cancel withdrew it, not answered) and nothing is submitted. Checked first, so it holds on a resume."""
+    if why := deps.halt_reason():
+        say("info", f"not submitted: {why}")
+        return Command(goto="finish", update={"outcome": "CANCELED", "outcome_reason": why})
+    return None
+
+
 def approve_submit(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["submit", "finish"]]:
     deps = deps_of(runtime)
+    if (halt := _canceled(deps)) is not None:
+        return halt
     missing = state.get("plan_missing") or []
     if missing:  # never a default, not even under --yes: the person accepts the substitution in so many words
         instead = state.get("plan_substitute") or "the drafted spec"
@@ -43,6 +54,8 @@ def approve_submit(state: SessionState, runtime: Runtime[Deps]) -> Command[Liter
 
 def approve_resubmit(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["submit", "finish"]]:
     deps = deps_of(runtime)
+    if (halt := _canceled(deps)) is not None:  # the fix is never applied, its attempt never counted
+        return halt
     fix = state.get("proposed_fix")
     if fix is None:  # only diagnose_fix routes here, always with a proposal
         raise RuntimeError("approve_resubmit without a proposed fix")
@@ -81,6 +94,8 @@ def approve_resubmit(state: SessionState, runtime: Runtime[Deps]) -> Command[Lit
 def ask_person(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["submit", "finish", "diagnose_fix"]]:
     """After the fix cap, or when no safe fix exists: the person decides."""
     deps = deps_of(runtime)
+    if (halt := _canceled(deps)) is not None:
+        return halt
     diag = state.get("diagnosis")
     fixes = state.get("fix_attempts", 0)
     at_cap = fixes >= fix_budget(state, deps)

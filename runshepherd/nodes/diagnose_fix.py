@@ -68,9 +68,9 @@ def _digest_facts(results: list[Any]) -> dict[str, dict[str, Any]]:
 def diagnose_fix(state: SessionState, runtime: Runtime[Deps]) -> Command[Route]:
     """The decision below, plus the model path's notices and token usage (when a model is configured)."""
     deps = deps_of(runtime)
-    if why := deps.halt_reason():  # the person canceled the sweep: no fix, no resubmission, no question
-        say("info", f"no fix applied: the sweep was {why}")
-        return Command(goto="report", update={"outcome": "CANCELED", "outcome_reason": f"the sweep was {why}"})
+    if why := deps.halt_reason():  # the person canceled the sweep or session: no fix, no resubmission, no question
+        say("info", f"no fix applied: {why}")
+        return Command(goto="report", update={"outcome": "CANCELED", "outcome_reason": why})
     seed_llm(deps, state)
     cmd = _decide(state, deps, lambda: runtime.drain_requested)
     return Command(goto=cmd.goto, update={**(cmd.update or {}), **flush_llm(deps)})

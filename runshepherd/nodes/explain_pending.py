@@ -39,6 +39,8 @@ def explain_pending(state: SessionState, runtime: Runtime[Deps]) -> Command[Lite
     update = {"pending_explained": True, "needs_pending_explanation": False, "outcome_reason": result.summary}
     if result.kind != "node_fit":
         return Command(goto="monitor", update=update)
+    if deps.halt_reason():  # canceled from elsewhere: its workflow was canceled too; the monitor sees it end
+        return Command(goto="monitor", update=update)
     text = f"{result.summary} Cancel {wid}, or keep it waiting?"
     if ask(deps, "pending", text, default="cancel", choices=["cancel", "wait"]) == "cancel":
         return Command(goto="cancel_workflow", update=update)

@@ -117,9 +117,9 @@ def finish(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
         if last_status(state) == "FAILED_CANCELED":
             outcome = "CANCELED"
             wid = submitted_id(state)
-            if why := deps.halt_reason():  # the person canceled the sweep this session is a point of
-                update["outcome_reason"] = f"{wid} canceled: the sweep was {why}; not resubmitted"
-                say("info", f"{wid} canceled: the sweep was {why}; it stays canceled")
+            if why := deps.halt_reason():  # the person canceled the session, or the sweep it is a point of
+                update["outcome_reason"] = f"{wid} canceled: {why}; not resubmitted"
+                say("info", f"{wid} canceled: {why}; it stays canceled")
             else:
                 update["outcome_reason"] = f"{wid} was canceled outside this session; not resubmitted"
                 say("info", f"{wid} was canceled (not by this session); it stays canceled")

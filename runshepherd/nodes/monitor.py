@@ -106,7 +106,7 @@ def monitor(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
             from runshepherd.sweep.cancel import cancel_own
 
             halting = True
-            cancel_own(deps.backend, deps.state_dir, deps.session_id, wid, f"the sweep was {why}")
+            cancel_own(deps.backend, deps.state_dir, deps.session_id, wid, why)
         if ws.status.value != prev_status:
             text = _transition_text(prev_status, ws)
             emit(StatusChanged(workflow_id=wid, from_=prev_status, to=ws.status.value, text=text))

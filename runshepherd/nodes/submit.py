@@ -26,9 +26,9 @@ def submit(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["moni
     key = attempt["idempotency_key"]
     wid = attempt.get("workflow_id") or deps.backend.find_by_key(key)
     reused = wid is not None
-    if wid is None and (why := deps.halt_reason()):  # the person canceled the sweep: final, nothing more is sent
-        say("info", f"not submitted: the sweep was {why}")
-        return Command(goto="finish", update={"outcome": "CANCELED", "outcome_reason": f"the sweep was {why}"})
+    if wid is None and (why := deps.halt_reason()):  # the person canceled the sweep or session: final
+        say("info", f"not submitted: {why}")
+        return Command(goto="finish", update={"outcome": "CANCELED", "outcome_reason": why})
     if wid is None:
         base = state.get("spec_base_dir")
         doc = load_spec_text(

@@ -8,15 +8,14 @@ and a workflow submitted in the instant before the mark is canceled by its own p
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from runshepherd.audit import record as audit
 from runshepherd.backends.base import Status
+from runshepherd.cancel_mark import read_mark, reason, session_halted, write_mark
 
 if TYPE_CHECKING:  # pragma: no cover
     from runshepherd.backends.base import Backend
@@ -26,28 +25,19 @@ MARK = "canceled.json"
 
 def canceled(state_dir: Path, sid: str) -> dict[str, Any] | None:
     """The sweep's cancel mark ({at, via, approved_by}), or None while it was not canceled."""
-    path = state_dir / "sweeps" / sid / MARK
-    try:
-        return dict(json.loads(path.read_text(encoding="utf-8")))
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError):  # a mark that exists but cannot be read still means the person canceled
-        return {"at": "unknown", "via": "unknown", "approved_by": "person"}
+    return read_mark(state_dir / "sweeps" / sid / MARK)
 
 
-def reason(mark: dict[str, Any]) -> str:
-    """How the sweep's status and `done` say it: who canceled it, how and when."""
-    who = "you" if str(mark.get("approved_by", "person")).startswith(("person", "--yes")) else mark["approved_by"]
-    return f"canceled by {who} ({mark.get('via')}, {mark.get('at')})"
-
-
-def halted(state_dir: Path, sid: str) -> Callable[[], str | None]:
-    """What a point asks before it submits, resubmits, applies a fix or keeps a workflow running: the reason the
-    person canceled the sweep, or None."""
+def halted(state_dir: Path, sid: str, session: str | None = None) -> Callable[[], str | None]:
+    """What a point asks before it submits, resubmits, applies a fix, asks or keeps a workflow running: why the
+    person canceled the sweep ("the sweep was canceled by you (…)"), or the point's own session, or None."""
+    own = session_halted(state_dir, session) if session is not None else None
 
     def check() -> str | None:
         mark = canceled(state_dir, sid)
-        return reason(mark) if mark is not None else None
+        if mark is not None:
+            return f"the sweep was {reason(mark)}"
+        return own() if own is not None else None
 
     return check
 
@@ -100,12 +90,7 @@ def cancel_sweep(
         # a workflow just submitted is in no checkpoint yet: the scheduler finds it by the attempt's key
         wid = attempt.get("workflow_id") or (backend.find_by_key(key) if key else None)
         before.append((p, wid, backend.query(wid).status.value if wid else "not submitted"))
-    path = state_dir / "sweeps" / sid / MARK
-    if not path.exists():
-        mark = {"at": datetime.now(UTC).isoformat(timespec="seconds"), "via": via, "approved_by": approved_by}
-        tmp = path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(mark), encoding="utf-8")
-        tmp.replace(path)
+    if write_mark(state_dir / "sweeps" / sid / MARK, via=via, approved_by=approved_by):
         audit(state_dir, "cancel sweep", approved_by=approved_by, session=sid, via=via)
     out: list[PointCancel] = []
     for p, wid, status in before:
@@ -118,14 +103,13 @@ def cancel_sweep(
 
 
 def cancel_own(backend: Backend, state_dir: Path, session: str, workflow_id: str, why: str) -> None:
-    """A point cancels the workflow it submitted in the instant before the person's sweep cancel (audited); one
-    the cancel command already reached (the sweep's shared poll may not show it yet) is left alone."""
+    """A session cancels the workflow it submitted in the instant before the person's cancel of its sweep or of
+    itself (audited; ``why`` says which); one the cancel command already reached (the sweep's shared poll may not
+    show it yet) is left alone."""
     if backend.query(workflow_id).status.terminal():
         return
     backend.cancel(workflow_id)
-    audit(
-        state_dir, "cancel", approved_by="person (canceled the sweep)", session=session, workflow=workflow_id, via=why
-    )
+    audit(state_dir, "cancel", approved_by="person (their cancel)", session=session, workflow=workflow_id, via=why)
 
 
 def summary(points: list[PointCancel]) -> dict[str, Any]:

@@ -260,7 +260,7 @@ def _run_point(ctx: Any, sweep: Sweep, p: Point, *, as_json: bool, lock: threadi
     deps.poller = sweep.poller
     deps.log_readers = sweep.readers
     deps.sweep_budget = sweep.budget
-    deps.halted = halted(ctx.state_dir, sweep.sid)  # the person's cancel of the sweep, from any process
+    deps.halted = halted(ctx.state_dir, sweep.sid, child)  # the person's cancel of the sweep or point, any process
     last_label = {"label": "unknown"}
 
     questions = sweep.questions
@@ -322,7 +322,7 @@ def _run_point(ctx: Any, sweep: Sweep, p: Point, *, as_json: bool, lock: threadi
     runner = ctx.runner(child, deps)
     started = runner.exists()
     if not started and canceled(ctx.state_dir, sweep.sid) is not None:  # queued when the person canceled the sweep
-        _emit(renderer, lock, Message(level="info", text=f"not started: the sweep was {deps.halt_reason()}").wire())
+        _emit(renderer, lock, Message(level="info", text=f"not started: {deps.halt_reason()}").wire())
         return _not_started(p, child)
     start = None if sweep.resumed and started else first  # a resumed point continues from its checkpoint
     questions.started()

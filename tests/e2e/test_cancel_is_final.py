@@ -63,3 +63,66 @@ def test_a_run_canceled_outside_runshepherd_is_not_claimed_as_the_persons(
     assert report.next_step is not None and report.next_step.startswith("Canceled outside RunShepherd")
     assert "Canceled by you" not in report.next_step and "wait" not in report.next_step.lower()
     assert "Canceled outside RunShepherd" in (state / "runs" / f"{wid}-status.md").read_text()
+
+
+def _diverging(tmp_path: Path) -> str:
+    """examples/sweep-lr.yaml at lr 1.0: it fails with nan_loss in seconds and the fix question (lr ×0.1) waits."""
+    from cli_helpers import EXAMPLES
+
+    spec = tmp_path / "diverge.yaml"
+    spec.write_text((EXAMPLES / "sweep-lr.yaml").read_text().replace('"{{ lr }}"', '"1.0"'))
+    return str(spec)
+
+
+def test_a_cancel_from_another_terminal_withdraws_the_fix_question_a_run_waits_on(tmp_path: Path) -> None:
+    """On a real pseudo-terminal a run waits at its fix question; `orchestrate cancel SESSION` from a second
+    terminal ends the prompt at once (no Enter): it says the session was canceled from elsewhere, the session ends
+    CANCELED (exit 1) and the fix is never applied. Before: `cancel` said the workflow "already ended (FAILED);
+    nothing to cancel" and the prompt kept waiting."""
+    import os
+    import re
+
+    from cli_helpers import on_a_terminal, read_until
+
+    proc, master = on_a_terminal(tmp_path, "run", "--spec", _diverging(tmp_path), "--cadence", "0.5", "--session", "q1")
+    shown = ""
+    try:
+        shown += read_until(master, "[YES/no]", 60)
+        os.write(master, b"yes\r")
+        shown += read_until(master, "? resubmit:", 120)
+        shown += read_until(master, "[YES/no]", 10)
+        assert "Resubmit with this fix" in shown, shown[-2000:]
+        res = run(tmp_path, "cancel", "q1", "--yes", "--json")
+        said = json.loads(res.stdout)
+        assert res.returncode == 0 and said["canceled"] is True and said["withdrawn_question"] == "resubmit", said
+        shown += read_until(master, "done · CANCELED", 30)  # nobody answers the question
+        assert proc.wait(timeout=30) == 1, shown[-3000:]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    after = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown).split("? resubmit:", 1)[1]
+    assert "Session q1 was canceled by you (orchestrate cancel, " in after, after[-2000:]
+    assert "from elsewhere while this question waited: the question is withdrawn" in after
+    assert "session q1 done · CANCELED (session q1 was canceled by you (orchestrate cancel" in after
+    assert "(attempt 2)" not in after and len(list((tmp_path / "state" / "workflows").iterdir())) == 1
+    again = run(tmp_path, "resume", "q1", "--yes", "--json")  # final: a resume submits nothing either
+    assert json_lines(again.stdout)[-1]["outcome"] == "CANCELED" and '"submitted"' not in again.stdout
+    audit = [json.loads(line) for line in (tmp_path / "state" / "audit.jsonl").read_text().splitlines()]
+    assert [(e["what"], e["approved_by"]) for e in audit][-1] == ("cancel session", "--yes")
+
+
+def test_a_paused_run_canceled_then_resumed_submits_nothing(tmp_path: Path) -> None:
+    """A run paused at its submit question (--no-input, exit 3), canceled while no process drives it: the cancel is
+    final — `resume --yes` answers nothing and submits nothing, and the session ends CANCELED."""
+    code = run(tmp_path, "run", "--spec", _diverging(tmp_path), "--no-input", "--session", "q3", "--json")
+    assert code.returncode == 3  # the submit question; nothing submitted yet
+    res = json.loads(run(tmp_path, "cancel", "q3", "--yes", "--json").stdout)
+    assert res["canceled"] is True and res["withdrawn_question"] == "submit" and res["workflow_id"] is None
+    again = json.loads(run(tmp_path, "cancel", "q3", "--yes", "--json").stdout)
+    assert again["canceled"] is False and "already canceled" in again["message"]
+    resumed = run(tmp_path, "resume", "q3", "--yes", "--json")
+    events = json_lines(resumed.stdout)
+    assert resumed.returncode == 1 and events[-1]["outcome"] == "CANCELED", resumed.stdout[-2000:]
+    assert not [e for e in events if e["event"] == "submitted"]
+    assert "not submitted: session q3 was canceled by you (orchestrate cancel" in resumed.stdout

@@ -292,8 +292,8 @@ def test_a_cancel_from_another_terminal_withdraws_the_question_a_foreground_swee
         os.close(master)
     plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown)
     after = plain.split("? resubmit:", 1)[1]
-    assert "sweep swp was canceled from elsewhere while this question waited (by you (orchestrate cancel, " in after
-    assert "the question is withdrawn; nothing is resubmitted or fixed" in after
+    assert "sweep swp: The sweep was canceled by you (orchestrate cancel, " in after, after[-2000:]
+    assert "from elsewhere while this question waited: the question is withdrawn; nothing more is submitted" in after
     assert "sweep swp done · CANCELED (canceled by you (orchestrate cancel" in after, after[-2000:]
     assert "(attempt 2)" not in plain and "? download:" not in plain and "? save_app:" not in plain
     assert after.count("? resubmit:") == 0  # the other point is not asked either
