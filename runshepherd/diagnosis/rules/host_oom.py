@@ -30,7 +30,11 @@ _TOO_MUCH_AT_ONCE = re.compile(
 # The kernel's global OOM killer (no memory limit was set for the job: ``constraint=CONSTRAINT_NONE``,
 # ``global_oom``): the machine itself ran out, so there is no request to raise; a cgroup/scheduler limit
 # (``CONSTRAINT_MEMCG``, OOMKilled, a job memory limit) is raised instead.
-_MACHINE_RAN_OUT = re.compile(r"constraint=CONSTRAINT_NONE|\bglobal_oom\b")
+_MACHINE_RAN_OUT = re.compile(
+    r"constraint=CONSTRAINT_NONE|\bglobal_oom\b"
+    # a runtime's own allocator refusing on the host (no limit killed it): the batch or model is too big for the RAM
+    r"|DefaultCPUAllocator: (?:can't allocate|not enough) memory|/device:CPU:\d+ by allocator cpu|\bTFRT_CPU_\d+"
+)
 _REDUCE = (
     "Use less memory at once: run fewer tasks or actors per node (Ray: request more memory or CPUs per task so "
     "fewer run together), fewer data-loader workers, or smaller batches/chunks; more RAM per node also works."
@@ -70,6 +74,14 @@ FAMILY = family(
             r"Container killed due to memory usage|gone over (?:cgroup )?memory limit|held due to OOM event"
             r"|killed by YARN for exceeding (?:\w+ )?memory limits|exceeds job (?:hard|soft) limit \W?[hs]_(?:vmem|rss|data)\b",
             0.94,
+        ),
+        # the host allocator itself refusing: PyTorch's c10 CPU allocator (alloc_cpu.cpp, both its POSIX and Windows
+        # wording), and a device runtime's out-of-memory said of the CPU device (TensorFlow's "… on /job:…/device:
+        # CPU:0 by allocator cpu", XLA's TFRT_CPU_0): host RAM, whatever the runtime's usual GPU wording
+        pat(r"DefaultCPUAllocator: (?:can't allocate|not enough) memory", 0.92),
+        pat(
+            r"(?:\bOOM\b|out of memory|RESOURCE_EXHAUSTED).{0,300}(?:/device:CPU:\d+|by allocator cpu\b|\bTFRT_CPU_\d+)",
+            0.97,
         ),
         # LSF's and the kernel's words for the same kill
         pat(r"TERM_MEMLIMIT|invoked oom-killer|killed by the cgroup out-of-memory handler", 0.95),

@@ -117,3 +117,31 @@ def test_memory_kills_by_other_schedulers(log: str) -> None:
 def test_srun_reports_several_tasks_killed_by_the_oom_handler() -> None:
     # Slurm src/srun/launch.c: error("%s: %s %s: Out Of Memory", hosts, task_str, tasks)
     assert diagnose_log_text("srun: error: node3: tasks 0-7: Out Of Memory\n").label == "host_oom"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # PyTorch c10/core/impl/alloc_cpu.cpp (POSIX and Windows wordings)
+        "RuntimeError: [enforce fail at alloc_cpu.cpp:75] err == 0. DefaultCPUAllocator: can't allocate memory: you "
+        "tried to allocate 5368709120 bytes. Error code 12 (Cannot allocate memory)\n",
+        "RuntimeError: [enforce fail at ..\\c10\\core\\impl\\alloc_cpu.cpp:72] data. DefaultCPUAllocator: not enough "
+        "memory: you tried to allocate 1073741824 bytes.\n",
+        # TensorFlow's BFC/CPU allocator naming the CPU device; XLA's CPU client
+        "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor with "
+        "shape[64,512,512] and type float on /job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu\n",
+        "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory allocating 123456 bytes on TFRT_CPU_0\n",
+    ],
+)
+def test_a_runtime_out_of_memory_on_the_cpu_device_is_host_ram(log: str) -> None:
+    d = diagnose_log_text(log)
+    # no limit killed it: the machine's RAM ran out, so the batch/model has to shrink
+    assert (d.label, d.fix.kind) == ("host_oom", "reduce_memory"), log
+
+
+def test_the_same_runtime_out_of_memory_on_a_gpu_stays_gpu_oom() -> None:
+    log = (
+        "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor with "
+        "shape[64,512,512] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n"
+    )
+    assert diagnose_log_text(log).label == "gpu_oom"
