@@ -75,6 +75,12 @@ FAMILY = family(
         # ``failed call to cuInit`` is left out: CPU-only runs log it and carry on.
         pat(r"CUDA unknown error - this may be due to an incorrectly set up environment", 0.82),
         pat(r"CUDA_ERROR_SYSTEM_NOT_READY|cudaErrorSystemNotReady|CUDA error: system not yet initialized", 0.88),
+        # ROCm/HIP's counterparts: no AMD GPU visible, or no code object built for this GPU's gfx architecture
+        pat(r"no ROCm-capable device is detected|hipErrorNoDevice", 0.9),
+        pat(
+            r"hipErrorNoBinaryForGpu|Unable to find code object for all current devices|HIP error: invalid device function",
+            0.88,
+        ),
         pat(r"CUDNN_STATUS_NOT_INITIALIZED|CUBLAS_STATUS_NOT_INITIALIZED(?! when calling `cublasCreate)", 0.84),
     ),
     applies=("failed", "running"),

@@ -22,5 +22,11 @@ FAMILY = family(
         pat(r"not enough (?:free )?disk space|insufficient disk space|database or disk is full", 0.88),
         pat(r"PytorchStreamWriter failed writing file|file write failed|unexpected pos \d+ vs \d+", 0.8),
         pat(r"write error: No space|out of disk space|disk is full", 0.9),
+        # kubelet evicting a pod whose emptyDir outgrew its limit; Windows' ERROR_DISK_FULL; Python's tempfile when
+        # no temporary directory can take a file; quotas on inodes or storage
+        pat(r"Usage of EmptyDir volume \S+ exceeds the limit", 0.92),
+        pat(r"There is not enough space on the disk", 0.9),
+        pat(r"No usable temporary directory found in", 0.88),
+        pat(r"\b(?:inode|storage|file) quota (?:exceeded|reached)|exceeded (?:your|the) (?:disk|storage) quota", 0.86),
     ),
 )

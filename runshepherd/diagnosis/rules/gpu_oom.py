@@ -22,7 +22,18 @@ _BIGGER = (
 )
 
 
+# vLLM's profiler found no room for a single KV-cache block; its own remedy is a larger share of the GPU
+# (vllm/worker/worker.py raise_if_cache_size_invalid: "Try increasing `gpu_memory_utilization`")
+_NO_CACHE_BLOCKS = re.compile(r"No available memory for the cache blocks")
+_MORE_SHARE = (
+    "vLLM had no GPU memory left for its KV cache: raise `gpu_memory_utilization` (the share of the GPU it may "
+    "take), or run on a GPU with more memory; a smaller `max_model_len` or a quantized model also frees room."
+)
+
+
 def _fix_from_evidence(ctx: Context, s: Signal) -> FixChoice | None:
+    if any(_NO_CACHE_BLOCKS.search(e) for e in s.evidence):
+        return "increase_memory", _MORE_SHARE
     m = first_match(ctx, s, _NEED_VS_HAVE)
     if m is None:
         return None
@@ -52,7 +63,11 @@ FAMILY = family(
         pat(r"Out of memory while trying to allocate", 0.9),
         pat(r"ResourceExhaustedError", 0.88),
         pat(r"OOM when allocating tensor", 0.9),
-        pat(r"CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|cudaErrorMemoryAllocation", 0.85),
+        pat(
+            r"CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|cudaErrorMemoryAllocation|CUFFT_ALLOC_FAILED"
+            r"|CURAND_STATUS_ALLOCATION_FAILED|CUSOLVER_STATUS_ALLOC_FAILED|CUSPARSE_STATUS_ALLOC_FAILED",
+            0.85,
+        ),
         pat(r"Tried to allocate \d+(?:\.\d+)? [GMK]iB", 0.8),
         pat(r"ran out of memory trying to allocate", 0.85),
         # an inference server whose KV cache does not fit in the GPU memory it may use (vLLM)

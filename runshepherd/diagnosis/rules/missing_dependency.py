@@ -110,6 +110,12 @@ FAMILY = family(
         # building a C/C++ extension: the compiler, or a header of a -dev package, is not in the image
         pat(r"fatal error: (?P<lib>[\w./+-]+\.(?:h|hpp|hh|cuh)): No such file or directory", 0.88),
         pat(r"(?:error: command|unable to execute) '(?P<bin>[\w./+-]+)'(?: failed)?: No such file or directory", 0.88),
+        # env(1) cannot find the interpreter a script's shebang names (``/usr/bin/env: 'python': No such file``)
+        pat(r"/usr/bin/env: ['‘\"]?(?P<bin>[\w.+-]+)['’\"]?: No such file or directory", 0.9),
+        # torch.utils.cpp_extension and MSVC builds: the build tool or compiler is not installed
+        pat(r"Ninja is required to load C\+\+ extensions|Microsoft Visual C\+\+ [\d.]+ or greater is required", 0.88),
+        # pkg_resources: an installed distribution's version does not satisfy a requirement
+        pat(r"(?:Contextual)?VersionConflict\b", 0.84),
         # Windows' loader: a DLL (or one it depends on) is missing
         pat(r"\[WinError 126\] The specified module could not be found", 0.82),
     ),

@@ -27,7 +27,8 @@ _TRANSPORT_WARN = PatternRule(
     patterns=(
         pat(
             r"NCCL WARN .*(?:Broken pipe|Connection (?:closed|reset)|Call to \w+ .* failed|Failed to execute operation"
-            r"|Duplicate GPU detected)",
+            r"|Duplicate GPU detected|Got completion from peer \S+ with (?:error|status)|Message truncated"
+            r"|Error encountered progressing operation)",
             0.84,
         ),
         # NCCL's debug trace of an error being returned up the stack (``init.cc:867 -> 5``): 0 is success
@@ -43,6 +44,8 @@ _TRANSPORT_WARN = PatternRule(
 _SHM = re.compile(r"NCCL (?:INFO|WARN) \S*shm\.(?:cc|h):\d+|/dev/shm|shared memory segment|\bshm_open\b|Bus error")
 _MISUSE = re.compile(
     r"invalid usage|ncclInvalid(?:Usage|Argument)|invalid argument \(run with NCCL|Duplicate GPU detected"
+    # ranks that disagree about a collective's size (NCCL's socket transport, gloo's pair.cc)
+    r"|NCCL WARN .*Message truncated|op\.preamble\.length <= op\.nbytes"
     r"|NCCL INFO \S+\.(?:cc|h|cu):\d+ -> [45]\s*$"
     r"|unhandled cuda error|ncclUnhandledCudaError|NCCL INFO \S+\.(?:cc|h|cu):\d+ -> 1\s*$",
     re.MULTILINE,

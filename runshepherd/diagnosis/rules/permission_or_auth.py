@@ -96,6 +96,13 @@ FAMILY = family(
             0.88,
         ),
         pat(r"\b(?:PERMISSION_DENIED|UNAUTHENTICATED): ", 0.84, flags=0),
+        # libuv/Node errno names for a refused file or operation; sudo without a way to ask for the password
+        pat(r"\b(?:EACCES|EPERM)\b", 0.82, flags=0),
+        pat(
+            r"sudo: (?:a terminal is required|no tty present and no askpass program specified|a password is required)",
+            0.84,
+        ),
+        pat(r"Invalid credentials in Authorization header", 0.88),
         pat(r"(?:do not|don't) have permission to (?:access|perform|use)", 0.82),
     ),
     # 126 = found but not executable; OSMO 2013/2014/2020 = data or service authorisation failures

@@ -69,3 +69,15 @@ def test_tensorflows_cuinit_warning_on_a_cpu_run_is_not_a_driver_failure() -> No
         "100/100 [==============================] - 2s 10ms/step - loss: 0.5\n"
     )
     assert diagnose_log_text(log).label != "cuda_driver"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # ROCm/HIP (hipErrorNoDevice, hipErrorNoBinaryForGpu): no AMD GPU, or no code object for this gfx target
+        "RuntimeError: HIP error: no ROCm-capable device is detected\n",
+        '"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!"\n',
+    ],
+)
+def test_rocm_counterparts_of_the_cuda_driver_failures(log: str) -> None:
+    assert diagnose_log_text(log).label == "cuda_driver", log

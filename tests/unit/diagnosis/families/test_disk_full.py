@@ -22,3 +22,19 @@ def test_an_image_that_cannot_be_unpacked_for_lack_of_space_is_disk_full() -> No
     )
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("disk_full", "free_disk")
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # kubelet's eviction manager (pkg/kubelet/eviction): an emptyDir (often /dev/shm) past its sizeLimit
+        'Warning  Evicted  2m  kubelet  Usage of EmptyDir volume "dshm" exceeds the limit "1Gi".\n',
+        # Windows' ERROR_DISK_FULL text; Python's tempfile finding no directory it can write a file to
+        "OSError: [WinError 112] There is not enough space on the disk\n",
+        "FileNotFoundError: [Errno 2] No usable temporary directory found in ['/tmp', '/var/tmp', '/usr/tmp', '/w']\n",
+        "OSError: [Errno 122] Disk quota exceeded: '/home/u/.cache/huggingface/hub/tmpx'\n",
+    ],
+)
+def test_other_emitters_words_for_a_full_disk(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("disk_full", "free_disk"), log

@@ -131,3 +131,19 @@ def test_an_xla_tpu_memory_space_that_ran_out() -> None:
 def test_a_host_oom_kill_is_not_a_gpu_oom() -> None:
     log = "Out of memory: Killed process 4242 (python) total-vm:81234567kB, anon-rss:61234567kB\n"
     assert diagnose_log_text(log).label != "gpu_oom"
+
+
+def test_cuda_math_libraries_that_could_not_allocate() -> None:
+    for log in ("RuntimeError: cuFFT error: CUFFT_ALLOC_FAILED\n", "CUSOLVER_STATUS_ALLOC_FAILED when calling `x`\n"):
+        assert diagnose_log_text(log).label == "gpu_oom", log
+
+
+def test_vllm_with_no_room_for_a_single_cache_block_asks_for_a_larger_share() -> None:
+    # vllm/worker/worker.py raise_if_cache_size_invalid: its own remedy is a larger gpu_memory_utilization
+    log = (
+        "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when "
+        "initializing the engine.\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("gpu_oom", "increase_memory")
+    assert "gpu_memory_utilization" in d.fix.description

@@ -58,3 +58,20 @@ def test_binary_and_version_incompatibilities_are_dependencies(log: str) -> None
 def test_a_cpu_only_build_of_torch_is_a_package_to_reinstall() -> None:
     d, _, record = diagnose_dev("a-0097")  # "Torch not compiled with CUDA enabled": pip gave the CPU wheel
     assert (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("missing_dependency", "add_dependency")
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "/usr/bin/env: 'python': No such file or directory\n",  # coreutils env(1): the shebang's interpreter
+        "RuntimeError: Ninja is required to load C++ extensions\n",  # torch.utils.cpp_extension
+        "pkg_resources.ContextualVersionConflict: (tokenizers 0.15.0, Requirement.parse('tokenizers<0.14'))\n",
+    ],
+)
+def test_build_tools_interpreters_and_version_conflicts(log: str) -> None:
+    assert diagnose_log_text(log).label == "missing_dependency", log
+
+
+def test_the_interpreter_env_cannot_find_is_named() -> None:
+    d = diagnose_log_text("/usr/bin/env: 'python': No such file or directory\n")
+    assert "'python'" in d.explanation

@@ -104,3 +104,21 @@ def test_a_socket_interface_that_is_not_there_is_a_settings_fix() -> None:
     )
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("nccl_or_distributed", "fix_code")
+
+
+@pytest.mark.parametrize(
+    ("log", "kind"),
+    [
+        # NCCL's InfiniBand transport: a work completion with an error status (a link or peer problem)
+        (
+            "node1:123:456 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.0.0.2<39874> "
+            "with error 12, opcode 32753, len 0, vendor err 129\n",
+            "retry",
+        ),
+        # ranks that disagree about a collective's size
+        ("node1:123:456 [0] NCCL WARN Message truncated : received 1024 bytes instead of 256\n", "fix_code"),
+    ],
+)
+def test_nccl_transport_warnings(log: str, kind: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("nccl_or_distributed", kind), log

@@ -141,11 +141,6 @@ def test_package_managers_vcs_and_other_runtimes_losing_the_network(log: str) ->
     assert (d.label, d.fix.kind) == ("network_download", "retry"), log
 
 
-def test_a_git_server_refusing_a_credential_is_not_the_network() -> None:
-    log = "fatal: unable to access 'https://github.com/o/r.git/': The requested URL returned error: 403\n"
-    assert diagnose_log_text(log).label == "permission_or_auth"
-
-
 def test_a_hub_download_retried_in_vain_is_the_cause_of_the_missing_tokenizer() -> None:
     # huggingface_hub retries a HEAD request, gives up, and transformers reports the file it could not get
     log = (

@@ -66,3 +66,16 @@ def test_tensorflows_permission_denied_error() -> None:
 def test_cloud_sdks_hubs_and_git_hosts_refusing_a_credential(log: str) -> None:
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("permission_or_auth", "fix_credentials"), log
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "Error: EACCES: permission denied, open '/usr/lib/node_modules/x/package.json'\n",  # libuv errno name
+        "sudo: a terminal is required to read the password; either use the -S option to read from standard input\n",
+        "huggingface_hub.errors.HfHubHTTPError: Invalid credentials in Authorization header\n",
+        "fatal: unable to access 'https://github.com/o/r.git/': The requested URL returned error: 403\n",
+    ],
+)
+def test_refusals_in_other_runtimes_words(log: str) -> None:
+    assert diagnose_log_text(log).label == "permission_or_auth", log
