@@ -175,7 +175,17 @@ _STARTED = re.compile(
     # Lightning's Trainer before fit (the accelerator lines, the model summary), accelerate launch's notice of
     # defaults as it starts the processes, TensorFlow placing itself on a GPU
     r"|^GPU available: (?:True|False)\b|^\s*[\d.]+\s*[KMGT]?\s+Trainable params\b"
-    r"|following values were not passed to `accelerate launch`|\bCreated device /job:\w+/replica:\d+/task:\d+/device:GPU",
+    r"|following values were not passed to `accelerate launch`|\bCreated device /job:\w+/replica:\d+/task:\d+/device:GPU"
+    # Keras' model.summary() before fit; inference servers up (Triton's services, TorchServe, TensorBoard, servers
+    # "listening at" an address)
+    r"|\*{3,} Running (?:Evaluation|Prediction) \*{3,}|\bStarting worker group\b"
+    r"|^Trainable params: [\d,]+|\bStarted (?:GRPCInferenceService|HTTPService|Metrics Service) at "
+    r"|\bModel server started\b|^TensorBoard \S+ at https?://|\blistening (?:at|on):? https?://"
+    # a job the scheduler shows running: squeue's ST column R, scontrol's JobState=RUNNING, kubectl's Running pod,
+    # and nvidia-smi's process table with a process holding GPU memory
+    r"|^\s*\d+(?:_\[?[\d\-,]+\]?)?\s+\S+\s+\S+\s+\S+\s+R\s+(?:\d+-)?(?:\d+:)?\d+:\d+\s+\d+\s"
+    r"|\bJobState=RUNNING\b|^\S+\s+\d+/\d+\s+Running\s+\d+"
+    r"|^\|\s+\d+\s+(?:N/A\s+){0,2}\d+\s+[CG](?:\+G)?\s+\S+\s+\d+MiB\s+\|",
     re.IGNORECASE,
 )
 _WARNING_G, _BENIGN_G = Gated.of(_WARNING), Gated.of(_BENIGN)
@@ -272,6 +282,18 @@ _PROGRESS = re.compile(
     # a warning raised inside the forward/backward pass or the optimiser step: a step ran
     r"|(?:torch/utils/checkpoint|torch/autograd/[\w/]+|torch/optim/lr_scheduler)\.py:\d+: \w*Warning"
     r"|\[W reducer\.cpp:\d+\]|\blr_scheduler\.py:\d+:"  # DDP's reducer warns in backward; the scheduler at step
+    # a drawn progress bar (rich's ━━━, tqdm's █ blocks), boosting libraries' eval lines (xgboost
+    # "[10]\tvalidation_0-rmse:0.31", LightGBM "[100]\tvalid_0's auc: 0.91"), Stable-Baselines3's logger table
+    # ("|    total_timesteps | 2048 |"), an RL reward, Optuna's "Trial 3 finished with value: 0.91", wandb's run
+    # history/summary printed as a run ends
+    r"|[━█▉▊▋]{4,}|^\[\d+\]\s+\w+(?:-\w+|'s \w+):\s*-?\d+\.\d+"
+    r"|^\|\s+(?:total_timesteps|ep_rew_mean|ep_len_mean|fps|time_elapsed|n_updates)\s+\|\s+-?[\d.e+\-]+\s+\|"
+    r"|\b(?:episode_)?reward(?:_mean)?\b\s*[:=]\s*-?\d|\bTrial \d+ finished with values?: "
+    r"|^wandb: (?:Run summary|Run history):"
+    # an accuracy stated in percent ("Accuracy of the network on the 10000 test images: 54 %"), a program's own
+    # last word ("Done!", the PyTorch tutorials' end of training)
+    r"|\b(?:accuracy|acc)\b[^\n%]{0,60}?\d+(?:\.\d+)?\s*%|^\s*(?:All )?(?:Done|Finished|Completed?)\s*[.!]*\s*$"
+    r"|\b(?:finished|completed|done) training\b"
     # a server answering requests (an access-log line with a 2xx status), a tuner's run summary
     r'|"(?:GET|POST|PUT) /\S* HTTP/\d(?:\.\d)?" 2\d\d\b|\bTotal run time: [\d.]+ s',
     re.IGNORECASE,

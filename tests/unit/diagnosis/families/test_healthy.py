@@ -202,3 +202,59 @@ def test_a_log_of_informational_lines_only_is_a_weak_healthy() -> None:
     )
     d = diagnose_log_text(log)
     assert d.label == "healthy" and d.confidence <= 0.5
+
+
+@pytest.mark.parametrize(
+    ("log", "why"),
+    [
+        # the PyTorch CIFAR-10 tutorial's result line, and its quickstart's last word
+        ("Finished Training\nAccuracy of the network on the 10000 test images: 54 %\n", "making progress"),
+        ("Test Error: \n Avg loss: 1.234567 \n\nDone!\n", "making progress"),
+        # rich's progress bar (Lightning's RichProgressBar) without a rate
+        ("Epoch 3/9  ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ 10/10 0:00:01 • 0:00:00\n", "making progress"),
+        # xgboost's and LightGBM's evaluation lines
+        ("[0]\tvalidation_0-rmse:0.48218\n[1]\tvalidation_0-rmse:0.46403\n", "making progress"),
+        ("[100]\tvalid_0's auc: 0.912345\n", "making progress"),
+        # Stable-Baselines3's logger table (common/logger.py HumanOutputFormat)
+        (
+            "| time/              |          |\n|    fps             | 1523     |\n|    total_timesteps | 2048     |\n",
+            "making progress",
+        ),
+        # Optuna's log line for each finished trial
+        (
+            "[I 2024-01-01 10:00:00,000] Trial 3 finished with value: 0.912 and parameters: {'lr': 0.01}. Best is trial 3 with value: 0.912.\n",
+            "making progress",
+        ),
+        # wandb's history and summary as a run ends
+        ("wandb: Run history:\nwandb:   train/loss █▆▄▃▂▁\n", "making progress"),
+        # Keras' model.summary() before fit, Triton's services, the HF Trainer's evaluation banner
+        (
+            'Model: "sequential"\nTotal params: 101,770 (397.54 KB)\nTrainable params: 101,770 (397.54 KB)\n',
+            "started normally",
+        ),
+        (
+            "I0101 10:00:00.000000 1 grpc_server.cc:2451] Started GRPCInferenceService at 0.0.0.0:8001\n",
+            "started normally",
+        ),
+        ("***** Running Evaluation *****\n  Num examples = 872\n", "started normally"),
+        # the scheduler shows the job running: squeue, scontrol, kubectl, and nvidia-smi's process table
+        (
+            "  JOBID PARTITION     NAME     USER ST       TIME  NODES NODELIST(REASON)\n  12345       gpu    train    alice  R    1:23:45      1 node01\n",
+            "started normally",
+        ),
+        ("JobId=12345 JobName=train\n   JobState=RUNNING Reason=None Dependency=(null)\n", "started normally"),
+        (
+            "NAME        READY   STATUS    RESTARTS   AGE\ntrainer-0   1/1     Running   0          5m\n",
+            "started normally",
+        ),
+        ("|    0   N/A  N/A     12345      C   python                          20480MiB |\n", "started normally"),
+    ],
+)
+def test_progress_and_start_up_in_more_libraries_words(log: str, why: str) -> None:
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and why in d.explanation, log
+
+
+def test_a_pending_job_in_squeue_is_not_running() -> None:
+    log = "  JOBID PARTITION     NAME     USER ST       TIME  NODES NODELIST(REASON)\n  12345       gpu    train    alice PD       0:00      1 (Resources)\n"
+    assert diagnose_log_text(log).label != "healthy"
