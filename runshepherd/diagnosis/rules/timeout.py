@@ -25,7 +25,8 @@ FAMILY = family(
         pat(r"JobState=TIMEOUT|Reason=TimeLimit", 0.96, flags=0),
         # sacct rows (parsable or columns: JobName Partition Account AllocCPUS before State) and seff's State
         pat(
-            r"\|TIMEOUT\||^\s*\d+(?:_\d+)?(?:\.\w+)?\s+(?:\S+\s+){0,6}TIMEOUT\s+-?\d+:\d+|^State: TIMEOUT\b",
+            r"\|(?:TIMEOUT|DEADLINE)\||^\s*\d+(?:_\d+)?(?:\.\w+)?\s+(?:\S+\s+){0,6}(?:TIMEOUT|DEADLINE)\s+-?\d+:\d+"
+            r"|^State: (?:TIMEOUT|DEADLINE)\b",
             0.95,
             flags=0,
         ),
@@ -35,7 +36,7 @@ FAMILY = family(
         pat(
             r"walltime exceeded|job killed: walltime|wall[- ]?clock (?:time )?limit (?:exceeded|reached)"
             r"|(?:exceed\w*|due to|reach\w*|over) (?:its |the |his |their |hard |maximum |max )*"
-            r"(?:wall[- ]?clock|run[- ]?time|time) (?:time )?limit",
+            r"(?:wall[- ]?clock|wall[- ]?time|run[- ]?time|time) (?:time )?limit",
             0.95,
         ),
         pat(r"exceeded (?:the )?maximum (?:execution|run) ?time|time limit (?:exceeded|reached)", 0.9),

@@ -90,6 +90,8 @@ _NO_FIT = re.compile(
     # PBS/Torque and Grid Engine refusing at qsub a job no queue can hold (Slurm's node-configuration refusal)
     r"|Job exceeds queue resource limits|cannot satisfy (?:queue|server) max \w+ requirement"
     r"|job violates queue and/or server resource limits|\bno suitable queues\b"
+    # the kubelet refusing a pod the scheduler placed (its admission re-check: status reason OutOf<resource>)
+    r"|Node didn't have enough resource: |\bOutOf(?:nvidia\.com/gpu|cpu|memory|pods|ephemeral-storage)\b"
 )
 _NO_FIT_G = Gated.of(_NO_FIT)
 

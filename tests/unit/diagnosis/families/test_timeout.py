@@ -93,3 +93,15 @@ def test_exit_140_is_a_weak_time_limit_cue_and_pbs_walltime_status_a_strong_one(
     # OpenPBS src/include/job.h: JOB_EXEC_KILL_WALLTIME -29
     d = diagnose_log_text("    Exit_status = -29\n    resources_used.walltime = 24:00:07\n".replace(" = ", "="))
     assert d.label == "timeout"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "Job 1234 exceeded its walltime limit and was killed\n",
+        # sacct's State column for a job stopped at its --deadline (Slurm job state DEADLINE)
+        "       JobID      State ExitCode\n------------ ---------- --------\n5678            DEADLINE      0:0\n",
+    ],
+)
+def test_walltime_wording_and_the_deadline_state(log: str) -> None:
+    assert diagnose_log_text(log).label == "timeout", log

@@ -123,3 +123,13 @@ def test_a_queued_job_that_got_its_nodes_and_trains_is_healthy() -> None:
         "epoch 1 step 10 loss 0.5123\n"
     )
     assert diagnose_log_text(log).label == "healthy"
+
+
+def test_the_kubelet_refusing_a_placed_pod_for_lack_of_a_resource() -> None:
+    # kubelet admission: pod status reason OutOf<resource>, message "Node didn't have enough resource: …"
+    log = (
+        "Status:       Failed\nReason:       OutOfnvidia.com/gpu\n"
+        "Message:      Pod Node didn't have enough resource: nvidia.com/gpu, requested: 1, used: 0, capacity: 0\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("unschedulable", "change_resources_or_wait")
