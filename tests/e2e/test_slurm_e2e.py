@@ -85,3 +85,97 @@ def test_request_larger_than_the_node_is_explained_and_canceled(tmp_path: Path) 
     assert answered["answer"] == "cancel" and answered["automatic"]  # --yes takes the default: cancel
     assert any(e["event"] == "message" and e["text"].startswith("canceled too-big-1") for e in events)
     assert events[-1]["outcome"] == "NEEDS_INPUT" and res.returncode != 0
+
+
+SLOW_POINT = """\
+workflow:
+  name: slowpt
+  resources:
+    default: {cpu: 1, memory: 64Mi}
+  tasks:
+  - name: slow
+    image: ubuntu:24.04
+    command: [bash, -c]
+    args: ["for i in $(seq 1 {{ steps }}); do echo step $i; sleep 1; done"]
+
+default-values:
+  steps: 1
+"""
+
+
+def _squeue_ids(env: dict[str, str]) -> set[str]:
+    """Every job id Slurm still lists (pending, running or completing), from squeue itself."""
+    out = subprocess.run(["squeue", "-h", "-o", "%i"], env=env, capture_output=True, text=True, timeout=30)
+    return {line.strip() for line in out.stdout.splitlines() if line.strip()}
+
+
+@pytest.mark.slow
+def test_cancel_sweep_on_slurm_scancels_its_points_and_queued_points_never_start(tmp_path: Path) -> None:
+    """Three points, two at a time, on the real Slurm: once both first points' jobs are in squeue, `orchestrate
+    cancel SWEEP --yes` from another process; squeue no longer lists them, the third point is never submitted,
+    and the sweep ends CANCELED (exit 1) with one submission per started point."""
+    import time
+
+    spec = tmp_path / "slowpt.yaml"
+    spec.write_text(SLOW_POINT)
+    env = env_for(tmp_path)
+    env["SLURM_CONF"] = str(slurm_conf_or_skip())
+    # a session name of its own: Slurm still lists an earlier run's jobs (MinJobAge) with their idempotency keys,
+    # and the backend finds a workflow by key in those comments even from another state dir
+    sid = f"sws{time.time_ns() % 10**9}"
+    args = ["run", "--spec", str(spec), "--sweep", "steps=120,121,122", "--max-parallel", "2", "--session", sid]
+    proc = subprocess.Popen(
+        [*orchestrate_bin(), *args, "--backend", "slurm", "--yes", "--json", "--cadence", "1"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
+    jobs: set[str] = set()
+    try:
+        assert proc.stdout is not None
+        seen: list[str] = []
+        deadline = time.time() + 90
+        for line in proc.stdout:  # until both running points are submitted
+            seen.append(line)
+            if sum('"event": "submitted"' in s for s in seen) == 2 or time.time() > deadline:
+                break
+        wids = [e["workflow_id"] for e in json_lines("".join(seen)) if e["event"] == "submitted"]
+        assert len(wids) == 2, "".join(seen)[-3000:]
+        jobs = {t["job_id"] for w in wids for t in slurm_record(tmp_path, w)["tasks"]}
+        assert len(jobs) == 2 and jobs <= _squeue_ids(env)  # both points' jobs are in Slurm's queue now
+        res = subprocess.run(
+            [*orchestrate_bin(), "cancel", sid, "--yes", "--json", "--backend", "slurm"],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+        )
+        said = json.loads(res.stdout)
+        assert res.returncode == 0 and said["canceled"] is True and said["canceled_workflows"] == 2, res.stdout
+        rest, err = proc.communicate(timeout=90)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            if jobs:  # a failed run leaves no job of its own running on the shared Slurm
+                subprocess.run(["scancel", *jobs], env=env, capture_output=True, timeout=30)
+    gone = time.time() + 30
+    while jobs & _squeue_ids(env) and time.time() < gone:  # scancel'd: Slurm stops listing them
+        time.sleep(0.5)
+    assert not jobs & _squeue_ids(env), f"still in squeue: {jobs & _squeue_ids(env)}"
+    events = json_lines("".join(seen) + rest)
+    done = events[-1]
+    assert proc.returncode == 1 and done["event"] == "done" and done["outcome"] == "CANCELED", (done, err[-2000:])
+    assert done["reason"].startswith("canceled by you (orchestrate cancel, ")
+    assert {r["index"]: r["status"] for r in done["results"]} == {
+        1: "FAILED_CANCELED",
+        2: "FAILED_CANCELED",
+        3: "NOT_STARTED",
+    }, done["results"]
+    assert sorted(done["workflow_ids"]) == sorted(wids)  # nothing resubmitted, the third point never submitted
+    assert len([e for e in events if e["event"] == "submitted"]) == 2
+    assert len(list((tmp_path / "state" / "slurm" / "workflows").iterdir())) == 2
