@@ -61,7 +61,8 @@ FAMILY = family(
         # runners' job time limits (GitLab, Jenkins' build-timeout plugin)
         pat(
             r"exceeded (?:the )?running time limit|Job attempt duration exceeded timeout"
-            r"|execution took longer than \S+ seconds|Build timed out \(after \d+ \w+\)",
+            r"|execution took longer than \S+ seconds|Build timed out \(after \d+ \w+\)"
+            r"|Too long with no output \(exceeded \S+\)",  # CircleCI's no-output timeout
             0.95,
         ),
         # Argo (activeDeadlineSeconds of a step), SageMaker's stopping condition

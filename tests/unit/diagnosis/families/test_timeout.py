@@ -99,6 +99,8 @@ def test_exit_140_is_a_weak_time_limit_cue_and_pbs_walltime_status_a_strong_one(
     "log",
     [
         "Job 1234 exceeded its walltime limit and was killed\n",
+        # CircleCI's no-output timeout
+        "Too long with no output (exceeded 10m0s): context deadline exceeded\n",
         # sacct's State column for a job stopped at its --deadline (Slurm job state DEADLINE)
         "       JobID      State ExitCode\n------------ ---------- --------\n5678            DEADLINE      0:0\n",
     ],
