@@ -39,6 +39,16 @@ _HEALTHY_WHY = {
     "status": "The scheduler reports the run as not failed and the log shows no error; nothing in the log itself "
     "confirms the run finished or made progress.",
 }
+# the same verdicts when the log does print an error (or a failure a family knows) that the run went on past:
+# retried and recovered, followed by steps or a finish. The explanation says so and quotes it.
+_HEALTHY_PAST = {
+    "finished": "The run finished: the log says so",
+    "progress": "The run is making progress (steps, losses or a progress bar)",
+    "started": "The run started normally (it got past its start-up), though nothing shows steps advancing yet",
+    "routine": "The log holds only the libraries' routine notices besides one error, and nothing shows progress or "
+    "completion yet",
+    "status": "The scheduler reports the run as not failed",
+}
 _NO_EVIDENCE = (
     "Neither an error nor a sign of health: the log shows no error and no sign of progress or completion (no "
     "steps, losses, finished status or exit code), so whether the run worked cannot be told from it."
@@ -247,17 +257,34 @@ def _healthy(ctx: Context, signals: list[Signal], task: str | None) -> Diagnosis
         )
     why = why or "status"
     confidence = {"finished": 0.9, "progress": 0.8, "started": 0.6, "status": 0.6, "routine": 0.5}[why]
-    if signals or next(error_looking(ctx.log.lines), None) is not None:
-        confidence -= 0.15  # an error it got past, a retried failure, a weak hint: the verdict is less sure
+    explanation = _HEALTHY_WHY[why] if ctx.log.lines or why != "status" else _HEALTHY_EXPL
+    past = _went_past_line(ctx, signals)
+    if past is not None:
+        confidence -= 0.15  # an error it got past, a retried failure: the verdict is less sure
+        explanation = (
+            f"{_HEALTHY_PAST[why]}. It printed an error, but went on past it (it was retried, or steps followed): "
+            f"“{past.strip()[:200]}”."
+        )
+    elif signals:
+        confidence -= 0.15  # a hint too weak to name a failure: the verdict is less sure
     return Diagnosis(
         label="healthy",
         origin="user",
         confidence=confidence,
         evidence=[found[1].raw.rstrip()] if found else [],
-        explanation=_HEALTHY_WHY[why] if ctx.log.lines or why != "status" else _HEALTHY_EXPL,
+        explanation=explanation,
         fix=Fix(kind="none", description="Nothing to fix."),
         task=task,
     )
+
+
+def _went_past_line(ctx: Context, signals: list[Signal]) -> str | None:
+    """The first error line (or a family's failure line) in a log that is nonetheless healthy: one the run went on
+    past. None when the log shows no error at all."""
+    line = next(error_looking(ctx.log.lines), None)
+    if line is not None:
+        return line.raw.rstrip()
+    return next((s.evidence[0] for s in signals if not s.secondary and s.evidence and s.order >= 0), None)
 
 
 def _dedupe(lines: list[str]) -> list[str]:

@@ -98,3 +98,18 @@ def test_a_hub_request_that_fell_back_to_the_cache_is_history() -> None:
     assert diagnose_log_text(log).label == "healthy"
     failed = log.splitlines()[0] + "\nOSError: We couldn't connect to 'https://huggingface.co' to load this file.\n"
     assert diagnose_log_text(failed).label == "network_download"
+
+
+def test_a_healthy_verdict_after_an_error_says_it_saw_the_error() -> None:
+    """The explanation matches the log: a run that printed an error and went on is not described as error-free."""
+    log = (
+        "Epoch 1:  12%|█▏        | 120/1000 [00:30<03:40,  4.0it/s, loss=2.31]\n"
+        "fatal: not a git repository (or any of the parent directories): .git\n"
+        "Epoch 1:  24%|██▍       | 240/1000 [01:00<03:10,  4.0it/s, loss=2.12]\n"
+        "Epoch 1:  36%|███▌      | 360/1000 [01:30<02:40,  4.0it/s, loss=2.01]\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and "no error" not in d.explanation
+    assert "went on past it" in d.explanation and "not a git repository" in d.explanation
+    clean = diagnose_log_text("Epoch 1/3\n100/100 [====] - 5s 50ms/step - loss: 0.51\n")
+    assert clean.label == "healthy" and "shows no error" in clean.explanation
