@@ -38,6 +38,17 @@ _NODE_LOST = PatternRule(
     in_warnings=True,
 )
 
+# a bare "Evicted" is the kubelet's pod status or event; at warning level the word is a cache's routine notice
+_EVICTED = PatternRule(
+    name="evicted",
+    label="preempted",
+    origin="infra",
+    fix_kind="resubmit",
+    explanation=_EXPL,
+    fix_description=_FIX,
+    patterns=(pat(r"\bEvicted\b|pod (?:was )?evicted", 0.72),),
+)
+
 FAMILY = family(
     "preempted",
     origin="infra",
@@ -65,7 +76,6 @@ FAMILY = family(
         pat(r"TERM_PREEMPT\b", 0.95, flags=0),
         # HTCondor's job log: the execute node let the job go, and the schedd puts it elsewhere
         pat(r"\bJob was evicted\b|Job reconnection failed|\brescheduling job\b", 0.8),
-        pat(r"\bEvicted\b|pod (?:was )?evicted", 0.72),
         pat(
             r"(?:Received|received|got|caught) (?:signal )?SIGTERM|SIGTERM received|Signal 15 \(SIGTERM\)|received signal 15"
             r"|\btasks? [\d,-]+: Terminated\b",
@@ -109,7 +119,7 @@ FAMILY = family(
         pat(r"Job allocation \d+ has been revoked", 0.6),
     ),
     # FAILED_CANCELED is a person's cancel (CLI, chat, the scheduler's own cancel), never evidence of preemption
-    rules=(_NODE_LOST,),
+    rules=(_NODE_LOST, _EVICTED),
     statuses={"FAILED_PREEMPTED": 0.97, "FAILED_BACKEND_ERROR": 0.8},
     # 143 = SIGTERM from outside (too weak alone to decide: a person's cancel sends it too; with nothing else the
     # verdict is "unknown", never "healthy"); OSMO 3001/3006 = the platform stopped the task

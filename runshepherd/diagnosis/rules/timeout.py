@@ -3,13 +3,27 @@
 from __future__ import annotations
 
 from runshepherd.diagnosis.fixes import fix_timeout
-from runshepherd.diagnosis.rules.base import pat
+from runshepherd.diagnosis.rules.base import PatternRule, pat
 from runshepherd.diagnosis.rules.family import exits, family
 
 _EXPL = "The run was stopped because it reached its time limit before finishing."
 _FIX = (
     "Raise the time limit (`timeout.exec_timeout`, or the scheduler's wall time) and save checkpoints "
     "regularly so a stopped run can resume instead of starting over."
+)
+
+# a time limit the program put on a step of its own (Python's subprocess, a harness): read on error-level lines only
+# (a helper command timing out is a routine warning in healthy runs)
+_OWN_STEP = PatternRule(
+    name="timeout_own_step",
+    label="timeout",
+    origin="config",
+    fix_kind="increase_timeout_or_checkpoint",
+    explanation=_EXPL,
+    fix_description=_FIX,
+    patterns=(
+        pat(r"\bTimeoutExpired\b|\bCommand .{0,300} timed out after \d+(?:\.\d+)? ?s|\bTimeout expired\s*$", 0.78),
+    ),
 )
 
 FAMILY = family(
@@ -40,8 +54,6 @@ FAMILY = family(
             0.95,
         ),
         pat(r"exceeded (?:the )?maximum (?:execution|run) ?time|time limit (?:exceeded|reached)", 0.9),
-        # a time limit the program put on a step of its own (Python's subprocess, a harness)
-        pat(r"\bTimeoutExpired\b|\bCommand .{0,300} timed out after \d+(?:\.\d+)? ?s|\bTimeout expired\s*$", 0.78),
         pat(r"^timeout: sending signal \w+ to command", 0.9),
         pat(r"TERM_RUNLIMIT|job killed after reaching .{0,30}(?:run|wall) ?time limit", 0.95),
         # LSF's CPU-time and deadline kills (bjobs -l / the job report's TERM_ reason)
@@ -78,6 +90,7 @@ FAMILY = family(
             0.85,
         ),
     ),
+    rules=(_OWN_STEP,),
     statuses={"FAILED_EXEC_TIMEOUT": 0.97},
     # 124 is what coreutils `timeout` returns when it had to stop the command
     exit_codes=(

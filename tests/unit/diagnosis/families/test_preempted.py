@@ -109,3 +109,8 @@ def test_preemptions_reported_at_warning_level_or_by_ray(log: str) -> None:
 def test_a_run_that_resumed_after_a_preemption_is_still_healthy() -> None:
     log = "WARNING: previous attempt was preempted, resuming from checkpoint\nepoch 3 loss 0.4321\n"
     assert diagnose_log_text(log).label == "healthy"
+
+
+def test_a_cache_eviction_warning_is_not_a_pod_eviction() -> None:
+    log = "WARNING: 12 entries evicted from the compile cache (Evicted: 12)\nepoch 2 step 50 loss 0.3120\n"
+    assert diagnose_log_text(log).label == "healthy"

@@ -107,3 +107,11 @@ def test_exit_140_is_a_weak_time_limit_cue_and_pbs_walltime_status_a_strong_one(
 )
 def test_walltime_wording_and_the_deadline_state(log: str) -> None:
     assert diagnose_log_text(log).label == "timeout", log
+
+
+def test_a_helper_command_timing_out_in_a_warning_does_not_stop_a_healthy_run() -> None:
+    log = (
+        "WARNING: Command '['nvidia-smi', '-q']' timed out after 10 seconds; GPU stats disabled\n"
+        "epoch 1 step 100 loss 0.4321\nepoch 1 step 200 loss 0.4012\n"
+    )
+    assert diagnose_log_text(log).label == "healthy"
