@@ -25,6 +25,8 @@ FAMILY = family(
         # kubelet evicting a pod whose emptyDir outgrew its limit; Windows' ERROR_DISK_FULL; Python's tempfile when
         # no temporary directory can take a file; quotas on inodes or storage
         pat(r"Usage of EmptyDir volume \S+ exceeds the limit", 0.92),
+        # glibc's zh_CN strerror for ENOSPC and EDQUOT
+        pat(r"设备上没有空间|超出磁盘限额", 0.9),
         pat(r"There is not enough space on the disk", 0.9),
         pat(r"No usable temporary directory found in", 0.88),
         pat(r"\b(?:inode|storage|file) quota (?:exceeded|reached)|exceeded (?:your|the) (?:disk|storage) quota", 0.86),

@@ -178,6 +178,12 @@ FAMILY = family(
         pat(r"\[Errno (?:101|110|111|113|-2|-3|-5)\] |<urlopen error ", 0.8),
         # urllib's short download, pip's own HTTP status line, a proxy that refused the request
         pat(r"ContentTooShortError|retrieval incomplete: got only|HTTP error 5\d\d while getting|\bProxyError\b", 0.84),
+        # the same socket errors in a Chinese locale (glibc's zh_CN strerror: ETIMEDOUT, ECONNREFUSED, ENETUNREACH,
+        # EHOSTUNREACH; wget's zh_CN "unable to resolve host address" and "failed: …")
+        pat(
+            r"失败：(?:连接超时|拒绝连接|网络不可达|没有到主机的路由)|无法解析主机地址|\[Errno (?:110|111|101|113)\] (?:连接超时|拒绝连接)",
+            0.84,
+        ),
         # Python's ssl module timing out mid-handshake or mid-read; huggingface_hub finding a download cut short
         pat(r"The (?:handshake|read|write) operation timed out", 0.82),
         pat(r"Consistency check failed: file should be of size \d+ but has size \d+", 0.84),

@@ -38,3 +38,9 @@ def test_an_image_that_cannot_be_unpacked_for_lack_of_space_is_disk_full() -> No
 def test_other_emitters_words_for_a_full_disk(log: str) -> None:
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("disk_full", "free_disk"), log
+
+
+def test_a_full_disk_in_a_chinese_locale() -> None:
+    # glibc's zh_CN message catalog: ENOSPC is "设备上没有空间"
+    d = diagnose_log_text("OSError: [Errno 28] 设备上没有空间: '/data/ckpt/model.pt'\n")
+    assert (d.label, d.fix.kind) == ("disk_full", "free_disk")

@@ -156,3 +156,8 @@ def test_a_hub_download_retried_in_vain_is_the_cause_of_the_missing_tokenizer() 
         "'https://huggingface.co/models', make sure you don't have a local directory with the same name.\n"
     )
     assert diagnose_log_text(log).label == "network_download"
+
+
+def test_wget_giving_up_in_a_chinese_locale() -> None:
+    d, _, record = diagnose_dev("h-0060")  # wget's zh_CN "失败：连接超时。" (failed: Connection timed out)
+    assert (d.label, d.fix.kind) == (record["label"], "retry") == ("network_download", "retry")
