@@ -51,6 +51,16 @@ class Deps:
         """The monitor's status poll: through the sweep's shared batched read when there is one."""
         return self.poller.query(workflow_id) if self.poller is not None else self.backend.query(workflow_id)
 
+    def progress_due(self, ws: WorkflowStatus) -> bool:
+        """Read the running task's log tail for the progress line now? Always alone or where logs are cheap (local
+        files); a sweep's point on a backend where a log read is a call (OSMO) only at a status change and every
+        few ticks (`SharedPoll.progress_due`), so N points do not make N log calls a tick."""
+        from runshepherd.backends.base import has_cheap_logs
+
+        if self.poller is None or has_cheap_logs(self.backend):
+            return True
+        return self.poller.progress_due(ws.workflow_id, ws.status.value)
+
     def wait_for_change(self, workflow_id: str, timeout: float) -> bool:
         """Wait up to ``timeout`` for a change; a sweep's point just waits the tick out (its poll is shared)."""
         if self.poller is not None:

@@ -119,7 +119,7 @@ def monitor(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
             pending_since = datetime.now(UTC).isoformat()
         if ws.status.terminal():
             break
-        if ws.status is Status.RUNNING:
+        if ws.status is Status.RUNNING and deps.progress_due(ws):
             line = _progress(deps, ws)
             if line and line != progress:
                 progress = line

@@ -3,7 +3,11 @@
 live workflow the sweep knows in one backend call (`BatchQuery.query_many`: one `squeue` on Slurm, one pass on local
 that opens only the state files rewritten since the last one) and the other points are answered from that read. A
 workflow first asked about after this tick's read waits for the next tick (its monitor would have waited that long
-anyway), so a tick never costs a second call. A terminal status is final and is never read again."""
+anyway), so a tick never costs a second call. A terminal status is final and is never read again.
+
+A running point's progress line comes from its own log tail; where that read is not cheap (OSMO: one streaming
+`osmo workflow logs` call), `progress_due` lets each point read it when its status changed and then once every
+`progress_every` ticks, not every tick."""
 
 from __future__ import annotations
 
@@ -15,6 +19,8 @@ from dataclasses import dataclass, field
 
 from runshepherd.backends.base import Backend, BackendError, BatchQuery, WorkflowStatus
 
+PROGRESS_EVERY_TICKS = 5  # a running point's log tail, where a log read is a backend call: once per 5 ticks
+
 
 @dataclass
 class SharedPoll:
@@ -23,10 +29,12 @@ class SharedPoll:
     clock: Callable[[], float] = time.monotonic
     sleep: Callable[[float], None] = time.sleep
     reads: int = 0  # batched reads made (each is one backend call where the backend offers BatchQuery)
+    progress_every: int = PROGRESS_EVERY_TICKS
     _seen: dict[str, tuple[int, WorkflowStatus]] = field(default_factory=dict, repr=False)
     _waiting: set[str] = field(default_factory=set, repr=False)  # asked about after this tick's read
     _last_tick: int = field(default=-1, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _progress: dict[str, tuple[int, str]] = field(default_factory=dict, repr=False)  # id → (tick, status) last read
 
     def _tick_of(self, t: float) -> int:
         return math.floor(t / self.tick)
@@ -63,3 +71,14 @@ class SharedPoll:
         if isinstance(self.backend, BatchQuery):
             return self.backend.query_many(ids)
         return {w: self.backend.query(w) for w in ids}  # no batched read here: one query per live workflow
+
+    def progress_due(self, workflow_id: str, status: str) -> bool:
+        """Should this point read its log tail for its progress line now? Yes the first time, when its status
+        changed since its last read, and then every `progress_every` ticks (recorded as read when True)."""
+        with self._lock:
+            tick = self._tick_of(self.clock())
+            last = self._progress.get(workflow_id)
+            if last is not None and last[1] == status and tick - last[0] < self.progress_every:
+                return False
+            self._progress[workflow_id] = (tick, status)
+            return True

@@ -133,3 +133,14 @@ def test_the_kubelet_refusing_a_placed_pod_for_lack_of_a_resource() -> None:
     )
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("unschedulable", "change_resources_or_wait")
+
+
+def test_a_placement_warning_the_autoscaler_resolved_is_history() -> None:
+    # Ray says to ignore the warning on an autoscaling cluster: once training advances, it was placed
+    log = (
+        "(autoscaler +1m10s) Warning: The following resource request cannot be scheduled right now: {'GPU': 1.0}. "
+        "This is likely due to all cluster resources being claimed by actors.\n"
+        "(autoscaler +2m30s) Resized to 16 CPUs, 2 GPUs.\n"
+        "Training iteration 1: loss=0.6931\n"
+    )
+    assert diagnose_log_text(log).label == "healthy"
