@@ -104,7 +104,8 @@ FAMILY = family(
         pat(r"invalid value \(nan\) encountered", 0.86),
         pat(r"\bis inf or nan\b|Tensor had (?:NaN|Inf) values", 0.86),
         pat(r"returned nan values in its \d+(?:st|nd|rd|th) output", 0.9),
-        pat(r"\bgrad(?:ient)?[_ ]norm\b\s*[=:]\s*(?:nan|inf)\b", 0.72),
+        # (a metrics dict or JSON line quotes the key: ``"grad_norm": NaN``, as the loss regex above allows)
+        pat(r"\bgrad(?:ient)?[_ ]norm\b['\"]?\s*[=:]\s*(?:nan|inf)\b", 0.72),
         # NaN outputs caught where they are consumed: torch.distributions' argument check (distribution.py:
         # "Expected parameter loc … to satisfy the constraint Real(), but found invalid values"), sampling from
         # probabilities (torch.multinomial: "probability tensor contains either `inf`, `nan` or element < 0"),
@@ -120,6 +121,10 @@ FAMILY = family(
         FunctionRule("nan_in_any_line", _nan_in_any_line),
         FunctionRule("failed_finiteness_check", _failed_finiteness_check),
     ),
+    # autograd's anomaly mode (torch/csrc/autograd/python_anomaly_mode.cpp) warns "Error detected in
+    # <Fn>Backward0. Traceback of forward call that caused the error" before it raises; it is the mode people turn
+    # on to find NaN gradients, and the NaN check is what it adds to backward
+    warning_patterns=(pat(r"Error detected in \w+Backward\d*\. Traceback of forward call", 0.72),),
     applies=("failed", "running", "completed"),
     fixer=fix_nan,
 )

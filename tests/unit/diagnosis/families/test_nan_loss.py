@@ -46,3 +46,15 @@ def test_nan_in_a_progress_bar_and_a_collapsed_loss_scale() -> None:
 def test_nan_caught_where_it_is_consumed(log: str) -> None:
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("nan_loss", "lower_lr_or_fix_data"), log
+
+
+def test_a_nan_gradient_norm_in_a_json_metrics_line() -> None:
+    """TRAIN a-0121: ms-swift's JSON metrics line with "grad_norm": NaN (the key is quoted, as in HF logs)."""
+    d, _, record = diagnose_dev("a-0121")
+    assert d.label == record["label"] == "nan_loss"
+
+
+def test_autograd_anomaly_mode_reporting_a_backward_error() -> None:
+    """TRAIN a-0060: anomaly mode's warning (python_anomaly_mode.cpp) with the excerpt cut before the exception."""
+    d, _, record = diagnose_dev("a-0060")
+    assert d.label == record["label"] == "nan_loss"
