@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -727,3 +728,25 @@ def test_out_of_scope_gets_a_plain_answer_no_osmo_call_no_plan(tmp_path: Path, s
     assert not list((tmp_path / "state").rglob("*.sqlite*")) and "planned" not in res.stdout  # no session, no plan
     text = osmo_cli(tmp_path, question).stdout
     assert "Nothing was planned or run." in text and "submitted" not in text
+
+
+def test_a_sweeps_running_points_read_their_log_tails_every_few_ticks_not_every_tick(tmp_path: Path) -> None:
+    """`orchestrate run --sweep` on OSMO: each running point's progress line comes from an `osmo workflow logs`
+    call; a point reads it when its status changes and then once per 5 ticks (one `workflow list` each), not on
+    every tick. Before: every running point read its log tail on every tick (4 points, 6 s runs, 0.5 s ticks: 24 reads while running; now 12)."""
+    spec = tmp_path / "pt.yaml"
+    spec.write_text(
+        "workflow:\n  name: pt\n  tasks:\n  - name: train\n    image: ubuntu:24.04\n"
+        '    command: [sh, -c, "echo seed {{ seed }}; sleep 60"]\n\ndefault-values:\n  seed: 0\n'
+    )
+    args = ("run", "--spec", str(spec), "--sweep", "seed=1,2,3,4", "--yes", "--json", "--cadence", "0.5")
+    res = osmo_cli(tmp_path, *args, timeout=120, FAKE_OSMO_EXECUTE="0", FAKE_OSMO_RUN_SECONDS="6")
+    done = json.loads(res.stdout.strip().splitlines()[-1])
+    assert res.returncode == 0 and done["outcome"] == "COMPLETED", res.stdout[-2000:] + res.stderr[-2000:]
+    calls = osmo_calls(tmp_path)
+    last_list = max(i for i, c in enumerate(calls) if c[:2] == ["workflow", "list"])  # the tick that saw them end
+    ticks = sum(c[:2] == ["workflow", "list"] for c in calls[:last_list])
+    while_running = Counter(c[2] for c in calls[:last_list] if c[:2] == ["workflow", "logs"])
+    assert ticks >= 8, calls  # long enough for a per-tick read to show
+    assert sorted(while_running) == sorted(done["workflow_ids"]), while_running  # each point showed progress
+    assert all(n <= ticks // 5 + 1 for n in while_running.values()), (while_running, ticks)
