@@ -96,12 +96,19 @@ _NO_FIT = re.compile(
 _NO_FIT_G = Gated.of(_NO_FIT)
 
 
+def _placed_later(ctx: Context, idx: int) -> bool:
+    """The run started or made progress after a warning that it could not be placed (an autoscaler added nodes)."""
+    later = positive_evidence(ctx.log.lines[idx + 1 :])
+    return later is not None and later[0] in ("finished", "progress", "started")
+
+
 def _no_node_fits(ctx: Context) -> list[Signal]:
     # read at every level: Ray and the kube-scheduler report a placement they cannot make as a warning or info line
     hits = [
         (o if o < 0 else ln.index, ln.raw.rstrip())
         for o, ln in ctx.texts(warnings=True)
-        if _NO_FIT_G.search(ln.text, ln.folded) and not (ln.warning and is_benign(ln.text, ln.folded))
+        if _NO_FIT_G.search(ln.text, ln.folded)
+        and not (ln.warning and (is_benign(ln.text, ln.folded) or _placed_later(ctx, ln.index)))
     ]
     if not hits:
         return []
