@@ -165,9 +165,16 @@ _RAY_WAITING = PatternRule(
 
 # srun/salloc announce a job that waits in the queue (src/api/allocate.c, src/salloc/salloc.c) and then that it got
 # its nodes; a log that ends still waiting shows a job the scheduler has not placed
-_QUEUED = re.compile(r"\bjob \d+ queued and waiting for resources|\bPending job allocation \d+")
+# (and srun inside an allocation whose step cannot get its CPUs/GPUs: src/srun/launch.c "step creation temporarily
+# disabled, retrying (Requested nodes are busy)" until "Step created for …")
+_QUEUED = re.compile(
+    r"\bjob \d+ queued and waiting for resources|\bPending job allocation \d+"
+    r"|step creation (?:temporarily|still) disabled, retrying",
+    re.IGNORECASE,
+)
 _ALLOCATED = re.compile(
-    r"has been allocated resources|Granted job allocation|are ready for job|Nodes are ready for job", re.IGNORECASE
+    r"has been allocated resources|Granted job allocation|are ready for job|Nodes are ready for job|Step created for",
+    re.IGNORECASE,
 )
 
 

@@ -110,6 +110,9 @@ def test_placement_refusals_outside_kubernetes_and_slurm_reasons(log: str) -> No
         "runtime_env for this actor or task, which may take time to install.\n",
         # Slurm src/api/allocate.c: info("job %u queued and waiting for resources"), and nothing after it
         "srun: job 883122 queued and waiting for resources\n",
+        # Slurm src/srun/launch.c: a step that cannot get its resources inside the allocation, never "Step created"
+        "srun: Job 4242 step creation temporarily disabled, retrying (Requested nodes are busy)\n"
+        "srun: Job 4242 step creation still disabled, retrying (Requested nodes are busy)\n",
     ],
 )
 def test_placements_reported_at_warning_level_or_still_waiting(log: str) -> None:
