@@ -99,9 +99,6 @@ _HARMLESS = re.compile(
 _HARMLESS_G = Gated.of(_HARMLESS)
 # glog/absl INFO severity (``I0501 10:00:00.000 1 file.py:9]``): informational by the program's own account
 _INFO_SEVERITY = re.compile(r"^\s*(?:\[[^\]]*\]\s*)?I\d{4} \d{2}:\d{2}:\d{2}")
-# a line a logging library marked informational (Python logging's ``INFO:name:``/``- INFO -``/``[INFO]``, vLLM's
-# ``INFO 05-06``, NeMo's ``[NeMo I …]``): the program's own account that it reports no problem
-_INFO_LEVEL = re.compile(r"(?:^|[\s\[|(-])(?:INFO|DEBUG|NOTICE)(?=[\s\]|:-])|\[NeMo I ")
 _FRAME = re.compile(r'^\s*File "[^"]+", line \d+')
 # IPython/Jupyter tracebacks: a frame header (``…/file_utils.py in get_from_cache(url, …)``, IPython 8's ``File
 # …/x.py:594, in f(…)``, ``Cell In[3], line 1``) followed by numbered source lines (``    592 …``, ``--> 594 …``)
@@ -339,8 +336,6 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
                 return None  # a failure being retried, with no sign it got through, is not routine noise
             routine.append(ln)
             notice = True
-        elif ln.usable and _INFO_LEVEL.search(ln.raw[:80]):
-            routine.append(ln)
         elif ln.usable and not notice:
             plain += 1
     if routine and 2 * plain <= len(routine):

@@ -194,14 +194,14 @@ def test_tagged_output_of_mpirun_and_ray_workers_is_read_like_plain_output() -> 
     assert d.label == "missing_dependency" and d.evidence == [ray.strip()]
 
 
-def test_a_log_of_informational_lines_only_is_a_weak_healthy() -> None:
+def test_a_log_of_informational_lines_only_is_not_called_healthy() -> None:
+    """INFO lines say nothing failed so far, not that the run worked: a job killed while it loaded data prints
+    exactly this, so without progress or completion it stays unknown (unknown over a guess)."""
     log = (
         "2024-01-01 10:00:00,000 - INFO - loading dataset from /data/train\n"
         "2024-01-01 10:00:05,000 - INFO - building model resnet50\n"
-        "[2024-01-01 10:00:06,000] [INFO] [real_accelerator.py:161:get_accelerator] Setting ds_accelerator to cuda\n"
     )
-    d = diagnose_log_text(log)
-    assert d.label == "healthy" and d.confidence <= 0.5
+    assert diagnose_log_text(log).label == "unknown"
 
 
 @pytest.mark.parametrize(
