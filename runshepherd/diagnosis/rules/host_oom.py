@@ -85,6 +85,7 @@ FAMILY = family(
         ),
         # LSF's and the kernel's words for the same kill
         pat(r"TERM_MEMLIMIT|invoked oom-killer|killed by the cgroup out-of-memory handler", 0.95),
+        pat(r"\bTERM_SWAP\b", 0.93, flags=0),  # LSF: job killed after reaching its swap usage limit
         pat(r"out of shared memory|shared memory \(shm\) limit|insufficient shared memory", 0.92),
         # a bus error in a data-loading or model-sharing process is /dev/shm running out (a container's
         # default is 64 MB)

@@ -74,6 +74,8 @@ FAMILY = family(
         # outside (scancel, a preemption in CANCEL mode)
         pat(r"CANCELLED AT \S+ DUE TO JOB REQUEUE|CANCELLED AT \S+ DUE to SIGNAL", 0.72, flags=0),
         pat(r"TERM_PREEMPT\b", 0.95, flags=0),
+        # LSF: killed because the host's load passed its threshold, or requeued by an administrator
+        pat(r"\bTERM_(?:LOAD|REQUEUE_ADMIN)\b", 0.85, flags=0),
         # HTCondor's job log: the execute node let the job go, and the schedd puts it elsewhere
         pat(r"\bJob was evicted\b|Job reconnection failed|\brescheduling job\b", 0.8),
         pat(

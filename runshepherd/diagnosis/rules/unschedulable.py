@@ -83,6 +83,7 @@ _NO_FIT = re.compile(
     r"|\b(?:Zonal)?AllocationFailed\b|\bQUOTA_EXCEEDED\b|\bQuota '[A-Z0-9_]+' exceeded|\bVcpuLimitExceeded\b"
     r"|\bMaxSpotInstanceCountExceeded\b|ResourcesUnavailableError|Failed to provision all possible launchable resources"
     r"|Failed to acquire resources in all (?:zones|regions)|\bInsufficientCapacity\w*|\bCapacityError\b"
+    r"|\bFAILED_NO_RESOURCE\b"  # SkyPilot's managed-job status when no cloud could provision it
     # the pod's PodScheduled condition (kubectl get pod -o yaml / describe), Volcano's gang verdict
     r"|\breason:\s*Unschedulable\b|\bPodScheduled\s+False\b|tasks in gang unschedulable"
     # Slurm's pending reason spelled out (squeue %R), with its own spaces and commas

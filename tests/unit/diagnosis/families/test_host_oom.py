@@ -145,3 +145,8 @@ def test_the_same_runtime_out_of_memory_on_a_gpu_stays_gpu_oom() -> None:
         "shape[64,512,512] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n"
     )
     assert diagnose_log_text(log).label == "gpu_oom"
+
+
+def test_lsf_swap_limit_kill() -> None:
+    # LSF termination reason TERM_SWAP (bjobs -l / the job report)
+    assert diagnose_log_text("TERM_SWAP: job killed after reaching LSF swap usage limit.\n").label == "host_oom"

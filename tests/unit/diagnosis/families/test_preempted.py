@@ -75,6 +75,8 @@ def test_htcondor_moves_an_evicted_job() -> None:
         # AWS Batch statusReason for a reclaimed host
         "status: FAILED\nstatusReason: Host EC2 (instance i-0abc123) terminated.\n",
         "Job 1234 was requeued due to preemption\n",
+        # LSF termination reasons: the host's load threshold, an administrator's requeue
+        "TERM_LOAD: job killed after load exceeds threshold.\n",
     ],
 )
 def test_platform_stops_outside_the_known_formats(log: str) -> None:

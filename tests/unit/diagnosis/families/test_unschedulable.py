@@ -110,6 +110,9 @@ def test_placement_refusals_outside_kubernetes_and_slurm_reasons(log: str) -> No
         "runtime_env for this actor or task, which may take time to install.\n",
         # Slurm src/api/allocate.c: info("job %u queued and waiting for resources"), and nothing after it
         "srun: job 883122 queued and waiting for resources\n",
+        # SkyPilot's managed-job status column (sky jobs queue)
+        "ID  NAME   RESOURCES   SUBMITTED  TOT. DURATION  JOB DURATION  #RECOVERIES  STATUS\n"
+        "3   train  1x[A100:8]  2 hrs ago  2h 1m          -             0            FAILED_NO_RESOURCE\n",
         # Slurm src/srun/launch.c: a step that cannot get its resources inside the allocation, never "Step created"
         "srun: Job 4242 step creation temporarily disabled, retrying (Requested nodes are busy)\n"
         "srun: Job 4242 step creation still disabled, retrying (Requested nodes are busy)\n",
