@@ -241,11 +241,13 @@ def cancel(ctx: CliContext, target: str, yes: bool, as_json: bool) -> None:
     if sweep is not None:
         _cancel_sweep(ctx, sweep, yes, as_json)
         return
+    from runshepherd.graph.checkpoint import has_session
+
     workflow_id = target
     runner = ctx.runner(target)
-    snap = runner.snapshot()
-    values = snap.values or {}
-    if values:  # a session id: its live workflow
+    snap = runner.snapshot() if has_session(ctx.state_dir, target, ctx.settings.checkpointer) else None
+    values = (snap.values if snap is not None else None) or {}
+    if snap is not None and values:  # a session id: its live workflow
         workflow_id = (values.get("attempt") or {}).get("workflow_id") or ""
         waiting = runner.questions(snap)
         if waiting and waiting[0].kind in ACTING_QUESTIONS:  # its question is withdrawn, wherever it waits

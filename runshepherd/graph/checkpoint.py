@@ -171,6 +171,30 @@ def open_saver(state_dir: Path, url: str | None = None) -> Iterator[BaseCheckpoi
         conn.close()
 
 
+def has_session(state_dir: Path, session: str, url: str | None = None) -> bool:
+    """Is ``session`` a session of this store? One indexed read (the checkpoints' primary key starts with the
+    thread id), no graph compiled, no table counted; a state dir without a session store has none, and this does
+    not create one (`orchestrate cancel WF` asks it of every id)."""
+    sql = "SELECT 1 FROM checkpoints WHERE thread_id = {} LIMIT 1"
+    if url:
+        with open_postgres(url) as pg, pg._cursor() as cur:
+            return cur.execute(sql.format("%s"), (session,)).fetchone() is not None
+    path = db_path(state_dir)
+    if not path.exists():
+        return False
+    _refuse_truncated(path)
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+        try:
+            if not _has_table(conn, "checkpoints"):
+                return False
+            return conn.execute(sql.format("?"), (session,)).fetchone() is not None
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        raise database_problem(path, exc) from None
+
+
 def _refuse_truncated(path: Path) -> None:
     """A 0-byte database that is not brand new lost its sessions (a crash, a full disk): say so, never read it
     as "no sessions yet"."""

@@ -187,3 +187,18 @@ def test_download_copies_a_local_output_url(tmp_path: Path) -> None:
     assert res.returncode == 0, res.stderr
     files = json.loads(res.stdout)["files"]
     assert files and all(Path(f).exists() for f in files)
+
+
+def test_cancel_of_a_workflow_id_does_not_open_or_create_the_session_store(tmp_path: Path) -> None:
+    """`orchestrate cancel WF` with a workflow id asks the session store only whether the id is a session (one
+    indexed read, no graph): in a state dir that has no sessions it creates no `sessions.sqlite`. Before: every
+    `cancel WF` opened the store through the checkpointer, creating it when absent."""
+    from cli_helpers import slow_spec
+
+    spec = tmp_path / "slow.yaml"
+    spec.write_text(slow_spec(60))
+    wid = json.loads(run(tmp_path, "submit", str(spec), "--json").stdout)["workflow_id"]
+    res = run(tmp_path, "cancel", wid, "--yes")
+    assert res.returncode == 0 and f"● cancel requested for {wid}" in res.stdout, res.stdout + res.stderr
+    assert not (tmp_path / "state" / "sessions.sqlite").exists()
+    assert _wait_status(tmp_path, wid, {"FAILED_CANCELED"})["status"] == "FAILED_CANCELED"

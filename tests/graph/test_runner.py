@@ -71,6 +71,19 @@ def test_questions_pause_the_run_and_answers_continue_it(tmp_path: Path, checkpo
     assert backend.list_workflows() == []
 
 
+def test_has_session_is_one_read_that_creates_no_store(tmp_path: Path, checkpointer: str | None) -> None:
+    """What `orchestrate cancel WF` asks of every id: is it a session? A state dir without a store stays without."""
+    from runshepherd.graph.checkpoint import has_session
+
+    deps = make_deps(LocalBackend(tmp_path / "state"), tmp_path)
+    assert not has_session(deps.state_dir, "s1", checkpointer)
+    assert not db_path(deps.state_dir).exists()  # asking created nothing
+    runner = SessionRunner(deps.state_dir, "s1", deps, checkpointer=checkpointer)
+    assert isinstance(list(runner.run({"request": "sleep", "spec_path": _spec(tmp_path)}))[-1], Asked)
+    assert has_session(deps.state_dir, "s1", checkpointer)
+    assert not has_session(deps.state_dir, "sleepy-1", checkpointer)
+
+
 def test_a_second_driver_is_refused_while_the_first_holds_the_session(tmp_path: Path, checkpointer: str | None) -> None:
     deps = make_deps(LocalBackend(tmp_path / "state"), tmp_path, auto_yes=True)
     runner = SessionRunner(deps.state_dir, "s1", deps, checkpointer=checkpointer)
