@@ -161,6 +161,10 @@ class Done(BaseEvent):
     event: Literal["done"] = "done"
     outcome: Literal["COMPLETED", "FAILED", "NEEDS_INPUT", "CANCELED"]
     reason: str | None = None
+    declined: bool = Field(
+        False,
+        description="CANCELED because the person said no before anything was submitted: their final word (exit 0)",
+    )
     workflow_ids: list[str] = []
     fix_attempts: int = Field(0, description="resubmissions with a changed spec")
     unchanged_retries: int = Field(0, description="resubmissions the person chose without a change")

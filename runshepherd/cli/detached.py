@@ -167,8 +167,9 @@ def attach(ctx: CliContext, session: str, as_json: bool, *, poll: float = 0.2) -
     if last is None or last.get("event") != "done":
         ctx.err.print(f"session {session} ended without a result; see {rec.log}", markup=False)
         return 1
-    outcome = str(last.get("outcome"))
-    return 3 if last.get("paused") else {"COMPLETED": 0}.get(outcome, 1)
+    from runshepherd.render.session import exit_code
+
+    return exit_code(last)
 
 
 def _show(ctx: CliContext, renderer: Any, ev: dict[str, Any], as_json: bool) -> None:
@@ -179,7 +180,7 @@ def _show(ctx: CliContext, renderer: Any, ev: dict[str, Any], as_json: bool) -> 
     if kind == "question":  # through the event's own console: a sweep point's question carries its [pN]
         renderer.out.print(f"? {ev.get('kind')}: {ev.get('text')}", markup=False)
     elif kind == "done":
-        outcome, session = ev.get("outcome"), ev.get("session")
+        session = ev.get("session")
         if ev.get("results") is not None:  # a sweep: its comparison, as the foreground sweep prints it
             from runshepherd.sweep.results import table_markdown
 
@@ -190,8 +191,9 @@ def _show(ctx: CliContext, renderer: Any, ev: dict[str, Any], as_json: bool) -> 
                 f"session {session} paused, waiting for your answer. Continue with:\n  {ev.get('resume')}", markup=False
             )
         else:
-            reason = f" ({ev['reason']})" if ev.get("reason") and outcome != "COMPLETED" else ""
-            ctx.out.print(f"session {session} done · {outcome}{reason}", markup=False)
+            from runshepherd.render.session import done_line
+
+            ctx.out.print(done_line(str(session), ev), markup=False)
             if ev.get("status_artifact"):
                 ctx.out.print(f"status: {ev['status_artifact']}", markup=False)
     else:

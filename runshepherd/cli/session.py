@@ -20,9 +20,7 @@ from runshepherd.events import Done, OutOfScope
 from runshepherd.graph.context import build_deps
 from runshepherd.graph.runner import new_session_id
 from runshepherd.names import quoted
-from runshepherd.render.session import Renderer
-
-EXIT = {"COMPLETED": 0, "FAILED": 1, "NEEDS_INPUT": 1, "CANCELED": 1}
+from runshepherd.render.session import Renderer, done_event, exit_code
 
 
 class PromptInterrupted(Exception):
@@ -199,7 +197,7 @@ def _drive(
                 if interrupted:
                     return _stopped(ctx, item.values, session)
                 if withdrawn:
-                    return EXIT["CANCELED"]
+                    return exit_code({"outcome": "CANCELED"})  # withdrawn by the cancel: 1
                 for q in item.questions:
                     renderer.question(q.id, q.payload())
                 return _paused(ctx, renderer, session, item.questions[0].payload())
@@ -276,7 +274,8 @@ def _paused(ctx: CliContext, renderer: Renderer, session: str, payload: dict[str
 
 
 def _done(ctx: CliContext, renderer: Renderer, session: str, values: dict[str, Any]) -> int:
-    return EXIT.get(renderer.done(values), 1)
+    renderer.done(values)
+    return exit_code(done_event(values))
 
 
 def make_deps(
@@ -499,6 +498,7 @@ def sessions(ctx: CliContext, as_json: bool) -> None:
                         "workflow": (v.get("attempt") or {}).get("workflow_id"),
                         "last_update": snap.created_at,
                         "question": question,
+                        "declined": bool(v.get("declined")),  # CANCELED by the person's "no" before submitting
                     }
                 )
     listed = {r["session"] for r in rows}
@@ -512,6 +512,7 @@ def sessions(ctx: CliContext, as_json: bool) -> None:
                     "workflow": None,
                     "last_update": None,
                     "question": None,
+                    "declined": False,
                 }
             )
     if as_json:
@@ -528,7 +529,7 @@ def sessions(ctx: CliContext, as_json: bool) -> None:
     cells = [
         (
             r["session"],
-            r["state"],
+            "stopped by you" if r["declined"] else r["state"],
             r["workflow"] or "-",
             (r["last_update"] or "-")[5:16].replace("T", " ") if r["last_update"] else "-",
         )

@@ -165,6 +165,7 @@ class SessionState(TypedDict):
     report_path: NotRequired[str | None]
     outcome: NotRequired[Outcome | None]
     outcome_reason: NotRequired[str | None]
+    declined: NotRequired[bool]  # the person said no before anything was submitted: their final word (exit 0)
     workflow_ids: NotRequired[list[str]]
     next_after_ask: NotRequired[str | None]
     llm_usage: NotRequired[dict[str, Any] | None]  # {by_node: {node: {input, output, calls}}, total_tokens, cost}

@@ -12,6 +12,8 @@ from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import SessionState, cap, new_attempt
 from runshepherd.nodes.common import ask, fix_budget, say
 
+NOT_SUBMITTED = "not submitted, as you said"
+
 
 def _attempts(n: int) -> str:
     return f"{n} fix attempt{'' if n == 1 else 's'}"
@@ -42,6 +44,7 @@ def approve_submit(state: SessionState, runtime: Runtime[Deps]) -> Command[Liter
             return Command(goto="submit")
         return Command(
             goto="finish",
+            # not "declined": what was asked for cannot be run here, so the request was not carried out (exit 1)
             update={"outcome": "CANCELED", "outcome_reason": "not submitted: missing " + "; ".join(missing)},
         )
     text = f"Submit {state.get('spec_name')} to pool {state.get('pool')}?"
@@ -49,7 +52,7 @@ def approve_submit(state: SessionState, runtime: Runtime[Deps]) -> Command[Liter
         text += " (see the warnings above)"
     if ask(deps, "submit", text, default="yes") == "yes":
         return Command(goto="submit")
-    return Command(goto="finish", update={"outcome": "CANCELED", "outcome_reason": "you chose not to submit"})
+    return Command(goto="finish", update={"outcome": "CANCELED", "outcome_reason": NOT_SUBMITTED, "declined": True})
 
 
 def approve_resubmit(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["submit", "finish"]]:

@@ -37,6 +37,7 @@ def done_event(values: dict[str, Any]) -> dict[str, Any]:
     return Done(
         outcome=values.get("outcome") or "FAILED",
         reason=values.get("outcome_reason"),
+        declined=bool(values.get("declined")),
         workflow_ids=values.get("workflow_ids") or [],
         fix_attempts=values.get("fix_attempts", 0),
         unchanged_retries=values.get("unchanged_retries", 0),
@@ -49,6 +50,22 @@ def done_event(values: dict[str, Any]) -> dict[str, Any]:
         status_artifact=values.get("report_path"),
         llm_usage=values.get("llm_usage"),
     ).wire()
+
+
+def done_line(session: str, done: dict[str, Any], kind: str = "session") -> str:
+    """The last terminal line of a finished session; a "no" before submitting reads as the person's own stop."""
+    if done.get("declined"):
+        return f"{kind} {session} done · {str(done.get('reason') or 'not submitted, as you said').capitalize()}"
+    outcome = done.get("outcome")
+    reason = f" ({done['reason']})" if done.get("reason") and outcome != "COMPLETED" else ""
+    return f"{kind} {session} done · {outcome}{reason}"
+
+
+def exit_code(done: dict[str, Any]) -> int:
+    """§13.2: 0 completed or declined by the person, 3 paused for an answer, 1 otherwise."""
+    if done.get("paused"):
+        return 3
+    return 0 if done.get("outcome") == "COMPLETED" or done.get("declined") else 1
 
 
 def usage_line(usage: dict[str, Any]) -> str:
@@ -109,9 +126,8 @@ class Renderer:
             self.event(done)
         else:
             self.notify(done)
-            reason = f" ({done['reason']})" if done["reason"] and outcome != "COMPLETED" else ""
             style = "bold green" if outcome == "COMPLETED" else "bold red" if outcome == "FAILED" else "bold yellow"
-            self.out.print(f"session {self.session} done · {outcome}{reason}", markup=False, style=style)
+            self.out.print(done_line(self.session, done), markup=False, style="bold" if done["declined"] else style)
             if done["status_artifact"]:
                 self.out.print(f"status: {done['status_artifact']}", markup=False)
             if done["llm_usage"]:

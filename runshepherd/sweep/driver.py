@@ -14,7 +14,7 @@ from runshepherd import wording
 from runshepherd.events import Answered, AppSaved, Done, Downloaded, Message, Planned
 from runshepherd.graph.context import Deps, build_deps
 from runshepherd.render.prefixed import Prefixed
-from runshepherd.render.session import Renderer
+from runshepherd.render.session import Renderer, done_line
 from runshepherd.spec.model import TaskRequest
 from runshepherd.subagents.logs_reader.pool import SharedReaders
 from runshepherd.sweep.budget import SweepBudget
@@ -197,8 +197,12 @@ def approve(ctx: Any, sweep: Sweep, top: Renderer) -> int | None:
             )
             return 3
         if answer != "yes":
-            top.event(Done(outcome="CANCELED", reason="the person declined the sweep; nothing was submitted").wire())
-            return 1
+            done = Done(outcome="CANCELED", reason="not submitted, as you said", declined=True).wire()
+            if top.as_json:
+                top.event(done)
+            else:
+                top.out.print(done_line(sweep.sid, done, kind="sweep"), markup=False)
+            return 0  # the person's "no" is their final word, not a failure
     write_record(ctx.state_dir, sweep.sid, _record(sweep))
     return None
 

@@ -57,6 +57,20 @@ def test_no_input_pauses_and_answer_later_continues(tmp_path: Path) -> None:
     assert json_lines(third.stdout)[-1]["outcome"] == "COMPLETED"
 
 
+def test_no_at_the_submit_question_is_the_persons_final_word(tmp_path: Path) -> None:
+    spec = str(EXAMPLES / "train-classifier.yaml")
+    assert run(tmp_path, "run", "--spec", spec, "--no-input", "--session", "nope1").returncode == 3
+    res = run(tmp_path, "resume", "nope1", "--answer", "no")  # was: "done · CANCELED (you chose not to submit)", 1
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip().splitlines()[-1] == "session nope1 done · Not submitted, as you said"
+    table = run(tmp_path, "sessions").stdout
+    assert "nope1" in table and "stopped by you" in table, table
+    again = run(tmp_path, "resume", "nope1", "--json")  # the word stands: nothing to continue, nothing submitted
+    done = json_lines(again.stdout)[-1]
+    assert done["outcome"] == "CANCELED" and done["declined"] is True and done["workflow_ids"] == []
+    assert json.loads(run(tmp_path, "list", "--json").stdout)["workflows"] == []
+
+
 SLOW = slow_spec(6)
 
 

@@ -78,7 +78,8 @@ def test_an_unlisted_answer_is_refused_and_nothing_is_submitted(tmp_path: Path) 
         assert res.returncode == 2, (wrong, res.stdout, res.stderr)
         assert not [e for e in json_lines(res.stdout) if e["event"] == "submitted"]
     code, events = _events(tmp_path, "resume", "s1", "--answer", "nah", "--json")
-    assert code == 1 and events[-1]["outcome"] == "CANCELED"  # "nah" is an obvious no
+    assert code == 0 and events[-1]["outcome"] == "CANCELED"  # "nah" is an obvious no: the person's final word
+    assert events[-1]["declined"] is True and events[-1]["reason"] == "not submitted, as you said"
 
 
 def test_chat_free_text_during_a_question_changes_nothing(tmp_path: Path) -> None:
