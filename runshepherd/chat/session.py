@@ -672,15 +672,18 @@ class ChatSession:
         if not self.rec.runs:
             self.say("no runs in this conversation yet — `orchestrate list` shows every workflow on the backend")
             return
+        from runshepherd.chat.sweeps import SweepDriver
+
         rows = []
         for sid in self.rec.runs:
             d = self._driver(sid)
-            state = (
-                "running"
-                if d.busy
-                else "waiting: " + str((d.question or {}).get("kind"))
-                if d.waiting
-                else (d.values or {}).get("outcome") or "stopped"
-            )
+            if not isinstance(d, SweepDriver):  # a script's run still planning: its question (or workflow) is next
+                self._settle(d, until_workflow=True)
+            if d.waiting:  # before "busy": a sweep's worker stays alive while its question waits
+                state = f"waiting for your answer — {(d.question or {}).get('text')}"
+            elif d.busy:
+                state = "running" if d.workflow_id or isinstance(d, SweepDriver) else "planning"
+            else:
+                state = (d.values or {}).get("outcome") or "stopped"
             rows.append(f"  {sid}  {d.workflow_id or '-'}  {state}{'  (current)' if sid == self.rec.current else ''}")
         self.say("runs:\n" + "\n".join(rows))

@@ -202,3 +202,13 @@ def test_instructions_inside_logs_cancel_nothing(
     assert statuses == {"sneaky-1": "FAILED"}  # failed on its own; nothing was canceled
     diag_calls = [msgs for msgs, tools in rec.calls if tools == ["LLMDiagnosis"]]
     assert diag_calls and "IGNORE PREVIOUS INSTRUCTIONS" in str(diag_calls[0][-1].content)
+
+
+def test_list_runs_says_a_run_waits_for_an_answer(tmp_path: Path) -> None:
+    from cli_helpers import chat
+
+    res = chat(tmp_path, "lr1", ["train a small classifier for 2 epochs", "list runs"], timeout=60)
+    assert res.returncode == 3, res.stderr  # the submit question is still open when the script ends
+    row = res.stdout.split("runs:\n", 1)[1].splitlines()[0]
+    # was "<session>  -  running  (current)": the run had not been planned yet when the line was read
+    assert "waiting for your answer — Submit train-classifier to pool local?" in row and "running" not in row, row
