@@ -172,17 +172,23 @@ def list_workflows(ctx: CliContext, statuses: list[str], pool: str | None, as_js
     if not rows:
         ctx.out.print("no workflows yet — submit one with `orchestrate submit SPEC`")
         return
-    from rich.table import Table
-
+    from runshepherd.cli.tables import Col, fitted_table
     from runshepherd.durations import format_elapsed
 
-    table = Table("Workflow", "Pool", "Status", "Duration", "Submitted")
     order = {"RUNNING": 0, "PENDING": 1, "WAITING": 1, "COMPLETED": 3}
     rows = sorted(rows, key=lambda r: (order.get(r.status.value, 2), r.status.value))  # grouped by status
-    for r in rows:
-        dur = format_elapsed(r.duration) if r.duration is not None else "-"
-        sub = r.submit_time.strftime("%Y-%m-%d %H:%M:%S") if r.submit_time else "-"
-        table.add_row(r.workflow_id, r.pool or "-", r.status.value, dur, sub)
+    subs = [r.submit_time.strftime("%Y-%m-%d %H:%M:%S") if r.submit_time else "-" for r in rows]
+    # narrow terminals: the time loses its year and seconds, then the pool goes, then the time, then the duration
+    table, _ = fitted_table(
+        [
+            Col("Workflow", [r.workflow_id for r in rows]),
+            Col("Pool", [r.pool or "-" for r in rows], drop=2),
+            Col("Status", [r.status.value for r in rows]),
+            Col("Duration", [format_elapsed(r.duration) if r.duration is not None else "-" for r in rows], drop=4),
+            Col("Submitted", subs, short=("Submitted", [s[5:16] for s in subs]), shorten=1, drop=3),
+        ],
+        ctx.out.width,
+    )
     ctx.out.print(table)
 
 
@@ -387,15 +393,31 @@ def pools(ctx: CliContext, as_json: bool) -> None:
     if as_json:
         ctx.print_json({"pools": [{**jsonable(p), "effective_gpu_free": p.effective_gpu_free()} for p in rows]})
         return
-    from rich.table import Table
+    from runshepherd.cli.tables import Col, fitted_table
 
     def n(v: int | None) -> str:
         return "unknown" if v is None else str(v)
 
-    table = Table("Pool", "Status", "GPU quota free", "GPU total free", "GPU capacity", "Description")
-    for p in rows:
-        table.add_row(p.name, p.status, n(p.quota_free), n(p.total_free), n(p.total_capacity), p.description)
+    def gpus(head: str, short: str, values: list[str]) -> Col:
+        return Col(head, values, short=(short, values), shorten=2)
+
+    # narrow terminals: the description moves under the table, then the GPU heads shorten
+    table, left_out = fitted_table(
+        [
+            Col("Pool", [p.name for p in rows]),
+            Col("Status", [p.status for p in rows]),
+            gpus("GPU quota free", "Quota free", [n(p.quota_free) for p in rows]),
+            gpus("GPU total free", "GPUs free", [n(p.total_free) for p in rows]),
+            gpus("GPU capacity", "GPUs", [n(p.total_capacity) for p in rows]),
+            Col("Description", [p.description or "" for p in rows], drop=1),
+        ],
+        ctx.out.width,
+    )
     ctx.out.print(table)
+    if left_out:
+        for p in rows:
+            if p.description:
+                ctx.out.print(f"{p.name}: {p.description}", markup=False)
     for p in rows:
         for note in p.notes:
             ctx.out.print(f"note ({p.name}): {note}")

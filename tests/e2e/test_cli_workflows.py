@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -202,3 +203,32 @@ def test_cancel_of_a_workflow_id_does_not_open_or_create_the_session_store(tmp_p
     assert res.returncode == 0 and f"● cancel requested for {wid}" in res.stdout, res.stdout + res.stderr
     assert not (tmp_path / "state" / "sessions.sqlite").exists()
     assert _wait_status(tmp_path, wid, {"FAILED_CANCELED"})["status"] == "FAILED_CANCELED"
+
+
+LONG = """\
+workflow:
+  name: fine-tune-bert-base-uncased-on-imdb-reviews
+  resources:
+    default: {cpu: 1, memory: 256Mi}
+  tasks:
+  - name: train
+    image: python:3.11-slim
+    command: [bash, -c, "exit 3"]
+"""
+
+
+def test_list_and_pools_keep_one_line_per_row_at_80_columns(tmp_path: Path) -> None:
+    spec = tmp_path / "long.yaml"
+    spec.write_text(LONG)
+    wid = json.loads(run(tmp_path, "submit", str(spec), "--json").stdout)["workflow_id"]
+    assert _wait_status(tmp_path, wid, {"FAILED", "COMPLETED"})["status"] == "FAILED"
+    listed = run(tmp_path, "list").stdout  # captured: rich renders at 80 columns
+    # was a boxed table whose cells wrapped: the id broken over two lines, the time over three
+    lines = listed.rstrip("\n").splitlines()
+    assert all(len(line) <= 80 for line in lines), listed
+    assert lines[0].split() == ["Workflow", "Status", "Duration", "Submitted"], listed  # the pool went first
+    assert lines[1].split()[:2] == [wid, "FAILED"] and re.search(r"\d\d-\d\d \d\d:\d\d\s*$", lines[1]), listed
+    pools = run(tmp_path, "pools").stdout
+    rows = pools.splitlines()
+    assert rows[0].split()[:2] == ["Pool", "Status"] and rows[1].split()[:2] == ["local", "ONLINE"], pools
+    assert rows[2].startswith("local: this machine") and all(len(r) <= 80 for r in rows[:3]), pools
