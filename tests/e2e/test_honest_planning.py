@@ -128,3 +128,12 @@ def test_chat_free_text_while_the_resubmit_question_is_open_resubmits_nothing(tm
     assert "Resubmit with this fix" in out, out
     assert out.count("still open: Resubmit with this fix") == 2, out
     assert "(attempt 2)" not in out and "done · FAILED" in out  # only the explicit "no" answered it
+
+
+def test_a_script_run_is_named_after_the_script(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text("print('epoch 1/1 loss=0.5')\n")
+    for said in (["run", "train.py"], ["python train.py --epochs 2"]):  # was "run" and "python"
+        code, events = _events(tmp_path, *said, "--no-input", "--json")
+        planned = next(e for e in events if e["event"] == "planned")
+        assert code == 3 and planned["spec_name"] == "train", planned
+        assert next(e for e in events if e["event"] == "question")["text"].startswith("Submit train to pool")

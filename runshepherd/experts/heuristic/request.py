@@ -146,7 +146,13 @@ def _first(pattern: str, text: str) -> re.Match[str] | None:
     return re.search(pattern, text, re.I)
 
 
+# How a named script is launched: words that say nothing about the job once the script is known.
+_LAUNCHERS = {"python", "python3", "bash", "sh", "torchrun", "accelerate", "deepspeed", "execute", "launch", "start"}
+
+
 def _name_from(text: str, script: str | None) -> str:
+    """Up to three telling words of the request; with none but a script's launch ("run train.py", "python
+    train.py --epochs 2"), the script's name (``train``); a valid spec name either way (`spec.model.NAME_RE`)."""
     text = re.sub(r"\[REDACTED:[^\]]*\]", " ", text)  # never name a workflow after a (redacted) secret
     if script:
         text = text.replace(script, " ")
@@ -155,9 +161,10 @@ def _name_from(text: str, script: str | None) -> str:
     text = re.sub(_PATH, " ", text)
     # a word starts at a word boundary: the "e" of "3e-4" or the "x" of "8x" is part of a number, not a name
     words = [w.lower() for w in re.findall(r"(?<![\w.])[A-Za-z][A-Za-z0-9]*", text)]
-    keep = [w for w in words if w not in _STOP][:3]
-    name = "-".join(keep) or "run"
+    keep = [w for w in words if w not in _STOP and not (script and w in _LAUNCHERS)][:3]
+    name = "-".join(keep) or (Path(script).stem.lower() if script else "") or "run"
     name = re.sub(r"[^a-z0-9-]+", "-", name).strip("-")[:40].strip("-")
+    name = re.sub(r"-{2,}", "-", name)
     return name if name and name[0].isalpha() else f"run-{name}".strip("-")
 
 

@@ -58,7 +58,13 @@ def test_request_parsing_takes_only_what_was_said(tmp_path: Path) -> None:
     bare = parse_request("train a small classifier", tmp_path)
     assert bare.epochs is None and bare.lr is None and bare.gpus is None and bare.name == "train-classifier"
     # a number's exponent is not a word: "lr 3e-4" named the workflow "e"
-    assert parse_request("run train.py with lr 3e-4", tmp_path).name == "run"
+    assert parse_request("run train.py with lr 3e-4", tmp_path).name == "train"  # was "run"
+    assert parse_request("python train.py --epochs 2", tmp_path).name == "train"  # was "python"
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "01_Prep.Data.py").write_text("print('hi')\n")
+    (tmp_path / "my_job.sh").write_text("echo hi\n")
+    assert parse_request("run scripts/01_Prep.Data.py", tmp_path).name == "run-01-prep-data"
+    assert parse_request("bash my_job.sh", tmp_path).name == "my-job"
     assert parse_request("train resnet50 with lr 1e-3 on 8x gpus", tmp_path).name == "train-resnet50"
     # everyday phrasing names no model or dataset to ask about ("own", "my", "csv" were asked about as names)
     (tmp_path / "data").mkdir()
