@@ -412,9 +412,15 @@ def is_warning(text: str, folded: str | None = None) -> bool:
     return bool(_WARNING_G.search(text, folded) or _BENIGN_G.search(text, folded))
 
 
+# the JVM's report of an uncaught exception (``Exception in thread "main" java.io.FileNotFoundException: …``) and
+# the cause a chained one names (``Caused by: java.net.ConnectException: …``): the same type-and-message shape
+_JVM_EXC = re.compile(r'^(?:Exception in thread "[^"]*"|Caused by:)\s+(?=(?:[a-z_]\w*\.)+[A-Z])')
+
+
 def exception_type(text: str) -> tuple[str, str] | None:
-    """(type, message) when the line is a Python exception line such as ``ValueError: bad shape``."""
-    m = _EXC_LINE.match(text.strip())
+    """(type, message) when the line is an exception line: Python's ``ValueError: bad shape``, the JVM's
+    ``Exception in thread "main" java.io.FileNotFoundException: x``."""
+    m = _EXC_LINE.match(_JVM_EXC.sub("", text.strip(), count=1))
     if not m:
         return None
     return m.group("type"), (m.group("msg") or "").strip()
