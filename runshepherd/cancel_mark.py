@@ -12,9 +12,12 @@ import json
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from runshepherd.audit import record as audit
+
+if TYPE_CHECKING:  # pragma: no cover
+    from runshepherd.backends.base import Backend
 
 SESSION_MARKS = "canceled"
 # questions whose answer would act (submit, resubmit, wait on a workflow): a cancel while one waits is final;
@@ -66,10 +69,19 @@ def session_halted(state_dir: Path, session: str) -> Callable[[], str | None]:
 
 
 def cancel_waiting_session(
-    state_dir: Path, session: str, kind: str, *, via: str, approved_by: str, workflow: str | None = None
-) -> None:
-    """Mark a session waiting at question ``kind`` canceled (audited): its question is withdrawn wherever it
-    waits, and nothing more is submitted or fixed. The caller cancels a live workflow of it itself."""
+    backend: Backend,
+    state_dir: Path,
+    session: str,
+    kind: str,
+    *,
+    via: str,
+    approved_by: str,
+    workflow: str | None = None,
+    live: bool = False,
+) -> str:
+    """Mark a session waiting at question ``kind`` canceled (audited `cancel session`), then cancel its ``live``
+    workflow (audited `cancel`): its question is withdrawn wherever it waits, and nothing more is submitted or
+    fixed. One way for `orchestrate cancel SESSION` and the MCP `cancel` tool; returns what the person is told."""
     if write_mark(session_mark_path(state_dir, session), via=via, approved_by=approved_by):
         audit(
             state_dir,
@@ -80,6 +92,12 @@ def cancel_waiting_session(
             via=via,
             question=kind,
         )
+    told = f"session {session} canceled: its question ({kind}) is withdrawn; nothing more is submitted or fixed"
+    if live and workflow:
+        backend.cancel(workflow)
+        audit(state_dir, "cancel", approved_by=approved_by, session=session, workflow=workflow, via=via)
+        told += f"\n  cancel requested for {workflow}"
+    return told
 
 
 def withdrawn(why: str) -> str:

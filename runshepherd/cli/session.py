@@ -488,6 +488,8 @@ def sessions(ctx: CliContext, as_json: bool) -> None:
                 v = snap.values or {}
                 question = snap.interrupts[0].value.get("text") if snap.interrupts else None
                 state = v.get("outcome") or ("waiting" if snap.interrupts else "stopped" if snap.next else "unknown")
+                if not v.get("outcome") and _canceled_while_paused(ctx.state_dir, tid, v):
+                    state, question = "canceled", None  # its question was withdrawn; a resume only ends it
                 if detached.running(ctx.state_dir, tid):
                     state = "running"
                 rows.append(
@@ -545,6 +547,16 @@ def sessions(ctx: CliContext, as_json: bool) -> None:
         last = " ".join((f"? {r['question']}" if r["question"] else (r["request"] or "-")).split())
         table.add_row(*c, last if len(last) <= room else last[: room - 1] + "…")
     ctx.out.print(table)
+
+
+def _canceled_while_paused(state_dir: Path, session: str, values: dict[str, Any]) -> bool:
+    """The person canceled this unfinished session (or the sweep it is a point of) while no process drove it."""
+    from runshepherd.cancel_mark import session_halted
+    from runshepherd.sweep.cancel import halted
+
+    sweep = (values.get("sweep_point") or {}).get("sweep")
+    check = halted(state_dir, str(sweep), session) if sweep else session_halted(state_dir, session)
+    return check() is not None
 
 
 def migrate(ctx: CliContext, to: str, as_json: bool) -> None:

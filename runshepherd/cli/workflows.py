@@ -311,18 +311,16 @@ def _cancel_waiting(
         ctx, session, f"Cancel session {session} (waiting for your answer: {short}{shown})? This is final.", yes
     ):
         return
-    who = "--yes" if yes else "person"
-    cancel_waiting_session(
-        ctx.state_dir, session, kind, via="orchestrate cancel", approved_by=who, workflow=workflow_id
+    msg = "● " + cancel_waiting_session(
+        ctx.backend,
+        ctx.state_dir,
+        session,
+        kind,
+        via="orchestrate cancel",
+        approved_by="--yes" if yes else "person",
+        workflow=workflow_id,
+        live=live,
     )
-    if live and workflow_id:
-        ctx.backend.cancel(workflow_id)
-        record(
-            ctx.state_dir, "cancel", approved_by=who, session=session, workflow=workflow_id, via="orchestrate cancel"
-        )
-    msg = f"● session {session} canceled: its question ({kind}) is withdrawn; nothing more is submitted or fixed"
-    if live:
-        msg += f"\n  cancel requested for {workflow_id}"
     if as_json:
         ctx.print_json(
             {

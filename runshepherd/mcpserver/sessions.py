@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from runshepherd.cancel_mark import ACTING_QUESTIONS
 from runshepherd.cli.context import CliContext
 from runshepherd.errors import UsageError
 from runshepherd.names import check_id
@@ -229,6 +230,26 @@ class Sessions:
         )
         return CancelResult(session=sid, canceled=True, message="\n".join(told(sid, points)))
 
+    def _cancel_waiting(self, sid: str, kind: str, wid: str | None) -> CancelResult:
+        """A session waiting at a question that would act: marked canceled (`cancel_mark.py`), its live workflow
+        canceled; the question is withdrawn wherever it waits and the session ends CANCELED."""
+        from runshepherd.cancel_mark import cancel_waiting_session, session_halted
+
+        if session_halted(self.ctx.state_dir, sid)() is not None:
+            return CancelResult(session=sid, canceled=False, message=f"session {sid} was already canceled")
+        live = wid is not None and not self.ctx.backend.query(wid).status.terminal()
+        told = cancel_waiting_session(
+            self.ctx.backend,
+            self.ctx.state_dir,
+            sid,
+            kind,
+            via="mcp cancel",
+            approved_by="person",
+            workflow=wid,
+            live=live,
+        )
+        return CancelResult(session=sid, workflow_id=wid, canceled=True, message=told)
+
     def cancel(self, session: str | None = None, workflow_id: str | None = None) -> CancelResult:
         """Cancel a session's live workflow (the session then ends CANCELED) or a workflow by id."""
         if (session is None) == (workflow_id is None):
@@ -239,10 +260,14 @@ class Sessions:
 
             if (sweep := read_record(self.ctx.state_dir, sid)) is not None:
                 return self._cancel_sweep(sweep)
-            v = self._runner(sid).snapshot().values or {}
+            snap = self._runner(sid).snapshot()
+            v = snap.values or {}
             if not v and not self._busy(sid):
                 raise UsageError(f"no session {sid!r}")
             wid = (v.get("attempt") or {}).get("workflow_id")
+            waiting = self._runner(sid).questions(snap) if v else []
+            if waiting and waiting[0].kind in ACTING_QUESTIONS:  # the same final cancel as `orchestrate cancel`
+                return self._cancel_waiting(sid, waiting[0].kind, wid)
             if not wid:
                 live = self._live.get(sid)
                 if live and live.runner is not None and self._busy(sid):

@@ -121,6 +121,8 @@ def test_a_paused_run_canceled_then_resumed_submits_nothing(tmp_path: Path) -> N
     assert res["canceled"] is True and res["withdrawn_question"] == "submit" and res["workflow_id"] is None
     again = json.loads(run(tmp_path, "cancel", "q3", "--yes", "--json").stdout)
     assert again["canceled"] is False and "already canceled" in again["message"]
+    listed = {s["session"]: s for s in json.loads(run(tmp_path, "sessions", "--json").stdout)["sessions"]}
+    assert listed["q3"]["state"] == "canceled" and listed["q3"]["question"] is None  # no longer "waiting"
     resumed = run(tmp_path, "resume", "q3", "--yes", "--json")
     events = json_lines(resumed.stdout)
     assert resumed.returncode == 1 and events[-1]["outcome"] == "CANCELED", resumed.stdout[-2000:]

@@ -52,7 +52,15 @@ def _spec(tmp_path: Path, text: str = TINY, name: str = "tiny.yaml") -> str:
 
 
 async def cancel_scenario(client: Client, tmp_path: Path) -> None:
-    """`cancel` on a session whose workflow runs: the workflow is canceled and the session ends CANCELED."""
+    """`cancel` on a session whose workflow runs: the workflow is canceled and the session ends CANCELED. On a
+    session waiting at its submit question: the question is withdrawn, and a later `answer` submits nothing."""
+    waiting = (await _call(client, "start_run", spec_path=_spec(tmp_path)))["session"]
+    assert (await _until_settled(client, waiting))["question"]["kind"] == "submit"
+    withdrawn = await _call(client, "cancel", session=waiting)
+    assert withdrawn["canceled"] is True and "its question (submit) is withdrawn" in withdrawn["message"], withdrawn
+    await _call(client, "answer", session=waiting, answer="yes")  # too late: the cancel is final
+    ended = await _until_settled(client, waiting)
+    assert ended["state"] == "CANCELED" and not ended["workflow_ids"], ended
     slow = TINY.replace("name: tiny", "name: slow").replace("echo step $i/3", "sleep 1; echo step $i/3")
     sid = (
         await _call(client, "start_run", spec_path=_spec(tmp_path, slow.replace("1 2 3", "$(seq 1 60)"), "slow.yaml"))
