@@ -5,7 +5,9 @@ nearly every line matches none. Most patterns contain literal text that any matc
 memory``; for ``a|b`` one of each branch's literals). A plain substring test (a fast C search) on the line,
 lower-cased once, rules most lines out before the regex engine runs.
 
-Soundness: a gate only ever skips a regex that could not have matched. Gates are built from ASCII literals only.
+Soundness: a gate only ever skips a regex that could not have matched. Gates are built from ASCII literals and
+from non-ASCII characters that have no case (CJK, digits of other scripts: ``re`` compares those exactly even under
+IGNORECASE, and ``str.lower`` leaves them as they are), so ``设备上没有空间`` gates a pattern like any English phrase.
 Case-insensitive ``re`` also equates four non-ASCII letters with ASCII ones where ``str.lower`` does not
 (``İ``/``ı`` with ``i``, ``ſ`` with ``s``, Kelvin ``K`` with ``k``), so a non-ASCII line is mapped through
 ``_TO_ASCII`` before lowering (a unit test checks that table against ``re`` over all of Unicode). Patterns with
@@ -14,13 +16,16 @@ no extractable literal are never gated. :func:`ungated` turns the prefilter off 
 
 from __future__ import annotations
 
+import _sre as _sre_c  # the C engine: its own notion of a cased character
 import re
 import re._parser as _sre  # Python >= 3.11 (the project's floor)
+from bisect import bisect_right
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+_iscased = _sre_c.unicode_iscased  # what re's compiler asks before comparing a literal case-insensitively
 _REPEATS = {_sre.MAX_REPEAT, _sre.MIN_REPEAT, getattr(_sre, "POSSESSIVE_REPEAT", _sre.MAX_REPEAT)}
 _ATOMIC = getattr(_sre, "ATOMIC_GROUP", None)
 
@@ -88,6 +93,27 @@ class AnyGate:
                 return None
             (folded if g.icase else exact).update(g.clauses[0])
         return cls(_minimal(folded), _minimal(exact))
+
+    def lines_in(self, folded: str, text: str, starts: list[int]) -> list[int]:
+        """Indices of the lines this gate admits, in order, given the lines joined (``folded`` and ``text``, one
+        separator character between lines) and where each line starts in them.
+
+        One C substring search per occurrence instead of one Python test per line and literal: a long log's lines
+        almost never hold a literal. A line holding a literal is always found (the search resumes at the start of
+        the line after each hit); a literal straddling two lines can only add a line, never lose one.
+        """
+        hit: set[int] = set()
+        last = len(starts) - 1
+        for lits, joined in ((self.folded_literals, folded), (self.exact_literals, text)):
+            for lit in lits:
+                pos = joined.find(lit)
+                while pos >= 0:
+                    k = bisect_right(starts, pos) - 1
+                    hit.add(k)
+                    if k >= last:
+                        break
+                    pos = joined.find(lit, starts[k + 1])
+        return sorted(hit)
 
     def admits(self, text: str, folded: str) -> bool:
         for lit in self.folded_literals:
@@ -223,7 +249,7 @@ def _exact(seq: list[Any]) -> set[str] | None:
 
 def _exact_item(op: Any, av: Any) -> set[str] | None:
     if op is _sre.LITERAL:
-        return {chr(av)} if av < 128 else None
+        return {chr(av)} if av < 128 or not _iscased(av) else None
     if op is _sre.SUBPATTERN:
         _group, add_flags, del_flags, sub = av
         return _exact(list(sub)) if not add_flags and not del_flags else None

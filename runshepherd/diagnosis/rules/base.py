@@ -54,6 +54,9 @@ class Context:
     _texts: dict[tuple[bool, bool, bool], list[tuple[int, Line]]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    _joined: dict[tuple[bool, bool, bool], tuple[str, str, list[int]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @classmethod
     def build(
@@ -94,6 +97,23 @@ class Context:
         if key not in self._texts:
             self._texts[key] = list(self._select(events=events, log=log, warnings=warnings))
         return self._texts[key]
+
+    def admitted(
+        self, gate: AnyGate, *, events: bool = True, log: bool = True, warnings: bool = False
+    ) -> list[tuple[int, Line]]:
+        """The :meth:`texts` lines ``gate`` admits, in order (the others cannot match any of its patterns)."""
+        key = (events, log, warnings)
+        items = self.texts(events=events, log=log, warnings=warnings)
+        if key not in self._joined:
+            starts, pos = [], 0
+            for _, ln in items:
+                starts.append(pos)
+                pos += len(ln.text) + 1
+            folded = "\n".join(ln.folded for _, ln in items)
+            self._joined[key] = (folded, "\n".join(ln.text for _, ln in items), starts)
+        folded, text, starts = self._joined[key]
+        assert isinstance(items, list)
+        return [items[i] for i in gate.lines_in(folded, text, starts)]
 
     def _select(self, *, events: bool, log: bool, warnings: bool) -> Iterable[tuple[int, Line]]:
         if self.failure_message:
@@ -167,11 +187,11 @@ class PatternRule:
         out: list[Signal] = []
         gating = prefilter_enabled()
         any_gate = self.any_gate if gating else None
-        for order, ln in ctx.texts(events=self.in_events, log=self.in_log, warnings=self.in_warnings):
+        where = {"events": self.in_events, "log": self.in_log, "warnings": self.in_warnings}
+        lines = ctx.texts(**where) if any_gate is None else ctx.admitted(any_gate, **where)
+        for order, ln in lines:
             text = ln.text
             folded = ln.folded
-            if any_gate is not None and not any_gate.admits(text, folded):
-                continue
             if self.exclude is not None and self.exclude.search(text):
                 continue
             if self.skip_benign and ln.warning and is_benign(text, folded):

@@ -71,6 +71,8 @@ def test_patterns_without_a_certain_literal_are_not_gated(expr: str) -> None:
         (r"kill", re.IGNORECASE, "\u212aILL"),  # Kelvin sign
         (r"Fehler: über", 0, "Fehler: über alles"),  # non-ASCII literal (split off, the ASCII part gates)
         (r"(?:nan|inf)\.?\s+loss", re.IGNORECASE, "NaN. loss"),
+        (r"设备上没有空间|超出磁盘限额", re.IGNORECASE, "cp: 写入出错: 设备上没有空间"),  # uncased: gated exactly
+        (r"^\W*(?:Killed|已杀死)\W*$", re.IGNORECASE, "  已杀死"),
     ],
 )
 def test_gates_admit_every_line_the_regex_matches(expr: str, flags: int, line: str) -> None:
@@ -89,3 +91,33 @@ def test_fold_maps_every_character_re_ignorecase_equates_with_ascii() -> None:
         for c in re.findall(re.escape(a), others, re.IGNORECASE):
             assert fold(c) == a.lower(), (hex(ord(c)), a)
     assert fold("İmage") == "image"  # one character, so the next ones stay adjacent
+
+
+def test_uncased_non_ascii_literals_gate_and_survive_folding() -> None:
+    """CJK literals now gate (a Chinese-only pattern no longer turns its whole family's prefilter off): sound because
+    ``re`` compares an uncased character exactly and ``str.lower`` never changes it (checked over all of Unicode)."""
+    import _sre
+
+    gate = gate_for(re.compile(r"设备上没有空间", re.IGNORECASE))
+    assert gate is not None and gate.admits("写入出错: 设备上没有空间") and not gate.admits("step 10 loss 0.5")
+    cased = gate_for(re.compile(r"über", re.IGNORECASE))  # a cased non-ASCII letter still never gates
+    assert cased is not None and cased.clauses == (("ber",),)
+    uncased = (chr(c) for c in range(128, sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF)
+    assert [c for c in uncased if not _sre.unicode_iscased(ord(c)) and fold(c) != c] == []
+
+
+def test_lines_in_finds_exactly_the_lines_a_gate_admits() -> None:
+    gate = AnyGate.of([gate_for(re.compile(r"CUDA out of memory", re.IGNORECASE)), gate_for(re.compile(r"Killed"))])
+    assert gate is not None
+    lines = [
+        "step 1",
+        "RuntimeError: CUDA out of memory",
+        "cuda out",
+        "of memory Killed",
+        "x",
+        "Killed cuda OUT OF MEMORY",
+    ]
+    folded = [fold(ln) for ln in lines]
+    starts = [sum(len(x) + 1 for x in lines[:i]) for i in range(len(lines))]
+    got = gate.lines_in("\n".join(folded), "\n".join(lines), starts)
+    assert got == [i for i, ln in enumerate(lines) if gate.admits(ln, folded[i])] == [1, 3, 5]
