@@ -94,25 +94,34 @@ class AnyGate:
             (folded if g.icase else exact).update(g.clauses[0])
         return cls(_minimal(folded), _minimal(exact))
 
-    def lines_in(self, folded: str, text: str, starts: list[int]) -> list[int]:
+    def lines_in(
+        self, folded: str, text: str, starts: list[int], seen: dict[tuple[bool, str], list[int]] | None = None
+    ) -> list[int]:
         """Indices of the lines this gate admits, in order, given the lines joined (``folded`` and ``text``, one
         separator character between lines) and where each line starts in them.
 
         One C substring search per occurrence instead of one Python test per line and literal: a long log's lines
         almost never hold a literal. A line holding a literal is always found (the search resumes at the start of
-        the line after each hit); a literal straddling two lines can only add a line, never lose one.
+        the line after each hit); a literal straddling two lines can only add a line, never lose one. ``seen``
+        keeps each literal's lines for the next gate asking about the same joined text (families share literals).
         """
         hit: set[int] = set()
         last = len(starts) - 1
-        for lits, joined in ((self.folded_literals, folded), (self.exact_literals, text)):
+        for exact, lits, joined in ((False, self.folded_literals, folded), (True, self.exact_literals, text)):
             for lit in lits:
-                pos = joined.find(lit)
-                while pos >= 0:
-                    k = bisect_right(starts, pos) - 1
-                    hit.add(k)
-                    if k >= last:
-                        break
-                    pos = joined.find(lit, starts[k + 1])
+                known = seen.get((exact, lit)) if seen is not None else None
+                if known is None:
+                    known = []
+                    pos = joined.find(lit)
+                    while pos >= 0:
+                        k = bisect_right(starts, pos) - 1
+                        known.append(k)
+                        if k >= last:
+                            break
+                        pos = joined.find(lit, starts[k + 1])
+                    if seen is not None:
+                        seen[(exact, lit)] = known
+                hit.update(known)
         return sorted(hit)
 
     def admits(self, text: str, folded: str) -> bool:

@@ -8,18 +8,20 @@ pending quota vs capacity) add small functions.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Protocol
 
 from runshepherd.diagnosis.errorblock import ErrorBlock, Line, is_benign, prepare
 from runshepherd.diagnosis.models import FixKind, Label, MetricsHints, Origin
-from runshepherd.diagnosis.prefilter import AnyGate, Gate, gate_for, prefilter_enabled
+from runshepherd.diagnosis.prefilter import AnyGate, Gate, Gated, gate_for, prefilter_enabled
 
 # Where a signal came from, in the order of trust (docs/architecture.md §10, signal hierarchy). Lower sorts first.
 ORDER_STATUS = -3
 ORDER_FAILURE_MESSAGE = -2
 ORDER_EVENT = -1
+BROAD = 32  # a family gate admitting more lines than this is narrowed per pattern (PatternRule)
 
 
 @dataclass
@@ -54,7 +56,7 @@ class Context:
     _texts: dict[tuple[bool, bool, bool], list[tuple[int, Line]]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
-    _joined: dict[tuple[bool, bool, bool], tuple[str, str, list[int]]] = field(
+    _joined: dict[tuple[bool, bool, bool], tuple[str, str, list[int], dict[tuple[bool, str], list[int]]]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
 
@@ -98,22 +100,30 @@ class Context:
             self._texts[key] = list(self._select(events=events, log=log, warnings=warnings))
         return self._texts[key]
 
-    def admitted(
-        self, gate: AnyGate, *, events: bool = True, log: bool = True, warnings: bool = False
-    ) -> list[tuple[int, Line]]:
-        """The :meth:`texts` lines ``gate`` admits, in order (the others cannot match any of its patterns)."""
+    def admitted(self, gate: AnyGate, *, events: bool = True, log: bool = True, warnings: bool = False) -> list[int]:
+        """Positions in :meth:`texts` of the lines ``gate`` admits, in order (the others match none of its patterns)."""
         key = (events, log, warnings)
-        items = self.texts(events=events, log=log, warnings=warnings)
         if key not in self._joined:
+            items = self.texts(events=events, log=log, warnings=warnings)
             starts, pos = [], 0
             for _, ln in items:
                 starts.append(pos)
                 pos += len(ln.text) + 1
             folded = "\n".join(ln.folded for _, ln in items)
-            self._joined[key] = (folded, "\n".join(ln.text for _, ln in items), starts)
-        folded, text, starts = self._joined[key]
-        assert isinstance(items, list)
-        return [items[i] for i in gate.lines_in(folded, text, starts)]
+            self._joined[key] = (folded, "\n".join(ln.text for _, ln in items), starts, {})
+        folded, text, starts, seen = self._joined[key]
+        return gate.lines_in(folded, text, starts, seen)
+
+    def texts_for(
+        self, *gated: Gated, events: bool = True, log: bool = True, warnings: bool = False
+    ) -> list[tuple[int, Line]]:
+        """The :meth:`texts` lines one of ``gated`` may match, in order: a superset of the lines it does match (the
+        caller still searches each), without a Python test per line. Every line when a regex has no gate."""
+        items = list(self.texts(events=events, log=log, warnings=warnings))
+        gate = _any_gate_of(gated) if prefilter_enabled() else None
+        if gate is None:
+            return items
+        return [items[i] for i in self.admitted(gate, events=events, log=log, warnings=warnings)]
 
     def _select(self, *, events: bool, log: bool, warnings: bool) -> Iterable[tuple[int, Line]]:
         if self.failure_message:
@@ -151,9 +161,11 @@ class Pattern:
     strength: float = 0.85
     secondary: bool = False
     gate: Gate | None = field(init=False, compare=False, repr=False)
+    first: AnyGate | None = field(init=False, compare=False, repr=False)  # the gate's first clause alone
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "gate", gate_for(self.regex))  # built once, at import time
+        object.__setattr__(self, "first", AnyGate.of([self.gate]) if self.gate is not None else None)
 
 
 def pat(expr: str, strength: float = 0.85, *, secondary: bool = False, flags: int = re.IGNORECASE) -> Pattern:
@@ -188,15 +200,24 @@ class PatternRule:
         gating = prefilter_enabled()
         any_gate = self.any_gate if gating else None
         where = {"events": self.in_events, "log": self.in_log, "warnings": self.in_warnings}
-        lines = ctx.texts(**where) if any_gate is None else ctx.admitted(any_gate, **where)
-        for order, ln in lines:
+        items = list(ctx.texts(**where))
+        at: Sequence[int] = range(len(items)) if any_gate is None else ctx.admitted(any_gate, **where)
+        # a literal as common as "loss" admits most lines of a training log: then each pattern finds its own
+        # candidate lines (its first clause) once, instead of testing every pattern's gate on every line
+        which: list[set[int] | None] | None = None
+        if any_gate is not None and len(at) > BROAD:
+            which = [None if p.first is None else set(ctx.admitted(p.first, **where)) for p in self.patterns]
+        for i in at:
+            order, ln = items[i]
             text = ln.text
             folded = ln.folded
             if self.exclude is not None and self.exclude.search(text):
                 continue
             if self.skip_benign and ln.warning and is_benign(text, folded):
                 continue
-            for p in self.patterns:
+            for k, p in enumerate(self.patterns):
+                if which is not None and (cand := which[k]) is not None and i not in cand:
+                    continue
                 if gating and p.gate is not None and not p.gate.admits(text, folded):
                     continue
                 m = p.regex.search(text)
@@ -225,6 +246,11 @@ class PatternRule:
 
 def _render(e: Explainer, m: re.Match[str]) -> str:
     return e(m) if callable(e) else e
+
+
+@lru_cache(maxsize=256)
+def _any_gate_of(gated: tuple[Gated, ...]) -> AnyGate | None:
+    return AnyGate.of([g.gate for g in gated])
 
 
 REGISTRY: list[Rule] = []

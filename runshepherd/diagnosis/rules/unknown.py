@@ -20,7 +20,7 @@ _GENERIC_G = Gated.of(_GENERIC)
 def _generic_failure(ctx: Context) -> list[Signal]:
     """Evidence that *something* failed, without saying what: the floor for ``unknown``."""
     out: list[Signal] = []
-    for order, ln in ctx.texts():
+    for order, ln in ctx.texts_for(_GENERIC_G):
         if _GENERIC_G.search(ln.text, ln.folded):
             out.append(
                 Signal(

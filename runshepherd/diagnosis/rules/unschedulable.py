@@ -23,7 +23,7 @@ def _unschedulable(ctx: Context) -> list[Signal]:
     lines: list[tuple[int, str]] = []
     # A task with an exit code was placed and ran: a pending reason in its events (it waited for Resources on a
     # busy cluster, then started) is history, not why it failed. Its own log can still say it (Ray placement).
-    for order, ln in ctx.texts(events=ctx.exit_code is None):
+    for order, ln in ctx.texts_for(_MARKERS_G, events=ctx.exit_code is None):
         if _MARKERS_G.search(ln.text, ln.folded) and "Reason=None" not in ln.text:
             lines.append((order if order < 0 else ln.index, ln.raw.rstrip()))
     reasons = translate([raw for _, raw in lines])
@@ -107,7 +107,7 @@ def _no_node_fits(ctx: Context) -> list[Signal]:
     # read at every level: Ray and the kube-scheduler report a placement they cannot make as a warning or info line
     hits = [
         (o if o < 0 else ln.index, ln.raw.rstrip())
-        for o, ln in ctx.texts(warnings=True)
+        for o, ln in ctx.texts_for(_NO_FIT_G, warnings=True)
         if _NO_FIT_G.search(ln.text, ln.folded)
         and not (ln.warning and (is_benign(ln.text, ln.folded) or _placed_later(ctx, ln.index)))
     ]

@@ -33,7 +33,7 @@ _CAPACITY_G, _OTHER_G, _PLACEMENT_G = Gated.of(_CAPACITY), Gated.of(_OTHER), Gat
 def _validation(ctx: Context) -> list[Signal]:
     cap: list[tuple[int, str]] = []
     other: list[tuple[int, str]] = []
-    for order, ln in ctx.texts():
+    for order, ln in ctx.texts_for(_CAPACITY_G, _OTHER_G):
         key = order if order < 0 else ln.index
         if _CAPACITY_G.search(ln.text, ln.folded):
             cap.append((key, ln.raw.rstrip()))
