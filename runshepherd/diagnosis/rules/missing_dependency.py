@@ -8,18 +8,22 @@ from runshepherd.diagnosis.fixes import fix_dependency
 from runshepherd.diagnosis.rules.base import pat
 from runshepherd.diagnosis.rules.family import exits, family
 
+# Diagnosis does not know where the task ran (a container image on OSMO, the machine itself on local/Slurm),
+# so the wording names both rather than guessing.
+WHERE = "where the task runs (its container image, or the machine itself)"
+
 
 def _explain(m: re.Match[str]) -> str:
     d = m.groupdict()
     if d.get("mod"):
-        return f"The Python module '{d['mod']}' is not installed in the container image the task runs in."
+        return f"The Python module '{d['mod']}' is not installed {WHERE}."
     if d.get("bin"):
-        return f"The script calls the program '{d['bin']}', which is not installed in the container image."
+        return f"The script calls the program '{d['bin']}', which is not installed {WHERE}."
     if d.get("lib"):
-        return f"The system library '{d['lib']}' is missing from the container image."
+        return f"The system library '{d['lib']}' is missing {WHERE}."
     if d.get("pkg"):
         return f"The package '{d['pkg']}' the code needs is not installed."
-    return "Something the code needs is not installed in the container image (or is the wrong version)."
+    return f"Something the code needs is not installed {WHERE} (or is the wrong version)."
 
 
 def _fix(m: re.Match[str]) -> str:

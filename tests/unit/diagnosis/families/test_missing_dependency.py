@@ -75,3 +75,18 @@ def test_build_tools_interpreters_and_version_conflicts(log: str) -> None:
 def test_the_interpreter_env_cannot_find_is_named() -> None:
     d = diagnose_log_text("/usr/bin/env: 'python': No such file or directory\n")
     assert "'python'" in d.explanation
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "bash: line 1: torchrun-missing: command not found\n",
+        "ModuleNotFoundError: No module named 'einops'\n",
+        "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory\n",
+    ],
+)
+def test_the_explanation_does_not_claim_a_container_image(log: str) -> None:
+    # A local or Slurm task runs on the machine itself: the diagnosis cannot know which, so it names both places.
+    d = diagnose_log_text(log)
+    assert d.label == "missing_dependency"
+    assert "where the task runs (its container image, or the machine itself)" in d.explanation
