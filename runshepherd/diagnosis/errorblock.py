@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from runshepherd.diagnosis.prefilter import AnyGate, Gated, fold, prefilter_enabled
+from runshepherd.diagnosis.prefilter import Alternatives, AnyGate, Gated, fold, prefilter_enabled
 
 # Prefixes, applied repeatedly: ISO/OSMO/bracketed timestamps, [task][osmo], [rank0]:, "0: ", glog "E0509 12:00:00.1 12 f.cc:3]".
 _PREFIXES = [
@@ -185,7 +185,7 @@ _STARTED = re.compile(
     r"|^\|\s+\d+\s+(?:N/A\s+){0,2}\d+\s+[CG](?:\+G)?\s+\S+\s+\d+MiB\s+\|",
     re.IGNORECASE,
 )
-_WARNING_G, _BENIGN_G = Gated.of(_WARNING), Gated.of(_BENIGN)
+_WARNING_G, _BENIGN_ALT = Gated.of(_WARNING), Alternatives.of(_BENIGN)
 _RETRY_G, _RECOVERED_G, _FINISHED_G = Gated.of(_RETRY), Gated.of(_RECOVERED), Gated.of(_FINISHED)
 RETRY_WINDOW = 6
 RECOVERY_WINDOW = 25
@@ -402,14 +402,14 @@ def is_event_line(text: str) -> bool:
 
 def is_benign(text: str, folded: str | None = None) -> bool:
     """A line the benign list names: routine in healthy runs, never failure evidence at any level."""
-    return bool(_BENIGN_G.search(text, folded))
+    return _BENIGN_ALT.found(text, folded)
 
 
 def is_warning(text: str, folded: str | None = None) -> bool:
     """A log-level warning or known benign notice (never failure evidence); Kubernetes event types excluded."""
     if is_event_line(text):
         return False
-    return bool(_WARNING_G.search(text, folded) or _BENIGN_G.search(text, folded))
+    return bool(_WARNING_G.search(text, folded)) or _BENIGN_ALT.found(text, folded)
 
 
 # the JVM's report of an uncaught exception (``Exception in thread "main" java.io.FileNotFoundException: …``) and

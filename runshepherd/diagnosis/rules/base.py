@@ -21,6 +21,7 @@ from runshepherd.diagnosis.prefilter import AnyGate, Gate, Gated, gate_for, pref
 ORDER_STATUS = -3
 ORDER_FAILURE_MESSAGE = -2
 ORDER_EVENT = -1
+SHORT = 64  # up to this many lines, testing each line is cheaper than joining them for a substring search
 BROAD = 32  # a family gate admitting more lines than this is narrowed per pattern (PatternRule)
 
 
@@ -103,8 +104,10 @@ class Context:
     def admitted(self, gate: AnyGate, *, events: bool = True, log: bool = True, warnings: bool = False) -> list[int]:
         """Positions in :meth:`texts` of the lines ``gate`` admits, in order (the others match none of its patterns)."""
         key = (events, log, warnings)
+        items = self.texts(events=events, log=log, warnings=warnings)
+        if len(self._texts[key]) <= SHORT:
+            return [i for i, (_, ln) in enumerate(items) if gate.admits(ln.text, ln.folded)]
         if key not in self._joined:
-            items = self.texts(events=events, log=log, warnings=warnings)
             starts, pos = [], 0
             for _, ln in items:
                 starts.append(pos)

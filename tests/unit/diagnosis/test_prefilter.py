@@ -9,7 +9,15 @@ from pathlib import Path
 import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
-from runshepherd.diagnosis.prefilter import AnyGate, Gated, fold, gate_for, prefilter_enabled, ungated
+from runshepherd.diagnosis.prefilter import (
+    Alternatives,
+    AnyGate,
+    Gated,
+    fold,
+    gate_for,
+    prefilter_enabled,
+    ungated,
+)
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 LOGS = sorted((DATA / "diagnosis" / "logs").glob("*.log")) + sorted((DATA / "diagnosis_holdout").glob("*.log"))
@@ -121,3 +129,42 @@ def test_lines_in_finds_exactly_the_lines_a_gate_admits() -> None:
     starts = [sum(len(x) + 1 for x in lines[:i]) for i in range(len(lines))]
     got = gate.lines_in("\n".join(folded), "\n".join(lines), starts)
     assert got == [i for i, ln in enumerate(lines) if gate.admits(ln, folded[i])] == [1, 3, 5]
+
+
+@pytest.mark.parametrize(
+    ("expr", "n_parts"),
+    [
+        (r"loss scale\b.*(?:to|->)\s*\d|You should probably TRAIN|^\s*\[W[^\]]*\]", 3),
+        (r"x(a|b)|[|(]y|\|z|(?i:Warn)ing", 4),  # a nested '|', one in a class, an escaped one
+        (r"[]|]q|r$", 2),  # a ']' first in a class is a literal
+    ],
+)
+def test_alternatives_find_exactly_what_the_whole_regex_finds(expr: str, n_parts: int) -> None:
+    regex = re.compile(expr, re.IGNORECASE)
+    alt = Alternatives.of(regex)
+    assert alt.parts is not None and len(alt.parts) == n_parts
+    lines = [
+        "iteration 60 | lm loss: 2.97 | loss scale: 65536.0 | number of skipped iterations: 0",
+        "Reducing loss scale to 32768",
+        "you should probably train this model",
+        "  [W socket.cpp:464] c10d",
+        "xb",
+        "(y",
+        "|z",
+        "WARNING",
+        "]q",
+        "|q",
+        "r",
+        "nothing here",
+    ]
+    for line in lines:
+        assert alt.found(line, fold(line)) == (regex.search(line) is not None), line
+        with ungated():
+            assert alt.found(line) == (regex.search(line) is not None), line
+
+
+@pytest.mark.parametrize("expr", [r"ab|ac", r"(a)x|\1y", r"single", r"a|b"])
+def test_alternatives_not_split_when_the_parts_would_not_mean_the_same(expr: str) -> None:
+    alt = Alternatives.of(re.compile(expr))
+    assert alt.parts is None  # the whole regex runs
+    assert alt.found("ab") == (re.search(expr, "ab") is not None)
