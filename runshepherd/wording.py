@@ -62,3 +62,20 @@ def applied(text: str) -> str:
     if verb in _DONE:
         return " ".join([_DONE[verb], *words[lead + 1 :]])
     return f"Applied: {body}" if body else "Applied a fix."
+
+
+def proposed(text: str) -> str:
+    """A fix not yet applied, told as a proposal with one closing period: 'Would lower the learning rate ×0.1
+    (--lr 1.0 → 0.1).' → 'Proposed: lower the learning rate ×0.1 (--lr 1.0 → 0.1).'; 'Install X …' → 'Proposed:
+    install X …'. A model's own words keep their wording behind 'Proposed: '."""
+    body = text.strip().rstrip(" .")
+    if not body:
+        return "Proposed: no change."
+    if body.startswith("Proposed:"):
+        return body + "."
+    words = body.split(" ", 2)
+    lead = 1 if words[0].lower() == "would" and len(words) > 1 else 0
+    verb = words[lead]
+    if verb.lower() in _DONE:
+        body = " ".join([verb.lower(), *words[lead + 1 :]])
+    return f"Proposed: {body}."

@@ -648,11 +648,11 @@ class ChatSession:
             fix = values.get("proposed_fix")
             ran = (values.get("fix_history") or [{}])[-1]
             if fix:
-                lines.append(f"proposed fix: {fix.get('explanation')}")
+                lines.append(wording.proposed(str(fix.get("explanation") or "")))
             elif ran.get("label") == diag.get("label") and ran.get("reason"):  # the fix already ran: say what was done
                 lines.append(f"fix applied (attempt {ran.get('attempt')}): {wording.applied(str(ran['reason']))}")
             elif (diag.get("fix") or {}).get("description"):
-                lines.append(f"suggested: {diag['fix']['description']}")
+                lines.append(wording.proposed(str(diag["fix"]["description"])))
             self.say("\n".join(lines))
             return
         wid = self._wid(intent)

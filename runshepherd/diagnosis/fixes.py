@@ -648,7 +648,7 @@ def propose_fix(diag: Diagnosis, spec_text: str, *, nodes: list[Node] | None = N
     if not _jinja_untouched(spec_text, new) or not _valid(spec_text, new):
         return Fix(
             kind=kind,
-            description=description + " (not applied automatically: the edited spec did not validate)",
+            description=description.rstrip(" .") + " (not applied automatically: the edited spec did not validate).",
             patch=None,
         )
     return Fix(kind=kind, description=description, patch=_diff(spec_text, new))

@@ -64,7 +64,9 @@ def approve_resubmit(state: SessionState, runtime: Runtime[Deps]) -> Command[Lit
         raise RuntimeError("approve_resubmit without a proposed fix")
     n = state.get("fix_attempts", 0) + 1
     # The diff itself was just shown (the `fix` event); the question stays one readable line.
-    text = f"Resubmit with this fix (fix attempt {n} of {fix_budget(state, deps)})? {fix['explanation']}"
+    text = (
+        f"Resubmit with this fix (fix attempt {n} of {fix_budget(state, deps)})? {wording.proposed(fix['explanation'])}"
+    )
     if ask(deps, "resubmit", text, default="yes") != "yes":
         return Command(goto="finish", update={"outcome": "FAILED", "outcome_reason": "you declined the fix"})
     prev = state.get("attempt") or {"n": 0}
@@ -112,7 +114,9 @@ def ask_person(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["
             return Command(goto="diagnose_fix", update={"extra_fixes": state.get("extra_fixes", 0) + 1})
     else:
         fix = (diag["fix"]["description"] if diag else "") or "no automatic change is safe"
-        text = f"No safe automatic fix: {reason} Suggested: {fix.rstrip('.')}. Resubmit unchanged, or stop here?"
+        text = (
+            f"No safe automatic fix: {reason.rstrip(' .')}. {wording.proposed(fix)} Resubmit unchanged, or stop here?"
+        )
         choice = ask(deps, "no_fix", text, default="stop", choices=["resubmit", "stop"])
         if choice == "resubmit":
             prev = state.get("attempt") or {"n": 0}

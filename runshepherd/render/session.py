@@ -11,6 +11,7 @@ from typing import Any
 from rich.console import Console
 from rich.markdown import Markdown
 
+from runshepherd import wording
 from runshepherd.events import (
     Answered,
     AppSaved,
@@ -152,7 +153,7 @@ def _diagnosis(e: DiagnosisEvent) -> Iterator[str]:
 
 
 def _fix(e: FixProposed) -> Iterator[str]:
-    yield f"● fix       {e.explanation}"
+    yield f"● fix       {wording.proposed(e.explanation)}"
     if e.diff:
         yield e.diff.rstrip()
 

@@ -266,6 +266,7 @@ def _run_point(ctx: Any, sweep: Sweep, p: Point, *, as_json: bool, lock: threadi
     deps.sweep_budget = sweep.budget
     deps.halted = halted(ctx.state_dir, sweep.sid, child)  # the person's cancel of the sweep or point, any process
     last_label = {"label": "unknown"}
+    shown_fix: dict[str, Any] = {}  # the point's latest `fix` event (its proposed change and diff)
 
     questions = sweep.questions
     assert questions is not None
@@ -296,9 +297,14 @@ def _run_point(ctx: Any, sweep: Sweep, p: Point, *, as_json: bool, lock: threadi
                     text = f"[point #{p.index} {p.name}] {q.text}"
                 else:
                     names = ", ".join(f"#{i} {n}" for i, n in group)
+                    # the points' diffs were printed in the order they failed: show the asking point's again, right
+                    # above its question, so the change the question quotes is the diff beside it
+                    if shown_fix and not as_json:
+                        renderer.event(shown_fix)
                     text = (
                         f"{len(group)} of {len(sweep.points)} points failed with {key[1]} ({names}) — "
-                        f"for all of them: {q.text} (the change shown is #{p.index}'s; each point gets its own)"
+                        f"for all of them: {q.text} (the change shown is #{p.index}'s, [p{p.index}] just above; "
+                        "each point gets its own)"
                     )
                 return sweep.prompt(q.kind, text, q.default, q.choices)
 
@@ -331,7 +337,7 @@ def _run_point(ctx: Any, sweep: Sweep, p: Point, *, as_json: bool, lock: threadi
     start = None if sweep.resumed and started else first  # a resumed point continues from its checkpoint
     questions.started()
     try:
-        return _drive_point(ctx, p, child, runner, start, answer, renderer, sweep, lock, last_label)
+        return _drive_point(ctx, p, child, runner, start, answer, renderer, sweep, lock, last_label, shown_fix)
     finally:
         questions.finished()
 
@@ -347,6 +353,7 @@ def _drive_point(
     sweep: Sweep,
     lock: threading.Lock,
     last_label: dict[str, str],
+    shown_fix: dict[str, Any],
 ) -> dict[str, Any]:
     from runshepherd.graph.runner import Asked, Emitted, Finished, Stopped
 
@@ -358,6 +365,9 @@ def _drive_point(
                 sweep.budget.count(item.event)
             if item.event.get("event") == "diagnosis":
                 last_label["label"] = str(item.event.get("label"))
+            if item.event.get("event") == "fix":
+                shown_fix.clear()
+                shown_fix.update(item.event)
             _emit(renderer, lock, item.event)
         elif isinstance(item, Asked):
             values, outcome = item.values, "NEEDS_INPUT"

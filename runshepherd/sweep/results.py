@@ -82,10 +82,18 @@ def table_markdown(results: list[dict[str, Any]], best: dict[str, Any] | None) -
             str(r.get("attempts", 0)),
             r.get("duration") or "unknown",
         ]
+        done = r.get("status") == "COMPLETED"
         for m in metric_names:
             got = (r.get("metrics") or {}).get(m)
-            cells.append(f"{_fmt(got['last'])} / {_fmt(got['best'])}" if got else "not reported")
+            # a point that did not complete has no result to compare: what it logged as it failed (a diverged
+            # run's "acc=1.000" beside loss=nan) is not a metric to set beside the others
+            cells.append("—" if not done else f"{_fmt(got['last'])} / {_fmt(got['best'])}" if got else "not reported")
         rows.append("| " + " | ".join(cells) + " |")
+    unfinished = [f"#{r['index']} {r.get('status') or 'unknown'}" for r in results if r.get("status") != "COMPLETED"]
+    if unfinished and metric_names:
+        rows.append(
+            f"\n— not compared: did not complete ({', '.join(unfinished)}); what each logged is in its workflow's log."
+        )
     for r in results:
         if r.get("fixes"):
             rows.append(f"\n† #{r['index']} ran with a fix: «{r['fixes'][-1]}»")

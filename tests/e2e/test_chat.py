@@ -103,7 +103,7 @@ def test_the_script_through_the_deterministic_router(tmp_path: Path) -> None:
     assert "starting session" in out and name.startswith("train-classifier")
     assert f"Run: {name}-1" in out  # the status answer
     assert f"logs of {name}-1 task train" in out
-    assert "failed: nan_loss" in out and "proposed fix: Would lower the learning rate" in out
+    assert "failed: nan_loss" in out and "Proposed: lower the learning rate ×0.1" in out and "Would" not in out
     assert f"● submitted {name}-2 (attempt 2)" in out and "● download  5 file(s)" in out
     assert "done · COMPLETED" in out
     assert (tmp_path / "home" / f"{name}-2" / "train" / "model.npz").is_file()  # DEST/<task>/…
@@ -172,7 +172,7 @@ def test_a_provider_killed_mid_run_falls_back_and_the_run_completes(
     assert code == 0, out
     assert "warning: fixing the spec: the model is unavailable (ConnectionError" in out
     assert "using the built-in router" in out  # the chat itself kept working
-    assert "Would lower the learning rate" in out and "done · COMPLETED" in out
+    assert "Proposed: lower the learning rate" in out and "done · COMPLETED" in out
 
 
 @pytest.mark.slow

@@ -40,8 +40,8 @@ def test_missing_program_on_local_is_proposed_not_installed(tmp_path: Path) -> N
     assert len(submitted) == 1, res.stdout  # no second submission with an apt-get step
     assert not [e for e in events if e.get("event") == "fix_proposed"], res.stdout
     (question,) = [e for e in events if e.get("event") in ("question", "answered") and e.get("kind") == "no_fix"]
-    suggested = question["text"].split("Suggested: ", 1)[1]
-    assert "Install the program 'torchrun-missing' on the machine the tasks run on" in suggested
+    suggested = question["text"].split("Proposed: ", 1)[1]
+    assert suggested.startswith("install the program 'torchrun-missing' on the machine the tasks run on")
     assert "Not applied automatically" in suggested and "image" not in suggested
     (diag,) = [e for e in events if e.get("event") == "diagnosis"]
     assert "image" not in diag["fix"]["description"]

@@ -215,6 +215,14 @@ def test_points_failing_the_same_way_are_asked_one_question_on_a_terminal(tmp_pa
         r"\[p3\] ● submitted \S+ \(attempt 2\)", plain
     )  # the answer applied to both: each resubmitted with its own change
     assert "(--lr 1.0 → 0.1)" in plain and "(--lr 2.0 → 0.2)" in plain
+    # the question proposes (never 'Would lower …') and quotes the change of the point whose diff is right above it
+    head, question = plain.split("? resubmit:", 1)
+    question = question.split("\n", 1)[0]
+    assert "Proposed: lower the learning rate ×0.1 (--lr " in question and "Would" not in plain, question
+    named = re.search(r"the change shown is #(\d)'s", question)
+    last_diff = re.findall(r"\[p(\d)\] ● fix .*\(--lr ([\d.]+) → ([\d.]+)\)", head)[-1]
+    assert named and last_diff[0] == named.group(1), (question, head[-3000:])
+    assert f"(--lr {last_diff[1]} → {last_diff[2]})" in question  # the text and the diff beside it agree
 
 
 def test_a_detached_sweep_asks_its_plan_on_the_terminal_and_a_point_question_waits_for_resume(tmp_path: Path) -> None:
@@ -244,3 +252,21 @@ def test_a_detached_sweep_asks_its_plan_on_the_terminal_and_a_point_question_wai
     assert "paused, waiting for your answer" in follow.stdout and "orchestrate resume swq" in follow.stdout
     done = json_lines(run(tmp_path, "resume", "swq", "--yes", "--json", timeout=240).stdout)[-1]
     assert done["outcome"] == "COMPLETED" and [r["status"] for r in done["results"]] == ["COMPLETED", "COMPLETED"]
+
+
+def test_a_point_that_diverged_shows_its_state_and_no_metric_in_the_comparison(tmp_path: Path) -> None:
+    """No fix allowed (--max-fixes 0): both points diverge (loss=nan, and the trainer's last line says acc=1.000).
+    Their rows show the state and '—', never 'accuracy 1 / 1' beside a NaN loss."""
+    spec = tmp_path / "sweep-lr.yaml"
+    spec.write_text((EXAMPLES / "sweep-lr.yaml").read_text().replace("cpu: 1", "cpu: 0.5"))
+    res = run(
+        tmp_path, "run", "--spec", str(spec), "--sweep", "lr=1.0,2.0", "--yes", "--max-fixes", "0", "--cadence", "0.5"
+    )
+    assert res.returncode != 0, res.stdout[-3000:]  # nothing completed
+    rows = [line for line in res.stdout.splitlines() if re.match(r"\| [12] \| lr=", line)]
+    assert len(rows) == 2, res.stdout[-3000:]
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert cells[3] in ("FAILED", "NEEDS_INPUT") and cells[6:] and set(cells[6:]) == {"—"}, row
+    assert "— not compared: did not complete (#1 " in res.stdout and "1 / 1" not in res.stdout
+    assert "Best point: none" in res.stdout

@@ -173,7 +173,7 @@ workflow:
 def test_every_applied_fix_is_told_as_done_not_as_a_proposal() -> None:
     """Once a fix ran, the comparison and the reports say what was done ('Lowered …'), never 'Would lower …'."""
     from runshepherd.diagnosis.rules import fixer_for
-    from runshepherd.wording import applied
+    from runshepherd.wording import applied, proposed
 
     big = Node(
         hostname="n",
@@ -215,6 +215,26 @@ def test_every_applied_fix_is_told_as_done_not_as_a_proposal() -> None:
         assert done.startswith(told), (fix.description, done)
         assert "would" not in done.lower() and "; or " not in done, done  # no proposal, no alternative not taken
         assert applied(done) == done  # told once, never 'Applied: Lowered …'
+        asked = proposed(fix.description)  # before it runs: a proposal, not a conditional, one closing period
+        assert asked.startswith("Proposed: ") and asked[len("Proposed: ")].islower(), asked
+        assert "would" not in asked.lower() and ".." not in asked and asked.endswith(".") and proposed(asked) == asked
     labels = ["host_oom", "gpu_oom", "nan_loss", "timeout", "missing_dependency", "output_missing", "unschedulable"]
     assert {fixer_for(x) for x in [*labels, "validation_error"]} <= covered  # every fixer the rules name
     assert applied("lr 50 makes the loss explode; the model chose lr 2").startswith("Applied: lr 50")  # a model's words
+
+
+def test_a_fix_that_did_not_validate_is_proposed_with_one_period() -> None:
+    """The question when no fix can run: 'Proposed: lower … (not applied automatically: …).', never 'Suggested:
+    Would lower …' nor a doubled period."""
+    from runshepherd.wording import proposed
+
+    said = (
+        "Would lower the learning rate ×0.1 (--lr 1.0 → 0.1); also consider gradient clipping and checking the "
+        "data (not applied automatically: the edited spec did not validate)."
+    )
+    assert proposed(said) == (
+        "Proposed: lower the learning rate ×0.1 (--lr 1.0 → 0.1); also consider gradient clipping and checking the "
+        "data (not applied automatically: the edited spec did not validate)."
+    )
+    assert proposed("Add gradient clipping.") == "Proposed: add gradient clipping."
+    assert proposed("the model says: lr 2") == "Proposed: the model says: lr 2."  # a model's own words kept
