@@ -10,7 +10,10 @@ Two generations:
   frozen before that stop's diagnosis work; scored once before and once after it. Having been scored
   twice it is retired into `dev` at stop 21 (as a validation set: see README-v3.md).
 - blind v3 (stop 21): every case of parts i, j and k, collected from threads not in parts a-h and frozen
-  before it is scored; scored once with the stop's starting code and once after the stop's work.
+  before it is scored; scored once with the stop's starting code and once after the stop's work
+  (75.6% -> 80.1% labels), then retired into `dev`.
+- blind v4 (stop 21, second round): every case of parts l, m and n, from threads not in parts a-k, frozen
+  before it is scored; scored once with the stop's starting code and once after the second round.
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS = ("i-", "j-", "k-")
+BLIND_PARTS = ("l-", "m-", "n-")
+BLIND_V3_PARTS = ("i-", "j-", "k-")
 BLIND_V2_PARTS = ("c-", "d-", "e-")
 
 
@@ -38,8 +42,13 @@ def split_v2_of(case_id: str) -> Split:
     return "blind" if case_id.startswith(BLIND_V2_PARTS) else "dev"
 
 
+def split_v3_of(case_id: str) -> Split:
+    """The first stop-21 rule: parts i, j and k were the blind split (v3), every other part `dev`."""
+    return "blind" if case_id.startswith(BLIND_V3_PARTS) else "dev"
+
+
 def split_of(case_id: str) -> Split:
-    """The current rule: parts i, j and k are the blind split (v3); every other part is `dev`."""
+    """The current rule: parts l, m and n are the blind split (v4); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 
