@@ -338,6 +338,10 @@ _LR_FLAG = re.compile(
     r"(?P<k>--(?:lr|learning[_-]rate|base[_-]lr|max[_-]lr|peak[_-]lr)|(?<![\w.-])(?:[\w.]+\.)?(?:lr|learning_rate))"
     r"(?P<sep>=|\s+|[\"']?\s*,\s*[\"']?)(?P<v>\d*\.?\d+(?:[eE][-+]?\d+)?)(?![\w.])"
 )
+_LR_TEMPLATED = re.compile(
+    r"--(?:lr|learning[_-]rate|base[_-]lr|max[_-]lr|peak[_-]lr)[\"']?(?:=|\s*,\s*|\s+)(?:-\s*)?[\"']?"
+    r"\{\{\s*(?P<var>\w+)\s*\}\}"
+)
 _LR_ENV = re.compile(
     r"^(?P<pre>\s*(?:-\s*)?(?:\w*_)?(?:LR|LEARNING_RATE)\s*:\s*)(?P<q>[\"']?)(?P<v>\d*\.?\d+(?:[eE][-+]?\d+)?)(?P=q)\s*(?:#.*)?$"
 )
@@ -362,9 +366,15 @@ def fix_nan(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
 
         spec.lines[i] = _LR_FLAG.sub(tenth, line)
     if not changed:
+        if m := _LR_TEMPLATED.search(spec.text):  # the value comes from `--set` or default-values, not the text
+            return None, (
+                f"Lower the learning rate ×0.1 by resubmitting with a smaller `--set {m.group('var')}=…` (the spec "
+                f"takes it as the template variable {m.group('var')}), add gradient clipping, and check the data "
+                "for empty or corrupted samples."
+            )
         return None, (
-            "The spec exposes no learning rate to change. Lower it in the code (×0.1), add gradient "
-            "clipping, and check the data for empty or corrupted samples."
+            "Lower the learning rate ×0.1 in the code (the spec sets none), add gradient clipping, and check the "
+            "data for empty or corrupted samples."
         )
     return (
         "".join(spec.lines),

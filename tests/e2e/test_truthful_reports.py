@@ -172,3 +172,19 @@ def test_a_cadence_of_zero_or_less_is_bad_input(tmp_path: Path) -> None:
     res = run(tmp_path, "run", "--spec", str(EXAMPLES / "train-classifier.yaml"), "--cadence", "-1", "--yes")
     assert res.returncode == 2 and "--cadence" in res.stderr, res.stdout + res.stderr
     assert "no sessions yet" in run(tmp_path, "sessions").stdout
+
+
+def test_a_templated_learning_rate_that_diverged_is_proposed_through_set(tmp_path: Path) -> None:
+    """`--set lr=1.0` on a spec that templates lr: no spec edit can lower it, and the question proposes the way that
+    can ('Proposed: lower the learning rate ×0.1 by resubmitting with a smaller `--set lr=…`'), never a conditional
+    ('Suggested: Would …'), never 'the spec exposes no learning rate', with one period."""
+    from cli_helpers import EXAMPLES
+
+    spec = str(EXAMPLES / "sweep-lr.yaml")
+    res = run(tmp_path, "run", "--spec", spec, "--set", "lr=1.0", "--yes", "--json", "--cadence", "0.5")
+    events = json_lines(res.stdout)
+    (asked,) = [e for e in events if e["event"] in ("question", "answered") and e.get("kind") == "no_fix"]
+    text = asked["text"]
+    assert "Proposed: lower the learning rate ×0.1 by resubmitting with a smaller `--set lr=…`" in text, text
+    assert "Would" not in text and "Suggested" not in text and ".." not in text and "no learning rate" not in text
+    assert events[-1]["event"] == "done" and events[-1]["outcome"] == "NEEDS_INPUT"
