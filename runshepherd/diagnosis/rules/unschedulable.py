@@ -84,6 +84,10 @@ _NO_FIT = re.compile(
     r"|\bMaxSpotInstanceCountExceeded\b|ResourcesUnavailableError|Failed to provision all possible launchable resources"
     r"|Failed to acquire resources in all (?:zones|regions)|\bInsufficientCapacity\w*|\bCapacityError\b"
     r"|\bFAILED_NO_RESOURCE\b"  # SkyPilot's managed-job status when no cloud could provision it
+    # the cloud API refusing the request for instances or accelerators over the account's quota: AWS's error code
+    # (SageMaker CreateTrainingJob, "ResourceLimitExceeded: You have exceeded an SageMaker resource limit") and
+    # Google's error detail type for a quota check failure (google.rpc.QuotaFailure, status RESOURCE_EXHAUSTED)
+    r"|\bResourceLimitExceeded\b|google\.rpc\.QuotaFailure|\bQuota failure for project\b"
     # the pod's PodScheduled condition (kubectl get pod -o yaml / describe), Volcano's gang verdict
     r"|\breason:\s*Unschedulable\b|\bPodScheduled\s+False\b|tasks in gang unschedulable"
     # Slurm's pending reason spelled out (squeue %R), with its own spaces and commas
@@ -113,18 +117,21 @@ def _no_node_fits(ctx: Context) -> list[Signal]:
     ]
     if not hits:
         return []
+    # each refusal is its own signal: a request refused again after a retry (or the cloud's "please retry" advice)
+    # is the same failure repeated, not one the program went on past
     return [
         Signal(
             "unschedulable",
             "capacity",
             0.9,
-            hits[0][0],
-            [h for _, h in hits[:2]],
+            order,
+            [h for _, h in hits[i : i + 2]],
             "The scheduler cannot place the job: no machine has the resources it asks for free (or of that kind).",
             "change_resources_or_wait",
             "Ask for resources one machine can offer (GPUs, CPUs, memory per task), pick another pool or "
             "partition, or wait for capacity.",
         )
+        for i, (order, _) in enumerate(hits[:3])
     ]
 
 

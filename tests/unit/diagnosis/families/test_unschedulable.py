@@ -150,3 +150,30 @@ def test_a_placement_warning_the_autoscaler_resolved_is_history() -> None:
         "Training iteration 1: loss=0.6931\n"
     )
     assert diagnose_log_text(log).label == "healthy"
+
+
+@pytest.mark.parametrize("case_id", ["k-0007", "k-0008", "k-0009"])
+def test_cloud_quota_refusal_is_unschedulable(case_id: str) -> None:
+    """The cloud API refusing instances or accelerators over the account's quota: AWS's error code
+    ResourceLimitExceeded (SageMaker CreateTrainingJob) and Google's google.rpc.QuotaFailure detail."""
+    d, _, record = diagnose_dev(case_id)
+    assert (
+        (d.label, d.fix.kind)
+        == ("unschedulable", "change_resources_or_wait")
+        == (
+            record["label"],
+            record["fix_kind"],
+        )
+    )
+
+
+def test_a_refusal_repeated_after_please_retry_is_not_gone_past() -> None:
+    """SageMaker's CapacityError says "Please retry using a different ML instance type": the same refusal on the
+    next attempt is that failure repeated, not a later user-code error the program went on to."""
+    d, _, record = diagnose_dev("k-0014")
+    assert d.label == record["label"] == "unschedulable"
+
+
+def test_jax_resource_exhausted_without_quota_is_not_unschedulable() -> None:
+    log = "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 8.00GiB\n"
+    assert diagnose_log_text(log).label != "unschedulable"
