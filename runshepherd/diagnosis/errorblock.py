@@ -61,7 +61,7 @@ _BENIGN = re.compile(
     r"|Could not load dynamic library"
     r"|Unable to register cu(?:DNN|FFT|BLAS) factory"
     r"|TF-TRT Warning"
-    r"|\bfalling back to\b|No GPU/TPU found"  # the program carries on with an alternative
+    r"|\b(?:falling|falls|fell) back (?:to|on)\b|\bfallback to\b|No GPU/TPU found"  # it carries on another way
     r"|oneDNN custom operations are on"
     r"|retrying in \d|Retrying \(Retry\("
     r"|NCCL INFO"

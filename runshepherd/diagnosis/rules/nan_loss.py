@@ -39,7 +39,13 @@ def _nan_from_metrics(ctx: Context) -> list[Signal]:
 # a loss printed as NaN/inf in any metric format (``Loss nan``, ``IDLoss=nan``, ``step_loss=nan`` inside a
 # progress bar that also carries a benign overflow notice), and the fp16 loss scale collapsing: both are read
 # from warning lines too
-_LOSS_NAN = re.compile(r"\b\w*loss\b['\"]?\s*(?:[=:]\s*|\s+)[\[(]?(?:nan|-?inf)\b", re.IGNORECASE)
+_LOSS_NAN = re.compile(r"\b\w*loss\b['\"]?\s*(?:[=:]\s*|\s+)[\[('\"]?(?:nan|-?inf)\b", re.IGNORECASE)
+# a loss whose magnitude is past any real objective (float32 tops out near 3.4e38): ``"main/loss": -1.1e+35``
+_LOSS_HUGE = re.compile(r"\b\w*loss\b['\"]?\s*[=:]\s*['\"]?-?\d+(?:\.\d+)?e\+(?P<x>\d+)\b", re.IGNORECASE)
+MIN_DIVERGED_EXPONENT = 15
+# a bare numeric progress row (``76970 2.6265104`` then ``76980 nan``): a metric column that turned non-finite
+_NUM_ROW = re.compile(r"^\s*\d+(?:[\s,|]+(?:-?\d+(?:\.\d+)?(?:e[-+]?\d+)?|nan|-?inf))+\s*$", re.IGNORECASE)
+_NONFINITE = re.compile(r"(?:^|[\s,|])(?:nan|-?inf)\b", re.IGNORECASE)
 _SCALE = re.compile(
     r"(?:loss scale|grad scale|loss_scale)\b[^\n]{0,40}?(?:to|->|reducing to|:)\s*(?P<v>\d+(?:\.\d+)?(?:e-?\d+)?)\b",
     re.IGNORECASE,
@@ -48,17 +54,41 @@ MIN_SANE_SCALE = 1e-3  # dynamic fp16 scaling starts near 2**16; far below 1 mea
 
 
 def _nan_in_any_line(ctx: Context) -> list[Signal]:
+    finite_rows = 0  # bare numeric progress rows seen so far, all finite
     for ln in ctx.log.lines:
         f = ln.folded  # lower-cased: a cheap test rules out nearly every line before the regexes run
-        if ln.code or ("nan" not in f and "inf" not in f and "scale" not in f):
+        if ln.code:
             continue
-        m = _LOSS_NAN.search(ln.text)
-        if m is None:
-            sm = _SCALE.search(ln.text)
-            if sm is None or float(sm.group("v")) >= MIN_SANE_SCALE:
+        strength = 0.84
+        if "nan" in f or "inf" in f:
+            if _NUM_ROW.match(ln.text):
+                if _NONFINITE.search(ln.text) is None:
+                    finite_rows += 1
+                    continue
+                if finite_rows == 0:  # a lone row is no column: read it only after finite rows of its shape
+                    continue
+                strength = 0.74
+            elif _LOSS_NAN.search(ln.text) is None and not _small_scale(ln.text):
                 continue
-        return [Signal("nan_loss", "user", 0.84, ln.index, [ln.raw.rstrip()], _EXPL, "lower_lr_or_fix_data", _FIX)]
+        elif "scale" in f:
+            if not _small_scale(ln.text):
+                continue
+        elif "loss" in f and "e+" in f:
+            hm = _LOSS_HUGE.search(ln.text)
+            if hm is None or int(hm.group("x")) < MIN_DIVERGED_EXPONENT:
+                continue
+            strength = 0.74
+        else:
+            if _NUM_ROW.match(ln.text):
+                finite_rows += 1
+            continue
+        return [Signal("nan_loss", "user", strength, ln.index, [ln.raw.rstrip()], _EXPL, "lower_lr_or_fix_data", _FIX)]
     return []
+
+
+def _small_scale(text: str) -> bool:
+    sm = _SCALE.search(text)
+    return sm is not None and float(sm.group("v")) < MIN_SANE_SCALE
 
 
 # the check that raised says what it checked: the quoted source line of the failing frame asserts or tests

@@ -83,3 +83,10 @@ def test_a_shared_library_that_cannot_be_opened_is_not_a_path_to_fix() -> None:
 def test_a_path_never_set_or_an_audio_file_that_is_not_there(log: str) -> None:
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("file_not_found", "fix_path"), log
+
+
+def test_a_missing_helper_program_the_run_falls_back_from_is_not_a_failure() -> None:
+    # torchtitan's device probe warns and carries on without lspci (i-0007, a healthy run)
+    d, _, record = diagnose_dev("i-0007")
+    assert record["label"] == "healthy"
+    assert d.label == "healthy"

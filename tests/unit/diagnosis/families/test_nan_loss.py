@@ -58,3 +58,17 @@ def test_autograd_anomaly_mode_reporting_a_backward_error() -> None:
     """TRAIN a-0060: anomaly mode's warning (python_anomaly_mode.cpp) with the excerpt cut before the exception."""
     d, _, record = diagnose_dev("a-0060")
     assert d.label == record["label"] == "nan_loss"
+
+
+@pytest.mark.parametrize("case_id", ["j-0064", "g-0023", "j-0038"])
+def test_a_loss_turning_non_finite_in_progress_lines(case_id: str) -> None:
+    # a quoted metric value (``'loss': 'nan'``), a bare step/value table whose value column turns to nan, and a
+    # loss whose magnitude (1e+35) is past any real objective: the run keeps printing progress but has diverged
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "nan_loss"
+
+
+def test_a_lone_numeric_nan_or_a_modest_loss_exponent_is_no_divergence() -> None:
+    assert diagnose_log_text("epoch 1 loss 2.3\n12 nan\n").label != "nan_loss"
+    table = "".join(f"{s} {1.5e3 / (s + 1):.3e}\n" for s in range(0, 50, 10))
+    assert diagnose_log_text("epoch 1 step 10 loss: 1.2e+03\n" + table).label == "healthy"
