@@ -19,6 +19,9 @@ FAMILY = family(
         pat(r"Disk quota exceeded|EDQUOT", 0.92),
         pat(r"low on resource: ephemeral-storage|ephemeral local storage usage exceeds", 0.96),
         pat(r"DiskPressure", 0.8),
+        # Ray's raylet file-system monitor (file_system_monitor.cc): "<path> is over 95% full, available space: …
+        # Object creation will fail if spilling is required."
+        pat(r"is over \d+(?:\.\d+)?% full, available space", 0.85),
         pat(r"not enough (?:free )?disk space|insufficient disk space|database or disk is full", 0.88),
         pat(r"PytorchStreamWriter failed writing file|file write failed|unexpected pos \d+ vs \d+", 0.8),
         pat(r"write error: No space|out of disk space|disk is full", 0.9),

@@ -26,13 +26,14 @@ _TRANSPORT_WARN = PatternRule(
     fix_description=_FIX,
     patterns=(
         pat(
-            r"NCCL WARN .*(?:Broken pipe|Connection (?:closed|reset)|Call to \w+ .* failed|Failed to execute operation"
+            # NCCL's own prefix ("host:pid:tid [dev] file:line NCCL WARN"; NCCL 2 before 2.4 printed no "NCCL")
+            r"(?:NCCL|\[\d+\] \S+\.(?:cc|h|cu):\d+) WARN .*(?:Broken pipe|Connection (?:closed|reset)|Call to \w+ .* failed|Failed to execute operation"
             r"|Duplicate GPU detected|Got completion from peer \S+ with (?:error|status)|Message truncated"
             r"|Error encountered progressing operation)",
             0.84,
         ),
         # NCCL's debug trace of an error being returned up the stack (``init.cc:867 -> 5``): 0 is success
-        pat(r"NCCL INFO \S+\.(?:cc|h|cu):\d+ -> [1-9]\d*\s*$", 0.8),
+        pat(r"(?:NCCL|\[\d+\]) INFO \S+\.(?:cc|h|cu):\d+ -> [1-9]\d*(?: \[\w+\])?\s*$", 0.8),
     ),
     in_warnings=True,
 )

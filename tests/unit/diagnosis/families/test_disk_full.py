@@ -44,3 +44,9 @@ def test_a_full_disk_in_a_chinese_locale() -> None:
     # glibc's zh_CN message catalog: ENOSPC is "设备上没有空间"
     d = diagnose_log_text("OSError: [Errno 28] 设备上没有空间: '/data/ckpt/model.pt'\n")
     assert (d.label, d.fix.kind) == ("disk_full", "free_disk")
+
+
+def test_ray_file_system_monitor_full_disk() -> None:
+    """Ray's raylet (file_system_monitor.cc) warns "<path> is over 95% full, available space: …"."""
+    d, _, record = diagnose_dev("j-0011")
+    assert (d.label, d.fix.kind) == ("disk_full", "free_disk") == (record["label"], record["fix_kind"])

@@ -147,3 +147,9 @@ def test_vllm_with_no_room_for_a_single_cache_block_asks_for_a_larger_share() ->
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("gpu_oom", "increase_memory")
     assert "gpu_memory_utilization" in d.fix.description
+
+
+def test_tensorflow_device_allocator_refusal_whatever_the_driver_code() -> None:
+    """TF's stream executor prints "failed to allocate %s (%llu bytes) from device: %s" for CUDA and ROCm alike."""
+    d, _, record = diagnose_dev("i-0020")  # ROCm: hipError_t(1002)
+    assert d.label == record["label"] == "gpu_oom"

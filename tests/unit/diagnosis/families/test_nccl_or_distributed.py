@@ -122,3 +122,10 @@ def test_a_socket_interface_that_is_not_there_is_a_settings_fix() -> None:
 def test_nccl_transport_warnings(log: str, kind: str) -> None:
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("nccl_or_distributed", kind), log
+
+
+def test_nccl_warn_in_the_pre_2_4_prefix_without_the_word_nccl() -> None:
+    """NCCL 2 before 2.4 printed "host:pid:tid [dev] file:line WARN …" and "[dev] INFO file:line -> 2"."""
+    d, _, record = diagnose_dev("i-0021")
+    assert d.label == record["label"] == "nccl_or_distributed"
+    assert diagnose_log_text("myhost:12:34 [0] INFO misc/utils.cc:52 -> 0\n").label != "nccl_or_distributed"

@@ -157,14 +157,8 @@ def test_cloud_quota_refusal_is_unschedulable(case_id: str) -> None:
     """The cloud API refusing instances or accelerators over the account's quota: AWS's error code
     ResourceLimitExceeded (SageMaker CreateTrainingJob) and Google's google.rpc.QuotaFailure detail."""
     d, _, record = diagnose_dev(case_id)
-    assert (
-        (d.label, d.fix.kind)
-        == ("unschedulable", "change_resources_or_wait")
-        == (
-            record["label"],
-            record["fix_kind"],
-        )
-    )
+    expected = ("unschedulable", "change_resources_or_wait")
+    assert (d.label, d.fix.kind) == expected == (record["label"], record["fix_kind"])
 
 
 def test_a_refusal_repeated_after_please_retry_is_not_gone_past() -> None:
