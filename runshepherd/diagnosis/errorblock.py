@@ -247,6 +247,9 @@ _ERRORISH = re.compile(
     r"|\bfailed with (?:error|exit) code [1-9]|\bterminated with (?:exit )?(?:code|signal)\b"
     r"|^\s*(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception)\b"
     r"|\bException\b.*\b(?:raised|occurred|thrown)\b|\bERROR\b|\bFAILED\b"
+    # an error field inside a status/policy line (Ray Train's FailurePolicy: ``…, Error: Training failed due to
+    # controller error:``): a capitalised message follows, unlike a metric (``Top-1 Error: 23.1``)
+    r"|[\s,;|]Error: [A-Z][a-z]+ \w+|\b(?:failed|aborted|terminated) due to\b"
 )
 _ERRORISH_RAW = re.compile(
     r"^\s*(?:\(\w+\)\s*)?\[[\d\-/: ,.T]+ [EF] \d+ \d+\]|^\s*[EF]\d{4} \d{2}:\d{2}:\d{2}"

@@ -4,8 +4,21 @@ from __future__ import annotations
 
 from runshepherd.diagnosis import diagnose_log_text
 
+from .real import diagnose_dev
+
 
 def test_an_error_no_family_explains_is_unknown_with_the_line_quoted() -> None:
     d = diagnose_log_text("step 3 loss 0.4\nERROR ~ Error executing process > 'STAR_mapping (S31)'\n")
     assert d.label == "unknown" and d.evidence == ["ERROR ~ Error executing process > 'STAR_mapping (S31)'"]
     assert d.fix.kind == "none" and "full log" in d.fix.description
+
+
+def test_an_error_field_in_a_retried_status_line_is_never_healthy() -> None:
+    # k-0026 (Ray Train's FailurePolicy line): the controller retried a failed start and the log ends retrying
+    d, text, record = diagnose_dev("k-0026")
+    assert record["label"] != "healthy" and d.label != "healthy"
+    assert d.evidence and "Error: Training failed due to controller error" in d.evidence[0]
+    # a metric named "Error" is no error
+    assert diagnose_log_text("epoch 3 step 200 loss 0.41\nTop-1 Error: 23.1\nepoch 4 step 300 loss 0.38\n").label == (
+        "healthy"
+    )
