@@ -70,6 +70,9 @@ FAMILY = family(
             0.88,
         ),
         pat(r"CUDA error: (?:unknown error|initialization error)", 0.8),
+        # the same runtime codes in PyTorch's legacy THC wording ("cuda runtime error (%d) : %s at %s:%d"):
+        # cudaErrorInitializationError 3, cudaErrorInsufficientDriver 35, cudaErrorNoDevice 100, cudaErrorUnknown 999
+        pat(r"cuda runtime error \((?:3|35|100|999)\) : ", 0.8),
         # PyTorch's wording of a CUDA initialisation that failed for no reason it can name, and a node whose fabric
         # manager has not brought the GPUs up (cudaErrorSystemNotReady, "system not yet initialized"). TensorFlow's
         # ``failed call to cuInit`` is left out: CPU-only runs log it and carry on.

@@ -53,7 +53,8 @@ FAMILY = family(
     patterns=(
         pat(r"ModuleNotFoundError: No module named '(?P<mod>[\w.]+)'", 0.9),
         pat(r"ImportError: No module named '?(?P<mod>[\w.]+)'?", 0.9),
-        pat(r"(?P<bin>[\w.+\-/]+): command not found", 0.9),
+        # (a name that starts with '-' is an option the shell ran as a command: a broken script, validation_error)
+        pat(r"(?<![\w.+\-/])(?P<bin>[\w./+][\w.+\-/]*): command not found", 0.9),
         pat(r"^(?:/bin/(?:ba)?sh|sh|bash): (?:\d+: |line \d+: )?(?P<bin>[\w.+\-/]+): not found", 0.9),
         pat(r'exec: "?(?P<bin>[\w.+\-/]+)"?: executable file not found in \$PATH', 0.9),
         pat(r"executable file not found in \$PATH", 0.88),

@@ -102,6 +102,12 @@ _CONFIG = PatternRule(
             flags=0,
         ),
         pat(r"^\S+: error: unrecognized arguments: ", 0.9, flags=0),
+        # transformers' HfArgumentParser refusing leftover arguments (hf_argparser.py: "Some specified arguments are
+        # not used by the HfArgumentParser: {remaining_args}")
+        pat(r"Some specified arguments are not used by the HfArgumentParser", 0.88, flags=0),
+        # the shell running an option, or a carriage return, as a command: a launch script's line continuation is
+        # broken (CRLF line endings, a space after the backslash), so its arguments never reached the program
+        pat(r"(?:line \d+|^\S+): (?:--?[\w.-]+|\$'\\r'): command not found", 0.86, flags=0),
         pat(r"^\S+: error: the following arguments are required: ", 0.9, flags=0),
         pat(r"^\S+: error: argument \S+: (?:invalid|expected)", 0.88, flags=0),
         pat(r"^Error: (?:No such option|Missing option|Missing argument|Invalid value for) ", 0.85, flags=0),

@@ -81,3 +81,10 @@ def test_tensorflows_cuinit_warning_on_a_cpu_run_is_not_a_driver_failure() -> No
 )
 def test_rocm_counterparts_of_the_cuda_driver_failures(log: str) -> None:
     assert diagnose_log_text(log).label == "cuda_driver", log
+
+
+def test_legacy_thc_cuda_runtime_error_code() -> None:
+    """PyTorch's THC wording "cuda runtime error (%d) : %s": 999 is cudaErrorUnknown (a driver in a bad state)."""
+    d, _, record = diagnose_dev("i-0015")
+    assert (d.label, d.fix.kind) == ("cuda_driver", "fix_driver_or_image") == (record["label"], record["fix_kind"])
+    assert diagnose_log_text("RuntimeError: cuda runtime error (2) : out of memory at x.cu:1\n").label != "cuda_driver"

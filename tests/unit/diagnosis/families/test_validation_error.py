@@ -80,3 +80,12 @@ def test_a_check_in_a_dataclass_post_init_rejects_the_configuration() -> None:
 )
 def test_a_bare_value_error_in_the_users_code_stays_a_code_error(log: str) -> None:
     assert diagnose_log_text(log).label == "user_code_error", log
+
+
+def test_broken_line_continuation_is_not_a_missing_program() -> None:
+    """CRLF endings: HfArgumentParser is handed '\\r' and bash runs the next option lines as commands."""
+    d, _, record = diagnose_dev("j-0044")
+    assert (d.label, d.fix.kind) == ("validation_error", "fix_code") == (record["label"], record["fix_kind"])
+    assert diagnose_log_text("run.sh: line 9: $'\\r': command not found\n").label == "validation_error"
+    assert diagnose_log_text("train.sh: line 3: --lr: command not found\n").label == "validation_error"
+    assert diagnose_log_text("bash: line 3: torchrun: command not found\n").label == "missing_dependency"
