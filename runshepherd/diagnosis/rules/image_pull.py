@@ -129,12 +129,53 @@ def _image_pull(ctx: Context) -> list[Signal]:
     ]
 
 
+# The image was pulled but is built for another CPU architecture. The Docker CLI warns "The requested image's
+# platform (linux/arm64) does not match the detected host platform (linux/amd64) and no specific platform was
+# requested"; the kernel then refuses the foreign binary (ENOEXEC, "exec format error"), or the runtime cannot find
+# the foreign dynamic loader and says "exec /path: no such file or directory" for a program the image does have.
+_PLATFORM = re.compile(r"requested image's platform \(\S+\) does not match the detected host platform")
+_EXEC_FORMAT = re.compile(r"\bexec format error\b", re.IGNORECASE)
+_EXEC_MISSING = re.compile(r"^(?:\S+: )?exec /\S+: no such file or directory\s*$")
+_PLATFORM_EXPL = (
+    "The container image is built for another CPU architecture than the machine (an arm64 image on an amd64 host, "
+    "or the reverse), so its programs cannot run and the task stopped at start."
+)
+_PLATFORM_FIX = (
+    "Use an image (tag or digest) built for the machine's platform, or ask for it explicitly "
+    "(`docker run --platform linux/amd64`, a multi-arch tag); rebuild the image for that platform if it is yours."
+)
+
+
+def _wrong_platform(ctx: Context) -> list[Signal]:
+    lines = ctx.log.lines
+    warned = next((ln.index for ln in lines if "platform (" in ln.text and _PLATFORM.search(ln.text)), None)
+    for ln in lines:
+        if "xec " not in ln.text:
+            continue
+        foreign = _EXEC_FORMAT.search(ln.text) is not None
+        if foreign or (warned is not None and ln.index > warned and _EXEC_MISSING.search(ln.text)):
+            ev = [lines[warned].raw.rstrip()] if warned is not None else []
+            strength = 0.9 if warned is not None else 0.84
+            sig = Signal(
+                "image_pull",
+                "user",
+                strength,
+                ln.index,
+                [ln.raw.rstrip(), *ev],
+                _PLATFORM_EXPL,
+                "fix_image",
+                _PLATFORM_FIX,
+            )
+            return [sig]
+    return []
+
+
 FAMILY = family(
     "image_pull",
     origin="user",
     fix_kind="fix_image",
     explanation="The container image could not be downloaded, so the task never started.",
     fix_description="Check the image name and tag (or the registry credential) and resubmit.",
-    rules=(FunctionRule("image_pull", _image_pull),),
+    rules=(FunctionRule("image_pull", _image_pull), FunctionRule("wrong_platform", _wrong_platform)),
     applies=("failed", "running"),
 )

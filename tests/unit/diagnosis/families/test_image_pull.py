@@ -93,3 +93,13 @@ def test_docker_daemon_and_apptainer_pull_failures(log: str, kind: str) -> None:
 def test_an_importer_refused_its_own_directory_is_a_file_permission_not_a_pull() -> None:
     d, _, record = diagnose_dev("b-0033")  # pyxis: "mkdir: cannot create directory '/run/enroot': Permission denied"
     assert (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("permission_or_auth", "fix_path")
+
+
+def test_an_image_for_another_platform_is_an_image_problem() -> None:
+    """Docker warns that "The requested image's platform (linux/arm64) does not match the detected host platform";
+    the runtime then cannot exec the image's programs (no loader for that architecture)."""
+    d, _, record = diagnose_dev("k-0004")
+    assert (d.label, d.fix.kind) == ("image_pull", "fix_image") == (record["label"], record["fix_kind"])
+    # the kernel's ENOEXEC for a foreign binary, as runc reports it
+    log = "standard_init_linux.go:228: exec user process caused: exec format error\n"
+    assert (diagnose_log_text(log).label, diagnose_log_text(log).fix.kind) == ("image_pull", "fix_image")
