@@ -26,6 +26,27 @@ _OWN_STEP = PatternRule(
     ),
 )
 
+# a start-up or response timeout: a server, worker or model load given a fixed time to come up (TorchServe's
+# WorkerInitializationException "Backend worker did not respond in given time", its default_response_timeout;
+# serving launchers' "did not become ready within N s"); read on error-level lines only
+_NOT_READY = PatternRule(
+    name="timeout_not_ready",
+    label="timeout",
+    origin="config",
+    fix_kind="increase_timeout_or_checkpoint",
+    explanation="A part of the job (a server, a worker or a model load) did not come up within the time it is "
+    "given, so it was stopped before it was ready.",
+    fix_description="Raise that start-up or response timeout (e.g. TorchServe's `default_response_timeout`, the "
+    "server's readiness timeout), or make the start faster (a local copy of the model, fewer workers).",
+    patterns=(
+        pat(
+            r"\bdid not (?:become ready|respond|start(?: up)?|come up) (?:within \d+(?:\.\d+)? ?(?:s|sec|seconds"
+            r"|min|minutes)\b|in (?:the )?given time)",
+            0.8,
+        ),
+    ),
+)
+
 FAMILY = family(
     "timeout",
     origin="config",
@@ -90,7 +111,7 @@ FAMILY = family(
             0.85,
         ),
     ),
-    rules=(_OWN_STEP,),
+    rules=(_OWN_STEP, _NOT_READY),
     statuses={"FAILED_EXEC_TIMEOUT": 0.97},
     # 124 is what coreutils `timeout` returns when it had to stop the command
     exit_codes=(

@@ -115,3 +115,12 @@ def test_a_helper_command_timing_out_in_a_warning_does_not_stop_a_healthy_run() 
         "epoch 1 step 100 loss 0.4321\nepoch 1 step 200 loss 0.4012\n"
     )
     assert diagnose_log_text(log).label == "healthy"
+
+
+@pytest.mark.parametrize("case_id", ["k-0010", "k-0021"])
+def test_a_start_up_or_response_timeout(case_id: str) -> None:
+    """TorchServe's WorkerInitializationException "Backend worker did not respond in given time" (its
+    default_response_timeout) and a server's "did not become ready within 300 s"."""
+    d, _, record = diagnose_dev(case_id)
+    assert (d.label, d.fix.kind) == ("timeout", "increase_timeout_or_checkpoint")
+    assert d.label == record["label"]
