@@ -85,7 +85,10 @@ class LogsReaders(BaseEvent):
 
 class FixSuggestion(BaseModel):
     kind: str
-    description: str | None = None
+    description: str | None = Field(None, description="the bare action ('Lower the learning rate ×0.1 …')")
+    status: Literal["proposed"] = Field(
+        "proposed", description="a diagnosis only proposes; `submitted` reason fix applies"
+    )
 
 
 class DiagnosisEvent(BaseEvent):
@@ -104,7 +107,10 @@ class FixProposed(BaseEvent):
     attempt: int = Field(description="the attempt number the fixed spec would be submitted as")
     diff: str | None
     kind: str
-    explanation: str
+    explanation: str = Field(description="the bare action ('Lower the learning rate ×0.1 …'), not yet applied")
+    status: Literal["proposed"] = Field(
+        "proposed", description="applied only when a `submitted` event with reason fix follows"
+    )
 
 
 class Answered(BaseEvent):

@@ -22,8 +22,9 @@ def memory(gi: float) -> str:
     return f"{max(1, math.floor(gi * 1024))}Mi"
 
 
-# A fix is proposed in the conditional or the imperative ("Would lower …", "Install …"); once it ran, the same
-# change is told in the past tense. One table, so every fix kind reads the same after it was applied.
+# A fix's description is the bare action ("Lower …", "Install …"): the framings below add the tense, so the same
+# words read as a proposal before the fix runs and as what was done after. One table, so every fix kind reads the
+# same once it was applied.
 _DONE = {
     "add": "Added",
     "ask": "Asked",
@@ -47,35 +48,31 @@ _ALTERNATIVE = (" (not applied automatically", "; or ", " — or ")
 
 
 def applied(text: str) -> str:
-    """A fix's proposal text as what was done: 'Would lower the learning rate ×0.1 (lr 1.0 → 0.1)' → 'Lowered the
-    learning rate ×0.1 (lr 1.0 → 0.1)'; 'Install X …; or bake it into the image.' → 'Installed X …' (the
-    alternatives not taken are dropped). A text with no verb we know (a model's own words) reads 'Applied: …'."""
+    """A fix's action as what was done: 'Lower the learning rate ×0.1 (lr 1.0 → 0.1)' → 'Lowered the learning
+    rate ×0.1 (lr 1.0 → 0.1)'; 'Install X …; or bake it into the image.' → 'Installed X …' (the alternatives not
+    taken are dropped). A text with no verb we know (a model's own words) reads 'Applied: …'."""
     body = text.strip()
     if body.startswith("Applied") or body.split(" ", 1)[0] in _DONE.values():
-        return body  # already told as done
+        return body  # already told as done (a fix history kept by an older version)
     for cut in _ALTERNATIVE:
         if cut in body:
             body = body.split(cut, 1)[0].rstrip(" ;,") + "."
-    words = body.split(" ", 2)
-    lead = 1 if words and words[0].lower() == "would" else 0
-    verb = words[lead].lower() if len(words) > lead else ""
-    if verb in _DONE:
-        return " ".join([_DONE[verb], *words[lead + 1 :]])
+    verb, _, rest = body.partition(" ")
+    if verb.lower() in _DONE:
+        return f"{_DONE[verb.lower()]} {rest}".rstrip()
     return f"Applied: {body}" if body else "Applied a fix."
 
 
 def proposed(text: str) -> str:
-    """A fix not yet applied, told as a proposal with one closing period: 'Would lower the learning rate ×0.1
-    (--lr 1.0 → 0.1).' → 'Proposed: lower the learning rate ×0.1 (--lr 1.0 → 0.1).'; 'Install X …' → 'Proposed:
-    install X …'. A model's own words keep their wording behind 'Proposed: '."""
+    """A fix not yet applied, told as a proposal with one closing period: 'Lower the learning rate ×0.1
+    (--lr 1.0 → 0.1).' → 'Proposed: lower the learning rate ×0.1 (--lr 1.0 → 0.1).'. A model's own words keep
+    their wording behind 'Proposed: '."""
     body = text.strip().rstrip(" .")
     if not body:
         return "Proposed: no change."
     if body.startswith("Proposed:"):
         return body + "."
-    words = body.split(" ", 2)
-    lead = 1 if words[0].lower() == "would" and len(words) > 1 else 0
-    verb = words[lead]
+    verb, _, rest = body.partition(" ")
     if verb.lower() in _DONE:
-        body = " ".join([verb.lower(), *words[lead + 1 :]])
+        body = f"{verb.lower()} {rest}".rstrip()
     return f"Proposed: {body}."

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from runshepherd import wording
 from runshepherd.cli.context import CliContext
 from runshepherd.errors import UsageError
 
@@ -150,6 +151,6 @@ def _print(ctx: CliContext, obj: dict[str, Any], as_json: bool, *, what_would_co
         out.print(f"  to confirm: {what_would_confirm}", markup=False)
     fix = obj["fix"]
     if fix["kind"] != "none":
-        out.print(f"  fix ({fix['kind']}): {fix['description']}", markup=False)
+        out.print(f"  fix ({fix['kind']}): {wording.proposed(fix['description'])}", markup=False)
     if fix.get("patch"):
         out.print(fix["patch"].rstrip(), markup=False)

@@ -4,6 +4,9 @@ Edits are made line by line at positions ruamel.yaml reports (or at literal text
 of the file — comments, order, quoting — is untouched. Jinja variables (``{{ var }}``) are never edited; the OSMO
 tokens ``{{output}}``, ``{{input:N}}``, ``{{workflow_id}}`` and ``{{host:x}}`` are not Jinja variables. A patch
 that does not validate is dropped.
+
+A description is the bare action ("Lower the learning rate ×0.1 (--lr 50 → 5)"): whether it is proposed or was
+applied is said by the framing that shows it (`wording.proposed` / `wording.applied`) and, in JSON, by a field.
 """
 
 from __future__ import annotations
@@ -274,7 +277,7 @@ def fix_host_oom(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Resu
             "to change (it is missing or a template variable).",
         )
     capped = f" (capped by the largest node, {cap}Gi usable)" if cap is not None else ""
-    return "".join(spec.lines), f"Would double the memory request: {', '.join(changed)}{capped}."
+    return "".join(spec.lines), f"Double the memory request: {', '.join(changed)}{capped}."
 
 
 _BATCH_FLAG = re.compile(
@@ -327,11 +330,11 @@ def fix_gpu_oom(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Resul
 
         spec.lines[i] = _ACCUM.sub(double, line)
     keep = (
-        (" and doubled gradient accumulation to keep the effective batch (" + ", ".join(accum) + ")")
+        (", with gradient accumulation doubled to keep the effective batch (" + ", ".join(accum) + ")")
         if accum
         else "; add gradient accumulation if the effective batch size matters"
     )
-    return "".join(spec.lines), f"Would halve the batch size ({', '.join(changed)}){keep}."
+    return "".join(spec.lines), f"Halve the batch size ({', '.join(changed)}){keep}."
 
 
 _LR_FLAG = re.compile(
@@ -378,7 +381,7 @@ def fix_nan(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result:
         )
     return (
         "".join(spec.lines),
-        f"Would lower the learning rate ×0.1 ({', '.join(changed)}); also consider gradient clipping and checking the data.",
+        f"Lower the learning rate ×0.1 ({', '.join(changed)}); also consider gradient clipping and checking the data.",
     )
 
 
@@ -391,7 +394,7 @@ def fix_timeout(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Resul
             new = f"{int(m.group(1)) * 2}{m.group(2)}"
             if _set_value(spec, to, "exec_timeout", new):
                 return "".join(spec.lines), (
-                    f"Would double the time limit (exec_timeout {to['exec_timeout']} → {new}); "
+                    f"Double the time limit (exec_timeout {to['exec_timeout']} → {new}); "
                     "also save checkpoints so a stopped run can resume."
                 )
     return None, (
@@ -538,7 +541,7 @@ def fix_sizing(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) -> Result
     if not changed:
         return None, "The resources to shrink are template variables or missing; set them with --set to fit one node."
     return "".join(spec.lines), (
-        "Would size the resources to one node with OSMO's rule (90% of the node, scaled by "
+        "Size the resources to one node with OSMO's rule (90% of the node, scaled by "
         f"requested/node GPUs): {', '.join(changed)}."
     )
 
@@ -587,7 +590,7 @@ def fix_unschedulable(diag: Diagnosis, spec: _Spec, nodes: list[Node] | None) ->
                         changed.append(f"{key} {old} → {txt}")
         if changed:
             return "".join(spec.lines), (
-                f"Would ask for the largest size one machine has ({', '.join(changed)}): no single machine can "
+                f"Ask for the largest size one machine has ({', '.join(changed)}): no single machine can "
                 "hold the task, so the work per task shrinks accordingly — or split it over several tasks."
             )
     return None, diag.fix.description or "Ask for fewer resources, wait, or use another pool."

@@ -98,7 +98,13 @@ class Diagnosis(_Model):
             "confidence": round(self.confidence, 3),
             "evidence": list(self.evidence),
             "explanation": self.explanation,
-            "fix": {"kind": self.fix.kind, "description": self.fix.description, "patch": self.fix.patch},
+            # diagnose only proposes: the description is the bare action and `status` says it was not applied
+            "fix": {
+                "kind": self.fix.kind,
+                "description": self.fix.description,
+                "patch": self.fix.patch,
+                "status": "proposed",
+            },
         }
 
 

@@ -83,8 +83,31 @@ def test_diagnose_proposes_and_never_claims_it_applied(tmp_path: Path) -> None:
     _wait_failed(tmp_path, [wid])
     out = run(tmp_path, "diagnose", wid, "--json")
     fix = json_lines(out.stdout)[0]["fix"]
-    assert fix["description"].startswith("Would lower the learning rate"), fix
-    assert "Lowered" not in out.stdout
+    # the bare action and an explicit state: a machine reader never parses tense ('Would lower …' until stop 22)
+    assert fix["description"].startswith("Lower the learning rate ×0.1 (--lr 50 → 5)"), fix
+    assert fix["status"] == "proposed", fix
+    assert "Lowered" not in out.stdout and "Would" not in out.stdout
+    text = run(tmp_path, "diagnose", wid).stdout  # the person reads it as a proposal
+    assert "fix (lower_lr_or_fix_data): Proposed: lower the learning rate ×0.1 (--lr 50 → 5)" in text, text
+    assert "Would" not in text and "Lowered" not in text
+    # the MCP tool (the SDK's own client over stdio) carries the same bare action and state
+    import anyio
+    from cli_helpers import env_for, orchestrate_bin
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    cmd = orchestrate_bin()
+    params = StdioServerParameters(command=cmd[0], args=[*cmd[1:], "mcp"], env=env_for(tmp_path), cwd=str(tmp_path))
+
+    async def ask() -> dict:
+        async with Client(params) as client:
+            res = await client.call_tool("diagnose", {"workflow_id": wid})
+            assert not res.is_error and res.structured_content is not None, res.content
+            return res.structured_content
+
+    (item,) = anyio.run(ask)["diagnoses"]
+    assert item["diagnosis"]["fix"]["status"] == "proposed", item
+    assert item["diagnosis"]["fix"]["description"].startswith("Lower the learning rate ×0.1 (--lr 50 → 5)"), item
 
 
 BUSY = """\

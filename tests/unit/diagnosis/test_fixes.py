@@ -171,9 +171,10 @@ workflow:
 
 
 def test_every_applied_fix_is_told_as_done_not_as_a_proposal() -> None:
-    """Once a fix ran, the comparison and the reports say what was done ('Lowered …'), never 'Would lower …'."""
+    """A fixer writes the bare action ('Lower …'); once the fix ran, the comparison and the reports say what was
+    done ('Lowered …'), before it runs a proposal ('Proposed: lower …'), never the conditional 'Would lower …'."""
     from runshepherd.diagnosis.rules import fixer_for
-    from runshepherd.wording import applied, proposed
+    from runshepherd.wording import _DONE, applied, proposed
 
     big = Node(
         hostname="n",
@@ -210,6 +211,7 @@ def test_every_applied_fix_is_told_as_done_not_as_a_proposal() -> None:
     for diag, spec, nodes, told in cases:
         fix = propose_fix(diag, spec, nodes=nodes)
         assert fix.patch, (diag.label, fix.description)  # a fix that would run
+        assert fix.description.split(" ", 1)[0].lower() in _DONE, fix.description  # the bare action, no tense
         covered.add(fixer_for(diag.label))
         done = applied(fix.description)
         assert done.startswith(told), (fix.description, done)
@@ -229,7 +231,7 @@ def test_a_fix_that_did_not_validate_is_proposed_with_one_period() -> None:
     from runshepherd.wording import proposed
 
     said = (
-        "Would lower the learning rate ×0.1 (--lr 1.0 → 0.1); also consider gradient clipping and checking the "
+        "Lower the learning rate ×0.1 (--lr 1.0 → 0.1); also consider gradient clipping and checking the "
         "data (not applied automatically: the edited spec did not validate)."
     )
     assert proposed(said) == (
