@@ -15,7 +15,7 @@ Two generations:
 - blind v4 (stop 21, second round): every case of parts l, m and n, from threads not in parts a-k, frozen
   before it is scored; scored once with the stop's starting code and once after the second round
   (75.6% -> 78.0% labels), then retired into `dev` at stop 22.
-- blind v5 (stop 22): every case of parts o, p and q, from threads and forum posts not in parts a-n, frozen
+- blind v5 (stop 22): every case of parts o, p, q, r and s, from threads and forum posts not in parts a-n, frozen
   before it is scored; scored once with the stop's starting code and once after the stop's work.
 """
 
@@ -30,7 +30,7 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS = ("o-", "p-", "q-")
+BLIND_PARTS = ("o-", "p-", "q-", "r-", "s-")
 BLIND_V4_PARTS = ("l-", "m-", "n-")
 BLIND_V3_PARTS = ("i-", "j-", "k-")
 BLIND_V2_PARTS = ("c-", "d-", "e-")
@@ -57,7 +57,7 @@ def split_v4_of(case_id: str) -> Split:
 
 
 def split_of(case_id: str) -> Split:
-    """The current rule: parts o, p and q are the blind split (v5); every other part is `dev`."""
+    """The current rule: parts o, p, q, r and s are the blind split (v5); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 
