@@ -59,6 +59,8 @@ FAMILY = family(
         pat(r"Resource exhausted: (?:Out of memory|Failed to allocate)|Failed to allocate .{0,60} on device", 0.9),
         pat(r"RESOURCE_EXHAUSTED: .{0,80}(?:allocat|memory)|out of memory on (?:device|GPU)", 0.88),
         pat(r"HIP out of memory", 0.9),
+        # torch-directml (AMD/Intel GPUs on Windows): its allocator's refusal
+        pat(r"There is not enough GPU video memory available|DML allocator out of memory", 0.9),
         # TensorFlow's stream executor when the device allocator refuses a block, whatever the driver's error code
         # (CUDA or ROCm): "failed to allocate %s (%llu bytes) from device: %s" (stream_executor cuda/rocm_driver.cc)
         pat(r"failed to allocate \S+ \(\d+ bytes\) from device", 0.86),

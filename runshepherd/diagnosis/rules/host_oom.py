@@ -34,6 +34,9 @@ _MACHINE_RAN_OUT = re.compile(
     r"constraint=CONSTRAINT_NONE|\bglobal_oom\b"
     # a runtime's own allocator refusing on the host (no limit killed it): the batch or model is too big for the RAM
     r"|DefaultCPUAllocator: (?:can't allocate|not enough) memory|/device:CPU:\d+ by allocator cpu|\bTFRT_CPU_\d+"
+    # Windows' ERROR_COMMIT_LIMIT: the paging file (RAM + swap) could not back what was committed (each
+    # data-loader worker loading torch's DLLs commits its own share): fewer workers, or a larger paging file
+    r"|\[WinError 1455\]|The paging file is too small for this operation to complete"
 )
 _REDUCE = (
     "Use less memory at once: run fewer tasks or actors per node (Ray: request more memory or CPUs per task so "
@@ -89,7 +92,8 @@ FAMILY = family(
         pat(r"out of shared memory|shared memory \(shm\) limit|insufficient shared memory", 0.92),
         # a bus error in a data-loading or model-sharing process is /dev/shm running out (a container's
         # default is 64 MB)
-        pat(r"\bBus error\b", 0.87),
+        # (not macOS, where bash reports any SIGBUS as "Bus error: 10" and there is no /dev/shm: see segfault)
+        pat(r"\bBus error\b(?!: 10\b)", 0.87),
         pat(r"is killed by signal: Killed", 0.9),
         pat(r"^(?:\w+\.)*MemoryError\b", 0.88, flags=0),
         pat(r"std::bad_alloc", 0.88),
@@ -100,6 +104,24 @@ FAMILY = family(
         # (tqdm leaves no newline, so the shell's report can end a progress-bar line)
         pat(r"(?:line \d+:\s+\d+ Killed|^\W*(?:Killed|已杀死|已殺死)\W*$|^Killed\s+\S|\]Killed\s*$)", 0.7),
         pat(r"\btasks? [\d,-]+: Killed\b|\bKilled by signal 9\b|\bsignal 9 \(SIGKILL\)|<Signals\.SIGKILL: 9>", 0.68),
+        # the same SIGKILL in other emitters' words: bash's job table (``[1]+  Killed   python train.py``), zsh's
+        # (``zsh: killed     python train.py``, ``[1]    2843557 killed     python``: zsh names signals in lower
+        # case), macOS bash (``Killed: 9``: BSD strsignal plus the number), Go's os/exec (``signal: killed``, the
+        # ProcessState of a child that got SIGKILL: ollama's runner), torch.multiprocessing.spawn's
+        # ``process 0 terminated with signal SIGKILL``
+        pat(
+            # (log preparation strips the job number ``[1]``: the table's ``+``/pid column is left)
+            r"^(?:\[\d+\])?(?:[+-]\s+|\s*\d{2,}\s+)[Kk]illed(?:\s{2,}\S|\s*$)|^zsh: killed\s|^\W*Killed: 9\W*$"
+            r"|\bsignal: killed\b|\bterminated with signal SIGKILL\b",
+            0.7,
+            flags=0,
+        ),
+        # notebook hosts reporting the kernel's memory kill in their own words (Colab, Kaggle)
+        pat(
+            r"Your session crashed after using all available RAM|tried to allocate more memory than is available",
+            0.92,
+        ),
+        pat(r"\[WinError 1455\]|The paging file is too small for this operation to complete", 0.88),
     ),
     # Dask's nanny restarts a worker past its memory budget and logs it as a warning
     warning_patterns=(pat(r"\bexceeded \d+% memory budget\b", 0.85),),

@@ -53,12 +53,14 @@ _MISUSE = re.compile(
 )
 # the job's own network settings: a rendezvous port another process holds, an interface that is not there
 _SETTINGS = re.compile(
-    r"Address already in use|EADDRINUSE|no socket interface found|NCCL_SOCKET_IFNAME.{0,80}(?:not found|no interface)"
+    r"Distributed package doesn't have NCCL built in|without libuv support|only supported with GPUs, no GPUs found"
+    r"|Address already in use|EADDRINUSE|no socket interface found|NCCL_SOCKET_IFNAME.{0,80}(?:not found|no interface)"
     r"|Bootstrap : no socket interface|is neither AF_INET\(\d+\) nor AF_INET6"
 )
 _SETTINGS_FIX = (
     "Fix the job's network settings: pick a free rendezvous port (MASTER_PORT / --master_port; another job holds "
-    "the default), and set NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to an interface the nodes really have."
+    "the default), use the gloo backend where PyTorch has no NCCL (Windows, macOS, CPU-only) and set USE_LIBUV=0 "
+    "where it was built without libuv, and set NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to an interface the nodes really have."
 )
 _SHM_FIX = (
     "Give the job a larger shared-memory area (/dev/shm): `--shm-size` for a container, a memory-backed emptyDir "
@@ -119,6 +121,15 @@ FAMILY = family(
         ),
         # Horovod: an allreduce failed on this rank, or another rank's failure shut Horovod down
         pat(r"HorovodInternalError|Horovod has been shut down", 0.84),
+        # a backend this PyTorch build lacks (Windows and macOS wheels have no NCCL; Windows builds since 2.4 start
+        # the TCPStore with libuv unless USE_LIBUV=0): fixed in the job's settings (gloo, USE_LIBUV=0)
+        pat(
+            r"Distributed package doesn't have NCCL built in|use_libuv was requested but PyTorch was build without libuv"
+            r"|ProcessGroupNCCL is only supported with GPUs, no GPUs found",
+            0.86,
+        ),
+        # c10d's TCPStore of older releases raised the bind failure of the rendezvous port bare
+        pat(r"^RuntimeError: Address already in use\s*$", 0.82, flags=0),
         # Open MPI / PRRTE: the launcher lost a remote daemon, or two processes could not connect over TCP
         pat(
             r"(?:ORTE|PRTE|PRRTE) (?:has lost communication with a remote daemon|was unable to reliably start)"

@@ -156,7 +156,12 @@ FAMILY = family(
             r"|cannot find the appropriate snapshot folder|error happened while trying to locate the files? on the Hub",
             0.88,
         ),
-        pat(r"\b429 Client Error\b", 0.88),
+        pat(r"\b429 Client Error\b|HTTP Error 429\b", 0.88),
+        # torch.hub's check of a downloaded file against the hash in its name: the download came truncated or
+        # altered (delete the file in the cache and fetch it again)
+        pat(r"invalid hash value \(expected ", 0.8),
+        # Winsock's words for a connection the remote end dropped (WSAECONNRESET 10054, WSAECONNABORTED 10053)
+        pat(r"\[WinError 1005[34]\] |An existing connection was forcibly closed by the remote host", 0.76),
         # TLS cut off mid-handshake or mid-stream (Python's ssl, OpenSSL 3)
         pat(r"SSLEOFError|SSLZeroReturnError|EOF occurred in violation of protocol|UNEXPECTED_EOF_WHILE_READING", 0.84),
         # aiohttp (fsspec, gcsfs, s3fs, datasets' streaming) and fsspec's own timeout

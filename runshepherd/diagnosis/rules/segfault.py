@@ -60,7 +60,34 @@ FAMILY = family(
         ),
         pat(r"terminate called after throwing an instance of", 0.7),
         pat(r"SIGABRT|Signal 6 \(SIGABRT\)", 0.7),
+        # the shells' own reports of a native crash: macOS bash appends the signal number to BSD's strsignal
+        # (``Segmentation fault: 11`` is read above, ``Bus error: 10``, ``Abort trap: 6``); zsh names them in lower
+        # case (``zsh: illegal hardware instruction  python``, ``zsh: abort  python``)
+        pat(r"\bBus error: 10\b|\billegal hardware instruction\b", 0.88),
+        pat(r"\bAbort trap: 6\b|^zsh: abort(?:ed)?\s", 0.7),
+        # Python's faulthandler on Windows (Modules/faulthandler.c: "Windows fatal exception: access violation",
+        # "stack overflow", "code <n>"), and the NTSTATUS codes a crashed Windows process exits with, in hex
+        pat(r"Windows fatal exception: (?:access violation|stack overflow|page error|code \d+)", 0.88),
+        pat(r"\b0x[cC]0000(?:005|0[fF][dD]|01[dD]|409)\b", 0.85),
     ),
-    exit_codes=(exits(139, -11, 134, -6, strength=0.6),),
+    exit_codes=(
+        exits(139, -11, 134, -6, strength=0.6),
+        # Windows exit codes of a native crash (PyCharm's "Process finished with exit code -1073741819
+        # (0xC0000005)", or unsigned: 3221225477): NTSTATUS access violation (0xC0000005), stack overflow
+        # (0xC00000FD), illegal instruction (0xC000001D), stack buffer overrun / fail-fast (0xC0000409)
+        exits(
+            -1073741819,
+            3221225477,
+            -1073741571,
+            3221225725,
+            -1073741795,
+            3221225501,
+            -1073740791,
+            3221226505,
+            strength=0.85,
+            explanation="The program crashed inside native code: Windows ended it with a crash code (an access "
+            "violation, a stack overflow or an illegal instruction), not a Python error.",
+        ),
+    ),
     fix_from_evidence=fixes_by_evidence((_AT_IMPORT, "fix_code", _IMPORT_FIX), (_LAUNCHER_ONLY, "retry", _RETRY_FIX)),
 )

@@ -90,6 +90,8 @@ FAMILY = family(
         pat(r"job killed: cput \d+ exceeded limit", 0.95),
         # HTCondor's hold reasons for allowed_execute_duration / allowed_job_duration
         pat(r"exceeded allowed (?:execute|job) duration", 0.95),
+        # Kaggle's verdict on a notebook past its session limit
+        pat(r"exceeded the max(?:imum)? allowed execution duration", 0.95),
         # Nextflow's local executor ("Process exceeded running time limit (1h)"); AWS Batch's statusReason; the CI
         # runners' job time limits (GitLab, Jenkins' build-timeout plugin)
         pat(

@@ -216,6 +216,11 @@ FAMILY = family(
     fix_kind="change_resources_or_wait",
     explanation="The scheduler cannot place the job: no node has the resources it asks for free.",
     fix_description="Ask for less, pick another pool, or wait for capacity.",
+    # hosted notebooks refusing an accelerator because the account's quota is used up (Colab: "Cannot connect to
+    # GPU backend. You cannot currently connect to a GPU due to usage limits in Colab.")
+    patterns=(
+        pat(r"cannot currently connect to a (?:GPU|TPU) due to usage limits|Cannot connect to GPU backend", 0.88),
+    ),
     rules=(
         FunctionRule("unschedulable", _unschedulable),
         _SLURM_NEVER_FITS,

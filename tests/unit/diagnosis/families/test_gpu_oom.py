@@ -153,3 +153,9 @@ def test_tensorflow_device_allocator_refusal_whatever_the_driver_code() -> None:
     """TF's stream executor prints "failed to allocate %s (%llu bytes) from device: %s" for CUDA and ROCm alike."""
     d, _, record = diagnose_dev("i-0020")  # ROCm: hipError_t(1002)
     assert d.label == record["label"] == "gpu_oom"
+
+
+def test_directml_on_windows_says_the_video_memory_is_too_small() -> None:
+    log = "RuntimeError: Could not allocate tensor with 471859200 bytes. There is not enough GPU video memory available!\n"
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("gpu_oom", "reduce_memory")

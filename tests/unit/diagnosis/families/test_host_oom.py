@@ -150,3 +150,43 @@ def test_the_same_runtime_out_of_memory_on_a_gpu_stays_gpu_oom() -> None:
 def test_lsf_swap_limit_kill() -> None:
     # LSF termination reason TERM_SWAP (bjobs -l / the job report)
     assert diagnose_log_text("TERM_SWAP: job killed after reaching LSF swap usage limit.\n").label == "host_oom"
+
+
+@pytest.mark.parametrize("case_id", ["l-0001", "l-0028"])
+def test_a_sigkill_reported_by_go_or_by_the_shells_job_table(case_id: str) -> None:
+    """ollama's runner dies with Go's ``signal: killed``; zsh's job table says ``[1]    2843557 killed``."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "host_oom" and d.confidence <= 0.75
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "[1]+  Killed                  python train.py\n",  # bash's job table
+        "zsh: killed     python train.py\n",
+        "Killed: 9\n",  # macOS bash: BSD strsignal plus the signal number
+        "torch.multiprocessing.spawn.ProcessExitedException: process 0 terminated with signal SIGKILL\n",
+    ],
+)
+def test_sigkill_in_each_shells_and_runtimes_words(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert d.label == "host_oom" and d.confidence <= 0.75, log
+
+
+def test_notebook_hosts_and_windows_say_the_ram_ran_out_in_their_own_words() -> None:
+    colab = "Your session crashed after using all available RAM.\n"
+    kaggle = "Your notebook tried to allocate more memory than is available. It has restarted.\n"
+    for log in (colab, kaggle):
+        assert diagnose_log_text(log).label == "host_oom", log
+    # ERROR_COMMIT_LIMIT while data-loader workers load torch's DLLs: fewer workers (or a larger paging file)
+    win = (
+        "OSError: [WinError 1455] The paging file is too small for this operation to complete. Error loading "
+        '"C:\\Users\\me\\miniconda3\\lib\\site-packages\\torch\\lib\\cudnn_adv_infer64_8.dll" or one of its dependencies.\n'
+    )
+    d = diagnose_log_text(win)
+    assert (d.label, d.fix.kind) == ("host_oom", "reduce_memory")
+
+
+def test_a_macos_bus_error_is_a_native_crash_not_shared_memory() -> None:
+    assert diagnose_log_text("Bus error: 10\n").label == "segfault"
+    assert diagnose_log_text("Bus error (core dumped)\n").label == "host_oom"

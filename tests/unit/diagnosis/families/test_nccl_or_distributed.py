@@ -129,3 +129,18 @@ def test_nccl_warn_in_the_pre_2_4_prefix_without_the_word_nccl() -> None:
     d, _, record = diagnose_dev("i-0021")
     assert d.label == record["label"] == "nccl_or_distributed"
     assert diagnose_log_text("myhost:12:34 [0] INFO misc/utils.cc:52 -> 0\n").label != "nccl_or_distributed"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # torch/distributed/distributed_c10d.py on a build without NCCL (Windows and macOS wheels)
+        "RuntimeError: Distributed package doesn't have NCCL built in\n",
+        # torch 2.4+ on Windows, whose TCPStore asks for libuv unless USE_LIBUV=0
+        "RuntimeError: use_libuv was requested but PyTorch was build without libuv support\n",
+        "RuntimeError: Address already in use\n",
+    ],
+)
+def test_a_backend_or_port_the_machine_does_not_offer_is_a_settings_fix(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("nccl_or_distributed", "fix_code"), log

@@ -161,3 +161,17 @@ def test_a_hub_download_retried_in_vain_is_the_cause_of_the_missing_tokenizer() 
 def test_wget_giving_up_in_a_chinese_locale() -> None:
     d, _, record = diagnose_dev("h-0060")  # wget's zh_CN "失败：连接超时。" (failed: Connection timed out)
     assert (d.label, d.fix.kind) == (record["label"], "retry") == ("network_download", "retry")
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "urllib.error.HTTPError: HTTP Error 429: Too Many Requests\n",
+        # torch/hub.py, download_url_to_file: the file does not match the hash in its name
+        'RuntimeError: invalid hash value (expected "dcbb9e9d", got "a91b7c2e61c0d4bb")\n',
+        "ConnectionResetError: [WinError 10054] An existing connection was forcibly closed by the remote host\n",
+    ],
+)
+def test_rate_limits_bad_downloads_and_winsock_resets(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("network_download", "retry"), log

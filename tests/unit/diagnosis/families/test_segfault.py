@@ -32,3 +32,22 @@ def test_where_it_crashed_decides_the_fix_and_it_is_never_an_automatic_retry() -
     from runshepherd.diagnosis.rules import infra_labels
 
     assert "segfault" not in infra_labels() and a.origin != "infra"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # Windows NTSTATUS codes as PyCharm reports them: access violation, stack overflow, fail-fast
+        "Process finished with exit code -1073741819 (0xC0000005)\n",
+        "Process finished with exit code -1073741571 (0xC00000FD)\n",
+        "Process finished with exit code -1073740791 (0xC0000409)\n",
+        "Process finished with exit code 3221225477\n",  # the same access violation, unsigned
+        # CPython Modules/faulthandler.c, faulthandler_exc_handler: "Windows fatal exception: " + the exception's name
+        "Windows fatal exception: access violation\n\nCurrent thread 0x00002a3c (most recent call first):\n",
+        # macOS bash and zsh name the signal their own way
+        "Abort trap: 6\n",
+        "zsh: illegal hardware instruction  python train.py\n",
+    ],
+)
+def test_native_crashes_as_windows_macos_and_zsh_report_them(log: str) -> None:
+    assert diagnose_log_text(log).label == "segfault", log

@@ -124,3 +124,8 @@ def test_a_start_up_or_response_timeout(case_id: str) -> None:
     d, _, record = diagnose_dev(case_id)
     assert (d.label, d.fix.kind) == ("timeout", "increase_timeout_or_checkpoint")
     assert d.label == record["label"]
+
+
+def test_kaggles_session_limit() -> None:
+    d = diagnose_log_text("Your notebook was stopped because it exceeded the max allowed execution duration.\n")
+    assert d.label == "timeout"

@@ -171,3 +171,9 @@ def test_a_refusal_repeated_after_please_retry_is_not_gone_past() -> None:
 def test_jax_resource_exhausted_without_quota_is_not_unschedulable() -> None:
     log = "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 8.00GiB\n"
     assert diagnose_log_text(log).label != "unschedulable"
+
+
+def test_colab_refusing_a_gpu_for_usage_limits() -> None:
+    log = "Cannot connect to GPU backend\nYou cannot currently connect to a GPU due to usage limits in Colab.\n"
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("unschedulable", "change_resources_or_wait")
