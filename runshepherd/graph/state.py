@@ -6,6 +6,7 @@ Every list here has a cap (see ``cap``) so a week-long run or a 1000-task workfl
 from __future__ import annotations
 
 import operator
+import secrets
 from typing import Annotated, Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
@@ -30,10 +31,20 @@ class Attempt(TypedDict):
     reason: str  # an AttemptReason
 
 
-def new_attempt(session_id: str, n: int, reason: AttemptReason) -> Attempt:
-    """Attempt ``n`` of a session, not submitted yet. Its idempotency key (session:n) is what makes a resumed
-    or repeated `submit` find the earlier submission instead of creating a second workflow."""
-    return {"n": n, "workflow_id": None, "submitted_at": None, "idempotency_key": f"{session_id}:{n}", "reason": reason}
+def new_session_nonce() -> str:
+    """A random tag made once per session (by `plan`, its first node) and kept in its checkpoint. A session name
+    can be reused (`--session NAME` after the state dir or the sessions were removed) while a scheduler still holds
+    the earlier run's jobs and their keys (Slurm lists finished jobs for MinJobAge; OSMO keeps workflow labels);
+    the nonce keeps that new session from adopting them, and a crash-resume of the same session keeps it."""
+    return secrets.token_hex(6)
+
+
+def new_attempt(session_id: str, nonce: str | None, n: int, reason: AttemptReason) -> Attempt:
+    """Attempt ``n`` of a session, not submitted yet. Its idempotency key (session:nonce:n) is what makes a
+    resumed or repeated `submit` find the earlier submission instead of creating a second workflow. Sessions
+    checkpointed before nonces existed have none and keep their keys' old form (session:n)."""
+    key = f"{session_id}:{nonce}:{n}" if nonce else f"{session_id}:{n}"
+    return {"n": n, "workflow_id": None, "submitted_at": None, "idempotency_key": key, "reason": reason}
 
 
 class TaskSnapshot(TypedDict):
@@ -133,6 +144,7 @@ class SessionState(TypedDict):
     plan_warnings: NotRequired[list[str]]
     plan_missing: NotRequired[list[str]]  # what the request names that the spec cannot honour (a question)
     plan_substitute: NotRequired[str | None]  # what would run instead if the person accepts
+    session_nonce: NotRequired[str]  # made once by `plan`; part of every attempt's idempotency key
     attempt: NotRequired[Attempt]
     last_status: NotRequired[StatusSnapshot | None]
     transitions: NotRequired[list[str]]

@@ -91,7 +91,7 @@ def approve_resubmit(state: SessionState, runtime: Runtime[Deps]) -> Command[Lit
             "fix_attempts": n,
             "fix_history": history,
             "proposed_fix": None,
-            "attempt": new_attempt(deps.session_id, nxt, "fix"),
+            "attempt": new_attempt(deps.session_id, state.get("session_nonce"), nxt, "fix"),
         },
     )
 
@@ -125,7 +125,7 @@ def ask_person(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["
                 goto="submit",
                 update={
                     "unchanged_retries": state.get("unchanged_retries", 0) + 1,  # not a fix: nothing changed
-                    "attempt": new_attempt(deps.session_id, nxt, "resubmit"),
+                    "attempt": new_attempt(deps.session_id, state.get("session_nonce"), nxt, "resubmit"),
                 },
             )
     why = f"gave up after {_attempts(fixes)}" if at_cap else "no safe automatic fix"

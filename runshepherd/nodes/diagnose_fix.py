@@ -166,7 +166,7 @@ def _decide(state: SessionState, deps: Deps, stopping: Callable[[], bool] = lamb
             update={
                 **base,
                 "infra_retries": n,
-                "attempt": new_attempt(deps.session_id, prev, "infra-retry"),
+                "attempt": new_attempt(deps.session_id, state.get("session_nonce"), prev, "infra-retry"),
             },
         )
     if state.get("fix_attempts", 0) >= fix_budget(state, deps):

@@ -9,7 +9,7 @@ from langgraph.runtime import Runtime
 from runshepherd.backends.base import jsonable
 from runshepherd.events import Planned
 from runshepherd.graph.context import Deps, deps_of
-from runshepherd.graph.state import SessionState, new_attempt
+from runshepherd.graph.state import SessionState, new_attempt, new_session_nonce
 from runshepherd.nodes.common import emit, flush_llm, say
 from runshepherd.subagents.workflow_expert.graph import ExpertContext, workflow_expert
 
@@ -44,6 +44,7 @@ def plan(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
             missing=out.get("missing") or [],
         )
     )
+    nonce = state.get("session_nonce") or new_session_nonce()
     return {
         "spec": out["spec"],
         "spec_base_dir": out.get("base_dir"),
@@ -54,7 +55,8 @@ def plan(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
         "plan_warnings": out.get("warnings") or [],
         "plan_missing": out.get("missing") or [],
         "plan_substitute": out.get("substitute"),
-        "attempt": new_attempt(deps.session_id, 1, "initial"),
+        "session_nonce": nonce,
+        "attempt": new_attempt(deps.session_id, nonce, 1, "initial"),
         "fix_attempts": 0,
         "extra_fixes": 0,
         "unchanged_retries": 0,

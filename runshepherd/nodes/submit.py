@@ -1,4 +1,4 @@
-"""submit: the one side effect of an attempt, guarded by an idempotency key (session:attempt).
+"""submit: the one side effect of an attempt, guarded by an idempotency key (session:nonce:attempt).
 
 After a crash anywhere, re-running this node finds the earlier submission with `find_by_key` instead of
 submitting the same attempt twice.

@@ -120,8 +120,8 @@ def test_cancel_sweep_on_slurm_scancels_its_points_and_queued_points_never_start
     spec.write_text(SLOW_POINT)
     env = env_for(tmp_path)
     env["SLURM_CONF"] = str(slurm_conf_or_skip())
-    # a session name of its own: Slurm still lists an earlier run's jobs (MinJobAge) with their idempotency keys,
-    # and the backend finds a workflow by key in those comments even from another state dir
+    # a sweep id of its own, so this run's jobs are easy to tell apart in squeue (an earlier run's jobs under the
+    # same id would not be adopted: each point's session nonce is part of its keys, tests/graph/test_session_keys.py)
     sid = f"sws{time.time_ns() % 10**9}"
     args = ["run", "--spec", str(spec), "--sweep", "steps=120,121,122", "--max-parallel", "2", "--session", sid]
     proc = subprocess.Popen(
