@@ -295,10 +295,16 @@ _PROGRESS = re.compile(
     r"|\b(?:accuracy|acc)\b[^\n%]{0,60}?\d+(?:\.\d+)?\s*%|^\s*(?:All )?(?:Done|Finished|Completed?)\s*[.!]*\s*$"
     r"|\b(?:finished|completed|done) training\b"
     # a server answering requests (an access-log line with a 2xx status), a tuner's run summary
-    r'|"(?:GET|POST|PUT) /\S* HTTP/\d(?:\.\d)?" 2\d\d\b|\bTotal run time: [\d.]+ s',
+    r'|"(?:GET|POST|PUT) /\S* HTTP/\d(?:\.\d)?" 2\d\d\b|\bTotal run time: [\d.]+ s'
+    # a row of a training table: epoch/epochs then four or more numeric columns (YOLO's "38/89  5.62G  0.02079 …")
+    r"|^\s*\d+/\d+(?:\s+-?\d+(?:\.\d+)?(?:e[-+]?\d+)?[KMG]?){4,}\s*$",
     re.IGNORECASE,
 )
 _PROGRESS_G, _STARTED_G = Gated.of(_PROGRESS), Gated.of(_STARTED)
+# a logger's INFO/DEBUG severity field at the head of a line, before any word of the message (``[2025-03-19
+# 10:01:24,600] [INFO] [runner.py:607:main] …``, vLLM's ``INFO 09-03 16:28:08 [api_server.py:1882] …``, fairseq's
+# ``2021-01-29 08:29:52 | INFO | fairseq.trainer | …``, logging's ``INFO:root:…``): the program's own notices
+_INFO_LEVEL = re.compile(r"^[^a-z]{0,40}?(?<![A-Za-z])(?:INFO|DEBUG)(?:\s*\]|\s*\||:|\s+\d|\s+\[)")
 
 
 def error_looking(lines: list[Line]) -> Iterator[Line]:
@@ -334,7 +340,7 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     for ln in lines:
         if not ln.text.strip():
             notice = False
-        elif ln.warning and not ln.code:
+        elif (ln.warning and not ln.code) or _INFO_LEVEL.match(ln.raw):
             if _RETRY_G.search(ln.text, ln.folded) and not recovered_after(lines, ln.index):
                 return None  # a failure being retried, with no sign it got through, is not routine noise
             routine.append(ln)

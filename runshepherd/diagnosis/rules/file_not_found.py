@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from runshepherd.diagnosis.rules.base import pat
+from runshepherd.diagnosis.errorblock import Line, exception_type
+from runshepherd.diagnosis.rules.base import Context, FunctionRule, Signal, pat
 from runshepherd.diagnosis.rules.family import family
 
 
@@ -17,14 +18,79 @@ def _explain(m: re.Match[str]) -> str:
     )
 
 
+_FIX = (
+    "Check the path: inputs are mounted under {{input:N}}, outputs go to {{output}}, files listed under `files:` land "
+    "at their `path`. Fix the path in the command or make sure the earlier step writes the file."
+)
+# A reader that returns None instead of raising when the file is not there (OpenCV's imread: "If the image cannot be
+# read (because of missing file, improper permissions, unsupported or invalid format), the function returns an empty
+# matrix", None in Python): the error comes one line later, where the None is used as an image
+_NONE_USED = re.compile(
+    r"^(?:TypeError|AttributeError): 'NoneType' object (?:is not subscriptable|has no attribute "
+    r"'(?:shape|__getitem__|astype|copy|convert|transpose|size|resize)')"
+)
+_IMAGE_READ = re.compile(
+    r"\b(?:cv2\.imread|imread|read(?:_?rgb|_?image|_?img)|load_?(?:image|img)|Image\.open)\b", re.I
+)
+_IN_DATASET = re.compile(r"torch[/\\]utils[/\\]data[/\\]|, in __getitem__\b")
+# an assertion that a path exists (``assert Path(working_dir).exists()``, ``assert os.path.isfile(ckpt)``): when
+# it fails, the path is not there, whatever the (often empty) message says
+_PATH_CHECK = re.compile(
+    r"\bassert\b.*(?:os\.path\.(?:exists|isfile|isdir|lexists)\s*\(|\.(?:exists|is_file|is_dir)\(\s*\))"
+)
+
+
+def _quoted_source(lines: list[Line], idx: int) -> list[Line]:
+    """The quoted source lines of the frame that raised the exception on line ``idx`` (IPython's ``-->`` line
+    first)."""
+    window = [ln for ln in lines[max(0, idx - 8) : idx] if ln.code]
+    marked = [ln for ln in window if ln.text.lstrip().startswith("-->")]
+    return marked or window[-2:]
+
+
+def _path_never_opened(ctx: Context) -> list[Signal]:
+    """A missing file reported by the error it causes next: a None image used as an array, an assertion that the
+    path exists."""
+    lines = ctx.log.lines
+    for idx in ctx.log.exceptions[:6]:
+        ln = lines[idx]
+        et = exception_type(ln.text)
+        if et is None:
+            continue
+        src = _quoted_source(lines, idx)
+        if et[0].rsplit(".", 1)[-1] == "AssertionError":
+            check = next((c for c in src if _PATH_CHECK.search(c.text)), None)
+            if check is not None:
+                ev = [check.raw.rstrip(), ln.raw.rstrip()]
+                return [Signal("file_not_found", "user", 0.76, idx, ev, _explain_none(), "fix_path", _FIX)]
+            continue
+        if not _NONE_USED.match(ln.text.strip()):
+            continue
+        before = lines[max(0, idx - 60) : idx]
+        reader = any(_IMAGE_READ.search(b.text) for b in before + src)
+        dataset = any(_IN_DATASET.search(b.text) for b in before)
+        if not (reader or dataset):
+            continue
+        strength = 0.74 if reader else 0.7
+        return [Signal("file_not_found", "user", strength, idx, [ln.raw.rstrip()], _explain_none(), "fix_path", _FIX)]
+    return []
+
+
+def _explain_none() -> str:
+    return (
+        "The code read a file that is not there: its reader returned nothing (or a check that the path exists failed), "
+        "so the first use of the result failed. A wrong path, a missing input, or a file an earlier step did not "
+        "produce."
+    )
+
+
 FAMILY = family(
     "file_not_found",
     origin="user",
     fix_kind="fix_path",
     explanation=_explain,
-    fix_description="Check the path: inputs are mounted under {{input:N}}, outputs go to {{output}}, files "
-    "listed under `files:` land at their `path`. Fix the path in the command or make sure the earlier step "
-    "writes the file.",
+    fix_description=_FIX,
+    rules=(FunctionRule("path_never_opened", _path_never_opened),),
     # a shared library or a module that cannot be found is a missing dependency, not a path to fix
     exclude=r"shared (?:object|librar)|\.so(?:\.\d+)*\b(?!/)|\.dylib\b|\.dll\b|\bNo module named\b|\bModuleNotFoundError\b",
     # the exception types that mean a path is not there, whatever their message says
@@ -68,6 +134,11 @@ FAMILY = family(
         # and OpenCV reading an image path that is not there (imread returns an empty Mat, the next call asserts)
         pat(r"num_samples should be a positive integ\w* value, but got num_samples=0", 0.78),
         pat(r"\bNo (?:\w+ )?(?:files|images) found in\b|\bFound 0 (?:files|images)\b", 0.76),
+        # torchvision's dataset classes: an ImageFolder whose class folders hold no image ("Found no valid file for
+        # the classes …"), a built-in dataset not under its root ("Dataset not found or corrupted. You can use
+        # download=True to download it"); a data loader that found nothing under the path it was given
+        pat(r"Found no valid file for the classes|Dataset not found or corrupted\. You can use download=True", 0.84),
+        pat(r"^No (?:training |train |input )?(?:data|images|samples|image files) (?:was |were )?found\b", 0.74),
         # TensorFlow's glob over a checkpoint or data path that matched nothing (TensorSliceReader, tf.data)
         pat(r"Failed to find any matching files for (?P<path>\S+)", 0.84),
         # Transformers looking for weights in a local directory that has none
@@ -86,6 +157,15 @@ FAMILY = family(
         pat(
             r"NoSuchKey|The specified key does not exist|\(404\) when calling the (?:HeadObject|GetObject) operation",
             0.86,
+        ),
+        # an exception whose message names a path (a folder in it, or a data/checkpoint file's extension) and says it
+        # is not there, in any of the words programs use
+        pat(
+            r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception): .{0,200}?(?P<path>(?:[\w.~\-]*[/\\][\w.\-/\\]+|\b[\w\-]+\."
+            r"(?:json|jsonl|ya?ml|txt|csv|tsv|pt|pth|bin|ckpt|safetensors|h5|hdf5|pkl|pickle|npy|npz|jpe?g|png|wav|mp3|flac"
+            r"|parquet|arrow|onnx|tar|zip|gz))\b)['\"]?.{0,40}?\b(?:not found|does not exist|doesn't exist|cannot be found"
+            r"|could not be found|no such file|is missing|not exist)",
+            0.78,
         ),
     ),
 )

@@ -13,8 +13,22 @@ from runshepherd.diagnosis.rules.family import exits, family
 WHERE = "where the task runs (its container image, or the machine itself)"
 
 
+def _groups(m: re.Match[str]) -> dict[str, str]:
+    """The match's named groups, with the numbered variants (``lib2``: a second alternative) under their name."""
+    d: dict[str, str] = {}
+    for k, v in m.groupdict().items():
+        if v:
+            d.setdefault(k.rstrip("0123456789"), v)
+    return d
+
+
 def _explain(m: re.Match[str]) -> str:
-    d = m.groupdict()
+    d = _groups(m)
+    if d.get("ver"):
+        return (
+            f"The installed version of '{d['ver']}' does not have a name the code uses: the code was written for an "
+            "older or newer release of it than the one installed."
+        )
     if d.get("mod"):
         return f"The Python module '{d['mod']}' is not installed {WHERE}."
     if d.get("bin"):
@@ -27,7 +41,12 @@ def _explain(m: re.Match[str]) -> str:
 
 
 def _fix(m: re.Match[str]) -> str:
-    d = m.groupdict()
+    d = _groups(m)
+    if d.get("ver"):
+        return (
+            f"Install the release of '{d['ver']}' the code was written for (pin that version in the requirements), "
+            "or update the code to the installed release's API."
+        )
     if d.get("mod"):
         return (
             f"Install it before the script runs (`pip install` the package that provides '{d['mod']}'), "
@@ -53,6 +72,12 @@ FAMILY = family(
     patterns=(
         pat(r"ModuleNotFoundError: No module named '(?P<mod>[\w.]+)'", 0.9),
         pat(r"ImportError: No module named '?(?P<mod>[\w.]+)'?", 0.9),
+        # zsh and fish put the shell's name first and the command last ("zsh: command not found: torchrun",
+        # "fish: Unknown command: nvcc"); Windows' cmd.exe ("'python' is not recognized as an internal or external
+        # command") and PowerShell ("The term 'conda' is not recognized as the name of a cmdlet, …")
+        pat(r"^(?:zsh|fish): (?:command not found|Unknown command):? (?P<bin>[\w.+\-/]+)", 0.9),
+        pat(r"['‘\"](?P<bin>[^'‘’\"\s]+)['’\"] is not recognized as an internal or external command", 0.9),
+        pat(r"The term ['‘](?P<bin>[^'‘’\s]+)['’] is not recognized as (?:the|a) name of a cmdlet", 0.9),
         # (a name that starts with '-' is an option the shell ran as a command: a broken script, validation_error)
         pat(r"(?<![\w.+\-/])(?P<bin>[\w./+][\w.+\-/]*): command not found", 0.9),
         pat(r"^(?:/bin/(?:ba)?sh|sh|bash): (?:\d+: |line \d+: )?(?P<bin>[\w.+\-/]+): not found", 0.9),
@@ -78,7 +103,58 @@ FAMILY = family(
         pat(r"ResolutionImpossible|because these package versions have conflicting dependencies", 0.86),
         pat(r"Could not find a version that satisfies the requirement (?P<pkg>\S+)", 0.84),
         pat(r"No matching distribution found for (?P<pkg>\S+)", 0.84),
-        pat(r"ImportError: cannot import name '(?P<name>\w+)'", 0.8),
+        # (a circular import of the user's own modules, or a file named like the package, is the code's: "cannot
+        # import name 'x' from partially initialized module 'y' (most likely due to a circular import)")
+        pat(r"ImportError: cannot import name '(?P<name>\w+)'(?!.*partially initialized module)", 0.8),
+        # a library module that lacks a name the code uses: the installed version is older or newer than the one the
+        # code was written for (NumPy 1.24 removed np.float, torch.compile came with torch 2.0, Python 3.10 moved
+        # collections.Mapping); a module of the user's own code, or a partially initialised one, is the code's
+        pat(
+            r"^(?:\w+\.)*AttributeError: module '(?P<ver>numpy|torch|tensorflow|keras|jax|jaxlib|scipy|pandas|sklearn"
+            r"|cv2|PIL|torchvision|torchaudio|transformers|accelerate|peft|datasets|huggingface_hub|diffusers|deepspeed"
+            r"|bitsandbytes|triton|lightning|pytorch_lightning|torchmetrics|timm|networkx|matplotlib|setuptools"
+            r"|pkg_resources|google\.protobuf|collections|distutils|onnx|onnxruntime|xformers|flash_attn|trl|wandb"
+            r"|librosa|numba|sympy|gym|gymnasium|mmcv|jinja2|markupsafe|charset_normalizer|urllib3|attr|typing_extensions"
+            r")(?:\.[\w.]+)?' has no attribute '\w+'",
+            0.74,
+        ),
+        # pip could not build a package from source (no wheel for this Python/platform, a compiler or header missing)
+        # (pip/_internal: "Failed building wheel for x", "Could not build wheels for x, which is required to install
+        # pyproject.toml-based projects", "Failed to build installable wheels", "subprocess-exited-with-error")
+        pat(
+            r"Failed building wheel for (?P<pkg>[\w.\-]+)|Could not build wheels for (?P<pkg2>[\w.\-]+)"
+            r"|Failed to build installable wheels|^(?:ERROR: |error: )?subprocess-exited-with-error"
+            r"|Getting requirements to build wheel did not run successfully",
+            0.82,
+        ),
+        # pip's interpreter check ("Package 'x' requires a different Python: 3.7.3 not in '>=3.8'")
+        pat(r"Package '(?P<pkg>[\w.\-]+)' requires a different Python", 0.86),
+        # a lazily imported library module failed to import: transformers' "Failed to import transformers.x because
+        # of the following error (look up to see its traceback)"; its checkpoint or tokenizer needs a newer release
+        # ("… has model type `qwen2` but Transformers does not recognize this architecture", "Tokenizer class X
+        # does not exist or is not currently imported.")
+        pat(r"Failed to import [\w.]+ because of the following error", 0.78),
+        pat(r"Transformers does not recognize this architecture|your version of Transformers is out of date", 0.84),
+        pat(r"Tokenizer class \w+ does not exist or is not currently imported", 0.82),
+        # torch built against NumPy 1 running with NumPy 2 (torch/csrc/utils/tensor_numpy.cpp)
+        pat(r"^(?:\w+\.)*RuntimeError: Numpy is not available\b", 0.82),
+        # shared libraries named by the loaders that look for them: cuDNN's ("Could not load library
+        # libcudnn_cnn_train.so.8. Error: …", "Please make sure libcudnn_cnn_train.so.8 is in your library path!",
+        # "Could not locate zlibwapi.dll"), CTranslate2's ("Unable to load any of {libcudnn_ops.so.9.1.0, …}"),
+        # CPython's ctypes on Windows ("Could not find module 'x.dll' (or one of its dependencies)")
+        pat(
+            r"Could not (?:load library|locate) (?P<lib>[\w.\-+]+\.(?:so|dll)[\w.]*)"
+            r"|Please make sure (?P<lib2>[\w.\-+]+\.(?:so|dll)[\w.]*) is in your library path"
+            r"|Unable to load any of \{(?P<lib3>lib[\w.\-+]+\.so)",
+            0.86,
+        ),
+        pat(r"Could not find module '[^']+\.(?:dll|pyd)' \(or one of its dependencies\)", 0.86),
+        # Windows' loader: a DLL's own initialisation failed (WinError 1114, a missing runtime) or it was built for
+        # another architecture (WinError 193)
+        pat(r"\[WinError (?:1114|193)\]", 0.8),
+        # a GPU library older than the one a framework was built against (JAX's backend check: "Unable to initialize
+        # backend 'cuda': Found cuSOLVER version 11002, but JAX was built against version 11401, which is newer")
+        pat(r"Found \w+ version [\d.]+, but \w+ was built against version [\d.]+", 0.84),
         pat(r"(?:Please|you need to) (?:run )?`?pip install (?P<pkg>[\w\-\[\]]+)", 0.7),
         pat(r"is not installed\. Please install", 0.75),
         # transformers' own checks: a pinned dependency version, and packages a remote modeling file imports
@@ -124,6 +200,8 @@ FAMILY = family(
         # Windows' loader: a DLL (or one it depends on) is missing
         pat(r"\[WinError 126\] The specified module could not be found", 0.82),
     ),
+    # a version check the framework logs at info or warning level before it carries on without the GPU
+    warning_patterns=(pat(r"Found \w+ version [\d.]+, but \w+ was built against version [\d.]+", 0.8),),
     applies=("failed", "running"),
     # 127 is the shell's 'command not found', even when the line that said so was cut off
     exit_codes=(

@@ -39,7 +39,12 @@ def _nan_from_metrics(ctx: Context) -> list[Signal]:
 # a loss printed as NaN/inf in any metric format (``Loss nan``, ``IDLoss=nan``, ``step_loss=nan`` inside a
 # progress bar that also carries a benign overflow notice), and the fp16 loss scale collapsing: both are read
 # from warning lines too
-_LOSS_NAN = re.compile(r"\b\w*loss\b['\"]?\s*(?:[=:]\s*|\s+)[\[('\"]?(?:nan|-?inf)\b", re.IGNORECASE)
+# (Lightning suffixes the key: ``train_loss_step=nan.0``, ``loss_epoch=nan``; a printed tensor: ``loss = tensor(nan,
+# device='cuda:0', grad_fn=<NllLossBackward0>)``)
+_LOSS_NAN = re.compile(
+    r"\b\w*loss(?:_(?:step|epoch|avg|mean))?\b['\"]?\s*(?:[=:]\s*|\s+)(?:tensor\()?[\[('\"]?(?:nan|-?inf)\b",
+    re.IGNORECASE,
+)
 # a loss whose magnitude is past any real objective (float32 tops out near 3.4e38): ``"main/loss": -1.1e+35``
 _LOSS_HUGE = re.compile(r"\b\w*loss\b['\"]?\s*[=:]\s*['\"]?-?\d+(?:\.\d+)?e\+(?P<x>\d+)\b", re.IGNORECASE)
 MIN_DIVERGED_EXPONENT = 15
@@ -134,6 +139,12 @@ FAMILY = family(
         pat(r"invalid value \(nan\) encountered", 0.86),
         pat(r"\bis inf or nan\b|Tensor had (?:NaN|Inf) values", 0.86),
         pat(r"returned nan values in its \d+(?:st|nd|rd|th) output", 0.9),
+        # a check that names what turned NaN ("RuntimeError: NaN detected in latents: …", sd-scripts' VAE check)
+        pat(
+            r"^(?:\w+\.)*\w*(?:Error|Exception): (?:NaN|Inf|nan|inf)s? (?:detected|found|encountered) in\b",
+            0.82,
+            flags=0,
+        ),
         # (a metrics dict or JSON line quotes the key: ``"grad_norm": NaN``, as the loss regex above allows)
         pat(r"\bgrad(?:ient)?[_ ]norm\b['\"]?\s*[=:]\s*(?:nan|inf)\b", 0.72),
         # NaN outputs caught where they are consumed: torch.distributions' argument check (distribution.py:
@@ -145,6 +156,13 @@ FAMILY = family(
         pat(r"\bInput (?:\w+ )?contains NaN\b|must not contain infs or NaNs", 0.8),
         # torch.nn.utils.clip_grad_norm_(error_if_nonfinite=True); Python casting a NaN (int(float("nan")))
         pat(r"gradients from `parameters` is non-finite|cannot convert float NaN to integer", 0.82),
+        # an exception whose message names a NaN or a non-finite value (a check of the loss, the gradients, the
+        # outputs, in the check's own words): weaker than the wordings above, stronger than a bare exception
+        pat(
+            r"^(?:\w+\.)*\w*(?:Error|Exception): .{0,200}(?:(?<!['\"])\b(?:NaN|nan|NAN)s?\b(?!['\"])|\bnon-finite\b)",
+            0.72,
+            flags=0,
+        ),
     ),
     rules=(
         FunctionRule("nan_from_metrics", _nan_from_metrics),
@@ -154,7 +172,12 @@ FAMILY = family(
     # autograd's anomaly mode (torch/csrc/autograd/python_anomaly_mode.cpp) warns "Error detected in
     # <Fn>Backward0. Traceback of forward call that caused the error" before it raises; it is the mode people turn
     # on to find NaN gradients, and the NaN check is what it adds to backward
-    warning_patterns=(pat(r"Error detected in \w+Backward\d*\. Traceback of forward call", 0.72),),
+    # TensorBoard's SummaryWriter warns when a value it is given to log is not finite
+    # (torch/utils/tensorboard/summary.py: "NaN or Inf found in input tensor.")
+    warning_patterns=(
+        pat(r"Error detected in \w+Backward\d*\. Traceback of forward call", 0.72),
+        pat(r"NaN or Inf found in input tensor", 0.8),
+    ),
     applies=("failed", "running", "completed"),
     fixer=fix_nan,
 )

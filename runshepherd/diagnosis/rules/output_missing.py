@@ -97,7 +97,10 @@ _DECLARED_LINES = PatternRule(
             r"|failed to save outputs|Failed to evaluate job outputs"
             # Cromwell's backends (after the call exits), cwltool's output collection, Snakemake's latency wait
             r"|Could not process output, file not found|Did not find output file with glob pattern"
-            r"|Error collecting output for parameter|Missing files after \d+ seconds",
+            r"|Error collecting output for parameter|Missing files after \d+ seconds"
+            # DVC, when a stage's command ran but a declared output is not there (dvc/output.py
+            # OutputDoesNotExistError: "output 'x' does not exist")
+            r"|failed to reproduce '[^']+': output '[^']+' does not exist",
             0.9,
         ),
     ),

@@ -30,6 +30,7 @@ def _root_exception(ctx: Context) -> list[Signal]:
     """The first exception that closes a traceback; later chained ones are consequences."""
     out: list[Signal] = []
     block = ctx.log
+    root = block.root
     for _rank, idx in enumerate(block.exceptions[:6]):
         ln = block.lines[idx]
         et = exception_type(ln.text)
@@ -39,7 +40,13 @@ def _root_exception(ctx: Context) -> list[Signal]:
         short = etype.rsplit(".", 1)[-1]
         if short in {"ChildFailedError", "SystemExit", "KeyboardInterrupt", "CalledProcessError"}:
             continue
-        is_root = idx == block.root
+        if msg.startswith("Traceback (most recent call last)"):
+            # a worker's exception re-raised in the parent with the worker's traceback as its message (old
+            # DataLoader workers, multiprocessing): the worker's own exception line below is the root
+            if root == idx:
+                root = next((i for i in block.exceptions if i > idx), root)
+            continue
+        is_root = idx == root
         strength = 0.66 if is_root else 0.58
         if chained_after(block.lines, idx):
             strength -= 0.05

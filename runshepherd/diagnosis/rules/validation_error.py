@@ -21,7 +21,10 @@ _TABLE_ROW = re.compile(r"^\s*(?:gpu|cpu|memory|storage)\s+\S+\s+\S+\s*$", re.IG
 _OTHER = re.compile(
     r"Workflow submission failed|Batch job submission failed|Invalid partition name|admission webhook .* denied the request"
     r"|error validating data|spec\.\S+: (?:Invalid|Required|Unsupported) value|validation errors? for (?:WorkflowSpec|TaskSpec|Workflow)"
-    r"|Invalid workflow spec|workflow spec (?:is )?invalid|spec validation failed|FAILED_SUBMISSION",
+    r"|Invalid workflow spec|workflow spec (?:is )?invalid|spec validation failed|FAILED_SUBMISSION"
+    # Slurm's refusals of a partition, account or QOS the job names (slurmctld: "invalid partition specified: x",
+    # "Invalid account or account/partition combination specified", "Invalid qos specification")
+    r"|\binvalid partition specified\b|Invalid account or account/partition combination|Invalid qos specification",
     re.IGNORECASE,
 )
 
@@ -120,6 +123,19 @@ _CONFIG = PatternRule(
         # "usage: …" then "prog.py: error: <why>"; absl flags ("FATAL Flags parsing error: …"), python-fire
         # ("ERROR: Could not consume arg: --x"), click ("Error: Got unexpected extra argument")
         pat(r"^\S+\.py: error: ", 0.86, flags=0),
+        # argparse's own messages after "<prog>: error: " (cpython Lib/argparse.py: "argument %s: invalid choice:
+        # %r (choose from %s)", "the following arguments are required: %s", "unrecognized arguments: %s",
+        # "ambiguous option: %s could match %s", "one of the arguments %s is required"), whatever the program's
+        # name (a CLI's prog often has a space: "TRL CLI: error: argument command: invalid choice: 'vllm-serve'")
+        pat(
+            r"^[\w.\- /]{1,60}: error: (?:argument [^\s:]+(?: [^\s:]+)?: |unrecognized arguments: |the following arguments"
+            r" are required: |ambiguous option: |one of the arguments .{1,80} is required)",
+            0.88,
+            flags=0,
+        ),
+        # argparse exits with status 2 after its usage error; in a notebook (Jupyter, Colab) that is all the cell
+        # shows: "An exception has occurred, use %tb to see the full traceback." then "SystemExit: 2"
+        pat(r"^SystemExit: 2\s*$", 0.7, flags=0),
         pat(r"\bFlags parsing error: |^ERROR: Could not consume arg(?:ument)?: ", 0.86, flags=0),
         pat(r"^Error: Got unexpected extra arguments? ", 0.85, flags=0),
         # a value check that rejected a setting, in the words such checks use ("invalid strategy name", "is not a
@@ -132,7 +148,8 @@ _CONFIG = PatternRule(
             r"|\bmust be (?:one of|either)\b|\bexpected one of\b|\b(?:is|are) not supported\b"
             r"|\bunsupported (?:value|option|argument|mode|type|config\w*|setting|parameter)\b"
             r"|\bunknown (?:option|argument|parameter|config\w*|setting|flag|key)s?\b|\bnot a valid choice\b"
-            r"|\bcan only be used (?:with|on|when|if)\b|\bare mutually exclusive\b|\bis required when\b)",
+            r"|\bcan only be used (?:with|on|when|if)\b|\bare mutually exclusive\b|\bis required when\b"
+            r"|\bmust be (?:evenly )?divisible by\b|\bis not (?:evenly )?divisible by\b)",
             0.7,
             flags=re.IGNORECASE,
         ),
@@ -157,10 +174,13 @@ FAMILY = family(
     # exception types that say the configuration was rejected, whatever raised them: a schema's ValidationError,
     # Lightning's MisconfigurationException, *ConfigError, argparse's ArgumentError, absl's flag errors, a config
     # file that is not valid YAML (OmegaConf's missing-key errors are left out: code reading a key the config lacks
-    # is a code error)
+    # is a code error, unless it is OmegaConf's struct mode refusing the key: the config then lacks the setting)
     exceptions=r"^(?:pydantic(?:_core)?\S*\.ValidationError|hydra\S*\.\w+|omegaconf\.errors\.(?:ValidationError|MissingMandatoryValue))$"
     r"|(?:^|\.)(?:ValidationError|MisconfigurationException|\w*Config(?:uration)?(?:Error|Exception)|Argument(?:Type)?Error"
-    r"|(?:UnrecognizedFlag|IllegalFlagValue|DuplicateFlag)Error)$|^yaml\.(?:\w+\.)?(?:Scanner|Parser|Composer)Error$",
+    r"|(?:UnrecognizedFlag|IllegalFlagValue|DuplicateFlag)Error)$|^yaml\.(?:\w+\.)?(?:Scanner|Parser|Composer)Error$"
+    # OmegaConf refusing a key the config does not define (struct mode: "Key 'x' is not in struct"): the config
+    # the program was given lacks a setting its code reads, so the config (or an override) has to supply it
+    r"|^(?:omegaconf\.errors\.)?Config(?:Attribute|Key)Error$",
     applies=("failed", "running"),
     fixer=fix_validation,
 )

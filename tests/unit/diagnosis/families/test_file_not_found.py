@@ -90,3 +90,29 @@ def test_a_missing_helper_program_the_run_falls_back_from_is_not_a_failure() -> 
     d, _, record = diagnose_dev("i-0007")
     assert record["label"] == "healthy"
     assert d.label == "healthy"
+
+
+@pytest.mark.parametrize("case_id", ["h-0056", "j-0065", "m-0034", "j-0014"])
+def test_a_missing_file_seen_through_the_error_it_causes(case_id: str) -> None:
+    """An assertion that the path exists (``assert Path(working_dir).exists()``), an image reader that returned None
+    inside a Dataset's ``__getitem__``, a data loader that found nothing under its directory."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "file_not_found" and d.fix.kind == "fix_path"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # torchvision/datasets: folder.py (ImageFolder) and the built-in datasets' check
+        "FileNotFoundError: Found no valid file for the classes .ipynb_checkpoints. Supported extensions are: .jpg\n",
+        "RuntimeError: Dataset not found or corrupted. You can use download=True to download it\n",
+        "AssertionError: ./data/coco/annotations/instances_train2017.json not found\n",
+        "ValueError: Checkpoint file models/best.pth does not exist\n",
+    ],
+)
+def test_paths_named_as_missing_in_other_words(log: str) -> None:
+    assert diagnose_log_text(log).label == "file_not_found"
+
+
+def test_a_none_used_as_an_array_with_no_reader_in_sight_stays_a_code_error() -> None:
+    assert diagnose_log_text("TypeError: 'NoneType' object is not subscriptable\n").label == "user_code_error"

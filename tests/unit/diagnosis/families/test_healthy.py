@@ -258,3 +258,19 @@ def test_progress_and_start_up_in_more_libraries_words(log: str, why: str) -> No
 def test_a_pending_job_in_squeue_is_not_running() -> None:
     log = "  JOBID PARTITION     NAME     USER ST       TIME  NODES NODELIST(REASON)\n  12345       gpu    train    alice PD       0:00      1 (Resources)\n"
     assert diagnose_log_text(log).label != "healthy"
+
+
+@pytest.mark.parametrize("case_id", ["j-0020", "j-0047", "l-0025"])
+def test_a_log_of_info_notices_or_a_training_table_is_healthy(case_id: str) -> None:
+    """A launcher's and a server's INFO-level notices with no error (a weak verdict), YOLO's epoch table."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "healthy"
+
+
+def test_info_notices_with_an_error_line_are_not_healthy() -> None:
+    log = (
+        "[2025-03-19 10:01:24,600] [INFO] [real_accelerator.py:222:get_accelerator] Setting ds_accelerator to cuda\n"
+        "INFO 09-03 16:28:17 [__init__.py:1773] Using max model len 32768\n"
+        "ERROR 09-03 16:28:19 [core.py:700] EngineCore failed to start.\n"
+    )
+    assert diagnose_log_text(log).label == "unknown"

@@ -90,3 +90,81 @@ def test_the_explanation_does_not_claim_a_container_image(log: str) -> None:
     d = diagnose_log_text(log)
     assert d.label == "missing_dependency"
     assert "where the task runs (its container image, or the machine itself)" in d.explanation
+
+
+@pytest.mark.parametrize("case_id", ["l-0019", "l-0034"])
+def test_a_gpu_library_older_than_the_build_or_one_its_loader_cannot_find(case_id: str) -> None:
+    """JAX's backend check logged at info level ("Found cuSOLVER version 11002, but JAX was built against version
+    11401"), cuDNN's loader ("Could not load library libcudnn_cnn_train.so.8 … Please make sure … is in your library
+    path!")."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "missing_dependency" and d.fix.kind == "add_dependency"
+
+
+@pytest.mark.parametrize(
+    ("log", "named"),
+    [
+        # zsh and fish name the shell first and the command last
+        ("zsh: command not found: torchrun\n", "torchrun"),
+        # cmd.exe and PowerShell
+        ("'python' is not recognized as an internal or external command,\noperable program or batch file.\n", "python"),
+        (
+            "conda : The term 'conda' is not recognized as the name of a cmdlet, function, script file, or operable "
+            "program.\n",
+            "conda",
+        ),
+    ],
+)
+def test_a_missing_program_in_other_shells_words(log: str, named: str) -> None:
+    d = diagnose_log_text(log)
+    assert d.label == "missing_dependency" and f"'{named}'" in d.explanation
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # pip building from source (pip/_internal's messages)
+        "  error: subprocess-exited-with-error\n\n  × Building wheel for flash-attn (setup.py) did not run "
+        "successfully.\n  ERROR: Failed building wheel for flash-attn\n",
+        "ERROR: Could not build wheels for tokenizers, which is required to install pyproject.toml-based projects\n",
+        "ERROR: Package 'transformers' requires a different Python: 3.7.3 not in '>=3.8.0'\n",
+        # transformers too old for the checkpoint (models/auto: configuration_auto.py, tokenization_auto.py)
+        "ValueError: The checkpoint you are trying to load has model type `qwen2` but Transformers does not recognize "
+        "this architecture. This could be because of an issue with the checkpoint, or because your version of "
+        "Transformers is out of date.\n",
+        "ValueError: Tokenizer class LlamaTokenizer does not exist or is not currently imported.\n",
+        "RuntimeError: Failed to import transformers.trainer because of the following error (look up to see its "
+        "traceback):\ncannot import name 'x' from 'y'\n",
+        # torch built against NumPy 1 with NumPy 2 installed (torch/csrc/utils/tensor_numpy.cpp)
+        "RuntimeError: Numpy is not available\n",
+        # CPython's ctypes on Windows, the Windows loader
+        "FileNotFoundError: Could not find module 'C:\\Python\\Lib\\site-packages\\x\\lib\\x.dll' (or one of its "
+        "dependencies). Try using the full path with constructor syntax.\n",
+        'OSError: [WinError 1114] A dynamic link library (DLL) initialization routine failed. Error loading "c10.dll"\n',
+        # CTranslate2 looking for cuDNN
+        "Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9, libcudnn_ops.so}\n",
+    ],
+)
+def test_packages_that_could_not_be_installed_or_are_the_wrong_release(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency")
+
+
+def test_a_library_module_without_a_name_the_code_uses_is_a_release_to_pin() -> None:
+    d = diagnose_log_text("AttributeError: module 'numpy' has no attribute 'float'.\n")
+    assert d.label == "missing_dependency" and "installed version of 'numpy'" in d.explanation
+    assert d.confidence < 0.8  # a bare exception of the user's code reads the same line: not a sure verdict
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "AttributeError: module 'dynamicmemory.DynamicMemoryModel' has no attribute 'trained_model'\n",
+        "AttributeError: partially initialized module 'torch' has no attribute 'nn' (most likely due to a circular "
+        "import)\n",
+        "ImportError: cannot import name 'Net' from partially initialized module 'models' (most likely due to a "
+        "circular import) (/home/u/proj/models.py)\n",
+    ],
+)
+def test_the_users_own_modules_and_circular_imports_stay_code_errors(log: str) -> None:
+    assert diagnose_log_text(log).label == "user_code_error"

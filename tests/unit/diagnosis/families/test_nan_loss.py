@@ -72,3 +72,27 @@ def test_a_lone_numeric_nan_or_a_modest_loss_exponent_is_no_divergence() -> None
     assert diagnose_log_text("epoch 1 loss 2.3\n12 nan\n").label != "nan_loss"
     table = "".join(f"{s} {1.5e3 / (s + 1):.3e}\n" for s in range(0, 50, 10))
     assert diagnose_log_text("epoch 1 step 10 loss: 1.2e+03\n" + table).label == "healthy"
+
+
+@pytest.mark.parametrize("case_id", ["j-0037", "m-0011"])
+def test_a_named_nan_check_and_a_lightning_step_loss(case_id: str) -> None:
+    """sd-scripts' "RuntimeError: NaN detected in latents", Lightning's progress bar "train_loss_step=nan.0"."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "nan_loss"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "loss = tensor(nan, device='cuda:0', grad_fn=<NllLossBackward0>)\n",
+        # torch/utils/tensorboard/summary.py warns when a value to log is not finite
+        "Warning: NaN or Inf found in input tensor.\n",
+        "RuntimeError: Loss is NaN at step 1200\n",
+    ],
+)
+def test_nan_in_a_printed_tensor_a_tensorboard_warning_and_an_exception(log: str) -> None:
+    assert diagnose_log_text(log).label == "nan_loss"
+
+
+def test_a_quoted_nan_key_is_not_a_diverged_loss() -> None:
+    assert diagnose_log_text("KeyError: 'nan'\n").label == "user_code_error"

@@ -44,3 +44,8 @@ def test_other_workflow_engines_missing_outputs(log: str) -> None:
 def test_cromwell_missing_output_from_a_real_thread() -> None:
     d, _, record = diagnose_dev("b-0125")
     assert d.label == record["label"] == "output_missing"
+
+
+def test_dvc_stage_whose_declared_output_was_not_written() -> None:
+    d, _, record = diagnose_dev("k-0031")
+    assert d.label == record["label"] == "output_missing"

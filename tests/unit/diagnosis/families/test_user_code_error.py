@@ -28,3 +28,19 @@ def test_an_uncaught_jvm_exception_is_read_like_a_python_one() -> None:
     assert d.label == "user_code_error" and "IllegalStateException" in d.explanation
     missing = 'Exception in thread "main" java.nio.file.NoSuchFileException: /data/in.parquet\n\tat sun.nio.fs.UnixException.translateToIOException(UnixException.java:92)\n'
     assert diagnose_log_text(missing).label == "file_not_found"
+
+
+def test_a_worker_exception_re_raised_with_its_traceback_is_read_at_the_worker() -> None:
+    """Old DataLoader workers re-raise in the parent as ``TypeError: Traceback (most recent call last):`` followed by
+    the worker's traceback: the worker's own exception is the root, not the wrapper."""
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 9, in <module>\n'
+        "    for batch in loader:\n"
+        "KeyError: Traceback (most recent call last):\n"
+        '  File "/site-packages/torch/utils/data/dataloader.py", line 57, in _worker_loop\n'
+        "    samples = collate_fn([dataset[i] for i in batch_indices])\n"
+        "ValueError: too many values to unpack (expected 2)\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "user_code_error" and d.evidence[0].startswith("ValueError")
