@@ -70,6 +70,8 @@ FAMILY = family(
             0.88,
         ),
         pat(r"CUDA error: (?:unknown error|initialization error)", 0.8),
+        # cudaErrorDevicesUnavailable: the GPU is held by another process in exclusive mode, or not usable at all
+        pat(r"CUDA-capable device\(s\) is/are busy or unavailable|cudaErrorDevicesUnavailable", 0.8),
         # the same runtime codes in PyTorch's legacy THC wording ("cuda runtime error (%d) : %s at %s:%d"):
         # cudaErrorInitializationError 3, cudaErrorInsufficientDriver 35, cudaErrorNoDevice 100, cudaErrorUnknown 999
         pat(r"cuda runtime error \((?:3|35|100|999)\) : ", 0.8),
@@ -92,7 +94,8 @@ FAMILY = family(
     warning_patterns=(
         pat(
             r"CUDA initialization: (?:Found no NVIDIA driver|The NVIDIA driver on your system is too old"
-            r"|CUDA driver initialization failed|Unexpected error from cudaGetDeviceCount)",
+            r"|CUDA driver initialization failed|Unexpected error from cudaGetDeviceCount"
+            r"|CUDA unknown error - this may be due to an incorrectly set up environment)",
             0.8,
         ),
     ),

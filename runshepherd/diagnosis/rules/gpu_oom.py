@@ -59,6 +59,9 @@ FAMILY = family(
         pat(r"Resource exhausted: (?:Out of memory|Failed to allocate)|Failed to allocate .{0,60} on device", 0.9),
         pat(r"RESOURCE_EXHAUSTED: .{0,80}(?:allocat|memory)|out of memory on (?:device|GPU)", 0.88),
         pat(r"HIP out of memory", 0.9),
+        # TensorFlow copying an input to a GPU that has no room left for it (its copy's destination was never
+        # allocated): "Failed copying input tensor from …/device:CPU:0 to …/device:GPU:0 … Dst tensor is not initialized."
+        pat(r"Dst tensor is not initialized", 0.8),
         # torch-directml (AMD/Intel GPUs on Windows): its allocator's refusal
         pat(r"There is not enough GPU video memory available|DML allocator out of memory", 0.9),
         # TensorFlow's stream executor when the device allocator refuses a block, whatever the driver's error code

@@ -37,6 +37,11 @@ _MACHINE_RAN_OUT = re.compile(
     # Windows' ERROR_COMMIT_LIMIT: the paging file (RAM + swap) could not back what was committed (each
     # data-loader worker loading torch's DLLs commits its own share): fewer workers, or a larger paging file
     r"|\[WinError 1455\]|The paging file is too small for this operation to complete"
+    # the program's own allocation refused in-process (Python's MemoryError, NumPy's array allocator, fork or mmap
+    # getting ENOMEM): what it tries to hold at once does not fit the machine, whatever a scheduler allows
+    r"|^(?:\w+\.)*(?:_Array)?MemoryError\b|Unable to allocate [\d.]+ [GMKT]iB for an array|\[Errno 12\] Cannot allocate memory"
+    # a data-loader worker that died without an exception: fewer workers (or a larger /dev/shm)
+    r"|DataLoader worker \(pid\(s\) [\d, ]+\) exited unexpectedly"
 )
 _REDUCE = (
     "Use less memory at once: run fewer tasks or actors per node (Ray: request more memory or CPUs per task so "
@@ -95,6 +100,10 @@ FAMILY = family(
         # (not macOS, where bash reports any SIGBUS as "Bus error: 10" and there is no /dev/shm: see segfault)
         pat(r"\bBus error\b(?!: 10\b)", 0.87),
         pat(r"is killed by signal: Killed", 0.9),
+        # torch's DataLoader when a worker vanished without raising (dataloader.py, _try_get_data): killed from
+        # outside, the kernel's OOM killer or a full /dev/shm being the usual reasons; the cause is often printed
+        # just before it (a bus error, a segfault), which then decides
+        pat(r"DataLoader worker \(pid\(s\) [\d, ]+\) exited unexpectedly", 0.68),
         pat(r"^(?:\w+\.)*MemoryError\b", 0.88, flags=0),
         pat(r"std::bad_alloc", 0.88),
         pat(r"Cannot allocate memory|\[Errno 12\]", 0.85),
@@ -122,6 +131,11 @@ FAMILY = family(
             0.92,
         ),
         pat(r"\[WinError 1455\]|The paging file is too small for this operation to complete", 0.88),
+        # the JVM's heap (Spark, Hadoop, Bazel) and the Go runtime's ("fatal error: runtime: out of memory")
+        pat(
+            r"java\.lang\.OutOfMemoryError: (?:Java heap space|GC overhead limit exceeded)|^fatal error: runtime: out of memory",
+            0.88,
+        ),
     ),
     # Dask's nanny restarts a worker past its memory budget and logs it as a warning
     warning_patterns=(pat(r"\bexceeded \d+% memory budget\b", 0.85),),

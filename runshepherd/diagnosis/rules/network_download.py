@@ -162,6 +162,14 @@ FAMILY = family(
         pat(r"invalid hash value \(expected ", 0.8),
         # Winsock's words for a connection the remote end dropped (WSAECONNRESET 10054, WSAECONNABORTED 10053)
         pat(r"\[WinError 1005[34]\] |An existing connection was forcibly closed by the remote host", 0.76),
+        # Winsock's WSAETIMEDOUT (10060) and WSAECONNREFUSED (10061), in their system-message wording
+        pat(
+            r"\[WinError 1006[01]\] |A connection attempt failed because the connected party did not properly respond"
+            r"|No connection could be made because the target machine actively refused it",
+            0.8,
+        ),
+        # the LLM API clients (openai, anthropic: ``APIConnectionError: Connection error.``, ``APITimeoutError``)
+        pat(r"\bAPI(?:Connection|Timeout)Error\b", 0.8, flags=0),
         # TLS cut off mid-handshake or mid-stream (Python's ssl, OpenSSL 3)
         pat(r"SSLEOFError|SSLZeroReturnError|EOF occurred in violation of protocol|UNEXPECTED_EOF_WHILE_READING", 0.84),
         # aiohttp (fsspec, gcsfs, s3fs, datasets' streaming) and fsspec's own timeout
@@ -220,6 +228,8 @@ FAMILY = family(
     echo=True,
     causes=("missing_dependency", "file_not_found"),
     # the HTTP clients' exception modules, pip's vendored copies included (``pip._vendor.urllib3.exceptions``)
-    exceptions=r"^(?:pip\._vendor\.)?(?:urllib3|requests|socket|http\.client|aiohttp|httpx|ssl)\.",
+    # (and Python's own ConnectionError subclasses, raised bare by socket code: a reset, an abort, a refusal)
+    exceptions=r"^(?:pip\._vendor\.)?(?:urllib3|requests|socket|http\.client|aiohttp|httpx|ssl)\."
+    r"|^(?:builtins\.)?Connection(?:Reset|Aborted|Refused)Error$",
     frames=r"/(?:urllib3|requests|aiohttp|httpx)/|/socket\.py$|/http/client\.py$|/ssl\.py$",
 )

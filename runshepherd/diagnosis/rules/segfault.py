@@ -55,7 +55,9 @@ FAMILY = family(
         pat(r"is killed by signal: (?:Segmentation fault|Aborted)", 0.9),
         pat(r"Illegal instruction|core dumped", 0.86),
         pat(
-            r"double free or corruption|free\(\): invalid pointer|malloc\(\): corrupted|stack smashing detected",
+            r"double free or corruption|free\(\): invalid (?:pointer|next size|size)|malloc\(\): corrupted|stack smashing detected"
+            # glibc's other heap-corruption aborts (malloc/malloc.c's malloc_printerr messages)
+            r"|munmap_chunk\(\): invalid pointer|corrupted (?:size vs\. prev_size|double-linked list)|realloc\(\): invalid pointer",
             0.86,
         ),
         pat(r"terminate called after throwing an instance of", 0.7),

@@ -88,3 +88,14 @@ def test_legacy_thc_cuda_runtime_error_code() -> None:
     d, _, record = diagnose_dev("i-0015")
     assert (d.label, d.fix.kind) == ("cuda_driver", "fix_driver_or_image") == (record["label"], record["fix_kind"])
     assert diagnose_log_text("RuntimeError: cuda runtime error (2) : out of memory at x.cu:1\n").label != "cuda_driver"
+
+
+def test_a_gpu_busy_elsewhere_and_an_unknown_initialisation_error_reported_as_a_warning() -> None:
+    busy = "RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable\n"
+    warned = (
+        "/usr/lib/python3/dist-packages/torch/cuda/__init__.py:88: UserWarning: CUDA initialization: CUDA unknown "
+        "error - this may be due to an incorrectly set up environment, e.g. changing env variable "
+        "CUDA_VISIBLE_DEVICES after program start. Setting the available devices to be zero.\n"
+    )
+    for log in (busy, warned):
+        assert diagnose_log_text(log).label == "cuda_driver", log

@@ -159,3 +159,12 @@ def test_directml_on_windows_says_the_video_memory_is_too_small() -> None:
     log = "RuntimeError: Could not allocate tensor with 471859200 bytes. There is not enough GPU video memory available!\n"
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("gpu_oom", "reduce_memory")
+
+
+def test_tensorflow_copying_an_input_to_a_full_gpu() -> None:
+    log = (
+        "tensorflow.python.framework.errors_impl.InternalError: Failed copying input tensor from "
+        "/job:localhost/replica:0/task:0/device:CPU:0 to /job:localhost/replica:0/task:0/device:GPU:0 in order to run "
+        "_EagerConst: Dst tensor is not initialized.\n"
+    )
+    assert diagnose_log_text(log).label == "gpu_oom"

@@ -190,3 +190,19 @@ def test_notebook_hosts_and_windows_say_the_ram_ran_out_in_their_own_words() -> 
 def test_a_macos_bus_error_is_a_native_crash_not_shared_memory() -> None:
     assert diagnose_log_text("Bus error: 10\n").label == "segfault"
     assert diagnose_log_text("Bus error (core dumped)\n").label == "host_oom"
+
+
+@pytest.mark.parametrize("case_id", ["l-0029", "f-0046", "i-0047"])
+def test_an_allocation_refused_in_process_is_answered_by_using_less(case_id: str) -> None:
+    """MemoryError, NumPy's array allocator, fork's ENOMEM: the program holds too much at once (the threads stream
+    or batch it), not a scheduler limit to raise."""
+    d, _, record = diagnose_dev(case_id)
+    assert (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("host_oom", "reduce_memory")
+
+
+def test_other_runtimes_heaps_and_a_vanished_data_loader_worker() -> None:
+    assert diagnose_log_text("java.lang.OutOfMemoryError: Java heap space\n").label == "host_oom"
+    assert diagnose_log_text("fatal error: runtime: out of memory\n").label == "host_oom"
+    # torch/utils/data/dataloader.py: a worker that died without raising; weak, and answered with fewer workers
+    d = diagnose_log_text("RuntimeError: DataLoader worker (pid(s) 12345, 12346) exited unexpectedly\n")
+    assert (d.label, d.fix.kind) == ("host_oom", "reduce_memory") and d.confidence < 0.8

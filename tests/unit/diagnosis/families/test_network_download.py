@@ -175,3 +175,18 @@ def test_wget_giving_up_in_a_chinese_locale() -> None:
 def test_rate_limits_bad_downloads_and_winsock_resets(log: str) -> None:
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("network_download", "retry"), log
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "ConnectionResetError: [Errno 104] Connection reset by peer\n",  # Python's own ConnectionError subclass
+        "TimeoutError: [WinError 10060] A connection attempt failed because the connected party did not properly "
+        "respond after a period of time\n",
+        "ConnectionRefusedError: [WinError 10061] No connection could be made because the target machine actively "
+        "refused it\n",
+        "openai.APIConnectionError: Connection error.\n",
+    ],
+)
+def test_socket_errors_raised_bare_and_in_winsocks_words(log: str) -> None:
+    assert diagnose_log_text(log).label == "network_download", log

@@ -51,3 +51,12 @@ def test_where_it_crashed_decides_the_fix_and_it_is_never_an_automatic_retry() -
 )
 def test_native_crashes_as_windows_macos_and_zsh_report_them(log: str) -> None:
     assert diagnose_log_text(log).label == "segfault", log
+
+
+def test_glibc_heap_corruption_aborts() -> None:
+    # glibc malloc/malloc.c, malloc_printerr: "free(): invalid next size (fast)", "munmap_chunk(): invalid pointer"
+    for log in (
+        "*** Error in `python': free(): invalid next size (fast): 0x00007f3c ***\n",
+        "munmap_chunk(): invalid pointer\n",
+    ):
+        assert diagnose_log_text(log).label == "segfault", log
