@@ -68,6 +68,13 @@ def session_halted(state_dir: Path, session: str) -> Callable[[], str | None]:
     return check
 
 
+def confirm_text(session: str, question: str, shown: str = "") -> str:
+    """What the person confirms before a waiting session is canceled (the terminal and the chat ask the same);
+    ``shown``: its live workflow and status ("; tiny-1 PENDING"), when there is one."""
+    short = question if len(question) <= 80 else question[:79] + "…"
+    return f"Cancel session {session} (waiting for your answer: {short}{shown})? This is final."
+
+
 def cancel_waiting_session(
     backend: Backend,
     state_dir: Path,
@@ -81,7 +88,8 @@ def cancel_waiting_session(
 ) -> str:
     """Mark a session waiting at question ``kind`` canceled (audited `cancel session`), then cancel its ``live``
     workflow (audited `cancel`): its question is withdrawn wherever it waits, and nothing more is submitted or
-    fixed. One way for `orchestrate cancel SESSION` and the MCP `cancel` tool; returns what the person is told."""
+    fixed. One way for `orchestrate cancel SESSION|WF`, the chat and the MCP `cancel` tool (`graph/waiting.py` finds
+    the session); returns what the person is told."""
     if write_mark(session_mark_path(state_dir, session), via=via, approved_by=approved_by):
         audit(
             state_dir,

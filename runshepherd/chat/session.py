@@ -490,6 +490,20 @@ class ChatSession:
             self._ask_cancel_sweep(sid)
             return
         wid = self._wid(intent)
+        # a session waiting at a question that would act (this chat's run, or one driven in a terminal, named by
+        # its workflow): the same final cancel as `orchestrate cancel`, its question withdrawn wherever it waits
+        target = intent.workflow or self.rec.current
+        if target and (w := self._waiting(target)) is not None:
+            from runshepherd.cancel_mark import confirm_text
+
+            status = self.ctx.backend.query(w.workflow_id).status if w.workflow_id else None
+            shown = f"; {w.workflow_id} {status.value}" if status is not None and not status.terminal() else ""
+            text = confirm_text(w.session, w.text, shown)
+            self.rec.confirm = Confirmation(
+                action="cancel_session", workflow=w.workflow_id or "", session=w.session, text=text
+            )
+            self.say(f"? {text} [yes/NO]")
+            return
         if not wid:
             self.say("there is no run to cancel")
             return
@@ -501,6 +515,37 @@ class ChatSession:
             action="cancel", workflow=wid, session=self.rec.current, text=f"Cancel {wid} ({ws.status.value})?"
         )
         self.say(f"? {self.rec.confirm.text} [yes/NO]")
+
+    def _waiting(self, target: str) -> Any:
+        from runshepherd.graph.waiting import waiting_session
+
+        return waiting_session(self.ctx.state_dir, target, self.ctx.settings.checkpointer)
+
+    def _confirmed_cancel_session(self, conf: Confirmation) -> None:
+        """Marked canceled (`cancel_mark.py`) like `orchestrate cancel SESSION`; this chat's own run, paused at the
+        question, is continued so it ends CANCELED at once (its node sees the cancel first, nothing acts)."""
+        from runshepherd.cancel_mark import cancel_waiting_session, session_halted
+
+        sid = conf.session or ""
+        w = self._waiting(sid)
+        if w is None or session_halted(self.ctx.state_dir, sid)() is not None:
+            self.say(f"session {sid} is no longer waiting at that question; nothing to cancel")
+            return
+        live = w.workflow_id is not None and not self.ctx.backend.query(w.workflow_id).status.terminal()
+        told = cancel_waiting_session(
+            self.ctx.backend,
+            self.ctx.state_dir,
+            sid,
+            w.kind,
+            via="chat",
+            approved_by="person",
+            workflow=w.workflow_id,
+            live=live,
+        )
+        self.say(f"● {told}")
+        d = self.drivers.get(sid)
+        if d is not None and d.waiting:
+            d.answer("withdrawn by the cancel")
 
     def _audit(self, what: str, conf: Confirmation, **details: Any) -> None:
         from runshepherd.audit import record

@@ -16,7 +16,7 @@ MAX_TURNS = 40
 class Confirmation(BaseModel):
     """A question the chat itself asked (cancel, a late download, a late save): what happens on yes."""
 
-    action: str  # cancel | download | save_app
+    action: str  # cancel | cancel_session | cancel_sweep | download | save_app
     workflow: str
     session: str | None = None
     text: str

@@ -10,7 +10,6 @@ from rich.markup import escape
 
 from runshepherd.audit import record
 from runshepherd.backends.base import Priority, SpecValidator, Status, jsonable
-from runshepherd.cancel_mark import ACTING_QUESTIONS
 from runshepherd.cli.context import CliContext
 from runshepherd.errors import UsageError
 
@@ -248,17 +247,19 @@ def cancel(ctx: CliContext, target: str, yes: bool, as_json: bool) -> None:
         _cancel_sweep(ctx, sweep, yes, as_json)
         return
     from runshepherd.graph.checkpoint import has_session
+    from runshepherd.graph.waiting import waiting_session
 
+    # a session waiting at a question that would act, named by its id or by its workflow's: its question is
+    # withdrawn, wherever it waits
+    if (w := waiting_session(ctx.state_dir, target, ctx.settings.checkpointer)) is not None:
+        _cancel_waiting(ctx, w.session, w.kind, w.text, w.workflow_id, yes, as_json)
+        return
     workflow_id = target
     runner = ctx.runner(target)
     snap = runner.snapshot() if has_session(ctx.state_dir, target, ctx.settings.checkpointer) else None
     values = (snap.values if snap is not None else None) or {}
     if snap is not None and values:  # a session id: its live workflow
         workflow_id = (values.get("attempt") or {}).get("workflow_id") or ""
-        waiting = runner.questions(snap)
-        if waiting and waiting[0].kind in ACTING_QUESTIONS:  # its question is withdrawn, wherever it waits
-            _cancel_waiting(ctx, target, waiting[0].kind, waiting[0].text, workflow_id or None, yes, as_json)
-            return
         if not workflow_id:
             _nothing(
                 ctx,
@@ -298,7 +299,7 @@ def _cancel_waiting(
     """A session waiting at a question that would act (submit, resubmit, a fix, a pending workflow): the cancel is
     marked first (`cancel_mark.py`), so the prompt waiting on it, in any terminal, withdraws the question and the
     session ends CANCELED; a live workflow of it is canceled now."""
-    from runshepherd.cancel_mark import cancel_waiting_session, session_halted
+    from runshepherd.cancel_mark import cancel_waiting_session, confirm_text, session_halted
 
     if session_halted(ctx.state_dir, session)() is not None:
         _nothing(ctx, {"session": session}, f"session {session} was already canceled; nothing to cancel", as_json)
@@ -306,10 +307,7 @@ def _cancel_waiting(
     status = ctx.backend.query(workflow_id).status if workflow_id else None
     live = status is not None and not status.terminal()
     shown = f"; {workflow_id} {status.value}" if live and status is not None else ""
-    short = text if len(text) <= 80 else text[:79] + "…"
-    if not _confirm(
-        ctx, session, f"Cancel session {session} (waiting for your answer: {short}{shown})? This is final.", yes
-    ):
+    if not _confirm(ctx, session, confirm_text(session, text, shown), yes):
         return
     msg = "● " + cancel_waiting_session(
         ctx.backend,

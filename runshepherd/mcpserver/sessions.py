@@ -280,6 +280,11 @@ class Sessions:
                 )
         else:
             sid, wid = None, check_id(workflow_id or "", "workflow id")
+            from runshepherd.graph.waiting import waiting_session
+
+            # the workflow of a session paused at its question: the same final cancel as by the session's id
+            if (w := waiting_session(self.ctx.state_dir, wid, self.ctx.settings.checkpointer)) is not None:
+                return self._cancel_waiting(w.session, w.kind, w.workflow_id)
         ws = self.ctx.backend.query(wid)
         if ws.status.terminal():
             return CancelResult(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -74,38 +75,64 @@ def _diverging(tmp_path: Path) -> str:
     return str(spec)
 
 
-def test_a_cancel_from_another_terminal_withdraws_the_fix_question_a_run_waits_on(tmp_path: Path) -> None:
-    """On a real pseudo-terminal a run waits at its fix question; `orchestrate cancel SESSION` from a second
-    terminal ends the prompt at once (no Enter): it says the session was canceled from elsewhere, the session ends
-    CANCELED (exit 1) and the fix is never applied. Before: `cancel` said the workflow "already ended (FAILED);
-    nothing to cancel" and the prompt kept waiting."""
+def _waiting_at_the_fix_question(tmp_path: Path, session: str) -> tuple[subprocess.Popen[bytes], int, str]:
+    """A foreground run on a pseudo-terminal, submitted, failed (nan_loss) and waiting at its fix question."""
     import os
-    import re
 
     from cli_helpers import on_a_terminal, read_until
 
-    proc, master = on_a_terminal(tmp_path, "run", "--spec", _diverging(tmp_path), "--cadence", "0.5", "--session", "q1")
-    shown = ""
+    proc, master = on_a_terminal(
+        tmp_path, "run", "--spec", _diverging(tmp_path), "--cadence", "0.5", "--session", session
+    )
+    shown = read_until(master, "[YES/no]", 60)
+    os.write(master, b"yes\r")
+    shown += read_until(master, "? resubmit:", 120)
+    shown += read_until(master, "[YES/no]", 10)
+    if "Resubmit with this fix" not in shown:
+        proc.kill()
+        os.close(master)
+        raise AssertionError(shown[-2000:])
+    return proc, master, shown
+
+
+def _ends_withdrawn(
+    tmp_path: Path, proc: subprocess.Popen[bytes], master: int, shown: str, session: str, via: str
+) -> None:
+    """The waiting prompt ends by itself (nobody presses a key) with the cancel message, exit 1, nothing resubmitted,
+    and `sessions` reads the session canceled."""
+    import os
+    import re
+
+    from cli_helpers import read_until
+
     try:
-        shown += read_until(master, "[YES/no]", 60)
-        os.write(master, b"yes\r")
-        shown += read_until(master, "? resubmit:", 120)
-        shown += read_until(master, "[YES/no]", 10)
-        assert "Resubmit with this fix" in shown, shown[-2000:]
-        res = run(tmp_path, "cancel", "q1", "--yes", "--json")
-        said = json.loads(res.stdout)
-        assert res.returncode == 0 and said["canceled"] is True and said["withdrawn_question"] == "resubmit", said
-        shown += read_until(master, "done · CANCELED", 30)  # nobody answers the question
+        shown += read_until(master, "done · CANCELED", 30)
         assert proc.wait(timeout=30) == 1, shown[-3000:]
     finally:
         if proc.poll() is None:
             proc.kill()
         os.close(master)
     after = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown).split("? resubmit:", 1)[1]
-    assert "Session q1 was canceled by you (orchestrate cancel, " in after, after[-2000:]
+    assert f"Session {session} was canceled by you ({via}, " in after, after[-2000:]
     assert "from elsewhere while this question waited: the question is withdrawn" in after
-    assert "session q1 done · CANCELED (session q1 was canceled by you (orchestrate cancel" in after
+    assert f"session {session} done · CANCELED (session {session} was canceled by you ({via}" in after
     assert "(attempt 2)" not in after and len(list((tmp_path / "state" / "workflows").iterdir())) == 1
+    listed = {s["session"]: s for s in json.loads(run(tmp_path, "sessions", "--json").stdout)["sessions"]}
+    assert listed[session]["state"] == "CANCELED" and listed[session]["question"] is None, listed[session]
+    audit = [json.loads(line) for line in (tmp_path / "state" / "audit.jsonl").read_text().splitlines()]
+    assert {"what": "cancel session", "session": session, "via": via}.items() <= audit[-1].items(), audit[-1]
+
+
+def test_a_cancel_from_another_terminal_withdraws_the_fix_question_a_run_waits_on(tmp_path: Path) -> None:
+    """On a real pseudo-terminal a run waits at its fix question; `orchestrate cancel SESSION` from a second
+    terminal ends the prompt at once (no Enter): it says the session was canceled from elsewhere, the session ends
+    CANCELED (exit 1) and the fix is never applied. Before: `cancel` said the workflow "already ended (FAILED);
+    nothing to cancel" and the prompt kept waiting."""
+    proc, master, shown = _waiting_at_the_fix_question(tmp_path, "q1")
+    res = run(tmp_path, "cancel", "q1", "--yes", "--json")
+    said = json.loads(res.stdout)
+    assert res.returncode == 0 and said["canceled"] is True and said["withdrawn_question"] == "resubmit", said
+    _ends_withdrawn(tmp_path, proc, master, shown, "q1", "orchestrate cancel")
     again = run(tmp_path, "resume", "q1", "--yes", "--json")  # final: a resume submits nothing either
     assert json_lines(again.stdout)[-1]["outcome"] == "CANCELED" and '"submitted"' not in again.stdout
     audit = [json.loads(line) for line in (tmp_path / "state" / "audit.jsonl").read_text().splitlines()]
@@ -128,3 +155,41 @@ def test_a_paused_run_canceled_then_resumed_submits_nothing(tmp_path: Path) -> N
     assert resumed.returncode == 1 and events[-1]["outcome"] == "CANCELED", resumed.stdout[-2000:]
     assert not [e for e in events if e["event"] == "submitted"]
     assert "not submitted: session q3 was canceled by you (orchestrate cancel" in resumed.stdout
+
+
+def test_cancel_by_workflow_id_withdraws_the_question_its_run_waits_on(tmp_path: Path) -> None:
+    """`orchestrate cancel WF` names the workflow of a run paused at its fix question: the same final cancel as
+    `cancel SESSION`. Before: "sweep-lr-1 already ended (FAILED); nothing to cancel" and the prompt kept waiting."""
+    proc, master, shown = _waiting_at_the_fix_question(tmp_path, "w1")
+    res = run(tmp_path, "cancel", "sweep-lr-1", "--yes", "--json")
+    said = json.loads(res.stdout)
+    assert res.returncode == 0 and said["canceled"] is True, said
+    assert said["session"] == "w1" and said["withdrawn_question"] == "resubmit", said
+    _ends_withdrawn(tmp_path, proc, master, shown, "w1", "orchestrate cancel")
+
+
+def test_a_cancel_from_the_chat_withdraws_the_question_a_terminal_waits_on(tmp_path: Path) -> None:
+    """The chat cancels the workflow of a run waiting at its fix question in a terminal: the chat confirms, the
+    terminal's prompt ends canceled. Before: the chat said the workflow already ended and the prompt stayed."""
+    from cli_helpers import chat
+
+    proc, master, shown = _waiting_at_the_fix_question(tmp_path, "w2")
+    said = chat(tmp_path, "c1", ["cancel sweep-lr-1", "yes"]).stdout
+    assert "Cancel session w2 (waiting for your answer: Resubmit with this fix" in said, said
+    assert "session w2 canceled: its question (resubmit) is withdrawn" in said, said
+    _ends_withdrawn(tmp_path, proc, master, shown, "w2", "chat")
+
+
+def test_a_chat_cancels_its_own_run_waiting_at_the_submit_question(tmp_path: Path) -> None:
+    """'cancel it' while the chat's own run asks to submit: the question is withdrawn and the session ends CANCELED
+    with nothing submitted. Before: "there is no run to cancel" and the question stayed open."""
+    from cli_helpers import chat
+
+    res = chat(tmp_path, "c2", ["train a small classifier for 1 epoch", "cancel it", "yes", "quit"])
+    out = res.stdout
+    assert "? submit:" in out and "there is no run to cancel" not in out, out
+    assert "its question (submit) is withdrawn" in out and "done · CANCELED" in out, out
+    assert res.returncode == 0 and "waiting for your answer" not in out.split("its question (submit)")[1], out
+    assert not (tmp_path / "state" / "workflows").exists() or not list((tmp_path / "state" / "workflows").iterdir())
+    (listed,) = json.loads(run(tmp_path, "sessions", "--json").stdout)["sessions"]
+    assert listed["state"] == "CANCELED", listed
