@@ -304,7 +304,12 @@ _PROGRESS_G, _STARTED_G = Gated.of(_PROGRESS), Gated.of(_STARTED)
 # a logger's INFO/DEBUG severity field at the head of a line, before any word of the message (``[2025-03-19
 # 10:01:24,600] [INFO] [runner.py:607:main] …``, vLLM's ``INFO 09-03 16:28:08 [api_server.py:1882] …``, fairseq's
 # ``2021-01-29 08:29:52 | INFO | fairseq.trainer | …``, logging's ``INFO:root:…``): the program's own notices
-_INFO_LEVEL = re.compile(r"^[^a-z]{0,40}?(?<![A-Za-z])(?:INFO|DEBUG)(?:\s*\]|\s*\||:|\s+\d|\s+\[)")
+# Rust's tracing (``2024-03-01T10:00:00.123Z  INFO text_generation_launcher: Starting …``), logfmt (``time=… level=INFO
+# source=images.go:123 msg=…``)
+_INFO_LEVEL = re.compile(
+    r"^[^a-z]{0,40}?(?<![A-Za-z])(?:INFO|DEBUG)(?:\s*\]|\s*\||:|\s+\d|\s+\[|\s+[\w:.\-]+: )"
+    r"|^(?:time=\S+\s+)?level=(?:info|debug|INFO|DEBUG)\b"
+)
 
 
 def error_looking(lines: list[Line]) -> Iterator[Line]:

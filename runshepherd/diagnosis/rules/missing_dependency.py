@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
+from runshepherd.diagnosis.errorblock import exception_type
 from runshepherd.diagnosis.fixes import fix_dependency
-from runshepherd.diagnosis.rules.base import pat
+from runshepherd.diagnosis.rules.base import Context, FunctionRule, Signal, pat
 from runshepherd.diagnosis.rules.family import exits, family
 
 # Diagnosis does not know where the task ran (a container image on OSMO, the machine itself on local/Slurm),
@@ -61,6 +62,55 @@ def _fix(m: re.Match[str]) -> str:
     if d.get("lib"):
         return "Install the system package that provides the library (apt-get) or use an image that has it."
     return "Add the missing package to the image or install it at the start of the task."
+
+
+# A program the code runs through subprocess is not installed: CPython's _execute_child raises FileNotFoundError
+# ("[Errno 2] No such file or directory: 'ffmpeg'", Windows: "[WinError 2] The system cannot find the file
+# specified") with the program's name where a path would be. Read from the frame that raised it, or from a name
+# that is a well-known program rather than a path.
+_EXEC_FRAME = re.compile(
+    r'subprocess\.py", line \d+, in _execute_child|, in (?:_execute_child|execvpe?|_spawn_posix)\b'
+)
+_NOT_THERE = re.compile(
+    r"\[Errno 2\] No such file or directory|\[WinError 2\] The system cannot find the file specified"
+)
+_PROGRAM = re.compile(
+    r"\[Errno 2\] No such file or directory: '(?P<bin>ffmpeg|ffprobe|git|git-lfs|nvcc|ninja|gcc|g\+\+|cc|c\+\+|cmake|make"
+    r"|java|sox|espeak(?:-ng)?|nvidia-smi|docker|unzip|wget|curl|aria2c|tesseract|pdflatex|latex|dot|rsync|ssh"
+    r"|sbatch|srun|squeue|scontrol|kubectl|conda|pip|pip3|python3?(?:\.\d+)?|hipcc|clang|ld|as)'"
+)
+
+
+def _program_not_installed(ctx: Context) -> list[Signal]:
+    lines = ctx.log.lines
+    for idx in ctx.log.exceptions[:6]:
+        ln = lines[idx]
+        if exception_type(ln.text) is None or not _NOT_THERE.search(ln.text):
+            continue
+        named = _PROGRAM.search(ln.text)
+        frame = next((f for f in reversed(lines[max(0, idx - 6) : idx]) if _EXEC_FRAME.search(f.text)), None)
+        if named is None and frame is None:
+            continue
+        if named is None and re.search(r"'[^']*[/\\][^']*'\s*$", ln.text):
+            continue  # a path (a script, a working directory) that is not there: a path to fix, not a program
+        m = named or re.search(r"'(?P<bin>[^'/\\]+)'\s*$", ln.text)
+        what = f"the program '{m.group('bin')}'" if m else "a program"
+        ev = [ln.raw.rstrip()] + ([frame.raw.rstrip()] if frame is not None else [])
+        return [
+            Signal(
+                "missing_dependency",
+                "user",
+                0.95 if frame is not None else 0.88,  # the frame that raised it is proof; a name alone is not
+                idx,
+                ev,
+                f"The code runs {what} as a separate process, and it is not installed {WHERE} (the operating "
+                "system could not find it, so the call failed with 'No such file or directory').",
+                "add_dependency",
+                "Install the program (e.g. `apt-get install -y` the package that provides it, or conda/brew), make "
+                "sure it is on PATH for the job, or use an image that includes it.",
+            )
+        ]
+    return []
 
 
 FAMILY = family(
@@ -149,6 +199,11 @@ FAMILY = family(
             0.86,
         ),
         pat(r"Could not find module '[^']+\.(?:dll|pyd)' \(or one of its dependencies\)", 0.86),
+        # cffi's dlopen ("OSError: cannot load library 'libsndfile.so': …"), soundfile's own check ("sndfile library
+        # not found"), Qt's plugin loader on a machine without the X libraries it needs ("Could not load the Qt
+        # platform plugin "xcb" in "" even though it was found.")
+        pat(r"cannot load library '(?P<lib>[^']+)'|\bsndfile library not found\b", 0.84),
+        pat(r'Could not load the Qt platform plugin "\w+"', 0.8),
         # Windows' loader: a DLL's own initialisation failed (WinError 1114, a missing runtime) or it was built for
         # another architecture (WinError 193)
         pat(r"\[WinError (?:1114|193)\]", 0.8),
@@ -213,6 +268,7 @@ FAMILY = family(
             "a base image that includes it.",
         ),
     ),
+    rules=(FunctionRule("program_not_installed", _program_not_installed),),
     fixer=fix_dependency,
     exceptions=r"^(?:\w+\.)*(?:ModuleNotFoundError|PackageNotFoundError|DistributionNotFound)$",
 )

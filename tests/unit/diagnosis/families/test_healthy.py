@@ -274,3 +274,18 @@ def test_info_notices_with_an_error_line_are_not_healthy() -> None:
         "ERROR 09-03 16:28:19 [core.py:700] EngineCore failed to start.\n"
     )
     assert diagnose_log_text(log).label == "unknown"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # Rust's tracing format (text-generation-inference), logfmt (Ollama): INFO notices only
+        '2024-03-01T10:00:00.123456Z  INFO text_generation_launcher: Args { model_id: "x" }\n'
+        "2024-03-01T10:00:09.123456Z  INFO text_generation_router: router/src/main.rs:300: Connected\n",
+        'time=2024-05-01T10:00:00.000Z level=INFO source=images.go:123 msg="total blobs: 5"\n'
+        'time=2024-05-01T10:00:00.000Z level=INFO source=routes.go:1000 msg="Listening on 127.0.0.1:11434"\n',
+    ],
+)
+def test_info_notices_in_other_log_formats_are_a_weak_healthy(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and d.confidence < 0.8

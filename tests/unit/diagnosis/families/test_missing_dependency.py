@@ -168,3 +168,37 @@ def test_a_library_module_without_a_name_the_code_uses_is_a_release_to_pin() -> 
 )
 def test_the_users_own_modules_and_circular_imports_stay_code_errors(log: str) -> None:
     assert diagnose_log_text(log).label == "user_code_error"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # CPython's subprocess (Lib/subprocess.py _execute_child) raising for a program that is not on PATH
+        'Traceback (most recent call last):\n  File "/usr/lib/python3.10/subprocess.py", line 1847, in _execute_child\n'
+        "    raise child_exception_type(errno_num, err_msg, err_filename)\n"
+        "FileNotFoundError: [Errno 2] No such file or directory: 'ffmpeg'\n",
+        '  File "C:\\Python310\\lib\\subprocess.py", line 1440, in _execute_child\n'
+        "    hp, ht, pid, tid = _winapi.CreateProcess(executable, args,\n"
+        "FileNotFoundError: [WinError 2] The system cannot find the file specified\n",
+        # only the last line: the name is a well-known program, not a path
+        "FileNotFoundError: [Errno 2] No such file or directory: 'ffmpeg'\n",
+        # cffi's dlopen, Qt's platform plugin loader
+        "OSError: cannot load library 'libsndfile.so': libsndfile.so: cannot open shared object file\n",
+        'qt.qpa.plugin: Could not load the Qt platform plugin "xcb" in "" even though it was found.\n',
+    ],
+)
+def test_a_program_or_library_the_code_loads_is_not_installed(log: str) -> None:
+    assert diagnose_log_text(log).label == "missing_dependency"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "FileNotFoundError: [Errno 2] No such file or directory: 'data'\n",
+        '  File "/usr/lib/python3.10/subprocess.py", line 1847, in _execute_child\n'
+        "    raise child_exception_type(errno_num, err_msg, err_filename)\n"
+        "FileNotFoundError: [Errno 2] No such file or directory: './scripts/prep.sh'\n",
+    ],
+)
+def test_a_missing_folder_or_script_path_stays_a_path_to_fix(log: str) -> None:
+    assert diagnose_log_text(log).label == "file_not_found"
