@@ -121,8 +121,10 @@ _SLURM: dict[str, tuple[Kind, str]] = {
     "Reservation": ("placement", "the job waits for its reservation to start"),
     "BadConstraints": ("node_fit", "no machine satisfies the job's constraints"),
 }
+# squeue's %R column: the reason, then for some reasons a detail after a comma ("(ReqNodeNotAvail,
+# UnavailableNodes:gpu[01-04])", squeue(1))
 _SLURM_REASON = re.compile(
-    r"Reason=(?P<r>[A-Za-z]+)|\bPENDING\b.*\((?P<p>[A-Za-z]+)(?:,[^)]*)?\)\s*$|\bPD\b.*\((?P<q>[A-Za-z]+)\)\s*$"
+    r"Reason=(?P<r>[A-Za-z]+)|\bPENDING\b.*\((?P<p>[A-Za-z]+)(?:,[^)]*)?\)\s*$|\bPD\b.*\((?P<q>[A-Za-z]+)(?:,[^)]*)?\)\s*$"
 )
 
 

@@ -29,7 +29,9 @@ _TRANSPORT_WARN = PatternRule(
             # NCCL's own prefix ("host:pid:tid [dev] file:line NCCL WARN"; NCCL 2 before 2.4 printed no "NCCL")
             r"(?:NCCL|\[\d+\] \S+\.(?:cc|h|cu):\d+) WARN .*(?:Broken pipe|Connection (?:closed|reset)|Call to \w+ .* failed|Failed to execute operation"
             r"|Duplicate GPU detected|Got completion from peer \S+ with (?:error|status)|Message truncated"
-            r"|Error encountered progressing operation)",
+            r"|Error encountered progressing operation"
+            # the socket transport's connect to a peer failing for good (misc/socket.cc; "… retrying" lines are not)
+            r"|socket(?:Start|Poll)Connect: Connect to \S+ failed)",
             0.84,
         ),
         # NCCL's debug trace of an error being returned up the stack (``init.cc:867 -> 5``): 0 is success

@@ -73,7 +73,8 @@ FAMILY = family(
             0.84,
         ),
         pat(r"AuthenticationError|authentication (?:failed|required)|not authorized|Unauthorized", 0.8),
-        pat(r"Operation not permitted|Read-only file system", 0.74),
+        # (not the CUDA runtime's cudaErrorStreamCaptureUnsupported, "operation not permitted when stream is capturing")
+        pat(r"Operation not permitted(?! when stream is capturing)|Read-only file system", 0.74),
         pat(r"could not read (?:Username|Password) for|terminal prompts disabled|Authentication failed for '", 0.86),
         # git hosts refusing the credential (GitHub's removed password auth, GitLab's basic-auth refusal)
         pat(

@@ -144,3 +144,11 @@ def test_nccl_warn_in_the_pre_2_4_prefix_without_the_word_nccl() -> None:
 def test_a_backend_or_port_the_machine_does_not_offer_is_a_settings_fix(log: str) -> None:
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("nccl_or_distributed", "fix_code"), log
+
+
+def test_a_socket_connect_that_failed_for_good_is_read_at_warning_level() -> None:
+    log = (
+        "node1:2345:2400 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.0.0.1<45678> failed : "
+        "Software caused connection abort\n"
+    )
+    assert diagnose_log_text(log).label == "nccl_or_distributed"

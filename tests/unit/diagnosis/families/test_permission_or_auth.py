@@ -79,3 +79,8 @@ def test_cloud_sdks_hubs_and_git_hosts_refusing_a_credential(log: str) -> None:
 )
 def test_refusals_in_other_runtimes_words(log: str) -> None:
     assert diagnose_log_text(log).label == "permission_or_auth", log
+
+
+def test_a_cuda_stream_capture_error_is_not_a_permission_problem() -> None:
+    d = diagnose_log_text("RuntimeError: CUDA error: operation not permitted when stream is capturing\n")
+    assert d.label != "permission_or_auth"

@@ -177,3 +177,12 @@ def test_colab_refusing_a_gpu_for_usage_limits() -> None:
     log = "Cannot connect to GPU backend\nYou cannot currently connect to a GPU due to usage limits in Colab.\n"
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("unschedulable", "change_resources_or_wait")
+
+
+def test_squeue_reason_with_its_detail_after_a_comma() -> None:
+    """squeue(1) prints some reasons with a detail: ``(ReqNodeNotAvail, UnavailableNodes:gpu[01-04])``."""
+    log = (
+        "             JOBID PARTITION     NAME     USER ST       TIME  NODES NODELIST(REASON)\n"
+        "            123456       gpu    train    alice PD       0:00      1 (ReqNodeNotAvail, UnavailableNodes:gpu[01-04])\n"
+    )
+    assert diagnose_log_text(log).label == "unschedulable"
