@@ -59,8 +59,12 @@ def diagnose_files(ctx: CliContext, files: list[Path], as_json: bool) -> int:
             f"{', '.join(empty)}: {'the log is' if len(empty) == 1 else 'these logs are'} empty — nothing to "
             "diagnose. Give the run's log, e.g. `orchestrate logs WF --raw > run.log`, or `orchestrate diagnose WF`."
         )
+    from runshepherd.logs.decode import strip_controls
+
     for f in files:
-        diag = diagnose_log_text(read_bounded(f), str(f))
+        # Escape sequences are neither evidence nor safe to print back (a window title, a clipboard write).
+        text = "\n".join(strip_controls(line) for line in read_bounded(f).splitlines())
+        diag = diagnose_log_text(text, str(f))
         _print(ctx, _redacted(diag.to_json(str(f))), as_json, what_would_confirm=diag.what_would_confirm)
     return 0
 

@@ -10,6 +10,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from runshepherd.logs.decode import strip_controls
+
 OVERLAP = 20  # lines that must match to place the previous window inside the new one
 
 
@@ -40,7 +42,7 @@ def follow(
     """Print until the workflow is terminal (a last read after it ends); 0, or 130 on Ctrl-C."""
 
     def emit(line: str) -> None:
-        write(json.dumps({"workflow_id": workflow_id, "task": task, "line": line}) if as_json else line)
+        write(json.dumps({"workflow_id": workflow_id, "task": task, "line": line}) if as_json else strip_controls(line))
 
     shown: list[str] = []
     first = True

@@ -222,8 +222,10 @@ def logs(
         if as_json:
             ctx.print_json({"workflow_id": workflow_id, "task": task, "lines": list(lines)})
             return 0
+        from runshepherd.logs.decode import strip_controls
+
         for line in lines:
-            typer.echo(line)
+            typer.echo(strip_controls(line))  # the job's text, not its escape sequences (titles, clipboard, cursor)
         return 0
     from rich.markdown import Markdown
 

@@ -13,9 +13,12 @@ from functools import partial
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
-# C0 controls other than tab; backspaces and bells from progress bars and shells.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+# CSI (colours, cursor moves, screen clears); OSC, DCS, SOS, PM and APC strings (window titles, clipboard writes,
+# hyperlinks, device controls) up to their BEL/ST terminator or the end of the line; other two-byte escapes.
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\|$)|\x1b[ -/]*[0-~]")
+# C0 controls other than tab (backspaces and bells from progress bars and shells), DEL, and the 8-bit C1
+# controls (U+0080-U+009F: U+009B is a one-character CSI to some terminals).
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 class RawLine(NamedTuple):
@@ -40,6 +43,15 @@ def clean_text(text: str) -> str:
         text = text[:-1]
     if "\r" in text:
         text = last_segment(text)
+    return strip_controls(text)
+
+
+def strip_controls(text: str) -> str:
+    """Drop what a terminal would act on instead of showing: escape sequences and control characters (tab kept).
+
+    Log text is printed to the person's terminal (`logs --raw`, `logs -f`, `diagnose --log`): a line from a job
+    must never set the window title, write the clipboard (OSC 52), move the cursor or clear the screen.
+    """
     if "\x1b" in text:
         text = _ANSI.sub("", text)
     if not text.isprintable() and _CONTROL.search(text):
