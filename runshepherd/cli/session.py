@@ -523,29 +523,26 @@ def sessions(ctx: CliContext, as_json: bool) -> None:
     if not rows:
         ctx.out.print('no sessions yet — start one with: orchestrate "train a small classifier for 3 epochs"')
         return
-    from rich.table import Table
+    from runshepherd.cli.tables import Col, fitted_table
 
-    # One line per session at any width (80 columns included): the id, state, workflow and time always show in
-    # full (rich's own squeezing dropped the Session and State columns at 80); the last column is cut with "…".
-    heads = ("Session", "State", "Workflow", "Updated")
-    cells = [
-        (
-            r["session"],
-            "stopped by you" if r["declined"] else r["state"],
-            r["workflow"] or "-",
-            (r["last_update"] or "-")[5:16].replace("T", " ") if r["last_update"] else "-",
-        )
-        for r in rows
-    ]
-    widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(heads)]
-    room = max(12, ctx.out.width - sum(widths) - 2 * len(heads))
-    table = Table(box=None, pad_edge=False, header_style="bold")
-    for name, width in zip(heads, widths, strict=True):
-        table.add_column(name, no_wrap=True, min_width=width)
-    table.add_column("Request · waiting for", no_wrap=True, overflow="ellipsis", max_width=room)
-    for r, c in zip(rows, cells, strict=True):
-        last = " ".join((f"? {r['question']}" if r["question"] else (r["request"] or "-")).split())
-        table.add_row(*c, last if len(last) <= room else last[: room - 1] + "…")
+    # One line per session at any width (80 columns included), like `list` and `pools`: the id and the state always
+    # show in full; narrow terminals shorten the time, then drop the workflow; the request (or the question it
+    # waits on) takes the room left, cut with "…".
+    times = [(r["last_update"] or "-")[:16].replace("T", " ") if r["last_update"] else "-" for r in rows]
+    table, _ = fitted_table(
+        [
+            Col("Session", [r["session"] for r in rows]),
+            Col("State", ["stopped by you" if r["declined"] else r["state"] for r in rows]),
+            Col("Workflow", [r["workflow"] or "-" for r in rows], drop=2),
+            Col("Updated", times, short=("Updated", [t[5:] if t != "-" else t for t in times]), shorten=1),
+            Col(
+                "Request · waiting for",
+                [" ".join((f"? {r['question']}" if r["question"] else (r["request"] or "-")).split()) for r in rows],
+                fill=True,
+            ),
+        ],
+        ctx.out.width,
+    )
     ctx.out.print(table)
 
 

@@ -2,7 +2,8 @@
 
 Rich squeezes a table that is too wide by wrapping every cell, so an id breaks across lines. Here the boxed table
 is used when it fits; otherwise the borders go and the columns take their short forms or drop out, step by step
-in the order they name, until the rest fits; every column still shown is printed in full.
+in the order they name, until the rest fits; every column still shown is printed in full, except a `fill` column
+(free text such as a request): it takes the room left and its cells are cut with "…".
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ class Col:
     short: tuple[str, list[str]] | None = None  # (head, cells) from step ``shorten`` on
     shorten: int = 0
     drop: int = 0  # the step that leaves the column out; 0: always shown
+    fill: bool = False  # free text: counted at FILL_MIN while fitting, then given the room left, cut with "…"
 
     def form(self, step: int) -> tuple[str, list[str]]:
         return (
@@ -28,6 +30,17 @@ class Col:
     def width(self, step: int) -> int:
         head, cells = self.form(step)
         return max([len(head), *(len(c) for c in cells)])
+
+    def fitting_width(self, step: int) -> int:
+        """The width it needs to be shown: a `fill` column needs only FILL_MIN (or less when it is narrower)."""
+        return min(self.width(step), max(FILL_MIN, len(self.form(step)[0]))) if self.fill else self.width(step)
+
+
+FILL_MIN = 24  # below this a request says too little: the time shortens and the workflow drops first
+
+
+def _cut(text: str, room: int) -> str:
+    return text if len(text) <= room else text[: room - 1] + "…"
 
 
 def fitted_table(cols: list[Col], width: int) -> tuple[Table, list[Col]]:
@@ -40,11 +53,15 @@ def fitted_table(cols: list[Col], width: int) -> tuple[Table, list[Col]]:
     steps = sorted({0, *(c.shorten for c in cols if c.shorten), *(c.drop for c in cols if c.drop)})
     for step in steps:
         shown = [c for c in cols if not c.drop or step < c.drop]
-        if sum(c.width(step) for c in shown) + 2 * (len(shown) - 1) <= width:
+        if sum(c.fitting_width(step) for c in shown) + 2 * (len(shown) - 1) <= width:
             break
+    fixed = sum(c.width(step) for c in shown if not c.fill) + 2 * (len(shown) - 1)
+    fills = [c for c in shown if c.fill]
+    room = max(FILL_MIN, (width - fixed) // len(fills)) if fills else 0
     table = Table(box=None, pad_edge=False, header_style="bold")
     for c in shown:
-        table.add_column(c.form(step)[0], no_wrap=True, min_width=c.width(step))
+        w = min(c.width(step), room) if c.fill else c.width(step)
+        table.add_column(_cut(c.form(step)[0], w), no_wrap=True, min_width=w, max_width=w if c.fill else None)
     for row in zip(*(c.form(step)[1] for c in shown), strict=True):
-        table.add_row(*row)
+        table.add_row(*(_cut(cell, room) if c.fill else cell for c, cell in zip(shown, row, strict=True)))
     return table, [c for c in cols if all(c is not s for s in shown)]

@@ -61,6 +61,23 @@ def test_status_is_terminal_text_and_sessions_fit_80_columns(tmp_path: Path) -> 
     assert all(re.match(r"[0-9a-f]{8}\s+waiting\s", ln) for ln in lines[1:]), table
 
 
+def test_sessions_fit_80_columns_with_a_long_workflow_id(tmp_path: Path) -> None:
+    """`sessions` lays out like `list` and `pools` (cli/tables.py): at 80 columns a long workflow id gives way
+    (the time shortens, then the workflow column goes) and every line still fits. Before: its own layout kept the
+    52-character id and printed 97-character lines, which a terminal wraps, and cut the question to '? Submit…'."""
+    spec = tmp_path / "long.yaml"
+    spec.write_text(FAILS.replace("name: broken", "name: train-a-resnet50-on-imagenet-subset-with-mixup-v2"))
+    assert run(tmp_path, "run", "--spec", str(spec), "--yes", "--session", "s1").returncode == 1
+    run(tmp_path, "train a small classifier", "--no-input", "--session", "s2")
+    table = run(tmp_path, "sessions").stdout  # captured: rich renders at 80 columns
+    lines = [ln.rstrip() for ln in table.splitlines() if ln.strip()]
+    assert len(lines) == 3 and all(len(ln) <= 80 for ln in lines), table
+    assert lines[0].split()[:2] == ["Session", "State"] and "Request · waiting for" in lines[0], table
+    assert lines[1].split()[:2] == ["s2", "waiting"], table
+    assert lines[1].endswith("? Submit train-classifier to pool local?"), table  # the question in full
+    assert lines[2].split()[:2] == ["s1", "NEEDS_INPUT"], table
+
+
 def test_an_ended_run_has_no_eta_or_live_stage_and_keeps_its_metrics(tmp_path: Path) -> None:
     from cli_helpers import EXAMPLES
 
