@@ -121,6 +121,8 @@ FAMILY = family(
         ),
         # Windows' wording of ENOENT (WinError 2/3), Java's NIO exception (its message is only the path)
         pat(r"The system cannot find the (?:file|path) specified", 0.84),
+        # Windows refusing a path's syntax (a drive letter inside a path, a ':' in a file name): WinError 123
+        pat(r"\[WinError 123\] The filename, directory name, or volume label syntax is incorrect", 0.8),
         pat(r"\bNoSuchFileException\b(?::\s*(?P<path>\S+))?", 0.86),
         # a path that opened nothing, in the words readers use ("could not open file", "unable to find
         # directory"); a shared library or module that cannot be opened is a missing dependency, not a path

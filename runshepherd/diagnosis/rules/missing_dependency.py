@@ -204,6 +204,23 @@ FAMILY = family(
         # platform plugin "xcb" in "" even though it was found.")
         pat(r"cannot load library '(?P<lib>[^']+)'|\bsndfile library not found\b", 0.84),
         pat(r'Could not load the Qt platform plugin "\w+"', 0.8),
+        # an ImportError that asks for a package in other words ("ImportError: Please install the sentencepiece
+        # library", bitsandbytes' "CUDA Setup failed despite GPU being available. Please run the following command to
+        # get more information: python -m bitsandbytes")
+        pat(r"^(?:\w+\.)*ImportError: .{0,200}\b[Pp]lease install\b", 0.84),
+        pat(r"CUDA Setup failed despite GPU being available", 0.84),
+        # data packages installed separately from their library: spaCy's models ("[E050] Can't find model
+        # 'en_core_web_sm'. It doesn't seem to be a Python package or a valid path to a data directory."), NLTK's
+        # resources ("Resource punkt not found. Please use the NLTK Downloader to obtain the resource")
+        pat(r"Can't find model '(?P<pkg>[\w.\-]+)'\. It doesn't seem to be a Python package", 0.88),
+        pat(r"Please use the NLTK Downloader to obtain the resource", 0.86),
+        # R's library() ("there is no package called 'x'"); the linker and nvcc when a library or the toolkit's
+        # support for the GPU is not there ("/usr/bin/ld: cannot find -lcuda", "nvcc fatal   : Unsupported gpu
+        # architecture 'compute_89'"); pip unable to replace a package the OS installed
+        pat(r"there is no package called ['‘](?P<pkg>[\w.]+)['’]", 0.9),
+        pat(r"\bld(?:\.\w+)?: cannot find -l(?P<lib>[\w.+\-]+)", 0.86),
+        pat(r"nvcc fatal\s*: Unsupported gpu architecture", 0.82),
+        pat(r"Cannot uninstall '?[\w.\-]+'?\. It is a distutils installed project", 0.82),
         # Windows' loader: a DLL's own initialisation failed (WinError 1114, a missing runtime) or it was built for
         # another architecture (WinError 193)
         pat(r"\[WinError (?:1114|193)\]", 0.8),

@@ -24,7 +24,14 @@ _OTHER = re.compile(
     r"|Invalid workflow spec|workflow spec (?:is )?invalid|spec validation failed|FAILED_SUBMISSION"
     # Slurm's refusals of a partition, account or QOS the job names (slurmctld: "invalid partition specified: x",
     # "Invalid account or account/partition combination specified", "Invalid qos specification")
-    r"|\binvalid partition specified\b|Invalid account or account/partition combination|Invalid qos specification",
+    r"|\binvalid partition specified\b|Invalid account or account/partition combination|Invalid qos specification"
+    # sbatch/srun refusing an option's value or the script itself (src/sbatch/opt.c: "Invalid numeric value \"x\" for
+    # --cpus-per-task.", "This does not look like a batch script.", "Batch script contains DOS line breaks")
+    r"|^s(?:batch|run|alloc): error: Invalid (?:numeric value|--[\w-]+ specification|generic resource|feature spec"
+    r"|time (?:value|specification)|node count|memory)|This does not look like a batch script"
+    r"|Batch script contains DOS line breaks"
+    # kubectl reading a manifest that is not valid YAML ("error converting YAML to JSON: yaml: line 10: …")
+    r"|error converting YAML to JSON",
     re.IGNORECASE,
 )
 

@@ -116,3 +116,9 @@ def test_paths_named_as_missing_in_other_words(log: str) -> None:
 
 def test_a_none_used_as_an_array_with_no_reader_in_sight_stays_a_code_error() -> None:
     assert diagnose_log_text("TypeError: 'NoneType' object is not subscriptable\n").label == "user_code_error"
+
+
+def test_a_windows_path_with_bad_syntax_is_a_path_to_fix() -> None:
+    log = "OSError: [WinError 123] The filename, directory name, or volume label syntax is incorrect: 'C:\\\\d\\\\D:\\\\x'\n"
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("file_not_found", "fix_path")

@@ -202,3 +202,25 @@ def test_a_program_or_library_the_code_loads_is_not_installed(log: str) -> None:
 )
 def test_a_missing_folder_or_script_path_stays_a_path_to_fix(log: str) -> None:
     assert diagnose_log_text(log).label == "file_not_found"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "ImportError: Please install the sentencepiece library to use this tokenizer.\n",
+        "RuntimeError:\n        CUDA Setup failed despite GPU being available. Please run the following command to get "
+        "more information:\n",
+        # spaCy's and NLTK's data packages (spacy/errors.py E050, nltk/data.py)
+        "OSError: [E050] Can't find model 'en_core_web_sm'. It doesn't seem to be a Python package or a valid path "
+        "to a data directory.\n",
+        "LookupError:\n  Resource punkt not found.\n  Please use the NLTK Downloader to obtain the resource:\n",
+        # R's library(), GNU ld, nvcc, pip over a distutils-installed package
+        "Error in library(ggplot2) : there is no package called ‘ggplot2’\n",
+        "/usr/bin/ld: cannot find -lcuda: No such file or directory\n",
+        "nvcc fatal   : Unsupported gpu architecture 'compute_89'\n",
+        "ERROR: Cannot uninstall 'PyYAML'. It is a distutils installed project and thus we cannot accurately "
+        "determine which files belong to it which would lead to only a partial uninstall.\n",
+    ],
+)
+def test_packages_data_and_toolchains_named_by_their_installers(log: str) -> None:
+    assert diagnose_log_text(log).label == "missing_dependency"

@@ -114,3 +114,19 @@ def test_settings_the_program_rejects_or_its_config_lacks(case_id: str) -> None:
 )
 def test_usage_errors_in_notebooks_and_schedulers(log: str) -> None:
     assert diagnose_log_text(log).label == "validation_error"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # sbatch's option and script checks (src/sbatch/opt.c, src/sbatch/sbatch.c)
+        'sbatch: error: Invalid numeric value "4G" for --cpus-per-task.\n',
+        "sbatch: error: This does not look like a batch script.  The first\n",
+        "sbatch: error: Batch script contains DOS line breaks (\\r\\n)\n",
+        # kubectl on a manifest that is not valid YAML
+        "error: error parsing job.yaml: error converting YAML to JSON: yaml: line 12: mapping values are not allowed "
+        "in this context\n",
+    ],
+)
+def test_a_scheduler_refusing_an_option_value_or_the_script(log: str) -> None:
+    assert diagnose_log_text(log).label == "validation_error"
