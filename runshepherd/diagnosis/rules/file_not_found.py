@@ -122,13 +122,16 @@ FAMILY = family(
         # Windows' wording of ENOENT (WinError 2/3), Java's NIO exception (its message is only the path)
         pat(r"The system cannot find the (?:file|path) specified", 0.84),
         # Windows refusing a path's syntax (a drive letter inside a path, a ':' in a file name): WinError 123
-        pat(r"\[WinError 123\] The filename, directory name, or volume label syntax is incorrect", 0.8),
+        pat(r"\[WinError 123\]", 0.8),
+        # the same codes in any language (Windows words its messages in the system's: "[WinError 3] 系统找不到指定的路径。")
+        pat(r"\[WinError [23]\]", 0.84),
         pat(r"\bNoSuchFileException\b(?::\s*(?P<path>\S+))?", 0.86),
         # a path that opened nothing, in the words readers use ("could not open file", "unable to find
         # directory"); a shared library or module that cannot be opened is a missing dependency, not a path
         pat(
-            r"(?:could not|cannot|can't|can not|unable to|failed to) (?:open|find|locate|read) (?:the )?(?:input |data |"
-            r"config(?:uration)? )?(?:file|directory|folder|path)\b",
+            r"(?:could not|couldn't|cannot|can't|can not|unable to|failed to) (?:open|find|locate|read) (?:the |a |any )?"
+            r"(?:input |data |config(?:uration)? |model |checkpoint )?(?:files?|director(?:y|ies)|folders?|path|dataset"
+            r"|checkpoint)\b",
             0.74,
         ),
         # the data path matched no files, so the dataset is empty: PyTorch's RandomSampler

@@ -72,7 +72,7 @@ _EXEC_FRAME = re.compile(
     r'subprocess\.py", line \d+, in _execute_child|, in (?:_execute_child|execvpe?|_spawn_posix)\b'
 )
 _NOT_THERE = re.compile(
-    r"\[Errno 2\] No such file or directory|\[WinError 2\] The system cannot find the file specified"
+    r"\[Errno 2\] No such file or directory|\[WinError 2\]"  # (Windows' own words are in the system's language)
 )
 _PROGRAM = re.compile(
     r"\[Errno 2\] No such file or directory: '(?P<bin>ffmpeg|ffprobe|git|git-lfs|nvcc|ninja|gcc|g\+\+|cc|c\+\+|cmake|make"
@@ -270,7 +270,8 @@ FAMILY = family(
         # pkg_resources: an installed distribution's version does not satisfy a requirement
         pat(r"(?:Contextual)?VersionConflict\b", 0.84),
         # Windows' loader: a DLL (or one it depends on) is missing
-        pat(r"\[WinError 126\] The specified module could not be found", 0.82),
+        # (the code alone: Windows words its messages in the system's language, "[WinError 126] 找不到指定的模块。")
+        pat(r"\[WinError 126\]", 0.82),
     ),
     # a version check the framework logs at info or warning level before it carries on without the GPU
     warning_patterns=(pat(r"Found \w+ version [\d.]+, but \w+ was built against version [\d.]+", 0.8),),

@@ -122,3 +122,15 @@ def test_a_windows_path_with_bad_syntax_is_a_path_to_fix() -> None:
     log = "OSError: [WinError 123] The filename, directory name, or volume label syntax is incorrect: 'C:\\\\d\\\\D:\\\\x'\n"
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("file_not_found", "fix_path")
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "ValueError: Couldn't find any data file at /content/data/train.\n",
+        # Windows words its messages in the system's language: the error code decides
+        "FileNotFoundError: [WinError 3] 系统找不到指定的路径。: 'D:\\\\data\\\\train'\n",
+    ],
+)
+def test_a_path_not_found_in_other_words_and_languages(log: str) -> None:
+    assert diagnose_log_text(log).label == "file_not_found"

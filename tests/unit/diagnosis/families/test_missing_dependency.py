@@ -224,3 +224,8 @@ def test_a_missing_folder_or_script_path_stays_a_path_to_fix(log: str) -> None:
 )
 def test_packages_data_and_toolchains_named_by_their_installers(log: str) -> None:
     assert diagnose_log_text(log).label == "missing_dependency"
+
+
+def test_a_windows_dll_not_found_in_another_language() -> None:
+    log = 'OSError: [WinError 126] 找不到指定的模块。 Error loading "C:\\\\torch\\\\lib\\\\caffe2_nvrtc.dll" or one of its dependencies.\n'
+    assert diagnose_log_text(log).label == "missing_dependency"
