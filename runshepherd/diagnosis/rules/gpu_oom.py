@@ -62,6 +62,8 @@ FAMILY = family(
         # TensorFlow copying an input to a GPU that has no room left for it (its copy's destination was never
         # allocated): "Failed copying input tensor from …/device:CPU:0 to …/device:GPU:0 … Dst tensor is not initialized."
         pat(r"Dst tensor is not initialized", 0.8),
+        # PyTorch's legacy THC check of a CUDA call (cudaErrorMemoryAllocation = 2), often glued to a progress bar
+        pat(r"THCudaCheck FAIL file=\S+ line=\d+ error=2 : out of memory", 0.88),
         # torch-directml (AMD/Intel GPUs on Windows): its allocator's refusal
         pat(r"There is not enough GPU video memory available|DML allocator out of memory", 0.9),
         # TensorFlow's stream executor when the device allocator refuses a block, whatever the driver's error code

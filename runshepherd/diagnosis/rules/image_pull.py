@@ -21,7 +21,9 @@ _PULL = re.compile(
     r"|requested access to the resource is denied|toomanyrequests|pull rate limit"
     r"|failed to fetch (?:anonymous|oauth) token"
     r"|repository \S+ not found|does not exist or no pull access|[\w.-]+\.(?:io|com)/[\w./-]+:[\w.-]+: not found"
-    r"|no matching manifest for \S+ in the manifest list|While pulling \S+ image: |Failed to get manifest from",
+    r"|no matching manifest for \S+ in the manifest list|While pulling \S+ image: |Failed to get manifest from"
+    # BuildKit fetching a Dockerfile's base image (``failed to solve: …: failed to resolve source metadata for …``)
+    r"|failed to resolve source metadata for",
     re.IGNORECASE,
 )
 _AUTH = re.compile(
@@ -42,6 +44,12 @@ _DISK = re.compile(r"No space left on device|Disk quota exceeded", re.IGNORECASE
 # system's "Permission denied" on a file, not a registry's answer
 _LOCAL_REFUSED = re.compile(r"['\"]?/[\w./-]+['\"]?: Permission denied|\[Errno 13\] Permission denied: ['\"]?/")
 _PULL_G, _PULLED_G, _DISK_G = Gated.of(_PULL), Gated.of(_PULLED), Gated.of(_DISK)
+# docker build's legacy builder prints the step, then the registry's bare answer for the base image it could not
+# fetch (``Step 1/22 : FROM nvcr.io/…`` then ``unauthorized: authentication required``): that answer is the pull's
+_FROM_STEP = re.compile(r"^Step \d+/\d+ : FROM\s+\S+", re.IGNORECASE)
+_REGISTRY_ANSWER = re.compile(
+    r"^(?:unauthorized|denied|manifest unknown|not found|toomanyrequests|name unknown)\b(?::|\s*$)", re.IGNORECASE
+)
 
 
 def _pulled_after(seq: list[str], last_hit: int) -> bool:
@@ -62,9 +70,12 @@ def _image_pull(ctx: Context) -> list[Signal]:
     hits: list[tuple[int, str, str]] = []
     seq: list[str] = []  # usable texts in reading order (failure message, events, log)
     last_hit = -1
+    from_step = -10
     for order, ln in ctx.texts():
         seq.append(ln.text)
-        if _PULL_G.search(ln.text, ln.folded):
+        if _FROM_STEP.search(ln.text):
+            from_step = len(seq) - 1
+        if _PULL_G.search(ln.text, ln.folded) or (len(seq) - 1 - from_step <= 3 and _REGISTRY_ANSWER.search(ln.text)):
             hits.append((order if order < 0 else ln.index, ln.raw.rstrip(), ln.text))
             last_hit = len(seq) - 1
     status_hit = ctx.status in {"FAILED_IMAGE_PULL", "FAILED_START_TIMEOUT"}

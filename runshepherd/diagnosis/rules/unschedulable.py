@@ -88,6 +88,9 @@ _NO_FIT = re.compile(
     # (SageMaker CreateTrainingJob, "ResourceLimitExceeded: You have exceeded an SageMaker resource limit") and
     # Google's error detail type for a quota check failure (google.rpc.QuotaFailure, status RESOURCE_EXHAUSTED)
     r"|\bResourceLimitExceeded\b|google\.rpc\.QuotaFailure|\bQuota failure for project\b"
+    # Azure's compute quota refusals (Azure ML deployments and compute, VM creation): "Not enough quota available
+    # for Standard_DS3_v2 …", "Operation could not be completed as it results in exceeding approved … quota"
+    r"|Not enough quota available for|results in exceeding approved [\w -]+ quota"
     # the pod's PodScheduled condition (kubectl get pod -o yaml / describe), Volcano's gang verdict
     r"|\breason:\s*Unschedulable\b|\bPodScheduled\s+False\b|tasks in gang unschedulable"
     # Slurm's pending reason spelled out (squeue %R), with its own spaces and commas

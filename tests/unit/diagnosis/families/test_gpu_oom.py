@@ -168,3 +168,9 @@ def test_tensorflow_copying_an_input_to_a_full_gpu() -> None:
         "_EagerConst: Dst tensor is not initialized.\n"
     )
     assert diagnose_log_text(log).label == "gpu_oom"
+
+
+def test_the_legacy_thc_check_glued_to_a_progress_bar() -> None:
+    """fairseq's bar, then THC's ``THCudaCheck FAIL … error=2 : out of memory`` on the same line (l-0021)."""
+    d, _, record = diagnose_dev("l-0021")
+    assert d.label == record["label"] == "gpu_oom"

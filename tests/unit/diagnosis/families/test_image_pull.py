@@ -103,3 +103,18 @@ def test_an_image_for_another_platform_is_an_image_problem() -> None:
     # the kernel's ENOEXEC for a foreign binary, as runc reports it
     log = "standard_init_linux.go:228: exec user process caused: exec format error\n"
     assert (diagnose_log_text(log).label, diagnose_log_text(log).fix.kind) == ("image_pull", "fix_image")
+
+
+@pytest.mark.parametrize("case_id", ["n-0001", "n-0006"])
+def test_a_registry_refusing_a_dockerfiles_base_image(case_id: str) -> None:
+    """docker build's ``Step 1/22 : FROM …`` then the registry's bare ``unauthorized: authentication required``."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "image_pull"
+
+
+def test_buildkit_failing_to_fetch_a_base_image() -> None:
+    log = (
+        "ERROR: failed to solve: pytorch/pytorch:2.9-cuda12: failed to resolve source metadata for "
+        "docker.io/pytorch/pytorch:2.9-cuda12: docker.io/pytorch/pytorch:2.9-cuda12: not found\n"
+    )
+    assert diagnose_log_text(log).label == "image_pull"

@@ -186,3 +186,10 @@ def test_squeue_reason_with_its_detail_after_a_comma() -> None:
         "            123456       gpu    train    alice PD       0:00      1 (ReqNodeNotAvail, UnavailableNodes:gpu[01-04])\n"
     )
     assert diagnose_log_text(log).label == "unschedulable"
+
+
+def test_azure_refusing_a_deployment_over_the_subscriptions_core_quota() -> None:
+    d, _, record = diagnose_dev("n-0012")
+    assert (
+        (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("unschedulable", "change_resources_or_wait")
+    )
