@@ -373,6 +373,7 @@ _EXIT_PATTERNS = [
     re.compile(r"\berror code:? (-\d+)\b"),  # a negative "error code" is a signal (HTTP codes are positive)
     re.compile(r"\bExit_status=(-?\d+)"),  # PBS qstat -f / tracejob
     re.compile(r"terminated with an error exit status \((\d+)\)"),  # Nextflow's process failure
+    re.compile(r"\bexits with return code = (-?\d+)"),  # DeepSpeed's launcher (launch.py, sigkill_handler)
 ]
 # A signal that ended a process, in the words launchers and runtimes use (torchrun's ``Signal 9 (SIGKILL)
 # received by PID``, its ``SignalException: Process 7 got signal: 15``, subprocess' ``died with <Signals.SIGKILL:

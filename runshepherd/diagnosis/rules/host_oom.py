@@ -150,6 +150,17 @@ FAMILY = family(
             "reason, but it is not proven.",
             what_would_confirm=_CONFIRM_137,
         ),
+        # SIGBUS (-7, 135): in a Linux data loader or NCCL's shared-memory transport, /dev/shm ran out (a
+        # container's default is 64 MB); torchrun's "Signal 7 (SIGBUS) received by PID"
+        exits(
+            -7,
+            135,
+            strength=0.6,
+            explanation="A process died of a bus error (SIGBUS): on Linux this is usually the shared-memory area "
+            "(/dev/shm) running out, which data-loader workers and NCCL use; it is not proven by the exit code alone.",
+            fix_description="Give the task a larger /dev/shm (`--shm-size` or `--ipc=host` for a container, a "
+            "memory-backed emptyDir on Kubernetes), or use fewer data-loader workers.",
+        ),
         exits(
             3004,
             strength=0.55,

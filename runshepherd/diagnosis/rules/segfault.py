@@ -73,7 +73,11 @@ FAMILY = family(
         pat(r"\b0x[cC]0000(?:005|0[fF][dD]|01[dD]|409)\b", 0.85),
     ),
     exit_codes=(
-        exits(139, -11, 134, -6, strength=0.6),
+        exits(139, -11, strength=0.6),
+        # SIGABRT is how runtimes end themselves on an error they detected (NCCL's watchdog, a failed C++ check,
+        # "terminate called after throwing"): weaker than a segfault's code, and too weak to make a later error of
+        # another family (the one that aborted) look like its echo
+        exits(134, -6, strength=0.56),
         # Windows exit codes of a native crash (PyCharm's "Process finished with exit code -1073741819
         # (0xC0000005)", or unsigned: 3221225477): NTSTATUS access violation (0xC0000005), stack overflow
         # (0xC00000FD), illegal instruction (0xC000001D), stack buffer overrun / fail-fast (0xC0000409)

@@ -206,3 +206,17 @@ def test_other_runtimes_heaps_and_a_vanished_data_loader_worker() -> None:
     # torch/utils/data/dataloader.py: a worker that died without raising; weak, and answered with fewer workers
     d = diagnose_log_text("RuntimeError: DataLoader worker (pid(s) 12345, 12346) exited unexpectedly\n")
     assert (d.label, d.fix.kind) == ("host_oom", "reduce_memory") and d.confidence < 0.8
+
+
+def test_deepspeeds_launcher_and_a_bus_error_signal() -> None:
+    # DeepSpeed launch.py sigkill_handler: "<cmd> exits with return code = -9" (a child killed by SIGKILL)
+    ds = (
+        "[2023-11-28 10:00:34,590] [ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python', '-u', 'train.py', "
+        "'--local_rank=0'] exits with return code = -9\n"
+    )
+    d = diagnose_log_text(ds)
+    assert d.label == "host_oom" and d.confidence <= 0.6
+    # torchrun's error summary for a rank that died of SIGBUS: /dev/shm, not proven by the signal alone
+    bus = "  exitcode  : -7 (pid: 1234)\n  error_file: <N/A>\n  traceback : Signal 7 (SIGBUS) received by PID 1234\n"
+    d = diagnose_log_text(bus)
+    assert d.label == "host_oom" and d.confidence <= 0.6 and "/dev/shm" in d.fix.description

@@ -60,3 +60,18 @@ def test_glibc_heap_corruption_aborts() -> None:
         "munmap_chunk(): invalid pointer\n",
     ):
         assert diagnose_log_text(log).label == "segfault", log
+
+
+def test_an_abort_code_yields_to_the_error_that_aborted() -> None:
+    """NCCL's watchdog aborts the process (SIGABRT): DeepSpeed's launcher reports ``return code = -6`` before the
+    rank's own error reaches the log; the error is the verdict. An abort code alone is still a native crash."""
+    launcher = (
+        "[2026-11-29 06:41:55,118] [ERROR] [launch.py:322:sigkill_handler] ['/usr/bin/python', '-u', 'train.py', "
+        "'--local_rank=1'] exits with return code = -6\n"
+    )
+    rank = (
+        "RuntimeError: NCCL communicator was aborted on rank 1.  Original reason for failure was: [Rank 1] Watchdog "
+        "caught collective operation timeout: WorkNCCL(SeqNum=40, OpType=BROADCAST) ran for 1800314 milliseconds\n"
+    )
+    assert diagnose_log_text(launcher + rank).label == "nccl_or_distributed"
+    assert diagnose_log_text(launcher).label == "segfault"
