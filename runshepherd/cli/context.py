@@ -32,7 +32,12 @@ class CliContext:
             "backend": backend,
             "checkpointer": checkpointer,
         }
-        return cls(settings=load_settings(config, flags=flags))
+        settings = load_settings(config, flags=flags)
+        if settings.diagnosis.fallback is not None:
+            from runshepherd.diagnosis.fallback import configure
+
+            configure(settings.diagnosis.fallback)
+        return cls(settings=settings)
 
     @property
     def state_dir(self) -> Path:
