@@ -475,7 +475,7 @@ def resume(
 def sessions(ctx: CliContext, as_json: bool) -> None:
     from runshepherd.cli import detached
     from runshepherd.graph.builder import compile_graph
-    from runshepherd.graph.checkpoint import db_path, open_saver, thread_ids
+    from runshepherd.graph.checkpoint import db_path, open_saver, session_driven, thread_ids
     from runshepherd.graph.runner import session_config
 
     rows = []
@@ -490,8 +490,10 @@ def sessions(ctx: CliContext, as_json: bool) -> None:
                 state = v.get("outcome") or ("waiting" if snap.interrupts else "stopped" if snap.next else "unknown")
                 if not v.get("outcome") and _canceled_while_paused(ctx.state_dir, tid, v):
                     state, question = "canceled", None  # its question was withdrawn; a resume only ends it
-                if detached.running(ctx.state_dir, tid):
-                    state = "running"
+                if detached.running(ctx.state_dir, tid) or (
+                    state == "stopped" and session_driven(ctx.state_dir, tid, url)
+                ):
+                    state = "running"  # in the background, or driven by a process (a sweep drives its points)
                 rows.append(
                     {
                         "session": tid,

@@ -138,3 +138,19 @@ def test_sqlite_sessions_migrate_to_postgres_and_continue_there(tmp_path: Path, 
     assert done["outcome"] == "COMPLETED" and len(done["workflow_ids"]) == 1
     still = json.loads(run(tmp_path, "sessions", "--json").stdout)["sessions"]
     assert still[0]["state"] == "waiting"  # the SQLite copy was left as it was
+
+
+def test_sessions_lists_the_points_a_running_sweep_drives_as_running(tmp_path: Path) -> None:
+    spec = tmp_path / "slow.yaml"
+    spec.write_text(slow_spec(4))
+    proc = spawn(tmp_path, "run", "--spec", str(spec), "--repeat", "2", "--yes", "--json", "--session", "sw")
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if '"event": "submitted"' in line:
+            break
+    rows = {r["session"]: r["state"] for r in json.loads(run(tmp_path, "sessions", "--json").stdout)["sessions"]}
+    assert rows.get("sw-p1") == "running" and rows.get("sw-p2") == "running", rows  # not "stopped" mid-run
+    proc.stdout.read()
+    assert proc.wait(timeout=90) == 0
+    rows = {r["session"]: r["state"] for r in json.loads(run(tmp_path, "sessions", "--json").stdout)["sessions"]}
+    assert rows["sw-p1"] == rows["sw-p2"] == "COMPLETED"
