@@ -107,7 +107,8 @@ def ask_person(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["
     reason = (diag["explanation"] if diag else "") or "the failure could not be explained"
     if at_cap:
         text = (
-            f"Stopped after {_attempts(fixes)}; the last failure: {reason}. Allow one more automatic fix, or stop here?"
+            f"Stopped after {_attempts(fixes)}; the last failure: {reason.rstrip(' .')}. Allow one more automatic fix, "
+            "or stop here?"
         )
         choice = ask(deps, "continue_after_cap", text, default="stop", choices=["retry", "stop"])
         if choice == "retry":  # one more attempt allowed; the count of attempts made stays what it is

@@ -12,6 +12,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, Field
 
+_LOCAL = "\0localpath:"  # marks a `files:` entry whose text is a file on the submitter's disk, not in the spec
 _NOTABLE_ENV = ("EPOCH", "BATCH", "LR", "LEARNING", "MODEL", "DATA", "STEP", "GPU", "SEED", "OUTPUT", "INPUT", "NUM")
 
 
@@ -39,6 +40,8 @@ def _runs(command: list[str], args: list[str], files: dict[str, str]) -> str:
     line = shlex.join(command + args)
     for path, contents in files.items():
         if path in line or path.rsplit("/", 1)[-1] in line:
+            if contents.startswith(_LOCAL):  # `localpath:` — copied from the submitter's disk, not in the spec
+                return f"{line}  (the script {contents.removeprefix(_LOCAL)} from the submitter's disk)"
             if path.endswith(".py"):
                 return f"{line}  (a {len(contents.splitlines())}-line Python script from the spec)"
             body = [
@@ -88,7 +91,11 @@ def explain_spec(
             if any(n in str(k).upper() for n in _NOTABLE_ENV)
         }
         files = {
-            str(f.get("path", "")): str(f.get("contents") or "") for f in t.get("files") or [] if isinstance(f, dict)
+            str(f.get("path", "")): str(
+                f.get("contents") or (f"{_LOCAL}{f['localpath']}" if f.get("localpath") else "")
+            )
+            for f in t.get("files") or []
+            if isinstance(f, dict)
         }
         inputs = []
         for i in t.get("inputs") or []:

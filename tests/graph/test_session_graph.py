@@ -158,6 +158,8 @@ def test_twelve_tasks_fan_out_to_three_readers(saver, backend, tmp_path: Path) -
     s.run({"request": "many", "spec_path": _spec(tmp_path, MANY)})
     ev = s.kinds("logs_readers")[0]
     assert ev["tasks"] == 12 and ev["readers"] == 3
+    cap = [e for e in s.kinds("answered") if e["kind"] == "continue_after_cap"]
+    assert cap and ".." not in cap[0]["text"]  # the reason's own full stop is not doubled before "Allow …"
 
 
 def test_router_is_pure_and_total() -> None:
