@@ -759,10 +759,13 @@ def _argv_with_default_command(argv: list[str]) -> list[str]:
     first = argv[0]
     group = typer.main.get_group(app)
     commands = set(group.commands)
+    if first == "run":
+        _refuse_script_flags_outside_the_request(group.commands["run"], argv[1:])
     if first in commands or first.startswith("-"):
         return argv
     words = first.split()
     if len(words) >= 2:
+        _refuse_script_flags_outside_the_request(group.commands["run"], argv)
         return ["run", *argv]
     if not words:
         raise UsageError('the request is empty — say what to run, e.g. orchestrate "train a small classifier"')
@@ -777,6 +780,52 @@ def _argv_with_default_command(argv: list[str]) -> list[str]:
     raise UsageError(
         f"{first!r} is not a command, and one word is not a request — describe the job in a sentence "
         f'(orchestrate "train a small classifier"), or plan it as written with: orchestrate run {first!r}'
+    )
+
+
+def _refuse_script_flags_outside_the_request(command: Any, args: list[str]) -> None:
+    """`orchestrate run train.py --epochs 2`: the flags are meant for the script, but the shell hands them to
+    `run`, which has no `--epochs`. Say how to pass them (inside the quotes) instead of listing run's options."""
+    import difflib
+    import shlex
+
+    takes_value: dict[str, bool] = {}
+    for param in command.params:
+        if param.param_type_name == "option":
+            for opt in [*param.opts, *param.secondary_opts]:
+                takes_value[opt] = not (param.is_flag or param.count)
+    request: list[str] = []
+    known: list[str] = []
+    unknown: list[str] = []
+    i = 0
+    while i < len(args):
+        token = args[i]
+        name = token.split("=", 1)[0]
+        if token == "--":
+            request += args[i + 1 :]
+            break
+        if token.startswith("-") and name in takes_value:
+            value = takes_value[name] and "=" not in token and i + 1 < len(args)
+            known += args[i : i + 2] if value else [token]
+            i += 2 if value else 1
+            continue
+        if token.startswith("--") and len(token) > 2:
+            unknown.append(token)
+            while i + 1 < len(args) and not args[i + 1].startswith("-"):  # its values
+                i += 1
+                unknown.append(args[i])
+        else:
+            request.append(token)
+        i += 1
+    flags = " ".join(t.split("=", 1)[0] for t in unknown if t.startswith("--"))
+    if not unknown or not request or "--help" in known:
+        return
+    if any(difflib.get_close_matches(f, takes_value, n=1, cutoff=0.8) for f in flags.split()):
+        return  # a typo of run's own option (`--yse`): click's did-you-mean says it better
+    fixed = shlex.join([" ".join([*request, *unknown]), *known])
+    raise UsageError(
+        f"{flags}: not an option of `orchestrate run` — to give flags to your script, put them inside the "
+        f"request's quotes: orchestrate run {fixed}"
     )
 
 

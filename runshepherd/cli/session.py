@@ -345,13 +345,14 @@ def run(
 
     if not (request or "").strip() and spec is None:
         raise UsageError('say what to run, e.g. orchestrate "train a small classifier for 3 epochs", or --spec FILE')
+    session = session or new_session_id()
+    request = _without_secrets(ctx, request, session, as_json)
     if request and spec is None and (refused := _out_of_scope(ctx, request, as_json)) is not None:
         return refused
     _refuse_a_question(request, spec)
     if request and spec is None and (plan := _recipe_plan(request)) is not None:
         from runshepherd.cli.recipes import run_plan
 
-        session = session or new_session_id()
         if plan.submissions > 1:
             return run_plan(
                 ctx,
@@ -384,10 +385,6 @@ def run(
         raise UsageError(f"session {sid} already exists; continue it with `orchestrate resume {quoted(sid)}`")
     if not as_json:
         ctx.out.print(f"session {sid} (resume with: orchestrate resume {quoted(sid)})", markup=False)
-    from runshepherd.logs import redact
-
-    # A secret pasted into a request must not reach a checkpoint, a spec name or a model: redact it first.
-    request = redact(request)[0] if request else request
     first = {
         "request": request or f"run {spec}",
         "spec_path": str(spec.resolve()) if spec else None,
@@ -397,6 +394,28 @@ def run(
     deps = make_deps(ctx, sid, yes=yes, cadence=cadence, max_fixes=max_fixes)
     interactive = not no_input and sys.stdin.isatty()
     return drive(ctx, session=sid, first_input=first, deps=deps, as_json=as_json, interactive=interactive)
+
+
+def _without_secrets(ctx: CliContext, request: str | None, session: str, as_json: bool) -> str | None:
+    """A secret pasted into a request must not reach a checkpoint, a spec, a name or a model: redact it first,
+    and say so — the job will not get it, and the person should know before it runs without it."""
+    from runshepherd.events import Message
+    from runshepherd.logs import redact
+
+    if not request:
+        return request
+    request, found = redact(request)
+    if found:
+        text = (
+            f"your request holds a secret ({', '.join(sorted(found))}): it is left out of the session, the plan and "
+            "the job — give a job its secrets as environment variables set outside the request (OSMO: "
+            "`orchestrate credential set`)"
+        )
+        if as_json:
+            ctx.print_json(Message(level="warning", text=text, session=session).wire())
+        else:
+            ctx.out.print(f"  warning: {text}", markup=False)
+    return request
 
 
 def _check_pool(ctx: CliContext, pool: str | None, where: str) -> None:

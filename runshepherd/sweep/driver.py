@@ -175,6 +175,14 @@ def approve(ctx: Any, sweep: Sweep, top: Renderer) -> int | None:
     top.event(Planned(spec_name=sweep.spec_source.stem, pool=sweep.pool, message=message, warnings=[]).wire())
     for p, a in zip(sweep.points, asks, strict=True):
         top.event(Message(level="info", text=f"#{p.index} {p.name}" + ("" if same else f": {total_ask([a])}")).wire())
+    if any(p.tag for p in sweep.points):  # --repeat on a spec with no seed to vary
+        top.event(
+            Message(
+                level="warning",
+                text=f"{sweep.spec_source.name} has no seed in its default-values: the repeats run the same values, "
+                "so they differ only where the job itself is not deterministic",
+            ).wire()
+        )
     gpus = max((sum(t.gpu for t in a) for a in asks), default=0)
     pool = sweep.pool or _spec_pool(sweep.points[0])
     verdict, fit = fit_sentence(asks, read_pool(ctx.backend, pool, gpus), max(1, sweep.max_parallel))

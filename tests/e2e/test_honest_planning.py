@@ -137,3 +137,15 @@ def test_a_script_run_is_named_after_the_script(tmp_path: Path) -> None:
         planned = next(e for e in events if e["event"] == "planned")
         assert code == 3 and planned["spec_name"] == "train", planned
         assert next(e for e in events if e["event"] == "question")["text"].startswith("Submit train to pool")
+
+
+def test_script_flags_outside_the_quotes_are_shown_how_to_pass(tmp_path: Path) -> None:
+    """The shell hands `--epochs 2` to `run`, not to train.py: say where the flags go, run nothing."""
+    (tmp_path / "train.py").write_text("print('hi')\n")
+    res = run(tmp_path, "run", "train.py", "--epochs", "2", "--lr", "0.01", "--yes")
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert "--epochs --lr: not an option of `orchestrate run`" in res.stderr
+    assert "orchestrate run 'train.py --epochs 2 --lr 0.01' --yes" in res.stderr
+    assert not (tmp_path / "state" / "workflows").exists()
+    typo = run(tmp_path, "run", "train.py", "--yse")  # a typo of run's own option keeps click's did-you-mean
+    assert typo.returncode == 2 and "--yes" in typo.stderr and "inside the request's quotes" not in typo.stderr

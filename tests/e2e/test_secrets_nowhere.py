@@ -107,3 +107,17 @@ def test_printed_secrets_appear_nowhere(tmp_path: Path) -> None:
     assert any(p.name == "sessions.sqlite" for p in databases)
     for db in databases:
         assert _leaks(db.read_bytes()) == [], db.name
+
+
+def test_a_secret_in_the_request_is_said_to_be_left_out_and_stored_nowhere(tmp_path: Path) -> None:
+    request = f"train a small classifier with HF_TOKEN={SECRETS[1]} and AWS_SECRET_ACCESS_KEY={SECRETS[0]}"
+    res = run(tmp_path, request, "--no-input", "--json")
+    assert res.returncode == 3, res.stderr  # paused at the submit question: nothing ran
+    events = [json.loads(line) for line in res.stdout.splitlines()]
+    warning = events[0]
+    assert warning["event"] == "message" and warning["level"] == "warning" and warning["session"]
+    assert "aws_secret" in warning["text"] and "hf_token" in warning["text"] and "left out" in warning["text"]
+    assert not _leaks(res.stdout + res.stderr)
+    assert not any(_leaks(p.read_bytes()) for p in (tmp_path / "state").rglob("*") if p.is_file())
+    text = run(tmp_path, request, "--no-input")
+    assert "warning: your request holds a secret" in text.stdout and not _leaks(text.stdout + text.stderr)

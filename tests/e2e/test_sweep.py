@@ -270,3 +270,11 @@ def test_a_point_that_diverged_shows_its_state_and_no_metric_in_the_comparison(t
         assert cells[3] in ("FAILED", "NEEDS_INPUT") and cells[6:] and set(cells[6:]) == {"—"}, row
     assert "— not compared: did not complete (#1 " in res.stdout and "1 / 1" not in res.stdout
     assert "Best point: none" in res.stdout
+
+
+def test_repeats_of_a_spec_without_a_seed_are_said_to_run_the_same_values(tmp_path: Path) -> None:
+    no_seed = run(tmp_path, "run", "--spec", str(EXAMPLES / "train-classifier.yaml"), "--repeat", "2")
+    assert no_seed.returncode == 3  # asked before anything runs; no terminal, no --yes
+    assert "train-classifier.yaml has no seed in its default-values: the repeats run the same values" in no_seed.stdout
+    seeded = run(tmp_path, "run", "--spec", str(EXAMPLES / "sweep-lr.yaml"), "--repeat", "2")
+    assert seeded.returncode == 3 and "has no seed" not in seeded.stdout  # each repeat gets its own seed
