@@ -140,7 +140,7 @@ def test_diagnose_log_files_prints_one_object_per_file(tmp_path: Path) -> None:
     assert [o["label"] for o in objs] == ["gpu_oom", "healthy"]
     assert set(objs[0]) >= {"source", "label", "origin", "confidence", "evidence", "explanation", "fix"}
     assert "CUDA out of memory" in objs[0]["evidence"][0]
-    assert set(objs[0]["fix"]) == {"kind", "description", "patch"}
+    assert set(objs[0]["fix"]) == {"kind", "description", "patch", "status"} and objs[0]["fix"]["status"] == "proposed"
     folder = run(tmp_path, "diagnose", "--log", str(logs))  # was: "log file(s) not found" for a folder that exists
     assert folder.returncode == 2 and "a folder, not a log file" in folder.stderr, folder.stderr
 
