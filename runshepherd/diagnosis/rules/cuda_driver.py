@@ -11,7 +11,9 @@ from runshepherd.diagnosis.rules.family import family, fixes_by_evidence
 # placed on a GPU node (or run on CPU); a GPU that faulted in hardware (fell off the bus, Xid, ECC) needs the job
 # on another node, unchanged.
 _NO_GPU = re.compile(r"Found no NVIDIA driver|no CUDA-capable device is detected|No CUDA GPUs are available")
-_HW_FAULT = re.compile(r"fallen off the bus|NVRM: Xid|\bXid \d+|uncorrectable ECC error")
+_HW_FAULT = re.compile(
+    r"fallen off the bus|NVRM: Xid|\bXid \d+|uncorrectable ECC error|GPU is lost|Unable to determine the device handle"
+)
 _NO_GPU_FIX = (
     "The machine the job ran on has no usable NVIDIA GPU: request GPUs for the task (a GPU pool or partition, a "
     "GPU count in its resources), or run on the CPU if no GPU was meant."
@@ -57,6 +59,12 @@ FAMILY = family(
         ),
         pat(r"forward compatibility was attempted on non supported HW", 0.9),
         pat(r"fallen off the bus|NVRM: Xid|\bXid \d+|uncorrectable ECC error", 0.9),
+        # nvidia-smi on a GPU the driver lost ("Unable to determine the device handle for GPU 0000:3B:00.0: GPU is
+        # lost.  Reboot the system to recover this GPU", or "…: Unknown Error")
+        pat(r"Unable to determine the device handle for GPU|GPU is lost\.\s+Reboot the system", 0.88),
+        # cudaErrorLaunchTimeout: the display driver's watchdog (Windows TDR, an X server's GPU) stopped a kernel that
+        # ran too long on a GPU that also drives a screen
+        pat(r"the launch timed out and was terminated|cudaErrorLaunchTimeout|CUDA_ERROR_LAUNCH_TIMEOUT", 0.8),
         # the kernel driver's own complaints (dmesg): version skew, a GPU it could not claim
         pat(
             r"NVRM: (?:API mismatch|No NVIDIA (?:graphics adapter|GPU) |.*probe routine (?:was not called|failed)|RmInitAdapter failed)",

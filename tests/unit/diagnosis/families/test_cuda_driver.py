@@ -99,3 +99,11 @@ def test_a_gpu_busy_elsewhere_and_an_unknown_initialisation_error_reported_as_a_
     )
     for log in (busy, warned):
         assert diagnose_log_text(log).label == "cuda_driver", log
+
+
+def test_a_gpu_the_driver_lost_and_a_kernel_stopped_by_the_display_watchdog() -> None:
+    lost = "Unable to determine the device handle for GPU 0000:02:00.0: GPU is lost.  Reboot the system to recover this GPU\n"
+    d = diagnose_log_text(lost)
+    assert (d.label, d.fix.kind) == ("cuda_driver", "resubmit")
+    tdr = "RuntimeError: CUDA error: the launch timed out and was terminated\n"
+    assert diagnose_log_text(tdr).label == "cuda_driver"
