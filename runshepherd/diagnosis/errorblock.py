@@ -182,7 +182,11 @@ _STARTED = re.compile(
     # and nvidia-smi's process table with a process holding GPU memory
     r"|^\s*\d+(?:_\[?[\d\-,]+\]?)?\s+\S+\s+\S+\s+\S+\s+R\s+(?:\d+-)?(?:\d+:)?\d+:\d+\s+\d+\s"
     r"|\bJobState=RUNNING\b|^\S+\s+\d+/\d+\s+Running\s+\d+"
-    r"|^\|\s+\d+\s+(?:N/A\s+){0,2}\d+\s+[CG](?:\+G)?\s+\S+\s+\d+MiB\s+\|",
+    r"|^\|\s+\d+\s+(?:N/A\s+){0,2}\d+\s+[CG](?:\+G)?\s+\S+\s+\d+MiB\s+\|"
+    # a step that went through before the run itself: pip/docker builds, a job accepted by Slurm or Kubernetes, a
+    # model loaded by an inference UI (stable-diffusion-webui's "Model loaded in 4.2s", its "Startup time: 7.8s")
+    r"|^Successfully (?:installed|built|tagged) \S|^Submitted batch job \d+|^\S+/\S+ created$"
+    r"|\b(?:Model|Weights|Checkpoint|Pipeline) loaded in [\d.]+ ?s\b|^Startup time: [\d.]+ ?s\b",
     re.IGNORECASE,
 )
 _WARNING_G, _BENIGN_ALT = Gated.of(_WARNING), Alternatives.of(_BENIGN)
@@ -296,6 +300,13 @@ _PROGRESS = re.compile(
     r"|\b(?:finished|completed|done) training\b"
     # a server answering requests (an access-log line with a 2xx status), a tuner's run summary
     r'|"(?:GET|POST|PUT) /\S* HTTP/\d(?:\.\d)?" 2\d\d\b|\bTotal run time: [\d.]+ s'
+    # inference and evaluation reporting their work: llama.cpp's timings ("… ms per token, 102.88 tokens per second"),
+    # ComfyUI's "Prompt executed in 3.45 seconds", ultralytics' "Speed: 1.2ms preprocess" and "Results saved to",
+    # Whisper's transcript segments ("[00:00.000 --> 00:05.000]"), the HF Trainer's returned TrainOutput and its
+    # notebook table header ("Epoch  Training Loss  Validation Loss"), unittest's summary
+    r"|\btokens? per second\b|\bms per token\b|\bPrompt executed in [\d.]+ seconds\b|^Speed: [\d.]+ ?ms preprocess"
+    r"|\bResults saved to\b|^\[\d{2}:\d{2}(?::\d{2})?\.\d{3} --> \d{2}:\d{2}(?::\d{2})?\.\d{3}\]"
+    r"|\bTrainOutput\(global_step=\d+|^\s*(?:Step|Epoch)\s+Training Loss\b|^Ran \d+ tests? in [\d.]+s\s*$"
     # a row of a training table: epoch/epochs then four or more numeric columns (YOLO's "38/89  5.62G  0.02079 …")
     r"|^\s*\d+/\d+(?:\s+-?\d+(?:\.\d+)?(?:e[-+]?\d+)?[KMG]?){4,}\s*$",
     re.IGNORECASE,

@@ -289,3 +289,28 @@ def test_info_notices_with_an_error_line_are_not_healthy() -> None:
 def test_info_notices_in_other_log_formats_are_a_weak_healthy(log: str) -> None:
     d = diagnose_log_text(log)
     assert d.label == "healthy" and d.confidence < 0.8
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # llama.cpp's timings, ComfyUI, ultralytics' predict summary, Whisper's segments, the HF Trainer's return value
+        "llama_print_timings:        eval time =    1234.56 ms /   127 runs   (    9.72 ms per token,   102.88 tokens "
+        "per second)\n",
+        "got prompt\nPrompt executed in 3.45 seconds\n",
+        "Speed: 1.2ms preprocess, 5.0ms inference, 1.0ms postprocess per image at shape (1, 3, 640, 480)\n",
+        "[00:00.000 --> 00:05.000]  Hello and welcome.\n[00:05.000 --> 00:09.000]  Today we talk about logs.\n",
+        "TrainOutput(global_step=500, training_loss=0.41, metrics={'train_runtime': 120.5})\n",
+        # a step that went through before the run: pip, a job Slurm accepted, a UI that loaded its model
+        "Successfully installed accelerate-0.27.2 peft-0.8.2\n",
+        "Submitted batch job 4242\n",
+        "Model loaded in 4.2s (load weights from disk: 0.3s, create model: 0.5s).\n",
+    ],
+)
+def test_inference_reports_and_completed_set_up_steps_are_positive_evidence(log: str) -> None:
+    assert diagnose_log_text(log).label == "healthy"
+
+
+def test_a_set_up_step_that_went_through_does_not_hide_a_later_error() -> None:
+    log = "Successfully installed accelerate-0.27.2\nERROR: launcher crashed while starting the workers\n"
+    assert diagnose_log_text(log).label == "unknown"
