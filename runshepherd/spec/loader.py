@@ -418,4 +418,14 @@ def _lint(model: WorkflowFile, base_dir: Path | None) -> list[str]:
         for f in task.files:
             if f.localpath and base_dir is not None and not (base_dir / f.localpath).exists():
                 warnings.append(f"task {task.name!r}: localpath {f.localpath!r} does not exist next to the spec")
+            elif f.localpath and base_dir is not None and not _inside(base_dir / f.localpath, base_dir):
+                warnings.append(  # a shared spec must not quietly ship ~/.ssh/id_rsa or ~/.aws/credentials
+                    f"task {task.name!r}: localpath {f.localpath!r} is outside the spec's folder — that file is "
+                    "copied into the job; check it is one you mean to send"
+                )
     return warnings
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    """Does ``path`` (symlinks followed) lie inside ``folder``?"""
+    return path.resolve().is_relative_to(folder.resolve())

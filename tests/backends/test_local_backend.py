@@ -387,6 +387,17 @@ def test_wait_for_change_wakes_on_status_change(backend: LocalBackend) -> None:
     assert woke and time.monotonic() - t0 < 5
 
 
+def test_a_file_path_that_begins_another_is_rewritten_once_and_whole(backend: LocalBackend) -> None:
+    """`/tmp/k` and `/tmp/k2` both in `files:`: each reference reaches its own file (was: `/tmp/k2` rewritten
+    twice into `<work>/tmp/<work>/tmp/k2`, "No such file or directory"); `/tmp/kx` is no file and stays as it is."""
+    extra = "files:\n- path: /tmp/k\n  contents: first\n- path: /tmp/k2\n  contents: second"
+    sub = backend.submit(spec_from_yaml(one_task("prefix", "cat /tmp/k; echo; cat /tmp/k2; echo; echo /tmp/kx", extra)))
+    status = wait_terminal(backend, sub.workflow_id)
+    text = log_text(backend, sub.workflow_id)
+    assert status.status is Status.COMPLETED, text
+    assert "[main] first" in text and "[main] second" in text and "[main] /tmp/kx" in text
+
+
 def test_localpath_files_are_copied_at_submit(backend: LocalBackend, tmp_path: Path) -> None:
     project = tmp_path / "project"
     project.mkdir()

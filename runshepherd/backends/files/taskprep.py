@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import os
+import re
 import shutil
 import sys
 from dataclasses import dataclass
@@ -52,15 +53,18 @@ def placed_path(work: Path, path: str) -> Path:
 
 
 class Rewriter:
-    """Replaces every absolute `files:` path with where the file really is; longest path first."""
+    """Replaces every absolute `files:` path with where the file really is, in one pass and only as a whole path:
+    `/tmp/k` never rewrites part of `/tmp/k2` or of a path already rewritten (`<work>/tmp/k2`)."""
 
     def __init__(self, mapping: dict[str, str]) -> None:
-        self.pairs = sorted(mapping.items(), key=lambda kv: -len(kv[0]))
+        self.mapping = mapping
+        alternatives = "|".join(re.escape(p) for p in sorted(mapping, key=len, reverse=True))
+        self.pattern = re.compile(rf"(?<![\w.-])(?:{alternatives})(?![\w.-])") if mapping else None
 
     def __call__(self, text: str) -> str:
-        for old, new in self.pairs:
-            text = text.replace(old, new)
-        return text
+        if self.pattern is None:
+            return text
+        return self.pattern.sub(lambda m: self.mapping[m.group(0)], text)
 
 
 def _python_path() -> str:

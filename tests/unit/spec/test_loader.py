@@ -199,3 +199,19 @@ def test_a_set_value_the_spec_never_reads_is_refused_not_ignored() -> None:
     assert "'5'" in load_spec_text(templated, set_values={"epochs": 5}).rendered_text
     no_default = plain.replace("'3'", "'{{ epochs }}'")  # a variable with no default is given by --set (OSMO)
     assert "'7'" in load_spec_text(no_default, set_values={"epochs": 7}).rendered_text
+
+
+def test_a_localpath_outside_the_specs_folder_is_warned_about(tmp_path: Path) -> None:
+    """A shared spec with `localpath: ~/.ssh/id_rsa`-style files would ship them into the job: the plan says so."""
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "train.py").write_text("print(1)\n")
+    (tmp_path / "id_test").write_text("private\n")
+    spec = project / "job.yaml"
+    spec.write_text(
+        "workflow:\n  name: lp\n  tasks:\n  - name: t\n    image: x\n    command: [sh, /tmp/a]\n    files:\n"
+        "    - path: /tmp/a\n      localpath: train.py\n    - path: /tmp/b\n      localpath: ../id_test\n"
+    )
+    warnings = load_spec_file(spec).warnings
+    assert any("localpath '../id_test' is outside the spec's folder" in w for w in warnings), warnings
+    assert not any("'train.py'" in w for w in warnings)  # a file beside the spec is what localpath is for
