@@ -82,6 +82,8 @@ _BENIGN = re.compile(
     r"|meta_optimizer\.cc:\d+\] (?:layout|remapper|arithmetic_optimizer|constant_folding) failed"
     # wandb's system monitor when NVML cannot read a GPU counter: the run goes on
     r"|wandb: ERROR Failed to sample metric"
+    # xFormers at import on a machine without Triton (Windows): it names the missing module and carries on
+    r"|A matching Triton is not available, some optimizations will not be enabled|Error caught was: No module named 'triton'"
     # info-level C++ log lines (c10d, NCCL, glog-in-brackets): ``[I socket.cpp:480] ...``
     r"|^\[I(?:\d{4} [\d:.]+)?\s*(?:\d+\s+)?[\w./-]+\.(?:cpp|cc|cu|h|hpp):\d+\]",
     re.IGNORECASE,
@@ -320,6 +322,7 @@ _PROGRESS_G, _STARTED_G = Gated.of(_PROGRESS), Gated.of(_STARTED)
 _INFO_LEVEL = re.compile(
     r"^[^a-z]{0,40}?(?<![A-Za-z])(?:INFO|DEBUG)(?:\s*\]|\s*\||:|\s+\d|\s+\[|\s+[\w:.\-]+: )"
     r"|^(?:time=\S+\s+)?level=(?:info|debug|INFO|DEBUG)\b"
+    r"|^\s*\[?\d{4}-\d{2}-\d{2} [\d:.]+: I [\w./\-]+\.\w+:\d+\]"  # TensorFlow's C++ log header at INFO severity
 )
 
 

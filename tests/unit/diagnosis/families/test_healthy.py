@@ -314,3 +314,23 @@ def test_inference_reports_and_completed_set_up_steps_are_positive_evidence(log:
 def test_a_set_up_step_that_went_through_does_not_hide_a_later_error() -> None:
     log = "Successfully installed accelerate-0.27.2\nERROR: launcher crashed while starting the workers\n"
     assert diagnose_log_text(log).label == "unknown"
+
+
+def test_xformers_naming_the_missing_triton_it_does_without_is_routine() -> None:
+    log = (
+        "A matching Triton is not available, some optimizations will not be enabled\n"
+        "Error caught was: No module named 'triton'\n"
+        "steps:  10%|█         | 100/1000 [01:40<15:00,  1.00it/s, loss=0.123]\n"
+    )
+    assert diagnose_log_text(log).label == "healthy"
+
+
+def test_tensorflow_info_lines_count_as_routine_notices() -> None:
+    log = (
+        "2023-06-01 10:00:03.123456: I tensorflow/compiler/xla/service/service.cc:168] XLA service 0x7f0 initialized "
+        "for platform CUDA (this does not guarantee that XLA will be used). Devices:\n"
+        "2023-06-01 10:00:03.123456: I tensorflow/compiler/xla/service/service.cc:176]   StreamExecutor device (0): "
+        "Tesla T4, Compute Capability 7.5\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and d.confidence < 0.8
