@@ -8,6 +8,8 @@ ledger leaves free. Entries of dead supervisors are ignored and removed.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from filelock import FileLock
@@ -91,6 +93,42 @@ class Ledger:
         self.lock = FileLock(str(state_dir / "ledger.lock"), timeout=30)
         self.path = self.dir / f"{workflow_id}.json"
         self.entry = LedgerEntry(owner=owner)
+        self._deferred = False  # inside `admitting`/`releasing`: the entry is written once, at the end
+        self._unsaved = False
+
+    def _save(self) -> None:
+        if self._deferred:
+            self._unsaved = True
+            return
+        write_json_atomic(self.path, self.entry)
+        self._unsaved = False
+
+    @contextmanager
+    def admitting(self) -> Iterator[None]:
+        """Every admission of one scheduling pass under one hold of the lock and one write of this workflow's
+        entry (each write is fsynced: a 1000-task workflow spent ~24 s on 2000 of them). The lock is held until the
+        entry is written, so no other workflow is admitted against a book missing these reservations."""
+        with self.lock:
+            self._deferred = True
+            try:
+                yield
+            finally:
+                self._deferred = False
+                if self._unsaved:
+                    self._save()
+
+    @contextmanager
+    def releasing(self) -> Iterator[None]:
+        """Releases of one pass written once at its end. The lock is not held meanwhile (outputs are stored
+        between releases): until the write, others see these reservations still held, never fewer than real."""
+        self._deferred = True
+        try:
+            yield
+        finally:
+            self._deferred = False
+            if self._unsaved:
+                with self.lock:
+                    self._save()
 
     @staticmethod
     def usage_of(state_dir: Path, exclude: Path | None = None) -> Usage:
@@ -116,13 +154,14 @@ class Ledger:
         return usage
 
     def _own_usage(self) -> Usage:
-        usage = Usage()
-        for req in self.entry.tasks.values():
-            usage.cpu += req.cpu
-            usage.memory += req.memory
-        for held in self.entry.gpus.values():
-            usage.gpus.update(held)
-        return usage
+        # Summed before the model is built: one pydantic assignment per field, not per task (a 1000-task
+        # workflow admits 1000 groups against its own up-to-1000 reservations).
+        tasks = self.entry.tasks.values()
+        return Usage(
+            cpu=sum(req.cpu for req in tasks),
+            memory=sum(req.memory for req in tasks),
+            gpus=set().union(*self.entry.gpus.values()),
+        )
 
     def try_admit(self, machine: MachineInfo, requests: dict[str, Request]) -> tuple[dict[str, list[int]], list[str]]:
         """Reserve all of ``requests`` at once (a group starts together) → (GPU indices per task, reasons)."""
@@ -144,7 +183,7 @@ class Ledger:
                 assigned[task], free_gpus = free_gpus[: req.gpu], free_gpus[req.gpu :]
                 self.entry.tasks[task] = req
                 self.entry.gpus[task] = assigned[task]
-            write_json_atomic(self.path, self.entry)
+            self._save()
             return assigned, []
 
     def release(self, task: str) -> None:
@@ -153,7 +192,7 @@ class Ledger:
         with self.lock:
             self.entry.tasks.pop(task, None)
             self.entry.gpus.pop(task, None)
-            write_json_atomic(self.path, self.entry)
+            self._save()
 
     def close(self) -> None:
         with self.lock:

@@ -170,7 +170,8 @@ class Supervisor:
                 self.stop_all("cancel")
             elif self.stop_signal is not None:
                 self.stop_all("shutdown")
-        self.reap()
+        with self.ledger.releasing():
+            self.reap()
         self.enforce_memory()
         self.enforce_exec_timeout()
         self.escalate_kills()
@@ -433,6 +434,13 @@ class Supervisor:
                 self.request_kill(run, reason, detail)
 
     def schedule(self) -> None:
+        admitted: list[tuple[GroupRecord, dict[str, list[int]]]] = []
+        with self.ledger.admitting():  # one lock hold and one ledger write per pass; processes start after it
+            self._admit(admitted)
+        for g, gpus in admitted:
+            self.start_group(g, gpus)
+
+    def _admit(self, admitted: list[tuple[GroupRecord, dict[str, list[int]]]]) -> None:
         now = utcnow()
         for g in self.state.groups:
             if g.status is TaskStatus.WAITING:
@@ -449,9 +457,9 @@ class Supervisor:
                         rec.status, rec.scheduling_start_time = TaskStatus.SCHEDULING, now
                     self.dirty = True
             if g.status is TaskStatus.SCHEDULING:
-                self.try_start(g)
+                self.try_start(g, admitted)
 
-    def try_start(self, g: GroupRecord) -> None:
+    def try_start(self, g: GroupRecord, admitted: list[tuple[GroupRecord, dict[str, list[int]]]]) -> None:
         queue_limit = self.workflow.timeout.queue_seconds
         waited = (utcnow() - (g.scheduling_start_time or utcnow())).total_seconds()
         if queue_limit is not None and waited > queue_limit:
@@ -466,7 +474,7 @@ class Supervisor:
         requests = {t.name: Request.of(self.workflow.resources_for(t)) for t in spec.tasks}
         gpus, reasons = self.ledger.try_admit(self.machine, requests)
         if not reasons:
-            self.start_group(g, gpus)
+            admitted.append((g, gpus))
             return
         message = unschedulable_message(reasons)
         if self.unschedulable.get(g.name) != message:
