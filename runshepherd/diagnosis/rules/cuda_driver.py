@@ -95,6 +95,8 @@ FAMILY = family(
             0.88,
         ),
         pat(r"CUDNN_STATUS_NOT_INITIALIZED|CUBLAS_STATUS_NOT_INITIALIZED(?! when calling `cublasCreate)", 0.84),
+        # XLA's status for the same cuDNN handle that could not be created (JAX, TensorFlow)
+        pat(r"DNN library initialization failed", 0.8),
     ),
     applies=("failed", "running"),
     # PyTorch reports a CUDA initialisation that failed as a UserWarning and carries on on the CPU (or fails

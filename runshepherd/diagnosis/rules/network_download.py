@@ -157,6 +157,9 @@ FAMILY = family(
             0.88,
         ),
         pat(r"\b429 Client Error\b|HTTP Error 429\b", 0.88),
+        # urllib (torchvision's and Keras' dataset downloads, torch.hub) fetches public files with no credential:
+        # its 403 is the host refusing or rate-limiting the download (a mirror gone, GitHub's API limit)
+        pat(r"\bHTTP Error 403: ", 0.8, flags=0),
         # torch.hub's check of a downloaded file against the hash in its name: the download came truncated or
         # altered (delete the file in the cache and fetch it again)
         pat(r"invalid hash value \(expected ", 0.8),

@@ -47,7 +47,9 @@ FAMILY = family(
             0.92,
         ),
         pat(
-            r"\b40[13] Client Error|HTTP Error 40[13]|status(?: code)?:? 40[13]\b|\b403 Forbidden|\b401 Unauthorized",
+            # (urllib's "HTTP Error 403: …" is not here: urllib fetches public files anonymously, see network_download)
+            r"\b40[13] Client Error|HTTP Error 401|HTTP error 403 while getting|status(?: code)?:? 40[13]\b"
+            r"|\b403 Forbidden|\b401 Unauthorized",
             0.88,
         ),
         pat(

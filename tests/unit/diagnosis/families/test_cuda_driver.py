@@ -107,3 +107,11 @@ def test_a_gpu_the_driver_lost_and_a_kernel_stopped_by_the_display_watchdog() ->
     assert (d.label, d.fix.kind) == ("cuda_driver", "resubmit")
     tdr = "RuntimeError: CUDA error: the launch timed out and was terminated\n"
     assert diagnose_log_text(tdr).label == "cuda_driver"
+
+
+def test_xlas_wording_of_a_cudnn_handle_that_could_not_be_created() -> None:
+    log = (
+        "jaxlib.xla_extension.XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed. Look at the "
+        "errors above for more details.\n"
+    )
+    assert diagnose_log_text(log).label == "cuda_driver"

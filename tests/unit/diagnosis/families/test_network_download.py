@@ -190,3 +190,12 @@ def test_rate_limits_bad_downloads_and_winsock_resets(log: str) -> None:
 )
 def test_socket_errors_raised_bare_and_in_winsocks_words(log: str) -> None:
     assert diagnose_log_text(log).label == "network_download", log
+
+
+def test_urllibs_403_is_a_host_refusing_an_anonymous_download() -> None:
+    """urllib fetches public files (torchvision datasets, torch.hub): its 403 is the host (h-0007: GitHub's API
+    rate limit); a 403 from an authenticated client (huggingface_hub's ``403 Client Error``) stays a credential."""
+    d, _, record = diagnose_dev("h-0007")
+    assert d.label == record["label"] == "network_download"
+    assert diagnose_log_text("urllib.error.HTTPError: HTTP Error 403: Forbidden\n").label == "network_download"
+    assert diagnose_log_text("urllib.error.HTTPError: HTTP Error 401: Unauthorized\n").label == "permission_or_auth"
