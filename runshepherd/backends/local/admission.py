@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 from filelock import FileLock
@@ -104,23 +104,8 @@ class Ledger:
         self._unsaved = False
 
     @contextmanager
-    def admitting(self) -> Iterator[None]:
-        """Every admission of one scheduling pass under one hold of the lock and one write of this workflow's
-        entry (each write is fsynced: a 1000-task workflow spent ~24 s on 2000 of them). The lock is held until the
-        entry is written, so no other workflow is admitted against a book missing these reservations."""
-        with self.lock:
-            self._deferred = True
-            try:
-                yield
-            finally:
-                self._deferred = False
-                if self._unsaved:
-                    self._save()
-
-    @contextmanager
-    def releasing(self) -> Iterator[None]:
-        """Releases of one pass written once at its end. The lock is not held meanwhile (outputs are stored
-        between releases): until the write, others see these reservations still held, never fewer than real."""
+    def _deferring(self) -> Iterator[None]:
+        """Writes asked for inside become one write at the end (taking the lock, re-entrant if already held)."""
         self._deferred = True
         try:
             yield
@@ -129,6 +114,19 @@ class Ledger:
             if self._unsaved:
                 with self.lock:
                     self._save()
+
+    @contextmanager
+    def admitting(self) -> Iterator[None]:
+        """Every admission of one scheduling pass under one hold of the lock and one write of this workflow's
+        entry (each write is fsynced: a 1000-task workflow spent ~24 s on 2000 of them). The lock is held until the
+        entry is written, so no other workflow is admitted against a book missing these reservations."""
+        with self.lock, self._deferring():
+            yield
+
+    def releasing(self) -> AbstractContextManager[None]:
+        """Releases of one pass written once at its end. The lock is not held meanwhile (outputs are stored
+        between releases): until the write, others see these reservations still held, never fewer than real."""
+        return self._deferring()
 
     @staticmethod
     def usage_of(state_dir: Path, exclude: Path | None = None) -> Usage:
