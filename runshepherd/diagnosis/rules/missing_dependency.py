@@ -220,6 +220,13 @@ FAMILY = family(
         pat(r"there is no package called ['‘](?P<pkg>[\w.]+)['’]", 0.9),
         pat(r"\bld(?:\.\w+)?: cannot find -l(?P<lib>[\w.+\-]+)", 0.86),
         pat(r"nvcc fatal\s*: Unsupported gpu architecture", 0.82),
+        # building a CUDA/C++ extension with a toolchain the CUDA toolkit or torch does not support (crt/host_config.h:
+        # "#error -- unsupported GNU version! gcc versions later than 12 are not supported!"; torch.utils.cpp_extension:
+        # "The current installed version of g++ (…) is less than the minimum required version by CUDA", and its
+        # summary of a failed build, "Error compiling objects for extension")
+        pat(r"unsupported (?:GNU|clang|Microsoft Visual Studio) version!", 0.86),
+        pat(r"The current installed version of \S+ \([\d.]+\) is (?:less|greater) than the (?:minimum|maximum)", 0.84),
+        pat(r"Error compiling objects for extension", 0.78),
         pat(r"Cannot uninstall '?[\w.\-]+'?\. It is a distutils installed project", 0.82),
         # Windows' loader: a DLL's own initialisation failed (WinError 1114, a missing runtime) or it was built for
         # another architecture (WinError 193)

@@ -229,3 +229,17 @@ def test_packages_data_and_toolchains_named_by_their_installers(log: str) -> Non
 def test_a_windows_dll_not_found_in_another_language() -> None:
     log = 'OSError: [WinError 126] 找不到指定的模块。 Error loading "C:\\\\torch\\\\lib\\\\caffe2_nvrtc.dll" or one of its dependencies.\n'
     assert diagnose_log_text(log).label == "missing_dependency"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "/usr/local/cuda/include/crt/host_config.h:132:2: error: #error -- unsupported GNU version! gcc versions "
+        "later than 12 are not supported!\n",
+        "RuntimeError: The current installed version of g++ (4.8.5) is less than the minimum required version by "
+        "CUDA 12.1 (6.0.0). Please make sure to use an adequate version of g++ (>=6.0.0, <=12.0).\n",
+        "RuntimeError: Error compiling objects for extension\n",
+    ],
+)
+def test_an_extension_build_with_a_toolchain_cuda_does_not_support(log: str) -> None:
+    assert diagnose_log_text(log).label == "missing_dependency"
