@@ -444,9 +444,7 @@ def explain(ctx: CliContext, workflow_id: str, as_json: bool) -> None:
     from runshepherd.reports.explain import explain_spec
 
     backend = ctx.backend
-    from runshepherd.logs import redact
-
-    text = redact(backend.spec(workflow_id, template=True))[0]  # explained text is printed: no literal secret
+    text = backend.spec(workflow_id, template=True)  # explain_spec redacts what it shows
     notes = [n for p in backend.pools() for n in p.notes]
     result = explain_spec(text, workflow_id=workflow_id, backend_notes=notes)
     if as_json:

@@ -118,11 +118,10 @@ def diagnose(ctx: CliContext, workflow_id: str) -> DiagnoseResult:
 
 
 def explain(ctx: CliContext, workflow_id: str) -> Explanation:
-    from runshepherd.logs import redact
     from runshepherd.reports.explain import explain_spec
 
     check_id(workflow_id, "workflow id")
-    text = redact(ctx.backend.spec(workflow_id, template=True))[0]
+    text = ctx.backend.spec(workflow_id, template=True)  # explain_spec redacts what it shows
     notes = [n for p in ctx.backend.pools() for n in p.notes]
     return explain_spec(text, workflow_id=workflow_id, backend_notes=notes)
 

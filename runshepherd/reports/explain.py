@@ -75,6 +75,8 @@ def _tasks(wf: dict[str, Any]) -> list[dict[str, Any]]:
 def explain_spec(
     spec_text: str, *, workflow_id: str | None = None, backend_notes: list[str] | None = None
 ) -> Explanation:
+    """Explain the spec as stored (never pre-redacted: a redacted value can break its YAML quoting); every value
+    shown is redacted here, so no caller prints a literal secret."""
     from runshepherd.logs import redact
     from runshepherd.spec.loader import split_default_values
     from runshepherd.spec.render import render_template
@@ -106,10 +108,12 @@ def explain_spec(
             TaskExplanation(
                 name=str(t.get("name")),
                 image=str(t.get("image")),
-                runs=_runs([str(c) for c in t.get("command") or []], [str(a) for a in t.get("args") or []], files),
+                runs=redact(
+                    _runs([str(c) for c in t.get("command") or []], [str(a) for a in t.get("args") or []], files)
+                )[0],
                 environment=env,
-                inputs=inputs,
-                outputs=outputs,
+                inputs=[redact(i)[0] for i in inputs],
+                outputs=[redact(o)[0] for o in outputs],
                 resources=_resources(wf, t),
             )
         )
@@ -127,10 +131,16 @@ def explain_spec(
             "  produces: "
             + (", ".join(te.outputs) if te.outputs else "files written to {{output}} (kept by the scheduler)")
         )
+    defaults = {k: redact(v)[0] if isinstance(v, str) else v for k, v in defaults.items()}
     if defaults:
         lines.append("parameters: " + ", ".join(f"{k}={v}" for k, v in defaults.items()))
     notes = list(backend_notes or [])
     lines += [f"note: {n}" for n in notes]
     return Explanation(
-        workflow_id=workflow_id, name=name, tasks=tasks, parameters=defaults, notes=notes, text="\n".join(lines)
+        workflow_id=workflow_id,
+        name=name,
+        tasks=tasks,
+        parameters=defaults,
+        notes=notes,
+        text=redact("\n".join(lines))[0],
     )

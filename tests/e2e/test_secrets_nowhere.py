@@ -121,3 +121,18 @@ def test_a_secret_in_the_request_is_said_to_be_left_out_and_stored_nowhere(tmp_p
     assert not any(_leaks(p.read_bytes()) for p in (tmp_path / "state").rglob("*") if p.is_file())
     text = run(tmp_path, request, "--no-input")
     assert "warning: your request holds a secret" in text.stdout and not _leaks(text.stdout + text.stderr)
+
+
+def test_explain_of_a_spec_holding_quoted_secrets_answers_and_shows_none(tmp_path: Path) -> None:
+    spec = tmp_path / "quoted.yaml"
+    spec.write_text(
+        "workflow:\n  name: quoted\n  tasks:\n  - name: t\n    image: x\n    command: [bash, -c]\n"
+        '    args: ["echo \'HF_TOKEN=SECRET_HF\'; echo \\"AWS_SECRET_ACCESS_KEY=$AWS_SECRET_ACCESS_KEY\\"; '
+        f'echo \'curl -H \\"Authorization: Bearer {SECRETS[3]}\\" https://x\'"]\n'.replace("SECRET_HF", SECRETS[1])
+    )
+    wid = json.loads(run(tmp_path, "submit", str(spec), "--json").stdout)["workflow_id"]
+    for args in (("explain", wid), ("explain", wid, "--json")):
+        res = run(tmp_path, *args)
+        assert res.returncode == 0 and "internal error" not in res.stderr, res.stderr  # was: a YAML ParserError
+        assert "quoted-1: 1 task(s)" in res.stdout or '"workflow_id": "quoted-1"' in res.stdout
+        assert not _leaks(res.stdout + res.stderr)
