@@ -42,11 +42,8 @@ def approve_submit(state: SessionState, runtime: Runtime[Deps]) -> Command[Liter
         go = "demo" if "demo" in instead else "run"
         if ask(deps, "missing_input", text, default="stop", choices=[go, "stop"], always_ask=True) == go:
             return Command(goto="submit")
-        return Command(
-            goto="finish",
-            # not "declined": what was asked for cannot be run here, so the request was not carried out (exit 1)
-            update={"outcome": "CANCELED", "outcome_reason": "not submitted: missing " + "; ".join(missing)},
-        )
+        # the person's "stop" is their word, like a "no" to the submit question: nothing was submitted, exit 0
+        return Command(goto="finish", update={"outcome": "CANCELED", "outcome_reason": NOT_SUBMITTED, "declined": True})
     text = f"Submit {state.get('spec_name')} to pool {state.get('pool')}?"
     if deps.preauthorised("submit") is None and state.get("plan_warnings"):
         text += " (see the warnings above)"

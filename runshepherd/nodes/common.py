@@ -40,8 +40,8 @@ def say(level: Literal["info", "warning", "error"], text: str) -> None:
 def parse_answer(raw: Any, choices: list[str], default: str) -> str | None:
     """The listed choice ``raw`` means, or None when it means none of them (the caller re-asks or refuses).
 
-    An empty answer is the default (Enter at a prompt); yes/no synonyms only where yes/no are listed; otherwise a
-    choice itself or an unambiguous start of one ("st" → stop)."""
+    An empty answer is the default (Enter at a prompt); yes/no synonyms only where yes/no are listed (a "no" is
+    "stop" where stop is listed); otherwise a choice itself or an unambiguous start of one ("st" → stop)."""
     if isinstance(raw, dict):
         raw = raw.get("answer", raw.get("approved", default))
     if isinstance(raw, bool):
@@ -55,6 +55,8 @@ def parse_answer(raw: Any, choices: list[str], default: str) -> str | None:
         return "yes"
     if "no" in choices and text in NO:
         return "no"
+    if "stop" in choices and text in NO:  # "Run X instead, or stop?" — a "no" is never a go-ahead
+        return "stop"
     starts = [c for c in choices if c.startswith(text)]
     return starts[0] if len(starts) == 1 else None
 

@@ -45,12 +45,37 @@ def test_the_demo_runs_only_when_accepted_in_so_many_words(tmp_path: Path) -> No
     maybe = run(tmp_path, "resume", "b1", "--answer", "maybe", "--json")
     assert maybe.returncode == 2 and "not an answer" in maybe.stderr and "demo, stop" in maybe.stderr
     assert not [e for e in json_lines(maybe.stdout) if e["event"] == "submitted"]
+    # "stop" (or "no") is the person's word, like a "no" to the submit question: exit 0, "stopped by you".
+    # Before: exit 1, done CANCELED "not submitted: missing …", and "no" was refused (exit 2)
     code, events = _events(tmp_path, "resume", "b1", "--answer", "stop", "--json")
-    assert code == 1 and events[-1]["outcome"] == "CANCELED" and "bert" in events[-1]["reason"]
+    assert code == 0 and events[-1]["outcome"] == "CANCELED" and events[-1]["declined"] is True, events[-1]
+    assert events[-1]["reason"] == "not submitted, as you said"
     assert not [e for e in events if e["event"] == "submitted"]
+    _events(tmp_path, "fine-tune bert on imdb for 1 epochs", "--session", "b3", "--json")
+    said_no = run(tmp_path, "resume", "b3", "--answer", "no")
+    assert said_no.returncode == 0 and "session b3 done · Not submitted, as you said" in said_no.stdout, said_no
+    listed = {s["session"]: s for s in json_lines(run(tmp_path, "sessions", "--json").stdout)[0]["sessions"]}
+    assert listed["b1"]["declined"] and listed["b3"]["declined"], listed
+    table = run(tmp_path, "sessions").stdout
+    assert all("stopped by you" in ln for ln in table.splitlines() if ln.startswith(("b1 ", "b3 "))), table
     code, events = _events(tmp_path, "fine-tune bert on imdb for 1 epochs", "--session", "b2", "--json")
     code, events = _events(tmp_path, "resume", "b2", "--answer", "demo", "--yes", "--json")
     assert code == 0 and [e for e in events if e["event"] == "submitted"]
+
+
+def test_stop_at_the_missing_input_prompt_on_a_terminal_exits_0(tmp_path: Path) -> None:
+    proc, master = on_a_terminal(tmp_path, "fine-tune bert on imdb for 1 epochs", "--session", "t1")
+    try:
+        shown = read_until(master, "[demo/STOP]", 60)
+        assert "? missing_input:" in shown, shown
+        os.write(master, b"no\r")
+        shown += read_until(master, "as you said", 30)
+        assert proc.wait(timeout=30) == 0, shown[-2000:]  # was: exit 1, CANCELED (not submitted: missing …)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    assert "session t1 done · Not submitted, as you said" in shown, shown[-2000:]
 
 
 def test_a_named_script_runs_with_every_flag_of_the_request(tmp_path: Path) -> None:
@@ -87,7 +112,7 @@ def test_chat_free_text_during_a_question_changes_nothing(tmp_path: Path) -> Non
     out = chat(tmp_path, "c1", lines).stdout
     assert "/nonexistent/data.npz" in out and "● submitted" not in out, out
     assert out.count("still open:") >= 2 and "I did not take 'fix it' as an answer" in out
-    assert "done · CANCELED" in out
+    assert "done · Not submitted, as you said" in out, out  # "stop" is the person's word (was: done · CANCELED)
 
 
 def test_ctrl_c_at_a_prompt_leaves_at_once_and_says_nothing_was_submitted(tmp_path: Path) -> None:
