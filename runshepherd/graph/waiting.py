@@ -2,7 +2,9 @@
 
 The one lookup behind every cancel (`orchestrate cancel`, the chat, the MCP `cancel` tool): a cancel by either id
 of a session paused at its question goes through the same cancel mark (`cancel_mark.cancel_waiting_session`), so
-the question is withdrawn wherever it waits. Reads checkpoints only; takes no session lock."""
+the question is withdrawn wherever it waits. A workflow id is traced to its session by the audit log's submit line
+(every session submit is audited with its session), so a `cancel WF` reads one file and at most one checkpoint;
+takes no session lock."""
 
 from __future__ import annotations
 
@@ -10,8 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from runshepherd.cancel_mark import ACTING_QUESTIONS
-
-MAX_SCANNED = 200  # newest sessions read when a workflow id is looked up (bounded: one checkpoint read each)
 
 
 @dataclass(frozen=True)
@@ -22,25 +22,31 @@ class Waiting:
     workflow_id: str | None  # the workflow of its latest attempt, None before anything was submitted
 
 
+def submitted_by(state_dir: Path, workflow_id: str) -> str | None:
+    """The session that submitted ``workflow_id`` (the newest audited submit or resubmit of it), or None when
+    none did (`orchestrate submit`, or a workflow started elsewhere)."""
+    from runshepherd.audit import read
+
+    for entry in reversed(read(state_dir)):
+        if entry.get("workflow") == workflow_id and entry.get("what") in ("submit", "resubmit"):
+            return entry.get("session") or None
+    return None
+
+
 def waiting_session(state_dir: Path, target: str, checkpointer: str | None = None) -> Waiting | None:
     """``target`` as a session id, else as the workflow id a session's latest attempt runs: that session when it
     waits at a question that would act, else None."""
-    from runshepherd.graph.builder import compile_graph
-    from runshepherd.graph.checkpoint import db_path, open_saver, thread_ids
-    from runshepherd.graph.runner import Question, session_config
+    from runshepherd.graph.checkpoint import has_session
+    from runshepherd.graph.runner import Question, SessionRunner
 
-    if not checkpointer and not db_path(state_dir).exists():
+    session = target if has_session(state_dir, target, checkpointer) else submitted_by(state_dir, target)
+    if session is None:
         return None
-    with open_saver(state_dir, checkpointer) as saver:
-        graph = compile_graph(saver)
-        ids = thread_ids(saver)
-        for tid in [target] if target in ids else ids[:MAX_SCANNED]:
-            snap = graph.get_state(session_config(tid))
-            wid = ((snap.values or {}).get("attempt") or {}).get("workflow_id")
-            if tid != target and wid != target:
-                continue
-            asked = [Question.of(i.id, i.value) for i in snap.interrupts]
-            if asked and asked[0].kind in ACTING_QUESTIONS:
-                return Waiting(tid, asked[0].kind, asked[0].text, wid)
-            return None  # the session that runs it is not waiting at such a question
+    snap = SessionRunner(state_dir, session, checkpointer=checkpointer).snapshot()
+    wid = ((snap.values or {}).get("attempt") or {}).get("workflow_id")
+    if session != target and wid != target:  # the session has moved on to a later workflow
+        return None
+    asked = [Question.of(i.id, i.value) for i in snap.interrupts]
+    if asked and asked[0].kind in ACTING_QUESTIONS:
+        return Waiting(session, asked[0].kind, asked[0].text, wid)
     return None
