@@ -51,6 +51,25 @@ class CliContext:
             self._backend = make_backend(self.settings)
         return self._backend
 
+    def check_pool(self, pool: str | None, where: str) -> None:
+        """A pool the backend does not have is bad input (exit 2), said before anything is listed, a session exists
+        or anything is submitted."""
+        from runshepherd.backends.pool_choice import parse_auto
+        from runshepherd.errors import UsageError
+
+        if not pool or parse_auto(pool)[0]:  # auto[:GPU_TYPE] is chosen from the pools when the spec is known
+            return
+        names = [p.name for p in self.backend.pools()]
+        if names and pool not in names:
+            import difflib
+
+            near = difflib.get_close_matches(pool, names, n=1)
+            hint = f"did you mean {near[0]!r}? " if near else ""
+            raise UsageError(
+                f"{where}: no pool {pool!r} on the {self.backend.name} backend; {hint}its pools: {', '.join(names)} "
+                "(`orchestrate pools` lists them)"
+            )
+
     @cached_property
     def out(self) -> Console:
         from rich.console import Console

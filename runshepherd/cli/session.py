@@ -376,7 +376,7 @@ def run(
     if spec is not None:
         doc = load_spec_file(spec, set_values=set_values)  # bad input fails here: exit 2, no session created
         spec_pool = doc.workflow.pool
-    _check_pool(ctx, pool or spec_pool, "--pool" if pool else f"the spec's pool ({spec})")
+    ctx.check_pool(pool or spec_pool, "--pool" if pool else f"the spec's pool ({spec})")
     if max_fixes is not None and max_fixes < 0:
         raise UsageError("--max-fixes must be 0 or more")
     sid = session or new_session_id()
@@ -416,24 +416,6 @@ def _without_secrets(ctx: CliContext, request: str | None, session: str, as_json
         else:
             ctx.out.print(f"  warning: {text}", markup=False)
     return request
-
-
-def _check_pool(ctx: CliContext, pool: str | None, where: str) -> None:
-    """A pool the backend does not have is bad input (exit 2) before a session exists or anything is submitted."""
-    from runshepherd.backends.pool_choice import parse_auto
-
-    if not pool or parse_auto(pool)[0]:  # auto[:GPU_TYPE] is chosen from the pools when the spec is known
-        return
-    names = [p.name for p in ctx.backend.pools()]
-    if names and pool not in names:
-        import difflib
-
-        near = difflib.get_close_matches(pool, names, n=1)
-        hint = f"did you mean {near[0]!r}? " if near else ""
-        raise UsageError(
-            f"{where}: no pool {pool!r} on the {ctx.backend.name} backend; {hint}its pools: {', '.join(names)} "
-            "(`orchestrate pools` lists them)"
-        )
 
 
 def _recipe_plan(request: str) -> Any:

@@ -77,7 +77,6 @@ def prepare(
 ) -> Any:
     """Check the input and write each point's spec (bad input is exit 2 here, before anything is submitted);
     the `Sweep` to run. Shared by `run --sweep`, `run --sweep --detach` and the chat."""
-    from runshepherd.cli.session import _check_pool
     from runshepherd.spec import load_spec_file, parse_set_values
     from runshepherd.sweep.driver import Point, Sweep
     from runshepherd.sweep.points import SEED_KEYS, check_keys, expand, label, parse_sweeps, point_spec, spec_keys
@@ -97,7 +96,7 @@ def prepare(
     check_keys(swept, defaults, spec.name)
     seed_key = next((k for k in SEED_KEYS if k in defaults), None)
     points_values = expand(swept, repeat, seed_key=seed_key)
-    _check_pool(ctx, pool, "--pool")
+    ctx.check_pool(pool, "--pool")
     sid = session or new_session_id()
     if ctx.runner(f"{sid}-p1").exists():
         raise UsageError(f"sweep {sid} already exists; give another --session")

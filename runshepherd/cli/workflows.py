@@ -164,9 +164,17 @@ def list_workflows(ctx: CliContext, statuses: list[str], pool: str | None, as_js
         wanted = [Status(s.upper()) for s in statuses] or None
     except ValueError as exc:
         raise UsageError(f"--status: {exc}; use one of {', '.join(s.value for s in Status)}") from None
+    ctx.check_pool(pool, "--pool")
     rows = ctx.backend.list_workflows(statuses=wanted, pool=pool)
     if as_json:
         ctx.print_json({"workflows": [jsonable(r) for r in rows]})
+        return
+    if not rows and (wanted or pool):  # none match: never "no workflows yet" when there are others
+        said = [
+            *(["--status " + ",".join(s.value for s in wanted)] if wanted else []),
+            *([f"--pool {pool}"] if pool else []),
+        ]
+        ctx.out.print(f"no workflow matches {' '.join(said)} — `orchestrate list` shows them all", markup=False)
         return
     if not rows:
         ctx.out.print("no workflows yet — submit one with `orchestrate submit SPEC`")
@@ -422,6 +430,7 @@ def pools(ctx: CliContext, as_json: bool) -> None:
 
 
 def resources(ctx: CliContext, pool: str | None, as_json: bool) -> None:
+    ctx.check_pool(pool, "pool")
     nodes = ctx.backend.resources(pool)
     if as_json:
         ctx.print_json({"resources": [jsonable(n) for n in nodes]})

@@ -190,6 +190,21 @@ def test_download_copies_a_local_output_url(tmp_path: Path) -> None:
     assert files and all(Path(f).exists() for f in files)
 
 
+def test_list_filters_say_none_match_and_an_unknown_pool_is_bad_input(tmp_path: Path) -> None:
+    """`list --status/--pool` that match nothing say so, never "no workflows yet" beside a workflow that exists;
+    a pool the backend does not have is bad input (exit 2) for `list --pool` and `resources POOL` (was: "no
+    workflows yet", exit 0; and exit 1 for resources)."""
+    wid = json.loads(run(tmp_path, "submit", str(EXAMPLES / "fail-command.yaml"), "--json").stdout)["workflow_id"]
+    _wait_status(tmp_path, wid, {"FAILED", "COMPLETED"})
+    none = run(tmp_path, "list", "--status", "running", "--pool", "local")
+    assert none.returncode == 0 and "no workflows yet" not in none.stdout, none.stdout
+    assert "no workflow matches --status RUNNING --pool local" in none.stdout, none.stdout
+    for args in (("list", "--pool", "nope"), ("resources", "nope")):
+        res = run(tmp_path, *args)
+        assert res.returncode == 2 and "no pool 'nope'" in res.stderr and "its pools: local" in res.stderr, res
+    assert wid in run(tmp_path, "list", "--pool", "local").stdout
+
+
 def test_cancel_of_a_workflow_id_does_not_open_or_create_the_session_store(tmp_path: Path) -> None:
     """`orchestrate cancel WF` with a workflow id asks the session store only whether the id is a session (one
     indexed read, no graph): in a state dir that has no sessions it creates no `sessions.sqlite`. Before: every
