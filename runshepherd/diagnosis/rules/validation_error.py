@@ -156,7 +156,8 @@ _CONFIG = PatternRule(
             r"|\bunsupported (?:value|option|argument|mode|type|config\w*|setting|parameter)\b"
             r"|\bunknown (?:option|argument|parameter|config\w*|setting|flag|key)s?\b|\bnot a valid choice\b"
             r"|\bcan only be used (?:with|on|when|if)\b|\bare mutually exclusive\b|\bis required when\b"
-            r"|\bmust be (?:evenly )?divisible by\b|\bis not (?:evenly )?divisible by\b)",
+            r"|\b(?:must|should) be (?:evenly )?divisible by\b|\bis not (?:evenly )?divisible by\b"
+            r"|\b(?:is not|must be|should be) a multiple of\b)",
             0.7,
             flags=re.IGNORECASE,
         ),

@@ -130,3 +130,15 @@ def test_usage_errors_in_notebooks_and_schedulers(log: str) -> None:
 )
 def test_a_scheduler_refusing_an_option_value_or_the_script(log: str) -> None:
     assert diagnose_log_text(log).label == "validation_error"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # transformers' attention config check, a batch-size arithmetic check
+        "ValueError: The hidden size (1000) is not a multiple of the number of attention heads (12)\n",
+        "ValueError: global batch size should be divisible by micro batch size times data parallel size\n",
+    ],
+)
+def test_settings_whose_arithmetic_does_not_fit(log: str) -> None:
+    assert diagnose_log_text(log).label == "validation_error"
