@@ -108,6 +108,13 @@ FAMILY = family(
             r"|CUDA unknown error - this may be due to an incorrectly set up environment)",
             0.8,
         ),
+        # torch/cuda/__init__.py's capability checks, also UserWarnings: a GPU newer than the binaries were built for,
+        # or one older than the build supports
+        pat(
+            r"with CUDA capability sm_\d+ is not compatible with the current PyTorch installation"
+            r"|PyTorch no longer supports this GPU because it is too old",
+            0.8,
+        ),
     ),
     fix_from_evidence=fixes_by_evidence(
         (_HW_FAULT, "resubmit", _HW_FIX), (_NO_GPU, "change_resources_or_wait", _NO_GPU_FIX)

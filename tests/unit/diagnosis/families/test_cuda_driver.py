@@ -115,3 +115,14 @@ def test_xlas_wording_of_a_cudnn_handle_that_could_not_be_created() -> None:
         "errors above for more details.\n"
     )
     assert diagnose_log_text(log).label == "cuda_driver"
+
+
+def test_the_capability_warning_alone_is_the_failure() -> None:
+    """torch/cuda/__init__.py warns (UserWarning) that the GPU's sm_NN is not in the build, then fails at the first
+    kernel; a paste that stops at the warning is that failure, not a healthy run."""
+    log = (
+        "/usr/local/lib/python3.10/dist-packages/torch/cuda/__init__.py:235: UserWarning: NVIDIA GeForce RTX 5090 "
+        "with CUDA capability sm_120 is not compatible with the current PyTorch installation. The current PyTorch "
+        "install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90.\n  warnings.warn(\n"
+    )
+    assert diagnose_log_text(log).label == "cuda_driver"
