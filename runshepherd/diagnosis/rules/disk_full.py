@@ -34,4 +34,8 @@ FAMILY = family(
         pat(r"No usable temporary directory found in", 0.88),
         pat(r"\b(?:inode|storage|file) quota (?:exceeded|reached)|exceeded (?:your|the) (?:disk|storage) quota", 0.86),
     ),
+    # huggingface_hub checks the target's free space before a download and only warns ("Not enough free disk space
+    # to download the file. The expected file size is: … MB. The target location … only has … MB free disk space."):
+    # the write then fails, often in words of its own
+    warning_patterns=(pat(r"Not enough free disk space to download the file", 0.82),),
 )

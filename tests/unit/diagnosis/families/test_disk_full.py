@@ -50,3 +50,12 @@ def test_ray_file_system_monitor_full_disk() -> None:
     """Ray's raylet (file_system_monitor.cc) warns "<path> is over 95% full, available space: …"."""
     d, _, record = diagnose_dev("j-0011")
     assert (d.label, d.fix.kind) == ("disk_full", "free_disk") == (record["label"], record["fix_kind"])
+
+
+def test_huggingface_hubs_free_space_warning_is_read() -> None:
+    log = (
+        "/usr/local/lib/python3.10/dist-packages/huggingface_hub/file_download.py:1000: UserWarning: Not enough free "
+        "disk space to download the file. The expected file size is: 4943.16 MB. The target location "
+        "/root/.cache/huggingface/hub/models--x/blobs only has 1021.29 MB free disk space.\n  warnings.warn(\n"
+    )
+    assert diagnose_log_text(log).label == "disk_full"
