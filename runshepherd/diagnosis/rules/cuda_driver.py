@@ -95,6 +95,9 @@ FAMILY = family(
             0.88,
         ),
         pat(r"CUDNN_STATUS_NOT_INITIALIZED|CUBLAS_STATUS_NOT_INITIALIZED(?! when calling `cublasCreate)", 0.84),
+        # TensorRT's wording of a CUDA runtime that would not initialise ("CUDA initialization failure with error:
+        # 35. Please check your CUDA installation"; 35 = cudaErrorInsufficientDriver, 100 = no device)
+        pat(r"CUDA initialization failure with error:? \d+", 0.86),
         # XLA's status for the same cuDNN handle that could not be created (JAX, TensorFlow)
         pat(r"DNN library initialization failed", 0.8),
     ),

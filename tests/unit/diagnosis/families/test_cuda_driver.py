@@ -126,3 +126,11 @@ def test_the_capability_warning_alone_is_the_failure() -> None:
         "install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90.\n  warnings.warn(\n"
     )
     assert diagnose_log_text(log).label == "cuda_driver"
+
+
+def test_tensorrts_cuda_initialisation_failure() -> None:
+    log = (
+        "[TRT] CUDA initialization failure with error: 35. Please check your CUDA installation: "
+        "http://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html\n"
+    )
+    assert diagnose_log_text(log).label == "cuda_driver"
