@@ -30,6 +30,12 @@ def _explain(m: re.Match[str]) -> str:
             f"The installed version of '{d['ver']}' does not have a name the code uses: the code was written for an "
             "older or newer release of it than the one installed."
         )
+    if d.get("build"):
+        return (
+            f"pip could not build the package '{d['build']}' from source, so it is not installed: there is no "
+            "prebuilt wheel for this Python version or platform, or the compiler, CUDA toolkit or a header it needs "
+            "is missing."
+        )
     if d.get("mod"):
         return f"The Python module '{d['mod']}' is not installed {WHERE}."
     if d.get("bin"):
@@ -47,6 +53,11 @@ def _fix(m: re.Match[str]) -> str:
         return (
             f"Install the release of '{d['ver']}' the code was written for (pin that version in the requirements), "
             "or update the code to the installed release's API."
+        )
+    if d.get("build"):
+        return (
+            f"Install a release of '{d['build']}' that ships a wheel for this Python and platform (or a Python version "
+            "it has wheels for), or install the build tools its error names, then reinstall."
         )
     if d.get("mod"):
         return (
@@ -172,7 +183,7 @@ FAMILY = family(
         # (pip/_internal: "Failed building wheel for x", "Could not build wheels for x, which is required to install
         # pyproject.toml-based projects", "Failed to build installable wheels", "subprocess-exited-with-error")
         pat(
-            r"Failed building wheel for (?P<pkg>[\w.\-]+)|Could not build wheels for (?P<pkg2>[\w.\-]+)"
+            r"Failed building wheel for (?P<build>[\w.\-]+)|Could not build wheels for (?P<build2>[\w.\-]+)"
             r"|Failed to build installable wheels|^(?:ERROR: |error: )?subprocess-exited-with-error"
             r"|Getting requirements to build wheel did not run successfully",
             0.82,

@@ -243,3 +243,9 @@ def test_a_windows_dll_not_found_in_another_language() -> None:
 )
 def test_an_extension_build_with_a_toolchain_cuda_does_not_support(log: str) -> None:
     assert diagnose_log_text(log).label == "missing_dependency"
+
+
+def test_a_wheel_pip_could_not_build_is_explained_as_a_build_failure() -> None:
+    log = "ERROR: Could not build wheels for tokenizers, which is required to install pyproject.toml-based projects\n"
+    d = diagnose_log_text(log)
+    assert d.label == "missing_dependency" and "could not build the package 'tokenizers'" in d.explanation
