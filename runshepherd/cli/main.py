@@ -339,6 +339,11 @@ def run(
     from runshepherd.cli import session as s
 
     ctx = opts.ctx(checkpointer)
+    if notify:  # a run's and a sweep's (every point's) state changes, questions and end
+        from runshepherd.notify import parse_targets
+
+        parse_targets(notify, ctx.settings.smtp)  # a bad target is an error before anything is submitted
+        ctx.settings = ctx.settings.model_copy(update={"notify": [*ctx.settings.notify, *notify]})
     if not sweep and repeat == 1 and request:
         from runshepherd.cli import sweep as sw
 
@@ -389,11 +394,6 @@ def run(
         sid = session or s.new_session_id()
         s.check_new_session(ctx, request=request, spec=spec, sets=set_ or [], session=session)
         raise typer.Exit(detached.start(ctx, sid, args, json_))
-    if notify:
-        from runshepherd.notify import parse_targets
-
-        parse_targets(notify, ctx.settings.smtp)  # a bad target is an error before anything is submitted
-        ctx.settings = ctx.settings.model_copy(update={"notify": [*ctx.settings.notify, *notify]})
     code = s.run(
         ctx,
         request=request,

@@ -143,6 +143,11 @@ def _detach(ctx: CliContext, sweep: Any, *, as_json: bool, config: Path | None, 
     code = approve(ctx, sweep, top)
     if code is not None:
         return code
+    if ctx.settings.notify:  # to the background `resume SWEEP` through its environment (the config's and --notify's)
+        import json
+        import os
+
+        os.environ["RUNSHEPHERD_NOTIFY"] = json.dumps(ctx.settings.notify)
     args = ["--yes"] if sweep.yes else []
     args += ["--config", str(config.resolve())] if config else []
     args += ["--backend", backend] if backend else []

@@ -344,10 +344,16 @@ def _run_point(ctx: Any, sweep: Sweep, p: Point, *, as_json: bool, lock: threadi
         return _not_started(p, child)
     start = None if sweep.resumed and started else first  # a resumed point continues from its checkpoint
     questions.started()
+    if ctx.settings.notify:  # `--notify` or the config's targets: each point's changes, questions and end
+        from runshepherd.notify.session import SessionNotifier
+
+        renderer.notifier = SessionNotifier(ctx.settings, child)
     try:
         return _drive_point(ctx, p, child, runner, start, answer, renderer, sweep, lock, last_label, shown_fix)
     finally:
         questions.finished()
+        if renderer.notifier is not None:
+            renderer.notifier.close()
 
 
 def _drive_point(

@@ -40,3 +40,19 @@ def test_a_bad_notify_target_stops_before_anything_is_submitted(tmp_path: Path) 
     res = run(tmp_path, "run", "--spec", str(EXAMPLES / "fail-command.yaml"), "--yes", "--notify", "gopher://x")
     assert res.returncode == 2 and "notify target" in res.stderr
     assert not (tmp_path / "state" / "workflows").exists()
+
+
+def test_a_sweep_notifies_every_points_state_changes_foreground_and_detached(tmp_path: Path) -> None:
+    """`run --sweep … --notify` (listed in `run --help`) sent nothing at all: each point now announces its
+    workflow's changes and end, named by its session (SWEEP-pN), in the terminal and in a detached sweep."""
+    spec = str(EXAMPLES / "sweep-lr.yaml")
+    for sid, detach in (("sw", ()), ("swd", ("--detach",))):
+        notes = tmp_path / f"{sid}.jsonl"
+        args = ("run", "--spec", spec, "--sweep", "lr=0.05,0.1", "--yes", "--cadence", "0.5", *detach)
+        res = run(tmp_path, *args, "--session", sid, "--notify", f"file:{notes}")
+        assert res.returncode == 0, res.stdout[-2000:] + res.stderr
+        if detach:
+            assert run(tmp_path, "attach", sid, timeout=240).returncode == 0
+        rows = [json.loads(x) for x in notes.read_text().splitlines()]
+        ended = {r["summary"].split(":")[0]: r["status"] for r in rows if r["status"] == "COMPLETED"}
+        assert ended == {f"session {sid}-p1": "COMPLETED", f"session {sid}-p2": "COMPLETED"}, rows
