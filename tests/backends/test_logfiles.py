@@ -16,6 +16,9 @@ def test_tail_reads_last_lines_of_a_large_file(tmp_path: Path) -> None:
     assert end == log.stat().st_size
     assert tail_lines(log, 3, end) == [f"2025/01/01 00:00:00 [t] line {i}" for i in (199_997, 199_998, 199_999)]
     assert tail_lines(log, 0, end) == []
+    many = tail_lines(log, 150_000, end)  # many 64 KiB blocks back: every line once, in order, none split
+    assert len(many) == 150_000 and many[0].endswith("line 50000") and many[-1].endswith("line 199999")
+    assert len(tail_lines(log, 10**9, end)) == 200_000  # more than the file holds: the whole file
 
 
 def test_a_line_still_being_written_is_not_returned(tmp_path: Path) -> None:
