@@ -660,7 +660,7 @@ class ChatSession:
             return
         ws = self.ctx.backend.query(wid)
         names = [t.name for t in ws.tasks]
-        task = intent.task
+        task = intent.task if intent.task != wid else None  # "the logs of tiny-1": the workflow, not a task
         if task is not None and task not in names:
             self.say(f"{wid} has no task {task!r}; its tasks: {', '.join(names)}")
             return
