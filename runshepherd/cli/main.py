@@ -378,6 +378,8 @@ def run(
                 backend=opts.backend,
             )
         )
+    if max_parallel is not None:  # only a sweep has points to run at once: never silently ignored
+        raise UsageError("--max-parallel applies to a sweep: add --sweep KEY=V1,V2 or --repeat N")
     if detach:
         import os
 

@@ -79,6 +79,11 @@ def test_pipeline_passes_data_between_tasks(tmp_path: Path) -> None:
         (("submit", "bad.yaml"), 'bad.yaml:4 workflow.resources.default.memory: "10GB" is not a size'),
         (("run", "--spec", "nope.yaml", "--yes"), "file not found"),
         (("list", "--status", "DONE"), "--status"),
+        # was: ignored, the run went ahead as if it had not been given
+        (
+            ("run", "--spec", str(EXAMPLES / "train-classifier.yaml"), "--max-parallel", "2", "--yes"),
+            "applies to a sweep",
+        ),
     ],
 )
 def test_bad_input_is_one_clear_line_and_exit_2(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
