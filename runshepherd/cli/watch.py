@@ -183,13 +183,29 @@ def list_watches(ctx: CliContext, as_json: bool) -> int:
     if not rows:
         ctx.out.print("no background monitors — start one with `orchestrate watch ID --detach`")
         return 0
-    from rich.table import Table
+    from runshepherd.cli.tables import Col, fitted_table
 
-    table = Table("Run", "Backend", "Monitor", "Status", "Label", "Artifact")
-    for r in rows:
-        mon = f"running (pid {r['pid']})" if r["running"] else f"ended: {r['ended'] or 'exited'}"
-        table.add_row(r["workflow_id"], r["backend"], mon, r["status"] or "-", r["label"] or "-", r["artifact"] or "-")
+    # like `list` and `pools`: one line per run at any width; a status file's path is never cut — at narrow widths
+    # it moves under the table, then the backend goes
+    table, left_out = fitted_table(
+        [
+            Col("Run", [r["workflow_id"] for r in rows]),
+            Col("Backend", [r["backend"] for r in rows], drop=2),
+            Col(
+                "Monitor",
+                [f"running (pid {r['pid']})" if r["running"] else f"ended: {r['ended'] or 'exited'}" for r in rows],
+            ),
+            Col("Status", [r["status"] or "-" for r in rows]),
+            Col("Label", [r["label"] or "-" for r in rows]),
+            Col("Artifact", [r["artifact"] or "-" for r in rows], drop=1),
+        ],
+        ctx.out.width,
+    )
     ctx.out.print(table)
+    if left_out:
+        for r in rows:
+            if r["artifact"]:
+                ctx.out.print(f"{r['workflow_id']}: {r['artifact']}", markup=False, soft_wrap=True)
     return 0
 
 

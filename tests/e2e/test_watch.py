@@ -81,6 +81,11 @@ def test_watch_list_and_stop_leave_the_run_alone(tmp_path: Path) -> None:
         assert stopped.returncode == 0 and "stopped the monitor" in stopped.stdout
         row = _watches(tmp_path)[wid]
         assert row["running"] is False and row["ended"] == "stopped"
+        # at 80 columns (captured): one line per run and the status file's path whole, never cut with "…" (was a
+        # boxed table that cut it to '/tmp/…/state/…')
+        listed = [ln.rstrip() for ln in run(tmp_path, "watch", "--list").stdout.splitlines() if ln.strip()]
+        assert listed[2:] == [f"{wid}: {row['artifact']}"], listed  # the path under the table, whole
+        assert all(len(ln) <= 80 for ln in listed[:2]) and listed[1].split()[:4] == [wid, "local", "ended:", "stopped"]
         status = json.loads(run(tmp_path, "status", wid, "--json").stdout)
         assert status["status"] in ("RUNNING", "PENDING")
     finally:
