@@ -165,3 +165,30 @@ def test_a_5000_character_name_is_refused_naming_the_limit() -> None:
     text = TASK.replace("name: w", "name: " + "w" * 5000)
     with pytest.raises(SpecError, match=r":2 workflow.name: .*5,000 characters is too long — at most 100"):
         load_spec_text(text, source="long.yaml")
+
+
+def test_a_spec_whose_size_is_unknown_is_read_only_up_to_the_limit(tmp_path: Path) -> None:
+    """A pipe (or /dev/zero) reports size 0: reading it whole took 6.7 GB in 30 s; now it stops past the limit."""
+    import os
+    import threading
+
+    fifo = tmp_path / "endless.yaml"
+    os.mkfifo(fifo)
+    stop = threading.Event()
+
+    def write() -> None:
+        try:
+            with fifo.open("wb") as fh:
+                while not stop.is_set():
+                    fh.write(b"x" * 65536)
+        except BrokenPipeError:  # the reader stopped, as it should
+            pass
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    try:
+        with pytest.raises(SpecError, match=r"endless.yaml: holds more than 1,000,000 bytes, the limit for a spec"):
+            load_spec_file(fifo)
+    finally:
+        stop.set()
+        writer.join(timeout=5)
