@@ -168,7 +168,7 @@ def probabilities(model: dict[str, Any], features: list[str]) -> dict[str, float
     weights: dict[str, list[float]] = model["weights"]
     total = [0.0] * len(labels)
     uniq = set(features)
-    for f in uniq:
+    for f in sorted(uniq):  # a fixed order: float sums must not depend on the process's string hash seed
         w = weights.get(f)
         if w is not None:
             total = [t + wi for t, wi in zip(total, w, strict=True)]
