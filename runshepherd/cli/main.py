@@ -13,6 +13,7 @@ import typer
 
 from runshepherd.cli.options import COMMON, Common, ConfigOpt, StateDirOpt, common_options
 from runshepherd.errors import RunShepherdError, UsageError
+from runshepherd.watch import RUNS_SHAPE
 
 app = typer.Typer(
     name="orchestrate",
@@ -537,7 +538,7 @@ def watch(
         typer.Option("--notify", help="Send state changes to https://…, mailto:…, desktop or file:PATH (repeatable)."),
     ] = None,
     runs: Annotated[
-        Path | None, typer.Option("--runs", help="runs.yaml: several runs (id, backend, identity).")
+        Path | None, typer.Option("--runs", help=f"A YAML file of several runs to watch — {RUNS_SHAPE}.")
     ] = None,
     cadence: Annotated[float | None, typer.Option("--cadence", help="Seconds between polls.", min=0.1)] = None,
     json_: JsonOpt = False,

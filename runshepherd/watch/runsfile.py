@@ -15,6 +15,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from runshepherd.errors import UsageError
+from runshepherd.watch import RUNS_SHAPE
 
 
 class RunEntry(BaseModel):
@@ -57,4 +58,4 @@ def load_runs(path: Path) -> list[RunEntry]:
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(x) for x in err["loc"])
-        raise UsageError(f"{path}: {where}: {err['msg']} — see `orchestrate watch --help` for the shape") from None
+        raise UsageError(f"{path}: {where}: {err['msg']} — the shape is {RUNS_SHAPE}") from None

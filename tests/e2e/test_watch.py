@@ -113,6 +113,15 @@ def test_unknown_ids_and_bad_targets_are_one_clear_line(tmp_path: Path) -> None:
     bad.write_text("runs:\n  - id: a\n    backend: local\n")
     res = run(tmp_path, "watch", "--runs", str(bad))
     assert res.returncode == 2 and "workflow_id" in res.stderr and str(bad) in res.stderr
+    # a file without a run's name: the error shows the shape itself, and `watch --help` shows the same (was:
+    # "see `orchestrate watch --help` for the shape", where --runs said only "(id, backend, identity)")
+    bad.write_text("runs:\n  - workflow_id: a-1\n")
+    res = run(tmp_path, "watch", "--runs", str(bad))
+    assert res.returncode == 2 and "runs.0.id: Field required — the shape is runs: a list, each run {id: NAME," in (
+        " ".join(res.stderr.split())
+    ), res.stderr
+    shown = " ".join(run(tmp_path, "watch", "--help").stdout.split())
+    assert "each run {id: NAME, workflow_id: WF (local/OSMO) or job_id: ID (Slurm)" in shown, shown
 
 
 def test_runs_file_watches_several_runs(tmp_path: Path) -> None:
