@@ -134,10 +134,16 @@ def user_config_path() -> Path:
 
 
 def _read_yaml(path: Path) -> dict[str, Any]:
+    from runshepherd.spec.limits import LimitExceeded, load_yaml, read_small_text
+
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = load_yaml(read_small_text(path, "a config file"))[0] or {}  # bounded: size, nesting, aliases
     except FileNotFoundError:
         raise ConfigError(f"{path}: config file not found — check the --config path") from None
+    except LimitExceeded as exc:
+        raise ConfigError(f"{path}{f':{exc.line}' if exc.line else ''}: {exc}") from None
+    except ValueError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}" if mark else str(path)

@@ -7,6 +7,7 @@ recursion of every consumer. The loader here refuses both while composing, befor
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -100,6 +101,23 @@ def load_yaml(text: str) -> tuple[Any, yaml.Node | None]:
     finally:
         loader.dispose()
     return data, root
+
+
+def read_small_text(path: Path, what: str) -> str:
+    """A YAML file's text, never more than the limit read, whatever size it reports (/dev/zero and pipes say 0).
+
+    Raises LimitExceeded past the limit and ValueError for text that is not UTF-8; both messages say what to do.
+    """
+    with path.open("rb") as fh:
+        data = fh.read(MAX_SPEC_BYTES + 1)
+    if len(data) > MAX_SPEC_BYTES:
+        raise LimitExceeded(
+            f"holds more than {MAX_SPEC_BYTES:,} bytes, the limit for {what} — is this really a YAML file?"
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("is not UTF-8 text — is this really a YAML file?") from None
 
 
 def size_message(size: int, what: str) -> str:

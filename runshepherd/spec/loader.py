@@ -26,6 +26,7 @@ from runshepherd.spec.limits import (
     check_task_count,
     load_yaml,
     prescan_task_count,
+    read_small_text,
     size_message,
 )
 from runshepherd.spec.model import WorkflowFile
@@ -89,15 +90,10 @@ def load_spec_file(path: str | Path, set_values: dict[str, Any] | None = None) -
     size = p.stat().st_size
     if size > MAX_SPEC_BYTES:  # refused before reading: a 50 MB "spec" is data, not a workflow
         raise SpecError([SpecProblem(str(path), None, "", size_message(size, "the spec"))])
-    with p.open("rb") as fh:  # bounded even where the size says nothing (/dev/zero, a pipe): st_size is 0 there
-        data = fh.read(MAX_SPEC_BYTES + 1)
-    if len(data) > MAX_SPEC_BYTES:
-        message = f"holds more than {MAX_SPEC_BYTES:,} bytes, the limit for a spec — is this really a YAML file?"
-        raise SpecError([SpecProblem(str(path), None, "", message)])
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise SpecError([SpecProblem(str(path), None, "", "is not UTF-8 text — is this really a YAML file?")]) from None
+        text = read_small_text(p, "a spec")  # bounded even where the size says nothing (/dev/zero, a pipe)
+    except ValueError as exc:
+        raise SpecError([SpecProblem(str(path), None, "", str(exc))]) from None
     return load_spec_text(text, source=p.name, set_values=set_values, base_dir=p.resolve().parent)
 
 

@@ -45,10 +45,16 @@ class RunsFile(BaseModel):
 
 
 def load_runs(path: Path) -> list[RunEntry]:
+    from runshepherd.spec.limits import LimitExceeded, load_yaml, read_small_text
+
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = load_yaml(read_small_text(path, "a runs file"))[0]  # bounded: size, nesting, aliases
     except FileNotFoundError:
         raise UsageError(f"{path}: runs file not found") from None
+    except LimitExceeded as exc:
+        raise UsageError(f"{path}{f':{exc.line}' if exc.line else ''}: {exc}") from None
+    except ValueError as exc:
+        raise UsageError(f"{path}: {exc}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}" if mark else str(path)

@@ -119,3 +119,32 @@ def test_cadence_follows_the_skill() -> None:
     assert interval(c, training=True, unchanged_polls=0, override=None) == 30
     assert interval(c, training=True, unchanged_polls=c.backoff_after, override=None) == 60
     assert interval(c, training=True, unchanged_polls=9, override=2.5) == 2.5
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("a: " + "[" * 5000 + "]" * 5000 + "\n", r"deep.yaml:1: YAML is nested more than 64 levels deep"),
+        (b"cadence: \xff\n", r"deep.yaml: is not UTF-8 text"),
+        ("x: " + "a" * 1_100_000 + "\n", r"deep.yaml: holds more than 1,000,000 bytes, the limit for a config file"),
+    ],
+)
+def test_a_hostile_config_file_is_a_config_error_not_a_crash(tmp_path: Path, text: str | bytes, message: str) -> None:
+    """Was: deep nesting raised RecursionError (an internal error), and /dev/zero was read until memory ran out."""
+    from runshepherd.config import load_settings
+    from runshepherd.errors import ConfigError
+
+    cfg = tmp_path / "deep.yaml"
+    cfg.write_bytes(text if isinstance(text, bytes) else text.encode())
+    with pytest.raises(ConfigError, match=message):
+        load_settings(cfg, flags={})
+
+
+def test_a_hostile_runs_file_is_a_usage_error(tmp_path: Path) -> None:
+    from runshepherd.errors import UsageError
+    from runshepherd.watch.runsfile import load_runs
+
+    runs = tmp_path / "runs.yaml"
+    runs.write_text("runs: " + "[" * 5000 + "]" * 5000 + "\n")
+    with pytest.raises(UsageError, match=r"runs.yaml:1: YAML is nested more than 64 levels deep"):
+        load_runs(runs)
