@@ -37,7 +37,7 @@ from runshepherd.diagnosis.rules import FAMILIES, Context, Signal, fix_for
 
 MODEL_PATH = Path(__file__).with_name("fallback_model.json")
 # the sha256 of the shipped file, as ``scripts/train_diagnosis_fallback.py`` wrote it (a retrain updates both)
-MODEL_SHA256 = "8c9e297665ece1e9a4517209005fe93325738e34da5509b98171adfc5d7b8948"
+MODEL_SHA256 = "38248a6b76325ee9de29f3d1373b8be19faeaf22becc80ce410bc5a4875f0446"
 ENV = "RUNSHEPHERD_DIAGNOSIS__FALLBACK"  # the setting ``diagnosis.fallback`` (config.py), as an environment variable
 GUESS_MARK = "a model trained on"  # every fallback explanation says this (and is recognised by it)
 MAX_CONFIDENCE = 0.6  # a model guess never reaches the 0.8 band whose calibration the issue bars
