@@ -50,9 +50,15 @@ def diagnose_files(ctx: CliContext, files: list[Path], as_json: bool) -> int:
         raise UsageError(
             f"{', '.join(folders)}: a folder, not a log file — give the log files, e.g. --log {folders[0]}/*.log"
         )
-    missing = [str(f) for f in files if not f.is_file()]
+    missing = [str(f) for f in files if not f.exists()]
     if missing:
         raise UsageError(f"log file(s) not found: {', '.join(missing)}")
+    streams = [str(f) for f in files if not f.is_file()]  # read by size: a pipe or a device has none
+    if streams:
+        raise UsageError(
+            f"{', '.join(streams)}: not a regular file (a pipe or a device) — save the log to a file first, e.g. "
+            "`kubectl logs POD > run.log`, then `orchestrate diagnose --log run.log`"
+        )
     empty = [str(f) for f in files if _is_blank(f)]
     if empty:
         raise UsageError(

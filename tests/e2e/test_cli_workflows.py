@@ -148,6 +148,11 @@ def test_diagnose_log_files_prints_one_object_per_file(tmp_path: Path) -> None:
     assert set(objs[0]["fix"]) == {"kind", "description", "patch", "status"} and objs[0]["fix"]["status"] == "proposed"
     folder = run(tmp_path, "diagnose", "--log", str(logs))  # was: "log file(s) not found" for a folder that exists
     assert folder.returncode == 2 and "a folder, not a log file" in folder.stderr, folder.stderr
+    import os
+
+    os.mkfifo(tmp_path / "pipe.log")  # was: "log file(s) not found" for a pipe that exists
+    pipe = run(tmp_path, "diagnose", "--log", str(tmp_path / "pipe.log"))
+    assert pipe.returncode == 2 and "not a regular file (a pipe or a device)" in pipe.stderr, pipe.stderr
 
 
 def test_diagnose_an_empty_log_says_it_is_empty(tmp_path: Path) -> None:
