@@ -93,10 +93,29 @@ class JsonLines:
             fh.write(json.dumps(note.model_dump(mode="json")) + "\n")
 
 
+def shown_target(target: str) -> str:
+    """A target as it may be printed: a webhook URL without its user:password and query (where tokens ride),
+    the rest redacted (a Slack webhook's path is its secret)."""
+    from urllib.parse import urlunsplit
+
+    from runshepherd.logs import redact
+
+    if target.startswith(("http://", "https://")):
+        parts = urlsplit(target)
+        host = (parts.hostname or "") + (f":{parts.port}" if parts.port else "")
+        target = urlunsplit((parts.scheme, host, parts.path, "…" if parts.query else "", ""))
+    return redact(target)[0]
+
+
 def channel_for(target: str, smtp: SmtpConfig | None = None) -> Channel:
     """A channel for one target string; a clear error (what is accepted) otherwise."""
     t = target.strip()
     if t.startswith(("https://", "http://")):
+        if "@" in urlsplit(t).netloc:  # urllib would take `user:password@host` for the host name and never connect
+            raise ConfigError(
+                f"notify target {shown_target(t)}: a user:password in a webhook URL is not supported — use the URL "
+                "your service gives, with its token in the path or query"
+            )
         return Webhook(t)
     if t.startswith("mailto:") and "@" in t:
         return Mail(t.removeprefix("mailto:"), smtp or SmtpConfig())

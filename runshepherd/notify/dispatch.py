@@ -11,7 +11,8 @@ import threading
 import time
 from pathlib import Path
 
-from runshepherd.notify.channels import Channel
+from runshepherd.logs import redact
+from runshepherd.notify.channels import Channel, shown_target
 from runshepherd.notify.payload import Notification
 
 log = logging.getLogger(__name__)
@@ -93,16 +94,16 @@ class Notifier:
             try:
                 ch.send(note)
             except Exception as exc:  # any failure of a channel is retried, then recorded — never raised
-                last = f"{type(exc).__name__}: {exc}"
-                log.warning("notify %s attempt %d failed: %s", ch.target, attempt, last)
+                last = redact(f"{type(exc).__name__}: {exc}")[0]
+                log.debug("notify %s attempt %d failed: %s", shown_target(ch.target), attempt, last)
                 if attempt < self.attempts:
                     time.sleep(delay)
                     delay = min(self.backoff_max, delay * 2)
                 continue
             self.delivered.append((ch.target, note.fingerprint))
             return
-        self.failed.append((ch.target, note.fingerprint, last))
-        log.error("notify %s gave up after %d attempts: %s", ch.target, self.attempts, last)
+        self.failed.append((shown_target(ch.target), note.fingerprint, last))
+        log.error("notify %s gave up after %d attempts: %s", shown_target(ch.target), self.attempts, last)
 
 
 def describe(notifier: Notifier) -> str:

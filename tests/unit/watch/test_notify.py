@@ -145,3 +145,27 @@ def test_fingerprint_depends_on_facts_only() -> None:
     assert a == fingerprint_of("wf", "FAILED", "host_oom", "Killed  ")
     assert a != fingerprint_of("wf", "FAILED", "host_oom", "other line")
     assert a != fingerprint_of("wf", "COMPLETED", "host_oom", "Killed")
+
+
+def test_a_failing_webhook_is_reported_without_its_credentials(caplog: pytest.LogCaptureFixture) -> None:
+    """Was: 'notify https://…/hook?token=… attempt 1 failed' on the terminal, once per attempt."""
+    import logging
+
+    url = "http://127.0.0.1:9/hook?token=abcdef0123456789abcdef"
+    n = Notifier(parse_targets([url]), attempts=3, backoff=0.01)
+    with caplog.at_level(logging.WARNING):
+        n.notify(note())
+        n.close(timeout=10)
+    shown = caplog.text + repr(n.failed)
+    assert "abcdef0123456789abcdef" not in shown
+    assert n.failed[0][0] == "http://127.0.0.1:9/hook?…"
+    assert caplog.text.count("127.0.0.1:9/hook") == 1  # one line when it gives up, not one per attempt
+
+
+def test_a_webhook_url_with_a_password_is_refused_without_showing_it() -> None:
+    """urllib takes `user:password@host` for the host name: such a hook never connects, so it is refused up front."""
+    from runshepherd.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"https://127.0.0.1:9/hook: a user:password in a webhook URL") as err:
+        parse_targets(["https://user:s3cr3tpassw0rd@127.0.0.1:9/hook"])
+    assert "s3cr3tpassw0rd" not in str(err.value)
