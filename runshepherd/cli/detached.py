@@ -116,6 +116,12 @@ def attach(ctx: CliContext, session: str, as_json: bool, *, poll: float = 0.2) -
     """Print the session's events from the start, then follow until it ends (Ctrl-C detaches, never stops it)."""
     rec = read(ctx.state_dir, session)
     if rec is None:
+        from runshepherd.graph.checkpoint import has_session
+        from runshepherd.sweep.status import read_record
+
+        known = has_session(ctx.state_dir, session, ctx.settings.checkpointer) or read_record(ctx.state_dir, session)
+        if not known:
+            raise UsageError(f"no session {session!r} — `orchestrate sessions` lists them")
         raise UsageError(
             f"session {session!r} was not started with --detach — `orchestrate sessions` lists sessions; "
             f"`orchestrate resume {session}` continues one in this terminal"

@@ -832,6 +832,30 @@ def _refuse_script_flags_outside_the_request(command: Any, args: list[str]) -> N
     )
 
 
+def _session_hint(exc: RunShepherdError, args: list[str]) -> str:
+    """`status 1a2b3c4d` names a session, not a workflow: say which workflow it ran (SQLite sessions only)."""
+    from runshepherd.backends.base import WorkflowNotFound
+
+    state_dir = _state_dir_of(args)
+    if not isinstance(exc, WorkflowNotFound) or state_dir is None:
+        return ""
+    from runshepherd.graph.checkpoint import has_session
+    from runshepherd.graph.runner import SessionRunner
+
+    sid = exc.workflow_id
+    try:
+        if not has_session(state_dir, sid):
+            return ""
+        values = SessionRunner(state_dir, sid).snapshot().values or {}
+    except Exception:  # noqa: BLE001 - a hint must never hide the error it adds to
+        return ""
+    wid = (values.get("attempt") or {}).get("workflow_id")
+    command = args[0] if args else "status"
+    if not wid:
+        return f"; {sid} is a session that has submitted nothing yet (`orchestrate sessions` shows it)"
+    return f"; {sid} is a session — its workflow is {wid}: orchestrate {command} {wid}"
+
+
 def _state_dir_of(args: list[str]) -> Path | None:
     """The state dir this invocation uses, read without running the command (for the crash dump's place)."""
     import os
@@ -897,7 +921,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except RunShepherdError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {exc}{_session_hint(exc, args)}", file=sys.stderr)
         code = exc.exit_code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -154,3 +154,19 @@ def test_sessions_lists_the_points_a_running_sweep_drives_as_running(tmp_path: P
     assert proc.wait(timeout=90) == 0
     rows = {r["session"]: r["state"] for r in json.loads(run(tmp_path, "sessions", "--json").stdout)["sessions"]}
     assert rows["sw-p1"] == rows["sw-p2"] == "COMPLETED"
+
+
+def test_a_workflow_command_given_a_session_id_names_the_sessions_workflow(tmp_path: Path) -> None:
+    spec = tmp_path / "quick.yaml"
+    spec.write_text(slow_spec(1))
+    res = run(tmp_path, "run", "--spec", str(spec), "--yes", "--json", "--session", "qs")
+    assert res.returncode == 0, res.stderr
+    status = run(tmp_path, "status", "qs")
+    assert (
+        status.returncode == 2
+        and "qs is a session — its workflow is slow-1: orchestrate status slow-1" in status.stderr
+    )
+    paused = run(tmp_path, "train a small classifier", "--no-input", "--session", "ps")
+    assert paused.returncode == 3
+    logs = run(tmp_path, "logs", "ps")
+    assert logs.returncode == 2 and "ps is a session that has submitted nothing yet" in logs.stderr

@@ -46,4 +46,4 @@ def test_a_detached_session_that_needs_an_answer_says_how_to_give_it(tmp_path: P
 
 def test_attach_to_an_unknown_session_is_one_clear_line(tmp_path: Path) -> None:
     res = run(tmp_path, "attach", "nope")
-    assert res.returncode == 2 and "was not started with --detach" in res.stderr
+    assert res.returncode == 2 and "no session 'nope'" in res.stderr  # was: "was not started with --detach"
