@@ -38,6 +38,8 @@ _HEALTHY_WHY = {
     "progress or completion yet, so this is a weak verdict.",
     "status": "The scheduler reports the run as not failed and the log shows no error; nothing in the log itself "
     "confirms the run finished or made progress.",
+    "outputs": "The log lists weights or results files the run wrote and shows no error; nothing in it shows the "
+    "run's steps or its finish, so this is a weak verdict.",
 }
 # the same verdicts when the log does print an error (or a failure a family knows) that the run went on past:
 # retried and recovered, followed by steps or a finish. The explanation says so and quotes it.
@@ -48,6 +50,7 @@ _HEALTHY_PAST = {
     "routine": "The log holds only the libraries' routine notices besides one error, and nothing shows progress or "
     "completion yet",
     "status": "The scheduler reports the run as not failed",
+    "outputs": "The log lists weights or results files the run wrote",
 }
 _NO_EVIDENCE = (
     "Neither an error nor a sign of health: the log shows no error and no sign of progress or completion (no "
@@ -266,7 +269,7 @@ def _healthy(ctx: Context, signals: list[Signal], task: str | None) -> Diagnosis
             fix=Fix(kind="none", description=_NO_EVIDENCE_FIX),
         )
     why = why or "status"
-    confidence = {"finished": 0.9, "progress": 0.8, "started": 0.6, "status": 0.6, "routine": 0.5}[why]
+    confidence = {"finished": 0.9, "progress": 0.8, "started": 0.6, "status": 0.6, "outputs": 0.6, "routine": 0.5}[why]
     explanation = _HEALTHY_WHY[why] if ctx.log.lines or why != "status" else _HEALTHY_EXPL
     past = _went_past_line(ctx, signals)
     if past is not None:

@@ -24,7 +24,8 @@ _PREFIXES = [
     # Open MPI's --tag-output (mpirun, horovodrun): ``[1,0]<stdout>:``; Ray's worker and actor output:
     # ``(pid=123)``, ``(RayTrainWorker pid=123, ip=10.0.0.2)``
     re.compile(r"^\s*\[\d+,\d+\]<(?:stdout|stderr)>:\s*"),
-    re.compile(r"^\s*\((?:[\w.\-]+ )?pid=\d+(?:, ip=[\d.]+)?\)\s*"),
+    # vLLM's process tags carry more fields before the pid: ``(EngineCore_DP0 pid=45)``, ``(VllmWorker rank=0 pid=7)``
+    re.compile(r"^\s*\((?:[\w.\-]+ )?(?:\w+=\w+ )*pid=\d+(?:, ip=[\d.]+)?\)\s*"),
     re.compile(r"^\s*\d{1,4}:\s+(?=\S)"),
     re.compile(r"^\s*[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+\d+\s+[\w./-]+:\d+\]\s*"),
     re.compile(r"^\s*(?:INFO|DEBUG)\s*[:|-]\s*"),
@@ -188,7 +189,10 @@ _STARTED = re.compile(
     # a step that went through before the run itself: pip/docker builds, a job accepted by Slurm or Kubernetes, a
     # model loaded by an inference UI (stable-diffusion-webui's "Model loaded in 4.2s", its "Startup time: 7.8s")
     r"|^Successfully (?:installed|built|tagged) \S|^Submitted batch job \d+|^\S+/\S+ created$"
-    r"|\b(?:Model|Weights|Checkpoint|Pipeline) loaded in [\d.]+ ?s\b|^Startup time: [\d.]+ ?s\b",
+    r"|\b(?:Model|Weights|Checkpoint|Pipeline) loaded in [\d.]+ ?s\b|^Startup time: [\d.]+ ?s\b"
+    # Lightning's accelerator, as the Trainer sets up a fit/validate/test (accelerators/cuda.py: "LOCAL_RANK: 0 -
+    # CUDA_VISIBLE_DEVICES: [0,1]")
+    r"|^LOCAL_RANK: \d+ - CUDA_VISIBLE_DEVICES: \[",
     re.IGNORECASE,
 )
 _WARNING_G, _BENIGN_ALT = Gated.of(_WARNING), Alternatives.of(_BENIGN)
@@ -314,6 +318,9 @@ _PROGRESS = re.compile(
     re.IGNORECASE,
 )
 _PROGRESS_G, _STARTED_G = Gated.of(_PROGRESS), Gated.of(_STARTED)
+# a loss named with a prefix or suffix, as a key with a value ("'training_loss': 0.44", "loss_mask: 0.12", GANs'
+# "D_loss: 0.31"): progress for a log with no error, too loose (a test net's outputs) to show a run went on past one
+_LOSS_KEY = re.compile(r"\b(?:\w+_loss|loss_\w+)\b['\"]?\s*[:=]\s*-?\d+\.\d+", re.IGNORECASE)
 # a logger's INFO/DEBUG severity field at the head of a line, before any word of the message (``[2025-03-19
 # 10:01:24,600] [INFO] [runner.py:607:main] …``, vLLM's ``INFO 09-03 16:28:08 [api_server.py:1882] …``, fairseq's
 # ``2021-01-29 08:29:52 | INFO | fairseq.trainer | …``, logging's ``INFO:root:…``): the program's own notices
@@ -323,6 +330,17 @@ _INFO_LEVEL = re.compile(
     r"^[^a-z]{0,40}?(?<![A-Za-z])(?:INFO|DEBUG)(?:\s*\]|\s*\||:|\s+\d|\s+\[|\s+[\w:.\-]+: )"
     r"|^(?:time=\S+\s+)?level=(?:info|debug|INFO|DEBUG)\b"
     r"|^\s*\[?\d{4}-\d{2}-\d{2} [\d:.]+: I [\w./\-]+\.\w+:\d+\]"  # TensorFlow's C++ log header at INFO severity
+)
+
+
+# A row of a directory listing naming a non-empty weights or results file: coreutils ``ls -l`` ("-rw-r--r-- 1 root root
+# 104868128 Jan  9 18:16 adapter_model.safetensors", sizes also as -h's "4.6G") and cmd.exe's ``dir`` ("01/09/2024
+# 06:16 PM       104,868,128 adapter_model.safetensors")
+_OUTPUT_FILE = re.compile(
+    r"^\s*(?:-[rwxsStT-]{9}[.+@]?\s+\d+\s+\S+\s+\S+\s+[1-9][\d.,]*[KMGT]?\s+\S+\s+\S+\s+\S+"
+    r"|\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\s+\d{1,2}:\d{2}(?:\s*[AP]M)?\s+[1-9][\d,.]*)\s+"
+    r"\S*(?:\.(?:safetensors|bin|pt|pth|ckpt|h5|keras|onnx|gguf|tflite|pb|msgpack|pdparams)|_?results?\.json)\s*$",
+    re.IGNORECASE,
 )
 
 
@@ -339,27 +357,35 @@ def error_looking(lines: list[Line]) -> Iterator[Line]:
 
 def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     """Why a log may be called healthy: ("finished", line) for a completion marker or exit 0, ("progress", line),
-    ("started", line) for a run seen getting past its start-up, ("routine", line) for a log made of the libraries'
+    ("started", line) for a run seen getting past its start-up, ("outputs", line) for a listing of the weights or
+    results it wrote, ("routine", line) for a log made of the libraries'
     routine warnings and notices; None when the log shows none of them."""
     for ln in lines:
         if _FINISHED_G.search(ln.text, ln.folded):
             return "finished", ln
     progress = next((ln for ln in lines if _PROGRESS_G.search(ln.text, ln.folded)), None)
+    progress = progress or next((ln for ln in lines if ln.usable and _LOSS_KEY.search(ln.text)), None)
     if progress is not None:
         return "progress", progress
     started = next((ln for ln in lines if _STARTED_G.search(ln.text, ln.folded)), None)
     if started is not None:
         return "started", started
+    # a directory listing of the weights or results the run wrote (the user showing what it left behind)
+    outputs = next((ln for ln in lines if _OUTPUT_FILE.match(ln.raw)), None)
+    if outputs is not None:
+        return "outputs", outputs
     # the weakest: the log is the libraries' routine talk (warnings, deprecation and info notices) with at most a
     # few plain lines between them, the noise a working run prints while it sets up; a log of plain lines that
     # name no error (a memory report, a scheduler's job record) is not this
     routine: list[Line] = []
     plain = 0
-    notice = False  # inside a notice: the lines a warning wraps onto, up to the next blank line
+    # inside a notice: the lines a warning wraps onto, up to the next blank line; a paste that opens on indented
+    # lines opens inside one (the cut-off tail of a notice: a warning's quoted source line)
+    notice = bool(lines) and lines[0].raw[:1] in (" ", "\t")
     for ln in lines:
         if not ln.text.strip():
             notice = False
-        elif (ln.warning and not ln.code) or _INFO_LEVEL.match(ln.raw):
+        elif (ln.warning and not ln.code) or _INFO_LEVEL.match(ln.raw) or _INFO_LEVEL.match(ln.text):
             if _RETRY_G.search(ln.text, ln.folded) and not recovered_after(lines, ln.index):
                 return None  # a failure being retried, with no sign it got through, is not routine noise
             routine.append(ln)

@@ -7,7 +7,7 @@ import pytest
 from runshepherd.diagnosis import diagnose_log_text
 from runshepherd.diagnosis.errorblock import prepare
 
-from .real import diagnose_dev
+from .real import dev_case, diagnose_dev
 
 
 @pytest.mark.parametrize("case_id", ["a-0192", "a-0190", "b-0148"])
@@ -334,3 +334,41 @@ def test_tensorflow_info_lines_count_as_routine_notices() -> None:
     )
     d = diagnose_log_text(log)
     assert d.label == "healthy" and d.confidence < 0.8
+
+
+def test_a_listing_of_the_weights_a_run_wrote_is_weak_positive_evidence() -> None:
+    """n-0005: the user pasted `ls -l` of the output directory (adapter_model.safetensors, train_results.json)."""
+    d, _, record = diagnose_dev("n-0005")
+    assert d.label == record["label"] == "healthy" and d.confidence < 0.8
+    assert "weights or results files" in d.explanation
+    # the same kind of listing beside the error it came with (b-0102) is still the error's verdict
+    d, _, record = diagnose_dev("b-0102")
+    assert d.label == record["label"] == "file_not_found"
+
+
+def test_cmd_dir_listing_of_a_checkpoint_is_a_listing_too() -> None:
+    log = " Directory of C:\\runs\\out\n\n01/09/2024  06:16 PM       104,868,128 model.safetensors\n"
+    assert diagnose_log_text(log).label == "healthy"
+
+
+@pytest.mark.parametrize(
+    ("case_id", "cut"),
+    [
+        ("g-0015", slice(-5, None)),  # a pretty-printed dict of affixed losses ('training_loss': 0.4455536})
+        ("a-0030", slice(-5, None)),  # opens on a warning's quoted source line; Lightning's LOCAL_RANK line
+        ("m-0021", slice(-5, None)),  # opens inside a wrapped UserWarning (its indented signature lines)
+        ("b-0152", slice(None, 8)),  # vLLM's INFO lines behind its "(EngineCore pid=45)" process tags
+    ],
+)
+def test_short_pastes_of_healthy_runs_stay_healthy(case_id: str, cut: slice) -> None:
+    """Forum posts paste a few lines: the head or the tail of a healthy run's log must still read as healthy."""
+    text, record = dev_case(case_id)
+    assert record["label"] == "healthy"
+    d = diagnose_log_text("\n".join(text.splitlines()[cut]) + "\n", case_id)
+    assert d.label == "healthy" and d.confidence <= 0.8
+
+
+def test_affixed_loss_keys_do_not_show_a_run_went_on_past_its_error() -> None:
+    """f-0005: DIGITS puts 'ERROR: error code -9' above the log, whose last lines are a test net's losses."""
+    d, _, record = diagnose_dev("f-0005")
+    assert d.label == record["label"] == "host_oom"
