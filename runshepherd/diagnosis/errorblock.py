@@ -319,8 +319,9 @@ _PROGRESS = re.compile(
 )
 _PROGRESS_G, _STARTED_G = Gated.of(_PROGRESS), Gated.of(_STARTED)
 # a loss named with a prefix or suffix, as a key with a value ("'training_loss': 0.44", "loss_mask: 0.12", GANs'
-# "D_loss: 0.31"): progress for a log with no error, too loose (a test net's outputs) to show a run went on past one
-_LOSS_KEY = re.compile(r"\b(?:\w+_loss|loss_\w+)\b['\"]?\s*[:=]\s*-?\d+\.\d+", re.IGNORECASE)
+# "D_loss: 0.31"): progress for a log with no error, too loose (a test net's outputs) to show a run went on past one;
+# a value blown up to an exponent of 10 or more ("main/loss_ctc": -5.67e+35) is a diverging run, not progress
+_LOSS_KEY = re.compile(r"\b(?:\w+_loss|loss_\w+)\b['\"]?\s*[:=]\s*-?\d+\.\d+(?!\d|e\+?\d\d)", re.IGNORECASE)
 # a logger's INFO/DEBUG severity field at the head of a line, before any word of the message (``[2025-03-19
 # 10:01:24,600] [INFO] [runner.py:607:main] …``, vLLM's ``INFO 09-03 16:28:08 [api_server.py:1882] …``, fairseq's
 # ``2021-01-29 08:29:52 | INFO | fairseq.trainer | …``, logging's ``INFO:root:…``): the program's own notices
@@ -342,6 +343,29 @@ _OUTPUT_FILE = re.compile(
     r"\S*(?:\.(?:safetensors|bin|pt|pth|ckpt|h5|keras|onnx|gguf|tflite|pb|msgpack|pdparams)|_?results?\.json)\s*$",
     re.IGNORECASE,
 )
+
+# A library's advice printed bare (transformers' loggers print the message alone: "Setting `pad_token_id` to
+# `eos_token_id`:50256 for open-end generation.", "… you may observe unexpected behavior. Please pass your input's
+# `attention_mask` …", "We strongly recommend passing in an `attention_mask` …", "`use_cache=True` is incompatible with
+# gradient checkpointing. Setting `use_cache=False`.", "max_steps is given, it will override any value given in
+# num_train_epochs", "… Default to no truncation.", "Device set to use cuda:0"; torch.distributed.elastic's "NOTE:
+# Redirects are currently not supported in Windows or MacOs."): routine talk when nothing in it says something failed
+_ADVISORY = re.compile(
+    r"\b(?:is|are) deprecated\b|\bdeprecated!|\bwill be removed in\b|\bstrongly recommend|\bit is recommended to\b"
+    r"|\bplease (?:note|pass|set|consider)\b|\bmake sure the\b|\byou may (?:observe|see|want|experience)\b"
+    r"|^`?Setting `[^`]+` to `?\w|\bwill override any value\b|\bDefault to no\b|\bwill not have any effect\b"
+    r"|^Device set to use \w|\bcurrently not supported (?:in|on) Windows\b",
+    re.IGNORECASE,
+)
+_FAILING = re.compile(
+    r"\b(?:fail\w*|error\w*|exception|unable|cannot|can't|could not|not found|no such|crash\w*|abort\w*|kill\w*"
+    r"|hang|hung|stuck|timed? ?out|denied|refused|invalid|corrupt\w*|missing)\b",
+    re.IGNORECASE,
+)
+
+
+def _advisory(ln: Line) -> bool:
+    return ln.usable and bool(_ADVISORY.search(ln.text)) and not _FAILING.search(ln.text)
 
 
 def error_looking(lines: list[Line]) -> Iterator[Line]:
@@ -391,7 +415,10 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
             routine.append(ln)
             notice = True
         elif ln.usable and not notice:
-            plain += 1
+            if _advisory(ln):
+                routine.append(ln)  # a notice of its own, printed without a level
+            else:
+                plain += 1
     if routine and 2 * plain <= len(routine):
         return "routine", routine[0]
     return None

@@ -372,3 +372,33 @@ def test_affixed_loss_keys_do_not_show_a_run_went_on_past_its_error() -> None:
     """f-0005: DIGITS puts 'ERROR: error code -9' above the log, whose last lines are a test net's losses."""
     d, _, record = diagnose_dev("f-0005")
     assert d.label == record["label"] == "host_oom"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # transformers' generation and tokenizer advice, printed bare by its default log handler
+        "Setting `pad_token_id` to `eos_token_id`:50256 for open-end generation.",
+        "The attention mask and the pad token id were not set. As a consequence, you may observe unexpected behavior. "
+        "Please pass your input's `attention_mask` to obtain reliable results.",
+        "max_steps is given, it will override any value given in num_train_epochs",
+        "Asking to truncate to max_length but no maximum length is provided and the model has no predefined maximum "
+        "length. Default to no truncation.",
+        # torch.distributed.elastic on Windows
+        "NOTE: Redirects are currently not supported in Windows or MacOs.",
+    ],
+)
+def test_a_library_advice_printed_without_a_level_is_routine(log: str) -> None:
+    d = diagnose_log_text(log + "\n")
+    assert d.label == "healthy" and d.confidence <= 0.5
+
+
+def test_advice_that_names_a_failure_is_not_routine() -> None:
+    log = "Please make sure the model was saved: could not find adapter_model.bin\n"
+    assert diagnose_log_text(log).label != "healthy"
+
+
+def test_a_loss_blown_up_to_a_huge_exponent_is_not_progress() -> None:
+    """As in j-0038's ESPnet report, whose CTC loss had diverged."""
+    assert diagnose_log_text('    "main/loss_ctc": -5.671372443975481e+35,\n').label != "healthy"
+    assert diagnose_log_text('    "main/loss_ctc": 15.803862244486808,\n').label == "healthy"
