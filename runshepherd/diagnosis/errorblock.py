@@ -140,6 +140,9 @@ _FINISHED = re.compile(
     r"|\bexit(?:ed with)? (?:code|status)[:= ]+0\b|\bexitcode: 0\b|worker group successfully finished|\bJob succeeded"
     r"|\ball done\b|`Trainer\.fit` stopped: `max_(?:epochs|steps)"
     r"|\{'train_runtime': [\d.]+"  # the HF Trainer's summary, printed once train() has returned
+    # the same metrics through Trainer.log_metrics ("***** train metrics *****", "  train_runtime  = 0:36:58.55") or
+    # in wandb's run summary ("wandb:            train_runtime 473.0422")
+    r"|^\*{5} train metrics \*{5}|^\s*(?:wandb:\s+)?train_runtime\s*=?\s*\d[\d:.]*\s*$"
     r"|^={3,} \d+ passed\b|\bbenchmark complete\b|^\S+\s+\d+/\d+\s+Completed\s+\d+\s"  # pytest, kubectl get pods
     # a job's final state in a status column (Kubeflow/Argo/Kubernetes ``Succeeded``), Ray Tune trials that ended
     # normally (``TERMINATED``, where a failed trial is ``ERROR``), a benchmark's result summary
@@ -352,7 +355,8 @@ _OUTPUT_FILE = re.compile(
 # Redirects are currently not supported in Windows or MacOs."): routine talk when nothing in it says something failed
 _ADVISORY = re.compile(
     r"\b(?:is|are) deprecated\b|\bdeprecated!|\bwill be removed in\b|\bstrongly recommend|\bit is recommended to\b"
-    r"|\bplease (?:note|pass|set|consider)\b|\bmake sure the\b|\byou may (?:observe|see|want|experience)\b"
+    r"|\bplease (?:note|pass|set|consider|use)\b|\byou should (?:set|consider)\b|\bmake sure the\b"
+    r"|\byou may (?:observe|see|want|experience)\b|^Deprecated\b|\b(?:disable|avoid|silence) this warning\b"
     r"|^`?Setting `[^`]+` to `?\w|\bwill override any value\b|\bDefault to no\b|\bwill not have any effect\b"
     r"|^Device set to use \w|\bcurrently not supported (?:in|on) Windows\b",
     re.IGNORECASE,
@@ -406,19 +410,23 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     # inside a notice: the lines a warning wraps onto, up to the next blank line; a paste that opens on indented
     # lines opens inside one (the cut-off tail of a notice: a warning's quoted source line)
     notice = bool(lines) and lines[0].raw[:1] in (" ", "\t")
+    advice = False  # after a bare advisory line: only its indented lines belong to it
     for ln in lines:
         if not ln.text.strip():
-            notice = False
+            notice = advice = False
+        elif advice and ln.raw[:1] in (" ", "\t"):
+            continue
         elif (ln.warning and not ln.code) or _INFO_LEVEL.match(ln.raw) or _INFO_LEVEL.match(ln.text):
             if _RETRY_G.search(ln.text, ln.folded) and not recovered_after(lines, ln.index):
                 return None  # a failure being retried, with no sign it got through, is not routine noise
             routine.append(ln)
             notice = True
+        elif ln.usable and _advisory(ln) and not (notice and routine):
+            routine.append(ln)  # a notice of its own, printed without a level (or the first sign of a cut one)
+            advice = True
         elif ln.usable and not notice:
-            if _advisory(ln):
-                routine.append(ln)  # a notice of its own, printed without a level
-            else:
-                plain += 1
+            plain += 1
+            advice = False
     if routine and 2 * plain <= len(routine):
         return "routine", routine[0]
     return None

@@ -402,3 +402,37 @@ def test_a_loss_blown_up_to_a_huge_exponent_is_not_progress() -> None:
     """As in j-0038's ESPnet report, whose CTC loss had diverged."""
     assert diagnose_log_text('    "main/loss_ctc": -5.671372443975481e+35,\n').label != "healthy"
     assert diagnose_log_text('    "main/loss_ctc": 15.803862244486808,\n').label == "healthy"
+
+
+def test_lightning_advice_on_tensor_cores_is_routine() -> None:
+    """Lightning's rank-zero info line, printed bare (accelerators/cuda.py)."""
+    log = (
+        "You are using a CUDA device ('NVIDIA GeForce RTX 4090') that has Tensor Cores. To properly utilize them, you "
+        "should set `torch.set_float32_matmul_precision('medium' | 'high')` which will trade-off precision for "
+        "performance.\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and d.confidence <= 0.5
+
+
+@pytest.mark.parametrize(
+    ("case_id", "why"),
+    [
+        ("b-0153", "The run finished"),  # Trainer.log_metrics: "  train_runtime            = 0:36:58.55"
+        ("b-0044", "The run finished"),  # wandb's run summary: "wandb:            train_runtime 473.0422"
+        ("b-0189", "routine"),  # tokenizers' "To disable this warning, you can either:" and its indented options
+        ("j-0010", "routine"),  # accelerate launch's defaults, cut: "To avoid this warning pass in values …"
+    ],
+)
+def test_the_last_lines_of_healthy_runs_stay_healthy(case_id: str, why: str) -> None:
+    text, record = dev_case(case_id)
+    assert record["label"] == "healthy"
+    d = diagnose_log_text("\n".join(text.splitlines()[-3:]) + "\n", case_id)
+    assert d.label == "healthy" and why in d.explanation
+
+
+def test_an_advisory_line_does_not_swallow_the_plain_lines_after_it() -> None:
+    """j-0033's first lines: one bare advisory, then two plain lines that show nothing of the run (it later failed)."""
+    text, record = dev_case("j-0033")
+    assert record["label"] != "healthy"
+    assert diagnose_log_text("\n".join(text.splitlines()[:3]) + "\n").label == "unknown"
