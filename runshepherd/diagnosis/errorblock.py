@@ -288,7 +288,10 @@ _PROGRESS = re.compile(
     r"|\b(?:tokens|samples|examples|images|img|sequences|seqs|it|iters?|global_step|steps?|TFLOP)/s(?:ec)?(?:/GPU)?\s*[:=]\s*\d"
     r"|\b(?:iter(?:ation)?|step|batch) time\s*[:=]\s*\d|\bover \d+ (?:steps|iterations|batches|epochs)\b"
     # evaluation metrics with a value (``val_top1: 0.346``, ``bleu = 27.1``)
-    r"|(?:^|[\s_/-])(?:top-?\d+|f1|bleu|rouge-?\w*|auc|iou|wer|cer|mae|mse|rmse|map)\s*[:=]\s*-?\d*\.\d+"
+    r"|(?:^|[\s_/-])(?:top-?\d+|f1|bleu|rouge-?\w*|auc|iou|wer|cer|mae|mse|rmse|map(?:@[\d.:]+)?)\s*[:=]\s*-?\d*\.\d+"
+    # YOLO's validation row for all classes ("  all   128   929   0.684   0.587   0.651   0.436"); transformers'
+    # save_pretrained ("Model weights saved in ./out/model.safetensors", "Configuration saved in ./out/config.json")
+    r"|^\s*all\s+\d+\s+\d+(?:\s+\d?\.\d+){4,}\s*$|^(?:Model weights|Configuration) saved in \S"
     r"|\b(?:train_|val_|eval_|valid_|test_)?loss\b['\"]?\s*[:=]?\s*-?\d+\.\d+"
     r"|\b(?:accuracy|acc|perplexity|ppl|lr|learning_rate)\b['\"]?\s*[:=]\s*-?\d"
     r"|\bsav(?:ed|ing) (?:\w+ ){0,2}(?:checkpoint|model|weights)\b"

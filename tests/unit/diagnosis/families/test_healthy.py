@@ -436,3 +436,18 @@ def test_an_advisory_line_does_not_swallow_the_plain_lines_after_it() -> None:
     text, record = dev_case("j-0033")
     assert record["label"] != "healthy"
     assert diagnose_log_text("\n".join(text.splitlines()[:3]) + "\n").label == "unknown"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # YOLO's validation row for all classes (Class Images Instances P R mAP50 mAP50-95)
+        "  all        128        929      0.684      0.587      0.651      0.436",
+        "mAP@0.5: 0.812",
+        # transformers' save_pretrained (configuration_utils / modeling_utils info lines)
+        "Configuration saved in ./out/config.json\nModel weights saved in ./out/model.safetensors",
+    ],
+)
+def test_evaluation_rows_and_saved_weights_are_progress(log: str) -> None:
+    d = diagnose_log_text(log + "\n")
+    assert d.label == "healthy" and "making progress" in d.explanation
