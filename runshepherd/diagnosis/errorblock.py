@@ -263,6 +263,9 @@ _ERRORISH = re.compile(
     # an error field inside a status/policy line (Ray Train's FailurePolicy: ``…, Error: Training failed due to
     # controller error:``): a capitalised message follows, unlike a metric (``Top-1 Error: 23.1``)
     r"|[\s,;|]Error: [A-Z][a-z]+ \w+|\b(?:failed|aborted|terminated) due to\b"
+    # libstdc++'s std::terminate handler, which then aborts the process (vterminate.cc: "terminate called after
+    # throwing an instance of '…'", "terminate called without an active exception", "terminate called recursively")
+    r"|^\s*terminate called (?:after throwing|without an active exception|recursively)\b"
 )
 _ERRORISH_RAW = re.compile(
     r"^\s*(?:\(\w+\)\s*)?\[[\d\-/: ,.T]+ [EF] \d+ \d+\]|^\s*[EF]\d{4} \d{2}:\d{2}:\d{2}"
@@ -273,6 +276,15 @@ _NOT_ERROR = re.compile(
     r"\b(?:0|no|zero|without) (?:errors?|failures?|failed)\b|\berrors?[:=]\s*0\b|\bfailed[:=]\s*0\b"
     r"|\b(?:error|loss)_?(?:rate|bound|metric)\b|\b(?:mean|squared|absolute|relative) error\b|\bERROR_LOG\b",
     re.IGNORECASE,
+)
+# The process (or the kernel running it) was ended, said by the runtime around it, at whatever level it logs it: a
+# torchrun agent stopping the other workers after one failed (elastic/multiprocessing/api.py: "Sending process 1234
+# closing signal SIGTERM", a WARNING), CPython's Py_FatalError ("Fatal Python error: …"), Jupyter's and VS Code's
+# kernel-died notices, GNU make's report of a failed recipe ("make: *** [Makefile:3: train] Error 1")
+_ENDED = re.compile(
+    r"\bSending process \d+ closing signal SIG[A-Z]+|^Fatal Python error: "
+    r"|\bkernel (?:for \S+ )?appears to have died\b|\bThe Kernel crashed while executing code\b"
+    r"|^g?make(?:\[\d+\])?: \*\*\* .*\bError \d+"
 )
 _ERRORISH_G, _ERRORISH_RAW_G, _NOT_ERROR_G = Gated.of(_ERRORISH), Gated.of(_ERRORISH_RAW), Gated.of(_NOT_ERROR)
 
@@ -378,6 +390,9 @@ def _advisory(ln: Line) -> bool:
 def error_looking(lines: list[Line]) -> Iterator[Line]:
     """Non-warning lines that look like an error (by severity, tool prefix or exception form), in order."""
     for ln in lines:
+        if not ln.code and _ENDED.search(ln.text):
+            yield ln  # the process was ended, whatever level the line was logged at
+            continue
         if not ln.usable:
             continue
         if (_ERRORISH_G.search(ln.text, ln.folded) or _ERRORISH_RAW.search(ln.raw)) and not _NOT_ERROR_G.search(

@@ -451,3 +451,31 @@ def test_an_advisory_line_does_not_swallow_the_plain_lines_after_it() -> None:
 def test_evaluation_rows_and_saved_weights_are_progress(log: str) -> None:
     d = diagnose_log_text(log + "\n")
     assert d.label == "healthy" and "making progress" in d.explanation
+
+
+_PROGRESS_LINES = (
+    "Epoch 1:  45%|████▌     | 450/1000 [02:15<02:45,  3.33it/s, loss=0.512]\n"
+    "Epoch 1:  46%|████▌     | 460/1000 [02:18<02:42,  3.33it/s, loss=0.511]\n"
+)
+
+
+@pytest.mark.parametrize(
+    "last",
+    [
+        # libstdc++'s terminate handler (vterminate.cc), which aborts the process next
+        "terminate called without an active exception",
+        # torchrun's agent stopping the other workers after one failed, logged at WARNING (elastic's api.py)
+        "WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 1234 closing signal SIGTERM",
+        # CPython's Py_FatalError
+        "Fatal Python error: init_fs_encoding: failed to get the Python codec of the filesystem encoding",
+        # Jupyter's and VS Code's notices of a dead kernel
+        "Kernel Restarting: The kernel for train.ipynb appears to have died. It will restart automatically.",
+        "The Kernel crashed while executing code in the current cell or a previous cell.",
+        # GNU make, when the recipe running the training failed
+        "make: *** [Makefile:3: train] Error 1",
+    ],
+)
+def test_progress_that_ends_in_the_runtime_ending_the_process_is_not_healthy(last: str) -> None:
+    d = diagnose_log_text(_PROGRESS_LINES + last + "\n")
+    assert d.label != "healthy"
+    assert diagnose_log_text(_PROGRESS_LINES).label == "healthy"
