@@ -475,13 +475,14 @@ def resume(
 
 def sessions(ctx: CliContext, as_json: bool) -> None:
     from runshepherd.cli import detached
-    from runshepherd.graph.builder import compile_graph
     from runshepherd.graph.checkpoint import db_path, open_saver, session_driven, thread_ids
     from runshepherd.graph.runner import session_config
 
     rows = []
     url = ctx.settings.checkpointer
     if url or db_path(ctx.state_dir).exists():
+        from runshepherd.graph.builder import compile_graph  # langgraph: ~0.7 s to import, only when there are sessions
+
         with open_saver(ctx.state_dir, url) as saver:
             graph = compile_graph(saver)
             for tid in thread_ids(saver)[:100]:
