@@ -7,10 +7,7 @@ the time of one synthetic 5,000-line training log (progress bars, metrics, warni
 traceback at the end), the long-log case the corpora only reach at ~600 lines.
 
     python benchmarks/bench_diagnosis.py [--corpus original|holdout|holdout2|holdout3|real-dev|real-blind|DIR]
-                                         [--via-cli] [--misses] [--fallback on|off]
-
-``--fallback`` forces the learned fallback (runshepherd/diagnosis/fallback.py) on or off for an in-process run; by
-default it is what the shipped model file says.
+                                         [--via-cli] [--misses]
 
 ``original`` is the rule author's corpus (tests/data/diagnosis, logs under logs/); ``holdout`` is the blind corpus
 written without reading the rules (tests/data/diagnosis_holdout, logs beside labels.json); ``holdout2`` a third blind
@@ -337,17 +334,7 @@ def print_misses(cases: list[Case], verdicts: list[Verdict]) -> None:
                 print(f"     | {e[:200]}")
 
 
-def main(choice: str = "original", *, via_cli: bool = False, misses: bool = False, fallback: str | None = None) -> int:
-    if fallback is not None:
-        if via_cli:
-            print(
-                "bench_diagnosis: --fallback is for in-process runs (the CLI uses the shipped setting)", file=sys.stderr
-            )
-            return 2
-        from runshepherd.diagnosis.fallback import fallback_enabled
-
-        with fallback_enabled(fallback == "on"):
-            return main(choice, misses=misses)
+def main(choice: str = "original", *, via_cli: bool = False, misses: bool = False) -> int:
     try:
         if misses and choice == "real-blind":
             raise CorpusError("--misses is for the dev split only: the blind split is scored, never studied")
@@ -380,7 +367,6 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("corpus_dir", nargs="?", help="(older form) a corpus directory")
     ap.add_argument("--via-cli", action="store_true", help="score `orchestrate diagnose --log … --json` output")
     ap.add_argument("--misses", action="store_true", help="list each miss with its evidence (not for real-blind)")
-    ap.add_argument("--fallback", choices=("on", "off"), help="force the learned fallback on or off (in-process)")
     args = ap.parse_args(argv)
     args.corpus = args.corpus_dir or args.corpus
     return args
@@ -388,4 +374,4 @@ def _parse(argv: list[str]) -> argparse.Namespace:
 
 if __name__ == "__main__":
     a = _parse(sys.argv[1:])
-    sys.exit(main(a.corpus, via_cli=a.via_cli, misses=a.misses, fallback=a.fallback))
+    sys.exit(main(a.corpus, via_cli=a.via_cli, misses=a.misses))

@@ -84,14 +84,6 @@ class SmtpConfig(_Section):
     timeout_seconds: float = 10
 
 
-class DiagnosisSettings(_Section):
-    fallback: bool | None = Field(
-        None,
-        description="the learned fallback for logs no rule names (runshepherd/diagnosis/fallback.py): null = what its "
-        "model file says, true = on, false = off",
-    )
-
-
 class Settings(_Section):
     backend: Literal["local", "slurm", "osmo"] = "local"
     expert: str = "heuristic"
@@ -107,7 +99,6 @@ class Settings(_Section):
         default_factory=list, description="where state changes are sent: https://…, mailto:…, desktop, file:PATH"
     )
     smtp: SmtpConfig = Field(default_factory=SmtpConfig)
-    diagnosis: DiagnosisSettings = Field(default_factory=DiagnosisSettings)
     checkpointer: str | None = Field(
         None, description="where sessions live: unset = sessions.sqlite in the state dir; postgresql://… = PostgreSQL"
     )

@@ -32,12 +32,7 @@ class CliContext:
             "backend": backend,
             "checkpointer": checkpointer,
         }
-        settings = load_settings(config, flags=flags)
-        if settings.diagnosis.fallback is not None:
-            from runshepherd.diagnosis.fallback import configure
-
-            configure(settings.diagnosis.fallback)
-        return cls(settings=settings)
+        return cls(settings=load_settings(config, flags=flags))
 
     @property
     def state_dir(self) -> Path:

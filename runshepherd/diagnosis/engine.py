@@ -166,16 +166,6 @@ def _went_on_past(s: Signal, signals: list[Signal], lines: list[Line]) -> bool:
 def verdict(
     ctx: Context, *, failed: bool | None = None, task: str | None = None, allowed: set[str] | None = None
 ) -> Diagnosis:
-    """The rules' verdict; where they find no family, the learned fallback (``fallback.py``) may give a guess."""
-    from runshepherd.diagnosis.fallback import second_opinion  # it reads extract.py, which imports this module
-
-    d = rules_verdict(ctx, failed=failed, task=task, allowed=allowed)
-    return second_opinion(ctx, d, failed=failed, allowed=allowed)
-
-
-def rules_verdict(
-    ctx: Context, *, failed: bool | None = None, task: str | None = None, allowed: set[str] | None = None
-) -> Diagnosis:
     """One diagnosis for one context. ``failed`` = what the status says (None = unknown, e.g. a bare log)."""
     found = collect(ctx)
     signals = _drop_recovered(found, ctx)

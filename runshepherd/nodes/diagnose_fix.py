@@ -88,19 +88,6 @@ def _consult_model(deps: Deps, inp: Any, primary: Any, digest: str) -> Any:
     return expert.diagnose(inp, primary, digest) or primary
 
 
-def retries_unchanged(inp: Any, primary: Any) -> bool:
-    """An infrastructure failure the session resubmits unchanged: by its status, or by the rules' verdict. A cancel is
-    the person's word (or the scheduler's own), and the learned fallback's guess is not sure enough to spend a
-    resubmission on."""
-    from runshepherd.diagnosis.fallback import is_model_guess
-
-    if inp is None or inp.status is Status.FAILED_CANCELED:
-        return False
-    if inp.status in INFRA_STATUSES:
-        return True
-    return not is_model_guess(primary) and (primary.origin == "infra" or primary.label in infra_labels())
-
-
 def _decide(state: SessionState, deps: Deps, stopping: Callable[[], bool] = lambda: False) -> Command[Route]:
     from runshepherd.diagnosis import diagnose, diagnose_log_text
 
@@ -157,7 +144,13 @@ def _decide(state: SessionState, deps: Deps, stopping: Callable[[], bool] = lamb
         )
     )
     base["diagnosis"] = d
-    if retries_unchanged(inp, primary) and infra_retry_allowed(state, deps):
+    # A cancel is the person's word (or the scheduler's own): never an infrastructure failure to retry.
+    infra = (
+        inp is not None
+        and inp.status is not Status.FAILED_CANCELED
+        and (inp.status in INFRA_STATUSES or primary.origin == "infra" or primary.label in infra_labels())
+    )
+    if infra and infra_retry_allowed(state, deps):
         n = state.get("infra_retries", 0) + 1
         # Backoff before the unchanged resubmission; a Ctrl-C cuts it short and the graph stops right after this
         # node, so `resume` goes straight to the (idempotent) submit.

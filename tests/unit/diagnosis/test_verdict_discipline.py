@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from runshepherd.diagnosis import diagnose_log_text
-from runshepherd.diagnosis.fallback import fallback_enabled
 
 
 def test_an_error_line_no_family_knows_is_unknown_quoting_it() -> None:
     log = "loading shards\nstep 10 loss 2.31\nFATAL: frobnicator lost its marbles (code 7)\n"
-    with fallback_enabled(False):  # the rules' verdict (what the learned fallback adds: test_fallback.py)
-        d = diagnose_log_text(log)
+    d = diagnose_log_text(log)
     assert d.label == "unknown"
     assert d.evidence == ["FATAL: frobnicator lost its marbles (code 7)"]
     assert "frobnicator lost its marbles" in d.explanation
@@ -18,10 +16,9 @@ def test_an_error_line_no_family_knows_is_unknown_quoting_it() -> None:
 
 def test_glog_and_ray_error_severity_prefixes_are_errors() -> None:
     glog = "I0102 10:00:00.000 1 a.cc:1] started\nE0102 10:00:01.000 1 b.cc:9] widget pool drained\n"
+    assert diagnose_log_text(glog).label == "unknown"
     ray = "(raylet) [2025-01-02 10:00:00,117 E 1357 1357] (raylet) thing.cc:30: gadget refused\n"
-    with fallback_enabled(False):  # the rules' verdict (what the learned fallback adds: test_fallback.py)
-        assert diagnose_log_text(glog).label == "unknown"
-        assert diagnose_log_text(ray).label == "unknown"
+    assert diagnose_log_text(ray).label == "unknown"
 
 
 def test_an_error_the_run_got_past_is_not_the_verdict() -> None:
