@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cli_helpers import EXAMPLES, run
+from cli_helpers import EXAMPLES, quick_example, run
 
 
 def _wait_status(tmp: Path, wid: str, want: set[str], timeout: float = 90) -> dict:
@@ -23,7 +23,7 @@ def _wait_status(tmp: Path, wid: str, want: set[str], timeout: float = 90) -> di
 
 
 def test_submit_then_status_reaches_completed_with_the_model(tmp_path: Path) -> None:
-    res = run(tmp_path, "submit", str(EXAMPLES / "train-classifier.yaml"), "--json")
+    res = run(tmp_path, "submit", str(quick_example(tmp_path, "train-classifier.yaml")), "--json")
     assert res.returncode == 0, res.stderr
     wid = json.loads(res.stdout)["workflow_id"]
     st = _wait_status(tmp_path, wid, {"COMPLETED", "FAILED"})
@@ -65,7 +65,9 @@ def test_gpu_example_stays_pending_with_the_insufficient_gpu_event(tmp_path: Pat
 
 
 def test_pipeline_passes_data_between_tasks(tmp_path: Path) -> None:
-    wid = json.loads(run(tmp_path, "submit", str(EXAMPLES / "pipeline.yaml"), "--json").stdout)["workflow_id"]
+    wid = json.loads(run(tmp_path, "submit", str(quick_example(tmp_path, "pipeline.yaml")), "--json").stdout)[
+        "workflow_id"
+    ]
     st = _wait_status(tmp_path, wid, {"COMPLETED", "FAILED"})
     assert st["status"] == "COMPLETED", st
     assert [t["status"] for t in st["tasks"]] == ["COMPLETED", "COMPLETED"]
@@ -191,7 +193,9 @@ def test_validate_checks_without_submitting(tmp_path: Path) -> None:
 
 
 def test_download_copies_a_local_output_url(tmp_path: Path) -> None:
-    wid = json.loads(run(tmp_path, "submit", str(EXAMPLES / "pipeline.yaml"), "--json").stdout)["workflow_id"]
+    wid = json.loads(run(tmp_path, "submit", str(quick_example(tmp_path, "pipeline.yaml")), "--json").stdout)[
+        "workflow_id"
+    ]
     st = _wait_status(tmp_path, wid, {"COMPLETED", "FAILED"})
     url = next(o for o in st["outputs"] if "model.npz" in o or o.endswith("/train") or "train" in o)
     res = run(tmp_path, "download", url, str(tmp_path / "got"), "--json")
