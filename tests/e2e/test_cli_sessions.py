@@ -8,7 +8,7 @@ import signal
 from pathlib import Path
 
 import pytest
-from cli_helpers import EXAMPLES, json_lines, run, slow_spec, spawn, until_running
+from cli_helpers import EXAMPLES, json_lines, quick_example, run, slow_spec, spawn, until_running
 
 from runshepherd.events import EVENTS
 
@@ -39,7 +39,7 @@ def test_main_job_completes_and_downloads_the_model(tmp_path: Path) -> None:
 
 def test_no_input_pauses_and_answer_later_continues(tmp_path: Path) -> None:
     store: list[str] = []  # on PostgreSQL: test_sqlite_sessions_migrate_to_postgres_and_continue_there
-    spec = str(EXAMPLES / "train-classifier.yaml")
+    spec = str(quick_example(tmp_path, "train-classifier.yaml"))  # only its end matters: no per-step sleep
     first = run(tmp_path, "run", "--spec", spec, "--no-input", "--json", "--session", "later1", *store)
     assert first.returncode == 3, first.stderr
     events = json_lines(first.stdout)
