@@ -264,6 +264,12 @@ def _busy(session_id: str) -> SessionBusy:
     )
 
 
+# A driver waits this long for the SQLite session lock before calling the session busy: `session_driven` (the
+# `sessions` listing) can only look at a flock by taking it for an instant, and that look must not turn a resume
+# away. A real second driver holds the lock for the whole run, so it is still told the session is busy.
+PROBE_GRACE_S = 0.5
+
+
 @contextmanager
 def session_lock(state_dir: Path, session_id: str, url: str | None = None) -> Iterator[None]:
     """One process drives a session at a time; a second gets a clear message instead of a corrupt run.
@@ -286,7 +292,7 @@ def session_lock(state_dir: Path, session_id: str, url: str | None = None) -> It
     locks.mkdir(parents=True, exist_ok=True)
     lock = FileLock(str(locks / f"{session_id}.lock"))
     try:
-        lock.acquire(timeout=0)
+        lock.acquire(timeout=PROBE_GRACE_S)
     except Timeout:
         raise _busy(session_id) from None
     try:
@@ -299,8 +305,8 @@ def session_driven(state_dir: Path, session_id: str, url: str | None = None) -> 
     """True when a process holds the session's lock now, i.e. some `orchestrate` process is driving it.
 
     PostgreSQL: read from `pg_locks` without taking the lock. SQLite: the file lock (flock) offers no look
-    without a try, so it is taken and released at once; a driver starting in that instant is told the session
-    is busy, as for any second driver.
+    without a try, so it is taken and released at once; a driver starting in that instant waits for it
+    (`PROBE_GRACE_S`) instead of being told the session is busy.
     """
     check_id(session_id, "session id")
     if url:
@@ -321,7 +327,7 @@ def session_driven(state_dir: Path, session_id: str, url: str | None = None) -> 
         return False
     lock = FileLock(str(path))
     try:
-        lock.acquire(timeout=0)
+        lock.acquire(timeout=PROBE_GRACE_S)
     except Timeout:
         return True
     lock.release()

@@ -95,6 +95,30 @@ def test_a_second_driver_is_refused_while_the_first_holds_the_session(tmp_path: 
         pass
 
 
+def test_a_sessions_listing_looking_at_the_lock_does_not_turn_a_resume_away(tmp_path: Path) -> None:
+    """`orchestrate sessions` can only look at a SQLite session's flock by taking it for an instant
+    (`session_driven`); a resume that starts in that instant waits for the look instead of being told the session
+    is busy."""
+    from filelock import FileLock
+
+    state = tmp_path / "state"
+    (state / "locks").mkdir(parents=True)
+    taken = threading.Event()
+
+    def listing_looks() -> None:  # takes the lock, and lets go a moment later
+        with FileLock(str(state / "locks" / "s1.lock")):
+            taken.set()
+            threading.Event().wait(0.05)
+
+    looker = threading.Thread(target=listing_looks)
+    looker.start()
+    assert taken.wait(5)
+    with session_lock(state, "s1"):
+        entered = True
+    looker.join()
+    assert entered
+
+
 def test_postgres_prune_keeps_the_latest_checkpoint_and_the_session_resumes(tmp_path: Path, pg_url: str) -> None:
     """On PostgreSQL the runner prunes with PostgresSaver.prune(keep_latest): same contract as the SQLite prune."""
     import psycopg
