@@ -180,11 +180,12 @@ def test_points_failing_the_same_way_are_asked_one_question_on_a_terminal(tmp_pa
     import os
     import re
 
-    from cli_helpers import on_a_terminal, read_until
+    from cli_helpers import on_a_terminal, quick_example, read_until
 
-    # half a CPU each, so the three points run side by side on a 2-CPU machine and fail within the same poll
+    # half a CPU each, so the three points run side by side on a 2-CPU machine and fail within the same poll; no
+    # per-step sleep: only the question and the resubmissions matter, not catching a point while it runs
     spec = tmp_path / "sweep-lr.yaml"
-    spec.write_text((EXAMPLES / "sweep-lr.yaml").read_text().replace("cpu: 1", "cpu: 0.5"))
+    spec.write_text(quick_example(tmp_path, "sweep-lr.yaml").read_text().replace("cpu: 1", "cpu: 0.5"))
     args = ("run", "--spec", str(spec), "--sweep", "lr=0.05,1.0,2.0", "--cadence", "0.5", "--session", "tty1")
     proc, master = on_a_terminal(tmp_path, *args)
     shown = ""
