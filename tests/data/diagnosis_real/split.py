@@ -16,7 +16,10 @@ Two generations:
   before it is scored; scored once with the stop's starting code and once after the second round
   (75.6% -> 78.0% labels), then retired into `dev` at stop 22.
 - blind v5 (stop 22): every case of parts o, p, q, r and s, from threads and forum posts not in parts a-n, frozen
-  before it is scored; scored once with the stop's starting code and once after the stop's work.
+  before it is scored; scored once with the stop's starting code and once after the stop's work (78.5% -> 79.3%
+  labels), then retired into `dev` at stop 23.
+- blind v6 (stop 23): every case of parts t, u, v and w, from threads and committed job logs not in parts a-s,
+  frozen before it is scored; scored once with the stop's starting code and once after the stop's work.
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS = ("o-", "p-", "q-", "r-", "s-")
+BLIND_PARTS = ("t-", "u-", "v-", "w-")
+BLIND_V5_PARTS = ("o-", "p-", "q-", "r-", "s-")
 BLIND_V4_PARTS = ("l-", "m-", "n-")
 BLIND_V3_PARTS = ("i-", "j-", "k-")
 BLIND_V2_PARTS = ("c-", "d-", "e-")
@@ -56,8 +60,13 @@ def split_v4_of(case_id: str) -> Split:
     return "blind" if case_id.startswith(BLIND_V4_PARTS) else "dev"
 
 
+def split_v5_of(case_id: str) -> Split:
+    """The stop-22 rule: parts o, p, q, r and s were the blind split (v5), every other part `dev`."""
+    return "blind" if case_id.startswith(BLIND_V5_PARTS) else "dev"
+
+
 def split_of(case_id: str) -> Split:
-    """The current rule: parts o, p, q, r and s are the blind split (v5); every other part is `dev`."""
+    """The current rule: parts t, u, v and w are the blind split (v6); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 

@@ -48,10 +48,11 @@ def test_real_split_rule_is_the_frozen_one():
     assert 700 < blind < 900
 
 
-def test_blind_v5_is_parts_o_to_s_and_earlier_blind_splits_are_retired_into_dev():
+def test_blind_v6_is_parts_t_to_w_and_earlier_blind_splits_are_retired_into_dev():
     split_of = _split_module().split_of
-    assert {split_of(f"{p}-0001") for p in "opqrs"} == {"blind"}
-    assert {split_of(f"{p}-{i:04d}") for p in "abcdefghijklmn" for i in range(1, 300)} == {"dev"}
+    assert {split_of(f"{p}-0001") for p in "tuvw"} == {"blind"}
+    assert {split_of(f"{p}-{i:04d}") for p in "abcdefghijklmnopqrs" for i in range(1, 300)} == {"dev"}
+    assert {_split_module().split_v5_of(f"{p}-0001") for p in "opqrs"} == {"blind"}
     assert {_split_module().split_v4_of(f"{p}-0001") for p in "lmn"} == {"blind"}
     assert {_split_module().split_v3_of(f"{p}-0001") for p in "ijk"} == {"blind"}
     assert {_split_module().split_v2_of(f"{p}-0001") for p in "cde"} == {"blind"}
