@@ -164,7 +164,7 @@ class OsmoBackend:
         entry = self.store.key(idempotency_key)
         if entry is not None and entry.workflow_id:
             return entry.workflow_id
-        if entry is None and not (self._caps and self._caps.labels):
+        if entry is None and not self.capabilities.labels:  # read the version here if nothing has yet
             return None
         found = self._recover(idempotency_key, entry.spec_name if entry else None, entry.since if entry else None)
         if found:

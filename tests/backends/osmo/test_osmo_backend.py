@@ -129,6 +129,21 @@ def test_dataset_io_refused_on_main_and_labels_added(make_backend: MakeBackend, 
     wait_terminal(be, sub.workflow_id)
 
 
+def test_a_fresh_process_finds_a_labelled_workflow_without_a_prior_call(
+    make_backend: MakeBackend, server_home: Path
+) -> None:
+    """Crash recovery by label must not depend on what ran earlier in the process: a new backend object (a new
+    process after the crash) whose first call is find_by_key reads the server version itself."""
+    be = make_backend(FAKE_OSMO_VERSION="6.4.0")
+    sub = be.submit(spec_from_yaml(HELLO), "fake-pool", idempotency_key="sess:2")
+    (be.store.root / "keys.json").unlink()  # the crash lost our record of the key
+    fresh = type(be)(be.store.root.parent, be.options)
+    assert fresh.find_by_key("sess:2") == sub.workflow_id
+    assert [c[:2] for c in calls(server_home)][-2:] == [["version", "--format-type"], ["workflow", "list"]]
+    assert type(be)(be.store.root.parent, be.options).find_by_key("never-used") is None
+    wait_terminal(be, sub.workflow_id)
+
+
 def test_on_63_no_labels_and_crash_recovery_by_name_and_time(make_backend: MakeBackend, server_home: Path) -> None:
     be = make_backend(options={"pool": "fake-pool"})
     ds = HELLO.replace("    command:", "    outputs:\n    - dataset: {name: out}\n    command:")
