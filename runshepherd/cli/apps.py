@@ -72,10 +72,13 @@ def show(ctx: CliContext, ref: str, as_json: bool) -> None:
 def submit(ctx: CliContext, ref: str, sets: list[str], pool: str | None, as_json: bool) -> None:
     from runshepherd.cli.workflows import resolve_pool, spec_gpus
     from runshepherd.spec import load_spec_text, parse_set_values
+    from runshepherd.spec.values import typed_values
 
     if (catalog := _catalog(ctx)) is not None:
         values = parse_set_values(sets)
         why = None
+        if values:  # a parameter of the wrong type is exit 2 here, before the scheduler sees it (OSMO casts as it can)
+            typed_values(values, catalog.catalog_app(ref).parameters, source=f"app {ref}")
         if pool is not None and pool.lower().startswith("auto"):
             doc = load_spec_text(catalog.app_spec(ref), source=f"app {ref}", set_values=values)
             pool, why = resolve_pool(ctx, pool, spec_gpus(doc), as_json)

@@ -93,7 +93,7 @@ def prepare(
     text = spec.read_text(encoding="utf-8")
     defaults = spec_keys(text, spec.name)
     swept = parse_sweeps(sweeps)
-    check_keys(swept, defaults, spec.name)
+    check_keys(swept, defaults, spec.name, text)
     seed_key = next((k for k in SEED_KEYS if k in defaults), None)
     points_values = expand(swept, repeat, seed_key=seed_key)
     ctx.check_pool(pool, "--pool")

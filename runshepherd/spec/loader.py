@@ -31,6 +31,7 @@ from runshepherd.spec.limits import (
 )
 from runshepherd.spec.model import WorkflowFile
 from runshepherd.spec.render import RenderProblem, render_template
+from runshepherd.spec.values import typed_values
 
 _TOP_KEY_RE = re.compile(r"^([A-Za-z_][\w-]*)\s*:")
 _DEFAULTS_RE = re.compile(r"^default-values\s*:")
@@ -108,7 +109,8 @@ def load_spec_text(
         raise SpecError([SpecProblem(source, None, "", "the spec is empty — it needs a `workflow:` section")])
     _within(check_size, source, text)
     body, defaults, defaults_line = split_default_values(text, source)
-    values = {**defaults, **(set_values or {})}
+    set_values = typed_values(set_values or {}, defaults, source=source, text=text)  # before rendering: exit 2
+    values = {**defaults, **set_values}
     try:
         rendered, warnings = render_template(body, values)
     except RenderProblem as exc:

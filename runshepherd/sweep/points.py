@@ -10,6 +10,7 @@ from typing import Any
 from runshepherd.errors import UsageError
 from runshepherd.spec.loader import split_default_values
 from runshepherd.spec.render import RenderProblem, render_template
+from runshepherd.spec.values import typed_values
 
 MAX_POINTS = 200  # a sweep bigger than this is a typo more often than a plan; say so before anything is submitted
 SEED_KEYS = ("seed", "random_seed")
@@ -69,8 +70,9 @@ def spec_keys(text: str, source: str) -> dict[str, Any]:
     return split_default_values(text, source)[1]
 
 
-def check_keys(sweeps: dict[str, list[Any]], defaults: dict[str, Any], source: str) -> None:
-    """A swept key the spec does not template is bad input: sweeping it would run the same job N times."""
+def check_keys(sweeps: dict[str, list[Any]], defaults: dict[str, Any], source: str, text: str | None = None) -> None:
+    """A swept key the spec does not template is bad input: sweeping it would run the same job N times. A swept
+    value of the wrong type for its default (`--sweep lr=0.1,abc`) is bad input too, before anything is written."""
     unknown = [k for k in sweeps if k not in defaults]
     if unknown:
         known = ", ".join(defaults) or "none"
@@ -78,12 +80,16 @@ def check_keys(sweeps: dict[str, list[Any]], defaults: dict[str, Any], source: s
             f"{source}: --sweep {', '.join(unknown)}: not a key of the spec's default-values (its keys: {known}); "
             "add it under `default-values:` and use it as {{ " + unknown[0] + " }} in the spec"
         )
+    for key, values in sweeps.items():
+        for value in values:
+            typed_values({key: value}, defaults, source=source, flag="--sweep", text=text)
 
 
 def point_spec(text: str, source: str, values: dict[str, Any]) -> str:
     """The point's concrete spec: the template rendered with its default-values, then ``values`` (the point and
     any `--set`). Concrete, so a fix (e.g. lr ×0.1) edits the number this point actually ran with."""
     body, defaults, _ = split_default_values(text, source)
+    values = typed_values(values, defaults, source=source, text=text)  # "false" → False, as `--set` reads it
     try:
         rendered, _warnings = render_template(body, {**defaults, **values})
     except RenderProblem as exc:

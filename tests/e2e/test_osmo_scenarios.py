@@ -395,6 +395,9 @@ def test_030_find_an_app_show_its_parameters_submit_v2_to_a_free_h100_pool(tmp_p
     shown = osmo_cli(tmp_path, "app", "show", "gr00t-train:2")
     assert shown.returncode == 0, shown.stderr
     assert "versions: v2" in shown.stdout and "model = gr00t-base" in shown.stdout and "--set" in shown.stdout
+    typo = osmo_cli(tmp_path, "app", "submit", "gr00t-train:2", "--set", "epochs=ten", "--pool", "h100-east")
+    assert typo.returncode == 2 and "--set epochs expects a whole number like 10" in typo.stderr, typo.stderr
+    assert not [c for c in osmo_calls(tmp_path) if c[:2] == ["app", "submit"]]  # refused before the scheduler
     sub = osmo_cli(tmp_path, "app", "submit", "gr00t-train:2", "--set", "model=resnet50", "--pool", "auto:H100")
     assert sub.returncode == 0, sub.stderr  # pre-authorised: no question (stdin is closed)
     assert "● pool      h100-east: 8 GPUs free now" in sub.stdout and "enough for the 4 GPUs" in sub.stdout

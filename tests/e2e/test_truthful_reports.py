@@ -189,6 +189,26 @@ def test_a_set_value_nothing_would_read_is_refused_before_a_session(tmp_path: Pa
     assert "no sessions yet" in run(tmp_path, "sessions").stdout
 
 
+def test_a_set_or_sweep_value_of_the_wrong_type_is_exit_2_before_a_session(tmp_path: Path) -> None:
+    """`--set lr=abc` (lr defaults to 0.05) was accepted, submitted, and failed at run time with exit code 2 of the
+    trainer; now every path says which value, where its default is, and what to pass, and nothing is submitted."""
+    from cli_helpers import EXAMPLES
+
+    spec = str(EXAMPLES / "sweep-lr.yaml")
+    for args in (
+        ("run", "--spec", spec, "--set", "lr=abc", "--yes"),
+        ("run", "--spec", spec, "--sweep", "lr=0.1,abc", "--yes"),
+        ("submit", spec, "--set", "lr=abc"),
+    ):
+        res = run(tmp_path, *args)
+        flag = "--sweep" if "--sweep" in args else "--set"
+        assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
+        assert f"sweep-lr.yaml:21 default-values.lr: {flag} lr expects a number like 0.05" in res.stderr, res.stderr
+        assert f"got 'abc' — pass e.g. {flag} lr=0.05" in res.stderr, res.stderr
+    assert "no sessions yet" in run(tmp_path, "sessions").stdout
+    assert "no workflows yet" in run(tmp_path, "list").stdout
+
+
 def test_a_warning_quoting_the_spec_is_printed_as_written(tmp_path: Path) -> None:
     spec = tmp_path / "odd.yaml"
     spec.write_text(FAILS.replace("ubuntu:24.04", '"ubuntu[/]:24.04"'))

@@ -215,3 +215,52 @@ def test_a_localpath_outside_the_specs_folder_is_warned_about(tmp_path: Path) ->
     warnings = load_spec_file(spec).warnings
     assert any("localpath '../id_test' is outside the spec's folder" in w for w in warnings), warnings
     assert not any("'train.py'" in w for w in warnings)  # a file beside the spec is what localpath is for
+
+
+TYPED = """\
+workflow:
+  name: typed
+  resources:
+    default: {cpu: 1, memory: 1Gi}
+  tasks:
+  - name: t
+    image: ubuntu:24.04
+    command: [echo]
+    args: ["{{ lr }}", "{{ epochs }}", "{{ name }}", "{% if fp16 %}fp16{% else %}fp32{% endif %}", "{{ dims }}"]
+default-values:
+  lr: 0.05
+  epochs: 2
+  name: run
+  fp16: true
+  dims: [1, 2]
+"""
+
+
+@pytest.mark.parametrize(
+    ("pair", "expected"),
+    [
+        (
+            "lr=abc",
+            "typed.yaml:11 default-values.lr: --set lr expects a number like 0.05 (the type of its default), "
+            "got 'abc' — pass e.g. --set lr=0.05",
+        ),
+        ("lr=nan", "--set lr expects a number like 0.05"),
+        ("epochs=2.5", "typed.yaml:12 default-values.epochs: --set epochs expects a whole number like 2"),
+        ("epochs=two", "got 'two'"),
+        ("fp16=maybe", "--set fp16 expects true or false like true"),
+        ("dims=3", "--set dims expects a list like [1, 2]"),
+    ],
+)
+def test_a_set_value_of_the_wrong_type_for_its_default_is_bad_input(pair: str, expected: str) -> None:
+    """`--set lr=abc` for `lr: 0.05` was accepted and the run failed at run time; now it is exit 2 at load."""
+    with pytest.raises(SpecError) as err:
+        load_spec_text(TYPED, source="typed.yaml", set_values=parse_set_values([pair]))
+    assert expected in str(err.value) and err.value.exit_code == 2
+
+
+def test_set_values_of_the_right_type_are_taken_and_a_boolean_word_is_a_boolean() -> None:
+    pairs = ["lr=1e-3", "epochs=5", "name=7", "fp16=false", "dims=[3, 4]"]
+    doc = load_spec_text(TYPED, source="typed.yaml", set_values=parse_set_values(pairs))
+    args = doc.workflow.tasks[0].args
+    assert args == ["0.001", "5", "7", "fp32", "[3, 4]"], args  # "false" no longer reads as a truthy string
+    assert load_spec_text(TYPED, source="typed.yaml", set_values={"lr": 1}).workflow.tasks[0].args[0] == "1"

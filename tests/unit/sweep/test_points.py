@@ -95,3 +95,14 @@ def test_sweeps_said_in_a_sentence(said: str, sweeps: list[str], repeat: int) ->
     got = sweep_from_request(said, ["lr", "batch_size", "seed"])
     assert got is not None and got.sweeps == sweeps and got.repeat == repeat
     assert sweep_from_request("train a small classifier for 3 epochs") is None
+
+
+def test_a_swept_value_of_the_wrong_type_is_bad_input_before_any_point() -> None:
+    """`--sweep lr=0.1,abc`: the 'abc' point used to be submitted and fail at run time."""
+    from runshepherd.spec import SpecError
+
+    with pytest.raises(SpecError) as err:
+        check_keys(parse_sweeps(["lr=0.1,abc"]), spec_keys(SPEC, "sweep-lr.yaml"), "sweep-lr.yaml", SPEC)
+    assert "sweep-lr.yaml:21 default-values.lr: --sweep lr expects a number like 0.05" in str(err.value)
+    assert "got 'abc'" in str(err.value) and "--sweep lr=0.05" in str(err.value)
+    check_keys(parse_sweeps(["lr=0.1,1e-3", "epochs=1,3"]), spec_keys(SPEC, "sweep-lr.yaml"), "sweep-lr.yaml", SPEC)

@@ -1,0 +1,117 @@
+"""A value given for a template variable (`--set K=V`, an app parameter, `--sweep K=V1,V2`) checked against the
+type of its default before anything is submitted: `--set lr=abc` for `lr: 0.05` is bad input now (exit 2), not a
+run that fails at run time. The one check every path uses (`load_spec_text` for `--set`, `sweep.points.check_keys`
+for `--sweep`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import yaml
+
+_BOOL_WORDS = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
+
+
+def typed_values(
+    values: dict[str, Any],
+    defaults: dict[str, Any],
+    *,
+    source: str,
+    flag: str = "--set",
+    text: str | None = None,
+) -> dict[str, Any]:
+    """``values`` with each one checked against the type of its default (int, float, bool, str, list, mapping);
+    a boolean word ("false") becomes the boolean its default is, so `{% if flag %}` reads it as the person meant.
+    A key without a default, or whose default is text or null, takes any value. Every mismatch is one problem
+    naming the file, the default's line, the key, what was given and what to pass instead (`SpecError`, exit 2)."""
+    from runshepherd.spec.loader import SpecError, SpecProblem  # the loader calls this module
+
+    out = dict(values)
+    problems: list[SpecProblem] = []
+    for key, value in values.items():
+        if key not in defaults:
+            continue
+        default = defaults[key]
+        ok, converted, wanted = _check(value, default)
+        if ok:
+            out[key] = converted
+            continue
+        example = _example(default)
+        problems.append(
+            SpecProblem(
+                source,
+                _default_line(text, key),
+                f"default-values.{key}",
+                f"{flag} {key} expects {wanted} like {example} (the type of its default), got {_shown(value)} — "
+                f"pass e.g. {flag} {key}={example}",
+            )
+        )
+    if problems:
+        raise SpecError(problems)
+    return out
+
+
+def _check(value: Any, default: Any) -> tuple[bool, Any, str]:
+    """(accepted, the value to use, what the default's type asks for)."""
+    if default is None or isinstance(default, str):
+        return True, value, "text"
+    if isinstance(default, bool):  # before int: a bool is an int in Python
+        if isinstance(value, bool):
+            return True, value, "true or false"
+        if isinstance(value, str) and value.strip().lower() in _BOOL_WORDS:
+            return True, _BOOL_WORDS[value.strip().lower()], "true or false"
+        return False, value, "true or false"
+    if isinstance(default, int):
+        ok = isinstance(value, int) and not isinstance(value, bool)
+        return ok, value, "a whole number"
+    if isinstance(default, float):
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+        return ok, value, "a number"
+    if isinstance(default, (list, dict)):
+        kind = list if isinstance(default, list) else dict
+        wanted = "a list" if kind is list else "a mapping"
+        if isinstance(value, kind):
+            return True, value, wanted
+        if isinstance(value, str):
+            try:
+                parsed = yaml.safe_load(value)
+            except yaml.YAMLError:
+                return False, value, wanted
+            if isinstance(parsed, kind):
+                return True, parsed, wanted
+        return False, value, wanted
+    return True, value, "a value"
+
+
+def _example(default: Any) -> str:
+    if isinstance(default, bool):
+        return "true" if default else "false"
+    if isinstance(default, (list, dict)):
+        return yaml.safe_dump(default, default_flow_style=True, width=10_000).strip()
+    return repr(default) if isinstance(default, str) else str(default)
+
+
+def _shown(value: Any) -> str:
+    text = value if isinstance(value, str) else str(value)
+    return repr(text[:60] + ("…" if len(text) > 60 else ""))
+
+
+def _default_line(text: str | None, key: str) -> int | None:
+    """The line of ``key`` under the top-level `default-values:` (1-based), where the person can see its type."""
+    if not text:
+        return None
+    lines = text.splitlines()
+    start = next((i for i, ln in enumerate(lines) if re.match(r"^default-values\s*:", ln)), None)
+    if start is None:
+        return None
+    pat = re.compile(rf"^\s+['\"]?{re.escape(key)}['\"]?\s*:")
+    for i in range(start + 1, len(lines)):
+        ln = lines[i]
+        if ln.strip() and not ln[0].isspace() and not ln.lstrip().startswith("#"):
+            break
+        if pat.match(ln):
+            return i + 1
+    return start + 1
