@@ -32,6 +32,8 @@ _HEALTHY_WHY = {
     "finished": "The run finished: the log says so, and it shows no error (its warnings are routine ones).",
     "progress": "The run is making progress (steps, losses or a progress bar) and the log shows no error; its "
     "warnings are routine ones.",
+    "rows": "The run prints rows of numbers whose first column (a step or epoch counter) keeps growing, and the log "
+    "shows no error; nothing names the columns, so this is a weaker sign of progress.",
     "started": "The run started normally (it got past its start-up) and the log shows no error; nothing in it shows "
     "steps advancing or the run finishing yet.",
     "routine": "The log holds only the libraries' routine warnings and notices and no error; nothing in it shows "
@@ -46,6 +48,7 @@ _HEALTHY_WHY = {
 _HEALTHY_PAST = {
     "finished": "The run finished: the log says so",
     "progress": "The run is making progress (steps, losses or a progress bar)",
+    "rows": "The run prints rows of numbers with a growing step counter",
     "started": "The run started normally (it got past its start-up), though nothing shows steps advancing yet",
     "routine": "The log holds only the libraries' routine notices besides one error, and nothing shows progress or "
     "completion yet",
@@ -259,7 +262,15 @@ def _healthy(ctx: Context, signals: list[Signal], task: str | None) -> Diagnosis
             fix=Fix(kind="none", description=_NO_EVIDENCE_FIX),
         )
     why = why or "status"
-    confidence = {"finished": 0.9, "progress": 0.8, "started": 0.6, "status": 0.6, "outputs": 0.6, "routine": 0.5}[why]
+    confidence = {
+        "finished": 0.9,
+        "progress": 0.8,
+        "rows": 0.7,
+        "started": 0.6,
+        "status": 0.6,
+        "outputs": 0.6,
+        "routine": 0.5,
+    }[why]
     explanation = _HEALTHY_WHY[why] if ctx.log.lines or why != "status" else _HEALTHY_EXPL
     past = _went_past_line(ctx, signals)
     if past is not None:

@@ -304,7 +304,7 @@ _PROGRESS = re.compile(
     # YOLO's validation row for all classes ("  all   128   929   0.684   0.587   0.651   0.436"); transformers'
     # save_pretrained ("Model weights saved in ./out/model.safetensors", "Configuration saved in ./out/config.json")
     r"|^\s*all\s+\d+\s+\d+(?:\s+\d?\.\d+){4,}\s*$|^(?:Model weights|Configuration) saved in \S"
-    r"|\b(?:train_|val_|eval_|valid_|test_)?loss\b['\"]?\s*[:=]?\s*-?\d+\.\d+"
+    r"|\b(?:train_|val_|eval_|valid_|test_)?loss(?:es)?\b['\"]?\s*[:=]?\s*-?\d+\.\d+"
     r"|\b(?:accuracy|acc|perplexity|ppl|lr|learning_rate)\b['\"]?\s*[:=]\s*-?\d"
     r"|\bsav(?:ed|ing) (?:\w+ ){0,2}(?:checkpoint|model|weights)\b"
     # a warning raised inside the forward/backward pass or the optimiser step: a step ran
@@ -342,11 +342,16 @@ _PROGRESS_G, _STARTED_G = Gated.of(_PROGRESS), Gated.of(_STARTED)
 _LOSS_KEY = re.compile(r"\b(?:\w+_loss|loss_\w+)\b['\"]?\s*[:=]\s*-?\d+\.\d+(?!\d|e\+?\d\d)", re.IGNORECASE)
 # a logger's INFO/DEBUG severity field at the head of a line, before any word of the message (``[2025-03-19
 # 10:01:24,600] [INFO] [runner.py:607:main] …``, vLLM's ``INFO 09-03 16:28:08 [api_server.py:1882] …``, fairseq's
-# ``2021-01-29 08:29:52 | INFO | fairseq.trainer | …``, logging's ``INFO:root:…``): the program's own notices
+# ``2021-01-29 08:29:52 | INFO | fairseq.trainer | …``, logging's ``INFO:root:…``, the HF examples' and many scripts'
+# ``%(asctime)s - %(levelname)s - %(name)s`` format ``01/01/2024 10:00:00 - INFO - __main__ - …``): the program's own
+# notices. Every format is read alike: a log of such notices and no error is a weak "routine" healthy verdict.
 # Rust's tracing (``2024-03-01T10:00:00.123Z  INFO text_generation_launcher: Starting …``), logfmt (``time=… level=INFO
 # source=images.go:123 msg=…``)
 _INFO_LEVEL = re.compile(
-    r"^[^a-z]{0,40}?(?<![A-Za-z])(?:INFO|DEBUG)(?:\s*\]|\s*\||:|\s+\d|\s+\[|\s+[\w:.\-]+: )"
+    r"^[^a-z]{0,40}?(?<![A-Za-z])(?:INFO|DEBUG)(?:\s*\]|\s*\||:|\s+\d|\s+\[|\s+[\w:.\-]+: |\s+-\s)"
+    # Hydra's job logging puts the logger's name in brackets before the level ("[2024-01-01 10:00:00,000][__main__]
+    # [INFO] - …"), where the field before INFO holds lower-case letters
+    r"|^\s*(?:\[[^\]\n]{1,80}\]){1,3}\[(?:INFO|DEBUG)\]"
     r"|^(?:time=\S+\s+)?level=(?:info|debug|INFO|DEBUG)\b"
     r"|^\s*\[?\d{4}-\d{2}-\d{2} [\d:.]+: I [\w./\-]+\.\w+:\d+\]"  # TensorFlow's C++ log header at INFO severity
 )
@@ -401,8 +406,40 @@ def error_looking(lines: list[Line]) -> Iterator[Line]:
             yield ln
 
 
+# A bare row of numbers a training script prints each step or epoch (``7, 0.044, 17.460, 2.587``, ``76970 2.6265``),
+# optionally after a timestamp tag closed by ``]``: the first column is a counter, the others are measured values
+_COUNTER_ROW = re.compile(
+    r"^\s*(?:\S{0,40}\]\s*)?(?P<n>\d{1,9})(?P<rest>(?:\s*[,|;]?\s+-?\d*\.?\d+(?:e[-+]?\d+)?%?){1,12})\s*[,|;]?\s*$",
+    re.IGNORECASE,
+)
+COUNTER_ROWS = 3
+
+
+def _counter_rows(lines: list[Line]) -> Line | None:
+    """The first of ``COUNTER_ROWS`` numeric rows whose counter column keeps growing and whose other columns hold
+    measured (decimal) values: a training loop's own progress table, whatever it names its columns."""
+    run: list[Line] = []
+    last = -1
+    for ln in lines:
+        if not ln.text.strip():
+            continue
+        m = _COUNTER_ROW.match(ln.text) if ln.usable and "." in ln.text else None
+        if m is None:
+            run, last = [], -1
+            continue
+        n = int(m.group("n"))
+        if n <= last:
+            run = []
+        run.append(ln)
+        last = n
+        if len(run) >= COUNTER_ROWS:
+            return run[0]
+    return None
+
+
 def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     """Why a log may be called healthy: ("finished", line) for a completion marker or exit 0, ("progress", line),
+    ("rows", line) for a table of numeric rows with a growing counter (progress in no named format),
     ("started", line) for a run seen getting past its start-up, ("outputs", line) for a listing of the weights or
     results it wrote, ("routine", line) for a log made of the libraries'
     routine warnings and notices; None when the log shows none of them."""
@@ -413,6 +450,9 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     progress = progress or next((ln for ln in lines if ln.usable and _LOSS_KEY.search(ln.text)), None)
     if progress is not None:
         return "progress", progress
+    rows = _counter_rows(lines)
+    if rows is not None:
+        return "rows", rows
     started = next((ln for ln in lines if _STARTED_G.search(ln.text, ln.folded)), None)
     if started is not None:
         return "started", started

@@ -12,6 +12,11 @@ _EXPL = (
     "Training diverged: the loss became NaN (not a number) or infinite, so the numbers stopped meaning "
     "anything. Usually the learning rate is too high, or a bad batch (empty, corrupted, division by zero) got in."
 )
+_EXPL_SPIKE = (
+    "Training is diverging: the loss jumped and stayed up while the fp16 loss scaler kept overflowing and cutting the "
+    "scale, the spike that comes before a NaN loss. Usually the learning rate is too high for this point of "
+    "training, or a bad batch got in."
+)
 _FIX = (
     "Lower the learning rate (×0.1), add gradient clipping or warm-up, use bf16 instead of fp16, and check "
     "the data for empty or corrupted samples."
@@ -39,10 +44,11 @@ def _nan_from_metrics(ctx: Context) -> list[Signal]:
 # a loss printed as NaN/inf in any metric format (``Loss nan``, ``IDLoss=nan``, ``step_loss=nan`` inside a
 # progress bar that also carries a benign overflow notice), and the fp16 loss scale collapsing: both are read
 # from warning lines too
-# (Lightning suffixes the key: ``train_loss_step=nan.0``, ``loss_epoch=nan``; a printed tensor: ``loss = tensor(nan,
-# device='cuda:0', grad_fn=<NllLossBackward0>)``)
+# (Lightning suffixes the key: ``train_loss_step=nan.0``, ``loss_epoch=nan``; other trainers name the part of the loss:
+# ``train_mel_loss_before = nan``, detectron2's ``'loss_cls': tensor(nan, device='cuda:0', …)``; a printed tensor:
+# ``loss = tensor(nan, device='cuda:0', grad_fn=<NllLossBackward0>)``)
 _LOSS_NAN = re.compile(
-    r"\b\w*loss(?:_(?:step|epoch|avg|mean))?\b['\"]?\s*(?:[=:]\s*|\s+)(?:tensor\()?[\[('\"]?(?:nan|-?inf)\b",
+    r"\b\w*loss\w*\b['\"]?\s*(?:[=:]\s*|\s+)(?:tensor\()?[\[('\"]?(?:nan|-?inf)\b",
     re.IGNORECASE,
 )
 # a loss whose magnitude is past any real objective (float32 tops out near 3.4e38): ``"main/loss": -1.1e+35``
@@ -51,8 +57,9 @@ MIN_DIVERGED_EXPONENT = 15
 # a bare numeric progress row (``76970 2.6265104`` then ``76980 nan``): a metric column that turned non-finite
 _NUM_ROW = re.compile(r"^\s*\d+(?:[\s,|]+(?:-?\d+(?:\.\d+)?(?:e[-+]?\d+)?|nan|-?inf))+\s*$", re.IGNORECASE)
 _NONFINITE = re.compile(r"(?:^|[\s,|])(?:nan|-?inf)\b", re.IGNORECASE)
+# (never across a ``|`` field separator: Megatron's ``loss scale: -1.0 | grad norm: 0.000`` is two fields)
 _SCALE = re.compile(
-    r"(?:loss scale|grad scale|loss_scale)\b[^\n]{0,40}?(?:to|->|reducing to|:)\s*(?P<v>\d+(?:\.\d+)?(?:e-?\d+)?)\b",
+    r"(?:loss scale|grad scale|loss_scale)\b[^\n|]{0,40}?(?:to|->|reducing to|:)\s*(?P<v>\d+(?:\.\d+)?(?:e-?\d+)?)\b",
     re.IGNORECASE,
 )
 MIN_SANE_SCALE = 1e-3  # dynamic fp16 scaling starts near 2**16; far below 1 means every step overflows
@@ -96,6 +103,61 @@ def _small_scale(text: str) -> bool:
     return sm is not None and float(sm.group("v")) < MIN_SANE_SCALE
 
 
+# A diverging fp16 run mid-training: the dynamic loss scaler keeps overflowing and halving the scale (DeepSpeed's
+# "OVERFLOW! Rank 0 Skipping step. Attempted loss scale: …", apex/fairseq's "Gradient overflow. Skipping step",
+# "overflow detected, setting loss scale to: …") while the loss those iterations report jumps and stays up. Either
+# alone is routine: overflow skips while the scale calibrates at the start, and a loss that rises (a validation
+# loss as the model overfits, a noisy batch) in a run that is fine; together they are the spike a diverging run shows.
+_OVERFLOW = re.compile(
+    r"\bOVERFLOW!|Gradient overflow\.?\s+Skipping step|overflow detected, setting loss scale", re.IGNORECASE
+)
+_LOSS_VALUE = re.compile(
+    r"(?<![\w/])(?P<k>(?:[A-Za-z][\w\-]*[ _-])?\w*loss\w*)['\"]?\s*[:=]\s*['\"]?(?P<v>\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\d.])",
+    re.IGNORECASE,
+)
+MIN_OVERFLOWS = 3
+JUMP = 1.5  # the loss rises to this multiple of its earlier low…
+STAYS = 1.3  # …and never comes back below this multiple of it
+
+
+def _diverged_under_overflow(ctx: Context) -> list[Signal]:
+    lines = ctx.log.lines
+    overflows = [ln for ln in lines if "overflow" in ln.folded and _OVERFLOW.search(ln.text)]
+    if len(overflows) < MIN_OVERFLOWS:
+        return []
+    series: dict[str, list[tuple[float, int]]] = {}
+    for ln in lines:
+        if "loss" not in ln.folded or ln.code:
+            continue
+        for m in _LOSS_VALUE.finditer(ln.text):
+            key = m.group("k").lower()
+            if "scale" not in key:
+                series.setdefault(key, []).append((float(m.group("v")), ln.index))
+    for values in series.values():
+        jump = _sustained_jump([v for v, _ in values])
+        if jump is None:
+            continue
+        at = values[jump][1]
+        if not any(o.index > values[0][1] for o in overflows):
+            continue  # overflows only before the loss was reported: the scaler calibrating at the start
+        ev = [lines[values[jump - 1][1]].raw.rstrip(), lines[at].raw.rstrip()]
+        ev += [next(o for o in overflows if o.index > values[0][1]).raw.rstrip()]
+        return [Signal("nan_loss", "user", 0.74, at, ev, _EXPL_SPIKE, "lower_lr_or_fix_data", _FIX)]
+    return []
+
+
+def _sustained_jump(v: list[float]) -> int | None:
+    """Where a positive series jumps to ``JUMP`` times its low so far and stays above ``STAYS`` times it (two values
+    before the jump and two from it at least), else None."""
+    if len(v) < 4 or min(v) <= 0:
+        return None
+    for i in range(2, len(v) - 1):
+        low = min(v[:i])
+        if v[i] >= JUMP * low and min(v[i:]) >= STAYS * low:
+            return i
+    return None
+
+
 # the check that raised says what it checked: the quoted source line of the failing frame asserts or tests
 # finiteness (``assert not torch.isnan(loss)``, ``if not math.isfinite(loss): raise …``)
 _FINITE_CHECK = re.compile(
@@ -131,6 +193,10 @@ FAMILY = family(
         pat(r"FloatingPointError", 0.86, flags=0),
         pat(r"Minimum loss scale reached|loss scale already at minimum", 0.88),
         pat(r"Invalid loss, terminating training", 0.9),
+        # Megatron's iteration line counts the iterations whose loss was NaN or infinite since the last report
+        # (megatron/training/training.py training_log: "number of skipped iterations: 0 | number of nan iterations: 0");
+        # skipped iterations alone are fp16 overflow skips, and a count of 0 is no NaN at all
+        pat(r"\bnumber of nan iterations:\s*[1-9]\d*", 0.86),
         pat(
             r"(?:Detected|Encountered|Found) (?:a )?(?:NaN|nan|inf|non-finite)(?: or inf)? (?:value|loss|in loss|gradient)",
             0.86,
@@ -168,6 +234,7 @@ FAMILY = family(
         FunctionRule("nan_from_metrics", _nan_from_metrics),
         FunctionRule("nan_in_any_line", _nan_in_any_line),
         FunctionRule("failed_finiteness_check", _failed_finiteness_check),
+        FunctionRule("diverged_under_overflow", _diverged_under_overflow),
     ),
     # autograd's anomaly mode (torch/csrc/autograd/python_anomaly_mode.cpp) warns "Error detected in
     # <Fn>Backward0. Traceback of forward call that caused the error" before it raises; it is the mode people turn

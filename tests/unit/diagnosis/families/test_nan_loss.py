@@ -96,3 +96,45 @@ def test_nan_in_a_printed_tensor_a_tensorboard_warning_and_an_exception(log: str
 
 def test_a_quoted_nan_key_is_not_a_diverged_loss() -> None:
     assert diagnose_log_text("KeyError: 'nan'\n").label == "user_code_error"
+
+
+_MEGATRON = (
+    " iteration {it:8d}/  159576 | consumed samples:      8126688 | elapsed time per iteration (ms): 18706.1 | "
+    "learning rate: 6.000E-05 | global batch size:    96 | lm loss: {loss} | loss scale: {scale} | grad norm: 0.000 | "
+    "num zeros: 0.0 | number of skipped iterations: {skipped:3d} | number of nan iterations: {nan:3d} |\n"
+)
+
+
+def test_megatron_counters_are_read_both_ways() -> None:
+    """Megatron's iteration line (megatron/training/training.py training_log) counts NaN iterations and skipped
+    (fp16 overflow) ones: a NaN count above 0 is a diverged loss; 0 is none, skipped steps alone are routine, and
+    "loss scale: -1.0 | grad norm: 0.000" (no scaler, bf16) is two fields, not a collapsed loss scale."""
+    ok = "".join(_MEGATRON.format(it=i, loss="6.44E+00", scale="-1.0", skipped=0, nan=0) for i in (10, 20, 30))
+    assert diagnose_log_text(ok).label == "healthy"
+    skipped = "".join(_MEGATRON.format(it=i, loss="6.44E+00", scale="2048.0", skipped=2, nan=0) for i in (10, 20))
+    assert diagnose_log_text(skipped).label == "healthy"
+    nan = ok + _MEGATRON.format(it=40, loss="6.44E+00", scale="2048.0", skipped=0, nan=3)
+    assert diagnose_log_text(nan).label == "nan_loss"
+
+
+@pytest.mark.parametrize("case_id", ["o-0022", "o-0009", "r-0007", "r-0011"])
+def test_divergence_read_from_the_loss_and_the_scaler(case_id: str) -> None:
+    """TRAIN o-0022: a healthy Megatron run (no NaN iterations, loss scale -1.0); o-0009: DeepSpeed's scaler
+    overflowing every step while the lm loss jumps from 2.67 to 4.4 and stays there; r-0007: a named part of the
+    loss ("train_mel_loss_before = nan"); r-0011: detectron2's "'loss_cls': tensor(nan, …)" before the SIGSEGV."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"]
+
+
+def test_a_rising_loss_or_start_up_overflows_alone_are_no_divergence() -> None:
+    rising = "".join(f"epoch {i} val_loss: {v}\n" for i, v in enumerate([0.14, 0.22, 0.23, 0.23, 0.22], 1))
+    assert diagnose_log_text(rising).label == "healthy"
+    start = "".join(
+        f"[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: {2**k}, reducing to {2 ** (k - 1)}\n"
+        for k in range(32, 28, -1)
+    )
+    steady = "".join(f"step {i} loss: {v}\n" for i, v in enumerate([2.6, 2.5, 2.5, 2.4, 2.4], 1))
+    assert diagnose_log_text(start + steady).label == "healthy"
+    spike = "".join(f"step {i} loss: {v}\n" for i, v in enumerate([2.6, 2.5, 4.4, 4.3, 4.4], 1))
+    interleaved = "".join(a + b for a, b in zip(spike.splitlines(True), start.splitlines(True) + [""]))
+    assert diagnose_log_text(interleaved).label == "nan_loss"
