@@ -168,6 +168,20 @@ def _name_from(text: str, script: str | None) -> str:
     return name if name and name[0].isalpha() else f"run-{name}".strip("-")
 
 
+def _same_setting(said: str, flag: str, value: str | None) -> bool:
+    """Whether ``said`` ("epochs=2", read from the words) is the setting the flag ``--epochs 2`` gives: the plan
+    names each setting once, as the flag the script gets."""
+    key, _, val = said.partition("=")
+    name = flag.lstrip("-").replace("-", "_").lower()  # --max-steps, --per-device-train-batch-size, --learning-rate
+    names = {key, "learning_rate"} if key == "lr" else {key}
+    if value is None or not any(name == k or name.endswith("_" + k) for k in names):
+        return False
+    try:
+        return float(val) == float(value)
+    except ValueError:
+        return val == value
+
+
 def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
     t = " " + text.strip() + " "
     got: dict[str, object] = {}
@@ -232,6 +246,7 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
         if value is not None and value.lower() in _STOP | PLACES:
             value = None  # `--fp16 on 4 GPUs`: "on" is English, not the flag's value
         flags.append((m.group(1), value))
+        understood = [u for u in understood if not _same_setting(u, m.group(1), value)]  # "--epochs 2": once
         understood.append(f"{m.group(1)}={value}" if value is not None else m.group(1))
     paths: list[str] = []
     missing_paths: list[str] = []

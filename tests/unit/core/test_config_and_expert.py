@@ -148,3 +148,19 @@ def test_a_hostile_runs_file_is_a_usage_error(tmp_path: Path) -> None:
     runs.write_text("runs: " + "[" * 5000 + "]" * 5000 + "\n")
     with pytest.raises(UsageError, match=r"runs.yaml:1: YAML is nested more than 64 levels deep"):
         load_runs(runs)
+
+
+def test_the_plan_names_a_setting_given_as_a_flag_once(tmp_path: Path) -> None:
+    """The plan line read '(epochs=2, script=train.py, --epochs=2)': the same setting twice."""
+    (tmp_path / "train.py").write_text("print('hi')\n")
+    said = "python train.py --epochs 2 --learning-rate=1e-3 --per-device-train-batch-size 8 --max-steps 100"
+    draft = HeuristicExpert().draft_spec(said, cwd=tmp_path)
+    assert draft.understood == [
+        "script=train.py",
+        "--epochs=2",
+        "--learning-rate=1e-3",
+        "--per-device-train-batch-size=8",
+        "--max-steps=100",
+    ], draft.understood
+    both = parse_request("train.py for 3 epochs --epochs 2", tmp_path).understood
+    assert both == ["epochs=3", "script=train.py", "--epochs=2"]  # two different values: both said, both shown
