@@ -660,7 +660,9 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
         head = raw.rstrip("\r\n")[: len(raw.rstrip("\r\n")) - len(text)]
         if _TB_START.search(text):
             in_tb = True
-        if text.startswith("Exception ignored in"):
+        if text.startswith("Exception ignored in") or (
+            text.startswith("Exception in thread") and _tracker_thread(raw_lines, i)
+        ):
             ignored = True
         harmless = bool(_HARMLESS_G.search(text, folded))
         lines.append(
@@ -687,6 +689,17 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
             block.exceptions.append(ln.index)
     block.root = _root_exception(lines, block.exceptions)
     return block
+
+
+# An experiment tracker's client uploads from background threads (wandb's file_stream, mlflow's async logging): when
+# one dies, threading's excepthook prints "Exception in thread NAME:" and its traceback, and the training in the
+# main thread goes on (the tracker's page may show the run as crashed)
+_TRACKER_FRAME = re.compile(r'^\s*File "[^"]*[/\\](?:wandb|mlflow|comet_ml|neptune|clearml|aim)[/\\]')
+
+
+def _tracker_thread(raw_lines: list[str], i: int) -> bool:
+    """The traceback that "Exception in thread" opens at line ``i`` runs in a tracker client's own thread."""
+    return any(_TRACKER_FRAME.match(r) for r in raw_lines[i + 1 : i + 12])
 
 
 def _indented(raw: str, text: str) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from runshepherd.diagnosis.rules.base import PatternRule, pat
+from runshepherd.diagnosis.rules.base import Context, FunctionRule, PatternRule, Signal, pat
 from runshepherd.diagnosis.rules.family import family, fixes_by_evidence
 
 _EXPL = (
@@ -44,6 +44,38 @@ _TRANSPORT_WARN = PatternRule(
 # 4 invalid argument, 5 invalid usage, 6 remote error). Misuse (two ranks on one GPU, a bad argument) and a CUDA
 # failure inside NCCL (peer access the GPUs do not support) are fixed in the code or its settings; a system
 # error in the shared-memory transport is a /dev/shm too small for the job; network and timeouts are retried.
+# A stack dump taken of a hung job (py-spy dump: ``Thread 280064 (active): "MainThread"`` then ``    barrier
+# (torch/distributed/distributed_c10d.py:2784)``; Python's faulthandler: ``Thread 0x… (most recent call first):`` then
+# ``  File ".../distributed_c10d.py", line 2784 in barrier``) whose innermost frame is a torch.distributed collective:
+# that rank is waiting for peers that never joined the collective
+_THREAD_HEAD = re.compile(
+    r"^\s*(?:Current )?Thread (?:0x[0-9a-fA-F]+|\d+) \((?:active|idle|most recent call first)[^)]*\)"
+)
+_COLLECTIVE_FRAME = re.compile(
+    r"^\s*(?:(?P<f>\w+) \(\S*torch/distributed/distributed_c10d\.py:\d+\)"
+    r'|File "[^"]*torch/distributed/distributed_c10d\.py", line \d+,? in (?P<g>\w+))'
+)
+_HANG_EXPL = (
+    "The job hung in a collective operation: a stack dump shows a rank waiting inside torch.distributed ({fn}) for "
+    "peers that never joined it (a rank that died, stalled on I/O or took another code path)."
+)
+
+
+def _stuck_in_collective(ctx: Context) -> list[Signal]:
+    lines = ctx.log.lines
+    for ln in lines:
+        if "thread" not in ln.folded or not _THREAD_HEAD.match(ln.raw):
+            continue
+        nxt = next((n for n in lines[ln.index + 1 : ln.index + 3] if n.raw.strip()), None)
+        m = _COLLECTIVE_FRAME.match(nxt.raw) if nxt is not None else None
+        if m is None:
+            continue
+        fn = m.group("f") or m.group("g")
+        ev = [ln.raw.rstrip(), nxt.raw.rstrip()] if nxt is not None else [ln.raw.rstrip()]
+        return [Signal("nccl_or_distributed", "infra", 0.8, ln.index, ev, _HANG_EXPL.format(fn=fn), "retry", _FIX)]
+    return []
+
+
 _SHM = re.compile(r"NCCL (?:INFO|WARN) \S*shm\.(?:cc|h):\d+|/dev/shm|shared memory segment|\bshm_open\b|Bus error")
 _MISUSE = re.compile(
     r"invalid usage|ncclInvalid(?:Usage|Argument)|invalid argument \(run with NCCL|Duplicate GPU detected"
@@ -142,7 +174,7 @@ FAMILY = family(
     applies=("failed", "running"),
     # a rank that crashed takes its peers' communicators down: their errors echo the first one
     echo=True,
-    rules=(_TRANSPORT_WARN,),
+    rules=(_TRANSPORT_WARN, FunctionRule("stuck_in_collective", _stuck_in_collective)),
     frames=r"torch/distributed/(?:elastic/)?rendezvous|c10d_rendezvous_backend|torch/distributed/distributed_c10d\.py$",
     fix_from_evidence=fixes_by_evidence(
         (_SHM, "change_resources_or_wait", _SHM_FIX),

@@ -108,6 +108,9 @@ FAMILY = family(
             0.88,
         ),
         pat(r"Max retries exceeded with url|MaxRetryError|NewConnectionError|ConnectTimeout|ReadTimeout", 0.84),
+        # a download client that gave up after its own retries without naming the socket error: Ollama's pull
+        # (server/download.go errMaxRetriesExceeded: "max retries exceeded")
+        pat(r"^(?:Error: )?max retries exceeded\s*$", 0.8),
         pat(
             r"\bConnectionError\b|ConnectionRefusedError|RemoteDisconnected|ChunkedEncodingError|IncompleteRead|Connection broken",
             0.82,

@@ -513,3 +513,13 @@ def test_numeric_rows_are_progress_only_with_a_growing_counter_and_measured_valu
     same = "".join(f"3, {1.0 / i:.4f}, {2.5 + i / 10:.3f}\n" for i in range(1, 5))
     ints = "".join(f"{i} {i * 1024} {i * 7}\n" for i in range(1, 5))
     assert diagnose_log_text(same).label == diagnose_log_text(ints).label == "unknown"
+
+
+def test_a_tracker_thread_dying_does_not_stop_the_training() -> None:
+    """TRAIN p-0031: wandb's file_stream thread dies ("Exception in thread Thread-5:", threading's excepthook) while
+    the epochs go on; a thread of the program's own code dying is still an error."""
+    d, _, record = diagnose_dev("p-0031")
+    assert d.label == record["label"] == "healthy"
+    head = "epoch 1 loss: 0.52\nepoch 2 loss: 0.48\nException in thread Thread-5:\nTraceback (most recent call last):\n"
+    own = head + '  File "/work/loader.py", line 9, in run\n    x = q.get()\nRuntimeError: queue broken\n'
+    assert diagnose_log_text(own).label != "healthy"

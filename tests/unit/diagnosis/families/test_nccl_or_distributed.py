@@ -152,3 +152,20 @@ def test_a_socket_connect_that_failed_for_good_is_read_at_warning_level() -> Non
         "Software caused connection abort\n"
     )
     assert diagnose_log_text(log).label == "nccl_or_distributed"
+
+
+def test_a_stack_dump_of_a_rank_waiting_in_a_collective_is_a_hang() -> None:
+    """TRAIN o-0018: py-spy dumps of a hung accelerate/DeepSpeed job, every rank's main thread in
+    torch.distributed's barrier. Python's faulthandler dump (innermost frame first) reads the same; a dump whose
+    innermost frame is elsewhere (a data loader) is no collective hang."""
+    d, _, record = diagnose_dev("o-0018")
+    assert d.label == record["label"] == "nccl_or_distributed"
+    fault = (
+        "Thread 0x00007f3c2a7fc700 (most recent call first):\n"
+        '  File "/opt/conda/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 1700 in all_reduce\n'
+        '  File "/work/train.py", line 88 in step\n'
+    )
+    d = diagnose_log_text(fault)
+    assert d.label == "nccl_or_distributed" and "all_reduce" in d.explanation
+    loader = 'Thread 12 (idle): "MainThread"\n    _poll (multiprocessing/connection.py:424)\n'
+    assert diagnose_log_text(loader).label != "nccl_or_distributed"

@@ -199,3 +199,10 @@ def test_urllibs_403_is_a_host_refusing_an_anonymous_download() -> None:
     assert d.label == record["label"] == "network_download"
     assert diagnose_log_text("urllib.error.HTTPError: HTTP Error 403: Forbidden\n").label == "network_download"
     assert diagnose_log_text("urllib.error.HTTPError: HTTP Error 401: Unauthorized\n").label == "permission_or_auth"
+
+
+def test_a_client_giving_up_after_its_retries() -> None:
+    """TRAIN s-0006: Ollama's pull stops with its errMaxRetriesExceeded ("Error: max retries exceeded",
+    server/download.go) after the blob download kept dropping."""
+    d, _, record = diagnose_dev("s-0006")
+    assert (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("network_download", "retry")
