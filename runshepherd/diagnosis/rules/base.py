@@ -163,6 +163,9 @@ class Pattern:
     regex: re.Pattern[str]
     strength: float = 0.85
     secondary: bool = False
+    # named groups that, when they take part in the match, set its strength (one regex for a family of wordings
+    # whose strongest ones are surer than the rest)
+    surer: tuple[tuple[str, float], ...] = ()
     gate: Gate | None = field(init=False, compare=False, repr=False)
     first: AnyGate | None = field(init=False, compare=False, repr=False)  # the gate's first clause alone
 
@@ -170,9 +173,19 @@ class Pattern:
         object.__setattr__(self, "gate", gate_for(self.regex))  # built once, at import time
         object.__setattr__(self, "first", AnyGate.of([self.gate]) if self.gate is not None else None)
 
+    def strength_of(self, m: re.Match[str]) -> float:
+        return next((s for g, s in self.surer if m.group(g) is not None), self.strength)
 
-def pat(expr: str, strength: float = 0.85, *, secondary: bool = False, flags: int = re.IGNORECASE) -> Pattern:
-    return Pattern(re.compile(expr, flags), strength, secondary)
+
+def pat(
+    expr: str,
+    strength: float = 0.85,
+    *,
+    secondary: bool = False,
+    flags: int = re.IGNORECASE,
+    surer: dict[str, float] | None = None,
+) -> Pattern:
+    return Pattern(re.compile(expr, flags), strength, secondary, tuple((surer or {}).items()))
 
 
 @dataclass(frozen=True)
@@ -230,7 +243,7 @@ class PatternRule:
                     Signal(
                         label=self.label,
                         origin=self.origin,
-                        strength=p.strength,
+                        strength=p.strength_of(m),
                         order=order if order < 0 else ln.index,
                         evidence=[ln.raw.rstrip()],
                         explanation=_render(self.explanation, m),

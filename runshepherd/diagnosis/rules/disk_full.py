@@ -32,6 +32,9 @@ FAMILY = family(
         pat(r"设备上没有空间|超出磁盘限额", 0.9),
         pat(r"There is not enough space on the disk", 0.9),
         pat(r"No usable temporary directory found in", 0.88),
+        # NumPy preallocating a file it writes (numpy/_core/src/multiarray/convert.c, npy_fallocate on ENOSPC: "Not
+        # enough free space to write %d bytes")
+        pat(r"Not enough free space to write \d+ bytes", 0.88),
         pat(r"\b(?:inode|storage|file) quota (?:exceeded|reached)|exceeded (?:your|the) (?:disk|storage) quota", 0.86),
     ),
     # huggingface_hub checks the target's free space before a download and only warns ("Not enough free disk space

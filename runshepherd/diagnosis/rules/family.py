@@ -302,13 +302,24 @@ class TracebackRule:
                     TRACEBACK_STRENGTH,
                     idx,
                     evidence,
-                    _text(None, f.explanation, 0),
+                    _plain(f.explanation),
                     f.fix_kind,
-                    _text(None, f.fix_description, 0),
+                    _plain(f.fix_description),
                     what_would_confirm=f.what_would_confirm,
                 )
             ]
         return []
+
+
+_NO_GROUPS = re.compile("").match("")
+
+
+def _plain(e: Explainer) -> str:
+    """A family's text with nothing taken from a matched line (a traceback's end names no path or package)."""
+    if callable(e):
+        assert _NO_GROUPS is not None
+        return e(_NO_GROUPS)
+    return e
 
 
 # exceptions whose type already names their family: where they were raised does not change it

@@ -94,7 +94,11 @@ FAMILY = family(
     # a shared library or a module that cannot be found is a missing dependency, not a path to fix
     exclude=r"shared (?:object|librar)|\.so(?:\.\d+)*\b(?!/)|\.dylib\b|\.dll\b|\bNo module named\b|\bModuleNotFoundError\b",
     # the exception types that mean a path is not there, whatever their message says
-    exceptions=r"(?:^|\.)(?:FileNotFound(?:Error|Exception)|NoSuchFile(?:Exception)?|IsADirectoryError|NotADirectoryError)$",
+    # (huggingface_hub's RepositoryNotFoundError and RevisionNotFoundError: a model or dataset id, or a revision, that
+    # the Hub does not have, most often a local path that is not there read as a repo id, or a typo; datasets'
+    # DataFilesNotFoundError and EmptyDatasetError: the data files or directory it was pointed at hold nothing)
+    exceptions=r"(?:^|\.)(?:FileNotFound(?:Error|Exception)|NoSuchFile(?:Exception)?|IsADirectoryError|NotADirectoryError"
+    r"|RepositoryNotFoundError|RevisionNotFoundError|DataFilesNotFoundError|EmptyDatasetError)$",
     patterns=(
         pat(r"FileNotFoundError\b.*?(?:: '(?P<path>[^']+)')?$", 0.86),
         pat(r"can't open file '(?P<path>[^']+)': \[Errno 2\]", 0.88),
@@ -162,6 +166,28 @@ FAMILY = family(
         pat(
             r"NoSuchKey|The specified key does not exist|\(404\) when calling the (?:HeadObject|GetObject) operation",
             0.86,
+        ),
+        # TensorFlow's file systems report an OS error as "<path>; <strerror>" (tsl/platform/errors.h, IOError:
+        # StrCat(context, "; ", strerror(errno))), raised as NotFoundError when the path is not there
+        pat(r"errors_impl\.NotFoundError: (?P<path>[^\s;]+);(?:\s|$)", 0.82, flags=0),
+        # huggingface_hub's refusal of an id it has no repository or revision for (utils/_http.py: "Repository Not
+        # Found for url: …", "Revision Not Found for url: …")
+        pat(r"\b(?:Repository|Revision) Not Found for url: ", 0.8, flags=0),
+        # an exception saying no file (checkpoint, weights, dataset …) of the kind it needs was found where it looked
+        # ("No file with name: consolidated.00.pth found in /tmp/x", "No checkpoint files found in dir")
+        pat(
+            r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception): (?:.{0,80}\b)?(?i:No (?:such )?(?:\w+ ){0,2}(?:files?"
+            r"|director(?:y|ies)|folders?|checkpoints?|weights?|datasets?)\b).{0,160}?\b(?i:found|exists?)\b",
+            0.78,
+            flags=0,
+        ),
+        # a dataset the run names that the program's list of datasets does not define ("Undefined dataset x in
+        # dataset_info.json"): the list read is not the one meant, or the dataset was never added to it
+        pat(
+            r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception): .{0,80}?(?i:\b(?:Undefined|Unregistered) dataset\b"
+            r"|\bdataset \S+ (?:is )?not (?:defined|registered) in\b)",
+            0.74,
+            flags=0,
         ),
         # an exception whose message names a path (a folder in it, or a data/checkpoint file's extension) and says it
         # is not there, in any of the words programs use

@@ -25,6 +25,11 @@ def _groups(m: re.Match[str]) -> dict[str, str]:
 
 def _explain(m: re.Match[str]) -> str:
     d = _groups(m)
+    if d.get("reg"):
+        return (
+            f"The config asks for '{d['reg']}', which no installed package has registered: the package (or the "
+            "project's own module) that defines it is not installed, is another version, or is never imported."
+        )
     if d.get("ver"):
         return (
             f"The installed version of '{d['ver']}' does not have a name the code uses: the code was written for an "
@@ -49,6 +54,12 @@ def _explain(m: re.Match[str]) -> str:
 
 def _fix(m: re.Match[str]) -> str:
     d = _groups(m)
+    if d.get("reg"):
+        return (
+            f"Install the package that provides '{d['reg']}' (the project's own package, from its source, rather than "
+            "the plain library), or import the module that registers it (OpenMMLab configs: `custom_imports`); "
+            "check the name's spelling in the config."
+        )
     if d.get("ver"):
         return (
             f"Install the release of '{d['ver']}' the code was written for (pin that version in the requirements), "
@@ -124,6 +135,28 @@ def _program_not_installed(ctx: Context) -> list[Signal]:
     return []
 
 
+# a module of an installed package lacks a name the code uses: the traceback shows the package under site-packages
+# (or dist-packages), so it is a library at another release than the code expects, not the project's own module
+_MODULE_ATTR = re.compile(r"^(?:\w+\.)*AttributeError: module '(?P<ver>[\w.]+)' has no attribute '\w+'")
+
+
+def _installed_module_lacks(ctx: Context) -> list[Signal]:
+    lines = ctx.log.lines
+    for idx in ctx.log.exceptions[:6]:
+        ln = lines[idx]
+        m = _MODULE_ATTR.match(ln.text.strip())
+        if m is None or "partially initialized module" in ln.text:
+            continue
+        top = re.escape(m.group("ver").split(".")[0])
+        installed = re.compile(r"[/\\](?:site|dist)-packages[/\\]" + top + r"(?:[/\\]|\.py\b)")
+        frame = next((f for f in lines[max(0, idx - 60) : idx] if installed.search(f.text)), None)
+        if frame is None:
+            continue
+        ev = [ln.raw.rstrip(), frame.raw.rstrip()]
+        return [Signal("missing_dependency", "user", 0.74, idx, ev, _explain(m), "add_dependency", _fix(m))]
+    return []
+
+
 FAMILY = family(
     "missing_dependency",
     origin="user",
@@ -162,6 +195,19 @@ FAMILY = family(
         pat(r"DistributionNotFound|Packages?NotFoundError|ResolvePackageNotFound", 0.84),
         # pip's resolver: the pinned versions cannot be installed together
         pat(r"ResolutionImpossible|because these package versions have conflicting dependencies", 0.86),
+        # uv's resolver and installer (astral-sh/uv: "No solution found when resolving dependencies:", "Because x
+        # was not found in the package registry …, we can conclude that your requirements are unsatisfiable.",
+        # "Distribution `x @ registry+…` can't be installed because it doesn't have a source distribution or wheel for
+        # the current platform", "x has no wheels with a matching platform tag", "Failed to build `x`"), and the
+        # PubGrub wording Poetry shares ("… version solving failed.")
+        pat(
+            r"No solution found when resolving dependencies|we can conclude that (?:your |the )?(?:project's )?"
+            r"requirements are unsatisfiable|\b(?P<pkg>[\w.\-]+)(?:[<>=!~][^\s,]*)? was not found in the package registry"
+            r"|doesn't have a source distribution or wheel for the current platform|has no wheels with a matching"
+            r" (?:platform|Python(?: ABI)?|Python implementation) tag|\bversion solving failed\b",
+            0.84,
+        ),
+        pat(r"Failed to (?:download and )?build `(?P<build>[\w.\-]+)", 0.82, flags=0),
         pat(r"Could not find a version that satisfies the requirement (?P<pkg>\S+)", 0.84),
         pat(r"No matching distribution found for (?P<pkg>\S+)", 0.84),
         # (a circular import of the user's own modules, or a file named like the package, is the code's: "cannot
@@ -179,6 +225,15 @@ FAMILY = family(
             r")(?:\.[\w.]+)?' has no attribute '\w+'",
             0.74,
         ),
+        # an OpenMMLab registry with no entry of the name a config asks for (mmcv/utils/registry.py: "x is not in the
+        # models registry"; mmengine/registry/build_functions.py: "x is not in the mmdet::model registry. Please check
+        # whether the value of `x` is correct or it was registered as expected"): maintainers' answer is nearly
+        # always the package that registers it (installed from its source, another version, or never imported)
+        pat(r"\b(?P<reg>[\w.]+) is not in the (?:[\w.]+::)?\w+ registry\b", 0.76),
+        # protobuf's runtime refusing code generated for another protobuf release (google/protobuf/descriptor.py:
+        # "Descriptors cannot be created directly. If this call came from a _pb2.py file, your generated code is out
+        # of date and must be regenerated with protoc >= 3.19.0.")
+        pat(r"Descriptors cannot (?:not )?be created directly", 0.84),
         # pip could not build a package from source (no wheel for this Python/platform, a compiler or header missing)
         # (pip/_internal: "Failed building wheel for x", "Could not build wheels for x, which is required to install
         # pyproject.toml-based projects", "Failed to build installable wheels", "subprocess-exited-with-error")
@@ -304,7 +359,10 @@ FAMILY = family(
             "a base image that includes it.",
         ),
     ),
-    rules=(FunctionRule("program_not_installed", _program_not_installed),),
+    rules=(
+        FunctionRule("program_not_installed", _program_not_installed),
+        FunctionRule("installed_module_lacks", _installed_module_lacks),
+    ),
     fixer=fix_dependency,
     exceptions=r"^(?:\w+\.)*(?:ModuleNotFoundError|PackageNotFoundError|DistributionNotFound)$",
 )

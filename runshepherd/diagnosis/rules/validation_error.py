@@ -111,40 +111,67 @@ _CONFIG = PatternRule(
             0.86,
             flags=0,
         ),
-        pat(r"^\S+: error: unrecognized arguments: ", 0.9, flags=0),
         # transformers' HfArgumentParser refusing leftover arguments (hf_argparser.py: "Some specified arguments are
         # not used by the HfArgumentParser: {remaining_args}")
         pat(r"Some specified arguments are not used by the HfArgumentParser", 0.88, flags=0),
         # the shell running an option, or a carriage return, as a command: a launch script's line continuation is
         # broken (CRLF line endings, a space after the backslash), so its arguments never reached the program
         pat(r"(?:line \d+|^\S+): (?:--?[\w.-]+|\$'\\r'): command not found", 0.86, flags=0),
-        pat(r"^\S+: error: the following arguments are required: ", 0.9, flags=0),
-        pat(r"^\S+: error: argument \S+: (?:invalid|expected)", 0.88, flags=0),
-        pat(r"^Error: (?:No such option|Missing option|Missing argument|Invalid value for) ", 0.85, flags=0),
+        # click's usage errors (click/exceptions.py, click/core.py: "No such option: --x", "No such command 'x'.",
+        # "Missing option '--x'.", "Invalid value for '--x': …")
+        pat(
+            r"^Error: (?:No such (?:option|command)|Missing option|Missing argument|Invalid value for) ", 0.85, flags=0
+        ),
         pat(
             r"Error merging override|Could not override '|Could not append to config\. An item is already at",
             0.85,
             flags=0,
         ),  # Hydra: the command line's overrides do not fit the config
+        # argparse's own messages after "<prog>: error: " (cpython Lib/argparse.py: "argument %s: invalid choice:
+        # %r (choose from %s)", "the following arguments are required: %s", "unrecognized arguments: %s",
+        # "ambiguous option: %s could match %s", "one of the arguments %s is required"), whatever the program's
+        # name (a CLI's prog often has a space: "TRL CLI: error: argument command: invalid choice: 'vllm-serve'");
+        # an option the program does not take, or one it needs and was not given, is surest (0.9); programs that
+        # call parser.error themselves often capitalise it ("Unrecognized arguments: …")
+        pat(
+            r"^(?:\S+|[\w.\- /]{1,60}): error: (?:(?P<sure>[Uu]nrecognized arguments: |the following arguments are required: )"
+            r"|argument [^\s:]+(?: [^\s:]+)?: |ambiguous option: |one of the arguments .{1,80} is required)",
+            0.88,
+            flags=0,
+            surer={"sure": 0.9},
+        ),
         # any argparse-style parser (argparse, jsonargparse/LightningCLI, HfArgumentParser) ends with
         # "usage: …" then "prog.py: error: <why>"; absl flags ("FATAL Flags parsing error: …"), python-fire
         # ("ERROR: Could not consume arg: --x"), click ("Error: Got unexpected extra argument")
         pat(r"^\S+\.py: error: ", 0.86, flags=0),
-        # argparse's own messages after "<prog>: error: " (cpython Lib/argparse.py: "argument %s: invalid choice:
-        # %r (choose from %s)", "the following arguments are required: %s", "unrecognized arguments: %s",
-        # "ambiguous option: %s could match %s", "one of the arguments %s is required"), whatever the program's
-        # name (a CLI's prog often has a space: "TRL CLI: error: argument command: invalid choice: 'vllm-serve'")
-        pat(
-            r"^[\w.\- /]{1,60}: error: (?:argument [^\s:]+(?: [^\s:]+)?: |unrecognized arguments: |the following arguments"
-            r" are required: |ambiguous option: |one of the arguments .{1,80} is required)",
-            0.88,
-            flags=0,
-        ),
         # argparse exits with status 2 after its usage error; in a notebook (Jupyter, Colab) that is all the cell
         # shows: "An exception has occurred, use %tb to see the full traceback." then "SystemExit: 2"
         pat(r"^SystemExit: 2\s*$", 0.7, flags=0),
         pat(r"\bFlags parsing error: |^ERROR: Could not consume arg(?:ument)?: ", 0.86, flags=0),
         pat(r"^Error: Got unexpected extra arguments? ", 0.85, flags=0),
+        # Hydra's defaults list naming a config-group option that does not exist (hydra/_internal/config_loader_impl.py:
+        # "In 'config': Could not find 'model/resnet99'", then "Available options in 'model':"): a rejected choice
+        pat(r"^In '[^']+': Could not (?:find|load) '[^']+'|^Available options in '[^']+':", 0.82, flags=0),
+        # a check that names the argument or option it refuses, whatever exception type carries it (Ultralytics'
+        # ultralytics/cfg/__init__.py raises SyntaxError "'x' is not a valid YOLO argument.", TypeError "'k=v' is of
+        # invalid type str. Valid 'k' types are …" and ValueError "'k=v' is an invalid value. Valid 'k' values are …")
+        pat(
+            r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception): .*(?i:\bis not a valid (?:\w+ ){0,2}(?:argument|option|flag"
+            r"|parameter|setting|key|choice)s?\b|\bis of invalid type \w+\. Valid\b|\bis an invalid value\. Valid\b)",
+            0.78,
+            flags=0,
+        ),
+        # a value refused together with the values that would be accepted ("Unknown task x, available tasks are
+        # [...]", "Invalid mode 'x'. Expected one of ...", "unsupported dtype x; choose from ..."): the run's
+        # configuration named something the program does not offer
+        pat(
+            r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception): .*(?i:\bunknown|\binvalid|\bunsupported|\bunrecognized"
+            r"|\bnot (?:a )?valid|\bnot supported|\bnot recognized)\b.{0,200}(?i:\b(?:should|must) be one of|\bexpected"
+            r" one of|\bchoose from|\b(?:valid|available|supported|allowed|possible) (?:\w+ ){0,2}(?:are|is|include)\b"
+            r"|\bavailable (?:\w+ ){0,2}:)",
+            0.72,
+            flags=0,
+        ),
         # a value check that rejected a setting, in the words such checks use ("invalid strategy name", "is not a
         # valid URI", "must be one of", "is not supported"), on the exception that stopped the program: weaker
         # than a parser's own error, stronger than a bare exception in the user's code

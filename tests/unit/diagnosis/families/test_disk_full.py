@@ -59,3 +59,11 @@ def test_huggingface_hubs_free_space_warning_is_read() -> None:
         "/root/.cache/huggingface/hub/models--x/blobs only has 1021.29 MB free disk space.\n  warnings.warn(\n"
     )
     assert diagnose_log_text(log).label == "disk_full"
+
+
+def test_numpy_preallocating_a_file_without_room_is_disk_full() -> None:
+    # numpy/_core/src/multiarray/convert.c (npy_fallocate on ENOSPC)
+    log = 'Traceback (most recent call last):\n  File "prep.py", line 9, in <module>\n    arr.tofile(f)\n'
+    log += "OSError: Not enough free space to write 1048576000 bytes\n"
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("disk_full", "free_disk")

@@ -134,3 +134,34 @@ def test_a_windows_path_with_bad_syntax_is_a_path_to_fix() -> None:
 )
 def test_a_path_not_found_in_other_words_and_languages(log: str) -> None:
     assert diagnose_log_text(log).label == "file_not_found"
+
+
+@pytest.mark.parametrize("case_id", ["p-0001", "p-0012", "s-0007"])
+def test_an_exception_whose_message_names_a_missing_file_or_dataset(case_id: str) -> None:
+    """TensorFlow's "<path>;" NotFoundError, "No file with name: x found in <dir>", a dataset its list does not
+    define: the stopping exception says what is not there, so it is a path to fix, not a bug in the code."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "file_not_found" and d.fix.kind == "fix_path"
+
+
+TRACEBACK = 'Traceback (most recent call last):\n  File "train.py", line 12, in <module>\n    main()\n'
+
+
+@pytest.mark.parametrize(
+    "last",
+    [
+        # TensorFlow's file systems: "<path>; <strerror>" (tsl/platform/errors.h, IOError)
+        "tensorflow.python.framework.errors_impl.NotFoundError: ckpt/model-100.index; No such file or directory",
+        # huggingface_hub: an id the Hub has no repository or revision for (utils/_http.py hf_raise_for_status)
+        "huggingface_hub.errors.RepositoryNotFoundError: 404 Client Error. (Request ID: Root=1-65)",
+        "huggingface_hub.errors.RevisionNotFoundError: 404 Client Error. (Request ID: Root=1-66)",
+        # datasets: data files that are not there (datasets/data_files.py)
+        "datasets.exceptions.DataFilesNotFoundError: Unable to find '/home/u/data/train-*.jsonl'",
+        "ValueError: No checkpoint files found in directory /runs/exp3/ckpts",
+    ],
+)
+def test_missing_files_named_by_library_exceptions(last: str) -> None:
+    d = diagnose_log_text(TRACEBACK + last + "\n")
+    assert (d.label, d.fix.kind) == ("file_not_found", "fix_path"), last
+    # a verdict read from where the traceback ends still explains the family, never a stand-in exit code
+    assert "does not exist" in d.explanation and "exit code" not in d.explanation

@@ -249,3 +249,48 @@ def test_a_wheel_pip_could_not_build_is_explained_as_a_build_failure() -> None:
     log = "ERROR: Could not build wheels for tokenizers, which is required to install pyproject.toml-based projects\n"
     d = diagnose_log_text(log)
     assert d.label == "missing_dependency" and "could not build the package 'tokenizers'" in d.explanation
+
+
+@pytest.mark.parametrize("case_id", ["s-0011", "p-0028"])
+def test_a_registry_without_the_entry_and_uv_without_a_wheel(case_id: str) -> None:
+    """mmcv's "'ReDet' is not in the models registry" (the package that registers it is not installed) and uv's
+    "doesn't have a source distribution or wheel for the current platform": something to install or pin."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "missing_dependency" and d.fix.kind == "add_dependency"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # uv's resolver (astral-sh/uv resolver errors, as uv prints them)
+        "  × No solution found when resolving dependencies:\n  ╰─▶ Because flash-attn2 was not found in the package "
+        "registry and you require flash-attn2, we can conclude that your requirements are unsatisfiable.\n",
+        "  × Failed to build `flash-attn==2.5.8`\n  ├─▶ The build backend returned an error\n",
+        # mmengine's registry (mmengine/registry/build_functions.py)
+        "KeyError: 'CoDETR is not in the mmdet::model registry. Please check whether the value of `CoDETR` is correct "
+        "or it was registered as expected. More details can be found at https://mmengine.readthedocs.io/en/latest/"
+        "advanced_tutorials/config.html#import-the-custom-module'\n",
+        # protobuf's runtime refusing generated code of another release (google/protobuf/descriptor.py)
+        "TypeError: Descriptors cannot be created directly.\nIf this call came from a _pb2.py file, your generated "
+        "code is out of date and must be regenerated with protoc >= 3.19.0.\n",
+    ],
+)
+def test_resolvers_registries_and_generated_code_of_another_release(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency"), log
+
+
+TRACEBACK_START = 'Traceback (most recent call last):\n  File "train.py", line 3, in <module>\n    import mymodels\n'
+
+
+def test_a_module_of_an_installed_package_without_the_name_is_another_release() -> None:
+    """The traceback shows the module under site-packages: a library at another version, not the project's code.
+    The same error in a module of the project itself stays an error in the code."""
+    frame = '  File "/opt/conda/lib/python3.10/site-packages/einops/layers/torch.py", line 3, in <module>\n'
+    installed = TRACEBACK_START + frame + "AttributeError: module 'einops.layers' has no attribute 'Rearrange2'\n"
+    d = diagnose_log_text(installed)
+    assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency")
+    assert "einops.layers" in d.explanation
+    own = TRACEBACK_START + '  File "/home/u/proj/mymodels/net.py", line 3, in <module>\n'
+    own += "AttributeError: module 'mymodels.net' has no attribute 'Rearrange2'\n"
+    assert diagnose_log_text(own).label == "user_code_error"

@@ -142,3 +142,49 @@ def test_a_scheduler_refusing_an_option_value_or_the_script(log: str) -> None:
 )
 def test_settings_whose_arithmetic_does_not_fit(log: str) -> None:
     assert diagnose_log_text(log).label == "validation_error"
+
+
+def test_an_argument_check_that_raises_syntaxerror_is_a_rejected_setting() -> None:
+    """Ultralytics' cfg check raises SyntaxError "'save_dir' is not a valid YOLO argument.": a setting to change."""
+    d, _, record = diagnose_dev("s-0020")
+    assert d.label == record["label"] == "validation_error" and d.fix.kind == "fix_code"
+
+
+@pytest.mark.parametrize(
+    ("log", "confidence"),
+    [
+        # cpython Lib/argparse.py: one pattern reads them all; an unknown or a missing option is surest
+        ("usage: train.py [-h] --data DATA\ntrain.py: error: unrecognized arguments: --lr 3e-4\n", 0.9),
+        ("usage: torchrun [-h] ...\ntorchrun: error: the following arguments are required: training_script\n", 0.9),
+        ("usage: serve [-h] {a,b}\nserve: error: argument mode: invalid choice: 'c' (choose from 'a', 'b')\n", 0.88),
+        ("usage: x [-h] [--opt OPT]\nx: error: ambiguous option: --op could match --opt, --optim\n", 0.88),
+        ("usage: main.py [-h] [-c CONFIG]\nmain.py: error: Unrecognized arguments: --trainer.gpus 2\n", 0.9),
+    ],
+)
+def test_argparse_errors_and_how_sure_each_is(log: str, confidence: float) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("validation_error", "fix_code"), log
+    assert d.confidence == pytest.approx(confidence), log
+
+
+TRACEBACK_START = 'Traceback (most recent call last):\n  File "run.py", line 7, in <module>\n    main(cfg)\n'
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # Hydra's defaults list naming a config-group option that does not exist
+        "In 'config': Could not find 'model/resnet99'\n\nAvailable options in 'model':\n\tresnet18\n\tresnet50\n"
+        "Config search path:\n\tprovider=hydra, path=pkg://hydra.conf\n",
+        # click (click/core.py): a subcommand that does not exist
+        "Usage: cli.py [OPTIONS] COMMAND [ARGS]...\nTry 'cli.py --help' for help.\n\nError: No such command 'trian'.\n",
+        # a value refused with the list of accepted ones, whatever the exception type
+        TRACEBACK_START + "KeyError: \"Unknown task text-generations, available tasks are ['text-generation']\"\n",
+        # Ultralytics' type check of a CLI value (ultralytics/cfg/__init__.py check_cfg)
+        TRACEBACK_START + "TypeError: 'epochs=ten' is of invalid type str. Valid 'epochs' types are int (i.e. "
+        "'epochs=0') or float (i.e. 'epochs=0.5')\n",
+    ],
+)
+def test_config_choices_commands_and_values_a_program_refuses(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("validation_error", "fix_code"), log
