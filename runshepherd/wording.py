@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 _IRREGULAR = {"GiB of memory": "GiB of memory", "memory": "memory"}
 
@@ -76,3 +77,15 @@ def proposed(text: str) -> str:
     if verb.lower() in _DONE:
         body = f"{verb.lower()} {rest}".rstrip()
     return f"Proposed: {body}."
+
+
+def sentence_start(text: str) -> str:
+    """``text`` with a capital first letter when its first word is a plain lowercase word ("train a model" →
+    "Train a model"); a path, file name, command or identifier keeps its case ("train.py for 2 epochs", "python
+    train.py", "bert-base on imdb", "eval_v2 …"), and nothing after the first letter ever changes case."""
+    first = text.split(maxsplit=1)[0] if text.strip() else ""
+    plain = re.fullmatch(r"[a-z]+[,;:]?", first) and first.rstrip(",;:") not in _COMMANDS
+    return text[0].upper() + text[1:] if plain else text
+
+
+_COMMANDS = {"python", "python3", "bash", "sh", "torchrun", "accelerate", "deepspeed", "srun", "sbatch", "osmo"}

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from runshepherd.errors import RunShepherdError
 from runshepherd.names import is_id
 from runshepherd.spec.model import NAME_MAX, NAME_RE
+from runshepherd.wording import sentence_start
 
 
 class AppVersion(BaseModel):
@@ -97,5 +98,5 @@ def describe(spec_name: str, request: str) -> str:
     """One sentence for the app, from what the person asked (or the spec's name)."""
     text = request.strip().rstrip(".")
     if text:
-        return text[0].upper() + text[1:] + "."
+        return sentence_start(text) + "."  # never "Train.py": a file name keeps its case
     return f"Runs the {spec_name} workflow."

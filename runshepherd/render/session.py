@@ -56,7 +56,9 @@ def done_event(values: dict[str, Any]) -> dict[str, Any]:
 def done_line(session: str, done: dict[str, Any], kind: str = "session") -> str:
     """The last terminal line of a finished session; a "no" before submitting reads as the person's own stop."""
     if done.get("declined"):
-        return f"{kind} {session} done · {str(done.get('reason') or 'not submitted, as you said').capitalize()}"
+        return (
+            f"{kind} {session} done · {wording.sentence_start(str(done.get('reason') or 'not submitted, as you said'))}"
+        )
     outcome = done.get("outcome")
     reason = f" ({done['reason']})" if done.get("reason") and outcome != "COMPLETED" else ""
     return f"{kind} {session} done · {outcome}{reason}"

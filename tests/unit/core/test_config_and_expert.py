@@ -164,3 +164,16 @@ def test_the_plan_names_a_setting_given_as_a_flag_once(tmp_path: Path) -> None:
     ], draft.understood
     both = parse_request("train.py for 3 epochs --epochs 2", tmp_path).understood
     assert both == ["epochs=3", "script=train.py", "--epochs=2"]  # two different values: both said, both shown
+
+
+def test_an_app_description_never_changes_the_case_of_a_file_or_identifier() -> None:
+    """The save-app question read '("Train.py for 2 epochs.")' for the request 'train.py for 2 epochs'."""
+    from runshepherd.apps.registry import describe
+    from runshepherd.render.session import done_line
+
+    assert describe("train", "train.py for 2 epochs") == "train.py for 2 epochs."
+    assert describe("train", "python train.py --epochs 2") == "python train.py --epochs 2."
+    assert describe("b", "bert-base on imdb with NaN guard") == "bert-base on imdb with NaN guard."
+    assert describe("c", "train a small classifier") == "Train a small classifier."  # a plain word still starts it
+    said = done_line("s1", {"declined": True, "reason": "not submitted: you said no to train.py on H100"})
+    assert said.endswith("Not submitted: you said no to train.py on H100"), said  # was: "… to train.py on h100"
