@@ -18,7 +18,11 @@ With ``--cli`` the product path is measured too: a job submitted to the local ba
 in the middle), then ``orchestrate logs WF --json`` and ``orchestrate diagnose WF --json`` run on it in child
 processes (peak RSS from wait4), against ``grep -c ''`` on the same task log.
 
+With ``--raw MB`` only the raw lines are measured: `orchestrate logs WF --raw [--json] --tail N` for N = 200 and
+10**9 on a job's MB-megabyte log, peak RSS and seconds, against GNU `tail -n N` on the same file in the same run.
+
     python benchmarks/bench_logs.py [--big] [--sizes 1 50] [--plain] [--scanners numpy hyperscan] [--cli [MB ...]]
+    python benchmarks/bench_logs.py --raw 100
 """
 
 from __future__ import annotations
@@ -275,10 +279,10 @@ def _timed(cmd: list[str], env: dict[str, str]) -> tuple[str, float, float]:
     return out.decode(), seconds, usage.ru_maxrss / 1024
 
 
-def measure_cli(size_mb: float, tmp: Path) -> list[CliRow]:
+def _submit_buried(size_mb: float, tmp: Path) -> tuple[dict[str, str], str, Path]:
     """Submit a job that prints ``size_mb`` of log with the root error in the middle (local backend, the real
-    task log), then time `orchestrate logs WF --json` and `orchestrate diagnose WF --json` on it."""
-    from runshepherd.logs.synthetic import BURIED_ERROR, buried_error_spec
+    task log) and wait for its end: the environment, the workflow id and the task's log file."""
+    from runshepherd.logs.synthetic import buried_error_spec
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("RUNSHEPHERD_")}
     env.update(RUNSHEPHERD_STATE_DIR=str(tmp / f"state-{size_mb:g}"), RUNSHEPHERD_BACKEND="local")
@@ -294,7 +298,15 @@ def measure_cli(size_mb: float, tmp: Path) -> list[CliRow]:
         if row["status"] not in ("PENDING", "RUNNING", "WAITING"):
             break
         time.sleep(2)
-    log = next(Path(env["RUNSHEPHERD_STATE_DIR"]).rglob("tasks/train/log"))
+    return env, wid, next(Path(env["RUNSHEPHERD_STATE_DIR"]).rglob("tasks/train/log"))
+
+
+def measure_cli(size_mb: float, tmp: Path) -> list[CliRow]:
+    """`orchestrate logs WF --json` and `orchestrate diagnose WF --json` on a job's ``size_mb`` log."""
+    from runshepherd.logs.synthetic import BURIED_ERROR
+
+    env, wid, log = _submit_buried(size_mb, tmp)
+    orch = _orchestrate()
     grep = best_of(["grep", "-c", "", str(log)], 3)
     rows = []
     for command in ("logs", "diagnose"):
@@ -333,6 +345,73 @@ def print_cli(rows: list[CliRow]) -> None:
     print(f"  {'PASS' if ok else 'MISS'}  100 MB bar: root kept, <= 1500 tokens, peak RSS <= 150 MB")
 
 
+# ------------------------------------------------------------------------------------ raw lines, any tail
+class RawRow(BaseModel):
+    command: str
+    tail: int
+    seconds: float
+    rss_peak_mb: float
+    out_mb: float
+
+
+def _timed_bytes(cmd: list[str], env: dict[str, str], tmp: Path) -> tuple[int, float, float]:
+    """Bytes written to stdout (counted, not kept), wall seconds and the command's own peak RSS in MB.
+
+    The RSS comes from GNU time (``%M``) when it is installed: a child forked from this interpreter reports the
+    interpreter's pages in its wait4 ``ru_maxrss`` (about 50 MB here), which would hide a small command's own."""
+    gnu_time = Path("/usr/bin/time")
+    rss_file = tmp / "rss"
+    wrapped = [str(gnu_time), "-f", "%M", "-o", str(rss_file), *cmd] if gnu_time.is_file() else cmd
+    started = time.perf_counter()
+    proc = subprocess.Popen(wrapped, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    assert proc.stdout is not None
+    size = 0
+    while chunk := proc.stdout.read(1 << 20):
+        size += len(chunk)
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - started
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited with {os.waitstatus_to_exitcode(status)}")
+    kb = int(rss_file.read_text().split()[-1]) if gnu_time.is_file() else usage.ru_maxrss
+    return size, seconds, kb / 1024
+
+
+def measure_raw(size_mb: float, tmp: Path, tails: list[int]) -> list[RawRow]:
+    """`orchestrate logs WF --raw [--json] --tail N` on a job's ``size_mb`` log, and GNU `tail -n N` on the same
+    file as the baseline of the same run (it streams: its memory does not grow with N)."""
+    env, wid, log = _submit_buried(size_mb, tmp)
+    orch = _orchestrate()
+    rows = []
+    for tail in tails:
+        for name, cmd in (
+            ("tail -n", ["tail", "-n", str(tail), str(log)]),
+            ("logs --raw", [*orch, "logs", wid, "--raw", "--tail", str(tail)]),
+            ("logs --raw --json", [*orch, "logs", wid, "--raw", "--json", "--tail", str(tail)]),
+        ):
+            _timed_bytes(cmd, env, tmp)  # warm the page cache
+            size, seconds, rss = _timed_bytes(cmd, env, tmp)
+            rows.append(RawRow(command=name, tail=tail, seconds=seconds, rss_peak_mb=rss, out_mb=size / 1e6))
+    log_mb = log.stat().st_size / 1e6
+    shutil.rmtree(tmp / f"state-{size_mb:g}", ignore_errors=True)
+    print(f"\nraw lines through the CLI (local backend, a {log_mb:.0f} MB task log)")
+    print(f"{'command':>18} {'tail':>11} {'seconds':>8} {'RSS MB':>7} {'out MB':>7} {'RSS / tail -n 200 run':>22}")
+    for r in rows:
+        small = next(x for x in rows if x.command == r.command and x.tail == min(tails))
+        print(
+            f"{r.command:>18} {r.tail:>11} {r.seconds:8.2f} {r.rss_peak_mb:7.0f} {r.out_mb:7.1f} "
+            f"{r.rss_peak_mb / small.rss_peak_mb:22.2f}"
+        )
+    big = [r for r in rows if r.tail == max(tails) and r.command != "tail -n"]
+    ok = all(
+        r.rss_peak_mb <= 1.5 * next(x for x in rows if x.command == r.command and x.tail == min(tails)).rss_peak_mb
+        for r in big
+    )
+    print(
+        f"  {'PASS' if ok else 'MISS'}  peak RSS with the largest tail <= 1.5x the same command's with --tail {min(tails)}"
+    )
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--big", action="store_true", help="add the 1 GB logs (a few minutes to generate)")
@@ -353,7 +432,18 @@ def main() -> int:
         default=None,
         help="also measure `orchestrate logs/diagnose WF --json` on logs of these sizes in MB (default 100, +1024 with --big)",
     )
+    parser.add_argument(
+        "--raw",
+        type=float,
+        default=None,
+        metavar="MB",
+        help="only measure `orchestrate logs --raw [--json] --tail N` (N = 200 and 10**9) on a log of MB megabytes",
+    )
     args = parser.parse_args()
+    if args.raw is not None:
+        with tempfile.TemporaryDirectory(prefix="bench-logs-raw-") as tmp:
+            measure_raw(args.raw, Path(tmp), [200, 10**9])
+        return 0
     sizes = [*args.sizes, *([1024.0] if args.big else [])]
     wheres: list[Where] = ["early", "middle", "late"]
     if shutil.which("grep") is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -228,8 +229,13 @@ def logs(
 
         patterns = ctx.settings.logs.redaction_patterns
         lines = redacted_lines(backend.logs(workflow_id, task, tail=tail, timeout=None), patterns)
-        if as_json:
-            ctx.print_json({"workflow_id": workflow_id, "task": task, "lines": list(lines)})
+        if as_json:  # written as it is read, the same text as one json.dumps of the whole document
+            head = json.dumps({"workflow_id": workflow_id, "task": task})[:-1]
+            sys.stdout.write(head + ', "lines": [')
+            for i, line in enumerate(lines):
+                sys.stdout.write((", " if i else "") + json.dumps(line))
+            sys.stdout.write("]}\n")
+            sys.stdout.flush()
             return 0
         from runshepherd.logs.decode import strip_controls
 

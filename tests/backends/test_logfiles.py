@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import heapq
+import os
+import random
 from pathlib import Path
 
-from runshepherd.backends.files.logfiles import Follower, complete_end, format_line, iter_existing, tail_lines
+import pytest
+
+from runshepherd.backends.files.logfiles import STAMP_LEN, Follower, complete_end, format_line, iter_existing
+
+
+def tail_lines(path: Path, n: int, end: int) -> list[str]:
+    return list(iter_existing([path], {path: end}, n))
 
 
 def test_tail_reads_last_lines_of_a_large_file(tmp_path: Path) -> None:
@@ -25,7 +34,7 @@ def test_a_line_still_being_written_is_not_returned(tmp_path: Path) -> None:
     log = tmp_path / "log"
     log.write_text("2025/01/01 00:00:00 [t] whole\n2025/01/01 00:00:01 [t] hal")
     end = complete_end(log)
-    assert iter_existing([log], {log: end}, None) == ["2025/01/01 00:00:00 [t] whole"]
+    assert list(iter_existing([log], {log: end}, None)) == ["2025/01/01 00:00:00 [t] whole"]
     follower = Follower([log], {log: end})
     assert follower.poll() == []
     with log.open("a") as fh:
@@ -38,7 +47,7 @@ def test_all_tasks_interleave_by_time_and_tail_applies_to_the_merge(tmp_path: Pa
     a.write_text("2025/01/01 00:00:00 [a] a1\n2025/01/01 00:00:02 [a] a2\n")
     b.write_text("2025/01/01 00:00:01 [b] b1\n2025/01/01 00:00:03 [b] b2\n")
     ends = {a: complete_end(a), b: complete_end(b)}
-    merged = iter_existing([a, b], ends, None)
+    merged = list(iter_existing([a, b], ends, None))
     assert [line.split()[-1] for line in merged] == ["a1", "b1", "a2", "b2"]
     assert [line.split()[-1] for line in iter_existing([a, b], ends, 3)] == ["b1", "a2", "b2"]
 
@@ -46,3 +55,57 @@ def test_all_tasks_interleave_by_time_and_tail_applies_to_the_merge(tmp_path: Pa
 def test_line_format_matches_osmo() -> None:
     assert format_line("train", "epoch 1").endswith(" [train] epoch 1")
     assert format_line("train", "Uploading outputs", control=True).endswith(" [train][osmo] Uploading outputs")
+
+
+# The reading before it streamed (it held the whole tail: blocks, their join, the text and the list of lines),
+# kept as the oracle the streamed reading must equal line for line.
+def _old_tail(path: Path, n: int, end: int) -> list[str]:
+    with path.open("rb") as fh:
+        pos, blocks, newlines = end, [], 0
+        while pos > 0 and newlines <= n:
+            step = min(64 * 1024, pos)
+            pos -= step
+            fh.seek(pos)
+            block = fh.read(step)
+            blocks.append(block)
+            newlines += block.count(b"\n")
+    return b"".join(reversed(blocks)).decode("utf-8", errors="replace").splitlines()[-n:]
+
+
+def _old_existing(paths: list[Path], ends: dict[Path, int], tail: int | None) -> list[str]:
+    if tail is None:
+        per = [p.read_bytes()[: ends[p]].decode("utf-8", errors="replace").splitlines() for p in paths]
+        return list(heapq.merge(*per, key=lambda line: line[:STAMP_LEN]))
+    per = [_old_tail(p, tail, ends[p]) for p in paths]
+    return list(heapq.merge(*per, key=lambda line: line[:STAMP_LEN]))[-tail:]
+
+
+@pytest.fixture
+def awkward_logs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """Two task logs with long lines (longer than a read), carriage returns (progress bars), other characters
+    that end a line for Python, multi-byte and broken UTF-8, empty lines and an unfinished last line."""
+    import runshepherd.backends.files.logfiles as logfiles
+
+    monkeypatch.setattr(logfiles, "_BLOCK", 512)  # small blocks and reads: every boundary is crossed many times
+    monkeypatch.setattr(logfiles, "_READ_BUDGET", 1)  # pieces of the 16 KiB floor, split across two files
+    rng = random.Random(7)
+    oddities = [b"", b"x" * 40_000, b"a\rb\r\nc", b"50%|##  |\r60%|### |", b"f\x0cg\x1ch\xc2\x85i"]
+    oddities += ["é…\u2028z".encode(), b"bad \xff\xfe \xe2\x80"]
+    paths = []
+    for task in ("a", "b"):
+        path = tmp_path / task
+        with path.open("wb") as fh:
+            for i in range(3000):
+                text = rng.choice(oddities) if rng.random() < 0.3 else b"step %d" % i
+                fh.write(f"2025/01/01 00:{i // 60 % 60:02d}:{i % 60:02d} [{task}] ".encode() + text + b"\n")
+            fh.write(f"2025/01/01 01:00:00 [{task}] unfinished".encode())
+        paths.append(path)
+    return paths
+
+
+@pytest.mark.parametrize("tail", [None, 1, 2, 7, 500, 2999, 3000, 3400, 5999, 6000, 10**9])
+def test_streamed_tail_equals_the_old_whole_in_memory_reading(awkward_logs: list[Path], tail: int | None) -> None:
+    ends = {p: complete_end(p) for p in awkward_logs}
+    assert all(ends[p] < os.path.getsize(p) for p in awkward_logs)  # the unfinished line is not read
+    for paths in (awkward_logs[:1], awkward_logs):
+        assert list(iter_existing(paths, ends, tail)) == _old_existing(paths, ends, tail)
