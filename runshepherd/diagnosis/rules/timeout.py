@@ -44,6 +44,12 @@ _NOT_READY = PatternRule(
             r"|min|minutes)\b|in (?:the )?given time)",
             0.8,
         ),
+        # the same fixed start-up time in other words: Ray Train's controller ("The worker group startup timed out
+        # after 30.0 seconds waiting for 8 workers", RAY_TRAIN_WORKER_GROUP_START_TIMEOUT_S)
+        pat(
+            r"\b(?:startup|start-up|initiali[sz]ation) timed out after \d+(?:\.\d+)? ?(?:s|sec|seconds|min|minutes)\b",
+            0.8,
+        ),
     ),
 )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from runshepherd.diagnosis.errorblock import is_benign, positive_evidence
+from runshepherd.diagnosis.errorblock import Line, is_benign, positive_evidence
 from runshepherd.diagnosis.fixes import fix_unschedulable
 from runshepherd.diagnosis.pending import _from_reasons, translate
 from runshepherd.diagnosis.prefilter import Gated
@@ -213,6 +213,44 @@ def _still_queued(ctx: Context) -> list[Signal]:
     ]
 
 
+# Ray Tune's status table (tune/progress_reporter.py): "Current time: … (running for 00:08:20.53)", "Resources
+# requested: 0/20 CPUs, 0/1 GPUs …", "Number of trials: 1/1 (1 PENDING)". Every trial still PENDING with nothing
+# reserved, minutes after the experiment started: the trials ask for more than the cluster has
+_TUNE_RUNNING_FOR = re.compile(r"\(running for (\d+):(\d\d):(\d\d)")
+_TUNE_NOTHING_RESERVED = re.compile(r"^Resources requested: 0(?:\.0)?/[\d.]+ CPUs, 0(?:\.0)?/[\d.]+ GPUs")
+_TUNE_ALL_PENDING = re.compile(r"^Number of trials: (\d+)/\d+ \((\d+) PENDING\)\s*$")
+TUNE_PENDING_MINUTES = 5
+
+
+def _tune_trials_never_start(ctx: Context) -> list[Signal]:
+    lines = ctx.log.lines
+    minutes = 0
+    nothing: Line | None = None
+    for ln in lines:
+        if (m := _TUNE_RUNNING_FOR.search(ln.text)) is not None:
+            minutes, nothing = 60 * int(m.group(1)) + int(m.group(2)), None
+        elif _TUNE_NOTHING_RESERVED.match(ln.text):
+            nothing = ln
+        elif (m := _TUNE_ALL_PENDING.match(ln.text)) is not None and nothing is not None:
+            if m.group(1) == m.group(2) and minutes >= TUNE_PENDING_MINUTES:
+                ev = [nothing.raw.rstrip(), ln.raw.rstrip()]
+                return [
+                    Signal(
+                        "unschedulable",
+                        "capacity",
+                        0.74,
+                        ln.index,
+                        ev,
+                        f"Ray Tune has been running for {minutes} minutes and every trial is still PENDING with no "
+                        "CPU or GPU reserved: the trials ask for more resources than the cluster has, so none starts.",
+                        "change_resources_or_wait",
+                        "Ask for fewer CPUs/GPUs per trial or training worker (resources_per_trial, ScalingConfig's "
+                        "num_workers and use_gpu), or add nodes with those resources to the cluster.",
+                    )
+                ]
+    return []
+
+
 FAMILY = family(
     "unschedulable",
     origin="capacity",
@@ -229,6 +267,7 @@ FAMILY = family(
         _SLURM_NEVER_FITS,
         _RAY_WAITING,
         FunctionRule("still_queued", _still_queued),
+        FunctionRule("tune_trials_never_start", _tune_trials_never_start),
     ),
     applies=("failed", "running"),
     fixer=fix_unschedulable,

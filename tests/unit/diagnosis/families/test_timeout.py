@@ -129,3 +129,12 @@ def test_a_start_up_or_response_timeout(case_id: str) -> None:
 def test_kaggles_session_limit() -> None:
     d = diagnose_log_text("Your notebook was stopped because it exceeded the max allowed execution duration.\n")
     assert d.label == "timeout"
+
+
+def test_a_start_up_given_a_fixed_time() -> None:
+    """TRAIN k-0026: Ray Train's controller gives the worker group 30 s to start (the runtime env install took
+    longer) and retries; the fix is a longer start-up timeout."""
+    d, _, record = diagnose_dev("k-0026")
+    assert (
+        (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("timeout", "increase_timeout_or_checkpoint")
+    )

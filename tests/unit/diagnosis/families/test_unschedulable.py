@@ -193,3 +193,27 @@ def test_azure_refusing_a_deployment_over_the_subscriptions_core_quota() -> None
     assert (
         (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("unschedulable", "change_resources_or_wait")
     )
+
+
+def _tune_status(running_for: str, requested: str, trials: str) -> str:
+    return (
+        "== Status ==\n"
+        f"Current time: 2022-11-02 10:05:51 (running for {running_for})\n"
+        "Using FIFO scheduling algorithm.\n"
+        f"Resources requested: {requested}\n"
+        f"Number of trials: {trials}\n"
+    )
+
+
+def test_ray_tune_trials_pending_for_minutes_with_nothing_reserved() -> None:
+    """TRAIN k-0025: Ray Tune's status table (tune/progress_reporter.py) eight minutes in, the only trial PENDING
+    and 0/1 GPUs reserved: the trainer asks for more GPUs than the cluster has. The first status print, or a trial
+    that got its resources, is no such evidence."""
+    d, _, record = diagnose_dev("k-0025")
+    assert (
+        (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("unschedulable", "change_resources_or_wait")
+    )
+    start = _tune_status("00:00:00.14", "0/20 CPUs, 0/1 GPUs, 0.0/12.14 GiB heap", "1/1 (1 PENDING)")
+    assert diagnose_log_text(start).label != "unschedulable"
+    running = _tune_status("00:08:20.53", "2.0/20 CPUs, 1.0/1 GPUs, 0.0/12.14 GiB heap", "2/2 (1 PENDING, 1 RUNNING)")
+    assert diagnose_log_text(running).label != "unschedulable"
