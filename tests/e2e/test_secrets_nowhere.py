@@ -117,6 +117,8 @@ def test_a_secret_in_the_request_is_said_to_be_left_out_and_stored_nowhere(tmp_p
     warning = events[0]
     assert warning["event"] == "message" and warning["level"] == "warning" and warning["session"]
     assert "aws_secret" in warning["text"] and "hf_token" in warning["text"] and "left out" in warning["text"]
+    planned = next(e for e in events if e["event"] == "planned")
+    assert planned["spec_name"] == "train-classifier", planned  # was "train-classifier-hf": named after HF_TOKEN=
     assert not _leaks(res.stdout + res.stderr)
     assert not any(_leaks(p.read_bytes()) for p in (tmp_path / "state").rglob("*") if p.is_file())
     text = run(tmp_path, request, "--no-input")

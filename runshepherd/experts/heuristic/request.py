@@ -150,10 +150,41 @@ def _first(pattern: str, text: str) -> re.Match[str] | None:
 _LAUNCHERS = {"python", "python3", "bash", "sh", "torchrun", "accelerate", "deepspeed", "execute", "launch", "start"}
 
 
+_MARK = re.compile(r"\[REDACTED:([^\]]*)\]")
+# Words that say what a pasted secret is ("my HF token …", "HF_TOKEN=…"): part of the secret's place in the
+# request, not of the job; the kind's own words (hf, github, openai, …) are added per secret.
+_SECRET_NOUNS = {
+    *("token", "tokens", "key", "keys", "secret", "secrets", "password", "passwd", "pass", "passphrase"),
+    *("credential", "credentials", "api", "apikey", "access", "auth", "bearer", "login", "is", "as", "here"),
+    *("my", "your", "our", "the", "a", "an", "this", "with", "using", "use"),
+}
+
+
+def without_secret_words(text: str) -> str:
+    """``text`` without each redacted secret and what named it: the assigned name (``HF_TOKEN=[REDACTED:…]``) and
+    the words just before it that describe it ("my hf token [REDACTED:hf_token]"), so a workflow is named after
+    the job, never after a secret's position."""
+    out = text
+    while m := _MARK.search(out):
+        before = out[: m.start()]
+        words = re.findall(r"[^\s=:\"']+|[=:]", before)
+        describing = _SECRET_NOUNS | set(re.split(r"[_\W]+", m.group(1).lower()))
+        cut = len(words)
+        if cut and words[cut - 1] in "=:":  # an assignment: the name on its left is the secret's own name
+            cut -= 2 if cut > 1 else 1
+        while cut and all(p in describing for p in re.split(r"[_\W]+", words[cut - 1].lower()) if p):
+            cut -= 1
+        pos = 0  # where ``before`` stops being kept: the end of its cut-th word
+        for w in words[:cut]:
+            pos = before.index(w, pos) + len(w)
+        out = before[:pos] + " " + out[m.end() :].lstrip("\"'")
+    return out
+
+
 def _name_from(text: str, script: str | None) -> str:
     """Up to three telling words of the request; with none but a script's launch ("run train.py", "python
     train.py --epochs 2"), the script's name (``train``); a valid spec name either way (`spec.model.NAME_RE`)."""
-    text = re.sub(r"\[REDACTED:[^\]]*\]", " ", text)  # never name a workflow after a (redacted) secret
+    text = without_secret_words(text)  # never name a workflow after a (redacted) secret or what it was
     if script:
         text = text.replace(script, " ")
     text = re.sub(r"[\w./~-]+\.(?:py|sh)\b", " ", text)
@@ -243,6 +274,8 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
     flags: list[tuple[str, str | None]] = []
     for m in re.finditer(_FLAG, text):
         value = m.group(2) or m.group(3)
+        if value is not None and _MARK.fullmatch(value.strip("\"'")):
+            continue  # `--hf-token <secret>`: left out of the job as the warning says, never "[REDACTED:…]" as a value
         if value is not None and value.lower() in _STOP | PLACES:
             value = None  # `--fp16 on 4 GPUs`: "on" is English, not the flag's value
         flags.append((m.group(1), value))

@@ -177,3 +177,40 @@ def test_an_app_description_never_changes_the_case_of_a_file_or_identifier() -> 
     assert describe("c", "train a small classifier") == "Train a small classifier."  # a plain word still starts it
     said = done_line("s1", {"declined": True, "reason": "not submitted: you said no to train.py on H100"})
     assert said.endswith("Not submitted: you said no to train.py on H100"), said  # was: "… to train.py on h100"
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("train a classifier with HF_TOKEN={t}", "train-classifier"),
+        ("train a classifier with my hf token {t}", "train-classifier"),
+        ('train a classifier with "HF_TOKEN={t}"', "train-classifier"),
+        ("train a classifier, token: {t}", "train-classifier"),
+        ("fine-tune bert using my Hugging Face hf token {t} on imdb", "fine-tune-bert"),
+        ("{t} train resnet50", "train-resnet50"),
+        ("train a classifier --hf-token {t}", "train-classifier"),
+    ],
+)
+def test_a_workflow_is_never_named_after_a_secret_or_its_place(tmp_path: Path, said: str, name: str) -> None:
+    """'train a classifier with HF_TOKEN=hf_…' was named 'train-classifier-hf' (the redacted request's HF_TOKEN=)."""
+    from runshepherd.logs import redact
+
+    token = "hf_Tq7ZmW2x9LkP4vRb8NcY3dHsQ"  # token-like: what a person pastes
+    request, found = redact(said.format(t=token))  # as the CLI, the chat and MCP do before anything else
+    assert found and token not in request
+    got = parse_request(request, tmp_path).name
+    assert got == name, got
+    assert not [part for part in got.split("-") if len(part) >= 2 and part in token.lower()], got
+
+
+def test_a_flag_whose_value_was_a_secret_is_left_out_of_the_job(tmp_path: Path) -> None:
+    """'python train.py --hf-token hf_…' gave the job `--hf-token "[REDACTED:hf_token]"`; the request's warning says
+    the secret is left out of the job, so the flag is too."""
+    from runshepherd.logs import redact
+
+    (tmp_path / "train.py").write_text("print('hi')\n")
+    request = redact("python train.py --hf-token hf_Tq7ZmW2x9LkP4vRb8NcY3dHsQ --epochs 2")[0]
+    draft = HeuristicExpert().draft_spec(request, cwd=tmp_path)
+    args = load_spec_text(draft.spec_text, base_dir=tmp_path).workflow.tasks[0].args
+    assert args == ["--epochs", "2"] and "REDACTED" not in draft.spec_text, draft.spec_text
+    assert draft.understood == ["script=train.py", "--epochs=2"]
