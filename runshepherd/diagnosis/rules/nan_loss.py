@@ -59,10 +59,19 @@ _NUM_ROW = re.compile(r"^\s*\d+(?:[\s,|]+(?:-?\d+(?:\.\d+)?(?:e[-+]?\d+)?|nan|-?
 _NONFINITE = re.compile(r"(?:^|[\s,|])(?:nan|-?inf)\b", re.IGNORECASE)
 # (never across a ``|`` field separator: Megatron's ``loss scale: -1.0 | grad norm: 0.000`` is two fields)
 _SCALE = re.compile(
-    r"(?:loss scale|grad scale|loss_scale)\b[^\n|]{0,40}?(?:to|->|reducing to|:)\s*(?P<v>\d+(?:\.\d+)?(?:e-?\d+)?)\b",
+    r"\b(?:loss scale|grad scale|loss_scale)\b[^\n|]{0,40}?(?:to|->|reducing to|:)\s*(?P<v>\d+(?:\.\d+)?(?:e-?\d+)?)\b",
     re.IGNORECASE,
 )
 MIN_SANE_SCALE = 1e-3  # dynamic fp16 scaling starts near 2**16; far below 1 means every step overflows
+
+
+# the best (lowest) loss so far before anything was measured: scripts start the tracker at float("inf") and print it
+# ("best_loss: inf", "Best loss: inf", "loss_min = inf"); an infinite start value is no diverged loss
+_SENTINEL = (
+    r"\b(?:best|min|minimum|lowest|prev|previous|init|initial)[_ ]\w*loss\w*['\"]?\s*[=:]\s*['\"]?\+?inf(?:inity)?\b"
+    r"|\b\w*loss_(?:best|min|minimum|lowest|prev)\w*['\"]?\s*[=:]\s*['\"]?\+?inf(?:inity)?\b"
+)
+_SENTINEL_RE = re.compile(_SENTINEL, re.IGNORECASE)
 
 
 def _nan_in_any_line(ctx: Context) -> list[Signal]:
@@ -80,7 +89,7 @@ def _nan_in_any_line(ctx: Context) -> list[Signal]:
                 if finite_rows == 0:  # a lone row is no column: read it only after finite rows of its shape
                     continue
                 strength = 0.74
-            elif _LOSS_NAN.search(ln.text) is None and not _small_scale(ln.text):
+            elif (_LOSS_NAN.search(ln.text) is None or _SENTINEL_RE.search(ln.text)) and not _small_scale(ln.text):
                 continue
         elif "scale" in f:
             if not _small_scale(ln.text):
@@ -99,8 +108,11 @@ def _nan_in_any_line(ctx: Context) -> list[Signal]:
 
 
 def _small_scale(text: str) -> bool:
+    """A loss scale cut below ``MIN_SANE_SCALE``. A scale of 0 is a setting, not a collapse (DeepSpeed's fp16
+    ``"loss_scale": 0`` selects dynamic scaling, and its config is printed at start-up); a key that only contains the
+    words (``min_loss_scale``, ``initial_loss_scale``) is a setting too."""
     sm = _SCALE.search(text)
-    return sm is not None and float(sm.group("v")) < MIN_SANE_SCALE
+    return sm is not None and 0 < float(sm.group("v")) < MIN_SANE_SCALE
 
 
 # A diverging fp16 run mid-training: the dynamic loss scaler keeps overflowing and halving the scale (DeepSpeed's
@@ -181,6 +193,7 @@ FAMILY = family(
     fix_kind="lower_lr_or_fix_data",
     explanation=_EXPL,
     fix_description=_FIX,
+    exclude=_SENTINEL,
     patterns=(
         pat(
             r"\b(?:train[_/ ])?loss\b[^\n=:]{0,20}?(?:=|:|\bis\b|\bbecame\b|\bbecomes\b|\bwent\b(?: to)?)\s*[\[(]?(?:nan|-?inf(?:inity)?)\b",

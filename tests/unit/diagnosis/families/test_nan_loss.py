@@ -138,3 +138,26 @@ def test_a_rising_loss_or_start_up_overflows_alone_are_no_divergence() -> None:
     spike = "".join(f"step {i} loss: {v}\n" for i, v in enumerate([2.6, 2.5, 4.4, 4.3, 4.4], 1))
     interleaved = "".join(a + b for a, b in zip(spike.splitlines(True), start.splitlines(True) + [""]))
     assert diagnose_log_text(interleaved).label == "nan_loss"
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        # DeepSpeed prints its config at start-up; fp16 "loss_scale": 0 selects dynamic loss scaling (DeepSpeed's
+        # config docs: "0.0 results in dynamic loss scaling")
+        '[INFO] [config.py:1062:print]   json = {"fp16": {"enabled": true, "loss_scale": 0, "initial_scale_power": 16}}',
+        '    "loss_scale": 0,',
+        '    "min_loss_scale": 1e-05,',  # a floor the scaler may not go below is a setting, not the scale
+    ],
+)
+def test_a_loss_scale_setting_in_a_config_dump_is_no_collapse(setting: str) -> None:
+    log = setting + "\nstep 1 loss: 2.31\nstep 2 loss: 2.25\n"
+    assert diagnose_log_text(log).label == "healthy"
+
+
+@pytest.mark.parametrize("start", ["best_loss: inf", "Best loss: inf", "best_val_loss = inf", "loss_min = inf"])
+def test_an_infinite_best_loss_before_anything_was_measured_is_no_divergence(start: str) -> None:
+    """Scripts start their best-so-far tracker at float("inf") and print it; a loss that is itself inf still is."""
+    log = start + "\nstep 1 loss: 2.31\nstep 2 loss: 2.25\n"
+    assert diagnose_log_text(log).label == "healthy"
+    assert diagnose_log_text(log + "step 3 loss: inf\n").label == "nan_loss"
