@@ -89,3 +89,15 @@ def sentence_start(text: str) -> str:
 
 
 _COMMANDS = {"python", "python3", "bash", "sh", "torchrun", "accelerate", "deepspeed", "srun", "sbatch", "osmo"}
+
+
+_CLOSED = re.compile(r"[.!?…][)\"'`»]*$")
+
+
+def sentences(parts: list[str], *, close: bool = False) -> str:
+    """Parts joined as sentences with exactly one period between them: a part that already ends a sentence
+    ("… the exact change.)", "… stopped.") gets no second one ("…change.). risk" was printed). Empty parts are
+    left out; ``close`` ends the last part with a period too."""
+    kept = [p.strip() for p in parts if p and p.strip()]
+    out = [p if _CLOSED.search(p) or (i == len(kept) - 1 and not close) else p + "." for i, p in enumerate(kept)]
+    return " ".join(out)

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from runshepherd import wording
 from runshepherd.backends.base import Backend, Status, TaskStatus, TaskUsage, WorkflowStatus, usage_of
 from runshepherd.reports.status import (
     Escalation,
@@ -104,8 +105,14 @@ def _next_step(ws: WorkflowStatus, d: Diagnosis | None) -> str | None:
         return None
     step = d.fix.description or "look at the error above"
     return redact(
-        f"{d.explanation} Next step: {step} (`orchestrate diagnose {ws.workflow_id}` shows the evidence "
-        "and the exact change.)"
+        wording.sentences(
+            [
+                d.explanation,
+                f"Next step: {step}",
+                f"`orchestrate diagnose {ws.workflow_id}` shows the evidence and the exact change",
+            ],
+            close=True,
+        )
     )[0]
 
 
@@ -130,7 +137,7 @@ def _canceled_step(ws: WorkflowStatus, state_dir: Path) -> str:
     else:
         said = "Canceled outside RunShepherd: no cancel of it is recorded in this state dir's audit log."
         if ws.failure_message:
-            said += f" The scheduler says: {ws.failure_message}."
+            said = wording.sentences([said, f"The scheduler says: {ws.failure_message}"], close=True)
     again = (
         " A cancel is final: nothing resubmits it and the workflow cannot be resumed. To run it again, submit the "
         "same spec as a new workflow: `orchestrate submit SPEC`, or `orchestrate run --spec SPEC` to have it "

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from runshepherd import wording
 from runshepherd.logs.models import TaskDigest
 
 IDLE_PERCENT = 10.0  # a GPU below this average utilisation is idle
@@ -298,7 +299,7 @@ def escalations_for(backend: Any, ws: Any, digests: Any) -> list[tuple[str, str]
         if allocated:
             u = gpu_utilisation(backend, ws.workflow_id, allocated)
             if u.verdict == "underutilized":
-                out.append(("underutilized", f"{u.evidence}. Next launch: {u.recommendation}"))
+                out.append(("underutilized", wording.sentences([u.evidence, f"Next launch: {u.recommendation}"])))
     return out
 
 

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from runshepherd import wording
 from runshepherd.backends.base import AuthRequired, BackendUnavailable, Status
 from runshepherd.config import Settings
 from runshepherd.nodes.cadence import interval, is_training
@@ -70,7 +71,7 @@ def _summary(snap: Snapshot, label: str | None) -> str:
         bits.append(f"risk: {r.risk}")
     from runshepherd.logs import redact
 
-    return redact(". ".join(bits))[0][:1000]
+    return redact(wording.sentences(bits))[0][:1000]  # one period between parts, never "change.). risk"
 
 
 class RunMonitor:
@@ -142,7 +143,7 @@ class RunMonitor:
         for name, line in escalations if not obs.terminal else []:  # the terminal notification covers the end
             if name not in self.announced:
                 self.announced.add(name)
-                self._send(obs, name, line, summary=f"{obs.summary}. escalation {name}: {line}")
+                self._send(obs, name, line, summary=wording.sentences([obs.summary, f"escalation {name}: {line}"]))
         self.last_status = status
         self.done = obs.terminal
         return obs
@@ -176,7 +177,7 @@ class RunMonitor:
         self.runs_dir.mkdir(parents=True, exist_ok=True)
         stamp = datetime.now(UTC).isoformat(timespec="seconds")
         note = (
-            f"Monitoring stopped: scheduler authentication is blocked ({message}). "
+            f"Monitoring stopped: scheduler authentication is blocked ({message.rstrip(' .')}). "
             "Log in once, then run `orchestrate watch` again."
         )
         previous = path.read_text(encoding="utf-8") if path.is_file() else ""
