@@ -181,6 +181,16 @@ FAMILY = family(
             0.78,
             flags=0,
         ),
+        # transformers asking the Hub for a revision it does not have (utils/hub.py: "x is not a valid git identifier
+        # (branch name, tag name or commit id) that exists for this model name"); a path an assertion says is no
+        # directory or file
+        pat(r"is not a valid git identifier \(branch name, tag name or commit id\)", 0.8, flags=0),
+        pat(
+            r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception): .{0,200}?(?P<path>[\w.~\-]*[/\\][\w.\-/\\]+)['\"]? is not a"
+            r" (?:valid )?(?:directory|file|folder)\b",
+            0.76,
+            flags=0,
+        ),
         # a dataset the run names that the program's list of datasets does not define ("Undefined dataset x in
         # dataset_info.json"): the list read is not the one meant, or the dataset was never added to it
         pat(

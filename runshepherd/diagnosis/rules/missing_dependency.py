@@ -225,6 +225,17 @@ FAMILY = family(
             r")(?:\.[\w.]+)?' has no attribute '\w+'",
             0.74,
         ),
+        # package managers and module loaders of other runtimes: apt ("E: Unable to locate package x", "E: Package
+        # 'x' has no installation candidate"), Node's resolver ("Error: Cannot find module 'x'"), the JVM's class
+        # loader (ClassNotFoundException, NoClassDefFoundError: a jar missing from the classpath), Lua's require
+        # ("module 'cunn' not found:")
+        pat(
+            r"^E: Unable to locate package (?P<pkg>\S+)|^E: Package '(?P<pkg2>[^']+)' has no installation candidate",
+            0.84,
+        ),
+        pat(r"\bError: Cannot find module '(?P<mod>[^']+)'", 0.86, flags=0),
+        pat(r"\bjava\.lang\.(?:ClassNotFoundException|NoClassDefFoundError)\b", 0.8, flags=0),
+        pat(r"\bmodule '(?P<mod>[\w.]+)' not found:", 0.86, flags=0),
         # an OpenMMLab registry with no entry of the name a config asks for (mmcv/utils/registry.py: "x is not in the
         # models registry"; mmengine/registry/build_functions.py: "x is not in the mmdet::model registry. Please check
         # whether the value of `x` is correct or it was registered as expected"): maintainers' answer is nearly

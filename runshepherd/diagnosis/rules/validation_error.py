@@ -149,6 +149,17 @@ _CONFIG = PatternRule(
         pat(r"^SystemExit: 2\s*$", 0.7, flags=0),
         pat(r"\bFlags parsing error: |^ERROR: Could not consume arg(?:ument)?: ", 0.86, flags=0),
         pat(r"^Error: Got unexpected extra arguments? ", 0.85, flags=0),
+        # command-line parsers of other languages' tools: Go's cobra (docker, kubectl, ollama: "Error: unknown flag:
+        # --x", "unknown shorthand flag: 'x' in -x", "unknown command \"x\" for \"y\""), Go's flag package ("flag
+        # provided but not defined: -x"), Rust's clap ("error: unexpected argument '--x' found", "error: the following
+        # required arguments were not provided:", clap 2's "Found argument '--x' which wasn't expected")
+        pat(
+            r"^Error: unknown (?:shorthand )?flag: |^Error: unknown command \"[^\"]+\" for \"|^flag provided but not"
+            r" defined: -|^error: unexpected argument '[^']+' found|^error: [Tt]he following required arguments were"
+            r" not provided|^error: Found argument '[^']+' which wasn't expected",
+            0.85,
+            flags=0,
+        ),
         # Hydra's defaults list naming a config-group option that does not exist (hydra/_internal/config_loader_impl.py:
         # "In 'config': Could not find 'model/resnet99'", then "Available options in 'model':"): a rejected choice
         pat(r"^In '[^']+': Could not (?:find|load) '[^']+'|^Available options in '[^']+':", 0.82, flags=0),
@@ -167,7 +178,7 @@ _CONFIG = PatternRule(
         pat(
             r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception): .*(?i:\bunknown|\binvalid|\bunsupported|\bunrecognized"
             r"|\bnot (?:a )?valid|\bnot supported|\bnot recognized)\b.{0,200}(?i:\b(?:should|must) be one of|\bexpected"
-            r" one of|\bchoose from|\b(?:valid|available|supported|allowed|possible) (?:\w+ ){0,2}(?:are|is|include)\b"
+            r" one of|\bchoose from|\b(?:valid|available|supported|allowed|possible)(?: \w+){0,2}(?: (?:are|is|include)\b|:)"
             r"|\bavailable (?:\w+ ){0,2}:)",
             0.72,
             flags=0,
@@ -184,7 +195,12 @@ _CONFIG = PatternRule(
             r"|\bunknown (?:option|argument|parameter|config\w*|setting|flag|key)s?\b|\bnot a valid choice\b"
             r"|\bcan only be used (?:with|on|when|if)\b|\bare mutually exclusive\b|\bis required when\b"
             r"|\b(?:must|should) be (?:evenly )?divisible by\b|\bis not (?:evenly )?divisible by\b"
-            r"|\b(?:is not|must be|should be) a multiple of\b)",
+            r"|\b(?:is not|must be|should be) a multiple of\b"
+            # settings that exclude or need each other ("At most one of fp16 and bf16 can be True", "--x requires the
+            # save and eval strategy to match", "is only supported at the job level", "does not support x")
+            # (not "incompatible with": Keras says so of tensor shapes, "Input 0 of layer x is incompatible with the layer")
+            r"|\b(?:at most|only|exactly) one of\b|\bcannot be used (?:together )?with\b|\brequires\b"
+            r"|\b(?:does not support|is only supported)\b)",
             0.7,
             flags=re.IGNORECASE,
         ),

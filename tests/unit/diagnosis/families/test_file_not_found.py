@@ -165,3 +165,17 @@ def test_missing_files_named_by_library_exceptions(last: str) -> None:
     assert (d.label, d.fix.kind) == ("file_not_found", "fix_path"), last
     # a verdict read from where the traceback ends still explains the family, never a stand-in exit code
     assert "does not exist" in d.explanation and "exit code" not in d.explanation
+
+
+@pytest.mark.parametrize(
+    "last",
+    [
+        # transformers: a revision the Hub does not have (utils/hub.py)
+        "OSError: v2.0 is not a valid git identifier (branch name, tag name or commit id) that exists for this model "
+        "name. Check the model page at 'https://huggingface.co/gpt2' for available revisions.",
+        "AssertionError: /data/coco/train2017 is not a directory",
+    ],
+)
+def test_a_revision_or_a_directory_that_is_not_there(last: str) -> None:
+    d = diagnose_log_text(TRACEBACK + last + "\n")
+    assert (d.label, d.fix.kind) == ("file_not_found", "fix_path"), last

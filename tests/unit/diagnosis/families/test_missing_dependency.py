@@ -294,3 +294,17 @@ def test_a_module_of_an_installed_package_without_the_name_is_another_release() 
     own = TRACEBACK_START + '  File "/home/u/proj/mymodels/net.py", line 3, in <module>\n'
     own += "AttributeError: module 'mymodels.net' has no attribute 'Rearrange2'\n"
     assert diagnose_log_text(own).label == "user_code_error"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "E: Unable to locate package libgl1-mesa-glxx\n",  # apt
+        "node:internal/modules/cjs/loader:1080\n  throw err;\n  ^\n\nError: Cannot find module 'express'\n",
+        'Exception in thread "main" java.lang.NoClassDefFoundError: org/apache/spark/sql/SparkSession\n'
+        "\tat Main.main(Main.java:5)\n",
+        "/usr/bin/luajit: /usr/share/lua/5.1/trepl/init.lua:389: module 'cunn' not found:No LuaRocks module found\n",
+    ],
+)
+def test_package_managers_and_module_loaders_of_other_runtimes(log: str) -> None:
+    assert diagnose_log_text(log).label == "missing_dependency", log

@@ -188,3 +188,21 @@ TRACEBACK_START = 'Traceback (most recent call last):\n  File "run.py", line 7, 
 def test_config_choices_commands_and_values_a_program_refuses(log: str) -> None:
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("validation_error", "fix_code"), log
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # Go's cobra (docker, kubectl, ollama) and flag package, Rust's clap
+        "Error: unknown flag: --gpus-all\nUsage:\n  ollama run MODEL [PROMPT] [flags]\n",
+        "flag provided but not defined: -lr\nUsage of ./train:\n  -epochs int\n",
+        "error: unexpected argument '--batch' found\n\n  tip: a similar argument exists: '--batch-size'\n",
+        # a value refused with the list of supported ones
+        TRACEBACK_START + "ValueError: Unknown scheduler type: cosine_warm. Supported types: linear, cosine\n",
+        # settings that exclude each other (p-0017's wording)
+        TRACEBACK_START + "ValueError: At most one of fp16 and bf16 can be True, but not both\n",
+    ],
+)
+def test_other_parsers_and_settings_that_exclude_each_other(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("validation_error", "fix_code"), log
