@@ -409,7 +409,7 @@ def error_looking(lines: list[Line]) -> Iterator[Line]:
 # A bare row of numbers a training script prints each step or epoch (``7, 0.044, 17.460, 2.587``, ``76970 2.6265``),
 # optionally after a timestamp tag closed by ``]``: the first column is a counter, the others are measured values
 _COUNTER_ROW = re.compile(
-    r"^\s*(?:\S{0,40}\]\s*)?(?P<n>\d{1,9})(?P<rest>(?:\s*[,|;]?\s+-?\d*\.?\d+(?:e[-+]?\d+)?%?){1,12})\s*[,|;]?\s*$",
+    r"^\s*(?:\S{0,40}\]\s*)?(?P<n>\d{1,9})(?P<rest>(?:(?:\s*[,|;]\s*|\s+)-?\d*\.?\d+(?:e[-+]?\d+)?%?){1,12})\s*[,|;]?\s*$",
     re.IGNORECASE,
 )
 COUNTER_ROWS = 3

@@ -150,10 +150,12 @@ def _diverged_under_overflow(ctx: Context) -> list[Signal]:
         if jump is None:
             continue
         at = values[jump][1]
-        if not any(o.index > values[0][1] for o in overflows):
-            continue  # overflows only before the loss was reported: the scaler calibrating at the start
-        ev = [lines[values[jump - 1][1]].raw.rstrip(), lines[at].raw.rstrip()]
-        ev += [next(o for o in overflows if o.index > values[0][1]).raw.rstrip()]
+        # the scaler overflowing as the loss jumps and after: not its calibration at the start, nor the periodic
+        # overflow of a healthy run's dynamic scaling elsewhere in a long log
+        during = [o for o in overflows if values[jump - 1][1] < o.index <= values[-1][1] + 1]
+        if len(during) < MIN_OVERFLOWS:
+            continue
+        ev = [lines[values[jump - 1][1]].raw.rstrip(), lines[at].raw.rstrip(), during[0].raw.rstrip()]
         return [Signal("nan_loss", "user", 0.74, at, ev, _EXPL_SPIKE, "lower_lr_or_fix_data", _FIX)]
     return []
 

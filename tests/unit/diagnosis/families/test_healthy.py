@@ -509,6 +509,8 @@ def test_numeric_rows_are_progress_only_with_a_growing_counter_and_measured_valu
     rows = "".join(f"{i}, {1.0 / i:.4f}, {2.5 + i / 10:.3f}\n" for i in range(1, 5))
     d = diagnose_log_text(rows)
     assert d.label == "healthy" and d.confidence < 0.8 and "counter" in d.explanation
+    csv = "epoch,train_loss,val_loss\n" + "".join(f"{i},{1.0 / i:.4f},{0.9 / i:.4f}\n" for i in range(1, 5))
+    assert diagnose_log_text(csv).label == "healthy"
     # the counter does not grow (a table of measurements), or the columns are integers (ids, sizes): no progress
     same = "".join(f"3, {1.0 / i:.4f}, {2.5 + i / 10:.3f}\n" for i in range(1, 5))
     ints = "".join(f"{i} {i * 1024} {i * 7}\n" for i in range(1, 5))

@@ -161,3 +161,12 @@ def test_an_infinite_best_loss_before_anything_was_measured_is_no_divergence(sta
     log = start + "\nstep 1 loss: 2.31\nstep 2 loss: 2.25\n"
     assert diagnose_log_text(log).label == "healthy"
     assert diagnose_log_text(log + "step 3 loss: inf\n").label == "nan_loss"
+
+
+def test_periodic_overflows_in_a_long_healthy_fp16_run_are_no_divergence() -> None:
+    """Dynamic loss scaling raises the scale every N clean steps and halves it on the next overflow, so a healthy
+    fp16 run logs an OVERFLOW now and then all along; its loss falls, with a spike that comes back down."""
+    overflow = "[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 131072, reducing to 65536\n"
+    losses = [3.0, 2.8, 2.6, 4.2, 2.5, 2.4, 2.3, 2.2, 2.2, 2.1, 2.0, 2.0]
+    log = "".join(f"step {i * 100} loss: {v}\n" + (overflow if i % 3 == 0 else "") for i, v in enumerate(losses, 1))
+    assert diagnose_log_text(log).label == "healthy"
