@@ -127,10 +127,20 @@ def on_a_terminal(tmp: Path, *args: str) -> tuple[subprocess.Popen[bytes], int]:
     return proc, master
 
 
-def read_until(fd: int, needle: str, timeout: float) -> str:
+def read_until(fd: int, needle: str, timeout: float, *, after: str | None = None) -> str:
+    """What the terminal shows until ``needle`` (with ``after``: until ``needle`` appears after ``after``), or
+    ``timeout`` seconds. A question and its answer hint often arrive in one read: looking for the hint in a second
+    call, past what the first already returned, waited out its whole timeout."""
     buf = b""
     end = time.monotonic() + timeout
-    while needle.encode() not in buf and time.monotonic() < end:
+
+    def seen() -> bool:
+        if after is None:
+            return needle.encode() in buf
+        head, found, rest = buf.partition(after.encode())
+        return bool(found) and needle.encode() in rest
+
+    while not seen() and time.monotonic() < end:
         ready, _, _ = select.select([fd], [], [], 0.2)
         if ready:
             try:

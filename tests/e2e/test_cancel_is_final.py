@@ -86,8 +86,7 @@ def _waiting_at_the_fix_question(tmp_path: Path, session: str) -> tuple[subproce
     )
     shown = read_until(master, "[YES/no]", 60)
     os.write(master, b"yes\r")
-    shown += read_until(master, "? resubmit:", 120)
-    shown += read_until(master, "[YES/no]", 10)
+    shown += read_until(master, "[YES/no]", 130, after="? resubmit:")
     if "Resubmit with this fix" not in shown:
         proc.kill()
         os.close(master)

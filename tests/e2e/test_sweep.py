@@ -193,13 +193,11 @@ def test_points_failing_the_same_way_are_asked_one_question_on_a_terminal(tmp_pa
         shown += read_until(master, "[YES/no]", 60)
         assert "Submit 3 workflows (lr=0.05, lr=1.0, lr=2.0)?" in shown, shown[-2000:]
         os.write(master, b"yes\r")
-        shown += read_until(master, "for all of them", 120)
-        shown += read_until(master, "[YES/no]", 10)
+        shown += read_until(master, "[YES/no]", 130, after="for all of them")
         asked = re.search(r"2 of 3 points failed with nan_loss \((#\d lr=[\d.]+), (#\d lr=[\d.]+)\)", shown)
         assert asked and {asked.group(1), asked.group(2)} == {"#2 lr=1.0", "#3 lr=2.0"}, shown[-3000:]
         os.write(master, b"yes\r")
-        shown += read_until(master, "Download the outputs", 120)
-        shown += read_until(master, "[YES/no]", 10)
+        shown += read_until(master, "[YES/no]", 130, after="Download the outputs")
         os.write(master, b"no\r")
         shown += read_until(master, "[yes/NO]", 30)  # the app, once
         os.write(master, b"\r")

@@ -279,8 +279,7 @@ def test_a_cancel_from_another_terminal_withdraws_the_question_a_foreground_swee
     try:
         shown += read_until(master, "[YES/no]", 60)
         os.write(master, b"yes\r")
-        shown += read_until(master, "? resubmit:", 120)
-        shown += read_until(master, "[YES/no]", 10)
+        shown += read_until(master, "[YES/no]", 130, after="? resubmit:")
         assert "[YES/no]" in shown.rsplit("? resubmit:", 1)[-1], shown[-2000:]
         res = run(tmp_path, "cancel", "swp", "--yes", "--json")
         assert res.returncode == 0 and json.loads(res.stdout)["canceled"] is True, res.stdout + res.stderr
