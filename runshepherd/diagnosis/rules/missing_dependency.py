@@ -25,6 +25,11 @@ def _groups(m: re.Match[str]) -> dict[str, str]:
 
 def _explain(m: re.Match[str]) -> str:
     d = _groups(m)
+    if d.get("rel"):
+        return (
+            "The code uses a name that the installed release of a library removed or renamed (the error says so): "
+            "the code was written for another version of it."
+        )
     if d.get("reg"):
         return (
             f"The config asks for '{d['reg']}', which no installed package has registered: the package (or the "
@@ -54,6 +59,11 @@ def _explain(m: re.Match[str]) -> str:
 
 def _fix(m: re.Match[str]) -> str:
     d = _groups(m)
+    if d.get("rel"):
+        return (
+            "Pin the library to a release that still has the name (the one the code was written for), or update the "
+            "code to the name the error suggests."
+        )
     if d.get("reg"):
         return (
             f"Install the package that provides '{d['reg']}' (the project's own package, from its source, rather than "
@@ -241,6 +251,25 @@ FAMILY = family(
         # whether the value of `x` is correct or it was registered as expected"): maintainers' answer is nearly
         # always the package that registers it (installed from its source, another version, or never imported)
         pat(r"\b(?P<reg>[\w.]+) is not in the (?:[\w.]+::)?\w+ registry\b", 0.76),
+        # the same for other registries an ML library builds its names from: fvcore/detectron2 ("No object named 'x'
+        # found in 'BACKBONE' registry!"), timm's create_model ("Unknown model (x)": a model of a newer timm), gym and
+        # gymnasium environments ("No registered env with id: x", NameNotFound "Environment `x` doesn't exist.":
+        # the package that registers them, Atari's or MuJoCo's, is not installed or imported)
+        pat(
+            r"No object named '(?P<reg>[^']+)' found in '[^']+' registry|^(?:\w+\.)*RuntimeError: Unknown model "
+            r"\((?P<reg2>[\w.\-/]+)\)|No registered env with id: (?P<reg3>\S+)|NameNotFound: Environment "
+            r"`?(?P<reg4>[\w\-/]+)`? doesn't exist",
+            0.76,
+        ),
+        # the stopping exception says the name the code uses was removed in a release of the library ("`np.NaN` was
+        # removed in the NumPy 2.0 release"): the code was written for another version
+        pat(
+            r"^(?:\w+\.)*[A-Z]\w*(?:Error|Exception): .*?(?P<rel>\b(?:was|were|has been|have been) (?:removed|renamed)\b"
+            r".{0,40}?\b(?:in|since|as of|from)\b.{0,30}?(?:\bv?\d+\.\d+|\bversion\b|\brelease\b)|\bis no longer "
+            r"(?:supported|available)\b.{0,30}?\b(?:in|since|as of)\b.{0,30}?(?:\bv?\d+\.\d+|\bversion\b|\brelease\b))",
+            0.8,
+            flags=0,
+        ),
         # protobuf's runtime refusing code generated for another protobuf release (google/protobuf/descriptor.py:
         # "Descriptors cannot be created directly. If this call came from a _pb2.py file, your generated code is out
         # of date and must be regenerated with protoc >= 3.19.0.")

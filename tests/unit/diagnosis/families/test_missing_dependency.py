@@ -308,3 +308,27 @@ def test_a_module_of_an_installed_package_without_the_name_is_another_release() 
 )
 def test_package_managers_and_module_loaders_of_other_runtimes(log: str) -> None:
     assert diagnose_log_text(log).label == "missing_dependency", log
+
+
+@pytest.mark.parametrize(
+    "last",
+    [
+        # fvcore/detectron2's Registry.get, timm's create_model, gym's and gymnasium's registries
+        "KeyError: \"No object named 'ResNeSt' found in 'BACKBONE' registry!\"",
+        "RuntimeError: Unknown model (eva02_large_patch14_448)",
+        "gymnasium.error.NameNotFound: Environment `BreakoutNoFrameskip` doesn't exist.",
+        "gym.error.UnregisteredEnv: No registered env with id: Humanoid-v2",
+    ],
+)
+def test_a_library_registry_without_the_name_the_config_asks_for(last: str) -> None:
+    d = diagnose_log_text(TRACEBACK_START + last + "\n")
+    assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency"), last
+    assert "registered" in d.explanation
+
+
+def test_a_name_the_library_says_it_removed_in_a_release() -> None:
+    d, _, record = diagnose_dev("p-0008")  # "`np.NaN` was removed in the NumPy 2.0 release"
+    assert d.label == record["label"] == "missing_dependency"
+    log = TRACEBACK_START + "ValueError: The 'fp16_backend' argument has been removed in version 4.40; use 'x'.\n"
+    d = diagnose_log_text(log)
+    assert d.label == "missing_dependency" and "another version" in d.explanation
