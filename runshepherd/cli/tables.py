@@ -3,7 +3,9 @@
 Rich squeezes a table that is too wide by wrapping every cell, so an id breaks across lines. Here the boxed table
 is used when it fits; otherwise the borders go and the columns take their short forms or drop out, step by step
 in the order they name, until the rest fits; every column still shown is printed in full, except a `fill` column
-(free text such as a request): it takes the room left and its cells are cut with "…".
+(free text such as a request): it takes the room left and its cells are cut with "…". When nothing is left to
+shorten or drop and the rest is still too wide, the widest column is cut the same way: a value is never cropped
+without a "…", and no column disappears off the right edge.
 """
 
 from __future__ import annotations
@@ -55,13 +57,19 @@ def fitted_table(cols: list[Col], width: int) -> tuple[Table, list[Col]]:
         shown = [c for c in cols if not c.drop or step < c.drop]
         if sum(c.fitting_width(step) for c in shown) + 2 * (len(shown) - 1) <= width:
             break
-    fixed = sum(c.width(step) for c in shown if not c.fill) + 2 * (len(shown) - 1)
     fills = [c for c in shown if c.fill]
+    if not fills and sum(c.width(step) for c in shown) + 2 * (len(shown) - 1) > width:
+        # nothing left to shorten or drop and still too wide: the widest column is cut with "…" rather than
+        # rich cropping whole columns off the right edge without a sign
+        widest = max(shown, key=lambda c: c.width(step))
+        fills = [widest]
+    fixed = sum(c.width(step) for c in shown if c not in fills) + 2 * (len(shown) - 1)
     room = max(FILL_MIN, (width - fixed) // len(fills)) if fills else 0
     table = Table(box=None, pad_edge=False, header_style="bold")
     for c in shown:
-        w = min(c.width(step), room) if c.fill else c.width(step)
-        table.add_column(_cut(c.form(step)[0], w), no_wrap=True, min_width=w, max_width=w if c.fill else None)
+        cut = c in fills
+        w = min(c.width(step), room) if cut else c.width(step)
+        table.add_column(_cut(c.form(step)[0], w), no_wrap=True, min_width=w, max_width=w if cut else None)
     for row in zip(*(c.form(step)[1] for c in shown), strict=True):
-        table.add_row(*(_cut(cell, room) if c.fill else cell for c, cell in zip(shown, row, strict=True)))
+        table.add_row(*(_cut(cell, room) if c in fills else cell for c, cell in zip(shown, row, strict=True)))
     return table, [c for c in cols if all(c is not s for s in shown)]

@@ -444,18 +444,30 @@ def resources(ctx: CliContext, pool: str | None, as_json: bool) -> None:
     if as_json:
         ctx.print_json({"resources": [jsonable(n) for n in nodes]})
         return
-    from rich.table import Table
+    from runshepherd.cli.tables import Col, fitted_table
 
-    table = Table("Node", "Pool", "CPU free/total", "Memory free/total (Gi)", "GPU free/total")
-    for nd in nodes:
-        table.add_row(
-            nd.hostname,
-            nd.pool,
-            f"{nd.cpu_free:g}/{nd.cpu_total:g}",
-            f"{nd.memory_free_gi:.1f}/{nd.memory_total_gi:.1f}",
-            f"{nd.gpu_free}/{nd.gpu_total}",
-        )
+    cpu = [f"{nd.cpu_free:g}/{nd.cpu_total:g}" for nd in nodes]
+    memory = [f"{nd.memory_free_gi:.1f}/{nd.memory_total_gi:.1f}" for nd in nodes]
+    gpu = [f"{nd.gpu_free}/{nd.gpu_total}" for nd in nodes]
+    # narrow terminals: the heads shorten, then the pool moves under the table; a node's name is never cut
+    table, left_out = fitted_table(
+        [
+            Col("Node", [nd.hostname for nd in nodes]),
+            Col("Pool", [nd.pool for nd in nodes], drop=2),
+            Col("CPU free/total", cpu, short=("CPU free/all", cpu), shorten=1),
+            Col("Memory free/total (Gi)", memory, short=("Mem Gi free/all", memory), shorten=1),
+            Col("GPU free/total", gpu, short=("GPU free/all", gpu), shorten=1),
+        ],
+        ctx.out.width,
+    )
     ctx.out.print(table)
+    if left_out:
+        pools = sorted({nd.pool for nd in nodes})
+        if len(pools) == 1:
+            ctx.out.print(f"pool: {pools[0]}", markup=False)
+        else:
+            for nd in nodes:
+                ctx.out.print(f"{nd.hostname}: pool {nd.pool}", markup=False)
 
 
 def explain(ctx: CliContext, workflow_id: str, as_json: bool) -> None:

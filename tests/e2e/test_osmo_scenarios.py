@@ -158,6 +158,12 @@ def test_013_resources_per_node_free(tmp_path: Path) -> None:
     nodes = data["resources"]
     assert len(nodes) == 6 and max(n["gpu_free"] for n in nodes) == 4
     assert ["resource", "list", "--format-type", "json", "--pool", "h100-east"] in osmo_calls(tmp_path)
+    text = osmo_cli(tmp_path, "resources").stdout  # a pipe: 80 columns, laid out like `list` and `pools`
+    lines = text.strip().splitlines()
+    assert all(len(ln) <= 80 for ln in lines) and "┃" not in text, text  # was: a boxed table cut at 80
+    for n in nodes:  # was: every node name cut to "osmo-iad1-h10…", so no two rows could be told apart
+        row = next(ln for ln in lines if ln.startswith(n["hostname"] + " "))
+        assert f"{n['gpu_free']}/{n['gpu_total']}" in row and n["pool"] in row, row
 
 
 # ------------------------------------------------------------------------------------------- diagnosis

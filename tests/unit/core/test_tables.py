@@ -29,3 +29,18 @@ def test_a_fill_column_takes_the_room_left_and_is_cut() -> None:
     assert lines[1].endswith("…") and len(lines[1]) == 80, lines  # all the room, never more
     wide = _lines(cols, 200)  # everything fits: the boxed table, the text in full
     assert any(text in ln for ln in wide) and wide[0].startswith("┏"), wide
+
+
+def test_a_table_still_too_wide_cuts_its_widest_column_with_an_ellipsis_never_a_column() -> None:
+    """With nothing left to shorten or drop, rich used to crop the columns on the right without a sign."""
+    node = "gke-research-cluster-a100-spot-pool-7f3c9e2a-node-0001-us-central1-b-x"
+    cols = [
+        Col("Node", [node, "short"]),
+        Col("CPU free/total", ["1/2", "3/4"]),
+        Col("Memory free/total (Gi)", ["1.0/2.0", "3.0/4.0"]),
+        Col("GPU free/total", ["0/8", "1/8"]),
+    ]
+    lines = _lines(cols, 80)
+    assert all(len(ln) <= 80 for ln in lines), lines
+    assert lines[0].endswith("GPU free/total") and lines[1].endswith("0/8"), lines  # every column still shown
+    assert lines[1].startswith(node[:20]) and "…" in lines[1] and lines[2].startswith("short "), lines
