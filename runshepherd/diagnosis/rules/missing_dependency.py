@@ -246,6 +246,14 @@ FAMILY = family(
         pat(r"\bError: Cannot find module '(?P<mod>[^']+)'", 0.86, flags=0),
         pat(r"\bjava\.lang\.(?:ClassNotFoundException|NoClassDefFoundError)\b", 0.8, flags=0),
         pat(r"\bmodule '(?P<mod>[\w.]+)' not found:", 0.86, flags=0),
+        # software environments a job script activates that the machine does not have: HPC module systems (Lmod:
+        # "The following module(s) are unknown: \"cuda/11.8\"", Environment Modules: "Unable to locate a modulefile
+        # for 'cuda/11.8'"), conda (conda/exceptions.py EnvironmentNameNotFound: "Could not find conda environment: x")
+        pat(
+            r"The following module\(s\) are unknown: \"?(?P<pkg>[^\"\s]+)|Unable to locate a modulefile for '(?P<pkg2>[^']+)'"
+            r"|EnvironmentNameNotFound|Could not find conda environment: (?P<pkg3>\S+)|EnvironmentLocationNotFound",
+            0.86,
+        ),
         # an OpenMMLab registry with no entry of the name a config asks for (mmcv/utils/registry.py: "x is not in the
         # models registry"; mmengine/registry/build_functions.py: "x is not in the mmdet::model registry. Please check
         # whether the value of `x` is correct or it was registered as expected"): maintainers' answer is nearly

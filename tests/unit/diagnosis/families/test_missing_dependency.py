@@ -332,3 +332,17 @@ def test_a_name_the_library_says_it_removed_in_a_release() -> None:
     log = TRACEBACK_START + "ValueError: The 'fp16_backend' argument has been removed in version 4.40; use 'x'.\n"
     d = diagnose_log_text(log)
     assert d.label == "missing_dependency" and "another version" in d.explanation
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # Lmod and Environment Modules on HPC clusters, conda (conda/exceptions.py)
+        'Lmod has detected the following error:  The following module(s) are unknown: "cuda/11.8"\n',
+        "ERROR: Unable to locate a modulefile for 'cudnn/8.9'\n",
+        "EnvironmentNameNotFound: Could not find conda environment: llama\n",
+    ],
+)
+def test_an_environment_the_job_script_activates_that_the_machine_lacks(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency"), log
