@@ -22,7 +22,16 @@ from runshepherd.diagnosis.errorblock import (
     traceback_end,
 )
 from runshepherd.diagnosis.models import Diagnosis, DiagnosisInput, Fix, TaskRecord
-from runshepherd.diagnosis.rules import REGISTRY, Context, Signal, caused_by, echo_labels, fix_for, labels_for
+from runshepherd.diagnosis.rules import (
+    REGISTRY,
+    Context,
+    Signal,
+    caused_by,
+    echo_labels,
+    fix_for,
+    labels_for,
+    recovered,
+)
 
 BAND = 0.08
 MIN_STRENGTH = 0.5  # below this (and for secondary-only evidence) a failed run is "unknown", a clean one "healthy"
@@ -124,7 +133,7 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
     lines = ctx.log.lines
     out = []
     for s in signals:
-        if _went_on_past(s, signals, lines):
+        if _went_on_past(s, signals, lines) or recovered(ctx, s):
             continue
         retry = retried_at(lines, traceback_end(lines, s.order)) if 0 <= s.order < len(lines) else None
         if retry is not None:

@@ -35,6 +35,7 @@ from runshepherd.diagnosis.rules.family import (
     fixer_for,
     infra_labels,
     labels_for,
+    recovered,
 )
 
 __all__ = [
@@ -49,4 +50,5 @@ __all__ = [
     "fixer_for",
     "infra_labels",
     "labels_for",
+    "recovered",
 ]

@@ -35,6 +35,8 @@ Fixer = Callable[[Diagnosis, Any, Any], FixResult]  # (diagnosis, parsed spec, n
 # the fix a maintainer gives when it depends on the evidence, not only on the family: (kind, words) or None
 FixChoice = tuple[FixKind, str]
 FixFromEvidence = Callable[[Context, Signal], FixChoice | None]
+# the family's own test that a failure it found was transient: the run shows it went away (a NaN step skipped)
+Recovered = Callable[[Context, Signal], bool]
 CodeText = str | Callable[[int], str]
 ANY_NONZERO: frozenset[int] = frozenset()  # an ExitCodes with no codes matches every non-zero exit
 
@@ -95,6 +97,7 @@ class Family:
     frame_functions: re.Pattern[str] | None = None  # function names of the deepest frame that point here
     exceptions: re.Pattern[str] | None = None  # exception types (with their module) that point here
     fix_from_evidence: FixFromEvidence | None = None  # when the right fix depends on what the log shows
+    recovered: Recovered | None = None  # when a signal of the family was transient (the engine drops it)
 
 
 FAMILIES: dict[str, Family] = {}
@@ -126,6 +129,7 @@ def family(
     frame_functions: str | None = None,
     exceptions: str | None = None,
     fix_from_evidence: FixFromEvidence | None = None,
+    recovered: Recovered | None = None,
 ) -> Family:
     """Declare a family and register its rules: its patterns, ``rules``, its statuses and exits, ``late_rules``.
 
@@ -175,6 +179,7 @@ def family(
         frame_functions=re.compile(frame_functions) if frame_functions else None,
         exceptions=re.compile(exceptions) if exceptions else None,
         fix_from_evidence=fix_from_evidence,
+        recovered=recovered,
     )
     FAMILIES[label] = fam
     for r in (*own, *rules):
@@ -403,6 +408,12 @@ def fixes_by_evidence(*rules: tuple[re.Pattern[str], FixKind, str], evidence_onl
         return None
 
     return choose
+
+
+def recovered(ctx: Context, s: Signal) -> bool:
+    """The signal's family says the failure was transient: the log shows the run got over it."""
+    f = FAMILIES.get(s.label)
+    return f is not None and f.recovered is not None and f.recovered(ctx, s)
 
 
 def fixer_for(label: str) -> Fixer | None:

@@ -189,6 +189,41 @@ def _failed_finiteness_check(ctx: Context) -> list[Signal]:
     return []
 
 
+# A NaN in one logged step that the same metric does not repeat: fp16 training skips a step whose loss or gradients
+# are not finite (torch.cuda.amp.GradScaler, DeepSpeed's and Megatron's loss scalers; Megatron counts it as a "nan
+# iteration" and goes on), and a run whose weights had turned NaN would print NaN for that metric from then on. So a
+# metric that is finite (and not exactly 0) on ``RECOVERED_STEPS`` later lines, and never non-finite again, got over it.
+_NAN_KEY = re.compile(
+    r"(?P<k>\b\w*(?:loss|grad_?norm)\w*)\b['\"]?\s*[=:]\s*['\"]?(?:tensor\()?[\[(]?(?:nan|[-+]?inf)\b"
+    r"|(?P<c>\bnumber of nan iterations):\s*[1-9]",
+    re.IGNORECASE,
+)
+RECOVERED_STEPS = 5
+
+
+def _nan_went_away(ctx: Context, s: Signal) -> bool:
+    lines = ctx.log.lines
+    if not 0 <= s.order < len(lines):
+        return False
+    m = _NAN_KEY.search(lines[s.order].text)
+    if m is None:
+        return False
+    counter = m.group("c") is not None
+    key = re.escape(m.group("c") or m.group("k"))
+    later = re.compile(
+        rf"(?<![\w/]){key}\b['\"]?\s*[=:]\s*['\"]?(?:tensor\()?[\[(]?(?P<v>nan|[-+]?inf|[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)",
+        re.IGNORECASE,
+    )
+    finite = 0
+    for ln in lines[s.order + 1 :]:
+        for v in (fm.group("v").lower() for fm in later.finditer(ln.text)):
+            if v in ("nan", "inf", "-inf", "+inf") or (counter and float(v) > 0):
+                return False
+            # (a loss stuck at exactly 0 after a NaN is the NaN hidden, as the HF Trainer logs it: no recovery)
+            finite += counter or float(v) != 0
+    return finite >= RECOVERED_STEPS
+
+
 FAMILY = family(
     "nan_loss",
     origin="user",
@@ -261,5 +296,6 @@ FAMILY = family(
         pat(r"NaN or Inf found in input tensor", 0.8),
     ),
     applies=("failed", "running", "completed"),
+    recovered=_nan_went_away,
     fixer=fix_nan,
 )

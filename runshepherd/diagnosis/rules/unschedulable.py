@@ -227,11 +227,11 @@ def _tune_trials_never_start(ctx: Context) -> list[Signal]:
     minutes = 0
     nothing: Line | None = None
     for ln in lines:
-        if (m := _TUNE_RUNNING_FOR.search(ln.text)) is not None:
+        if "running for" in ln.folded and (m := _TUNE_RUNNING_FOR.search(ln.text)) is not None:
             minutes, nothing = 60 * int(m.group(1)) + int(m.group(2)), None
-        elif _TUNE_NOTHING_RESERVED.match(ln.text):
+        elif ln.text.startswith("Resources requested") and _TUNE_NOTHING_RESERVED.match(ln.text):
             nothing = ln
-        elif (m := _TUNE_ALL_PENDING.match(ln.text)) is not None and nothing is not None:
+        elif nothing is not None and (m := _TUNE_ALL_PENDING.match(ln.text)) is not None:
             if m.group(1) == m.group(2) and minutes >= TUNE_PENDING_MINUTES:
                 ev = [nothing.raw.rstrip(), ln.raw.rstrip()]
                 return [

@@ -170,3 +170,20 @@ def test_periodic_overflows_in_a_long_healthy_fp16_run_are_no_divergence() -> No
     losses = [3.0, 2.8, 2.6, 4.2, 2.5, 2.4, 2.3, 2.2, 2.2, 2.1, 2.0, 2.0]
     log = "".join(f"step {i * 100} loss: {v}\n" + (overflow if i % 3 == 0 else "") for i, v in enumerate(losses, 1))
     assert diagnose_log_text(log).label == "healthy"
+
+
+def test_a_nan_step_the_run_got_over_is_no_divergence() -> None:
+    """fp16 loss scalers skip a step whose loss is not finite and Megatron counts it as a nan iteration and goes on:
+    a whole job log that shows it once, then the same metric finite for five or more reports, got over it. Reported
+    again, at the end of the log, or followed by a loss stuck at 0 (the HF Trainer's way of hiding it), it did not."""
+    clean = "".join(
+        _MEGATRON.format(it=i, loss="6.44E+00", scale="2048.0", skipped=0, nan=0) for i in range(10, 60, 10)
+    )
+    once = _MEGATRON.format(it=60, loss="6.44E+00", scale="2048.0", skipped=1, nan=1)
+    assert diagnose_log_text(clean + once + clean).label == "healthy"
+    assert diagnose_log_text(clean + once).label == "nan_loss"
+    assert diagnose_log_text(clean + once + clean + once).label == "nan_loss"
+    steps = "".join(f"step {i} loss: {2.3 - i / 100:.3f}\n" for i in range(1, 8))
+    assert diagnose_log_text("{'loss': nan, 'learning_rate': 0.0001}\n" + steps).label == "healthy"
+    zeros = "".join(f"{{'loss': 0.0, 'step': {i}}}\n" for i in range(1, 8))
+    assert diagnose_log_text("{'loss': nan, 'learning_rate': 0.0001}\n" + zeros).label == "nan_loss"
