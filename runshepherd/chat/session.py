@@ -70,6 +70,16 @@ class ChatSession:
             self.ctx.out.print(text, markup=False)
         self.rec.add_turn("shepherd", text)
 
+    def say_markdown(self, head: str, markdown: str) -> None:
+        """A Markdown answer (a logs digest) rendered for the terminal — no `###`, `**` or code fences, wrapped at
+        words as `orchestrate logs` prints it; the transcript keeps the Markdown."""
+        from rich.markdown import Markdown
+
+        with self._print_lock:
+            self.ctx.out.print(head, markup=False)
+            self.ctx.out.print(Markdown(markdown), soft_wrap=False)
+        self.rec.add_turn("shepherd", f"{head}\n{markdown}")
+
     def _renderer(self, sid: str) -> Any:
         return self.renderers.setdefault(sid, Renderer(session=sid, as_json=False, out=self.ctx.out))
 
@@ -664,9 +674,9 @@ class ChatSession:
         if task is not None and task not in names:
             self.say(f"{wid} has no task {task!r}; its tasks: {', '.join(names)}")
             return
-        self.say(
-            f"logs of {wid}{f' task {task}' if task else ''}:\n"
-            + digests_for(self.ctx.backend, ws, task=task, settings=self.ctx.settings).markdown
+        self.say_markdown(
+            f"logs of {wid}{f' task {task}' if task else ''}:",
+            digests_for(self.ctx.backend, ws, task=task, settings=self.ctx.settings).markdown,
         )
 
     def do_explain_workflow(self, intent: Intent) -> None:

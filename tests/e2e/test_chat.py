@@ -103,6 +103,8 @@ def test_the_script_through_the_deterministic_router(tmp_path: Path) -> None:
     assert "starting session" in out and name.startswith("train-classifier")
     assert f"Run: {name}-1" in out  # the status answer
     assert f"logs of {name}-1 task train" in out
+    logs = out.split(f"logs of {name}-1 task train", 1)[1][:1500]
+    assert "Stage / progress:" in logs and "**" not in logs and "###" not in logs and "```" not in logs, logs
     assert "failed: nan_loss" in out and "Proposed: lower the learning rate ×0.1" in out and "Would" not in out
     assert f"● submitted {name}-2 (attempt 2)" in out and "● download  5 file(s)" in out
     assert "done · COMPLETED" in out
@@ -149,6 +151,8 @@ def test_the_script_with_a_model_fixes_and_downloads(
     out = capsys.readouterr().out
     assert code == 0, out
     assert "● submitted tiny-1" in out and "Run: tiny-1" in out and "logs of tiny-1 task train" in out
+    logs = out.split("logs of tiny-1 task train", 1)[1][:1500]  # rendered for the terminal, as `orchestrate logs`
+    assert "Stage / progress:" in logs and "**" not in logs and "###" not in logs and "```" not in logs, logs
     assert "failed: nan_loss" in out and "the model chose lr 2" in out  # the model's fix, explained
     assert "● submitted tiny-2 (attempt 2)" in out and "● download" in out and "done · COMPLETED" in out
     assert re.search(r"model tokens: \d+ \(plan \d+, read_logs \d+, diagnose_fix \d+\)", out)  # usage per node
