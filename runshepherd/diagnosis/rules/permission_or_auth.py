@@ -14,7 +14,10 @@ _FILE_REFUSED = re.compile(
     r"\[Errno 13\] Permission denied: ['\"]?[/.~\w]|\bexecve\(\): \S+: Permission denied"
     r"|^(?:\S+: )?(?:cannot (?:open|create|access|execute) )?['\"]?(?:/|\./)[\w./-]+['\"]?: Permission denied"
     # coreutils' own words (``mkdir: cannot create directory '/run/enroot': Permission denied``), wherever quoted
-    r"|\b(?:mkdir|touch|cp|mv|ln|rm|chmod|chown|install|tee): cannot [\w ]+ ['\"]?/[^'\"]+['\"]?: Permission denied",
+    r"|\b(?:mkdir|touch|cp|mv|ln|rm|chmod|chown|install|tee): cannot [\w ]+ ['\"]?/[^'\"]+['\"]?: Permission denied"
+    # a file system mounted read-only (EROFS, [Errno 30]) and a file operation the OS refuses (EPERM, [Errno 1]):
+    # the job has to write somewhere else, no credential changes that
+    r"|\bRead-only file system\b|\[Errno 1\] Operation not permitted: ['\"]?[/.~\w]",
     re.MULTILINE,
 )
 _PATH_FIX = (

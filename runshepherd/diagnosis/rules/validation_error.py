@@ -208,13 +208,50 @@ _CONFIG = PatternRule(
 )
 
 
+# A setting the run never got: the program reads an option that is None and uses it at once (the quoted source line
+# is ``args.mixed_precision.lower()``, the error "'NoneType' object has no attribute 'lower'"): the command line or
+# the config left out a value the program needs
+_NONE_ATTR = re.compile(r"^(?:\w+\.)*AttributeError: 'NoneType' object has no attribute '(?P<attr>\w+)'")
+_SETTINGS = r"\b(?:args|cfg|conf|config|opt|opts|options|hparams|params|flags|FLAGS|training_args|script_args)"
+
+
+def _setting_never_given(ctx: Context) -> list[Signal]:
+    lines = ctx.log.lines
+    for idx in ctx.log.exceptions[:6]:
+        ln = lines[idx]
+        m = _NONE_ATTR.match(ln.text.strip())
+        if m is None:
+            continue
+        read = re.compile(_SETTINGS + r"(?:\.\w+)*\.(?P<name>\w+)\." + re.escape(m.group("attr")) + r"\b")
+        found = ((c, r) for c in reversed(lines[max(0, idx - 3) : idx]) if c.code and (r := read.search(c.text)))
+        src, hit = next(found, (None, None))
+        if src is None or hit is None:
+            continue
+        name = hit.group("name")
+        return [
+            Signal(
+                "validation_error",
+                "config",
+                0.72,
+                idx,
+                [ln.raw.rstrip(), src.raw.rstrip()],
+                f"The program read the setting '{name}', which was never given (it is None), and failed using it: "
+                "the command line or the config leaves out a value the program needs.",
+                "fix_code",
+                f"Give '{name}' a value (the program's option or config key of that name, or the tool's own config "
+                "step, such as `accelerate config`), then rerun.",
+            )
+        ]
+    return []
+
+
 FAMILY = family(
     "validation_error",
     origin="config",
     fix_kind="fix_code",
     explanation=_CONFIG_EXPL,
     fix_description=_CONFIG_FIX,
-    rules=(FunctionRule("validation", _validation), _CONFIG),
+    rules=(FunctionRule("validation", _validation), _CONFIG, FunctionRule("setting_never_given", _setting_never_given)),
     # argument parsers and config schemas: a traceback that ends inside them is a rejected configuration
     frames=r"/argparse\.py$|hf_argparser\.py$|transformers/training_args\.py$|/(?:hydra|omegaconf|pydantic)/"
     r"|deepspeed/runtime/config\.py$|/(?:validation|validators?)\.py$|/absl/flags/",

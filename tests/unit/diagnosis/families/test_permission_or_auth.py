@@ -84,3 +84,16 @@ def test_refusals_in_other_runtimes_words(log: str) -> None:
 def test_a_cuda_stream_capture_error_is_not_a_permission_problem() -> None:
     d = diagnose_log_text("RuntimeError: CUDA error: operation not permitted when stream is capturing\n")
     assert d.label != "permission_or_auth"
+
+
+@pytest.mark.parametrize(
+    "last",
+    [
+        "OSError: [Errno 30] Read-only file system: '/data/out/model.pt'",  # EROFS
+        "PermissionError: [Errno 1] Operation not permitted: '/mnt/shared/ckpt'",  # EPERM
+    ],
+)
+def test_a_read_only_mount_or_a_refused_file_operation_is_fixed_on_the_path(last: str) -> None:
+    log = 'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n    save(model)\n' + last + "\n"
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("permission_or_auth", "fix_path"), last

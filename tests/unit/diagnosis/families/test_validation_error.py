@@ -206,3 +206,14 @@ def test_config_choices_commands_and_values_a_program_refuses(log: str) -> None:
 def test_other_parsers_and_settings_that_exclude_each_other(log: str) -> None:
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("validation_error", "fix_code"), log
+
+
+def test_a_setting_read_as_none_and_used_at_once_was_never_given() -> None:
+    """accelerate launch without a config: `args.mixed_precision.lower()` on None. The same error on an object of the
+    code's own (not a setting) stays an error in the code."""
+    d, _, record = diagnose_dev("p-0026")
+    assert d.label == record["label"] == "validation_error" and "mixed_precision" in d.explanation
+    own = (
+        TRACEBACK_START + "    name = self.model.tokenizer.lower()\nAttributeError: 'NoneType' object has no attribute"
+    )
+    assert diagnose_log_text(own + " 'lower'\n").label == "user_code_error"
