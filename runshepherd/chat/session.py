@@ -23,6 +23,7 @@ from runshepherd.graph.context import build_deps
 from runshepherd.graph.runner import new_session_id
 from runshepherd.names import quoted
 from runshepherd.render.session import Renderer, usage_line
+from runshepherd.request_text import REQUEST_MAX, too_long
 
 SETTLE_TIMEOUT = 900.0  # scripted mode: how long a line may wait for its run to ask or end
 STOP_TIMEOUT = 10.0  # Ctrl-C: how long to wait for runs to reach a safe point (the monitor answers within 0.5 s)
@@ -303,6 +304,9 @@ class ChatSession:
 
     def handle(self, line: str) -> bool:
         """One turn. False ends the conversation."""
+        if len(line) > REQUEST_MAX:  # read nothing of it: the patterns that route a line are not built for 2 MB
+            self.say(f"error: {too_long(line)}")
+            return True
         self.rec.add_turn("person", line)
         d = self.current
         if d is not None and not self.rec.confirm and self._needs_settling(line):

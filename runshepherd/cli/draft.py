@@ -7,6 +7,7 @@ from pathlib import Path
 
 from runshepherd.cli.context import CliContext
 from runshepherd.errors import UsageError
+from runshepherd.request_text import check_request
 
 
 def draft(ctx: CliContext, request: str, output: Path | None, force: bool, as_json: bool) -> int:
@@ -17,6 +18,7 @@ def draft(ctx: CliContext, request: str, output: Path | None, force: bool, as_js
 
     if not request.strip():
         raise UsageError('say what to draft, e.g. orchestrate draft "train with train.py on 2 GPUs" -o train.yaml')
+    check_request(request)
     if (refused := _out_of_scope(ctx, request, as_json)) is not None:
         return refused
     if output is not None and output.exists() and not force:

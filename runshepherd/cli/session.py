@@ -21,6 +21,7 @@ from runshepherd.graph.context import build_deps
 from runshepherd.graph.runner import new_session_id
 from runshepherd.names import quoted
 from runshepherd.render.session import Renderer, done_event, exit_code
+from runshepherd.request_text import check_request
 
 
 class PromptInterrupted(Exception):
@@ -315,6 +316,7 @@ def check_new_session(
 
     if not (request or "").strip() and spec is None:
         raise UsageError('say what to run, e.g. orchestrate "train a small classifier for 3 epochs", or --spec FILE')
+    check_request(request)
     _refuse_a_question(request, spec)
     set_values = parse_set_values(sets)
     if spec is not None:
@@ -345,6 +347,7 @@ def run(
 
     if not (request or "").strip() and spec is None:
         raise UsageError('say what to run, e.g. orchestrate "train a small classifier for 3 epochs", or --spec FILE')
+    check_request(request)
     session = session or new_session_id()
     request = _without_secrets(ctx, request, session, as_json)
     if request and spec is None and (refused := _out_of_scope(ctx, request, as_json)) is not None:

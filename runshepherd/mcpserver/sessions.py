@@ -19,6 +19,7 @@ from runshepherd.cancel_mark import ACTING_QUESTIONS
 from runshepherd.cli.context import CliContext
 from runshepherd.errors import UsageError
 from runshepherd.names import check_id
+from runshepherd.request_text import check_request
 
 MAX_EVENTS = 40  # recent progress events kept per session for `session` (the digest, not a transcript)
 
@@ -132,6 +133,7 @@ class Sessions:
 
         if not request and not spec_path:
             raise UsageError("say what to run (request), or give spec_path")
+        check_request(request)
         values = parse_set_values(set_values or [])
         spec = Path(spec_path).expanduser().resolve() if spec_path else None
         if spec is not None:

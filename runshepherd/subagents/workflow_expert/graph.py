@@ -19,6 +19,7 @@ from runshepherd.backends.base import Pool
 from runshepherd.backends.pool_choice import PoolChoice, choose_pool, parse_auto, requested_gpu_type
 from runshepherd.errors import UsageError
 from runshepherd.experts.base import WorkflowExpert
+from runshepherd.request_text import REQUEST_MAX, too_long
 from runshepherd.spec import SpecError, load_spec_file, load_spec_text
 
 
@@ -60,6 +61,8 @@ def route_mode(state: ExpertState) -> str:
 def write(state: ExpertState, runtime: Runtime[ExpertContext]) -> dict[str, Any]:
     """A given spec is used unchanged; otherwise the expert drafts one from the request."""
     set_values = state.get("set_values") or {}
+    if not state.get("spec_path") and len(state.get("request") or "") > REQUEST_MAX:  # e.g. via LangGraph's API
+        return {"error": too_long(state.get("request") or "")}
     try:
         if spec_path := state.get("spec_path"):
             doc = load_spec_file(spec_path, set_values=set_values)
