@@ -332,7 +332,10 @@ _PROGRESS = re.compile(
     r"|\bResults saved to\b|^\[\d{2}:\d{2}(?::\d{2})?\.\d{3} --> \d{2}:\d{2}(?::\d{2})?\.\d{3}\]"
     r"|\bTrainOutput\(global_step=\d+|^\s*(?:Step|Epoch)\s+Training Loss\b|^Ran \d+ tests? in [\d.]+s\s*$"
     # a row of a training table: epoch/epochs then four or more numeric columns (YOLO's "38/89  5.62G  0.02079 …")
-    r"|^\s*\d+/\d+(?:\s+-?\d+(?:\.\d+)?(?:e[-+]?\d+)?[KMG]?){4,}\s*$",
+    r"|^\s*\d+/\d+(?:\s+-?\d+(?:\.\d+)?(?:e[-+]?\d+)?[KMG]?){4,}\s*$"
+    # evaluation results: lm-evaluation-harness's table (a value column then "±" and its stderr: "|acc |0.5734|±
+    # |0.0049|"), scikit-learn's classification_report header ("precision    recall  f1-score   support")
+    r"|\|\s*-?\d*\.\d+\s*\|\s*±\s*\|\s*-?\d*\.\d+\s*\||^\s+precision\s+recall\s+f1-score\s+support\s*$",
     re.IGNORECASE,
 )
 _PROGRESS_G, _STARTED_G = Gated.of(_PROGRESS), Gated.of(_STARTED)

@@ -264,6 +264,12 @@ def test_info_notices_are_read_alike_in_every_logger_format(head: str) -> None:
             "started normally",
         ),
         ("|    0   N/A  N/A     12345      C   python                          20480MiB |\n", "started normally"),
+        # evaluation results: lm-evaluation-harness's table (value, "±", stderr), scikit-learn's classification_report
+        ("|hellaswag|      1|none  |     0|acc     |0.5734|±  |0.0049|\n", "making progress"),
+        (
+            "              precision    recall  f1-score   support\n\n           0       0.95      0.97      0.96       980\n",
+            "making progress",
+        ),
     ],
 )
 def test_progress_and_start_up_in_more_libraries_words(log: str, why: str) -> None:
