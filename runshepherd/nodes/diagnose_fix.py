@@ -13,7 +13,6 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command, Overwrite
 
 from runshepherd.backends.base import Status, jsonable, runs_on_host
-from runshepherd.diagnosis.rules import infra_labels
 from runshepherd.events import DiagnosisEvent, FixProposed, FixSuggestion
 from runshepherd.experts.base import Diagnoser
 from runshepherd.graph.context import Deps, deps_of
@@ -148,7 +147,7 @@ def _decide(state: SessionState, deps: Deps, stopping: Callable[[], bool] = lamb
     infra = (
         inp is not None
         and inp.status is not Status.FAILED_CANCELED
-        and (inp.status in INFRA_STATUSES or primary.origin == "infra" or primary.label in infra_labels())
+        and (inp.status in INFRA_STATUSES or primary.origin == "infra" or primary.label in _infra_labels())
     )
     if infra and infra_retry_allowed(state, deps):
         n = state.get("infra_retries", 0) + 1
@@ -200,3 +199,9 @@ def _decide(state: SessionState, deps: Deps, stopping: Callable[[], bool] = lamb
         FixProposed(attempt=state["attempt"]["n"] + 1, diff=diff, kind=out["fix_kind"], explanation=out["explanation"])
     )
     return Command(goto="approve_resubmit", update={**base, "proposed_fix": fix})
+
+
+def _infra_labels() -> set[str]:
+    from runshepherd.diagnosis.rules import infra_labels  # the rules load when something is diagnosed
+
+    return infra_labels()
