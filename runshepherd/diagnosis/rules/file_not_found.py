@@ -191,6 +191,27 @@ FAMILY = family(
             0.76,
             flags=0,
         ),
+        # ... or says first that something is not there, then names the path ("Checkpoint file not found: ckpts/last.ckpt",
+        # "model weights do not exist at /models/x.bin"); "in" is left out: "Key x not found in model.ckpt" is a
+        # file that is there without the key
+        pat(
+            r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception): .{0,120}?(?i:\bnot found|\bdoes not exist|\bdo not exist"
+            r"|\bdoesn't exist|\bcannot be found|\bcould not be found)(?::|\s+at)\s*['\"`]?(?P<path>[\w.~\-]*[/\\]"
+            r"[\w.\-/\\]+|[\w\-]+\.(?:json|jsonl|ya?ml|txt|csv|tsv|pt|pth|bin|ckpt|safetensors|h5|hdf5|pkl|pickle|npy"
+            r"|npz|jpe?g|png|wav|parquet|arrow|onnx|tar|zip|gz)\b)",
+            0.78,
+            flags=0,
+        ),
+        # an exception that could not find (load, open) something and asks to check where the files or data are
+        # ("Could not find a task with the ID 101. Make sure … nnU-Net knows where raw and preprocessed data are
+        # located", "Can't load tokenizer for x … make sure 'x' is the correct path to a directory")
+        pat(
+            r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception): .*(?i:could not|couldn't|cannot|can't|unable to|failed to) "
+            r"(?i:find|locate|load|open)\b.*(?i:\b(?:make sure|check|verify|ensure)\b.{0,80}\b(?:path|file|director"
+            r"(?:y|ies)|folder|dataset|data)s?\b)",
+            0.74,
+            flags=0,
+        ),
         # a dataset the run names that the program's list of datasets does not define ("Undefined dataset x in
         # dataset_info.json"): the list read is not the one meant, or the dataset was never added to it
         pat(

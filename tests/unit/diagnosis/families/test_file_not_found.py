@@ -179,3 +179,15 @@ def test_missing_files_named_by_library_exceptions(last: str) -> None:
 def test_a_revision_or_a_directory_that_is_not_there(last: str) -> None:
     d = diagnose_log_text(TRACEBACK + last + "\n")
     assert (d.label, d.fix.kind) == ("file_not_found", "fix_path"), last
+
+
+def test_an_exception_that_could_not_find_something_and_asks_to_check_where_the_data_is() -> None:
+    """nnU-Net: "Could not find a task with the ID 101. Make sure … nnU-Net knows where raw and preprocessed data are
+    located": its data folders are not where it looks."""
+    d, _, record = diagnose_dev("s-0002")
+    assert d.label == record["label"] == "file_not_found" and d.fix.kind == "fix_path"
+
+
+def test_a_message_that_says_not_there_first_and_names_the_path_after() -> None:
+    d = diagnose_log_text(TRACEBACK + "RuntimeError: pretrained weights do not exist at /models/vit_b.pth\n")
+    assert (d.label, d.fix.kind) == ("file_not_found", "fix_path") and "/models/vit_b.pth" in d.explanation
