@@ -17,7 +17,10 @@ _FILE_REFUSED = re.compile(
     r"|\b(?:mkdir|touch|cp|mv|ln|rm|chmod|chown|install|tee): cannot [\w ]+ ['\"]?/[^'\"]+['\"]?: Permission denied"
     # a file system mounted read-only (EROFS, [Errno 30]) and a file operation the OS refuses (EPERM, [Errno 1]):
     # the job has to write somewhere else, no credential changes that
-    r"|\bRead-only file system\b|\[Errno 1\] Operation not permitted: ['\"]?[/.~\w]",
+    r"|\bRead-only file system\b|\[Errno 1\] Operation not permitted: ['\"]?[/.~\w]"
+    # Go's os.PathError, "<op> <path>: <errno text>" (ollama, docker, kubelet: "mkdir /usr/share/x: permission denied")
+    r"|\b(?:open|mkdir|stat|lstat|remove|rename|chmod|chown|symlink|link|readlink|unlinkat|openat) (?:/|\./|~/)\S*:"
+    r" (?:permission denied|operation not permitted|read-only file system)",
     re.MULTILINE,
 )
 _PATH_FIX = (

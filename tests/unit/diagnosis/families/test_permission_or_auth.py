@@ -97,3 +97,10 @@ def test_a_read_only_mount_or_a_refused_file_operation_is_fixed_on_the_path(last
     log = 'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n    save(model)\n' + last + "\n"
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("permission_or_auth", "fix_path"), last
+
+
+def test_gos_path_error_on_a_directory_is_fixed_on_the_path() -> None:
+    """Ollama (Go) refused a directory: "Error: mkdir /home/user: permission denied" (os.PathError: op, path, errno)."""
+    d, _, record = diagnose_dev("m-0031")
+    assert d.label == record["label"] == "permission_or_auth"
+    assert d.fix.kind == record["fix_kind"] == "fix_path"
