@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from runshepherd.diagnosis.errorblock import Line
 from runshepherd.diagnosis.fixes import fix_nan
 from runshepherd.diagnosis.rules.base import ORDER_EVENT, Context, FunctionRule, Signal, pat
 from runshepherd.diagnosis.rules.family import family
@@ -137,14 +138,14 @@ def _diverged_under_overflow(ctx: Context) -> list[Signal]:
     overflows = [ln for ln in lines if "overflow" in ln.folded and _OVERFLOW.search(ln.text)]
     if len(overflows) < MIN_OVERFLOWS:
         return []
+    first_loss = next((ln.index for ln in lines if "loss" in ln.folded and _loss_values(ln)), None)
+    if first_loss is None or not _dense_run([o.index for o in overflows if o.index > first_loss]):
+        return []  # only the start-up calibration, or the odd overflow a healthy run's dynamic scaling makes
     series: dict[str, list[tuple[float, int]]] = {}
     for ln in lines:
-        if "loss" not in ln.folded or ln.code:
-            continue
-        for m in _LOSS_VALUE.finditer(ln.text):
-            key = m.group("k").lower()
-            if "scale" not in key:
-                series.setdefault(key, []).append((float(m.group("v")), ln.index))
+        if "loss" in ln.folded:
+            for key, v in _loss_values(ln):
+                series.setdefault(key, []).append((v, ln.index))
     for values in series.values():
         jump = _sustained_jump([v for v, _ in values])
         if jump is None:
@@ -158,6 +159,31 @@ def _diverged_under_overflow(ctx: Context) -> list[Signal]:
         ev = [lines[values[jump - 1][1]].raw.rstrip(), lines[at].raw.rstrip(), during[0].raw.rstrip()]
         return [Signal("nan_loss", "user", 0.74, at, ev, _EXPL_SPIKE, "lower_lr_or_fix_data", _FIX)]
     return []
+
+
+def _loss_values(ln: Line) -> list[tuple[str, float]]:
+    """The loss values a line reports, by key (a loss scale is a setting of the optimiser, not a loss)."""
+    if ln.code:
+        return []
+    out = []
+    for m in _LOSS_VALUE.finditer(ln.text):
+        key = m.group("k").lower()
+        if "scale" not in key:
+            out.append((key, float(m.group("v"))))
+    return out
+
+
+OVERFLOW_GAP = 8  # lines between overflows that still make one run of them
+
+
+def _dense_run(indices: list[int]) -> bool:
+    """``MIN_OVERFLOWS`` overflows in a row, each within ``OVERFLOW_GAP`` lines of the one before."""
+    run = 1
+    for a, b in zip(indices, indices[1:]):
+        run = run + 1 if b - a <= OVERFLOW_GAP else 1
+        if run >= MIN_OVERFLOWS:
+            return True
+    return False
 
 
 def _sustained_jump(v: list[float]) -> int | None:
