@@ -395,7 +395,7 @@ def run(
             request, spec, set_ or [], pool, yes, max_fixes, cadence, notify or [], opts.config, opts.backend
         )
         sid = session or s.new_session_id()
-        s.check_new_session(ctx, request=request, spec=spec, sets=set_ or [], session=session)
+        s.check_new_session(ctx, request=request, spec=spec, sets=set_ or [], session=session, pool=pool)
         raise typer.Exit(detached.start(ctx, sid, args, json_))
     code = s.run(
         ctx,

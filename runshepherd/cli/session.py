@@ -309,20 +309,32 @@ def _refuse_a_question(request: str | None, spec: Path | None) -> None:
 
 
 def check_new_session(
-    ctx: CliContext, *, request: str | None, spec: Path | None, sets: list[str], session: str | None
+    ctx: CliContext,
+    *,
+    request: str | None,
+    spec: Path | None,
+    sets: list[str],
+    session: str | None,
+    pool: str | None = None,
 ) -> None:
-    """What `run` refuses before anything starts, checked before a detached session is spawned."""
+    """What `run` refuses before anything starts, checked before a detached session is spawned or an MCP
+    `start_run` answers with a session id (neither has a terminal to say it on later)."""
+    from runshepherd.experts.scope import out_of_scope
     from runshepherd.spec import load_spec_file, parse_set_values
 
     if not (request or "").strip() and spec is None:
         raise UsageError('say what to run, e.g. orchestrate "train a small classifier for 3 epochs", or --spec FILE')
     check_request(request)
+    if request and spec is None and (verdict := out_of_scope(request)) is not None:
+        raise UsageError(verdict.text())
     _refuse_a_question(request, spec)
     set_values = parse_set_values(sets)
+    spec_pool = None
     if spec is not None:
-        load_spec_file(spec, set_values=set_values)
+        spec_pool = load_spec_file(spec, set_values=set_values).workflow.pool
     elif sets and (request is None or _recipe_plan(request) is None):
         raise UsageError(_SET_NEEDS_SPEC)
+    ctx.check_pool(pool or spec_pool, "--pool" if pool else f"the spec's pool ({spec})")
     if session is None:
         return
     if ctx.runner(session).exists():

@@ -19,7 +19,6 @@ from runshepherd.cancel_mark import ACTING_QUESTIONS
 from runshepherd.cli.context import CliContext
 from runshepherd.errors import UsageError
 from runshepherd.names import check_id
-from runshepherd.request_text import check_request
 
 MAX_EVENTS = 40  # recent progress events kept per session for `session` (the digest, not a transcript)
 
@@ -127,17 +126,18 @@ class Sessions:
     ) -> SessionView:
         from pathlib import Path
 
+        from runshepherd.cli.session import check_new_session
         from runshepherd.graph.runner import new_session_id
         from runshepherd.logs import redact
-        from runshepherd.spec import load_spec_file, parse_set_values
+        from runshepherd.spec import parse_set_values
 
         if not request and not spec_path:
             raise UsageError("say what to run (request), or give spec_path")
-        check_request(request)
-        values = parse_set_values(set_values or [])
         spec = Path(spec_path).expanduser().resolve() if spec_path else None
-        if spec is not None:
-            load_spec_file(spec, set_values=values)  # bad input fails here, before a session exists
+        # what `orchestrate run` refuses (a long request, a question about a workflow, one outside what RunShepherd
+        # does, a bad spec or --set, an unknown pool) fails here, before a session exists
+        check_new_session(self.ctx, request=request, spec=spec, sets=set_values or [], session=None, pool=pool)
+        values = parse_set_values(set_values or [])
         sid = check_id(session, "session id") if session else new_session_id()
         if self._runner(sid).exists():
             raise UsageError(f"session {sid} already exists; use `session` to see it, `answer` to continue it")

@@ -62,7 +62,12 @@ def parse_answer(raw: Any, choices: list[str], default: str) -> str | None:
 
 
 def refusal(raw: Any, choices: list[str]) -> str:
-    return f"{str(raw).strip()!r} is not an answer to this question; answer one of: {', '.join(choices)}"
+    """Says which answer was refused: redacted and cut (a pasted token or 50,000 characters are never echoed)."""
+    from runshepherd.logs import redact
+
+    shown = redact(str(raw).strip()[:1000])[0]
+    shown = shown if len(shown) <= 60 else shown[:59] + "…"
+    return f"{shown!r} is not an answer to this question; answer one of: {', '.join(choices)}"
 
 
 def ask(
