@@ -12,7 +12,6 @@ from dataclasses import replace
 
 from runshepherd.diagnosis.errorblock import (
     Line,
-    error_looking,
     finished_after,
     positive_evidence,
     progressed_after,
@@ -232,7 +231,7 @@ def _unexplained_error(ctx: Context) -> Diagnosis | None:
     """An error-looking line that no family explains (and no later line says the run finished): "unknown",
     quoting it, never "healthy"."""
     lines = ctx.log.lines
-    line = next((ln for ln in error_looking(lines) if not _got_past(lines, ln.index)), None)
+    line = next((ln for ln in ctx.log.errors if not _got_past(lines, ln.index)), None)
     if line is None:
         return None
     quoted = line.raw.strip()
@@ -304,7 +303,7 @@ def _healthy(ctx: Context, signals: list[Signal], task: str | None) -> Diagnosis
 def _went_past_line(ctx: Context, signals: list[Signal]) -> str | None:
     """The first error line (or a family's failure line) in a log that is nonetheless healthy: one the run went on
     past. None when the log shows no error at all."""
-    line = next(error_looking(ctx.log.lines), None)
+    line = ctx.log.errors[0] if ctx.log.errors else None
     if line is not None:
         return line.raw.rstrip()
     return next((s.evidence[0] for s in signals if not s.secondary and s.evidence and s.order >= 0), None)

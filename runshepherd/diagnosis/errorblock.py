@@ -637,6 +637,11 @@ class ErrorBlock:
     def root_line(self) -> Line | None:
         return self.lines[self.root] if self.root is not None else None
 
+    @cached_property
+    def errors(self) -> list[Line]:
+        """The error-looking lines (:func:`error_looking`), found once: the verdict asks for them more than once."""
+        return list(error_looking(self.lines))
+
     def window(self, before: int = 20, after: int = 10) -> list[Line]:
         if self.root is None:
             return self.lines[-(before + after) :]
