@@ -350,6 +350,18 @@ def test_unsupported_inputs_are_rejected_with_a_fix(backend: LocalBackend) -> No
     assert backend.list_workflows() == []
 
 
+@pytest.mark.parametrize("path", ["../../../../../escaped.txt", "/tmp/../../../../../../escaped.txt"])
+def test_a_files_path_that_climbs_out_with_dotdot_is_refused_and_nothing_is_written(
+    backend: LocalBackend, tmp_path: Path, path: str
+) -> None:
+    """Before: `path: ../../../../x` wrote the file outside the task's folder (into the state dir's parent tree)."""
+    spec = one_task("climb", "true", f"files:\n- path: {json.dumps(path)}\n  contents: hi")
+    with pytest.raises(SubmissionRejected, match=r"climbs out with '\.\.'.*e\.g\. /tmp/escaped\.txt"):
+        backend.submit(spec_from_yaml(spec))
+    assert backend.list_workflows() == []
+    assert not list(tmp_path.rglob("escaped.txt"))
+
+
 def test_file_url_input_and_declared_outputs(backend: LocalBackend, tmp_path: Path) -> None:
     data = tmp_path / "data"
     data.mkdir()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import shutil
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from urllib.parse import urlparse
 
 from runshepherd.backends.base import SubmissionRejected
@@ -89,6 +89,11 @@ def check_workflow(workflow: Workflow, state_dir: Path, base_dir: Path | None, h
             if "RESCHEDULE" in t.exitActions:
                 warnings.append(f"{where}: {host.backend} does not retry; RESCHEDULE exit codes fail the task")
             for f in t.files:
+                if ".." in PurePosixPath(f.path).parts:  # placed under the task's folder: `..` would leave it
+                    problems.append(
+                        f"{where}: file path {f.path!r} climbs out with '..' — {host.backend} writes `files:` inside "
+                        f"the task's folder; use a path without '..', e.g. /tmp/{PurePosixPath(f.path).name or 'file'}"
+                    )
                 if f.localpath is not None:
                     src = Path(f.localpath)
                     if not src.is_absolute():
