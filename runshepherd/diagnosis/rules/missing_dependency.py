@@ -254,6 +254,21 @@ FAMILY = family(
             r"|EnvironmentNameNotFound|Could not find conda environment: (?P<pkg3>\S+)|EnvironmentLocationNotFound",
             0.86,
         ),
+        # installers and build tools that could not get or find a dependency: pip refusing a system Python (PEP 668:
+        # "error: externally-managed-environment"), setup.py without the wheel package ("invalid command
+        # 'bdist_wheel'"), libsolv under conda/mamba ("nothing provides __cuda needed by pytorch-2.1"), apt ("E: Unmet
+        # dependencies", "The following packages have unmet dependencies"), CMake's find_package ("Could not find a
+        # package configuration file provided by \"Torch\""; not its "-- Could NOT find X" status lines, which
+        # builds that succeed print for optional packages), pkg-config ("Package x was not found in the pkg-config
+        # search path")
+        pat(
+            r"\berror: externally-managed-environment\b|invalid command 'bdist_wheel'|\bnothing provides (?P<pkg>\S+) needed"
+            r" by\b|^E: Unmet dependencies\b|\bThe following packages have unmet dependencies\b|Could not find a package"
+            r" configuration file provided by \"(?P<pkg2>[^\"]+)\"|\bPackage (?P<pkg3>[\w.+\-]+) was not found in the"
+            r" pkg-config search path",
+            0.84,
+            flags=0,
+        ),
         # an OpenMMLab registry with no entry of the name a config asks for (mmcv/utils/registry.py: "x is not in the
         # models registry"; mmengine/registry/build_functions.py: "x is not in the mmdet::model registry. Please check
         # whether the value of `x` is correct or it was registered as expected"): maintainers' answer is nearly

@@ -346,3 +346,25 @@ def test_a_name_the_library_says_it_removed_in_a_release() -> None:
 def test_an_environment_the_job_script_activates_that_the_machine_lacks(log: str) -> None:
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency"), log
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # pip on a system Python (PEP 668), libsolv under conda/mamba, apt, CMake's find_package, pkg-config
+        "error: externally-managed-environment\n\n× This environment is externally managed\n",
+        "nothing provides __cuda needed by pytorch-2.1.0-py3.10_cuda11.8_cudnn8.7.0_0\n",
+        "E: Unmet dependencies. Try 'apt --fix-broken install' with no packages (or specify a solution).\n",
+        'CMake Error at CMakeLists.txt:10 (find_package):\n  Could not find a package configuration file provided by "Torch"'
+        " with any of\n  the following names:\n",
+        "Package cairo was not found in the pkg-config search path.\n",
+    ],
+)
+def test_installers_and_build_tools_that_could_not_get_a_dependency(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency"), log
+
+
+def test_cmake_status_lines_about_optional_packages_are_not_a_failure() -> None:
+    log = "-- Could NOT find OpenMP_C (missing: OpenMP_C_FLAGS OpenMP_C_LIB_NAMES)\n-- Configuring done\n"
+    assert diagnose_log_text(log).label != "missing_dependency"
