@@ -18,7 +18,6 @@ from langgraph.runtime import Runtime
 from typing_extensions import TypedDict
 
 from runshepherd.logs import LogConfig, TaskDigest, count_tokens, digest_to_markdown
-from runshepherd.logs.tasklog import digest_task
 from runshepherd.subagents.logs_reader.pool import SharedReaders
 
 MAX_TASKS_PER_READER = 5
@@ -48,7 +47,10 @@ class ReaderState(TypedDict):
 
 def _read_one(ctx: ReaderContext, workflow_id: str, task: dict[str, Any], alive: bool) -> TaskDigest:
     # The whole log where the backend has it; else a tail, whose live stream is bounded by the capture timeout
-    # (a streaming log does not end while its task runs: the skill's 5 s rule).
+    # (a streaming log does not end while its task runs: the skill's 5 s rule). The reader (numpy, the cue scanner)
+    # loads here, when a log is first read, not in every process that builds the session graph.
+    from runshepherd.logs.tasklog import digest_task
+
     return digest_task(
         ctx.backend,
         workflow_id,
