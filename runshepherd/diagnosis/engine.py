@@ -40,8 +40,8 @@ _HEALTHY_WHY = {
     "finished": "The run finished: the log says so, and it shows no error (its warnings are routine ones).",
     "progress": "The run is making progress (steps, losses or a progress bar) and the log shows no error; its "
     "warnings are routine ones.",
-    "rows": "The run prints rows of numbers whose first column (a step or epoch counter) keeps growing, and the log "
-    "shows no error; nothing names the columns, so this is a weaker sign of progress.",
+    "rows": "The run prints a counter that keeps growing (rows of numbers led by a step or epoch count, or a count of "
+    "work done out of a total), and the log shows no error; nothing names it, so this is a weaker sign of progress.",
     "started": "The run started normally (it got past its start-up) and the log shows no error; nothing in it shows "
     "steps advancing or the run finishing yet.",
     "routine": "The log holds only the libraries' routine warnings and notices and no error; nothing in it shows "
@@ -56,7 +56,7 @@ _HEALTHY_WHY = {
 _HEALTHY_PAST = {
     "finished": "The run finished: the log says so",
     "progress": "The run is making progress (steps, losses or a progress bar)",
-    "rows": "The run prints rows of numbers with a growing step counter",
+    "rows": "The run prints a counter that keeps growing",
     "started": "The run started normally (it got past its start-up), though nothing shows steps advancing yet",
     "routine": "The log holds only the libraries' routine notices besides one error, and nothing shows progress or "
     "completion yet",

@@ -410,9 +410,10 @@ def error_looking(lines: list[Line]) -> Iterator[Line]:
 
 
 # A bare row of numbers a training script prints each step or epoch (``7, 0.044, 17.460, 2.587``, ``76970 2.6265``),
-# optionally after a timestamp tag closed by ``]``: the first column is a counter, the others are measured values
+# optionally after a timestamp tag closed by ``]`` or as a markdown table row (``| 1 | 0.52 | 0.61 |``): the first
+# column is a counter, the others are measured values
 _COUNTER_ROW = re.compile(
-    r"^\s*(?:\S{0,40}\]\s*)?(?P<n>\d{1,9})(?P<rest>(?:(?:\s*[,|;]\s*|\s+)-?\d*\.?\d+(?:e[-+]?\d+)?%?){1,12})\s*[,|;]?\s*$",
+    r"^\s*(?:\S{0,40}\]\s*|\|\s*)?(?P<n>\d{1,9})(?P<rest>(?:(?:\s*[,|;]\s*|\s+)-?\d*\.?\d+(?:e[-+]?\d+)?%?){1,12})\s*[,|;]?\s*$",
     re.IGNORECASE,
 )
 COUNTER_ROWS = 3
@@ -440,6 +441,36 @@ def _counter_rows(lines: list[Line]) -> Line | None:
     return None
 
 
+# A count of work done out of a fixed total ("Processed 1000/5000 images", "[200/1000] elapsed …"), not a date
+# (``2024/01/01``, ``01/02/2024``) and not a retry or a failure being counted ("Attempt 2/5 failed")
+_FRACTION = re.compile(r"(?<![\d/.])(?P<n>\d{1,9})\s?/\s?(?P<of>\d{1,9})(?![\d/.])")
+_COUNTING_TRIES = re.compile(r"\b(?:retr\w*|attempt\w*|tr(?:y|ies|ying)|restart\w*)\b", re.IGNORECASE)
+
+
+def _counter_fractions(lines: list[Line]) -> Line | None:
+    """The first of ``COUNTER_ROWS`` lines whose N/M count of the same total M keeps growing, on lines that name
+    no failure and no retry: work advancing, whatever the program calls it."""
+    first: dict[int, Line] = {}
+    last: dict[int, int] = {}
+    seen: dict[int, int] = {}
+    for ln in lines:
+        if not ln.usable or "/" not in ln.text or _FAILING.search(ln.text) or _COUNTING_TRIES.search(ln.text):
+            continue
+        m = _FRACTION.search(ln.text)
+        if m is None:
+            continue
+        n, of = int(m.group("n")), int(m.group("of"))
+        if not 0 <= n <= of or of < 2:
+            continue
+        if of not in last or n <= last[of]:
+            first[of], seen[of] = ln, 0
+        last[of] = n
+        seen[of] += 1
+        if seen[of] >= COUNTER_ROWS:
+            return first[of]
+    return None
+
+
 def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     """Why a log may be called healthy: ("finished", line) for a completion marker or exit 0, ("progress", line),
     ("rows", line) for a table of numeric rows with a growing counter (progress in no named format),
@@ -453,7 +484,7 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     progress = progress or next((ln for ln in lines if ln.usable and _LOSS_KEY.search(ln.text)), None)
     if progress is not None:
         return "progress", progress
-    rows = _counter_rows(lines)
+    rows = _counter_rows(lines) or _counter_fractions(lines)
     if rows is not None:
         return "rows", rows
     started = next((ln for ln in lines if _STARTED_G.search(ln.text, ln.folded)), None)

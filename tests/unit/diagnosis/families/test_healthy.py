@@ -531,3 +531,18 @@ def test_a_tracker_thread_dying_does_not_stop_the_training() -> None:
     head = "epoch 1 loss: 0.52\nepoch 2 loss: 0.48\nException in thread Thread-5:\nTraceback (most recent call last):\n"
     own = head + '  File "/work/loader.py", line 9, in run\n    x = q.get()\nRuntimeError: queue broken\n'
     assert diagnose_log_text(own).label != "healthy"
+
+
+def test_a_count_of_work_done_out_of_a_total_is_progress() -> None:
+    """A growing N/M count of one total ("Processed 1000/5000 images") or a markdown table led by an epoch count is
+    progress in no named format (a weak verdict); dates, a count of attempts, or a count that does not grow are not."""
+    done = "".join(f"Processed {k}000/5000 images\n" for k in (1, 2, 3))
+    table = "| epoch | loss |\n|---|---|\n" + "".join(f"| {i} | {1.0 / i:.3f} |\n" for i in (1, 2, 3))
+    for log in (done, table):
+        d = diagnose_log_text(log)
+        assert d.label == "healthy" and d.confidence < 0.8 and "counter" in d.explanation, log
+    tries = "".join(f"Attempt {k}/5\n" for k in (1, 2, 3))
+    dates = "".join(f"2024/01/0{k} start\n" for k in (1, 2, 3))
+    same = "GPU 1/8 ready\n" * 3
+    for log in (tries, dates, same):
+        assert diagnose_log_text(log).label == "unknown", log
