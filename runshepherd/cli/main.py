@@ -273,7 +273,6 @@ def _run_args(
     yes: bool,
     max_fixes: int | None,
     cadence: float | None,
-    notify: list[str],
     config: Path | None,
     backend: str | None,
 ) -> list[str]:
@@ -286,8 +285,6 @@ def _run_args(
     args += ["--yes"] if yes else []
     args += ["--max-fixes", str(max_fixes)] if max_fixes is not None else []
     args += ["--cadence", str(cadence)] if cadence is not None else []
-    for t in notify:
-        args += ["--notify", t]
     args += ["--config", str(config.resolve())] if config else []
     args += ["--backend", backend] if backend else []
     return args
@@ -389,11 +386,13 @@ def run(
 
         if checkpointer:  # to the background process through its environment: argv is visible to others (ps)
             os.environ["RUNSHEPHERD_CHECKPOINTER"] = checkpointer
+        if notify:  # the same: a webhook URL carries its token (the config's targets and --notify's, as a sweep)
+            import json
+
+            os.environ["RUNSHEPHERD_NOTIFY"] = json.dumps(ctx.settings.notify)
 
         request = redact(request)[0] if request else request  # argv is visible to other users (ps)
-        args = _run_args(
-            request, spec, set_ or [], pool, yes, max_fixes, cadence, notify or [], opts.config, opts.backend
-        )
+        args = _run_args(request, spec, set_ or [], pool, yes, max_fixes, cadence, opts.config, opts.backend)
         sid = session or s.new_session_id()
         s.check_new_session(ctx, request=request, spec=spec, sets=set_ or [], session=session, pool=pool)
         raise typer.Exit(detached.start(ctx, sid, args, json_))

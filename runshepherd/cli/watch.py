@@ -3,6 +3,7 @@ handed to a background monitor (`--detach`), with `--list` and `--stop ID` for t
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -143,8 +144,9 @@ def _detach(
         argv += ["--config", str(config)]
     if cadence is not None:
         argv += ["--cadence", str(cadence)]
-    for t in notify:
-        argv += ["--notify", t]
+    env = os.environ.copy()
+    if notify:  # through the environment: argv is visible to others (ps) and a webhook URL carries its token
+        env["RUNSHEPHERD_NOTIFY"] = json.dumps([*ctx.settings.notify, *notify])
     with open(log_path, "ab") as log:
         proc = subprocess.Popen(
             argv,
@@ -152,7 +154,7 @@ def _detach(
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own session: closing the terminal does not stop it
-            env=os.environ.copy(),
+            env=env,
             cwd=str(state_dir) if state_dir.is_dir() else None,
         )
     import psutil
