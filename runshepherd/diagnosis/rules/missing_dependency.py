@@ -146,7 +146,11 @@ def _program_not_installed(ctx: Context) -> list[Signal]:
 
 
 # a module of an installed package lacks a name the code uses: the traceback shows the package under site-packages
-# (or dist-packages), so it is a library at another release than the code expects, not the project's own module
+# (or dist-packages), so it is a library at another release than the code expects, not the project's own module;
+# likewise when the code that asks for the name is itself a library's (the deepest frame is under site-packages):
+# one library expects another release of a module it uses (old setuptools on Python 3.12: "module 'pkgutil' has no
+# attribute 'ImpImporter'")
+_LIBRARY_FRAME = re.compile(r'^\s*File "[^"]*[/\\](?:site|dist)-packages[/\\]')
 _MODULE_ATTR = re.compile(r"^(?:\w+\.)*AttributeError: module '(?P<ver>[\w.]+)' has no attribute '\w+'")
 
 
@@ -160,10 +164,20 @@ def _installed_module_lacks(ctx: Context) -> list[Signal]:
         top = re.escape(m.group("ver").split(".")[0])
         installed = re.compile(r"[/\\](?:site|dist)-packages[/\\]" + top + r"(?:[/\\]|\.py\b)")
         frame = next((f for f in lines[max(0, idx - 60) : idx] if installed.search(f.text)), None)
+        explanation = _explain(m)
+        if frame is None:
+            deepest = next(
+                (f for f in reversed(lines[max(0, idx - 4) : idx]) if f.text.lstrip().startswith("File ")), None
+            )
+            frame = deepest if deepest is not None and _LIBRARY_FRAME.match(deepest.text) else None
+            explanation = (
+                f"An installed library uses a name that '{m.group('ver')}' does not have in the release installed "
+                "here: the library was written for another version of it (or of Python)."
+            )
         if frame is None:
             continue
         ev = [ln.raw.rstrip(), frame.raw.rstrip()]
-        return [Signal("missing_dependency", "user", 0.74, idx, ev, _explain(m), "add_dependency", _fix(m))]
+        return [Signal("missing_dependency", "user", 0.74, idx, ev, explanation, "add_dependency", _fix(m))]
     return []
 
 
@@ -283,6 +297,14 @@ FAMILY = family(
             r"\((?P<reg2>[\w.\-/]+)\)|No registered env with id: (?P<reg3>\S+)|NameNotFound: Environment "
             r"`?(?P<reg4>[\w\-/]+)`? doesn't exist",
             0.76,
+        ),
+        # a library telling that a name moved to another package, or that a release changed a default the code relied
+        # on (pydantic 2: "`BaseSettings` has been moved to the `pydantic-settings` package"; torch 2.6's torch.load:
+        # "In PyTorch 2.6, we changed the default value of the `weights_only` argument … from `False` to `True`")
+        pat(
+            r"(?P<rel>\bhas been moved to the `?[\w.\-]+`? package\b|\bIn PyTorch [\d.]+, we changed the default value)",
+            0.8,
+            flags=0,
         ),
         # the stopping exception says the name the code uses was removed in a release of the library ("`np.NaN` was
         # removed in the NumPy 2.0 release"): the code was written for another version

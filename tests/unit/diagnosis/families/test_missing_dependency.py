@@ -368,3 +368,33 @@ def test_installers_and_build_tools_that_could_not_get_a_dependency(log: str) ->
 def test_cmake_status_lines_about_optional_packages_are_not_a_failure() -> None:
     log = "-- Could NOT find OpenMP_C (missing: OpenMP_C_FLAGS OpenMP_C_LIB_NAMES)\n-- Configuring done\n"
     assert diagnose_log_text(log).label != "missing_dependency"
+
+
+def test_a_library_that_uses_a_name_another_release_lacks() -> None:
+    """Old setuptools on Python 3.12 (pkg_resources asks pkgutil for ImpImporter, removed in 3.12): the raising frame
+    is a library's, so its release does not fit the others; a project's own module stays the code's error."""
+    log = (
+        'Traceback (most recent call last):\n  File "setup.py", line 3, in <module>\n    import pkg_resources\n'
+        '  File "/venv/lib/python3.12/site-packages/pkg_resources/__init__.py", line 2191, in <module>\n'
+        "    register_finder(pkgutil.ImpImporter, find_on_path)\n"
+        "AttributeError: module 'pkgutil' has no attribute 'ImpImporter'. Did you mean: 'zipimporter'?\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency") and "pkgutil" in d.explanation
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # pydantic 2's migration errors (pydantic/_migration.py)
+        "pydantic.errors.PydanticImportError: `BaseSettings` has been moved to the `pydantic-settings` package. See "
+        "https://docs.pydantic.dev/2.5/migration/ for more details.\n",
+        # torch 2.6's torch.load default (torch/serialization.py)
+        "_pickle.UnpicklingError: Weights only load failed. This file can still be loaded, to do so you have two "
+        "options.\n\t(1) In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` "
+        "from `False` to `True`.\n",
+    ],
+)
+def test_a_library_release_that_moved_a_name_or_changed_a_default(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert d.label == "missing_dependency" and "another version" in d.explanation, log
