@@ -416,6 +416,15 @@ FAMILY = family(
         ),
         # an ImportError that names its own remedy (transformers/accelerate/diffusers' availability checks)
         pat(r"^(?:\w+\.)*ImportError: .{0,300}(?:`?pip install|seems (?:to be )?not installed|is not installed)", 0.86),
+        # ... or any stopping exception that says it needs a package and how to install it ("ValueError: Using a
+        # `device_map` requires Accelerate: `pip install accelerate`"): the value check of a setting (validation_error)
+        # reads "requires" too, this names what to install
+        pat(
+            r"^(?:\w+\.)*[A-Z]\w*(?:Error|Exception): .{0,300}\b(?i:requires?|needs?|install(?:ed)?)\b.{0,120}`?pip3? "
+            r"install (?:-U |--upgrade )?['\"]?(?P<pkg>[\w\-\[\]]+)",
+            0.8,
+            flags=0,
+        ),
         # conda/mamba's solver
         pat(r"(?:LibMamba)?UnsatisfiableError|found to be incompatible with each other", 0.84),
         # building a C/C++ extension: the compiler, or a header of a -dev package, is not in the image

@@ -398,3 +398,10 @@ def test_a_library_that_uses_a_name_another_release_lacks() -> None:
 def test_a_library_release_that_moved_a_name_or_changed_a_default(log: str) -> None:
     d = diagnose_log_text(log)
     assert d.label == "missing_dependency" and "another version" in d.explanation, log
+
+
+def test_any_stopping_exception_that_says_which_package_to_install() -> None:
+    log = TRACEBACK_START + "ValueError: Using a `device_map` requires `accelerate`. You can install it with "
+    log += "`pip install accelerate`\n"
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency") and "accelerate" in d.explanation
