@@ -399,6 +399,20 @@ def test_wait_for_change_wakes_on_status_change(backend: LocalBackend) -> None:
     assert woke and time.monotonic() - t0 < 5
 
 
+def test_a_change_between_the_query_and_the_wait_wakes_the_wait(backend: LocalBackend, tmp_path: Path) -> None:
+    """The monitor queries, then waits: a task that ends in between (a quick failure) must wake the wait at once.
+    Before, the wait took its baseline when called, saw no further change and slept the whole cadence (30 s by
+    default, so `run` reported a failed 0-second task half a minute late)."""
+    sub = backend.submit(spec_from_yaml(one_task("gap", "sleep 0.3; exit 1")))
+    wait_running(backend, sub.workflow_id)
+    assert backend.query(sub.workflow_id).status is Status.RUNNING  # the caller looks ...
+    other = LocalBackend(tmp_path / "state", machine=SMALL)  # ... and the task ends before it waits
+    wait_for(other, sub.workflow_id, lambda st: st.status.terminal())
+    assert backend.wait_for_change(sub.workflow_id, 10) is True
+    assert backend.query(sub.workflow_id).status is Status.FAILED
+    assert backend.wait_for_change(sub.workflow_id, 0.3) is False  # looked at the end: nothing new since
+
+
 def test_a_file_path_that_begins_another_is_rewritten_once_and_whole(backend: LocalBackend) -> None:
     """`/tmp/k` and `/tmp/k2` both in `files:`: each reference reaches its own file (was: `/tmp/k2` rewritten
     twice into `<work>/tmp/<work>/tmp/k2`, "No such file or directory"); `/tmp/kx` is no file and stays as it is."""

@@ -117,6 +117,9 @@ class LocalBackend:
         self._injected = machine
         self._machine = machine
         self._seen: dict[str, _Seen] = {}  # live workflows of batched reads: what need not be read again
+        # The state file's identity when each workflow was last looked at (a query, or a wait that timed out):
+        # ``wait_for_change`` wakes for a write made since then, not only for one made during the wait.
+        self._looked: dict[str, tuple[int, int, int]] = {}
         self._batch_lock = threading.Lock()
 
     @property
@@ -253,6 +256,7 @@ class LocalBackend:
 
     def query(self, workflow_id: str) -> WorkflowStatus:
         wf = self._wf(workflow_id)
+        self._looked[workflow_id] = _file_identity(wf.state_path)  # stat first: a later write is a change
         return self._status(wf, wf.read_record(), self._state(wf))
 
     def query_many(self, workflow_ids: list[str]) -> dict[str, WorkflowStatus]:
@@ -275,6 +279,7 @@ class LocalBackend:
             seen = _Seen(wf=wf, record=wf.read_record())
         wf = seen.wf
         identity = _file_identity(wf.state_path)
+        self._looked[workflow_id] = identity
         if seen.state is None or identity != seen.identity or identity == (0, 0, 0):
             seen.state, seen.identity = wf.read_state(), identity  # stat first: a write after it is read next pass
         state = seen.state
@@ -487,18 +492,23 @@ class LocalBackend:
         return max(found, key=lambda r: r.submit_time).workflow_id
 
     def wait_for_change(self, workflow_id: str, timeout: float) -> bool:
-        """Poll the state file's identity every 20 ms (os.replace gives each write a new inode)."""
+        """Poll the state file's identity every 20 ms (os.replace gives each write a new inode).
+
+        The baseline is the identity when the caller last looked (its query, or its last wait that timed out), so
+        a write between the query and the wait wakes it at once. Taken at the call instead, a task that ended in
+        that gap (a quick failure) went unnoticed for the whole cadence: 30 s by default."""
         wf = self._wf(workflow_id)
         deadline = time.monotonic() + max(0.0, timeout)
-        first = _file_identity(wf.state_path)
+        first = self._looked.pop(workflow_id, None) or _file_identity(wf.state_path)
         next_liveness = time.monotonic() + 0.5
         while True:
             now = time.monotonic()
             if now >= deadline:
+                self._looked[workflow_id] = first  # a later wait goes on from here: nothing is missed between
                 return False
-            time.sleep(min(0.02, deadline - now))
             if _file_identity(wf.state_path) != first:
                 return True
+            time.sleep(min(0.02, deadline - now))
             if time.monotonic() >= next_liveness:
                 next_liveness = time.monotonic() + 0.5
                 if wf.read_state().status.alive() and not self._supervisor_alive(wf):
