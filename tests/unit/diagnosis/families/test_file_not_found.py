@@ -191,3 +191,15 @@ def test_an_exception_that_could_not_find_something_and_asks_to_check_where_the_
 def test_a_message_that_says_not_there_first_and_names_the_path_after() -> None:
     d = diagnose_log_text(TRACEBACK + "RuntimeError: pretrained weights do not exist at /models/vit_b.pth\n")
     assert (d.label, d.fix.kind) == ("file_not_found", "fix_path") and "/models/vit_b.pth" in d.explanation
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "bash: ./train.sh: 没有那个文件或目录\n",  # glibc zh_CN strerror(ENOENT)
+        "cp: 'ckpt/last.pt' を stat できません: そのようなファイルやディレクトリはありません\n",  # ja
+        "python: can't open file '/home/u/train.py': [Errno 2] Datei oder Verzeichnis nicht gefunden\n",  # de
+    ],
+)
+def test_enoent_in_the_systems_language(log: str) -> None:
+    assert diagnose_log_text(log).label == "file_not_found", log

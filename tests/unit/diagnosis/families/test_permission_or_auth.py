@@ -104,3 +104,17 @@ def test_gos_path_error_on_a_directory_is_fixed_on_the_path() -> None:
     d, _, record = diagnose_dev("m-0031")
     assert d.label == record["label"] == "permission_or_auth"
     assert d.fix.kind == record["fix_kind"] == "fix_path"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "PermissionError: [Errno 13] 权限不够: '/data/out'\n",  # glibc zh_CN strerror(EACCES)
+        "mkdir: ディレクトリ '/opt/models' を作成できません: 許可がありません\n",  # ja
+        # Windows refusing a symlink without the privilege (huggingface_hub's cache on Windows)
+        "OSError: [WinError 1314] A required privilege is not held by the client: 'C:\\\\hf\\\\blobs\\\\ab' -> 'C:\\\\x'\n",
+    ],
+)
+def test_a_refused_file_in_the_systems_language_or_a_missing_privilege(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("permission_or_auth", "fix_path"), log
