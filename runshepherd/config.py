@@ -112,7 +112,13 @@ class Settings(_Section):
 
     def resolved_state_dir(self) -> Path:
         if self.state_dir is not None:
-            return Path(self.state_dir).expanduser()
+            path = Path(self.state_dir).expanduser()
+            if path.exists() and not path.is_dir():  # else every command fails deep inside (FileExistsError)
+                raise ConfigError(
+                    f"state dir {path} is a file, not a folder — point --state-dir, RUNSHEPHERD_STATE_DIR or "
+                    "`state_dir:` in the config at a folder (it is created if missing)"
+                )
+            return path
         import platformdirs
 
         return Path(platformdirs.user_data_dir("runshepherd", appauthor=False))
@@ -131,6 +137,8 @@ def _read_yaml(path: Path) -> dict[str, Any]:
         data = load_yaml(read_small_text(path, "a config file"))[0] or {}  # bounded: size, nesting, aliases
     except FileNotFoundError:
         raise ConfigError(f"{path}: config file not found — check the --config path") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: is a folder — give the config file itself, e.g. {path / 'config.yaml'}") from None
     except LimitExceeded as exc:
         raise ConfigError(f"{path}{f':{exc.line}' if exc.line else ''}: {exc}") from None
     except ValueError as exc:

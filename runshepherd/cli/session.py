@@ -308,6 +308,16 @@ def _refuse_a_question(request: str | None, spec: Path | None) -> None:
         raise UsageError(f"{request!r} asks about a workflow; it is not a job to run — use: {command}")
 
 
+def check_settings(ctx: CliContext) -> None:
+    """Settings a session reads only later (notify targets, the expert) are checked before it exists: a bad one
+    is exit 2 now, not an error after `session X (resume with …)` was printed for a session never made."""
+    from runshepherd.experts.base import make_expert
+    from runshepherd.notify import parse_targets
+
+    parse_targets(ctx.settings.notify, ctx.settings.smtp)
+    make_expert(ctx.settings.expert, settings=ctx.settings)
+
+
 def check_new_session(
     ctx: CliContext,
     *,
@@ -335,6 +345,7 @@ def check_new_session(
     elif sets and (request is None or _recipe_plan(request) is None):
         raise UsageError(_SET_NEEDS_SPEC)
     ctx.check_pool(pool or spec_pool, "--pool" if pool else f"the spec's pool ({spec})")
+    check_settings(ctx)
     if session is None:
         return
     if ctx.runner(session).exists():
@@ -398,7 +409,9 @@ def run(
 
     if ctx.runner(sid).exists():
         raise UsageError(f"session {sid} already exists; continue it with `orchestrate resume {quoted(sid)}`")
-    if not as_json:
+    check_settings(ctx)
+    deps = make_deps(ctx, sid, yes=yes, cadence=cadence, max_fixes=max_fixes)  # the expert: a bad one fails here
+    if not as_json:  # only now: every refusal above leaves no session to resume
         ctx.out.print(f"session {sid} (resume with: orchestrate resume {quoted(sid)})", markup=False)
     first = {
         "request": request or f"run {spec}",
@@ -406,7 +419,6 @@ def run(
         "set_values": set_values,
         "pool": pool,
     }
-    deps = make_deps(ctx, sid, yes=yes, cadence=cadence, max_fixes=max_fixes)
     interactive = not no_input and sys.stdin.isatty()
     return drive(ctx, session=sid, first_input=first, deps=deps, as_json=as_json, interactive=interactive)
 

@@ -1,0 +1,59 @@
+"""Bad settings are one clear line and exit 2, before any session exists — never an "internal error", never a
+`session X (resume with …)` line for a session that was never made.
+
+Before: a state dir that is a file and `--config` naming a folder were internal errors (FileExistsError,
+IsADirectoryError); a config with `notify: [ftp://x]` or `expert: llm` printed "session … (resume with: orchestrate
+resume …)" and then the error, and `resume` of that id said "no session"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from runshepherd.cli.main import main
+
+SPEC = str(Path(__file__).parents[3] / "examples" / "train-classifier.yaml")
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("RUNSHEPHERD_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize("argv", [["list"], ["submit", SPEC], ["sessions"]])
+def test_a_state_dir_that_is_a_file_is_named(
+    home: Path, argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (home / "afile").write_text("x")
+    monkeypatch.setenv("RUNSHEPHERD_STATE_DIR", str(home / "afile"))
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"state dir {home / 'afile'} is a file, not a folder" in err and "internal error" not in err
+
+
+def test_config_naming_a_folder_is_named(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (home / "cfg").mkdir()
+    assert main(["list", "--config", str(home / "cfg")]) == 2
+    err = capsys.readouterr().err
+    assert "cfg: is a folder — give the config file itself" in err and "internal error" not in err
+
+
+@pytest.mark.parametrize(
+    ("setting", "said"),
+    [("notify: [ftp://x]", "notify target 'ftp://x' not understood"), ("expert: llm", "expert 'llm': use")],
+)
+@pytest.mark.parametrize("detach", [False, True])
+def test_a_bad_setting_fails_before_a_session_is_announced(
+    home: Path, setting: str, said: str, detach: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (home / "c.yaml").write_text(setting + "\n")
+    argv = ["run", "--spec", SPEC, "--yes", "--config", str(home / "c.yaml"), *(["--detach"] if detach else [])]
+    assert main(argv) == 2
+    out = capsys.readouterr()
+    assert said in out.err
+    assert "resume with" not in out.out and "runs in the background" not in out.out
+    assert not (home / "state" / "detached").exists()
