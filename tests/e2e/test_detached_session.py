@@ -7,12 +7,13 @@ import json
 import time
 from pathlib import Path
 
-from cli_helpers import EXAMPLES, json_lines, run
+from cli_helpers import EXAMPLES, json_lines, quick_example, run
 
 
 def test_a_detached_session_runs_in_the_background_and_attach_follows_it(tmp_path: Path) -> None:
     started = time.monotonic()
-    res = run(tmp_path, "run", "--spec", str(EXAMPLES / "train-classifier.yaml"), "--yes", "--detach", "--json")
+    spec = quick_example(tmp_path, "train-classifier.yaml")  # running or ended are both asserted: no step sleep
+    res = run(tmp_path, "run", "--spec", str(spec), "--yes", "--detach", "--json")
     returned_in = time.monotonic() - started
     assert res.returncode == 0, res.stderr
     detached = json.loads(res.stdout)

@@ -13,7 +13,9 @@ from runshepherd.events import EVENTS
 
 
 def test_lr_sweep_fixes_the_diverging_point_and_compares_both(tmp_path: Path) -> None:
-    spec = str(EXAMPLES / "sweep-lr.yaml")
+    from cli_helpers import quick_example
+
+    spec = str(quick_example(tmp_path, "sweep-lr.yaml"))  # the ends, fix and comparison are asserted: no step sleep
     res = run(tmp_path, "run", "--spec", spec, "--sweep", "lr=0.05,1.0", "--yes", "--json", "--cadence", "0.5")
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr
     events = json_lines(res.stdout)
@@ -144,9 +146,9 @@ def test_a_sweep_started_in_the_chat_is_asked_answered_and_compared_there(tmp_pa
     the CLI, the fix question once, reports every point's progress and ends with the comparison."""
     import shutil
 
-    from cli_helpers import chat
+    from cli_helpers import chat, quick_example
 
-    shutil.copy(EXAMPLES / "sweep-lr.yaml", tmp_path / "sweep-lr.yaml")
+    shutil.copy(quick_example(tmp_path, "sweep-lr.yaml"), tmp_path / "sweep-lr.yaml")  # no per-step sleep
     script = ["sweep lr over 0.05, 1.0 with sweep-lr.yaml", "yes", "yes", "no", "no", "how is the sweep doing?"]
     res = chat(tmp_path, "c1", script, timeout=240)
     out = res.stdout
@@ -229,9 +231,9 @@ def test_a_detached_sweep_asks_its_plan_on_the_terminal_and_a_point_question_wai
     pauses that point (nothing is guessed); `attach` names it ([p2]) and says to resume; `resume SWEEP` finishes."""
     import os
 
-    from cli_helpers import on_a_terminal, read_until
+    from cli_helpers import on_a_terminal, quick_example, read_until
 
-    spec = str(EXAMPLES / "sweep-lr.yaml")
+    spec = str(quick_example(tmp_path, "sweep-lr.yaml"))  # the question and the ends matter, not a running point
     proc, master = on_a_terminal(
         tmp_path, "run", "--spec", spec, "--sweep", "lr=0.05,1.0", "--detach", "--cadence", "0.5", "--session", "swq"
     )

@@ -79,9 +79,10 @@ def test_sessions_fit_80_columns_with_a_long_workflow_id(tmp_path: Path) -> None
 
 
 def test_an_ended_run_has_no_eta_or_live_stage_and_keeps_its_metrics(tmp_path: Path) -> None:
-    from cli_helpers import EXAMPLES
+    from cli_helpers import quick_example
 
-    res = run(tmp_path, "run", "--spec", str(EXAMPLES / "train-classifier.yaml"), "--yes", "--json")
+    # only the ended run is looked at: no per-step sleep
+    res = run(tmp_path, "run", "--spec", str(quick_example(tmp_path, "train-classifier.yaml")), "--yes", "--json")
     assert res.returncode == 0, res.stderr
     events = json_lines(res.stdout)
     wid = events[-1]["workflow_ids"][-1]
