@@ -199,6 +199,13 @@ FAMILY = family(
         # (a name that starts with '-' is an option the shell ran as a command: a broken script, validation_error)
         pat(r"(?<![\w.+\-/])(?P<bin>[\w./+][\w.+\-/]*): command not found", 0.9),
         pat(r"^(?:/bin/(?:ba)?sh|sh|bash): (?:\d+: |line \d+: )?(?P<bin>[\w.+\-/]+): not found", 0.9),
+        # bash's "command not found" in the system's language (zh_CN, ja, de, ru, fr, es)
+        pat(
+            r"(?P<bin>[\w.+\-/]+) ?: (?:未找到命令|コマンドが見つかりません|Befehl nicht gefunden|команда не найдена"
+            r"|commande introuvable|orden no encontrada)",
+            0.88,
+            flags=0,
+        ),
         pat(r'exec: "?(?P<bin>[\w.+\-/]+)"?: executable file not found in \$PATH', 0.9),
         pat(r"executable file not found in \$PATH", 0.88),
         # a shared library of a package (libcudart.so.12 is the CUDA runtime a wheel ships; only the driver's

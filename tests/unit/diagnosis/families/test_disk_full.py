@@ -67,3 +67,14 @@ def test_numpy_preallocating_a_file_without_room_is_disk_full() -> None:
     log += "OSError: Not enough free space to write 1048576000 bytes\n"
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("disk_full", "free_disk")
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "OSError: [Errno 28] デバイスに空き領域がありません\n",  # glibc ja strerror(ENOSPC)
+        "cp: Fehler beim Schreiben von 'ckpt.pt': Auf dem Gerät ist kein Speicherplatz mehr verfügbar\n",  # de
+    ],
+)
+def test_enospc_in_the_systems_language(log: str) -> None:
+    assert diagnose_log_text(log).label == "disk_full", log

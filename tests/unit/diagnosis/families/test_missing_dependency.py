@@ -405,3 +405,12 @@ def test_any_stopping_exception_that_says_which_package_to_install() -> None:
     log += "`pip install accelerate`\n"
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency") and "accelerate" in d.explanation
+
+
+@pytest.mark.parametrize(
+    ("log", "program"),
+    [("bash: nvcc: 未找到命令\n", "nvcc"), ("bash: torchrun : commande introuvable\n", "torchrun")],
+)
+def test_bashs_command_not_found_in_the_systems_language(log: str, program: str) -> None:
+    d = diagnose_log_text(log)
+    assert d.label == "missing_dependency" and f"'{program}'" in d.explanation
