@@ -80,8 +80,8 @@ def parse_config(argv: Sequence[str] | None = None, env: dict[str, str] | None =
     try:
         return TrainConfig(output_dir=output_dir, **values)
     except ValidationError as err:
-        problems = "; ".join(_flag(e["loc"]) + f": {e['msg']}" for e in err.errors())
-        parser.error(problems)  # exits 2 with the usage line, like any CLI given a bad flag
+        problems = "; ".join(f"argument {_flag(e['loc'])}: {e['msg']}" for e in err.errors())
+        parser.error(problems)  # exits 2 with the usage line in argparse's own words, like any CLI given a bad flag
 
 
 def _flag(loc: tuple[int | str, ...]) -> str:

@@ -33,7 +33,7 @@ _FATAL = re.compile(
     r"|CUDA error|device-side assert|CUDA driver version is insufficient|no CUDA-capable device"
     r"|\b401 Unauthorized\b|\b403 Forbidden\b|InvalidAccessKeyId|ExpiredToken|AccessDenied"
     r"|returned non-zero exit status|exited with (?:code|status) [1-9]|ChildFailedError"
-    r"|^\S+: error: (?:unrecognized arguments|the following arguments are required|argument )"
+    r"|^(?:\S+ -m )?\S+: error: (?:unrecognized arguments|the following arguments are required|argument )"
     r"|^\s*(?:[A-Za-z_]\w*\.)*[A-Z]\w*[a-z]\w*(?:Error|Exception)(?::|$)"
 )
 _GENERIC = re.compile(

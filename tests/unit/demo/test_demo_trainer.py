@@ -128,5 +128,6 @@ def test_large_batch_allocates_the_documented_activation_memory(tmp_path: Path) 
 def test_invalid_flag_value_is_a_usage_error(tmp_path: Path) -> None:
     run = run_trainer(tmp_path, "--epochs", "0")
     assert run.returncode == 2
-    assert "--epochs: Input should be greater than or equal to 1" in run.stderr
+    # argparse's own words ("argument --flag: …"), which the log digest and the diagnosis read as a rejected flag
+    assert "error: argument --epochs: Input should be greater than or equal to 1" in run.stderr
     assert "Traceback" not in run.stderr

@@ -164,6 +164,9 @@ def test_sigkill_with_leaked_semaphore_noise_keeps_killed_as_root() -> None:
         "2025-01-01 ERROR Something broke badly",
         "RuntimeError: CUDA error: device-side assert triggered",
         "OSError: [Errno 28] No space left on device",
+        # argparse's prog for `python -m pkg` has spaces (the demo trainer's `--epochs 0` said nothing before)
+        "python -m runshepherd.demo.trainer: error: argument --epochs: Input should be greater than or equal to 1",
+        "python3 -m torch.distributed.run: error: the following arguments are required: training_script",
     ],
 )
 def test_fatal_lines_are_errors(line: str) -> None:
