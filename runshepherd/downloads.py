@@ -62,6 +62,11 @@ def fetch(
     ``overwrite``: False refuses (exit 2, nothing written) when a file is already there; a callable is asked
     with the files that would be replaced."""
     dest = dest.expanduser().resolve()
+    there = dest
+    while not there.exists() and there != there.parent:
+        there = there.parent
+    if not there.is_dir():  # before staging: nothing is written beside a file the person named by mistake
+        raise UsageError(f"{there} is a file, not a folder — downloads go into a folder: give a folder path as DEST")
     near = dest.parent
     while not near.is_dir() and near != near.parent:  # stage on DEST's filesystem without creating DEST yet
         near = near.parent

@@ -27,8 +27,13 @@ def draft(ctx: CliContext, request: str, output: Path | None, force: bool, as_js
     expert = make_expert(ctx.settings.expert, settings=ctx.settings)
     result = make_draft(request, expert, Path.cwd())
     if output is not None:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(result.text, encoding="utf-8")
+        try:
+            output.parent.mkdir(parents=True, exist_ok=True)
+            output.write_text(result.text, encoding="utf-8")
+        except OSError as exc:  # a folder, /proc, a read-only place: say where and what to do, not "a bug"
+            raise UsageError(
+                f"-o {output}: cannot write the spec there ({exc.strerror or exc}) — choose a writable file path"
+            ) from None
     if as_json:
         ctx.print_json(
             {

@@ -51,6 +51,8 @@ def load_runs(path: Path) -> list[RunEntry]:
         data = load_yaml(read_small_text(path, "a runs file"))[0]  # bounded: size, nesting, aliases
     except FileNotFoundError:
         raise UsageError(f"{path}: runs file not found") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path}: is a folder — give the runs file itself (the shape is {RUNS_SHAPE})") from None
     except LimitExceeded as exc:
         raise UsageError(f"{path}{f':{exc.line}' if exc.line else ''}: {exc}") from None
     except ValueError as exc:
@@ -59,6 +61,8 @@ def load_runs(path: Path) -> list[RunEntry]:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}" if mark else str(path)
         raise UsageError(f"{where}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    if not isinstance(data, dict):
+        raise UsageError(f"{path}: expected a mapping with a top-level `runs:` list — the shape is {RUNS_SHAPE}")
     try:
         return RunsFile.model_validate(data).runs
     except ValidationError as exc:
