@@ -62,6 +62,10 @@ class AppRegistry:
     def spec(self, ref: str) -> str:
         name, _, ver = ref.partition(":")
         app = self.get(name)
+        if ver and not ver.isdigit():
+            raise AppError(
+                f"{ref!r}: the version after ':' is a number, e.g. {name}:{app.latest} (latest is {app.latest})"
+            )
         version = int(ver) if ver else app.latest
         path = self._dir(name) / f"v{version}.yaml"
         if not path.is_file():
