@@ -25,10 +25,16 @@ def _groups(m: re.Match[str]) -> dict[str, str]:
 
 def _explain(m: re.Match[str]) -> str:
     d = _groups(m)
+    if d.get("py"):
+        return (
+            "The code is written for a newer Python than the one running it (it writes types as `X | None`, which "
+            "Python only accepts from 3.10): the interpreter is older than the project needs."
+        )
     if d.get("rel"):
         return (
-            "The code uses a name that the installed release of a library removed or renamed (the error says so): "
-            "the code was written for another version of it."
+            "The code uses a library the way another release of it works: the installed release removed, moved or "
+            "renamed the name, or changed an argument or a default (the error says so); the code was written for "
+            "another version of it."
         )
     if d.get("reg"):
         return (
@@ -59,11 +65,13 @@ def _explain(m: re.Match[str]) -> str:
 
 def _fix(m: re.Match[str]) -> str:
     d = _groups(m)
-    if d.get("rel"):
+    if d.get("py"):
         return (
-            "Pin the library to a release that still has the name (the one the code was written for), or update the "
-            "code to the name the error suggests."
+            "Run it with the Python version the project asks for (a newer base image, conda or venv interpreter), or "
+            "write the types as Optional[X] / Union[X, Y]."
         )
+    if d.get("rel"):
+        return "Pin the library to the release the code was written for, or update the code to what the error suggests."
     if d.get("reg"):
         return (
             f"Install the package that provides '{d['reg']}' (the project's own package, from its source, rather than "
@@ -310,6 +318,15 @@ FAMILY = family(
         # "In PyTorch 2.6, we changed the default value of the `weights_only` argument … from `False` to `True`")
         pat(
             r"(?P<rel>\bhas been moved to the `?[\w.\-]+`? package\b|\bIn PyTorch [\d.]+, we changed the default value)",
+            0.8,
+            flags=0,
+        ),
+        # PyYAML 6 made yaml.load's Loader argument required ("load() missing 1 required positional argument:
+        # 'Loader'"): code written for PyYAML 5; an `X | None` annotation evaluated by Python < 3.10 ("unsupported
+        # operand type(s) for |: 'type' and 'NoneType'"): the interpreter is older than the code
+        pat(r"(?P<rel>\bload\(\) missing 1 required positional argument: 'Loader')", 0.82, flags=0),
+        pat(
+            r"(?P<py>unsupported operand type\(s\) for \|: '(?:type|types\.GenericAlias|_GenericAlias)' and '\w+')",
             0.8,
             flags=0,
         ),

@@ -414,3 +414,11 @@ def test_any_stopping_exception_that_says_which_package_to_install() -> None:
 def test_bashs_command_not_found_in_the_systems_language(log: str, program: str) -> None:
     d = diagnose_log_text(log)
     assert d.label == "missing_dependency" and f"'{program}'" in d.explanation
+
+
+def test_pyyaml_6s_required_loader_and_annotations_newer_than_the_interpreter() -> None:
+    d = diagnose_log_text(TRACEBACK_START + "TypeError: load() missing 1 required positional argument: 'Loader'\n")
+    assert d.label == "missing_dependency" and "another version" in d.explanation
+    log = TRACEBACK_START + "TypeError: unsupported operand type(s) for |: 'type' and 'NoneType'\n"
+    d = diagnose_log_text(log)
+    assert d.label == "missing_dependency" and "newer Python" in d.explanation
