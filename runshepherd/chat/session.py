@@ -67,6 +67,11 @@ class ChatSession:
 
     # -- output -----------------------------------------------------------------------------------------------
     def say(self, text: str) -> None:
+        """Everything the chat says goes through here, redacted: a reply may quote what the person typed, and a
+        pasted token must not come back onto the terminal ("starting session … for: …", "I did not take …")."""
+        from runshepherd.logs import redact
+
+        text = redact(text, self.ctx.settings.logs.redaction_patterns)[0]
         with self._print_lock:
             self.ctx.out.print(text, markup=False)
         self.rec.add_turn("shepherd", text)
@@ -419,7 +424,8 @@ class ChatSession:
         d.answer(choice)
 
     def _still_open(self, said: str, question: str, choices: list[str]) -> None:
-        self.say(f"I did not take {said.strip()!r} as an answer; still open: {question} — answer {' / '.join(choices)}")
+        said = said.strip() if len(said.strip()) <= 80 else said.strip()[:79] + "…"
+        self.say(f"I did not take {said!r} as an answer; still open: {question} — answer {' / '.join(choices)}")
 
     def _answer_gate(self, kind: str) -> bool:
         """A follow-up the run is asking about right now is answered yes (its own gate does the work)."""

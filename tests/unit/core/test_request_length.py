@@ -67,3 +67,26 @@ def test_a_run_started_through_the_graph_api_ends_with_the_reason(tmp_path: Path
         context=ExpertContext(expert=HeuristicExpert()),
     )
     assert out["error"].startswith(f"the request is {len(LONG):,} characters")
+
+
+def test_the_chat_never_prints_a_pasted_token_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: "starting session … for: train … HF_TOKEN=hf_…" and "I did not take 'my key is hf_…'" showed it."""
+    from runshepherd.chat.session import ChatSession
+    from runshepherd.chat.store import ChatRecord
+
+    token = "hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
+    monkeypatch.chdir(tmp_path)
+    ctx = CliContext.create(config=None, state_dir=tmp_path / "state", backend="local")
+    convo = ChatSession(ctx, ChatRecord(id="c1"), interactive=False, cadence=0.2)
+    try:
+        convo.handle(f"train a small classifier with HF_TOKEN={token}")
+        d = convo.current
+        assert d is not None and d.wait(60, until=lambda: d.waiting)  # at the submit question
+        convo.handle(f"my key is {token} please use it")
+    finally:
+        convo.stop_runs()
+    out = capsys.readouterr().out
+    assert "starting session" in out and "I did not take 'my key is [REDACTED:hf_token] please use it'" in out
+    assert token not in out
