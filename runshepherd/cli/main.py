@@ -920,7 +920,9 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except RunShepherdError as exc:
-        print(f"error: {exc}{_session_hint(exc, args)}", file=sys.stderr)
+        from runshepherd.logs.redact import redact_line  # an error may quote a value typed by mistake (--set lr=$TOKEN)
+
+        print(f"error: {redact_line(str(exc))}{_session_hint(exc, args)}", file=sys.stderr)
         code = exc.exit_code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

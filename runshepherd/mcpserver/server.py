@@ -34,7 +34,9 @@ def _guard(fn: Any, *args: Any, **kwargs: Any) -> Any:
     try:
         return fn(*args, **kwargs)
     except RunShepherdError as exc:
-        raise ToolError(str(exc)) from None
+        from runshepherd.logs.redact import redact_line  # an error may quote a value the caller passed
+
+        raise ToolError(redact_line(str(exc))) from None
 
 
 def build_server(ctx: CliContext, *, cadence: float | None = None) -> MCPServer:

@@ -57,3 +57,27 @@ def test_a_bad_setting_fails_before_a_session_is_announced(
     assert said in out.err
     assert "resume with" not in out.out and "runs in the background" not in out.out
     assert not (home / "state" / "detached").exists()
+
+
+TOKEN = "hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
+TEMPLATED = str(Path(__file__).parents[3] / "examples" / "templated.yaml")
+
+
+def test_an_error_quoting_a_mistyped_secret_is_redacted(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Before: `--set lr=$HF_TOKEN` (the wrong variable) printed "got 'hf_…'" on the terminal (and CI logs)."""
+    assert main(["run", "--spec", TEMPLATED, "--set", f"lr={TOKEN}", "--no-input"]) == 2
+    err = capsys.readouterr().err
+    assert "--set lr expects a number" in err and "[REDACTED:hf_token]" in err and TOKEN not in err
+
+
+def test_an_mcp_tool_error_is_redacted_too(home: Path) -> None:
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from runshepherd.cli.context import CliContext
+    from runshepherd.mcpserver import tools as t
+    from runshepherd.mcpserver.server import _guard
+
+    ctx = CliContext.create(config=None, state_dir=home / "state", backend="local")
+    with pytest.raises(ToolError) as err:
+        _guard(t.validate, ctx, TEMPLATED, [f"lr={TOKEN}"])
+    assert "[REDACTED:hf_token]" in str(err.value) and TOKEN not in str(err.value)
