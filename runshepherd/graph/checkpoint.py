@@ -336,7 +336,6 @@ def session_driven(state_dir: Path, session_id: str, url: str | None = None) -> 
 
 def prune_saver(saver: BaseCheckpointSaver[Any], session: str) -> None:
     """Drop superseded checkpoints of ``session`` in the production savers (in-memory ones are left alone)."""
-    from langgraph.checkpoint.postgres import PostgresSaver
     from langgraph.checkpoint.sqlite import SqliteSaver
 
     if isinstance(saver, SqliteSaver):
@@ -345,7 +344,10 @@ def prune_saver(saver: BaseCheckpointSaver[Any], session: str) -> None:
         # within a transaction" in a 1000-task fan-out).
         with saver.lock:
             prune(saver.conn, session)
-    elif isinstance(saver, PostgresSaver):
+        return
+    from langgraph.checkpoint.postgres import PostgresSaver  # psycopg: only where sessions are on PostgreSQL
+
+    if isinstance(saver, PostgresSaver):
         import psycopg
 
         try:
@@ -415,14 +417,14 @@ def compact(conn: sqlite3.Connection) -> None:
 
 def thread_ids(saver: BaseCheckpointSaver[Any]) -> list[str]:
     """Session ids in the saver, newest first."""
-    from langgraph.checkpoint.postgres import PostgresSaver
+    from langgraph.checkpoint.sqlite import SqliteSaver
 
     sql = "SELECT thread_id, max(checkpoint_id) AS last FROM checkpoints GROUP BY thread_id ORDER BY last DESC"
+    if isinstance(saver, SqliteSaver):
+        return [r[0] for r in saver.conn.execute(sql).fetchall()]
+    from langgraph.checkpoint.postgres import PostgresSaver  # psycopg: only where sessions are on PostgreSQL
+
     if isinstance(saver, PostgresSaver):
         with saver._cursor() as cur:  # the saver's lock and connection
             return [r["thread_id"] for r in cur.execute(sql).fetchall()]
-    from langgraph.checkpoint.sqlite import SqliteSaver
-
-    if not isinstance(saver, SqliteSaver):  # an in-memory saver (tests) has no table to list
-        return []
-    return [r[0] for r in saver.conn.execute(sql).fetchall()]
+    return []  # an in-memory saver (tests) has no table to list

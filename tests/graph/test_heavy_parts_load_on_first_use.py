@@ -6,15 +6,21 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
-_LOADED = "print(*(m in sys.modules for m in ('runshepherd.diagnosis.rules', 'runshepherd.logs.reader', 'numpy')))\n"
+_HEAVY = ("runshepherd.diagnosis.rules", "runshepherd.logs.reader", "numpy", "langgraph.checkpoint.postgres")
+_LOADED = f"print(*(m in sys.modules for m in {_HEAVY!r}))\n"
 
 
-def test_building_the_session_graph_leaves_the_rules_and_the_log_reader_unloaded_until_used() -> None:
+def test_building_the_session_graph_leaves_the_rules_and_the_log_reader_unloaded_until_used(tmp_path: Path) -> None:
+    """Sessions on SQLite never load the PostgreSQL saver (psycopg) either, listing or pruning them."""
     code = (
         "import sys\n"
         "from runshepherd.graph.builder import compile_graph\n"
-        "compile_graph(None)\n"
+        "from runshepherd.graph.checkpoint import open_saver, prune_saver, thread_ids\n"
+        f"with open_saver({str(tmp_path)!r}, None) as saver:\n"
+        "    compile_graph(saver)\n"
+        "    thread_ids(saver), prune_saver(saver, 'nobody')\n"
         "from runshepherd.diagnosis import ResourceRequest, DiagnosisInput\n"  # models and pending stay light
         f"{_LOADED}"
         "from runshepherd.diagnosis import diagnose_log_text\n"
@@ -25,4 +31,4 @@ def test_building_the_session_graph_leaves_the_rules_and_the_log_reader_unloaded
     )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
-    assert res.stdout.split("\n")[:4] == ["False False False", "gpu_oom", "1", "True True True"], res.stdout
+    assert res.stdout.split("\n")[:4] == ["False False False False", "gpu_oom", "1", "True True True False"], res.stdout
