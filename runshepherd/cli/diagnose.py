@@ -34,6 +34,18 @@ def _is_blank(path: Path, limit: int = HEAD_BYTES) -> bool:
     return len(head) <= limit and not head.strip()
 
 
+def _binary_share(path: Path, sample: int = 64 * 1024) -> float:
+    """The share of a file's first ``sample`` bytes that is not text (NUL, other C0 controls than tab/CR/LF/ESC/
+    backspace, or bytes that are not UTF-8). A log is text; an archive, a checkpoint or random bytes are not."""
+    with path.open("rb") as fh:
+        head = fh.read(sample)
+    if not head:
+        return 0.0
+    text = head.decode("utf-8", errors="replace")
+    bad = sum(1 for c in text if c == "\ufffd" or (ord(c) < 32 and c not in "\t\r\n\x1b\x08\x0c"))
+    return bad / max(1, len(text))
+
+
 def _redacted(obj: dict[str, Any]) -> dict[str, Any]:
     from runshepherd.logs import redact
 
@@ -64,6 +76,12 @@ def diagnose_files(ctx: CliContext, files: list[Path], as_json: bool) -> int:
         raise UsageError(
             f"{', '.join(empty)}: {'the log is' if len(empty) == 1 else 'these logs are'} empty — nothing to "
             "diagnose. Give the run's log, e.g. `orchestrate logs WF --raw > run.log`, or `orchestrate diagnose WF`."
+        )
+    binary = [f"{f} ({_binary_share(f):.0%})" for f in files if _binary_share(f) > 0.3]
+    if binary:  # diagnosing random bytes finds "progress" in them; say what the file is instead
+        raise UsageError(
+            f"{', '.join(binary)}: not a text log — that share of its first 64 KiB is binary. Give the job's "
+            "text output (e.g. `orchestrate logs WF --raw > run.log`); a compressed log must be unpacked first"
         )
     from runshepherd.logs.decode import strip_controls
 
