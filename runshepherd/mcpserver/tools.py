@@ -131,10 +131,8 @@ def validate(
 ) -> ValidateResult:
     from runshepherd.cli.workflows import validation
 
-    path = Path(spec_path).expanduser()
-    if not path.is_file():
-        raise UsageError(f"spec file not found: {spec_path}")
-    return ValidateResult(**validation(ctx, path, set_values or [], pool))
+    # load_spec_file says what is wrong with the path (missing, a folder, a device like /dev/zero), as the CLI does
+    return ValidateResult(**validation(ctx, Path(spec_path).expanduser(), set_values or [], pool))
 
 
 def pools(ctx: CliContext) -> PoolsResult:

@@ -63,3 +63,18 @@ def test_a_refused_answer_is_echoed_redacted_and_cut() -> None:
     assert token not in refusal(f"  {token} ", ["yes", "no"]) and "[REDACTED" in refusal(token, ["yes", "no"])
     long = refusal("y" * 50_000, ["yes", "no"])
     assert len(long) < 200 and long.endswith("answer one of: yes, no") and "…" in long
+
+
+@pytest.mark.parametrize(
+    ("path", "said"),
+    [("/dev/zero", "holds more than 1,000,000 bytes"), ("adir", "is a folder"), ("nope.yaml", "file not found")],
+)
+def test_mcp_validate_says_what_is_wrong_with_the_path(state: Path, path: str, said: str) -> None:
+    """Before: every one of them was "spec file not found" (/dev/zero exists; a folder exists)."""
+    from runshepherd.mcpserver import tools as t
+    from runshepherd.spec import SpecError
+
+    (state.parent / "adir").mkdir()
+    ctx = CliContext.create(config=None, state_dir=state, backend="local")
+    with pytest.raises(SpecError, match=said):
+        t.validate(ctx, path)
