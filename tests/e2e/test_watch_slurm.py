@@ -78,6 +78,15 @@ def test_watch_a_plain_sbatch_job_reports_its_state_and_diagnosis(tmp_path: Path
         timeout=60,
     )
     assert json.loads(diag.stdout.splitlines()[0])["label"] == "missing_dependency"
+    # The bare job id names the workflow it is followed as (before: "no workflow '4711' … run orchestrate list").
+    bare = subprocess.run(
+        [*orchestrate_bin(), "diagnose", job, "--backend", "slurm"],
+        env=_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bare.returncode == 2 and f"followed here as workflow sbatch-{job}: use that id" in bare.stderr
 
 
 @pytest.mark.slow

@@ -233,6 +233,18 @@ class SlurmBackend:
     def _dir(self, workflow_id: str) -> SlurmDir:
         wf = SlurmDir(workflows_root(self.root) / workflow_id)
         if not is_id(workflow_id) or not wf.slurm_record_path.is_file():
+            from runshepherd.backends.slurm import foreign
+
+            if foreign.JOB_ID_RE.match(workflow_id.strip()):  # a plain sbatch job id: say how it is followed here
+                wid = foreign.workflow_id_for(workflow_id.strip())
+                if SlurmDir(workflows_root(self.root) / wid).slurm_record_path.is_file():
+                    hint = f"Slurm job {workflow_id.strip()} is followed here as workflow {wid}: use that id"
+                else:
+                    hint = (
+                        f"a job from plain sbatch is followed as workflow {wid}: `orchestrate watch "
+                        f"{workflow_id.strip()} --backend slurm` records it, then status/logs/diagnose take {wid}"
+                    )
+                raise WorkflowNotFound(workflow_id, self.name, hint)
             raise WorkflowNotFound(workflow_id, self.name)
         return wf
 
