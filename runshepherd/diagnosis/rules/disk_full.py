@@ -30,11 +30,10 @@ FAMILY = family(
         pat(r"Usage of EmptyDir volume \S+ exceeds the limit", 0.92),
         # glibc's zh_CN strerror for ENOSPC and EDQUOT
         pat(r"设备上没有空间|超出磁盘限额", 0.9),
-        # ... and its ENOSPC in the other locales forum pastes come in (ja, de, ru, fr, es)
+        # ... and its ENOSPC in the other locales forum pastes come in (ja, de, fr, es)
         pat(
             r"デバイスに空き領域がありません|Auf dem Gerät ist kein Speicherplatz mehr verfügbar"
-            r"|На устройстве не осталось свободного места|Aucun espace disponible sur le périphérique"
-            r"|No queda espacio en el dispositivo",
+            r"|Aucun espace disponible sur le périphérique|No queda espacio en el dispositivo",
             0.9,
             flags=0,
         ),

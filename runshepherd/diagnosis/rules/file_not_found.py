@@ -129,12 +129,11 @@ FAMILY = family(
         pat(r"\[WinError 123\]", 0.8),
         # the same codes in any language (Windows words its messages in the system's: "[WinError 3] 系统找不到指定的路径。")
         pat(r"\[WinError [23]\]", 0.84),
-        # glibc's strerror(ENOENT) in the locales forum pastes come in (zh_CN, ja, de, ru, fr, es, ko): shells and
+        # glibc's strerror(ENOENT) in the locales forum pastes come in (zh_CN, ja, de, fr, es, ko): shells and
         # tools print it in the system's language
         pat(
             r"没有那个文件或目录|そのようなファイルやディレクトリはありません|Datei oder Verzeichnis nicht gefunden"
-            r"|Нет такого файла или каталога|Aucun fichier ou dossier de ce type|No existe el fichero o el directorio"
-            r"|그런 파일이나 디렉터리가 없습니다",
+            r"|Aucun fichier ou dossier de ce type|No existe el fichero o el directorio|그런 파일이나 디렉터리가 없습니다",
             0.8,
             flags=0,
         ),

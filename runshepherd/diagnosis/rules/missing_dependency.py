@@ -207,10 +207,11 @@ FAMILY = family(
         # (a name that starts with '-' is an option the shell ran as a command: a broken script, validation_error)
         pat(r"(?<![\w.+\-/])(?P<bin>[\w./+][\w.+\-/]*): command not found", 0.9),
         pat(r"^(?:/bin/(?:ba)?sh|sh|bash): (?:\d+: |line \d+: )?(?P<bin>[\w.+\-/]+): not found", 0.9),
-        # bash's "command not found" in the system's language (zh_CN, ja, de, ru, fr, es)
+        # bash's "command not found" in the system's language (zh_CN, ja, de, fr, es; the prefilter has no literal for
+        # a cased script such as Cyrillic, so Russian is left out)
         pat(
-            r"(?P<bin>[\w.+\-/]+) ?: (?:未找到命令|コマンドが見つかりません|Befehl nicht gefunden|команда не найдена"
-            r"|commande introuvable|orden no encontrada)",
+            r"^(?:[\w./\-]+: )?(?:line \d+: )?(?P<bin>[\w.+\-/]+) ?: (?:未找到命令|コマンドが見つかりません"
+            r"|Befehl nicht gefunden|commande introuvable|orden no encontrada)",
             0.88,
             flags=0,
         ),

@@ -17,7 +17,7 @@ _FILE_REFUSED = re.compile(
     r"|\b(?:mkdir|touch|cp|mv|ln|rm|chmod|chown|install|tee): cannot [\w ]+ ['\"]?/[^'\"]+['\"]?: Permission denied"
     # a file system mounted read-only (EROFS, [Errno 30]) and a file operation the OS refuses (EPERM, [Errno 1]):
     # the job has to write somewhere else, no credential changes that
-    r"|权限不够|拒绝访问|許可がありません|Keine Berechtigung|Отказано в доступе|Permission non accordée|Permiso denegado"
+    r"|权限不够|拒绝访问|許可がありません|Keine Berechtigung|Permission non accordée|Permiso denegado"
     r"|허가 거부|\[WinError 1314\]|\bRead-only file system\b|\[Errno 1\] Operation not permitted: ['\"]?[/.~\w]"
     # Go's os.PathError, "<op> <path>: <errno text>" (ollama, docker, kubelet: "mkdir /usr/share/x: permission denied")
     r"|\b(?:open|mkdir|stat|lstat|remove|rename|chmod|chown|symlink|link|readlink|unlinkat|openat) (?:/|\./|~/)\S*:"
@@ -112,12 +112,12 @@ FAMILY = family(
             r"sudo: (?:a terminal is required|no tty present and no askpass program specified|a password is required)",
             0.84,
         ),
-        # glibc's strerror(EACCES) in other locales (zh_CN, ja, de, ru, fr, es, ko), Windows' ERROR_ACCESS_DENIED in
+        # glibc's strerror(EACCES) in other locales (zh_CN, ja, de, fr, es, ko), Windows' ERROR_ACCESS_DENIED in
         # Chinese; Windows refusing to create a symlink without the privilege (WinError 1314, huggingface_hub's cache);
         # Google's OAuth refusing a refresh token (google.auth.exceptions.RefreshError: "invalid_grant")
         pat(
-            r"权限不够|拒绝访问|許可がありません|Keine Berechtigung|Отказано в доступе|Permission non accordée"
-            r"|Permiso denegado|허가 거부|\[WinError 1314\]|\bRefreshError\b.*\binvalid_grant\b",
+            r"权限不够|拒绝访问|許可がありません|Keine Berechtigung|Permission non accordée|Permiso denegado|허가 거부"
+            r"|\[WinError 1314\]|\bRefreshError\b.*\binvalid_grant\b",
             0.82,
             flags=0,
         ),
