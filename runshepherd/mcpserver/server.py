@@ -122,11 +122,23 @@ def build_server(ctx: CliContext, *, cadence: float | None = None) -> MCPServer:
     return server
 
 
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
 def parse_http(value: str) -> tuple[str, int]:
+    """HOST:PORT on this machine's loopback only: the server has no authentication, and its tools start, answer
+    and cancel runs (code runs on this host), so an address others can reach is refused, not warned about."""
     host, sep, port = value.rpartition(":")
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise UsageError(f"--http {value!r}: use HOST:PORT, e.g. 127.0.0.1:8765")
-    return host.strip("[]"), int(port)
+    host = host.strip("[]")
+    if host not in LOOPBACK and not host.startswith("127."):
+        raise UsageError(
+            f"--http {value!r}: the MCP server has no authentication and its tools start and cancel runs, so it "
+            f"listens on this machine only — use 127.0.0.1:{port} (from another machine: an SSH tunnel, "
+            f"ssh -L {port}:127.0.0.1:{port} HOST)"
+        )
+    return host, int(port)
 
 
 def serve(ctx: CliContext, *, http: str | None = None, cadence: float | None = None) -> None:

@@ -19,6 +19,8 @@ from cli_helpers import env_for, orchestrate_bin, run
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
+from runshepherd.errors import UsageError
+
 TOOLS = {
     "list_workflows",
     "status",
@@ -215,3 +217,13 @@ def test_streamable_http_same_tools_same_session_flow(tmp_path: Path) -> None:
 def test_bad_http_address_is_a_usage_error(tmp_path: Path) -> None:
     res = run(tmp_path, "mcp", "--http", "localhost")
     assert res.returncode == 2 and "HOST:PORT" in res.stderr
+
+
+@pytest.mark.parametrize("address", ["0.0.0.0:8765", "[::]:8765", "192.168.1.5:8765"])
+def test_an_address_others_can_reach_is_refused(address: str) -> None:
+    """No authentication: before, `--http 0.0.0.0:PORT` served start_run/answer/cancel to the whole network."""
+    from runshepherd.mcpserver.server import parse_http
+
+    with pytest.raises(UsageError, match="no authentication .* use 127.0.0.1:8765 .*ssh -L 8765:127.0.0.1:8765"):
+        parse_http(address)
+    assert parse_http("127.0.0.1:8765") == ("127.0.0.1", 8765) and parse_http("[::1]:9") == ("::1", 9)
