@@ -160,6 +160,12 @@ _CONFIG = PatternRule(
             0.85,
             flags=0,
         ),
+        # HF datasets asked for a configuration the dataset does not have, or for none where it has several
+        # (datasets/builder.py: "BuilderConfig 'x' not found. Available: [...]", "Config name is missing. Please pick
+        # one among the available configs: [...]")
+        pat(
+            r"BuilderConfig '?[^']*'? not found\. Available:|Please pick one among the available configs", 0.84, flags=0
+        ),
         # Hydra's defaults list naming a config-group option that does not exist (hydra/_internal/config_loader_impl.py:
         # "In 'config': Could not find 'model/resnet99'", then "Available options in 'model':"): a rejected choice
         pat(r"^In '[^']+': Could not (?:find|load) '[^']+'|^Available options in '[^']+':", 0.82, flags=0),
@@ -268,7 +274,10 @@ FAMILY = family(
     r"|(?:UnrecognizedFlag|IllegalFlagValue|DuplicateFlag)Error)$|^yaml\.(?:\w+\.)?(?:Scanner|Parser|Composer)Error$"
     # OmegaConf refusing a key the config does not define (struct mode: "Key 'x' is not in struct"): the config
     # the program was given lacks a setting its code reads, so the config (or an override) has to supply it
-    r"|^(?:omegaconf\.errors\.)?Config(?:Attribute|Key)Error$",
+    r"|^(?:omegaconf\.errors\.)?Config(?:Attribute|Key)Error$"
+    # ... or an interpolation in it that names a key or resolver that is not there, or is malformed
+    r"|^(?:omegaconf\.errors\.)?(?:Interpolation(?:Key|Resolution|Validation)Error|UnsupportedInterpolationType"
+    r"|GrammarParseError)$",
     applies=("failed", "running"),
     fixer=fix_validation,
 )

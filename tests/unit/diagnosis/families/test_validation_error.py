@@ -217,3 +217,20 @@ def test_a_setting_read_as_none_and_used_at_once_was_never_given() -> None:
         TRACEBACK_START + "    name = self.model.tokenizer.lower()\nAttributeError: 'NoneType' object has no attribute"
     )
     assert diagnose_log_text(own + " 'lower'\n").label == "user_code_error"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # HF datasets (datasets/builder.py): a configuration the dataset lacks, or none where it has several
+        TRACEBACK_START + "ValueError: BuilderConfig 'sst' not found. Available: ['cola', 'sst2', 'mrpc']\n",
+        TRACEBACK_START + "ValueError: Config name is missing.\nPlease pick one among the available configs: "
+        "['cola', 'sst2']\n",
+        # OmegaConf: an interpolation naming a key the config does not have
+        TRACEBACK_START + "omegaconf.errors.InterpolationKeyError: Interpolation key 'optim.lr' not found\n"
+        "    full_key: model.lr\n",
+    ],
+)
+def test_a_dataset_configuration_or_an_interpolation_the_config_does_not_have(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("validation_error", "fix_code"), log
