@@ -53,14 +53,19 @@ def show(ctx: CliContext, ref: str, as_json: bool) -> None:
         ctx.out.print(f"versions: {', '.join(f'v{v}' for v in hosted.versions) or 'unknown'}", markup=False)
         if hosted.parameters:
             ctx.out.print("parameters (change with --set KEY=VALUE):", markup=False)
+            from runshepherd.logs.redact import redact_line
+
             for k, v in hosted.parameters.items():
-                ctx.out.print(f"  {k} = {v}", markup=False)
+                ctx.out.print(redact_line(f"  {k} = {v}"), markup=False)
         else:
             ctx.out.print("parameters: none declared", markup=False)
         return
+    from runshepherd.logs import redact
+
     reg = _registry(ctx)
     app = reg.get(ref.partition(":")[0])
-    spec = reg.spec(ref)
+    # shown redacted, like `explain`: a secret written literally in the spec is kept (a submit needs it), never shown
+    spec = redact(reg.spec(ref), ctx.settings.logs.redaction_patterns)[0]
     if as_json:
         ctx.print_json({**app.model_dump(mode="json"), "spec": spec})
         return

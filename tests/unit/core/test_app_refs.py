@@ -17,3 +17,21 @@ def test_a_version_that_is_not_a_number_is_said_with_the_latest(tmp_path: Path, 
     with pytest.raises(AppError, match=r"the version after ':' is a number, e\.g\. trainer:1 \(latest is 1\)"):
         reg.spec(f"trainer:{ver}")
     assert reg.spec("trainer:1") == "workflow: {}\n"
+
+
+def test_app_show_never_prints_a_secret_written_in_the_spec(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: `app show` printed the saved spec as it is, `HF_TOKEN: hf_…` included (`explain` redacts)."""
+    from runshepherd.cli.main import main
+
+    token = "hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
+    spec = f"workflow:\n  name: tok\n  tasks:\n  - name: t\n    image: x\n    environment:\n      HF_TOKEN: {token}\n"
+    AppRegistry(tmp_path / "state" / "apps").save("tok", "Uses a token.", spec)
+    monkeypatch.setenv("RUNSHEPHERD_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for argv in (["app", "show", "tok"], ["app", "show", "tok", "--json"]):
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        assert "HF_TOKEN" in out and "[REDACTED:hf_token]" in out and token not in out
+    assert token in AppRegistry(tmp_path / "state" / "apps").spec("tok")  # kept: a submit needs it
