@@ -189,6 +189,40 @@ def _installed_module_lacks(ctx: Context) -> list[Signal]:
     return []
 
 
+# transformers' Auto classes look a checkpoint's model_type up in their mapping (models/auto/configuration_auto.py,
+# _LazyConfigMapping.__getitem__ raises KeyError(key)): a KeyError raised there names a model type the installed
+# transformers does not know, one added in a later release ("KeyError: 'qwen2'")
+_AUTO_MAPPING = re.compile(r'transformers[/\\]models[/\\]auto[/\\]\w+_auto\.py", line \d+, in __getitem__')
+_KEY_ERROR = re.compile(r"^(?:\w+\.)*KeyError: '(?P<key>[\w\-]+)'\s*$")
+
+
+def _model_type_unknown(ctx: Context) -> list[Signal]:
+    lines = ctx.log.lines
+    for idx in ctx.log.exceptions[:6]:
+        ln = lines[idx]
+        m = _KEY_ERROR.match(ln.text.strip())
+        if m is None:
+            continue
+        frame = next((f for f in reversed(lines[max(0, idx - 4) : idx]) if f.text.lstrip().startswith("File ")), None)
+        if frame is None or not _AUTO_MAPPING.search(frame.text):
+            continue
+        return [
+            Signal(
+                "missing_dependency",
+                "user",
+                0.8,
+                idx,
+                [ln.raw.rstrip(), frame.raw.rstrip()],
+                f"The installed transformers does not know the model type '{m.group('key')}' of the checkpoint: "
+                "it is older than the model (support for it came in a later release).",
+                "add_dependency",
+                "Upgrade transformers to a release that supports the model (the model card names the minimum), then "
+                "rerun.",
+            )
+        ]
+    return []
+
+
 FAMILY = family(
     "missing_dependency",
     origin="user",
@@ -481,6 +515,7 @@ FAMILY = family(
     rules=(
         FunctionRule("program_not_installed", _program_not_installed),
         FunctionRule("installed_module_lacks", _installed_module_lacks),
+        FunctionRule("model_type_unknown", _model_type_unknown),
     ),
     fixer=fix_dependency,
     exceptions=r"^(?:\w+\.)*(?:ModuleNotFoundError|PackageNotFoundError|DistributionNotFound)$",

@@ -422,3 +422,16 @@ def test_pyyaml_6s_required_loader_and_annotations_newer_than_the_interpreter() 
     log = TRACEBACK_START + "TypeError: unsupported operand type(s) for |: 'type' and 'NoneType'\n"
     d = diagnose_log_text(log)
     assert d.label == "missing_dependency" and "newer Python" in d.explanation
+
+
+def test_a_model_type_the_installed_transformers_does_not_know() -> None:
+    """transformers' Auto mapping (models/auto/configuration_auto.py) raises KeyError(model_type) for a type added in
+    a later release; a KeyError of the code's own stays the code's."""
+    frame = '  File "/usr/lib/python3.10/site-packages/transformers/models/auto/configuration_auto.py", line 710, in '
+    log = TRACEBACK_START + frame + "__getitem__\n    raise KeyError(key)\nKeyError: 'qwen2'\n"
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency") and "'qwen2'" in d.explanation
+    own = (
+        TRACEBACK_START + '  File "/home/u/proj/train.py", line 9, in main\n    x = cfg["qwen2"]\nKeyError: \'qwen2\'\n'
+    )
+    assert diagnose_log_text(own).label == "user_code_error"
