@@ -51,6 +51,10 @@ def _redacted(obj: dict[str, Any]) -> dict[str, Any]:
 
     obj["evidence"] = [redact(line)[0] for line in obj["evidence"]]
     obj["explanation"] = redact(obj["explanation"])[0]
+    fix = obj.get("fix") or {}
+    for key in ("description", "patch"):  # the diff's context lines are the spec's: a literal secret among them
+        if fix.get(key):
+            fix[key] = redact(fix[key])[0]
     return obj
 
 
