@@ -74,3 +74,11 @@ def damaged(path: Path, why: str) -> EnvironmentProblem:
         f"{path} is damaged ({why}) — its sessions cannot be read. Move it aside to start with no sessions "
         f"(mv {path} {path}.broken); workflows are kept by the backend (`orchestrate list`)"
     )
+
+
+def damaged_file(path: Path, what: str) -> EnvironmentProblem:
+    """A small state file that no longer parses (cut short by a full disk, edited by hand): name it and the move
+    that sets it aside, instead of an internal error."""
+    return EnvironmentProblem(
+        f"{path} is damaged (not {what}) — move it aside (mv {path} {path}.broken) and run the command again"
+    )

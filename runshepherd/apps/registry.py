@@ -57,7 +57,7 @@ class AppRegistry:
         if not meta.is_file():
             known = ", ".join(a.name for a in self.list_apps()) if self.root.is_dir() else ""
             raise AppError(f"no app {name!r}" + (f" — known apps: {known}" if known else " — none saved yet"))
-        return App.model_validate_json(meta.read_text(encoding="utf-8"))
+        return _read_app(meta)
 
     def spec(self, ref: str) -> str:
         name, _, ver = ref.partition(":")
@@ -77,9 +77,7 @@ class AppRegistry:
         d.mkdir(parents=True, exist_ok=True)
         with FileLock(str(d / ".lock")):
             meta = d / "app.json"
-            app = (
-                App.model_validate_json(meta.read_text()) if meta.is_file() else App(name=name, description=description)
-            )
+            app = _read_app(meta) if meta.is_file() else App(name=name, description=description)
             if app.versions and (d / f"v{app.latest}.yaml").read_text(encoding="utf-8") == spec_text:
                 return app
             version = app.latest + 1
@@ -104,3 +102,14 @@ def describe(spec_name: str, request: str) -> str:
     if text:
         return sentence_start(text) + "."  # never "Train.py": a file name keeps its case
     return f"Runs the {spec_name} workflow."
+
+
+def _read_app(meta: Path) -> App:
+    from pydantic import ValidationError
+
+    from runshepherd.environment import damaged_file
+
+    try:
+        return App.model_validate_json(meta.read_bytes())
+    except ValidationError:
+        raise damaged_file(meta, "an app record") from None

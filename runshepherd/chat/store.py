@@ -40,7 +40,7 @@ def chat_path(state_dir: Path, chat_id: str) -> Path:
 def load(state_dir: Path, chat_id: str) -> ChatRecord | None:
     from pydantic import ValidationError
 
-    from runshepherd.environment import EnvironmentProblem
+    from runshepherd.environment import damaged_file
 
     p = chat_path(state_dir, chat_id)
     if not p.is_file():
@@ -48,10 +48,7 @@ def load(state_dir: Path, chat_id: str) -> ChatRecord | None:
     try:
         return ChatRecord.model_validate_json(p.read_bytes())
     except ValidationError:  # cut short by a full disk, edited by hand: say so, never "a bug in RunShepherd"
-        raise EnvironmentProblem(
-            f"{p} is damaged (not a chat record) — move it aside (mv {p} {p}.broken) to start chat {chat_id} anew; "
-            "its runs are kept as sessions (`orchestrate sessions`)"
-        ) from None
+        raise damaged_file(p, "a chat record") from None
 
 
 def save(state_dir: Path, rec: ChatRecord) -> None:

@@ -44,10 +44,17 @@ def _record_path(state_dir: Path, session: str) -> Path:
 
 
 def read(state_dir: Path, session: str) -> DetachedRecord | None:
+    from pydantic import ValidationError
+
+    from runshepherd.environment import damaged_file
+
+    path = _record_path(state_dir, session)
     try:
-        return DetachedRecord.model_validate_json(_record_path(state_dir, session).read_text(encoding="utf-8"))
+        return DetachedRecord.model_validate_json(path.read_bytes())
     except FileNotFoundError:
         return None
+    except ValidationError:
+        raise damaged_file(path, "a background-session record") from None
 
 
 def running(state_dir: Path, session: str) -> bool:

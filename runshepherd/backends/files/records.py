@@ -141,7 +141,12 @@ def allocate_workflow_dir(state_dir: Path, name: str) -> Path:
     with FileLock(str(state_dir / "ids.lock"), timeout=30):
         counters: dict[str, int] = {}
         if counters_path.exists():
-            counters = json.loads(counters_path.read_text(encoding="utf-8"))
+            try:
+                counters = dict(json.loads(counters_path.read_bytes()))
+            except (ValueError, TypeError):
+                from runshepherd.environment import damaged_file
+
+                raise damaged_file(counters_path, "a workflow-id counter file") from None
         last = counters.get(name, 0)
         for p in root.iterdir():
             m = _ID_RE.match(p.name)
