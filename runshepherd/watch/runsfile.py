@@ -64,8 +64,18 @@ def load_runs(path: Path) -> list[RunEntry]:
     if not isinstance(data, dict):
         raise UsageError(f"{path}: expected a mapping with a top-level `runs:` list — the shape is {RUNS_SHAPE}")
     try:
-        return RunsFile.model_validate(data).runs
+        runs = RunsFile.model_validate(data).runs
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(x) for x in err["loc"])
         raise UsageError(f"{path}: {where}: {err['msg']} — the shape is {RUNS_SHAPE}") from None
+    seen: dict[tuple[str | None, str], str] = {}
+    for r in runs:  # the same run twice would be watched, reported and notified twice
+        key = (r.backend, r.identity)
+        if key in seen:
+            raise UsageError(
+                f"{path}: runs {seen[key]!r} and {r.id!r} are the same run ({r.identity}) — keep one entry "
+                "(list every notify target under it)"
+            )
+        seen[key] = r.id
+    return runs
