@@ -213,7 +213,12 @@ def load_real(split: str, root: Path | None = None) -> list[Case]:
                 raise CorpusError(f"{part.name}, line {n}: case {c['id']} has no log file {path}")
             cases.append(Case(c["id"], path, c["label"], c.get("fix_kind")))
     if not cases:
-        raise CorpusError(f"the real-log corpus has no {split} cases yet ({root})")
+        if split == "blind":
+            raise CorpusError(
+                f"no blind split of the real-log corpus is frozen now ({root}): each is retired into dev once scored "
+                "twice (its README-v*.md records both scores); freeze the next one before scoring it"
+            )
+        raise CorpusError(f"the real-log corpus has no {split} cases ({root})")
     return sorted(cases, key=lambda c: c.name)
 
 

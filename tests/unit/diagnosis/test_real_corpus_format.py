@@ -48,10 +48,10 @@ def test_real_split_rule_is_the_frozen_one():
     assert 700 < blind < 900
 
 
-def test_blind_v6_is_parts_t_to_w_and_earlier_blind_splits_are_retired_into_dev():
+def test_every_scored_blind_split_is_retired_into_dev_and_keeps_its_rule():
     split_of = _split_module().split_of
-    assert {split_of(f"{p}-0001") for p in "tuvw"} == {"blind"}
-    assert {split_of(f"{p}-{i:04d}") for p in "abcdefghijklmnopqrs" for i in range(1, 300)} == {"dev"}
+    assert {split_of(f"{p}-{i:04d}") for p in "abcdefghijklmnopqrstuvw" for i in range(1, 300)} == {"dev"}
+    assert {_split_module().split_v6_of(f"{p}-0001") for p in "tuvw"} == {"blind"}
     assert {_split_module().split_v5_of(f"{p}-0001") for p in "opqrs"} == {"blind"}
     assert {_split_module().split_v4_of(f"{p}-0001") for p in "lmn"} == {"blind"}
     assert {_split_module().split_v3_of(f"{p}-0001") for p in "ijk"} == {"blind"}
