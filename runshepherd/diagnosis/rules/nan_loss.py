@@ -63,6 +63,13 @@ _SCALE = re.compile(
     r"\b(?:loss scale|grad scale|loss_scale)\b[^\n|]{0,40}?(?:to|->|reducing to|:)\s*(?P<v>\d+(?:\.\d+)?(?:e-?\d+)?)\b",
     re.IGNORECASE,
 )
+# the same said with a copula (ESPnet's "WARNING: The grad norm is nan. Skipping updating the model.", chainer's
+# "grad norm is nan. Do not update model.") and ESPnet's own check of the loss value ("loss (=1500000000.0) is not
+# correct", e2e_asr_attctc.py, printed when the loss is non-finite or blown up)
+_COPULA = re.compile(
+    r"\b(?:grad(?:ient)?[_ ]norm|\w*loss)\s+(?:is|was|became|becomes)\s+(?:nan|-?inf)\b", re.IGNORECASE
+)
+_NOT_CORRECT = re.compile(r"\bloss \(=\s*-?[\d.e+]+\) is not correct\b", re.IGNORECASE)
 MIN_SANE_SCALE = 1e-3  # dynamic fp16 scaling starts near 2**16; far below 1 means every step overflows
 
 
@@ -90,7 +97,12 @@ def _nan_in_any_line(ctx: Context) -> list[Signal]:
                 if finite_rows == 0:  # a lone row is no column: read it only after finite rows of its shape
                     continue
                 strength = 0.74
+            elif _COPULA.search(ln.text):
+                pass
             elif (_LOSS_NAN.search(ln.text) is None or _SENTINEL_RE.search(ln.text)) and not _small_scale(ln.text):
+                continue
+        elif "not correct" in f:
+            if _NOT_CORRECT.search(ln.text) is None:
                 continue
         elif "scale" in f:
             if not _small_scale(ln.text):

@@ -54,6 +54,44 @@ def _pip_index_unreachable(ctx: Context) -> list[Signal]:
     ]
 
 
+# An archive that will not open (zipfile's "BadZipFile: File is not a zip file", zlib's "Error -3 while
+# decompressing: invalid block type", gzip's "Not a gzip file", tarfile's ReadError, a stream cut short) is a
+# download that came back broken or as an error page when the log also shows the download: a "Downloading … from"
+# line (keras.utils.get_file, torchvision), a dataset built with download=True, or a download/load call in the frames
+_CORRUPT = re.compile(
+    r"\bBadZipFile\b|File is not a zip file|Error -3 while decompressing|Not a gzip file|CRC check failed"
+    r"|Compressed file ended before the end-of-stream marker|\bReadError: (?:file could not be opened|unexpected end)"
+    r"|not a valid (?:zip|gzip|tar) (?:file|archive)",
+    re.IGNORECASE,
+)
+_DOWNLOADING = re.compile(
+    r"\bDownloading\b.{0,80}\bfrom\b|\bdownload\s*=\s*True\b|\b(?:\w*download\w*|load_data|get_file|urlretrieve)\("
+    r"|\bin (?:\w*download\w*|get_file|load_data|urlretrieve)\b",
+    re.IGNORECASE,
+)
+
+
+def _corrupt_download(ctx: Context) -> list[Signal]:
+    lines = ctx.log.lines
+    bad = next((ln for ln in reversed(lines) if not ln.code and _CORRUPT.search(ln.text)), None)
+    if bad is None or not any(_DOWNLOADING.search(ln.text) for ln in lines):
+        return []
+    return [
+        Signal(
+            "network_download",
+            "infra",
+            0.84,
+            bad.index,
+            [bad.raw.rstrip()],
+            "A file the job downloaded could not be opened as an archive: the download came back broken or "
+            "incomplete (or the server sent an error page instead of the file).",
+            "retry",
+            "Delete the partly downloaded file from the cache/root directory and retry; if it repeats, download "
+            "it by hand (check the URL still serves the file) and pass it as an input.",
+        )
+    ]
+
+
 # pip's own retry notice (pip/_vendor/urllib3/connectionpool.py logs it as a warning): ``Retrying (Retry(total=3,
 # …)) after connection broken by 'NewConnectionError(…)': /simple/numpy/``
 _PIP_RETRY = re.compile(r"Retrying \(Retry\(total=\d+.*\) after connection broken by")
@@ -205,6 +243,9 @@ FAMILY = family(
         ),
         # Python's ssl module timing out mid-handshake or mid-read; huggingface_hub finding a download cut short
         pat(r"The (?:handshake|read|write) operation timed out", 0.82),
+        # keras.utils.get_file wraps the HTTP or URL error it got ("Exception: URL fetch failure on http://…: None --
+        # Forbidden", keras/utils/data_utils.py)
+        pat(r"URL fetch failure on (?:https?|ftp)://", 0.86),
         pat(r"Consistency check failed: file should be of size \d+ but has size \d+", 0.84),
         # other runtimes' names for the same socket failures: libuv/Node errno names, reqwest (hf_transfer, Rust
         # clients), java.net, the AWS CLI
@@ -219,6 +260,7 @@ FAMILY = family(
     rules=(
         FunctionRule("pip_index_unreachable", _pip_index_unreachable),
         FunctionRule("pip_retries_unanswered", _pip_retries_unanswered),
+        FunctionRule("corrupt_download", _corrupt_download),
     ),
     # OSMO 2010-2012: input download, mount or output upload failed
     exit_codes=(

@@ -187,3 +187,20 @@ def test_a_nan_step_the_run_got_over_is_no_divergence() -> None:
     assert diagnose_log_text("{'loss': nan, 'learning_rate': 0.0001}\n" + steps).label == "healthy"
     zeros = "".join(f"{{'loss': 0.0, 'step': {i}}}\n" for i in range(1, 8))
     assert diagnose_log_text("{'loss': nan, 'learning_rate': 0.0001}\n" + zeros).label == "nan_loss"
+
+
+@pytest.mark.parametrize("case_id", ["w-0022", "w-0023"])
+def test_a_nan_grad_norm_said_with_a_copula_and_espnets_loss_check(case_id: str) -> None:
+    """w-0022 (ESPnet/chainer): "loss (=1500000000.000000) is not correct" and "grad norm is nan. Do not update
+    model."; w-0023 (ESPnet2): "The grad norm is nan. Skipping updating the model." on every line beside one
+    finite loss row. Before, both were called healthy."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "nan_loss"
+    assert d.fix.kind == "lower_lr_or_fix_data"
+
+
+def test_a_grad_norm_that_is_finite_or_a_correct_loss_is_no_divergence() -> None:
+    log = (
+        "WARNING: grad norm is 3.2. Clipping.\nINFO: loss is not correct yet, waiting for warm-up\nepoch 1 loss=0.41\n"
+    )
+    assert diagnose_log_text(log).label != "nan_loss"

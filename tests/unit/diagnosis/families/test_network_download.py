@@ -206,3 +206,22 @@ def test_a_client_giving_up_after_its_retries() -> None:
     server/download.go) after the blob download kept dropping."""
     d, _, record = diagnose_dev("s-0006")
     assert (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("network_download", "retry")
+
+
+@pytest.mark.parametrize("case_id", ["v-0023", "v-0024", "v-0041"])
+def test_a_download_that_came_back_broken_or_was_refused(case_id: str) -> None:
+    """v-0023: zlib's "Error -3 while decompressing" inside mnist.load_data() beside "Downloading data from https://…";
+    v-0041: "BadZipFile: File is not a zip file" from torchvision.datasets.CelebA(root='.', download=True); v-0024:
+    keras get_file's "Exception: URL fetch failure on http://…: None -- Forbidden". All three were unknown."""
+    d, _, record = diagnose_dev(case_id)
+    assert (d.label, d.fix.kind) == (record["label"], "retry") == ("network_download", "retry")
+
+
+def test_an_archive_that_will_not_open_with_no_download_in_sight_is_not_the_network() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "unpack.py", line 3, in <module>\n'
+        "    zipfile.ZipFile(path)\n"
+        "zipfile.BadZipFile: File is not a zip file\n"
+    )
+    assert diagnose_log_text(log).label != "network_download"
