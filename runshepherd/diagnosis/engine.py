@@ -27,6 +27,7 @@ from runshepherd.diagnosis.rules import (
     Signal,
     caused_by,
     echo_labels,
+    echoes_by_evidence,
     fix_for,
     labels_for,
     recovered,
@@ -99,7 +100,7 @@ def choose(signals: list[Signal]) -> Signal | None:
 
 
 def _demote_echo(s: Signal, primary: list[Signal]) -> Signal:
-    if s.label not in CONSEQUENCES or s.order < 0:
+    if (s.label not in CONSEQUENCES and not echoes_by_evidence(s)) or s.order < 0:
         return s
     earlier = [
         o

@@ -90,6 +90,9 @@ class Family:
     statuses: Mapping[str, float] = field(default_factory=dict)  # scheduler status → strength
     applies: frozenset[Phase] = frozenset({"failed"})
     echo: bool = False  # often the echo of an earlier error: demoted when another family's error came first
+    # evidence that makes a signal of the family an echo all the same (an abort: a process ending itself on an error
+    # it reported just before)
+    echo_evidence: re.Pattern[str] | None = None
     causes: frozenset[str] = frozenset()  # labels a retried-in-vain failure of this family typically causes next
     fixer: Fixer | None = None
     what_would_confirm: str | None = None
@@ -122,6 +125,7 @@ def family(
     late_rules: tuple[Rule, ...] = (),
     applies: tuple[Phase, ...] = ("failed",),
     echo: bool = False,
+    echo_evidence: str | None = None,
     causes: tuple[str, ...] = (),
     fixer: Fixer | None = None,
     what_would_confirm: str | None = None,
@@ -172,6 +176,7 @@ def family(
         statuses=dict(statuses or {}),
         applies=frozenset(applies),
         echo=echo,
+        echo_evidence=re.compile(echo_evidence) if echo_evidence else None,
         causes=frozenset(causes),
         fixer=fixer,
         what_would_confirm=what_would_confirm,
@@ -367,6 +372,12 @@ def labels_for(phase: Phase) -> set[str]:
 
 def echo_labels() -> set[str]:
     return {label for label, f in FAMILIES.items() if f.echo}
+
+
+def echoes_by_evidence(s: Signal) -> bool:
+    """Whether a signal's own evidence marks it as the echo of an earlier error (``Family.echo_evidence``)."""
+    f = FAMILIES.get(s.label)
+    return f is not None and f.echo_evidence is not None and any(f.echo_evidence.search(e) for e in s.evidence)
 
 
 def caused_by(label: str) -> frozenset[str]:

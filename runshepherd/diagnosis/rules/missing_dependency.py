@@ -249,6 +249,10 @@ FAMILY = family(
             0.88,
             flags=0,
         ),
+        # a launcher's exec of a bare command name (no '/': looked up on PATH, so it is not installed in the image;
+        # slurmstepd: "error: execve(): torchrun: No such file or directory"); a path that is not there is
+        # file_not_found's
+        pat(r"\bexecve?\(\): (?P<bin>[\w.+\-]+): No such file or directory", 0.9),
         pat(r'exec: "?(?P<bin>[\w.+\-/]+)"?: executable file not found in \$PATH', 0.9),
         pat(r"executable file not found in \$PATH", 0.88),
         # a shared library of a package (libcudart.so.12 is the CUDA runtime a wheel ships; only the driver's
@@ -413,6 +417,10 @@ FAMILY = family(
         # not found"), Qt's plugin loader on a machine without the X libraries it needs ("Could not load the Qt
         # platform plugin "xcb" in "" even though it was found.")
         pat(r"cannot load library '(?P<lib>[^']+)'|\bsndfile library not found\b", 0.84),
+        # a framework's own dynamic loader (Paddle's dynload: "Cannot load cudnn shared library. Cannot invoke method
+        # cudnnGetVersion", "[Hint: cudnn_dso_handle should not be null.]"): the GPU library is not installed or not
+        # on the library path
+        pat(r"\bCannot load (?P<lib>\w+) shared library\b|\b(?P<lib2>\w+)_dso_handle should not be null", 0.88),
         pat(r'Could not load the Qt platform plugin "\w+"', 0.8),
         # an ImportError that asks for a package in other words ("ImportError: Please install the sentencepiece
         # library", bitsandbytes' "CUDA Setup failed despite GPU being available. Please run the following command to

@@ -129,6 +129,10 @@ FAMILY = family(
         pat(r"connectFullMesh|Gloo connectFullMesh failed|\[gloo\].*(?:Connection closed|Timed out)", 0.86),
         pat(r"c10d.*(?:Connection reset by peer|Broken pipe|timed out|Connection refused)", 0.87),
         pat(r"connect\(\) timed out\. Original timeout was", 0.86),
+        # a C++ exception of the communication libraries that ended the process: its type's namespace names the
+        # library (``terminate called after throwing an instance of 'gloo::IoException'``, ``'c10d::DistBackendError'``,
+        # ``'gloo::EnforceNotMet'``); the abort that follows is its consequence
+        pat(r"throwing an instance of '(?:gloo|c10d|nccl|horovod)::\w+'|\bgloo::(?:IoException|EnforceNotMet)\b", 0.87),
         pat(r"TCPStore.*(?:Connection refused|timed out|failed)|The server socket has failed to listen", 0.87),
         pat(
             r"(?:coordination service|CoordinationService).*(?:heartbeat|DEADLINE_EXCEEDED|UNAVAILABLE|barrier)",

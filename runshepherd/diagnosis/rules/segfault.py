@@ -38,6 +38,13 @@ _RETRY_FIX = (
 )
 
 
+_ABORT = (
+    r"^\W*(?:\S+: )?Aborted(?: \(core dumped\))?\s*$|terminate called after throwing|Check failure stack trace"
+    r"|Fatal Python error: Aborted|is killed by signal: Aborted|SIGABRT|Signal 6\b|\bAbort trap\b|^zsh: abort"
+    r"|[Aa]ssertion\b.{0,200}\bfailed"
+)
+
+
 FAMILY = family(
     "segfault",
     # not infrastructure: a native crash in user code or a library is rarely fixed by resubmitting unchanged
@@ -95,5 +102,9 @@ FAMILY = family(
             "violation, a stack overflow or an illegal instruction), not a Python error.",
         ),
     ),
+    # an abort is how a program ends itself on an error it has just reported (a C++ exception's ``what()``, glog's
+    # ``F… Check failed: …`` before ``*** Check failure stack trace ***``, the message before a failed C assertion):
+    # when another family read an earlier line, the abort is that error's echo; a segmentation fault never is
+    echo_evidence=_ABORT,
     fix_from_evidence=fixes_by_evidence((_AT_IMPORT, "fix_code", _IMPORT_FIX), (_LAUNCHER_ONLY, "retry", _RETRY_FIX)),
 )

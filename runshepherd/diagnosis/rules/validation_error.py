@@ -114,6 +114,10 @@ _CONFIG = PatternRule(
         # transformers' HfArgumentParser refusing leftover arguments (hf_argparser.py: "Some specified arguments are
         # not used by the HfArgumentParser: {remaining_args}")
         pat(r"Some specified arguments are not used by the HfArgumentParser", 0.88, flags=0),
+        # protobuf's text-format parser refusing a config file (google/protobuf/text_format.cc: "Error parsing
+        # text-format caffe.SolverParameter: 25:9: Message type … has no field named …"; caffe's upgrade_proto.cpp
+        # then "Failed to parse SolverParameter file"): a prototxt/pbtxt with a wrong field or syntax
+        pat(r"Error parsing text-format [\w.]+: \d+:\d+:|Failed to parse \w+Parameter file", 0.88, flags=0),
         # the shell running an option, or a carriage return, as a command: a launch script's line continuation is
         # broken (CRLF line endings, a space after the backslash), so its arguments never reached the program
         pat(r"(?:line \d+|^\S+): (?:--?[\w.-]+|\$'\\r'): command not found", 0.86, flags=0),

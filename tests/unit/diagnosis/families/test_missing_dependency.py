@@ -435,3 +435,25 @@ def test_a_model_type_the_installed_transformers_does_not_know() -> None:
         TRACEBACK_START + '  File "/home/u/proj/train.py", line 9, in main\n    x = cfg["qwen2"]\nKeyError: \'qwen2\'\n'
     )
     assert diagnose_log_text(own).label == "user_code_error"
+
+
+@pytest.mark.parametrize(
+    "case_id",
+    [
+        # slurmstepd's exec of a bare command name: "error: execve(): torchrun: No such file or directory"
+        "v-0039",
+        "v-0040",
+        # Paddle's dynload: "Cannot load cudnn shared library", "[Hint: cudnn_dso_handle should not be null.]"
+        "v-0001",
+        "v-0002",
+    ],
+)
+def test_a_command_or_library_the_loader_cannot_find_is_a_missing_dependency(case_id: str) -> None:
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "missing_dependency"
+    assert d.fix.kind == "add_dependency"
+
+
+def test_execve_of_a_path_that_is_not_there_is_not_a_missing_program() -> None:
+    d = diagnose_log_text("slurmstepd: error: execve(): /home/u/run.sh: No such file or directory\n")
+    assert d.label == "file_not_found"

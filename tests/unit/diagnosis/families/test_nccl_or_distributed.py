@@ -169,3 +169,15 @@ def test_a_stack_dump_of_a_rank_waiting_in_a_collective_is_a_hang() -> None:
     assert d.label == "nccl_or_distributed" and "all_reduce" in d.explanation
     loader = 'Thread 12 (idle): "MainThread"\n    _poll (multiprocessing/connection.py:424)\n'
     assert diagnose_log_text(loader).label != "nccl_or_distributed"
+
+
+def test_a_thrown_gloo_or_c10d_exception_names_the_communication_library_not_a_native_crash() -> None:
+    # u-0017 (dev) in other words: the exception's namespace is the library that failed, the abort its consequence
+    log = (
+        "terminate called after throwing an instance of 'c10d::DistBackendError'\n"
+        "  what():  [Rank 1] peer closed the connection\n"
+        "Aborted (core dumped)\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.origin) == ("nccl_or_distributed", "infra")
+    assert diagnose_dev("u-0017")[0].label == "nccl_or_distributed"

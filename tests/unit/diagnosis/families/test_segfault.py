@@ -75,3 +75,28 @@ def test_an_abort_code_yields_to_the_error_that_aborted() -> None:
     )
     assert diagnose_log_text(launcher + rank).label == "nccl_or_distributed"
     assert diagnose_log_text(launcher).label == "segfault"
+
+
+@pytest.mark.parametrize(
+    ("case_id", "label"),
+    [
+        # caffe's glog fatal check names the cause ("Check failed: mdb_status == 0 (2 vs. 0) No such file or
+        # directory") before its "*** Check failure stack trace ***" and "Aborted (core dumped)"
+        ("v-0019", "file_not_found"),
+        # a protobuf text-format error in the solver file, then the glog check abort
+        ("v-0022", "validation_error"),
+        # "terminate called after throwing an instance of 'gloo::IoException'" then "Aborted (core dumped)"
+        ("u-0017", "nccl_or_distributed"),
+        ("w-0021", "nccl_or_distributed"),
+    ],
+)
+def test_an_abort_is_the_echo_of_the_error_reported_before_it(case_id: str, label: str) -> None:
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == label
+
+
+def test_an_abort_with_no_cause_before_it_and_a_segfault_after_an_error_stay_native_crashes() -> None:
+    assert diagnose_log_text("Training...\nAborted (core dumped)\n").label == "segfault"
+    # a segmentation fault is not an abort: an earlier error line does not make it an echo
+    assert diagnose_log_text("RuntimeError: bad value\nSegmentation fault (core dumped)\n").label == "segfault"
+    assert diagnose_log_text("RuntimeError: bad value\nAborted (core dumped)\n").label == "user_code_error"

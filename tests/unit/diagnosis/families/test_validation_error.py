@@ -234,3 +234,9 @@ def test_a_setting_read_as_none_and_used_at_once_was_never_given() -> None:
 def test_a_dataset_configuration_or_an_interpolation_the_config_does_not_have(log: str) -> None:
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("validation_error", "fix_code"), log
+
+
+def test_a_protobuf_text_format_config_that_does_not_parse_is_a_config_error() -> None:
+    d, _, record = diagnose_dev("v-0022")  # caffe solver prototxt with an unknown field, then glog's abort
+    assert d.label == record["label"] == "validation_error"
+    assert any("Error parsing text-format" in e for e in d.evidence)
