@@ -83,6 +83,10 @@ _BENIGN = re.compile(
     r"|meta_optimizer\.cc:\d+\] (?:layout|remapper|arithmetic_optimizer|constant_folding) failed"
     # wandb's system monitor when NVML cannot read a GPU counter: the run goes on
     r"|wandb: ERROR Failed to sample metric"
+    # Ray's optional dashboard UI failing to start (ray/_private/services.py logs these at ERROR and goes on
+    # without it: "Failed to start the dashboard", "Couldn't read dashboard.log file", "Failed to read dashboard.err")
+    r"|services\.py:\d+ -- (?:Failed to start the dashboard|Error should be written to 'dashboard\.log'"
+    r"|Couldn't read dashboard\.log file|Failed to read dashboard\.err file)"
     # xFormers at import on a machine without Triton (Windows): it names the missing module and carries on
     r"|A matching Triton is not available, some optimizations will not be enabled|Error caught was: No module named 'triton'"
     # info-level C++ log lines (c10d, NCCL, glog-in-brackets): ``[I socket.cpp:480] ...``
@@ -152,6 +156,8 @@ _FINISHED = re.compile(
     # Slurm's COMPLETED state (every process exited 0): scontrol ``JobState=COMPLETED``, seff ``State: COMPLETED``,
     # an sacct row ``COMPLETED      0:0``
     r"|\bJobState=COMPLETED\b|^State: COMPLETED\b|\sCOMPLETED\s+0:0\b"
+    # LSF's job report for a job that exited 0 (a failed one says "Exited with exit code N.")
+    r"|^Successfully completed\.\s*$"
     # a job, run or workflow saying it ended well (submitit's "Job completed successfully")
     r"|\b(?:job|run|training|task|workflow|pipeline|experiment)s? (?:has |have )?(?:completed|finished|succeeded|ended) "
     r"successfully|\[after training is done\]"  # Megatron-LM's last line of pretrain()
@@ -230,10 +236,13 @@ def resolved_later(lines: list[Line], idx: int) -> bool:
 def progressed_after(lines: list[Line], idx: int, steps: int = 2, skip: frozenset[int] = frozenset()) -> bool:
     """True when, after ``idx``, the log shows progress on at least ``steps`` distinct lines (steps advancing, a
     progress bar moving, metrics logged) that are not themselves errors (nor listed in ``skip``): the program
-    went on past whatever line ``idx`` reported."""
+    went on past whatever line ``idx`` reported. A tracker's teardown is not that: wandb prints its run history and
+    summary (``wandb: train_loss 4.5044``) from an exit hook, after the traceback that ended the run."""
     seen: set[str] = set()
     for ln in lines[idx + 1 :]:
         if ln.text in seen or ln.index in skip or not _PROGRESS_G.search(ln.text, ln.folded):
+            continue
+        if ln.text.startswith("wandb:"):
             continue
         if ln.usable and _ERRORISH_G.search(ln.text, ln.folded):
             continue
@@ -328,6 +337,9 @@ _PROGRESS = re.compile(
     # ComfyUI's "Prompt executed in 3.45 seconds", ultralytics' "Speed: 1.2ms preprocess" and "Results saved to",
     # Whisper's transcript segments ("[00:00.000 --> 00:05.000]"), the HF Trainer's returned TrainOutput and its
     # notebook table header ("Epoch  Training Loss  Validation Loss"), unittest's summary
+    # Flower's federated server after each round ("fit progress: (3, 3.1196, {'cen_accuracy': 0.09975}, 384.7)":
+    # round, centralised loss, metrics, seconds; flwr/server/server.py)
+    r"|\bfit progress: \(\d+, -?\d+(?:\.\d+)?, "
     r"|\btokens? per second\b|\bms per token\b|\bPrompt executed in [\d.]+ seconds\b|^Speed: [\d.]+ ?ms preprocess"
     r"|\bResults saved to\b|^\[\d{2}:\d{2}(?::\d{2})?\.\d{3} --> \d{2}:\d{2}(?::\d{2})?\.\d{3}\]"
     r"|\bTrainOutput\(global_step=\d+|^\s*(?:Step|Epoch)\s+Training Loss\b|^Ran \d+ tests? in [\d.]+s\s*$"
@@ -441,6 +453,31 @@ def _counter_rows(lines: list[Line]) -> Line | None:
     return None
 
 
+# a table's header that names a loss among its columns ("Learning Rate\tTrain Loss\tTheta Loss"), and a row of it:
+# decimals only, one per column
+_LOSS_HEADER = re.compile(r"^\s*[A-Za-z][\w ./()-]*(?:\t|\s{2,}|\s*\|\s*)[^\d]*$")
+_DECIMAL_ROW = re.compile(r"^\s*-?\d*\.\d+(?:e[-+]?\d+)?(?:(?:\s+|\s*\|\s*)-?\d*\.\d+(?:e[-+]?\d+)?)+\s*$", re.I)
+
+
+def _loss_table(lines: list[Line]) -> Line | None:
+    """The first row of a table whose header names a loss and whose next ``COUNTER_ROWS`` rows hold one decimal
+    value per column: a training loop's table with no counter column (its first column a constant learning rate)."""
+    for i, ln in enumerate(lines):
+        if "loss" not in ln.folded or not _LOSS_HEADER.match(ln.text):
+            continue
+        width = len(re.split(r"\t|\s{2,}|\s*\|\s*", ln.text.strip()))
+        rows = lines[i + 1 : i + 1 + COUNTER_ROWS]
+        if (
+            width >= 2
+            and len(rows) == COUNTER_ROWS
+            and all(
+                _DECIMAL_ROW.match(r.text) and len(re.split(r"\s*\|\s*|\s+", r.text.strip())) == width for r in rows
+            )
+        ):
+            return rows[0]
+    return None
+
+
 # A count of work done out of a fixed total ("Processed 1000/5000 images", "[200/1000] elapsed …"), not a date
 # (``2024/01/01``, ``01/02/2024``) and not a retry or a failure being counted ("Attempt 2/5 failed")
 _FRACTION = re.compile(r"(?<![\d/.])(?P<n>\d{1,9})\s?/\s?(?P<of>\d{1,9})(?![\d/.])")
@@ -484,7 +521,7 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     progress = progress or next((ln for ln in lines if ln.usable and _LOSS_KEY.search(ln.text)), None)
     if progress is not None:
         return "progress", progress
-    rows = _counter_rows(lines) or _counter_fractions(lines)
+    rows = _counter_rows(lines) or _counter_fractions(lines) or _loss_table(lines)
     if rows is not None:
         return "rows", rows
     started = next((ln for ln in lines if _STARTED_G.search(ln.text, ln.folded)), None)

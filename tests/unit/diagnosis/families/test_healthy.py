@@ -546,3 +546,27 @@ def test_a_count_of_work_done_out_of_a_total_is_progress() -> None:
     same = "GPU 1/8 ready\n" * 3
     for log in (tries, dates, same):
         assert diagnose_log_text(log).label == "unknown", log
+
+
+@pytest.mark.parametrize("case_id", ["t-0007", "t-0023", "v-0010"])
+def test_scheduler_footers_framework_noise_and_a_loss_table(case_id: str) -> None:
+    """t-0007: LSF's job report ends "Successfully completed." (a completion marker); t-0023: Ray's dashboard fails
+    to start ("ERROR services.py:1375 -- Couldn't read dashboard.log file. … [Errno 2] No such file or directory")
+    and Flower's rounds then report "fit progress: (1, 2.30…, …)"; v-0010: a table headed "Learning Rate  Train Loss
+    Theta Loss …" with rows of decimals and no counter column. Before: unknown, file_not_found, unknown."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "healthy"
+
+
+def test_lsf_exited_footer_and_a_table_without_a_loss_are_not_health() -> None:
+    exited = "Sender: LSF System <lsfadmin@x>\nSubject: Job 1: <a> in cluster <c> Exited\nExited with exit code 1.\n"
+    assert diagnose_log_text(exited).label != "healthy"
+    table = "Alpha\tBeta\tGamma\n" + "0.1\t0.2\t0.3\n" * 4
+    assert diagnose_log_text(table).label != "healthy"
+
+
+def test_a_trackers_teardown_after_a_traceback_is_not_the_run_going_on() -> None:
+    """t-0008: a CUDA OOM traceback, then wandb's exit hook prints "wandb: Run history:" and "wandb: train_loss
+    4.5044"; before, that read as progress past the error and the verdict was unknown."""
+    d, _, record = diagnose_dev("t-0008")
+    assert d.label == record["label"] == "gpu_oom"
