@@ -564,7 +564,7 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
 _CHAINED = re.compile(r"During handling of the above exception|The above exception was the direct cause")
 
 _EXIT_PATTERNS = [
-    re.compile(r"exit(?:ed with)? code[:=\s]+(-?\d+)", re.IGNORECASE),
+    re.compile(r"exit(?:ed with)? code[:=\s]+\(?(-?\d+)", re.IGNORECASE),  # Flyte: "exit code (137)"
     re.compile(r"exit status[:=\s]+(-?\d+)", re.IGNORECASE),
     re.compile(r"\bexitcode\s*:\s*(-?\d+)"),
     re.compile(r"\bexit_code\"?\s*[:=]\s*(-?\d+)"),
@@ -724,7 +724,7 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
     ipy = False  # inside an IPython frame: its numbered source lines are code
     ignored = False  # inside a traceback Python printed after "Exception ignored in …" (it was not raised)
     for i, raw in enumerate(raw_lines):
-        text = strip_prefix(raw)
+        text = _normalised(strip_prefix(raw), raw_lines, i)
         folded = fold(text)
         frame = bool(_FRAME.match(text))
         exc = exception_type(text)
@@ -765,6 +765,30 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
             block.exceptions.append(ln.index)
     block.root = _root_exception(lines, block.exceptions)
     return block
+
+
+# Pastes in issues and chats: a line wrapped in markdown bold ("**TypeError: can't convert cuda:0 …**"); an
+# exception whose message is on the next line, as VS Code's debugger shows it ("Exception has occurred: RuntimeError"
+# then the message) or as a bare "AssertionError:" prints when its message starts with a newline
+_BOLD = re.compile(r"^(\s*)\*\*(?=\S)(.+?)(?<=\S)\*\*\s*$")
+_DEBUGGER_EXC = re.compile(r"^Exception has occurred: ((?:[A-Za-z_][\w.]*\.)?[A-Z]\w*)\s*$")
+_EMPTY_EXC = re.compile(r"^((?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception)):\s*$")
+
+
+def _normalised(text: str, raw_lines: list[str], i: int) -> str:
+    """The line as the rules should read it once a paste's layout is undone (the raw line stays the evidence)."""
+    if "**" in text:
+        m = _BOLD.match(text)
+        if m is not None:
+            text = m.group(1) + m.group(2)
+    m = _DEBUGGER_EXC.match(text) or (_EMPTY_EXC.match(text) if text.endswith(":") or text.endswith(": ") else None)
+    if m is None or i + 1 >= len(raw_lines):
+        return text
+    nxt = strip_prefix(raw_lines[i + 1])
+    # a sentence, not a tag, a rule line, another exception or a warning that happens to follow
+    if not nxt[:1].isalpha() or _FRAME.match(nxt) or _TB_START.search(nxt) or exception_type(nxt) or is_warning(nxt):
+        return text if _DEBUGGER_EXC.match(text) is None else f"{m.group(1)}:"
+    return f"{m.group(1)}: {nxt.strip()}"
 
 
 # An experiment tracker's client uploads from background threads (wandb's file_stream, mlflow's async logging): when

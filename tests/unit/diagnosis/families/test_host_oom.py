@@ -220,3 +220,10 @@ def test_deepspeeds_launcher_and_a_bus_error_signal() -> None:
     bus = "  exitcode  : -7 (pid: 1234)\n  error_file: <N/A>\n  traceback : Signal 7 (SIGBUS) received by PID 1234\n"
     d = diagnose_log_text(bus)
     assert d.label == "host_oom" and d.confidence <= 0.6 and "/dev/shm" in d.fix.description
+
+
+def test_an_exit_code_in_parentheses() -> None:
+    """w-0028 (Flyte): "[…-n0-0] terminated with exit code (137). Reason [Error]." was unknown: the exit code in
+    parentheses was not read, so the kill by SIGKILL (137) was not seen."""
+    d, _, record = diagnose_dev("w-0028")
+    assert d.label == record["label"] == "host_oom"

@@ -44,3 +44,29 @@ def test_a_worker_exception_re_raised_with_its_traceback_is_read_at_the_worker()
     )
     d = diagnose_log_text(log)
     assert d.label == "user_code_error" and d.evidence[0].startswith("ValueError")
+
+
+@pytest.mark.parametrize("case_id", ["v-0030", "v-0031"])
+def test_a_debugger_paste_and_a_markdown_bold_exception_are_read(case_id: str) -> None:
+    """v-0030: VS Code's "Exception has occurred: RuntimeError" with the message on the next line; v-0031: the root
+    line wrapped in markdown bold ("**TypeError: can't convert cuda:0 device type tensor to numpy…**"). Both were
+    unknown ("nothing says why")."""
+    d, _, record = diagnose_dev(case_id)
+    assert (d.label, d.fix.kind) == (record["label"], "fix_code") == ("user_code_error", "fix_code")
+
+
+def test_an_exception_whose_message_is_on_the_next_line_is_read_with_it() -> None:
+    """a-0021 prints "AssertionError: " then "The NVIDIA driver on your system is too old": the message is read as
+    the exception's, so the wording rules see it; a bare exception before a blank line stays bare."""
+    from runshepherd.diagnosis.errorblock import prepare
+
+    block = prepare(["AssertionError: \n", "The NVIDIA driver on your system is too old (found version 9000).\n"])
+    assert block.lines[0].text == "AssertionError: The NVIDIA driver on your system is too old (found version 9000)."
+    assert block.lines[1].text.startswith("The NVIDIA driver")
+    assert prepare(["KeyError:\n", "\n"]).lines[0].text == "KeyError:"
+    # torchelastic's "ChildFailedError:" followed by an unrelated warning line (another rank's output) stays bare
+    elastic = ["ChildFailedError:\n", "Warning: find_unused_parameters=True was specified in DDP constructor\n"]
+    assert prepare(elastic).lines[0].text == "ChildFailedError:"
+    debugger = prepare(["Exception has occurred: RuntimeError\n", "Expected object of scalar type Long\n"])
+    assert debugger.lines[0].text == "RuntimeError: Expected object of scalar type Long"
+    assert prepare(["**bold** and more\n"]).lines[0].text == "**bold** and more"
