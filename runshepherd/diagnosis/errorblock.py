@@ -277,7 +277,10 @@ _ERRORISH = re.compile(
     r"|^\s*terminate called (?:after throwing|without an active exception|recursively)\b"
 )
 _ERRORISH_RAW = re.compile(
-    r"^\s*(?:\(\w+\)\s*)?\[[\d\-/: ,.T]+ [EF] \d+ \d+\]|^\s*[EF]\d{4} \d{2}:\d{2}:\d{2}"
+    # (glog's header also when a paste bullets it, "* E0530 23:11:46.299486 1 logging.cc:43]"; SkyPilot's own
+    # "E 11-26 17:47:34 backend_utils.py:992]")
+    r"^\s*(?:\(\w+\)\s*)?\[[\d\-/: ,.T]+ [EF] \d+ \d+\]|^\s*(?:[*>-]\s+)?[EF]\d{4} \d{2}:\d{2}:\d{2}"
+    r"|^\s*(?:[*>-]\s+)?[EF] \d{2}-\d{2} \d{2}:\d{2}:\d{2} [\w./-]+:\d+\]"
     r"|^\s*\[?\d{4}-\d{2}-\d{2} [\d:.]+: [EF] [\w./\-]+\.\w+:\d+\]"  # TensorFlow's C++ log header
 )
 # lines that carry the word but report no error (counters, summaries, "no errors")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from runshepherd.diagnosis import diagnose_log_text
 
 from .real import diagnose_dev
@@ -25,3 +27,16 @@ def test_an_error_field_in_a_retried_status_line_is_never_healthy() -> None:
     assert diagnose_log_text("epoch 3 step 200 loss 0.41\nTop-1 Error: 23.1\nepoch 4 step 300 loss 0.38\n").label == (
         "healthy"
     )
+
+
+@pytest.mark.parametrize(
+    ("case_id", "quoted"),
+    [("w-0006", "* E0530 23:11:46.299486 1 logging.cc:43]"), ("w-0008", "E 11-26 17:47:34 backend_utils.py:992]")],
+)
+def test_a_bulleted_glog_error_and_skypilots_error_header_are_quoted(case_id: str, quoted: str) -> None:
+    """w-0006 pastes TensorRT Serving's glog lines as a markdown list ("* E0530 …"); w-0008 has SkyPilot's own
+    "E mm-dd hh:mm:ss file.py:N]" error header. Before, the verdict said the log "shows no error"; now the unexplained
+    error is quoted (no rule knows these wordings yet)."""
+    d, _, _ = diagnose_dev(case_id)
+    assert d.label == "unknown"
+    assert any(e.startswith(quoted) for e in d.evidence), d.evidence
