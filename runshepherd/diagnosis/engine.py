@@ -175,6 +175,38 @@ def _went_on_past(s: Signal, signals: list[Signal], lines: list[Line]) -> bool:
     return progressed_after(lines, traceback_end(lines, s.order), steps=WENT_ON_STEPS, skip=same)
 
 
+def _revived(
+    found: list[Signal], kept: list[Signal], ctx: Context, failed: bool | None, allowed: set[str] | None
+) -> list[Signal]:
+    """The signals dropped only because the run went on past them, when the run then failed: its status says so
+    (``failed``, a non-zero exit code) or, for a bare log, the last exit code the log states after them is
+    non-zero, and no later error that no family knows is there. A log with no such sign keeps them dropped: the
+    steps after the error are then the truest reading (the run may still be going)."""
+    if failed is False or _unexplained_error(ctx) is not None:  # a later error no family knows stopped it
+        return []
+    lines = ctx.log.lines
+    past = [
+        s
+        for s in found
+        if not any(k is s for k in kept)
+        and (allowed is None or s.label in allowed)
+        and _went_on_past(s, found, lines)
+        and not recovered(ctx, s)
+        and not _retried_ok(lines, s.order)
+    ]
+    if failed or ctx.exit_code not in (None, 0):
+        return past
+    stated = [(ln.index, ln.exit_codes[-1]) for ln in lines if ln.exit_codes]
+    if not stated or stated[-1][1] == 0:
+        return []
+    return [s for s in past if s.order < stated[-1][0]]
+
+
+def _retried_ok(lines: list[Line], idx: int) -> bool:
+    retry = retried_at(lines, traceback_end(lines, idx))
+    return retry is not None and (recovered_after(lines, retry) or resolved_later(lines, retry))
+
+
 def verdict(
     ctx: Context, *, failed: bool | None = None, task: str | None = None, allowed: set[str] | None = None
 ) -> Diagnosis:
@@ -184,6 +216,12 @@ def verdict(
     if allowed is not None:
         signals = [s for s in signals if s.label in allowed]
     best = choose(signals)
+    went_past = False
+    if best is None:
+        # a failed run whose only failure is one it seemingly went past (a few steps printed after it) was still
+        # stopped by it: nothing else in the log says otherwise, so it is named, not "unknown"
+        best = choose(_revived(found, signals, ctx, failed, allowed))
+        went_past = best is not None
     if best is None:
         # evidence of a failure that names no family, or names one too weakly to decide: never "healthy"
         weak = [s for s in signals if s.label == "unknown" or s.secondary or s.strength < MIN_STRENGTH]
@@ -215,13 +253,19 @@ def verdict(
     rivals = [s for s in signals if s.label != best.label and not s.secondary and s.strength >= best.strength - BAND]
     confidence = min(0.99, best.strength + 0.02 * min(len(same), 3) - 0.08 * min(len(rivals), 2))
     evidence = _dedupe(best.evidence + [line for s in same[:2] for line in s.evidence])[:8]
+    explanation = best.explanation
+    if went_past:  # weaker: the steps after it are unexplained (a caught error, an interleaved rank's output)
+        confidence -= 0.1
+        explanation += (
+            " The run printed a few steps after this error, but then failed, and the log shows no other error."
+        )
     fix_kind, fix_description = fix_for(ctx, best)
     return Diagnosis(
         label=best.label,
         origin=best.origin,
         confidence=round(max(0.05, confidence), 3),
         evidence=evidence,
-        explanation=best.explanation,
+        explanation=explanation,
         fix=Fix(kind=fix_kind, description=fix_description),
         task=task,
         what_would_confirm=best.what_would_confirm,
@@ -249,10 +293,7 @@ def _unexplained_error(ctx: Context) -> Diagnosis | None:
 def _got_past(lines: list[Line], idx: int) -> bool:
     """The run went on past line ``idx``: it finished later, kept making progress (steps, metrics, a moving
     progress bar on two or more later lines), or retried and recovered."""
-    if finished_after(lines, idx) or progressed_after(lines, idx):
-        return True
-    retry = retried_at(lines, traceback_end(lines, idx))
-    return retry is not None and (recovered_after(lines, retry) or resolved_later(lines, retry))
+    return finished_after(lines, idx) or progressed_after(lines, idx) or _retried_ok(lines, idx)
 
 
 def _healthy(ctx: Context, signals: list[Signal], task: str | None) -> Diagnosis:

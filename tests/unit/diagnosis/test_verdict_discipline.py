@@ -84,6 +84,39 @@ def test_a_failure_the_run_went_on_past_is_not_the_verdict_but_one_it_repeats_is
     assert diagnose_log_text(nan).label == "nan_loss"
 
 
+_OOM_THEN_STEPS = (
+    "Traceback (most recent call last):\n"
+    '  File "train.py", line 10, in <module>\n'
+    '    x = torch.zeros(10**12, device="cuda")\n'
+    "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.73 TiB (GPU 0; 79.15 GiB total capacity)\n"
+    "step 10 loss 0.5\nstep 20 loss 0.4\nstep 30 loss 0.3\n"
+)
+
+
+def test_a_failed_run_whose_only_error_it_went_past_is_named_by_that_error() -> None:
+    """The same log reads the same under `diagnose WF` (status FAILED, exit 1) and `diagnose --log` (the log's own
+    "exited with code 1"): the error it printed steps after is still what stopped it, never "unknown"."""
+    from runshepherd.diagnosis import DiagnosisInput, diagnose
+    from runshepherd.diagnosis.models import TaskRecord
+
+    exited = _OOM_THEN_STEPS + "[train][osmo] Task exited with code 1\n"
+    pasted = diagnose_log_text(exited)
+    assert pasted.label == "gpu_oom" and "CUDA out of memory" in pasted.evidence[0]
+    assert "then failed" in pasted.explanation
+    lines = _OOM_THEN_STEPS.splitlines()
+    wf = diagnose(
+        DiagnosisInput(tasks=[TaskRecord(name="train", status="FAILED", exit_code=1)], log_lines={"train": lines})
+    )
+    assert [d.label for d in wf] == ["gpu_oom"]
+    # no failed status and no exit code: the steps after it are the truest reading (the run may still be going)
+    assert diagnose_log_text(_OOM_THEN_STEPS).label == "healthy"
+    # exit 0 after it: it went on past it and finished
+    assert diagnose_log_text(_OOM_THEN_STEPS + "Task exited with code 0\n").label == "healthy"
+    # a later error no family knows is what stopped it, not the early one
+    later = diagnose_log_text(_OOM_THEN_STEPS + "FATAL: frobnicator lost its marbles\nexit code 1\n")
+    assert later.label == "unknown" and "frobnicator" in later.explanation
+
+
 def test_a_hub_request_that_fell_back_to_the_cache_is_history() -> None:
     """huggingface_hub logs a failed request as "'<error>' thrown while requesting HEAD <url>" and datasets says
     "Will try to load from local cache"; with the cache serving it and training going on, the run is healthy."""
