@@ -7,6 +7,7 @@ pydantic error dump for a typo in their YAML.
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -75,9 +76,11 @@ def parse_set_values(pairs: Iterable[str], *, cast: bool = True) -> dict[str, An
 def _cast(value: str) -> Any:
     for conv in (int, float):
         try:
-            return conv(value)
+            cast = conv(value)
         except ValueError:
             continue
+        # '1e999' stays what was typed: float() makes it inf, and an error would quote 'inf'
+        return cast if not isinstance(cast, float) or math.isfinite(cast) else value
     return value
 
 

@@ -69,7 +69,7 @@ def _check(value: Any, default: Any) -> tuple[bool, Any, str]:
         return ok, value, "a whole number"
     if isinstance(default, float):
         ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-        return ok, value, "a number"
+        return ok, value, "a number" if ok or _finite_text(value) else "a finite number"
     if isinstance(default, (list, dict)):
         kind = list if isinstance(default, list) else dict
         wanted = "a list" if kind is list else "a mapping"
@@ -84,6 +84,14 @@ def _check(value: Any, default: Any) -> tuple[bool, Any, str]:
                 return True, parsed, wanted
         return False, value, wanted
     return True, value, "a value"
+
+
+def _finite_text(value: Any) -> bool:
+    """False for what reads as an infinite or not-a-number float ('1e999', 'inf', nan)."""
+    try:
+        return math.isfinite(float(value))
+    except (TypeError, ValueError):
+        return True
 
 
 def _example(default: Any) -> str:

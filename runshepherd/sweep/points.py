@@ -4,6 +4,7 @@ concrete spec. Pure functions: no backend, no session."""
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -26,9 +27,11 @@ def _cast(text: str) -> Any:
         return text
     if isinstance(value, str) and text.strip():
         try:
-            return float(text)
+            value = float(text)
         except ValueError:
             return text
+    if isinstance(value, float) and not math.isfinite(value):
+        return text  # '1e999' stays what was typed: an error quotes it, not 'inf'
     return value if isinstance(value, (int, float, bool, str)) else text
 
 
@@ -43,8 +46,29 @@ def parse_sweeps(items: Iterable[str]) -> dict[str, list[Any]]:
             raise UsageError(f"--sweep {item!r}: write KEY=V1,V2[,…], e.g. --sweep lr=1e-3,3e-4")
         if key in out:
             raise UsageError(f"--sweep {key} is given twice; list all its values once: --sweep {key}=V1,V2")
-        out[key] = list(dict.fromkeys(_cast(v) for v in values))
+        out[key] = _distinct(key, values)
     return out
+
+
+def _distinct(key: str, texts: list[str]) -> list[Any]:
+    """The cast values of one `--sweep KEY=…`; a value given twice (`0.1,0.1`, or `0.1,1e-1`) is bad input: the
+    sweep would run one point where the person counted two."""
+    first: dict[tuple[type, Any], str] = {}  # by type too: 1 and true are different values
+    repeated: tuple[str, str] | None = None
+    for text in texts:
+        value = _cast(text)
+        if (type(value), value) in first:
+            repeated = repeated or (first[(type(value), value)], text)
+        else:
+            first[(type(value), value)] = text
+    if repeated is None:
+        return [_cast(t) for t in texts]
+    was, again = repeated
+    same = repr(again) if was == again else f"{again!r} (the same value as {was!r})"
+    raise UsageError(
+        f"--sweep {key}: {same} is given twice, so the sweep would run it once; list each value once "
+        f"(--sweep {key}={','.join(first.values())}), or add --repeat N to run every point N times"
+    )
 
 
 def expand(sweeps: dict[str, list[Any]], repeat: int = 1, *, seed_key: str | None = None) -> list[dict[str, Any]]:

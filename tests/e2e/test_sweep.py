@@ -141,6 +141,31 @@ def test_a_detached_sweep_without_yes_or_a_terminal_starts_nothing(tmp_path: Pat
     assert not (tmp_path / "state" / "detached").exists() and not (tmp_path / "state" / "workflows").exists()
 
 
+def test_a_value_given_twice_is_refused_naming_it_not_run_as_one_point(tmp_path: Path) -> None:
+    """`--sweep lr=0.1,0.1` silently ran one point; `0.1,1e-1` too (the same number). Now exit 2, nothing runs."""
+    spec = str(EXAMPLES / "sweep-lr.yaml")
+    res = run(tmp_path, "run", "--spec", spec, "--sweep", "lr=0.1,0.1", "--yes", "--json")
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert "--sweep lr: '0.1' is given twice" in res.stderr and "list each value once (--sweep lr=0.1)" in res.stderr
+    assert "--repeat N" in res.stderr
+    res = run(tmp_path, "run", "--spec", spec, "--sweep", "lr=0.1,1e-1,0.2", "--yes", "--json")
+    assert res.returncode == 2 and "'1e-1' (the same value as '0.1') is given twice" in res.stderr
+    assert "(--sweep lr=0.1,0.2)" in res.stderr
+    assert not (tmp_path / "state" / "workflows").exists()
+
+
+def test_an_overflowing_number_is_quoted_as_typed_not_as_inf(tmp_path: Path) -> None:
+    """`--sweep lr=1e999` / `--set lr=1e999` said "got 'inf'", a word the person never typed."""
+    spec = str(EXAMPLES / "sweep-lr.yaml")
+    for args in (["--sweep", "lr=0.1,1e999"], ["--set", "lr=1e999", "--sweep", "epochs=1,2"]):
+        res = run(tmp_path, "run", "--spec", spec, *args, "--yes", "--json")
+        flag = args[0]
+        assert res.returncode == 2, res.stdout + res.stderr
+        assert f"{flag} lr expects a finite number like 0.05" in res.stderr and "got '1e999'" in res.stderr
+        assert "inf" not in res.stderr.replace("finite", "")
+    assert not (tmp_path / "state" / "workflows").exists()
+
+
 def test_a_sweep_started_in_the_chat_is_asked_answered_and_compared_there(tmp_path: Path) -> None:
     """`orchestrate chat` (built-in router and expert): a sweep said in a sentence asks the same plan question as
     the CLI, the fix question once, reports every point's progress and ends with the comparison."""
@@ -166,6 +191,17 @@ def test_a_sweep_started_in_the_chat_is_asked_answered_and_compared_there(tmp_pa
     assert out.count("? download:") == 1 and out.count("? save_app:") == 1
     assert f"sweep {sid} (" in out and "2 point(s) — 2 COMPLETED" in out and "best: #" in out
     assert not (tmp_path / "home" / f"sweep-{sid}").exists()  # the person said no to the download
+
+
+def test_the_chat_refuses_a_sweep_value_said_twice_and_submits_nothing(tmp_path: Path) -> None:
+    import shutil
+
+    from cli_helpers import chat, quick_example
+
+    shutil.copy(quick_example(tmp_path, "sweep-lr.yaml"), tmp_path / "sweep-lr.yaml")
+    res = chat(tmp_path, "c3", ["sweep lr over 0.1, 0.1 with sweep-lr.yaml"], timeout=60)
+    assert "--sweep lr: '0.1' is given twice" in res.stdout + res.stderr, res.stdout + res.stderr
+    assert not (tmp_path / "state" / "workflows").exists()
 
 
 def test_the_chat_asks_which_spec_a_sweep_runs_and_submits_nothing(tmp_path: Path) -> None:

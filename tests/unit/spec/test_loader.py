@@ -244,7 +244,8 @@ default-values:
             "typed.yaml:11 default-values.lr: --set lr expects a number like 0.05 (the type of its default), "
             "got 'abc' — pass e.g. --set lr=0.05",
         ),
-        ("lr=nan", "--set lr expects a number like 0.05"),
+        ("lr=nan", "--set lr expects a finite number like 0.05 (the type of its default), got 'nan'"),
+        ("lr=1e999", "--set lr expects a finite number like 0.05 (the type of its default), got '1e999'"),
         ("epochs=2.5", "typed.yaml:12 default-values.epochs: --set epochs expects a whole number like 2"),
         ("epochs=two", "got 'two'"),
         ("fp16=maybe", "--set fp16 expects true or false like true"),

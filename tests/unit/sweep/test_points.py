@@ -106,3 +106,25 @@ def test_a_swept_value_of_the_wrong_type_is_bad_input_before_any_point() -> None
     assert "sweep-lr.yaml:21 default-values.lr: --sweep lr expects a number like 0.05" in str(err.value)
     assert "got 'abc'" in str(err.value) and "--sweep lr=0.05" in str(err.value)
     check_keys(parse_sweeps(["lr=0.1,1e-3", "epochs=1,3"]), spec_keys(SPEC, "sweep-lr.yaml"), "sweep-lr.yaml", SPEC)
+
+
+@pytest.mark.parametrize(
+    ("item", "said"),
+    [
+        (
+            "lr=0.1,0.1",
+            "--sweep lr: '0.1' is given twice, so the sweep would run it once; list each value once "
+            "(--sweep lr=0.1), or add --repeat N",
+        ),
+        ("lr=0.1,2e-1,0.20", "'0.20' (the same value as '2e-1') is given twice"),
+        ("fp16=true,on", "'on' (the same value as 'true') is given twice"),
+    ],
+)
+def test_a_value_given_twice_is_bad_input_naming_it(item: str, said: str) -> None:
+    with pytest.raises(UsageError) as err:
+        parse_sweeps([item])
+    assert said in str(err.value)
+
+
+def test_values_equal_in_python_but_of_different_types_are_not_repeats() -> None:
+    assert parse_sweeps(["x=1,true,1.5,a"]) == {"x": [1, True, 1.5, "a"]}
