@@ -20,9 +20,14 @@ if TYPE_CHECKING:  # pragma: no cover
     from runshepherd.backends.base import Backend
 
 SESSION_MARKS = "canceled"
-# questions whose answer would act (submit, resubmit, wait on a workflow): a cancel while one waits is final;
-# the follow-ups (download, save as app) come after a completed workflow and have nothing to cancel
-ACTING_QUESTIONS = frozenset({"submit", "missing_input", "resubmit", "no_fix", "continue_after_cap", "pending"})
+# the follow-ups after a completed workflow: a cancel while one waits ends the session CANCELED, nothing downloaded
+# or saved (the workflow itself already ended: nothing of it to cancel)
+FOLLOW_UP_QUESTIONS = frozenset({"download", "save_app"})
+# questions whose answer would act (submit, resubmit, wait on a workflow, download, save): a cancel while one waits
+# is final
+ACTING_QUESTIONS = (
+    frozenset({"submit", "missing_input", "resubmit", "no_fix", "continue_after_cap", "pending"}) | FOLLOW_UP_QUESTIONS
+)
 
 
 def read_mark(path: Path) -> dict[str, Any] | None:
@@ -100,7 +105,8 @@ def cancel_waiting_session(
             via=via,
             question=kind,
         )
-    told = f"session {session} canceled: its question ({kind}) is withdrawn; nothing more is submitted or fixed"
+    after = "nothing is downloaded or saved" if kind in FOLLOW_UP_QUESTIONS else "nothing more is submitted or fixed"
+    told = f"session {session} canceled: its question ({kind}) is withdrawn; {after}"
     if live and workflow:
         backend.cancel(workflow)
         audit(state_dir, "cancel", approved_by=approved_by, session=session, workflow=workflow, via=via)

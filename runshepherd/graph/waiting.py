@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from runshepherd.cancel_mark import ACTING_QUESTIONS
+from runshepherd.cancel_mark import ACTING_QUESTIONS, FOLLOW_UP_QUESTIONS
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,8 @@ def waiting_session(state_dir: Path, target: str, checkpointer: str | None = Non
     if session != target and wid != target:  # the session has moved on to a later workflow
         return None
     asked = [Question.of(i.id, i.value) for i in snap.interrupts]
+    if asked and asked[0].kind in FOLLOW_UP_QUESTIONS and session != target:
+        return None  # `cancel WF` of a workflow that ended: the follow-ups are the session's, named by its id
     if asked and asked[0].kind in ACTING_QUESTIONS:
         return Waiting(session, asked[0].kind, asked[0].text, wid)
     return None

@@ -41,8 +41,21 @@ def _human(n: float) -> str:
     return f"{n} B"
 
 
-def offer_download(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["download", "offer_app"]]:
+def _canceled(deps: Deps, state: SessionState) -> Command[Any] | None:
+    """The person canceled the session (`orchestrate cancel SESSION`) while a follow-up question waited: the
+    question is not asked (or, resumed after the cancel withdrew it, not answered); the session ends CANCELED."""
+    if why := deps.halt_reason():
+        wid = submitted_id(state)
+        say("info", f"not downloaded or saved: {why}")
+        reason = f"{why}; {wid} had completed, its outputs were not downloaded nor the spec saved as an app"
+        return Command(goto="finish", update={"outcome": "CANCELED", "outcome_reason": reason})
+    return None
+
+
+def offer_download(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["download", "offer_app", "finish"]]:
     deps = deps_of(runtime)
+    if (halt := _canceled(deps, state)) is not None:
+        return halt
     outputs = list(state.get("outputs") or [])
     wid = submitted_id(state)
     if not outputs:
@@ -73,6 +86,8 @@ def download(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
 
 def offer_app(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["save_app", "finish"]]:
     deps = deps_of(runtime)
+    if (halt := _canceled(deps, state)) is not None:
+        return halt
     name = state.get("spec_name") or "workflow"
     desc = describe(name, state.get("request") or "")
     if ask(deps, "save_app", f'Save this spec as app "{name}" ("{desc}")?', default="no") == "yes":

@@ -192,3 +192,33 @@ def test_a_chat_cancels_its_own_run_waiting_at_the_submit_question(tmp_path: Pat
     assert not (tmp_path / "state" / "workflows").exists() or not list((tmp_path / "state" / "workflows").iterdir())
     (listed,) = json.loads(run(tmp_path, "sessions", "--json").stdout)["sessions"]
     assert listed["state"] == "CANCELED", listed
+
+
+@pytest.mark.parametrize(("answers", "kind"), [(["yes"], "download"), (["yes", "no"], "save_app")])
+def test_cancel_at_a_follow_up_question_withdraws_it_and_the_session_reads_canceled(
+    tmp_path: Path, answers: list[str], kind: str
+) -> None:
+    """A completed run paused at its download (or save-as-app) question: `orchestrate cancel SESSION` said
+    "sweep-lr-1 already ended (COMPLETED); nothing to cancel", the question stayed open and a later `resume --yes`
+    downloaded. Now the same cancel mark as the submit/fix questions: withdrawn, nothing downloaded or saved."""
+    from cli_helpers import quick_example
+
+    spec = str(quick_example(tmp_path, "sweep-lr.yaml"))
+    assert run(tmp_path, "run", "--spec", spec, "--no-input", "--session", "f1", "--json").returncode == 3
+    for answer in answers:  # submit (then download → no), leaving the follow-up question ``kind`` waiting
+        assert run(tmp_path, "resume", "f1", "--answer", answer, "--no-input", "--json").returncode == 3
+    res = run(tmp_path, "cancel", "f1", "--yes", "--json")
+    said = json.loads(res.stdout)
+    assert res.returncode == 0 and said["canceled"] is True and said["withdrawn_question"] == kind, said
+    assert "nothing is downloaded or saved" in said["message"]
+    listed = {s["session"]: s for s in json.loads(run(tmp_path, "sessions", "--json").stdout)["sessions"]}
+    assert listed["f1"]["state"] == "canceled" and listed["f1"]["question"] is None, listed["f1"]
+    resumed = run(tmp_path, "resume", "f1", "--yes", "--json")
+    events = json_lines(resumed.stdout)
+    assert resumed.returncode == 1 and events[-1]["outcome"] == "CANCELED", resumed.stdout[-2000:]
+    assert not [e for e in events if e["event"] in ("downloaded", "app")]
+    assert "not downloaded or saved: session f1 was canceled by you (orchestrate cancel" in resumed.stdout
+    assert not list((tmp_path / "home").glob("sweep-lr-1*")) and not (tmp_path / "state" / "apps").exists()
+    audit = [json.loads(line) for line in (tmp_path / "state" / "audit.jsonl").read_text().splitlines()]
+    assert [e["what"] for e in audit][-1] == "cancel session" and audit[-1]["question"] == kind
+    assert "nothing to cancel" in run(tmp_path, "cancel", "sweep-lr-1", "--yes").stdout  # the workflow had ended
