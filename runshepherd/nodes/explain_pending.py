@@ -18,7 +18,7 @@ from runshepherd.nodes.common import ask, emit, say
 def request_of(spec_text: str, pool: str | None) -> ResourceRequest:
     from runshepherd.spec import load_spec_text
 
-    need = load_spec_text(spec_text).workflow.largest_request()
+    need = load_spec_text(spec_text, secrets="warn").workflow.largest_request()  # read, never kept
     return ResourceRequest(gpu=need.gpu, cpu=need.cpu, memory_gi=need.memory_gi, storage_gi=need.storage_gi, pool=pool)
 
 

@@ -153,7 +153,7 @@ def requested_resources(
     from runshepherd.spec import SpecError, load_spec_text
 
     try:
-        wf = load_spec_text(spec_text).workflow
+        wf = load_spec_text(spec_text, secrets="warn").workflow  # read, never kept
     except SpecError:
         return None
     live = {u.task: u for u in usage or []}

@@ -9,7 +9,6 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,7 +106,10 @@ def load_spec_text(
     source: str = "<spec>",
     set_values: dict[str, Any] | None = None,
     base_dir: Path | None = None,
+    secrets: str = "refuse",
 ) -> SpecDocument:
+    """``secrets="warn"`` only for reading a spec the scheduler already holds (a job submitted elsewhere): it is
+    read, never stored; every spec RunShepherd takes in refuses a literal secret (`spec/secrets.py`)."""
     if not text.strip():
         raise SpecError([SpecProblem(source, None, "", "the spec is empty — it needs a `workflow:` section")])
     _within(check_size, source, text)
@@ -148,7 +150,7 @@ def load_spec_text(
     except ValidationError as exc:
         raise SpecError(_problems(exc, root, source, text, rendered)) from None
     warnings = list(warnings)
-    warnings.extend(secret_warnings(text, source))
+    _refuse_secrets(text, source, rendered, root, set_values, defaults_line, warnings, refuse=secrets == "refuse")
     warnings.extend(_lint(model, base_dir))
     return SpecDocument(
         template_text=text,
@@ -192,21 +194,33 @@ def _raw_task_count(data: dict[str, Any]) -> int:
 
 
 # ------------------------------------------------------------------------------------------- secrets
-def secret_warnings(text: str, source: str = "<spec>") -> list[str]:
-    """One warning per spec line holding a literal secret: names the line and kind, never the value."""
-    from runshepherd.logs.redact import redact_line
+def _refuse_secrets(
+    text: str,
+    source: str,
+    rendered: str,
+    root: yaml.Node | None,
+    set_values: dict[str, Any],
+    defaults_line: int | None,
+    warnings: list[str],
+    *,
+    refuse: bool,
+) -> None:
+    from runshepherd.spec.secrets import field_lines, kinds_in, literal_secrets
 
-    out: list[str] = []
-    for n, line in enumerate(text.splitlines(), start=1):
-        kinds: Counter[str] = Counter()
-        redact_line(line, counts=kinds)
-        if kinds:
-            out.append(
-                f"{source}:{n} holds a literal secret ({', '.join(sorted(kinds))}) — keep it out of the spec: "
-                "use the backend's credential mechanism (OSMO: `osmo credential set` and the task's `credentials:`; "
-                "Slurm/local: an environment variable set outside the spec)"
-            )
-    return out
+    if not (kinds_in(rendered) or kinds_in(text) or any(kinds_in(str(v)) for v in set_values.values())):
+        return  # the usual case, read once; the field of each line is looked up only when there is a secret
+    found = literal_secrets(
+        text,
+        rendered,
+        template_fields=field_lines(root, lambda n: _map_line(n, text, rendered)),
+        rendered_fields=field_lines(root, lambda n: n),
+        set_values=set_values,
+        defaults_line=defaults_line,
+    )
+    problems = [SpecProblem(source, line, field, msg) for line, field, msg in found]
+    if problems and refuse:
+        raise SpecError(problems)
+    warnings.extend(str(p) for p in problems)
 
 
 # ------------------------------------------------------------------------------------------- default-values

@@ -307,7 +307,7 @@ def _gpus_allocated(backend: Any, workflow_id: str) -> int | None:
     from runshepherd.spec import SpecError, load_spec_text
 
     try:
-        wf = load_spec_text(backend.spec(workflow_id)).workflow
+        wf = load_spec_text(backend.spec(workflow_id), secrets="warn").workflow  # read, never kept
     except (SpecError, OSError, ValueError):  # a foreign job has no spec: its allocation is unknown here
         return None
     return wf.total_gpus() or None

@@ -7,9 +7,10 @@ raw log the backend keeps is checked to really contain them, so the test cannot 
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
-from cli_helpers import run
+from cli_helpers import env_for, orchestrate_bin, run
 
 SECRETS = (
     "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",  # AWS secret access key
@@ -132,9 +133,78 @@ def test_explain_of_a_spec_holding_quoted_secrets_answers_and_shows_none(tmp_pat
         '    args: ["echo \'HF_TOKEN=SECRET_HF\'; echo \\"AWS_SECRET_ACCESS_KEY=$AWS_SECRET_ACCESS_KEY\\"; '
         f'echo \'curl -H \\"Authorization: Bearer {SECRETS[3]}\\" https://x\'"]\n'.replace("SECRET_HF", SECRETS[1])
     )
+    leaky = spec.read_text()
+    assert run(tmp_path, "submit", str(spec)).returncode == 2  # RunShepherd takes no literal secret in a spec
+    # a workflow that holds them anyway (submitted with another tool, or before the refusal): planted in its record
+    spec.write_text(leaky.replace(SECRETS[1], "$HF").replace(SECRETS[3], "$BEARER"))
     wid = json.loads(run(tmp_path, "submit", str(spec), "--json").stdout)["workflow_id"]
+    for name in ("spec.yaml", "template.yaml"):
+        (tmp_path / "state" / "workflows" / wid / name).write_text(leaky)
     for args in (("explain", wid), ("explain", wid, "--json")):
         res = run(tmp_path, *args)
         assert res.returncode == 0 and "internal error" not in res.stderr, res.stderr  # was: a YAML ParserError
         assert "quoted-1: 1 task(s)" in res.stdout or '"workflow_id": "quoted-1"' in res.stdout
         assert not _leaks(res.stdout + res.stderr)
+
+
+LITERAL_SPEC = """\
+workflow:
+  name: literal
+  resources:
+    default: {cpu: 1, memory: 256Mi}
+  tasks:
+  - name: train
+    image: python:3.11-slim
+    command: [python, -c]
+    args: ["import os; print('token chars', len(os.environ.get('HF_TOKEN', '')))"]
+    environment:
+      MODE: "{{ mode }}"
+      HF_TOKEN: hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789
+      AWS_ACCESS_KEY_ID: AKIAIOSFODNN7EXAMPLE
+default-values:
+  mode: fast
+"""
+
+
+def _state_leaks(tmp_path: Path) -> list[str]:
+    keys = ["AKIAIOSFODNN7EXAMPLE", SECRETS[1]]
+    files = [p for p in (tmp_path / "state").rglob("*") if p.is_file()] if (tmp_path / "state").exists() else []
+    return [f"{p.name}: {k}" for p in files for k in keys if k.encode() in p.read_bytes()]
+
+
+def test_a_literal_secret_in_a_spec_is_refused_by_line_and_field_and_kept_nowhere(tmp_path: Path) -> None:
+    """Before: `run --spec` warned, then kept the spec whole in sessions.sqlite and workflows/<id>/spec.yaml."""
+    spec = tmp_path / "leaky.yaml"
+    spec.write_text(LITERAL_SPEC)
+    for args in (("run", "--spec", "leaky.yaml", "--yes"), ("submit", "leaky.yaml"), ("validate", "leaky.yaml")):
+        res = run(tmp_path, *args)
+        assert res.returncode == 2, (args, res.stdout, res.stderr)
+        said = res.stdout + res.stderr
+        assert "leaky.yaml:12 workflow.tasks[0].environment.HF_TOKEN value: holds a literal secret (hf_token)" in said
+        assert "leaky.yaml:13 workflow.tasks[0].environment.AWS_ACCESS_KEY_ID value" in said and "(aws_key)" in said
+        assert "export HF_TOKEN" in said and not _leaks(said), args
+    assert _state_leaks(tmp_path) == [] and not (tmp_path / "state" / "sessions.sqlite").exists()
+
+
+def test_a_secret_given_with_set_is_refused_and_the_advised_way_reaches_the_job(tmp_path: Path) -> None:
+    clean = LITERAL_SPEC.replace("      HF_TOKEN: hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789\n", "")
+    clean = clean.replace("      AWS_ACCESS_KEY_ID: AKIAIOSFODNN7EXAMPLE\n", "")
+    (tmp_path / "clean.yaml").write_text(clean)
+    res = run(tmp_path, "run", "--spec", "clean.yaml", "--set", f"mode={SECRETS[1]}", "--yes")
+    assert res.returncode == 2 and "--set mode: is a secret (hf_token)" in res.stderr, res.stderr
+    assert not _leaks(res.stdout + res.stderr)
+    # what the message advises: the secret exported where `orchestrate` runs, the spec without it
+    env = {**env_for(tmp_path), "HF_TOKEN": SECRETS[1]}
+    ran = subprocess.run(
+        [*orchestrate_bin(), "run", "--spec", "clean.yaml", "--yes", "--json"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+    assert ran.returncode == 0, ran.stderr
+    wid = json.loads(ran.stdout.splitlines()[-1])["workflow_ids"][-1]
+    assert "token chars 39" in run(tmp_path, "logs", wid, "--raw").stdout  # the job had it
+    assert _state_leaks(tmp_path) == []  # and neither the session store nor the workflow's records keep it

@@ -65,7 +65,8 @@ class HeuristicExpert:
         if new_text == spec_text:
             return FixProposal(new_spec=None, diff=None, kind=fix.kind, explanation=fix.description or diag.explanation)
         try:
-            load_spec_text(new_text, base_dir=base_dir)
+            # the spec it edits may be a scheduler's (diagnose WF); RunShepherd's own intake refuses a secret
+            load_spec_text(new_text, base_dir=base_dir, secrets="warn")
         except SpecError as exc:
             return FixProposal(
                 new_spec=None,

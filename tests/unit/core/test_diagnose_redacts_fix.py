@@ -34,8 +34,15 @@ def test_the_fix_diff_never_shows_a_secret_of_the_spec(
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.chdir(tmp_path)
     (tmp_path / "s.yaml").write_text(SPEC)
+    assert main(["submit", "s.yaml"]) == 2  # RunShepherd takes no literal secret in a spec (even in a comment)
+    # a workflow that holds one anyway (submitted with another tool, or before the refusal): planted in its record
+    (tmp_path / "s.yaml").write_text(SPEC.replace(f"   # token {TOKEN}", ""))
+    capsys.readouterr()
     assert main(["submit", "s.yaml", "--json"]) == 0
     wid = json.loads(capsys.readouterr().out.splitlines()[0])["workflow_id"]
+    for name in ("spec.yaml", "template.yaml"):
+        record = tmp_path / "state" / "workflows" / wid / name
+        record.write_text(record.read_text().replace("memory: 256Mi", f"memory: 256Mi   # token {TOKEN}"))
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         main(["list", "--json"])

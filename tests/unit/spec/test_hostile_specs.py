@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -152,13 +153,49 @@ def test_infinite_cpu_is_rejected_at_validation() -> None:
         load_spec_text(text, source="inf.yaml")
 
 
-def test_a_literal_secret_in_the_spec_is_named_by_line_never_echoed() -> None:
-    token = "hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
-    text = TASK.format(arg='"hi"') + f"    environment:\n      HF_TOKEN: {token}\n"
-    doc = load_spec_text(text, source="leaky.yaml")
-    [warning] = [w for w in doc.warnings if "secret" in w]
-    assert warning.startswith("leaky.yaml:9 holds a literal secret (hf_token)") and "credential" in warning
-    assert token not in " ".join(doc.warnings)
+TOKEN = "hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
+
+
+def test_a_literal_secret_in_the_spec_is_refused_by_line_and_field_never_echoed() -> None:
+    """Before: a warning, and the spec (secret included) went on into the checkpoint and the backend's records."""
+    text = TASK.format(arg='"hi"') + f"    environment:\n      HF_TOKEN: {TOKEN}\n"
+    with pytest.raises(SpecError) as err:
+        load_spec_text(text, source="leaky.yaml")
+    msg = str(err.value)
+    assert msg.startswith(
+        "leaky.yaml:9 workflow.tasks[0].environment.HF_TOKEN value: holds a literal secret (hf_token)"
+    )
+    assert "export HF_TOKEN" in msg and "orchestrate credential set" in msg and TOKEN not in msg
+
+
+@pytest.mark.parametrize(
+    ("extra", "where"),
+    [
+        ("    # my token " + TOKEN + "\n", "leaky.yaml:8: holds a literal secret in a comment (hf_token)"),
+        ("    environment: {DB_PASSWORD: 'password: s3cr3tValue99'}\n", "leaky.yaml:8 workflow.tasks[0].environment"),
+        ("    environment: {AWS_ACCESS_KEY_ID: AKIAIOSFODNN7EXAMPLE}\n", "(aws_key)"),
+    ],
+)
+def test_every_kind_of_literal_secret_is_refused(extra: str, where: str) -> None:
+    with pytest.raises(SpecError, match=re.escape(where)):
+        load_spec_text(TASK.format(arg='"hi"') + extra, source="leaky.yaml")
+
+
+def test_a_secret_given_with_set_is_refused_naming_the_option_not_the_value() -> None:
+    text = "default-values:\n  tok: none\n" + TASK.format(arg='"{{ tok }}"')
+    with pytest.raises(SpecError, match=r"--set tok: is a secret \(hf_token\)") as err:
+        load_spec_text(text, source="s.yaml", set_values={"tok": TOKEN})
+    assert TOKEN not in str(err.value)
+
+
+def test_a_placeholder_for_a_password_is_not_a_secret() -> None:
+    text = "default-values:\n  pw: ''\n" + TASK.format(arg='"hi"') + '    environment: {DB_PASSWORD: "{{ pw }}"}\n'
+    assert load_spec_text(text).model.workflow.tasks[0].environment == {"DB_PASSWORD": ""}
+
+
+def test_a_spec_the_scheduler_already_holds_is_read_with_a_warning() -> None:
+    doc = load_spec_text(TASK.format(arg=f'"{TOKEN}"'), source="wf", secrets="warn")
+    assert [w for w in doc.warnings if "literal secret" in w] and TOKEN not in " ".join(doc.warnings)
 
 
 def test_a_5000_character_name_is_refused_naming_the_limit() -> None:
