@@ -7,6 +7,9 @@ plan step — refuses a longer one with exit 2 and says where long text belongs.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+
 from runshepherd.errors import UsageError
 
 REQUEST_MAX = 4000  # characters: a long paragraph; the details of a job belong in a spec or a script
@@ -24,3 +27,24 @@ def check_request(text: str | None) -> str | None:
     if text is not None and len(text) > REQUEST_MAX:
         raise UsageError(too_long(text))
     return text
+
+
+_ASSIGNED = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*[=:]\s*[\"']?\[REDACTED:")
+
+
+def without_secrets(text: str, patterns: Iterable[str], *, left_out_of: str) -> tuple[str, str | None]:
+    """``text`` with its secrets redacted, and what to tell the person (None when it held none).
+
+    Every way a request comes in (run, draft, the chat, MCP) says it: a secret that vanishes without a word leaves a
+    job that fails later for want of it, and nobody knows why."""
+    from runshepherd.logs.redact import redact
+
+    clean, found = redact(text, patterns)
+    if not found:
+        return text, None
+    names = sorted({m.group(1) for m in _ASSIGNED.finditer(clean)})
+    export = f"export {', '.join(names)} in the shell you run orchestrate from; " if names else ""
+    return clean, (
+        f"your request holds a secret ({', '.join(sorted(found))}): it is left out of {left_out_of} — give a job "
+        f"its secrets as environment variables set outside the request ({export}OSMO: `orchestrate credential set`)"
+    )

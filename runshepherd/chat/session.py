@@ -359,9 +359,13 @@ class ChatSession:
         """A spec written next to the conversation (never over an existing file) and validated; nothing submitted."""
         from runshepherd.experts.base import make_expert
         from runshepherd.experts.draft import draft
-        from runshepherd.logs import redact
+        from runshepherd.request_text import without_secrets
 
-        request = redact(intent.request or intent.text, self.ctx.settings.logs.redaction_patterns)[0]
+        request, warning = without_secrets(
+            intent.request or intent.text, self.ctx.settings.logs.redaction_patterns, left_out_of="the drafted spec"
+        )
+        if warning:
+            self.say(f"warning: {warning}")
         try:
             result = draft(request, make_expert(self.ctx.settings.expert, settings=self.ctx.settings), Path.cwd())
         except RunShepherdError as exc:
@@ -391,9 +395,15 @@ class ChatSession:
         self.rec.current = sid
         self.persist()
         self.say(f"starting session {sid} for: {intent.request or intent.text}")
-        from runshepherd.logs import redact
+        from runshepherd.request_text import without_secrets
 
-        request = redact(intent.request or intent.text, self.ctx.settings.logs.redaction_patterns)[0]
+        request, warning = without_secrets(
+            intent.request or intent.text,
+            self.ctx.settings.logs.redaction_patterns,
+            left_out_of="the session, the plan and the job",
+        )
+        if warning:
+            self.say(f"warning: {warning}")
         d.start({"request": request, "spec_path": None, "set_values": {}, "pool": None})
 
     def do_answer(self, intent: Intent) -> None:

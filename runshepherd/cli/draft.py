@@ -14,7 +14,7 @@ def draft(ctx: CliContext, request: str, output: Path | None, force: bool, as_js
     from runshepherd.cli.session import _out_of_scope
     from runshepherd.experts.base import make_expert
     from runshepherd.experts.draft import draft as make_draft
-    from runshepherd.logs import redact
+    from runshepherd.request_text import without_secrets
 
     if not request.strip():
         raise UsageError('say what to draft, e.g. orchestrate draft "train with train.py on 2 GPUs" -o train.yaml')
@@ -23,7 +23,8 @@ def draft(ctx: CliContext, request: str, output: Path | None, force: bool, as_js
         return refused
     if output is not None and output.exists() and not force:
         raise UsageError(f"{output} exists; choose another -o FILE or pass --force to replace it")
-    request = redact(request, ctx.settings.logs.redaction_patterns)[0]
+    # before: the secret was dropped from the drafted spec without a word (`HF_TOKEN=hf_…` → no HF_TOKEN at all)
+    request, warning = without_secrets(request, ctx.settings.logs.redaction_patterns, left_out_of="the drafted spec")
     expert = make_expert(ctx.settings.expert, settings=ctx.settings)
     result = make_draft(request, expert, Path.cwd())
     if output is not None:
@@ -44,6 +45,7 @@ def draft(ctx: CliContext, request: str, output: Path | None, force: bool, as_js
                 "submitted": False,
                 "placeholders": result.placeholders,
                 "notes": result.notes,
+                "warnings": [warning] if warning else [],
             }
         )
         return 0
@@ -52,6 +54,8 @@ def draft(ctx: CliContext, request: str, output: Path | None, force: bool, as_js
     say = ctx.err.print if output is None else ctx.out.print
     where = f" → {output}" if output else ""
     say(f"● drafted {result.name}{where}: valid, nothing was submitted", markup=False)
+    if warning:
+        say(f"  warning: {warning}", markup=False)
     for p in result.placeholders:
         say(f"  placeholder: {p}", markup=False)
     for n in result.notes:

@@ -427,17 +427,14 @@ def _without_secrets(ctx: CliContext, request: str | None, session: str, as_json
     """A secret pasted into a request must not reach a checkpoint, a spec, a name or a model: redact it first,
     and say so — the job will not get it, and the person should know before it runs without it."""
     from runshepherd.events import Message
-    from runshepherd.logs import redact
+    from runshepherd.request_text import without_secrets
 
     if not request:
         return request
-    request, found = redact(request)
-    if found:
-        text = (
-            f"your request holds a secret ({', '.join(sorted(found))}): it is left out of the session, the plan and "
-            "the job — give a job its secrets as environment variables set outside the request (OSMO: "
-            "`orchestrate credential set`)"
-        )
+    request, text = without_secrets(
+        request, ctx.settings.logs.redaction_patterns, left_out_of="the session, the plan and the job"
+    )
+    if text is not None:
         if as_json:
             ctx.print_json(Message(level="warning", text=text, session=session).wire())
         else:

@@ -128,7 +128,7 @@ class Sessions:
 
         from runshepherd.cli.session import check_new_session
         from runshepherd.graph.runner import new_session_id
-        from runshepherd.logs import redact
+        from runshepherd.request_text import without_secrets
         from runshepherd.spec import parse_set_values
 
         if not request and not spec_path:
@@ -141,10 +141,14 @@ class Sessions:
         sid = check_id(session, "session id") if session else new_session_id()
         if self._runner(sid).exists():
             raise UsageError(f"session {sid} already exists; use `session` to see it, `answer` to continue it")
-        req = redact(request, self.ctx.settings.logs.redaction_patterns)[0] if request else f"run {spec}"
+        req, warning = f"run {spec}", None
+        if request:
+            req, warning = without_secrets(
+                request, self.ctx.settings.logs.redaction_patterns, left_out_of="the session, the plan and the job"
+            )
         first = {"request": req, "spec_path": str(spec) if spec else None, "set_values": values, "pool": pool}
         self._launch(sid, first, None)
-        return SessionView(session=sid, state="running", request=req)
+        return SessionView(session=sid, state="running", request=req, note=warning)
 
     def view(self, session: str) -> SessionView:
         sid = check_id(session, "session id")
