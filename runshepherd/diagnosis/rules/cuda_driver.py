@@ -100,6 +100,29 @@ FAMILY = family(
         pat(r"CUDA initialization failure with error:? \d+", 0.86),
         # XLA's status for the same cuDNN handle that could not be created (JAX, TensorFlow)
         pat(r"DNN library initialization failed", 0.8),
+        # The CUDA error codes that say the GPU, its driver or the binaries' build do not fit the machine, by their
+        # enum names in the runtime API (cudaError_t) and the driver API (CUresult), and the runtime's own strings
+        # for the ones not matched above (cudaGetErrorString): no device or one busy in exclusive mode (100, 46),
+        # driver and runtime that do not fit (35, 803, 804, 34 = a stub libcuda), no binary or PTX for this GPU
+        # (209, 218, 221, 222), hardware faults (214, 220). Sources: cudaError in
+        # https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html and CUresult in
+        # https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html. Left out: the codes a kernel's own
+        # bug produces (illegal address 700, launch failure 719, invalid value 1, invalid device ordinal 101).
+        pat(
+            r"\bcudaError(?:InsufficientDriver|NoDevice|DevicesUnavailable|InitializationError|SystemDriverMismatch"
+            r"|CompatNotSupportedOnDevice|SystemNotReady|NoKernelImageForDevice|InvalidKernelImage|InvalidPtx"
+            r"|UnsupportedPtxVersion|JitCompilerNotFound|StubLibrary|ECCUncorrectable|NvlinkUncorrectable)\b"
+            r"|\bCUDA_ERROR_(?:DEVICE_UNAVAILABLE|DEINITIALIZED|SYSTEM_DRIVER_MISMATCH|COMPAT_NOT_SUPPORTED_ON_DEVICE"
+            r"|INVALID_IMAGE|JIT_COMPILER_NOT_FOUND|STUB_LIBRARY|ECC_UNCORRECTABLE|NVLINK_UNCORRECTABLE)\b",
+            0.86,
+            flags=0,
+        ),
+        pat(
+            r"all CUDA-capable devices are busy or unavailable|system has unsupported display driver / cuda driver"
+            r" combination|PTX JIT compiler library not found|CUDA driver is a stub library"
+            r"|uncorrectable NVLink error was detected",
+            0.84,
+        ),
     ),
     applies=("failed", "running"),
     # PyTorch reports a CUDA initialisation that failed as a UserWarning and carries on on the CPU (or fails

@@ -106,6 +106,24 @@ FAMILY = family(
         pat(r"^(?:/bin/)?(?:ba)?sh: (?:line \d+: )?(?P<path>\S+): No such file or directory", 0.84),
         pat(r"(?<!shared object file: )No such file or directory", 0.76),
         pat(r"does not appear to have a file named (?P<path>\S+)", 0.86),
+        # a fetch the server answered 404 Not Found: the URL, object or file is not there (RFC 9110 §15.5.5), in the
+        # clients' wordings: requests ("404 Client Error: Not Found for url"), httpx ("Client error '404 Not Found'"),
+        # urllib ("HTTP Error 404: Not Found"), wget ("ERROR 404: Not Found."), curl/git ("The requested URL returned
+        # error: 404"); weaker than a client's own not-found exception (pip's own 404 is an index, not a path)
+        pat(
+            r"\b404 Client Error\b|Client error '404 Not Found'|\bHTTP Error 404\b|\bERROR 404: Not Found"
+            r"|\bThe requested URL returned error: 404\b",
+            0.78,
+        ),
+        # cloud storage keys and buckets that are not there: S3's error codes as botocore quotes them
+        # (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html: NoSuchBucket, NoSuchKey), Google's
+        # NotFound (google/api_core/exceptions.py, a 404), gRPC's NOT_FOUND (code 5, grpc doc/statuscodes.md)
+        pat(
+            r"An error occurred \((?:NoSuchBucket|NoSuchKey|NoSuchVersion)\) when calling the \w+ operation"
+            r"|\bexceptions\.NotFound: 404\b",
+            0.86,
+        ),
+        pat(r"\bStatusCode\.NOT_FOUND\b", 0.76, flags=0),
         pat(r"is not a local folder and is not a valid model identifier|Incorrect path_or_model_id", 0.84),
         pat(r"Can't load (?:tokenizer|config|the model|weights|the configuration) for '(?P<path>[^']+)'", 0.78),
         pat(r"NotFoundError: .*(?:not found|No such file|does not exist)", 0.86),

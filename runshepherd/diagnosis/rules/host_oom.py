@@ -63,6 +63,14 @@ FAMILY = family(
         pat(r"Out of memory: Kill(?:ed)? process", 0.96),
         pat(r"Memory cgroup out of memory", 0.96),
         pat(r"\bOUT_OF_MEMORY\b|Reason=OutOfMemory|JobState=OUT_OF_MEMORY", 0.96, flags=0),
+        # ... as sacct prints it in its default 10-character State column, cut with a '+'
+        # (https://slurm.schedmd.com/sacct.html, --format: a field wider than its column is truncated)
+        pat(r"\bOUT_OF_ME\+", 0.95, flags=0),
+        # Ray's exceptions for a node out of memory (https://docs.ray.io/en/latest/ray-core/api/exceptions.html):
+        # RayOutOfMemoryError (the memory monitor before Ray 2) and ObjectStoreFullError (the shared-memory object
+        # store, sized from the node's RAM, is full of objects still in scope)
+        pat(r"\bRayOutOfMemoryError\b", 0.9, flags=0),
+        pat(r"\bObjectStoreFullError\b", 0.78, flags=0),
         pat(r"exceeded (?:job )?memory limit", 0.95),
         pat(r"\btasks? [\d,-]+: Out Of Memory", 0.95),  # srun (launch.c): "node1: tasks 0-3: Out Of Memory"
         pat(r"low on resource: memory|node had condition: \[MemoryPressure\]", 0.96),

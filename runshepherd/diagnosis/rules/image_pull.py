@@ -18,7 +18,8 @@ _PULL = re.compile(
     r"|Unable to handle docker://\S+ uri|failed to get (?:checksum|SHA) (?:for|of) docker://"
     r"|While making image from oci registry|error fetching image to cache"
     r"|Back-off pulling image|image \S+ not found|trying and failing to pull image"
-    r"|requested access to the resource is denied|toomanyrequests|pull rate limit"
+    # (the registry's error code, not google-api-core's ``exceptions.TooManyRequests`` class of any 429)
+    r"|requested access to the resource is denied|(?<!\.)\btoomanyrequests\b|pull rate limit"
     r"|failed to fetch (?:anonymous|oauth) token"
     r"|repository \S+ not found|does not exist or no pull access|[\w.-]+\.(?:io|com)/[\w./-]+:[\w.-]+: not found"
     r"|no matching manifest for \S+ in the manifest list|While pulling \S+ image: |Failed to get manifest from"

@@ -231,6 +231,13 @@ FAMILY = family(
     fix_description=_fix,
     patterns=(
         pat(r"ModuleNotFoundError: No module named '(?P<mod>[\w.]+)'", 0.9),
+        # TensorFlow loading a graph whose op no loaded library registered (tensorflow/core/framework/op.cc:
+        # "Op type not registered '…' in binary running on …"): the package with that op (tensorflow-text,
+        # tensorflow-addons, a custom op) is not installed or not imported, or is built for another TensorFlow
+        pat(r"Op type not registered '(?P<reg>[\w>]+)'", 0.86),
+        # Ray could not build a task's runtime environment (pip/conda packages, working_dir): RuntimeEnvSetupError
+        # (https://docs.ray.io/en/latest/ray-core/api/exceptions.html)
+        pat(r"\bRuntimeEnvSetupError\b|runtime env failed to be created", 0.76),
         pat(r"ImportError: No module named '?(?P<mod>[\w.]+)'?", 0.9),
         # zsh and fish put the shell's name first and the command last ("zsh: command not found: torchrun",
         # "fish: Unknown command: nvcc"); Windows' cmd.exe ("'python' is not recognized as an internal or external

@@ -119,6 +119,17 @@ FAMILY = family(
         pat(r"Watchdog caught collective operation timeout", 0.86),
         pat(r"collective operation timeout|Collective .* timed out", 0.84),
         pat(r"DistBackendError|DistNetworkError|DistStoreError", 0.86),
+        # NCCL's result strings (ncclGetErrorString, https://github.com/NVIDIA/nccl/blob/master/src/init.cc) as other
+        # runtimes quote them after the failed call: XLA's "NCCL operation ncclCommInitRank(…) failed: unhandled cuda
+        # error", cupy/horovod "NCCL_ERROR_… : unhandled system error"
+        pat(
+            r"\bNCCL\b.{0,240}\b(?:failed|error)\b.{0,40}(?:unhandled (?:cuda|system) error|internal error"
+            r"|invalid (?:argument|usage)|remote process exited or there was a network error)",
+            0.85,
+        ),
+        # the rendezvous port taken by another job or a stale process (EADDRINUSE, errno 98 on Linux:
+        # https://docs.python.org/3/library/errno.html); weaker than the launcher's own words for it
+        pat(r"\[Errno 98\] Address already in use|\bEADDRINUSE\b", 0.72),
         pat(r"Rendezvous(?:Timeout|Connection|Closed|State)Error|rendezvous .* (?:timed out|failed)", 0.86),
         pat(
             r"socketStartConnect|socketPollConnect|IBV_WC_RETRY_EXC_ERR|ibv_poll_cq|NET/IB\S* : .*(?:error|failed)",

@@ -198,6 +198,23 @@ FAMILY = family(
             0.88,
         ),
         pat(r"\b429 Client Error\b|HTTP Error 429\b", 0.88),
+        # HTTP-status exception classes of the cloud and API clients, for a throttled or failing service
+        # (429, 5xx): google-api-core's (https://github.com/googleapis/python-api-core/blob/main/google/api_core/
+        # exceptions.py), the openai/anthropic SDKs' documented table ("Error code: 429", RateLimitError,
+        # InternalServerError for >= 500), S3's throttling and server-side error codes as botocore quotes them
+        # (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html), curl's 5xx answer (exit 22)
+        pat(
+            r"\bexceptions\.(?:ServiceUnavailable|TooManyRequests|InternalServerError|BadGateway|GatewayTimeout"
+            r"|RetryError)\b|\b(?:openai|anthropic)\.(?:RateLimitError|InternalServerError)\b|\bError code: (?:429|5\d\d)\b"
+            r"|An error occurred \((?:SlowDown|Throttling|ThrottlingException|RequestLimitExceeded|TooManyRequestsException"
+            r"|ServiceUnavailable|InternalError|RequestTimeout|50[0234])\) when calling the \w+ operation"
+            r"|The requested URL returned error: 5\d\d\b",
+            0.84,
+            flags=0,
+        ),
+        # grpcio's RPC error for a service it could not reach or that did not answer in time (UNAVAILABLE 14,
+        # DEADLINE_EXCEEDED 4: https://github.com/grpc/grpc/blob/master/doc/statuscodes.md)
+        pat(r"\bstatus = StatusCode\.(?:UNAVAILABLE|DEADLINE_EXCEEDED)\b", 0.76, flags=0),
         # urllib (torchvision's and Keras' dataset downloads, torch.hub) fetches public files with no credential:
         # its 403 is the host refusing or rate-limiting the download (a mirror gone, GitHub's API limit)
         pat(r"\bHTTP Error 403: ", 0.8, flags=0),

@@ -20,6 +20,7 @@ _FILE_REFUSED = re.compile(
     r"|权限不够|拒绝访问|許可がありません|Keine Berechtigung|Permission non accordée|Permiso denegado"
     r"|허가 거부|\[WinError 1314\]|\bRead-only file system\b|\[Errno 1\] Operation not permitted: ['\"]?[/.~\w]"
     # Go's os.PathError, "<op> <path>: <errno text>" (ollama, docker, kubelet: "mkdir /usr/share/x: permission denied")
+    r"|\[WinError 5\] Access is denied"
     r"|\b(?:open|mkdir|stat|lstat|remove|rename|chmod|chown|symlink|link|readlink|unlinkat|openat) (?:/|\./|~/)\S*:"
     r" (?:permission denied|operation not permitted|read-only file system)",
     re.MULTILINE,
@@ -93,6 +94,22 @@ FAMILY = family(
         ),
         # huggingface_hub asked for a token and none is configured
         pat(r"LocalTokenNotFoundError|no token was found\. You need to provide a token or be logged in", 0.88),
+        # credential exception classes by name, whatever their message: TensorFlow's UnauthenticatedError
+        # (tensorflow/python/framework/errors_impl.py), Azure Identity's CredentialUnavailableError and
+        # AuthenticationRequiredError (azure/identity/_exceptions.py), botocore's credential errors
+        # (https://github.com/boto/botocore/blob/develop/botocore/exceptions.py: PartialCredentialsError,
+        # NoAuthTokenError, CredentialRetrievalError, UnauthorizedSSOTokenError, SSOTokenLoadError, TokenRetrievalError)
+        pat(
+            r"\b(?:UnauthenticatedError|CredentialUnavailableError|AuthenticationRequiredError|PartialCredentialsError"
+            r"|NoAuthTokenError|CredentialRetrievalError|UnauthorizedSSOTokenError|SSOTokenLoadError|TokenRetrievalError)\b",
+            0.86,
+            flags=0,
+        ),
+        # gRPC's status codes in grpcio's RPC error ("status = StatusCode.PERMISSION_DENIED"; codes 7 and 16,
+        # https://github.com/grpc/grpc/blob/master/doc/statuscodes.md)
+        pat(r"\bStatusCode\.(?:PERMISSION_DENIED|UNAUTHENTICATED)\b", 0.86, flags=0),
+        # Windows' ERROR_ACCESS_DENIED (system error code 5) as Python words it
+        pat(r"\[WinError 5\] Access is denied", 0.84),
         # curl's (22) message, which git's HTTPS transport repeats: the server answered 401/403
         pat(r"The requested URL returned error: 40[13]\b", 0.86),
         # cloud SDKs: botocore's ``An error occurred (403) when calling the HeadObject operation``, google-cloud's

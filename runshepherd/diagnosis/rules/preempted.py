@@ -58,6 +58,11 @@ FAMILY = family(
     in_warnings=True,  # schedulers, launchers and pollers often report this at warning or info level
     patterns=(
         pat(r"FAILED_PREEMPTED|DUE TO PREEMPTION|JobState=PREEMPTED|\|PREEMPTED\|", 0.97, flags=0),
+        # Slurm's terminal job states for a node that failed under the job or never booted for it (squeue's JOB
+        # STATE CODES, https://slurm.schedmd.com/squeue.html#SECTION_JOB-STATE-CODES: NODE_FAIL "terminated due to
+        # failure of one or more allocated nodes", BOOT_FAIL "terminated due to launch failure"): the state decides
+        # over the reason printed next to it (``Reason=NodeDown`` reads as a pending reason otherwise)
+        pat(r"\bJobState=(?:NODE_FAIL|BOOT_FAIL)\b", 0.97, flags=0),
         pat(r"DUE TO NODE FAILURE|\bNODE_FAIL\b|FAILED_BACKEND_ERROR", 0.94, flags=0),
         pat(r"\b(?:was|been|got|is being) preempted\b|\bPreempted\b(?! by)|preempted by", 0.9),
         pat(

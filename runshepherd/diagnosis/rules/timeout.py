@@ -64,6 +64,9 @@ FAMILY = family(
         pat(r"DUE TO TIME LIMIT", 0.97),
         pat(r"FAILED_EXEC_TIMEOUT", 0.97, flags=0),
         pat(r"JobState=TIMEOUT|Reason=TimeLimit", 0.96, flags=0),
+        # scontrol's DEADLINE state ("terminated on deadline", squeue's JOB STATE CODES,
+        # https://slurm.schedmd.com/squeue.html#SECTION_JOB-STATE-CODES)
+        pat(r"\bJobState=DEADLINE\b", 0.95, flags=0),
         # sacct rows (parsable or columns: JobName Partition Account AllocCPUS before State) and seff's State
         pat(
             r"\|(?:TIMEOUT|DEADLINE)\||^\s*\d+(?:_\d+)?(?:\.\w+)?\s+(?:\S+\s+){0,6}(?:TIMEOUT|DEADLINE)\s+-?\d+:\d+"

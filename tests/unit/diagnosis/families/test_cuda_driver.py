@@ -8,6 +8,8 @@ from runshepherd.diagnosis import diagnose_log_text
 
 from .real import diagnose_dev
 
+TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
+
 
 @pytest.mark.parametrize("case_id", ["a-0137", "a-0135", "a-0136"])
 def test_real_dev_cases(case_id: str) -> None:
@@ -134,3 +136,29 @@ def test_tensorrts_cuda_initialisation_failure() -> None:
         "http://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html\n"
     )
     assert diagnose_log_text(log).label == "cuda_driver"
+
+
+# The CUDA error enums by name (cudaError_t, https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html;
+# CUresult, https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html) and the runtime's own strings
+@pytest.mark.parametrize(
+    "line",
+    [
+        "RuntimeError: CUDA error: cudaErrorSystemDriverMismatch",
+        "RuntimeError: CUDA error: cudaErrorNoKernelImageForDevice",
+        "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE",
+        "RuntimeError: CUDA error: CUDA_ERROR_ECC_UNCORRECTABLE",
+        "RuntimeError: CUDA error: all CUDA-capable devices are busy or unavailable",
+        "RuntimeError: CUDA error: system has unsupported display driver / cuda driver combination",
+    ],
+)
+def test_cuda_error_codes_that_name_the_machine_not_the_code(line: str) -> None:
+    d = diagnose_log_text(TB + line + "\n")
+    assert d.label == "cuda_driver", d.explanation
+
+
+def test_cuda_errors_a_kernel_bug_produces_are_not_the_driver() -> None:
+    for line in (
+        "RuntimeError: CUDA error: an illegal memory access was encountered",
+        "RuntimeError: CUDA error: cudaErrorIllegalAddress",
+    ):
+        assert diagnose_log_text(TB + line + "\n").label != "cuda_driver"

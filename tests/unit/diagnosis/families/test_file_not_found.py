@@ -8,6 +8,8 @@ from runshepherd.diagnosis import diagnose_log_text
 
 from .real import diagnose_dev
 
+TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
+
 
 @pytest.mark.parametrize("case_id", ["b-0168", "b-0105", "b-0103"])
 def test_real_dev_cases(case_id: str) -> None:
@@ -203,3 +205,20 @@ def test_a_message_that_says_not_there_first_and_names_the_path_after() -> None:
 )
 def test_enoent_in_the_systems_language(log: str) -> None:
     assert diagnose_log_text(log).label == "file_not_found", log
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "requests.exceptions.HTTPError: 404 Client Error: Not Found for url: https://example.org/data/train.tar",
+        "httpx.HTTPStatusError: Client error '404 Not Found' for url 'https://example.org/weights.bin'",
+        "wget: ERROR 404: Not Found.",
+        # S3 error codes (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html) as botocore quotes them
+        "botocore.exceptions.ClientError: An error occurred (NoSuchBucket) when calling the ListObjectsV2 operation: The specified bucket does not exist",
+        # google/api_core/exceptions.py NotFound (a 404)
+        "google.api_core.exceptions.NotFound: 404 GET https://storage.googleapis.com/storage/v1/b/runs/o/ckpt: No such object: runs/ckpt",
+    ],
+)
+def test_a_fetch_answered_not_found(line: str) -> None:
+    d = diagnose_log_text(TB + line + "\n")
+    assert d.label == "file_not_found", d.explanation

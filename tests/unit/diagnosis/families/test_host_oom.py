@@ -8,6 +8,8 @@ from runshepherd.diagnosis import diagnose_log_text
 
 from .real import diagnose_dev
 
+TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
+
 
 @pytest.mark.parametrize("case_id", ["a-0188", "a-0089", "a-0093"])
 def test_real_dev_cases(case_id: str) -> None:
@@ -227,3 +229,22 @@ def test_an_exit_code_in_parentheses() -> None:
     parentheses was not read, so the kill by SIGKILL (137) was not seen."""
     d, _, record = diagnose_dev("w-0028")
     assert d.label == record["label"] == "host_oom"
+
+
+def test_sacct_truncated_out_of_memory_state() -> None:
+    # sacct's default State column is 10 characters wide and marks a cut value with '+' (https://slurm.schedmd.com/sacct.html)
+    log = (
+        "JobID           JobName  Partition    Account  AllocCPUS      State ExitCode\n"
+        "------------ ---------- ---------- ---------- ---------- ---------- --------\n"
+        "3764934.bat+      batch              rc_admin          1 OUT_OF_ME+    0:125\n"
+    )
+    assert diagnose_log_text(log).label == "host_oom"
+
+
+def test_ray_object_store_and_memory_monitor_errors() -> None:
+    # ray.exceptions (https://docs.ray.io/en/latest/ray-core/api/exceptions.html)
+    for line in (
+        "ray.exceptions.ObjectStoreFullError: Failed to put object ffffffffffffffffffffffffffffffffffffffff0100000001000000 in object store because it is full. Object size is 1048576 bytes.",
+        "ray.exceptions.RayOutOfMemoryError: More than 95% of the memory on node ip-10-0-0-1 is used (30.1 / 31.3 GB).",
+    ):
+        assert diagnose_log_text(TB + line + "\n").label == "host_oom"

@@ -8,6 +8,8 @@ from runshepherd.diagnosis import diagnose_log_text
 
 from .real import diagnose_dev
 
+TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
+
 
 @pytest.mark.parametrize("case_id", ["a-0020", "a-0051", "a-0166"])
 def test_real_dev_cases(case_id: str) -> None:
@@ -457,3 +459,19 @@ def test_a_command_or_library_the_loader_cannot_find_is_a_missing_dependency(cas
 def test_execve_of_a_path_that_is_not_there_is_not_a_missing_program() -> None:
     d = diagnose_log_text("slurmstepd: error: execve(): /home/u/run.sh: No such file or directory\n")
     assert d.label == "file_not_found"
+
+
+def test_tensorflow_op_not_registered_is_a_missing_op_library() -> None:
+    # tensorflow/core/framework/op.cc: "Op type not registered '…' in binary running on …"
+    line = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: Op type not registered 'SentencepieceOp' in binary "
+        "running on worker-0. Make sure the Op and Kernel are registered in the binary running in this process."
+    )
+    assert diagnose_log_text(TB + line + "\n").label == "missing_dependency"
+
+
+def test_ray_runtime_env_setup_error() -> None:
+    # ray.exceptions.RuntimeEnvSetupError (https://docs.ray.io/en/latest/ray-core/api/exceptions.html)
+    line = "ray.exceptions.RuntimeEnvSetupError: Failed to set up runtime environment."
+    d = diagnose_log_text(TB + line + "\n")
+    assert d.label == "missing_dependency" and d.confidence < 0.8

@@ -8,6 +8,8 @@ from runshepherd.diagnosis import diagnose_log_text
 
 from .real import diagnose_dev
 
+TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
+
 
 @pytest.mark.parametrize("case_id", ["a-0072"])
 def test_real_dev_cases(case_id: str) -> None:
@@ -181,3 +183,19 @@ def test_a_thrown_gloo_or_c10d_exception_names_the_communication_library_not_a_n
     d = diagnose_log_text(log)
     assert (d.label, d.origin) == ("nccl_or_distributed", "infra")
     assert diagnose_dev("u-0017")[0].label == "nccl_or_distributed"
+
+
+def test_nccl_result_strings_quoted_by_other_runtimes() -> None:
+    # ncclGetErrorString's strings (https://github.com/NVIDIA/nccl/blob/master/src/init.cc) after XLA's failed call
+    line = (
+        "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:297: "
+        "NCCL operation ncclCommInitRank(&comm, nranks, id, rank) failed: unhandled cuda error"
+    )
+    assert diagnose_log_text(TB + line + "\n").label == "nccl_or_distributed"
+
+
+def test_rendezvous_port_in_use_errno_98() -> None:
+    # EADDRINUSE is errno 98 on Linux (https://docs.python.org/3/library/errno.html)
+    d = diagnose_log_text(TB + "OSError: [Errno 98] Address already in use\n")
+    assert d.label == "nccl_or_distributed"
+    assert d.confidence < 0.8

@@ -8,6 +8,8 @@ from runshepherd.diagnosis import diagnose_log_text
 
 from .real import diagnose_dev
 
+TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
+
 
 @pytest.mark.parametrize("case_id", ["b-0173", "b-0079", "b-0024"])
 def test_real_dev_cases(case_id: str) -> None:
@@ -225,3 +227,20 @@ def test_an_archive_that_will_not_open_with_no_download_in_sight_is_not_the_netw
         "zipfile.BadZipFile: File is not a zip file\n"
     )
     assert diagnose_log_text(log).label != "network_download"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # google/api_core/exceptions.py: 503 and 429 responses
+        "google.api_core.exceptions.ServiceUnavailable: 503 GET https://storage.googleapis.com/x: We encountered an internal error.",
+        "google.api_core.exceptions.TooManyRequests: 429 POST https://storage.googleapis.com/upload: rate limit",
+        # openai-python's documented error table (429 RateLimitError, >=500 InternalServerError)
+        "openai.RateLimitError: Error code: 429 - {'error': {'message': 'Rate limit reached', 'type': 'requests'}}",
+        "openai.InternalServerError: Error code: 503 - {'error': {'message': 'overloaded'}}",
+        # S3's throttling code (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html)
+        "botocore.exceptions.ClientError: An error occurred (SlowDown) when calling the PutObject operation: Please reduce your request rate.",
+    ],
+)
+def test_throttled_or_failing_service_by_status_class(line: str) -> None:
+    assert diagnose_log_text(TB + line + "\n").label == "network_download"

@@ -8,6 +8,8 @@ from runshepherd.diagnosis import diagnose_log_text
 
 from .real import diagnose_dev
 
+TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
+
 
 @pytest.mark.parametrize("case_id", ["b-0019", "b-0017", "b-0182"])
 def test_real_dev_cases(case_id: str) -> None:
@@ -118,3 +120,29 @@ def test_gos_path_error_on_a_directory_is_fixed_on_the_path() -> None:
 def test_a_refused_file_in_the_systems_language_or_a_missing_privilege(log: str) -> None:
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("permission_or_auth", "fix_path"), log
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # tensorflow/python/framework/errors_impl.py
+        "tensorflow.python.framework.errors_impl.UnauthenticatedError: Could not authenticate the request",
+        # azure/identity/_exceptions.py
+        "azure.identity._exceptions.CredentialUnavailableError: EnvironmentCredential authentication unavailable. Environment variables are not fully configured.",
+        # botocore/exceptions.py
+        "botocore.exceptions.PartialCredentialsError: Partial credentials found in env, missing: AWS_SECRET_ACCESS_KEY",
+        # Windows system error code 5, ERROR_ACCESS_DENIED
+        "PermissionError: [WinError 5] Access is denied: 'C:\\\\runs\\\\ckpt'",
+    ],
+)
+def test_credential_exception_classes_by_name(line: str) -> None:
+    assert diagnose_log_text(TB + line + "\n").label == "permission_or_auth"
+
+
+def test_grpc_status_unauthenticated() -> None:
+    # grpcio's RPC error; status codes in https://github.com/grpc/grpc/blob/master/doc/statuscodes.md
+    log = TB + (
+        "grpc._channel._InactiveRpcError: <_InactiveRpcError of RPC that terminated with:\n"
+        '\tstatus = StatusCode.UNAUTHENTICATED\n\tdetails = "Missing bearer token"\n>\n'
+    )
+    assert diagnose_log_text(log).label == "permission_or_auth"

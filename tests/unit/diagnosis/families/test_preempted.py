@@ -8,6 +8,8 @@ from runshepherd.diagnosis import diagnose_log_text
 
 from .real import diagnose_dev
 
+TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
+
 
 @pytest.mark.parametrize("case_id", ["b-0112", "b-0110", "b-0030"])
 def test_real_dev_cases(case_id: str) -> None:
@@ -116,3 +118,11 @@ def test_a_run_that_resumed_after_a_preemption_is_still_healthy() -> None:
 def test_a_cache_eviction_warning_is_not_a_pod_eviction() -> None:
     log = "WARNING: 12 entries evicted from the compile cache (Evicted: 12)\nepoch 2 step 50 loss 0.3120\n"
     assert diagnose_log_text(log).label == "healthy"
+
+
+def test_slurm_node_fail_state_decides_over_its_node_down_reason() -> None:
+    # scontrol show job; squeue's JOB STATE CODES (https://slurm.schedmd.com/squeue.html#SECTION_JOB-STATE-CODES):
+    # NODE_FAIL "Job terminated due to failure of one or more allocated nodes"
+    for state in ("NODE_FAIL", "BOOT_FAIL"):
+        log = f"JobId=4242 JobName=train\n   JobState={state} Reason=NodeDown Dependency=(null)\n"
+        assert diagnose_log_text(log).label == "preempted"

@@ -8,6 +8,8 @@ from runshepherd.diagnosis import diagnose_log_text
 
 from .real import diagnose_dev
 
+TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
+
 
 @pytest.mark.parametrize("case_id", ["b-0004", "b-0132", "b-0061"])
 def test_real_dev_cases(case_id: str) -> None:
@@ -138,3 +140,9 @@ def test_a_start_up_given_a_fixed_time() -> None:
     assert (
         (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("timeout", "increase_timeout_or_checkpoint")
     )
+
+
+def test_slurm_deadline_state() -> None:
+    # squeue's JOB STATE CODES: DEADLINE "Job terminated on deadline" (https://slurm.schedmd.com/squeue.html)
+    d = diagnose_log_text("JobId=4242 JobName=train\n   JobState=DEADLINE Reason=DeadLine Dependency=(null)\n")
+    assert d.label == "timeout"
