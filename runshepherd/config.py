@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any, Literal
 
@@ -43,6 +44,18 @@ class LogsConfig(_Section):
     digest_words: int = 300
     stale_after_seconds: float = 900
     redaction_patterns: list[str] = Field(default_factory=list)
+
+    @field_validator("redaction_patterns")
+    @classmethod
+    def _compiles(cls, v: list[str]) -> list[str]:
+        import re
+
+        for p in v:
+            try:
+                re.compile(p)
+            except re.error as exc:
+                raise ValueError(f"{p!r} is not a regular expression ({exc}) — fix it or remove it") from None
+        return v
 
 
 Approval = Literal["ask", "yes", "no"]
@@ -186,7 +199,7 @@ def load_settings(
     data = _merge(data, env_overrides(os.environ if environ is None else environ))
     data = _merge(data, {k: v for k, v in (flags or {}).items() if v is not None})
     try:
-        return Settings.model_validate(data)
+        settings = Settings.model_validate(data)
     except ValidationError as exc:
         err = exc.errors(include_url=False)[0]
         field = ".".join(str(p) for p in err["loc"])
@@ -195,3 +208,9 @@ def load_settings(
 
         got = redact_line(repr(err.get("input")))
         raise ConfigError(f"{src}: setting {field!r}: {err['msg']} (got {got})") from None
+    # one redaction, everywhere in this process (logs/redact.py); not imported at all when there is nothing to set
+    if settings.logs.redaction_patterns or "runshepherd.logs.redact" in sys.modules:
+        from runshepherd.logs.redact import use_patterns
+
+        use_patterns(settings.logs.redaction_patterns)
+    return settings

@@ -150,10 +150,27 @@ def compile_extra(patterns: Iterable[str]) -> list[Pattern[str]]:
     return [re.compile(p) for p in patterns]
 
 
+# The config's `logs.redaction_patterns`, set where settings are loaded (`config.load_settings`), so every caller
+# of the functions below — status files, the chat's record, the audit log, errors, the checkpoint — redacts them
+# too, not only the callers that were handed the settings.
+_CONFIGURED: list[Pattern[str]] = []
+
+
+def use_patterns(patterns: Iterable[str]) -> None:
+    """Make ``patterns`` part of every redaction in this process (replacing the ones set before)."""
+    _CONFIGURED[:] = compile_extra(patterns)
+
+
+def _with_configured(extra: Iterable[Pattern[str]]) -> list[Pattern[str]]:
+    given = list(extra)
+    seen = {p.pattern for p in given}
+    return [*given, *(p for p in _CONFIGURED if p.pattern not in seen)]
+
+
 def redact_line(text: str, extra: Iterable[Pattern[str]] = (), counts: Counter[str] | None = None) -> str:
     """Redact one line (no multi-line state); counts are added to ``counts`` when given."""
     counts = counts if counts is not None else Counter()
-    for pattern in extra:
+    for pattern in _with_configured(extra) if _CONFIGURED else extra:
         text = _apply(_Rule("custom", pattern), text, counts)
     if not _TRIGGER.search(text):
         return text
@@ -187,6 +204,9 @@ class LineRedactor:
     extra: list[Pattern[str]] = field(default_factory=list)
     counts: Counter[str] = field(default_factory=Counter)
     in_key_block: bool = False
+
+    def __post_init__(self) -> None:
+        self.extra = _with_configured(self.extra)  # a caller's fast path asks `.extra` whether any custom rule applies
 
     def __call__(self, line: str) -> str:
         """Match on the message, not the log prefix (`2026/11/30 12:51:24 [task] `): a key block's lines start

@@ -35,20 +35,20 @@ def kinds_in(text: str) -> list[str]:
     return sorted(counts)
 
 
-def _scalars(node: yaml.Node | None, path: str = "") -> Iterator[tuple[int, str]]:
-    """(rendered line, field path) of every key and scalar value in the composed YAML."""
+def _scalars(node: yaml.Node | None, path: str = "", name: str = "") -> Iterator[tuple[int, str, str]]:
+    """(rendered line, field path, `name: value` text) of every key and scalar value in the composed YAML."""
     if isinstance(node, yaml.MappingNode):
         for k, v in node.value:
-            name = k.value if isinstance(k, yaml.ScalarNode) else "?"
-            sub = f"{path}.{name}" if path else str(name)
-            yield k.start_mark.line + 1, sub
-            yield from _scalars(v, sub)
+            key = str(k.value) if isinstance(k, yaml.ScalarNode) else "?"
+            sub = f"{path}.{key}" if path else key
+            yield k.start_mark.line + 1, sub, key
+            yield from _scalars(v, sub, key)
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
-            yield from _scalars(item, f"{path}[{i}]")
+            yield from _scalars(item, f"{path}[{i}]", name)
     elif isinstance(node, yaml.ScalarNode) and path:
         for line in range(node.start_mark.line, node.end_mark.line + 1):
-            yield line + 1, path
+            yield line + 1, path, f"{name}: {node.value}"
 
 
 def _fix(field: str) -> str:
@@ -112,8 +112,14 @@ def _problem(n: int, line: str, kinds: list[str], field: str | None, defaults_li
 
 
 def field_lines(root: yaml.Node | None, map_line: Any) -> dict[int, str]:
-    """Line of the person's file → the deepest field found on it (first one wins on a line)."""
+    """Line of the person's file → the field on it: the one whose value holds a secret, else the first."""
     out: dict[int, str] = {}
-    for line, path in _scalars(root):
-        out.setdefault(map_line(line), path)
+    holds: set[int] = set()
+    for line, path, text in _scalars(root):
+        n = map_line(line)
+        if n not in holds and kinds_in(_REFERENCE.sub("none ", text)):
+            out[n] = path
+            holds.add(n)
+        else:
+            out.setdefault(n, path)
     return out
