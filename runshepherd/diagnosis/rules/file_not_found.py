@@ -111,7 +111,8 @@ FAMILY = family(
         # urllib ("HTTP Error 404: Not Found"), wget ("ERROR 404: Not Found."), curl/git ("The requested URL returned
         # error: 404"); weaker than a client's own not-found exception (pip's own 404 is an index, not a path)
         pat(
-            r"\b404 Client Error\b|Client error '404 Not Found'|\bHTTP Error 404\b|\bERROR 404: Not Found"
+            # (410 Gone, RFC 9110 §15.5.11: the same, for good)
+            r"\b4(?:04|10) Client Error\b|Client error '4(?:04 Not Found|10 Gone)'|\bHTTP Error 4(?:04|10)\b|\bERROR 404: Not Found"
             r"|\bThe requested URL returned error: 404\b",
             0.78,
         ),

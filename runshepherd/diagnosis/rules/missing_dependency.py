@@ -238,6 +238,9 @@ FAMILY = family(
         # Ray could not build a task's runtime environment (pip/conda packages, working_dir): RuntimeEnvSetupError
         # (https://docs.ray.io/en/latest/ray-core/api/exceptions.html)
         pat(r"\bRuntimeEnvSetupError\b|runtime env failed to be created", 0.76),
+        # npm asking its registry for a package (or version) it does not have (npm's error code E404,
+        # https://docs.npmjs.com/common-errors)
+        pat(r"^npm ERR! (?:code E404|404 Not Found - GET )", 0.86, flags=0),
         pat(r"ImportError: No module named '?(?P<mod>[\w.]+)'?", 0.9),
         # zsh and fish put the shell's name first and the command last ("zsh: command not found: torchrun",
         # "fish: Unknown command: nvcc"); Windows' cmd.exe ("'python' is not recognized as an internal or external
@@ -533,5 +536,7 @@ FAMILY = family(
         FunctionRule("model_type_unknown", _model_type_unknown),
     ),
     fixer=fix_dependency,
-    exceptions=r"^(?:\w+\.)*(?:ModuleNotFoundError|PackageNotFoundError|DistributionNotFound)$",
+    # (the JVM's UnsatisfiedLinkError: a native library a class needs is not on java.library.path,
+    # https://docs.oracle.com/en/java/javase/21/docs/api/java.base/java/lang/UnsatisfiedLinkError.html)
+    exceptions=r"^(?:\w+\.)*(?:ModuleNotFoundError|PackageNotFoundError|DistributionNotFound|UnsatisfiedLinkError)$",
 )

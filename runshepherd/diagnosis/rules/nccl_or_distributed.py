@@ -129,7 +129,11 @@ FAMILY = family(
         ),
         # the rendezvous port taken by another job or a stale process (EADDRINUSE, errno 98 on Linux:
         # https://docs.python.org/3/library/errno.html); weaker than the launcher's own words for it
-        pat(r"\[Errno 98\] Address already in use|\bEADDRINUSE\b", 0.72),
+        # and an address this host does not have (EADDRNOTAVAIL, errno 99: MASTER_ADDR or the interface is wrong)
+        pat(
+            r"\[Errno 9[89]\] (?:Address already in use|Cannot assign requested address)|\bEADDR(?:INUSE|NOTAVAIL)\b",
+            0.72,
+        ),
         pat(r"Rendezvous(?:Timeout|Connection|Closed|State)Error|rendezvous .* (?:timed out|failed)", 0.86),
         pat(
             r"socketStartConnect|socketPollConnect|IBV_WC_RETRY_EXC_ERR|ibv_poll_cq|NET/IB\S* : .*(?:error|failed)",

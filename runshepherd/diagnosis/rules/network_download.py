@@ -248,8 +248,14 @@ FAMILY = family(
         # git over HTTPS: any transport failure but the server's own 401/403/404 answer (credentials, a wrong URL)
         pat(r"fatal: unable to access '[^']+': (?!The requested URL returned error: 40[134])", 0.84),
         # the socket errno of a connection that never happened: ENETUNREACH, ETIMEDOUT, ECONNREFUSED, EHOSTUNREACH,
-        # and getaddrinfo's EAI_NONAME/EAI_AGAIN/EAI_NODATA (-2/-3/-5); urllib wraps them as ``<urlopen error …>``
-        pat(r"\[Errno (?:101|110|111|113|-2|-3|-5)\] |<urlopen error ", 0.8),
+        # and getaddrinfo's EAI_NONAME/EAI_AGAIN/EAI_NODATA (-2/-3/-5); urllib wraps them as ``<urlopen error …>``;
+        # ENETDOWN (100) and EHOSTDOWN (112) likewise (Linux errno numbers, https://man7.org/linux/man-pages/man3/errno.3.html);
+        # Rust's std::io::Error prints the same numbers as "(os error N)" (https://doc.rust-lang.org/std/io/struct.Error.html:
+        # tokenizers, hf_transfer, uv)
+        pat(
+            r"\[Errno (?:100|101|110|111|112|113|-2|-3|-5)\] |<urlopen error |\(os error (?:100|101|110|111|112|113)\)",
+            0.8,
+        ),
         # urllib's short download, pip's own HTTP status line, a proxy that refused the request
         pat(r"ContentTooShortError|retrieval incomplete: got only|HTTP error 5\d\d while getting|\bProxyError\b", 0.84),
         # the same socket errors in a Chinese locale (glibc's zh_CN strerror: ETIMEDOUT, ECONNREFUSED, ENETUNREACH,

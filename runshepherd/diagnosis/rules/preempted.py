@@ -74,6 +74,16 @@ FAMILY = family(
             r"|(?:imminent|graceful) node shutdown|NodeDiedError|\bnode (?:\S+ )?(?:has )?died\b",
             0.86,
         ),
+        # the taint-eviction controller deleting a pod from a node that went unreachable or was tainted NoExecute
+        # (event reason TaintManagerEviction, kubernetes pkg/controller/tainteviction/taint_eviction.go: "Marking for
+        # deletion Pod %s"); Compute Engine's system events for a VM stopped under the job
+        # (https://cloud.google.com/compute/docs/instances/host-maintenance-overview: compute.instances.hostError,
+        # compute.instances.preempted, compute.instances.terminateOnHostMaintenance)
+        pat(
+            r"\bTaintManagerEviction\b.{0,80}Marking for deletion Pod"
+            r"|\bcompute\.instances\.(?:hostError|preempted|terminateOnHostMaintenance)\b",
+            0.86,
+        ),
         pat(r"CANCELLED AT \S+(?!\S| DUE)", 0.7, flags=0),
         # slurmstepd's other reasons (req.c): a requeue (by a preemption or an administrator), a signal from
         # outside (scancel, a preemption in CANCEL mode)

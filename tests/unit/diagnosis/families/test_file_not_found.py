@@ -222,3 +222,11 @@ def test_enoent_in_the_systems_language(log: str) -> None:
 def test_a_fetch_answered_not_found(line: str) -> None:
     d = diagnose_log_text(TB + line + "\n")
     assert d.label == "file_not_found", d.explanation
+
+
+def test_gone_is_not_found_and_unauthorized_is_not() -> None:
+    # 410 Gone (RFC 9110 §15.5.11) is a missing URL for good; 401 stays a credential
+    gone = TB + "requests.exceptions.HTTPError: 410 Client Error: Gone for url: https://example.org/v1/weights.bin\n"
+    assert diagnose_log_text(gone).label == "file_not_found"
+    unauthorized = TB + "requests.exceptions.HTTPError: 401 Client Error: Unauthorized for url: https://example.org/x\n"
+    assert diagnose_log_text(unauthorized).label == "permission_or_auth"

@@ -475,3 +475,12 @@ def test_ray_runtime_env_setup_error() -> None:
     line = "ray.exceptions.RuntimeEnvSetupError: Failed to set up runtime environment."
     d = diagnose_log_text(TB + line + "\n")
     assert d.label == "missing_dependency" and d.confidence < 0.8
+
+
+def test_jvm_native_library_and_npm_registry_misses() -> None:
+    # java.lang.UnsatisfiedLinkError (https://docs.oracle.com/en/java/javase/21/docs/api/java.base/java/lang/UnsatisfiedLinkError.html)
+    jvm = 'Exception in thread "main" java.lang.UnsatisfiedLinkError: no hadoop in java.library.path\n'
+    assert diagnose_log_text(jvm).label == "missing_dependency"
+    # npm's E404 (https://docs.npmjs.com/common-errors)
+    npm = "npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/left-padd - Not found\n"
+    assert diagnose_log_text(npm).label == "missing_dependency"

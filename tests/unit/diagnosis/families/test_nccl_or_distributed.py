@@ -199,3 +199,9 @@ def test_rendezvous_port_in_use_errno_98() -> None:
     d = diagnose_log_text(TB + "OSError: [Errno 98] Address already in use\n")
     assert d.label == "nccl_or_distributed"
     assert d.confidence < 0.8
+
+
+def test_master_addr_this_host_does_not_have_errno_99() -> None:
+    # EADDRNOTAVAIL is errno 99 on Linux (https://docs.python.org/3/library/errno.html)
+    d = diagnose_log_text(TB + "OSError: [Errno 99] Cannot assign requested address\n")
+    assert d.label == "nccl_or_distributed" and d.confidence < 0.8

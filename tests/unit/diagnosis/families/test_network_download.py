@@ -244,3 +244,17 @@ def test_an_archive_that_will_not_open_with_no_download_in_sight_is_not_the_netw
 )
 def test_throttled_or_failing_service_by_status_class(line: str) -> None:
     assert diagnose_log_text(TB + line + "\n").label == "network_download"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # ENETDOWN/EHOSTDOWN (https://man7.org/linux/man-pages/man3/errno.3.html)
+        TB + "OSError: [Errno 100] Network is down\n",
+        TB + "OSError: [Errno 112] Host is down\n",
+        # Rust's std::io::Error display, "(os error N)" (https://doc.rust-lang.org/std/io/struct.Error.html)
+        "Error: Connection refused (os error 111)\n",
+    ],
+)
+def test_socket_errnos_of_a_connection_that_never_happened(line: str) -> None:
+    assert diagnose_log_text(line).label == "network_download"

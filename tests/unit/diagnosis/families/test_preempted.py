@@ -126,3 +126,12 @@ def test_slurm_node_fail_state_decides_over_its_node_down_reason() -> None:
     for state in ("NODE_FAIL", "BOOT_FAIL"):
         log = f"JobId=4242 JobName=train\n   JobState={state} Reason=NodeDown Dependency=(null)\n"
         assert diagnose_log_text(log).label == "preempted"
+
+
+def test_taint_eviction_and_compute_engine_host_events() -> None:
+    # kubernetes pkg/controller/tainteviction/taint_eviction.go: event reason TaintManagerEviction
+    k8s = "  Normal   TaintManagerEviction  2m  taint-eviction-controller  Marking for deletion Pod default/train-0\n"
+    assert diagnose_log_text(k8s).label == "preempted"
+    # Compute Engine system events (https://cloud.google.com/compute/docs/instances/host-maintenance-overview)
+    gce = "2024-05-01T03:12:44Z  compute.instances.hostError  train-vm-0  Instance terminated due to a host error\n"
+    assert diagnose_log_text(gce).label == "preempted"
