@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from runshepherd.diagnosis.paste import unpaste
 from runshepherd.diagnosis.prefilter import Alternatives, AnyGate, Gated, fold, prefilter_enabled
 
 # Prefixes, applied repeatedly: ISO/OSMO/bracketed timestamps, [task][osmo], [rank0]:, "0: ", glog "E0509 12:00:00.1 12 f.cc:3]".
@@ -418,7 +419,7 @@ def error_looking(lines: list[Line]) -> Iterator[Line]:
             continue
         if not ln.usable:
             continue
-        if (_ERRORISH_G.search(ln.text, ln.folded) or _ERRORISH_RAW.search(ln.raw)) and not _NOT_ERROR_G.search(
+        if (_ERRORISH_G.search(ln.text, ln.folded) or _ERRORISH_RAW.search(ln.clean)) and not _NOT_ERROR_G.search(
             ln.text, ln.folded
         ):
             yield ln
@@ -531,7 +532,7 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     if started is not None:
         return "started", started
     # a directory listing of the weights or results the run wrote (the user showing what it left behind)
-    outputs = next((ln for ln in lines if _OUTPUT_FILE.match(ln.raw)), None)
+    outputs = next((ln for ln in lines if _OUTPUT_FILE.match(ln.clean)), None)
     if outputs is not None:
         return "outputs", outputs
     # the weakest: the log is the libraries' routine talk (warnings, deprecation and info notices) with at most a
@@ -541,14 +542,14 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     plain = 0
     # inside a notice: the lines a warning wraps onto, up to the next blank line; a paste that opens on indented
     # lines opens inside one (the cut-off tail of a notice: a warning's quoted source line)
-    notice = bool(lines) and lines[0].raw[:1] in (" ", "\t")
+    notice = bool(lines) and lines[0].clean[:1] in (" ", "\t")
     advice = False  # after a bare advisory line: only its indented lines belong to it
     for ln in lines:
         if not ln.text.strip():
             notice = advice = False
-        elif advice and ln.raw[:1] in (" ", "\t"):
+        elif advice and ln.clean[:1] in (" ", "\t"):
             continue
-        elif (ln.warning and not ln.code) or _INFO_LEVEL.match(ln.raw) or _INFO_LEVEL.match(ln.text):
+        elif (ln.warning and not ln.code) or _INFO_LEVEL.match(ln.clean) or _INFO_LEVEL.match(ln.text):
             if _RETRY_G.search(ln.text, ln.folded) and not recovered_after(lines, ln.index):
                 return None  # a failure being retried, with no sign it got through, is not routine noise
             routine.append(ln)
@@ -682,10 +683,17 @@ class Line:
     code: bool  # quoted source inside a traceback
     folded: str = field(default="", repr=False, compare=False)  # ``text`` as the literal prefilter sees it
     harmless: bool = False  # the line itself says it reports no failure: not even a warning-reading rule uses it
+    unpasted: str | None = field(default=None, repr=False, compare=False)  # ``raw`` without a paste's layout
 
     def __post_init__(self) -> None:
         if not self.folded:
             self.folded = fold(self.text)
+
+    @property
+    def clean(self) -> str:
+        """The raw line once a paste's layout is undone (colour codes, a compose/gutter/list column): for rules
+        that read a line's shape (indentation, a leading severity); evidence still quotes ``raw``."""
+        return self.raw if self.unpasted is None else self.unpasted
 
     @property
     def usable(self) -> bool:
@@ -726,21 +734,25 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
     in_tb = False
     ipy = False  # inside an IPython frame: its numbered source lines are code
     ignored = False  # inside a traceback Python printed after "Exception ignored in …" (it was not raised)
-    for i, raw in enumerate(raw_lines):
-        text = _normalised(strip_prefix(raw), raw_lines, i)
+    cleaned = unpaste(raw_lines)
+    for i, (raw, clean) in enumerate(zip(raw_lines, cleaned, strict=True)):
+        text = _normalised(strip_prefix(clean), cleaned, i)
         folded = fold(text)
         frame = bool(_FRAME.match(text))
         exc = exception_type(text)
-        code = prev_frame and not frame and _indented(raw, text) and exc is None
+        code = prev_frame and not frame and _indented(clean, text) and exc is None
         if _IPY_FRAME.match(text):
             ipy = code = True
+        elif frame:
+            ipy = True  # IPython's numbered source lines may follow (its frames are given Python's form by unpaste)
         elif ipy and text.strip():
-            ipy = code = bool(_IPY_CODE.match(text))
-        head = raw.rstrip("\r\n")[: len(raw.rstrip("\r\n")) - len(text)]
+            ipy = bool(_IPY_CODE.match(text))
+            code = code or ipy
+        head = clean[: len(clean) - len(text)]
         if _TB_START.search(text):
             in_tb = True
         if text.startswith("Exception ignored in") or (
-            text.startswith("Exception in thread") and _tracker_thread(raw_lines, i)
+            text.startswith("Exception in thread") and _tracker_thread(cleaned, i)
         ):
             ignored = True
         harmless = bool(_HARMLESS_G.search(text, folded))
@@ -752,11 +764,12 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
                 warning=ignored
                 or harmless
                 or is_warning(text, folded)
-                or bool(_INFO_SEVERITY.match(raw))
+                or bool(_INFO_SEVERITY.match(clean))
                 or bool(head and _HEAD_WARNING.search(head)),
                 code=code or (in_tb and text.strip().startswith("^")),
                 folded=folded,
                 harmless=harmless,
+                unpasted=None if clean == raw else clean,
             )
         )
         if ignored and exc is not None:
@@ -788,8 +801,16 @@ def _normalised(text: str, raw_lines: list[str], i: int) -> str:
     if m is None or i + 1 >= len(raw_lines):
         return text
     nxt = strip_prefix(raw_lines[i + 1])
-    # a sentence, not a tag, a rule line, another exception or a warning that happens to follow
-    if not nxt[:1].isalpha() or _FRAME.match(nxt) or _TB_START.search(nxt) or exception_type(nxt) or is_warning(nxt):
+    # a message (a sentence, "[Errno 2] …", "'key'", "(403)"), not an indented frame, a rule line of punctuation,
+    # another exception or a warning that happens to follow
+    if (
+        not nxt[:1].strip()
+        or not any(c.isalnum() for c in nxt)
+        or _FRAME.match(nxt)
+        or _TB_START.search(nxt)
+        or exception_type(nxt)
+        or is_warning(nxt)
+    ):
         return text if _DEBUGGER_EXC.match(text) is None else f"{m.group(1)}:"
     return f"{m.group(1)}: {nxt.strip()}"
 

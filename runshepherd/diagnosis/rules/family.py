@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from runshepherd.diagnosis.errorblock import strip_prefix
 from runshepherd.diagnosis.models import Diagnosis, FixKind, Label, Origin
 from runshepherd.diagnosis.rules.base import (
     ORDER_STATUS,
@@ -377,7 +378,10 @@ def echo_labels() -> set[str]:
 def echoes_by_evidence(s: Signal) -> bool:
     """Whether a signal's own evidence marks it as the echo of an earlier error (``Family.echo_evidence``)."""
     f = FAMILIES.get(s.label)
-    return f is not None and f.echo_evidence is not None and any(f.echo_evidence.search(e) for e in s.evidence)
+    if f is None or f.echo_evidence is None:
+        return False
+    # the evidence is the raw line: read it without a logger's or launcher's prefix ("2024-… Aborted (core dumped)")
+    return any(f.echo_evidence.search(e) or f.echo_evidence.search(strip_prefix(e)) for e in s.evidence)
 
 
 def caused_by(label: str) -> frozenset[str]:

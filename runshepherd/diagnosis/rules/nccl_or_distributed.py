@@ -64,10 +64,10 @@ _HANG_EXPL = (
 def _stuck_in_collective(ctx: Context) -> list[Signal]:
     lines = ctx.log.lines
     for ln in lines:
-        if "thread" not in ln.folded or not _THREAD_HEAD.match(ln.raw):
+        if "thread" not in ln.folded or not _THREAD_HEAD.match(ln.clean):
             continue
         nxt = next((n for n in lines[ln.index + 1 : ln.index + 3] if n.raw.strip()), None)
-        m = _COLLECTIVE_FRAME.match(nxt.raw) if nxt is not None else None
+        m = _COLLECTIVE_FRAME.match(nxt.clean) if nxt is not None else None
         if m is None:
             continue
         fn = m.group("f") or m.group("g")

@@ -70,3 +70,24 @@ def test_misses_are_refused_on_the_blind_split(tmp_path: Path, capsys: pytest.Ca
     bench.REAL = tmp_path
     assert bench.main("real-blind", misses=True) == 2
     assert "never studied" in capsys.readouterr().err
+
+
+def test_invariance_counts_labels_a_paste_layout_changes_and_refuses_blind_parts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _bench()
+    oom = "Traceback (most recent call last):\ntorch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+    ids = [f"t-{i:04d}" for i in range(12)]
+    _corpus(tmp_path, [(cid, "gpu_oom", "reduce_memory", oom) for cid in ids])
+    blind = [cid for cid in ids if bench._split_module(tmp_path).split_of(cid) == "blind"]
+    assert blind, "the hash rule puts some of these ids in the blind split"
+    # this corpus's split.py hashes ids: part a holds blind cases, so asking for it is refused
+    assert bench.invariance(("a",), ["bold", "ansi"], root=tmp_path) == 2
+    assert "never read" in capsys.readouterr().err
+    part = tmp_path / "part-a.jsonl"
+    keep = [ln for ln in part.read_text().splitlines() if json.loads(ln)["id"] not in blind]
+    part.write_text("\n".join(keep) + "\n")
+    assert bench.invariance(("a",), ["bold", "ansi", "compose"], root=tmp_path) == 0
+    out = capsys.readouterr().out
+    assert f"({len(ids) - len(blind)} logs; as-is {len(ids) - len(blind)} right" in out
+    assert "ansi" in out and "labels changed by a layout: 0 of" in out

@@ -1,0 +1,268 @@
+"""Label-preserving paste layouts: the marks people and their tools add when a log is pasted into an issue or chat.
+
+Each layout is a pure function of the log text and a seeded ``random.Random`` (deterministic per case), changing
+how the log looks, never what it says: markdown bold/italics around error lines, list bullets, ``> `` quotes,
+pytest's ``E   `` failure prefix, ANSI colour codes, Jupyter/IPython 8 tracebacks, CRLF line ends, the prefixes
+loggers and launchers put before each line (a Python logging timestamp, ``[rank0]:``, Ray's ``(pid=123)``, docker
+compose's ``worker-1  | ``), an editor's or ``cat -n``'s line-number gutter, VS Code's ``Exception has occurred: X``
+popup, an exception whose message is printed on the next line, soft-wrapped long lines and a collapsed
+``<details>`` block. A diagnoser that reads logs rather than layouts gives the same label before and after
+(``bench_diagnosis.py --invariance`` counts the cases whose label changes).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+
+Layout = Callable[[str, random.Random], str]
+
+# a line a person would highlight in a paste: the error, by its usual words
+_ERRORISH = re.compile(r"error|exception|fail|fatal|killed|denied|not found|out of memory|traceback", re.IGNORECASE)
+_EXC = re.compile(r"^(?P<indent>\s*)(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)):[ \t]+(?P<msg>\S.*)$")
+_FRAME = re.compile(r'^(?P<indent>\s*)File "(?P<path>[^"]+)", line (?P<line>\d+), in (?P<func>.+)$')
+_TB = re.compile(r"^\s*Traceback \(most recent call last\):\s*$")
+
+
+def _lines(text: str) -> list[str]:
+    return text.splitlines()
+
+
+def _join(lines: list[str], text: str) -> str:
+    return "\n".join(lines) + ("\n" if text.endswith(("\n", "\r")) else "")
+
+
+def _error_lines(lines: list[str]) -> list[int]:
+    hits = [i for i, ln in enumerate(lines) if ln.strip() and _ERRORISH.search(ln)]
+    if hits:
+        return hits
+    last = [i for i, ln in enumerate(lines) if ln.strip()]
+    return last[-1:]
+
+
+def _last_exception(lines: list[str]) -> int | None:
+    for i in range(len(lines) - 1, -1, -1):
+        if _EXC.match(lines[i]):
+            return i
+    return None
+
+
+def bold(text: str, rnd: random.Random) -> str:
+    """``**…**`` around the error-looking lines (a person highlighting the error)."""
+    lines = _lines(text)
+    for i in _error_lines(lines):
+        ln = lines[i].strip()
+        if not ln.startswith("*"):
+            lines[i] = f"**{ln}**"
+    return _join(lines, text)
+
+
+def italics(text: str, rnd: random.Random) -> str:
+    """``*…*`` or ``_…_`` around the error-looking lines."""
+    mark = rnd.choice(["*", "_"])
+    lines = _lines(text)
+    for i in _error_lines(lines):
+        lines[i] = f"{mark}{lines[i].strip()}{mark}"
+    return _join(lines, text)
+
+
+def bullets(text: str, rnd: random.Random) -> str:
+    """Every non-empty line a list item (``- `` or ``* ``)."""
+    mark = rnd.choice(["- ", "* "])
+    return _join([mark + ln if ln.strip() else ln for ln in _lines(text)], text)
+
+
+def quote(text: str, rnd: random.Random) -> str:
+    """A markdown quote (``> ``) on every line from a random point on (a reply quoting the tail of a log)."""
+    lines = _lines(text)
+    start = rnd.randrange(0, max(1, len(lines) // 2))
+    return _join(lines[:start] + [("> " + ln) if ln else ">" for ln in lines[start:]], text)
+
+
+def pytest_e(text: str, rnd: random.Random) -> str:
+    """pytest's failure report: ``E   `` before the last exception line and the lines after it."""
+    lines = _lines(text)
+    at = _last_exception(lines)
+    nonempty = [i for i, ln in enumerate(lines) if ln.strip()]
+    start = at if at is not None else (nonempty[-3] if len(nonempty) >= 3 else 0)
+    pad = " " * rnd.choice([3, 7])
+    return _join(lines[:start] + [f"E{pad}{ln}" for ln in lines[start:]], text)
+
+
+_RED, _GREEN, _CYAN, _YELLOW, _RESET = "\x1b[0;31m", "\x1b[0;32m", "\x1b[0;36m", "\x1b[1;33m", "\x1b[0m"
+_LEVEL = re.compile(r"\b(ERROR|WARNING|WARN|INFO|DEBUG|CRITICAL|FATAL)\b")
+
+
+def ansi(text: str, rnd: random.Random) -> str:
+    """Terminal colours kept in the paste: the severity word and the exception type coloured, error lines red."""
+    out = []
+    for ln in _lines(text):
+        m = _EXC.match(ln)
+        if m:
+            ln = f"{m['indent']}{_RED}{m['type']}{_RESET}: {m['msg']}"
+        elif _LEVEL.search(ln):
+            ln = _LEVEL.sub(lambda x: f"{_YELLOW}{x[1]}{_RESET}", ln, count=1)
+        elif ln.strip() and _ERRORISH.search(ln):
+            ln = f"{_RED}{ln}{_RESET}"
+        out.append(ln)
+    return _join(out, text)
+
+
+def jupyter(text: str, rnd: random.Random) -> str:
+    """IPython 8's traceback: coloured rule and header, ``File path:N, in f`` frames, ``---> N`` arrows."""
+    lines = _lines(text)
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        ln = lines[i]
+        if _TB.match(ln):
+            exc = next((lines[j] for j in range(i + 1, min(len(lines), i + 200)) if _EXC.match(lines[j])), None)
+            name = _EXC.match(exc)["type"] if exc else "Exception"  # type: ignore[index]
+            out.append(f"{_RED}{'-' * 75}{_RESET}")
+            out.append(f"{_RED}{name}{_RESET}{' ' * 32}Traceback (most recent call last)")
+            i += 1
+            continue
+        f = _FRAME.match(ln)
+        if f:
+            out.append(f"File {_GREEN}{f['path']}:{f['line']}{_RESET}, in {_CYAN}{f['func']}{_RESET}")
+            nxt = lines[i + 1] if i + 1 < len(lines) else ""
+            if nxt.strip() and not _FRAME.match(nxt) and not _EXC.match(nxt) and nxt.startswith((" ", "\t")):
+                out.append(f"{_GREEN}---> {f['line']}{_RESET} {nxt.strip()}")
+                i += 1
+            out.append("")
+            i += 1
+            continue
+        m = _EXC.match(ln)
+        out.append(f"{m['indent']}{_RED}{m['type']}{_RESET}: {m['msg']}" if m else ln)
+        i += 1
+    return _join(out, text)
+
+
+def crlf(text: str, rnd: random.Random) -> str:
+    """Windows line ends."""
+    return _join(_lines(text), text).replace("\n", "\r\n")
+
+
+def _prefixed(prefix: Callable[[int], str]) -> Layout:
+    def layout(text: str, rnd: random.Random) -> str:
+        return _join([prefix(n) + ln for n, ln in enumerate(_lines(text))], text)
+
+    return layout
+
+
+def timestamp(text: str, rnd: random.Random) -> str:
+    """Python logging's ``%(asctime)s`` before every line."""
+    base = rnd.randrange(3600)
+    return _prefixed(
+        lambda n: (
+            f"2024-01-02 {(base + n) // 3600 % 24:02d}:{(base + n) // 60 % 60:02d}:"
+            f"{(base + n) % 60:02d},{(n * 37) % 1000:03d} "
+        )
+    )(text, rnd)
+
+
+def rank(text: str, rnd: random.Random) -> str:
+    """torchrun's ``--tee``/``--log-line-prefix-template`` rank tag: ``[rank0]: ``."""
+    r = rnd.randrange(8)
+    return _prefixed(lambda n: f"[rank{r}]: ")(text, rnd)
+
+
+def ray_pid(text: str, rnd: random.Random) -> str:
+    """Ray's worker output tag: ``(pid=123) `` or ``(RayTrainWorker pid=123, ip=10.0.0.2) ``."""
+    pid = rnd.randrange(100, 99999)
+    tag = rnd.choice([f"(pid={pid}) ", f"(RayTrainWorker pid={pid}, ip=10.0.0.{pid % 250}) "])
+    return _prefixed(lambda n: tag)(text, rnd)
+
+
+def compose(text: str, rnd: random.Random) -> str:
+    """docker compose's service column: ``worker-1  | ``."""
+    name = rnd.choice(["worker-1  | ", "trainer_1  | ", "app-1     | "])
+    return _prefixed(lambda n: name)(text, rnd)
+
+
+def gutter(text: str, rnd: random.Random) -> str:
+    """A line-number gutter: ``cat -n`` (``     1\\t``) or an editor/viewer (`` 12 | ``)."""
+    style = rnd.choice(["cat", "bar"])
+    if style == "cat":
+        return _prefixed(lambda n: f"{n + 1:6d}\t")(text, rnd)
+    return _prefixed(lambda n: f"{n + 1:>4} | ")(text, rnd)
+
+
+def _split_last_exception(text: str) -> tuple[list[str], int, re.Match[str]] | None:
+    """The lines, the index of the last ``Type: message`` line and its match (None when there is none)."""
+    lines = _lines(text)
+    at = _last_exception(lines)
+    m = _EXC.match(lines[at]) if at is not None else None
+    return (lines, at, m) if at is not None and m is not None else None
+
+
+def vscode(text: str, rnd: random.Random) -> str:
+    """VS Code's debugger popup: ``Exception has occurred: X`` then the message, then the frames."""
+    found = _split_last_exception(text)
+    if found is None:
+        return text
+    lines, at, m = found
+    head = [f"Exception has occurred: {m['type'].rsplit('.', 1)[-1]}", m["msg"]]
+    tb = next((j for j in range(at - 1, max(-1, at - 200), -1) if _TB.match(lines[j])), None)
+    if tb is None:
+        return _join(lines[:at] + head + lines[at + 1 :], text)
+    return _join(lines[:tb] + head + lines[tb + 1 : at] + lines[at + 1 :], text)
+
+
+def next_line_message(text: str, rnd: random.Random) -> str:
+    """An exception whose message starts with a newline: ``AssertionError:`` then the message on its own line."""
+    found = _split_last_exception(text)
+    if found is None:
+        return text
+    lines, at, m = found
+    return _join(lines[:at] + [f"{m['indent']}{m['type']}:", m["msg"]] + lines[at + 1 :], text)
+
+
+def soft_wrap(text: str, rnd: random.Random) -> str:
+    """Long lines broken at a space near column 80-120 (a terminal or mail client's wrap; no indent added)."""
+    width = rnd.choice([80, 100, 120])
+    out: list[str] = []
+    for ln in _lines(text):
+        while len(ln) > width:
+            cut = ln.rfind(" ", width // 2, width)
+            if cut < 0:
+                break
+            out.append(ln[:cut])
+            ln = ln[cut + 1 :]
+        out.append(ln)
+    return _join(out, text)
+
+
+def details(text: str, rnd: random.Random) -> str:
+    """A collapsed ``<details>`` block around a fenced copy of the log, as issue templates ask for."""
+    summary = rnd.choice(["Full log", "Logs", "Click to expand", "Output"])
+    fence = rnd.choice(["```", "```text", "```shell"])
+    body = text if text.endswith("\n") else text + "\n"
+    return f"<details>\n<summary>{summary}</summary>\n\n{fence}\n{body}```\n\n</details>\n"
+
+
+LAYOUTS: dict[str, Layout] = {
+    "bold": bold,
+    "italics": italics,
+    "bullets": bullets,
+    "quote": quote,
+    "pytest_e": pytest_e,
+    "ansi": ansi,
+    "jupyter": jupyter,
+    "crlf": crlf,
+    "timestamp": timestamp,
+    "rank": rank,
+    "ray_pid": ray_pid,
+    "compose": compose,
+    "gutter": gutter,
+    "vscode": vscode,
+    "next_line_message": next_line_message,
+    "soft_wrap": soft_wrap,
+    "details": details,
+}
+
+
+def apply(name: str, text: str, case_id: str) -> str:
+    """Layout ``name`` applied to one case's log, seeded by the case id (the same text every run)."""
+    return LAYOUTS[name](text, random.Random(f"{name}:{case_id}"))

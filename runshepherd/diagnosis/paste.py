@@ -1,0 +1,152 @@
+"""Undo a paste's layout before the rules read a log: what people and their tools add around the lines.
+
+Logs reach the diagnoser pasted into issues and chats as often as straight from a file. The same log then arrives
+with terminal colour codes (or their remains once the escape character is lost: ``[0;31mValueError[0m``), inside
+a markdown fence or a collapsed ``<details>`` block, with a column on every line that the pasting tool added (docker
+compose's ``worker-1  | ``, a ``cat -n`` or editor line-number gutter, a markdown list or quote), or soft-wrapped
+at a terminal's width. None of that changes what the log says, so none of it may change the verdict.
+
+:func:`unpaste` returns, per raw line, the line as the rules should read it (the raw line stays the evidence, and
+the line count and order never change). A column is removed only when the whole log carries it (most of its
+non-empty lines, the same shape; a gutter's numbers counting up), never because one line happens to start that way.
+"""
+
+from __future__ import annotations
+
+import re
+
+# ECMA-48 control sequences (colours, cursor moves) and OSC hyperlinks; and the remains of a colour code whose
+# escape character a web form dropped (``[0;31m``, ``[1m``, ``[0m``)
+_ANSI = re.compile(
+    r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\[(?:\d{1,3};)*\d{1,3}m"
+)
+# markdown and HTML wrappers that carry no log text: a fence (```text), <details>/<summary>, <pre>/<code>
+_WRAPPER = re.compile(
+    r"^\s*(?:`{3,}|~{3,})[\w+.-]*\s*$|^\s*</?(?:details|pre|code)(?:\s[^>]*)?>\s*$"
+    r"|^\s*<details>\s*<summary>.*?</summary>\s*$|^\s*<summary>.*?</summary>\s*$"
+)
+# a whole line in markdown emphasis or inline code (``**…**``, ``*…*``, ``__…__``, ``_…_``, `` `…` ``); never a rule
+# of stars or a banner such as ``***** train metrics *****``
+_EMPHASIS = re.compile(r"^(\s*)(\*{1,2}|_{1,2}|`)(?!\2)(?=\S)(.+?)(?<=\S)\2\s*$")
+
+
+def _unemphasised(line: str) -> str:
+    m = _EMPHASIS.match(line)
+    if m is None or m.group(3).endswith(m.group(2)[0]):  # "***** train metrics *****" is a banner
+        return line
+    return m.group(1) + m.group(3)
+
+
+# marks that only ever come from a paste, removed on any line: a markdown quote (``> ``, nested ``> > ``; never the
+# ``>>>`` of a Python prompt) and pytest's failure-line column (``E   `` before the exception and its message)
+_MARK = re.compile(r"^(?:>(?!>) ?)*(?:E {3,}(?=\S))?")
+_MARK_START = ">E"
+MIN_SHARE = 0.7  # a column is the paste's when at least this share of the non-empty lines carries it
+
+
+_GUTTER = re.compile(r"^\s*(\d{1,6})(?:\t| ?\| ?| ?│ ?)")
+_BULLET = re.compile(r"^\s*[-*+•] ")
+_QUOTE = re.compile(r"^\s*> ?")
+
+
+def _strip_column(lines: list[str], col: re.Pattern[str], counted: bool = False) -> list[str] | None:
+    """``lines`` without ``col`` when most non-empty lines carry it (a gutter: with numbers that count up)."""
+    nonempty = [ln for ln in lines if ln.strip()]
+    if not nonempty:
+        return None
+    hits = [col.match(ln) for ln in nonempty]
+    if sum(m is not None for m in hits) < max(2, MIN_SHARE * len(nonempty)):
+        return None
+    if counted:
+        nums = [int(m.group(1)) for m in hits if m is not None]
+        rising = sum(b == a + 1 for a, b in zip(nums, nums[1:], strict=False))
+        if rising < MIN_SHARE * (len(nums) - 1):
+            return None
+    return [col.sub("", ln, count=1) for ln in lines]
+
+
+# the columns launchers and loggers put before every line of a program's output: torchrun's ``[rank0]: ``, Ray's
+# ``(pid=123) `` / ``(RayTrainWorker pid=123, ip=10.0.0.2) `` (vLLM's ``(EngineCore_DP0 pid=45) ``), Open MPI's
+# ``[1,0]<stdout>: ``, a timestamp (Python logging's ``2024-01-02 03:04:05,678 ``, ISO 8601 with a zone)
+_LAUNCHER = [
+    re.compile(r"^\[(?:rank|default)\d+\]: ?"),
+    re.compile(r"^\((?:[\w.\-]+ )?(?:\w+=\w+,? )*pid=\d+(?:, ip=[\d.]+)?\) ?"),
+    re.compile(r"^\[\d+,\d+\]<(?:stdout|stderr)>: ?"),
+    re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? "),
+]
+
+
+# IPython/Jupyter tracebacks (shown in notebooks, Colab and VS Code cells): a coloured rule and a header naming the
+# exception (``ValueError        Traceback (most recent call last)``), frames as ``File /x/y.py:594, in f(a, b)``
+# (IPython 8), ``/x/y.py in f(a, b)`` (older) or ``Cell In[3], line 1``, each followed by numbered source lines
+# (``    592 …``, ``--> 594 …``). Frames are given Python's own form so the rules read them as any traceback's frames;
+# the numbered source lines stay as they are (they are quoted code).
+_IPY_HEADER = re.compile(r"^\s*[\w.]+\s{2,}Traceback \(most recent call last\)\s*$")
+_IPY_RULE = re.compile(r"^-{20,}\s*$")
+_IPY8_FRAME = re.compile(r"^\s*File (?P<path>\S+?\.py):(?P<line>\d+), in (?P<func>[\w<>.]+)")
+_IPY_CELL = re.compile(r"^\s*(?:Cell In\s*\[(?P<cell>\d+)\], line (?P<line>\d+)|Input In \[(?P<input>\d+)\], in )")
+_IPY_OLD_FRAME = re.compile(r"^\s*(?P<path>\S+?\.py|<ipython-input-[\w-]+>) in (?P<func>[\w<>.]+)\(")
+_IPY_ARROW = re.compile(r"^\s*-*> ?(\d+)\s")
+
+
+def _ipython(lines: list[str]) -> list[str]:
+    """IPython's traceback layout given Python's: its header a ``Traceback`` line, its frames ``File "…", line N``."""
+    if not any(_IPY_HEADER.match(ln) or _IPY_ARROW.match(ln) for ln in lines):
+        return lines
+    out = list(lines)
+    for i, ln in enumerate(lines):
+        if _IPY_HEADER.match(ln):
+            out[i] = "Traceback (most recent call last):"
+        elif _IPY_RULE.match(ln):
+            out[i] = ""
+        elif m := _IPY8_FRAME.match(ln):
+            out[i] = f'  File "{m["path"]}", line {m["line"]}, in {m["func"]}'
+        elif m := _IPY_CELL.match(ln):
+            cell = m["cell"] or m["input"]
+            out[i] = f'  File "<cell In[{cell}]>", line {m["line"] or _arrow_line(lines, i)}, in <module>'
+        elif m := _IPY_OLD_FRAME.match(ln):
+            out[i] = f'  File "{m["path"]}", line {_arrow_line(lines, i)}, in {m["func"]}'
+    return out
+
+
+def _arrow_line(lines: list[str], i: int) -> str:
+    """The line number IPython's ``--->`` arrow points at below a frame header (0 when it shows none)."""
+    for ln in lines[i + 1 : i + 15]:
+        m = _IPY_ARROW.match(ln)
+        if m:
+            return m.group(1)
+    return "0"
+
+
+def _strip_compose(lines: list[str]) -> list[str] | None:
+    col = re.compile(r"^([A-Za-z0-9][\w.-]*)\s*\| ")
+    nonempty = [ln for ln in lines if ln.strip()]
+    names = [m.group(1) for m in map(col.match, nonempty) if m is not None]
+    if not nonempty or len(names) < max(2, MIN_SHARE * len(nonempty)):
+        return None
+    return [col.sub("", ln, count=1) for ln in lines]
+
+
+def unpaste(raw_lines: list[str]) -> list[str]:
+    """Each line as the rules should read it: colour codes and markdown/HTML wrappers dropped, a column the
+    pasting tool put on every line removed (repeatedly: a quoted list of gutter lines)."""
+    lines = [ln.rstrip("\r\n") for ln in raw_lines]
+    if any("\x1b" in ln or "m" in ln and "[" in ln for ln in lines):
+        lines = [_ANSI.sub("", ln) if ("\x1b" in ln or "[" in ln) else ln for ln in lines]
+    lines = ["" if _WRAPPER.match(ln) else ln for ln in lines]
+    for _ in range(3):
+        changed = (
+            _strip_compose(lines)
+            or next((c for c in (_strip_column(lines, col) for col in _LAUNCHER) if c is not None), None)
+            or _strip_column(lines, _GUTTER, counted=True)
+            or _strip_column(lines, _QUOTE)
+            or _strip_column(lines, _BULLET)
+        )
+        if changed is None or changed == lines:
+            break
+        lines = changed
+    lines = _ipython(lines)
+    lines = [_MARK.sub("", ln, count=1) if ln[:1] in _MARK_START else ln for ln in lines]
+    for _ in range(2):  # emphasis inside emphasis: "_**Killed**_"
+        lines = [_unemphasised(ln) if ln[-1:] in "*_`" else ln for ln in lines]
+    return lines
