@@ -237,11 +237,9 @@ def logs(
             sys.stdout.write("]}\n")
             sys.stdout.flush()
             return 0
-        from runshepherd.logs.decode import strip_controls
-
         out = sys.stdout  # buffered: one flush per line (typer.echo) cost ~35 µs a line on a 100,000-line tail
-        for line in lines:
-            out.write(strip_controls(line) + "\n")  # the job's text, not its escape sequences (titles, clipboard)
+        for line in lines:  # shown lines: the job's text, never its escape sequences or a line break of its own
+            out.write(line + "\n")
         out.flush()
         return 0
     from rich.markdown import Markdown

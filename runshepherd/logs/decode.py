@@ -13,6 +13,8 @@ from functools import partial
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
+from runshepherd.logs.prefix import split_prefix
+
 # CSI (colours, cursor moves, screen clears); OSC, DCS, SOS, PM and APC strings (window titles, clipboard writes,
 # hyperlinks, device controls) up to their BEL/ST terminator or the end of the line; other two-byte escapes.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\|$)|\x1b[ -/]*[0-~]")
@@ -57,6 +59,26 @@ def strip_controls(text: str) -> str:
     if not text.isprintable() and _CONTROL.search(text):
         text = _CONTROL.sub("", text)
     return text
+
+
+# What `str.splitlines` (and a terminal, or a reader of JSON lines) takes as the start of a new line, besides
+# "\n" and "\r": a job writing one inside its own line could start a line with no task prefix.
+_SEPARATORS = re.compile(r"[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+
+
+def shown_line(line: str) -> str:
+    """One raw log line as it may be shown: the backend's prefix (`DATE [task] `, `DATE [task][osmo] `) as it is,
+    then the job's text as a terminal showed it (the last `\r` segment), with no line separator, escape sequence
+    or control character left in it. So nothing a job prints can start a line of its own — in particular one
+    that reads like the backend's `[task][osmo] Task exited …` — on a terminal, in JSON or on a pasted copy."""
+    if line.isprintable():
+        return line
+    text = split_prefix(line).text
+    head = line[: len(line) - len(text)] if text and line.endswith(text) else ""
+    body = text if head else line
+    if "\r" in body:
+        body = last_segment(body)
+    return head + strip_controls(_SEPARATORS.sub(" ", body))
 
 
 def cut_line(text: str, max_chars: int) -> tuple[str, bool]:

@@ -242,6 +242,9 @@ class LineRedactor:
 
 
 def redacted_lines(lines: Iterable[str], extra_patterns: Iterable[str] = ()) -> Iterator[str]:
-    """Redact a stream of raw lines (``logs --raw``), private key blocks included, lazily and line by line."""
+    """Raw lines as they may be shown (``logs --raw``, ``logs -f``, MCP's raw tail): one line each whatever the
+    job printed inside it (`decode.shown_line`), then redacted, private key blocks included, lazily."""
+    from runshepherd.logs.decode import shown_line
+
     redactor = LineRedactor(extra=compile_extra(extra_patterns))
-    return map(redactor, lines)
+    return (redactor(shown_line(line)) for line in lines)

@@ -64,9 +64,10 @@ def test_logs_raw_prints_the_jobs_words_without_its_escape_sequences(tmp_path: P
     for words in ("hello red", "title", "clip", "cleared", "31m c1 csi", "after dcs", "ValueError: bad value link"):
         assert words in res.stdout
     assert "PWNED" not in res.stdout and "cm0gLXJm" not in res.stdout  # an escape's payload is not text
-    # --json keeps the line as logged (JSON escapes every control character)
+    # --json holds the same shown lines: a consumer printing them gets text too (was: the escapes as logged)
     lines = json.loads(run(tmp_path, "logs", wid, "--raw", "--json").stdout)["lines"]
-    assert any("\x1b]52;" in line for line in lines)
+    _assert_inert("\n".join(lines))
+    assert any(line.endswith("[t] hello red") for line in lines)
 
 
 class _EndedBackend:

@@ -73,9 +73,6 @@ def complete_end(path: Path) -> int:
     return 0
 
 
-# Bytes besides "\n" at which ``str.splitlines`` may also cut a line: \r, \v, \f, \x1c-\x1e, and the last byte of
-# U+0085, U+2028 and U+2029 in UTF-8. A piece of log without any of them holds exactly one line per newline.
-_OTHER_BREAKS = (b"\r", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\x85", b"\xa8", b"\xa9")
 _READ_BUDGET = 1024 * 1024  # bytes read at a time, shared by the files being merged
 
 
@@ -129,18 +126,17 @@ def _pieces(path: Path, start: int, end: int, size: int) -> Iterator[bytes]:
 
 
 def _decoded(piece: bytes) -> list[str]:
-    return piece.decode("utf-8", errors="replace").splitlines()
+    """The lines of a piece, cut at "\n" only: the writer ends each line with one, and whatever else a job printed
+    inside its line (\r, \v, U+2028 …) stays in that line, behind its prefix (`logs.decode.shown_line` shows it)."""
+    lines = piece.decode("utf-8", errors="replace").split("\n")
+    return lines[:-1] if piece.endswith(b"\n") else lines
 
 
 def _count_lines(path: Path, start: int, end: int, size: int) -> int:
-    """How many lines ``_lines`` yields for ``[start, end)``, without keeping them (decoding only pieces that
-    hold a character other than a newline that ends a line)."""
+    """How many lines ``_lines`` yields for ``[start, end)``, without keeping or decoding them."""
     total = 0
     for piece in _pieces(path, start, end, size):
-        if any(b in piece for b in _OTHER_BREAKS):
-            total += len(_decoded(piece))
-        else:
-            total += piece.count(b"\n") + (not piece.endswith(b"\n"))
+        total += piece.count(b"\n") + (not piece.endswith(b"\n"))
     return total
 
 
@@ -181,7 +177,7 @@ class Follower:
             if cut < 0:
                 continue
             self.offsets[path] = start + cut + 1
-            batches.append(data[: cut + 1].decode("utf-8", errors="replace").splitlines())
+            batches.append(_decoded(data[: cut + 1]))
         return list(merge_by_time(batches))
 
 

@@ -189,10 +189,7 @@ class OsmoCli:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 stdin=subprocess.DEVNULL,
-                start_new_session=True,
-                text=True,
-                encoding="utf-8",
-                errors="replace",
+                start_new_session=True,  # bytes: text mode would take a job's "\r" inside a log line as a line end
             )
         except FileNotFoundError:
             raise BackendUnavailable(
@@ -211,20 +208,24 @@ class OsmoCli:
         return result
 
 
-def _read_bounded(proc: subprocess.Popen[str], timeout: float, idle: float | None) -> tuple[list[str], str, bool]:
-    """Collect stdout lines until EOF, the deadline or an idle gap; then kill the process group."""
+def _read_bounded(proc: subprocess.Popen[bytes], timeout: float, idle: float | None) -> tuple[list[str], str, bool]:
+    """Collect stdout lines until EOF, the deadline or an idle gap; then kill the process group.
+
+    Lines end at "\n" only (a "\r\n" end is one line too): a "\r", "\v" or U+2028 a job printed stays inside
+    its log line, behind the task prefix, instead of starting a line of its own."""
     q: queue.Queue[str | None] = queue.Queue()
     err_chunks: list[str] = []
 
     def pump_out() -> None:
         assert proc.stdout is not None
-        for line in proc.stdout:
-            q.put(line.rstrip("\n"))
+        for raw in proc.stdout:
+            line = raw.decode("utf-8", "replace").removesuffix("\n")
+            q.put(line.removesuffix("\r"))
         q.put(None)
 
     def pump_err() -> None:
         assert proc.stderr is not None
-        err_chunks.append(proc.stderr.read())
+        err_chunks.append(proc.stderr.read().decode("utf-8", "replace"))
 
     threads = [threading.Thread(target=pump_out, daemon=True), threading.Thread(target=pump_err, daemon=True)]
     for t in threads:
