@@ -48,4 +48,6 @@ FAMILY = family(
     # to download the file. The expected file size is: … MB. The target location … only has … MB free disk space."):
     # the write then fails, often in words of its own
     warning_patterns=(pat(r"Not enough free disk space to download the file", 0.82),),
+    # exception classes named for a full disk or storage in any library (Ray's OutOfDiskError)
+    exceptions=r"(?:^|\.)(?:OutOfDisk|DiskFull|NoSpace|StorageFull|DiskQuota)\w*(?:Error|Exception)?$",
 )

@@ -98,7 +98,12 @@ FAMILY = family(
     # the Hub does not have, most often a local path that is not there read as a repo id, or a typo; datasets'
     # DataFilesNotFoundError and EmptyDatasetError: the data files or directory it was pointed at hold nothing)
     exceptions=r"(?:^|\.)(?:FileNotFound(?:Error|Exception)|NoSuchFile(?:Exception)?|IsADirectoryError|NotADirectoryError"
-    r"|RepositoryNotFoundError|RevisionNotFoundError|DataFilesNotFoundError|EmptyDatasetError)$",
+    r"|RepositoryNotFoundError|RevisionNotFoundError|DataFilesNotFoundError|EmptyDatasetError)$"
+    # ... and any library's class named for a file, path, dataset, model, checkpoint or stored object that is not
+    # there (datasets' DatasetNotFoundError, azure's ResourceNotFoundError, S3's NoSuchKey); not huggingface_hub's
+    # LocalEntryNotFoundError, which is the Hub unreachable with nothing cached (network_download)
+    r"|(?:^|\.)(?:(?:File|Path|Dir(?:ectory)?|Folder|Dataset|Model|Repo(?:sitory)?|Blob|Object|Bucket|Entry|Resource"
+    r"|Checkpoint|Ckpt|Weights?)NotFound|NoSuch(?:File|Key|Bucket|Object|Path|Directory))(?:Error|Exception)?$",
     patterns=(
         pat(r"FileNotFoundError\b.*?(?:: '(?P<path>[^']+)')?$", 0.86),
         pat(r"can't open file '(?P<path>[^']+)': \[Errno 2\]", 0.88),

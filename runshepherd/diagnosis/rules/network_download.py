@@ -300,7 +300,13 @@ FAMILY = family(
     causes=("missing_dependency", "file_not_found"),
     # the HTTP clients' exception modules, pip's vendored copies included (``pip._vendor.urllib3.exceptions``)
     # (and Python's own ConnectionError subclasses, raised bare by socket code: a reset, an abort, a refusal)
+    # (and, in any library, an exception class named for a connection, the network, a name lookup, TLS, a proxy, a
+    # throttled or failing server or a download: Python's ConnectionError family (PEP 3151), websockets'
+    # ConnectionClosedError, urllib3's NameResolutionError, the SDKs' RateLimitError/ServiceUnavailable, yt-dlp's
+    # DownloadError)
     exceptions=r"^(?:pip\._vendor\.)?(?:urllib3|requests|socket|http\.client|aiohttp|httpx|ssl)\."
-    r"|^(?:builtins\.)?Connection(?:Reset|Aborted|Refused)Error$",
+    r"|^(?:builtins\.)?Connection(?:Reset|Aborted|Refused)Error$"
+    r"|(?:^|\.)(?:Connection|Connect|Network|NameResolution|Socket|SSL|Proxy|RateLimit|TooManyRequests|Throttl\w*"
+    r"|ServiceUnavailable|BadGateway|GatewayTimeout|RemoteDisconnected|Download)\w*(?:Error|Exception)$",
     frames=r"/(?:urllib3|requests|aiohttp|httpx)/|/socket\.py$|/http/client\.py$|/ssl\.py$",
 )

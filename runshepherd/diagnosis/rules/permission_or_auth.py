@@ -143,5 +143,11 @@ FAMILY = family(
     ),
     # 126 = found but not executable; OSMO 2013/2014/2020 = data or service authorisation failures
     exit_codes=(exits(126, strength=0.55), exits(2013, 2014, 2020, strength=0.8)),
+    # exception classes named for a refused credential or permission, in any library (botocore's
+    # NoCredentialsError, google-auth's DefaultCredentialsError, azure's ClientAuthenticationError, openai's
+    # AuthenticationError and PermissionDeniedError, TensorFlow's UnauthenticatedError)
+    exceptions=r"(?:^|\.)(?:No|Default|Invalid|Missing|Partial|Client|Bad|Expired)?(?:Unauthori[sz]ed|Unauthenticated"
+    r"|Authentication|Authori[sz]ation|Credentials?|Forbidden|AccessDenied|PermissionDenied|(?:Invalid|Expired|Missing)"
+    r"Token|Token(?:Expired|Invalid))\w*(?:Error|Exception)$",
     fix_from_evidence=fixes_by_evidence((_FILE_REFUSED, "fix_path", _PATH_FIX), evidence_only=True),
 )

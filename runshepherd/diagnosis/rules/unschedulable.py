@@ -271,4 +271,7 @@ FAMILY = family(
     ),
     applies=("failed", "running"),
     fixer=fix_unschedulable,
+    # exception classes named for capacity the cluster or cloud does not have (SkyPilot's ResourcesUnavailableError,
+    # https://docs.skypilot.co/en/latest/reference/api.html; an InsufficientCapacity error of a cloud SDK)
+    exceptions=r"(?:^|\.)(?:ResourcesUnavailable|InsufficientCapacity|InsufficientResources|NoCapacity)\w*(?:Error|Exception)?$",
 )

@@ -230,3 +230,15 @@ def test_gone_is_not_found_and_unauthorized_is_not() -> None:
     assert diagnose_log_text(gone).label == "file_not_found"
     unauthorized = TB + "requests.exceptions.HTTPError: 401 Client Error: Unauthorized for url: https://example.org/x\n"
     assert diagnose_log_text(unauthorized).label == "permission_or_auth"
+
+
+def test_exception_class_named_for_a_missing_object_but_not_the_hubs_local_cache() -> None:
+    # datasets.exceptions.DatasetNotFoundError (datasets/exceptions.py); huggingface_hub's LocalEntryNotFoundError is
+    # the Hub unreachable with nothing cached (huggingface_hub/errors.py), a network failure
+    missing = TB + "datasets.exceptions.DatasetNotFoundError: Dataset 'acme/reviews-v2' is gated or private.\n"
+    assert diagnose_log_text(missing).label == "file_not_found"
+    offline = (
+        TB
+        + "huggingface_hub.errors.LocalEntryNotFoundError: Connection error, and we cannot find the requested files.\n"
+    )
+    assert diagnose_log_text(offline).label == "network_download"

@@ -258,3 +258,10 @@ def test_throttled_or_failing_service_by_status_class(line: str) -> None:
 )
 def test_socket_errnos_of_a_connection_that_never_happened(line: str) -> None:
     assert diagnose_log_text(line).label == "network_download"
+
+
+def test_exception_class_named_for_a_connection_in_any_library() -> None:
+    # websockets.exceptions.ConnectionClosedError (https://websockets.readthedocs.io/en/stable/reference/exceptions.html):
+    # the message names no network error, the class does
+    log = TB + "websockets.exceptions.ConnectionClosedError: no close frame received or sent\n"
+    assert diagnose_log_text(log).label == "network_download"

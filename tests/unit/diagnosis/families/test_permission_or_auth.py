@@ -146,3 +146,9 @@ def test_grpc_status_unauthenticated() -> None:
         '\tstatus = StatusCode.UNAUTHENTICATED\n\tdetails = "Missing bearer token"\n>\n'
     )
     assert diagnose_log_text(log).label == "permission_or_auth"
+
+
+def test_exception_class_named_for_a_refused_credential() -> None:
+    # openai-python's documented error table: 401 AuthenticationError (the message is the server's JSON)
+    log = TB + "openai.AuthenticationError: Error code: 401 - {'error': {'code': 'invalid_api_key'}}\n"
+    assert diagnose_log_text(log).label == "permission_or_auth"

@@ -217,3 +217,14 @@ def test_ray_tune_trials_pending_for_minutes_with_nothing_reserved() -> None:
     assert diagnose_log_text(start).label != "unschedulable"
     running = _tune_status("00:08:20.53", "2.0/20 CPUs, 1.0/1 GPUs, 0.0/12.14 GiB heap", "2/2 (1 PENDING, 1 RUNNING)")
     assert diagnose_log_text(running).label != "unschedulable"
+
+
+def test_exception_class_named_for_missing_capacity() -> None:
+    # the exception line of TRAIN case k-0012 alone: SkyPilot's ResourcesUnavailableError names the failure by its
+    # class (sky/exceptions.py), whatever its message says
+    line = (
+        "sky.exceptions.ResourcesUnavailableError: Failed to provision all possible launchable resources. "
+        "Relax the task's resource requirements: 1x Kubernetes({'H100': 1})\n"
+    )
+    tb = 'Traceback (most recent call last):\n  File "launch.py", line 3, in <module>\n    sky.launch(task)\n'
+    assert diagnose_log_text(tb + line).label == "unschedulable"
