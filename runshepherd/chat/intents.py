@@ -87,6 +87,22 @@ def _workflow(text: str, known: list[str]) -> str | None:
     return ids[0] if ids else None
 
 
+# What "status of X" may say that names no run: the current one ("of it", "of my training run", "for the job").
+_CURRENT_WORDS = {"it", "this", "that", "these", "those", "them", "the", "my", "our", "a", "last", "latest", "current"}
+_CURRENT_WORDS |= {"run", "runs", "job", "jobs", "training", "train", "experiment", "workflow", "workflows", "session"}
+_CURRENT_WORDS |= {"everything", "all", "things", "now", "today", "model", "one", "work", "please", "so", "far"}
+
+
+def _named(text: str) -> str | None:
+    """The run or session a sentence names after "of"/"for" ("status of ../../etc", "status of session ab12"),
+    when it is not a way of saying the current run; None when it names none."""
+    m = re.search(r"\b(?:of|for)\s+(\S.*)$", text)
+    if m is None:
+        return None
+    words = [w for w in m.group(1).split() if w not in _CURRENT_WORDS]
+    return words[0] if len(words) == 1 else None  # "for lr 0.1" describes a run; it names none
+
+
 _START = re.compile(
     r"^(?:please\s+|can you\s+|could you\s+|i want to\s+|let's\s+|lets\s+)?"
     r"(train|fine-?tune|finetune|run|launch|start|evaluate|eval|generate|submit|pretrain|benchmark)\b"
@@ -133,6 +149,9 @@ def route(text: str, *, waiting: str | None = None, known: list[str] | None = No
         task = m.group(1) if m.group(1) and m.group(1) not in {"it", "the", "this", "that", "them"} else None
         if task and task in {w.lower() for w in known}:
             task = None
+        named = _named(t)
+        if wid is None and named is not None and not re.fullmatch(r"[\w.-]+", named):  # "../../etc": not a task
+            return Intent(kind="logs", text=text, workflow=named)
         return Intent(kind="logs", text=text, workflow=wid, task=task)
     if m := re.search(r"\bwhat (?:does|is) (?:workflow )?([\w.-]+) (?:do|doing|for)\b", t) or re.search(
         r"\b(?:explain|describe) (?:workflow |the workflow )?([\w.-]+)", t
@@ -150,7 +169,8 @@ def route(text: str, *, waiting: str | None = None, known: list[str] | None = No
     ):
         return Intent(kind="sweep_status", text=text)
     if re.search(r"\b(status|progress|how(?:'s| is) it going|how far|is it (done|finished|running)|eta)\b", t):
-        return Intent(kind="status", text=text, workflow=wid)
+        # a run named but not found ("status of ../../etc") is said to be unknown, never answered with the current
+        return Intent(kind="status", text=text, workflow=wid or _named(t))
     if re.search(
         r"\b(list|show)( my| the)? (runs|sessions|workflows)\b|^(my )?(runs|sessions|workflows)$"
         r"|\b(what|which) (runs|sessions|workflows) (do|have|are)\b",

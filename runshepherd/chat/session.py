@@ -18,7 +18,7 @@ from runshepherd.chat.intents import Intent, route
 from runshepherd.chat.runs import RunDriver
 from runshepherd.chat.store import ChatRecord, Confirmation, save
 from runshepherd.cli.context import CliContext
-from runshepherd.errors import RunShepherdError
+from runshepherd.errors import RunShepherdError, UsageError
 from runshepherd.graph.context import build_deps
 from runshepherd.graph.runner import new_session_id
 from runshepherd.names import quoted
@@ -273,10 +273,36 @@ class ChatSession:
 
     def _wid(self, intent: Intent) -> str | None:
         if intent.workflow:
-            return intent.workflow
+            return self._named_run(intent.workflow)
         d = self.current
         self._settle(d, until_workflow=True)
         return d.workflow_id if d else None
+
+    def _named_run(self, name: str) -> str:
+        """The workflow a named run stands for: a workflow id as it is (the backend says whether it has it), a
+        session's latest workflow. A name that can be neither ("../../etc") is said to be unknown — never answered
+        with the current run."""
+        from runshepherd.names import is_id
+
+        d = self.drivers.get(name)
+        if d is not None:
+            self._settle(d, until_workflow=True)
+            if d.workflow_id:
+                return d.workflow_id
+        elif is_id(name) and not self.ctx.runner(name).exists():
+            return name
+        elif is_id(name):
+            ids = self.ctx.runner(name).snapshot().values.get("workflow_ids") or []
+            if ids:
+                return str(ids[-1])
+        if d is not None or is_id(name):
+            raise UsageError(f"session {name} has submitted no workflow yet — nothing to report on")
+        runs = ", ".join(x.workflow_id for x in self.drivers.values() if x.workflow_id) or "none yet"
+        shown = name if len(name) <= 60 else name[:57] + "…"
+        raise UsageError(
+            f"no run or session named {shown!r} — runs and sessions are named by ids (letters, digits, '-', '_', "
+            f"'.'), never paths; this chat's runs: {runs}; `orchestrate list` shows every workflow"
+        )
 
     # -- the loop ---------------------------------------------------------------------------------------------
     def run(self, lines: Iterable[str]) -> int:

@@ -83,3 +83,34 @@ def test_a_sentence_about_a_workflow_maps_to_its_command_and_a_job_does_not(said
     from runshepherd.chat.intents import cli_command_for
 
     assert cli_command_for(said) == command
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("status of ../../etc", "../../etc"),
+        ("what is the status of /etc/passwd?", "/etc/passwd"),
+        ("status of session ab12cd34", "ab12cd34"),
+        ("what is the status of nosuchrun", "nosuchrun"),
+        ("status of it", None),
+        ("what is the status of my training run", None),
+        ("status for the job please", None),
+        ("what is the status of the run for lr 0.1", None),  # describes a run, names none
+        ("how is it going", None),
+    ],
+)
+def test_a_run_named_in_a_status_question_is_kept_never_replaced_by_the_current(text: str, named: str | None) -> None:
+    """Before: "status of ../../etc" routed with no workflow, so the chat answered with the current run."""
+    assert route(text).model_dump() | {"text": ""} == {
+        "kind": "status",
+        "text": "",
+        "request": None,
+        "workflow": named,
+        "task": None,
+        "answer": None,
+    }
+
+
+def test_logs_of_a_path_names_a_run_not_a_task() -> None:
+    intent = route("logs of ../../etc")
+    assert (intent.workflow, intent.task) == ("../../etc", None)  # was task '..'
