@@ -21,6 +21,7 @@ from runshepherd.diagnosis.errorblock import (
     traceback_end,
 )
 from runshepherd.diagnosis.models import Diagnosis, DiagnosisInput, Fix, TaskRecord
+from runshepherd.diagnosis.rootline import read_root_line
 from runshepherd.diagnosis.rules import (
     REGISTRY,
     Context,
@@ -223,32 +224,13 @@ def verdict(
         best = choose(_revived(found, signals, ctx, failed, allowed))
         went_past = best is not None
     if best is None:
-        # evidence of a failure that names no family, or names one too weakly to decide: never "healthy"
-        weak = [s for s in signals if s.label == "unknown" or s.secondary or s.strength < MIN_STRENGTH]
-        if failed is not False:
-            unexplained = _unexplained_error(ctx)
-            if unexplained is not None:
-                return unexplained.model_copy(update={"task": task})
-        if failed or (failed is None and weak):
-            ev = _dedupe([line for s in weak[:3] for line in s.evidence])
-            return Diagnosis(
-                label="unknown",
-                origin=weak[0].origin if weak else "user",
-                confidence=0.3,
-                evidence=ev,
-                task=task,
-                explanation=(
-                    weak[0].explanation
-                    if weak and weak[0].label == "unknown"
-                    else "The run failed, but nothing in the status, events or logs says why."
-                ),
-                fix=Fix(
-                    kind="none",
-                    description="Read the full log of the failed task (and its events); "
-                    "rerun with unbuffered output (`python -u`) so the last lines are not lost.",
-                ),
-            )
-        return _healthy(ctx, found, task)
+        unnamed = _unnamed(ctx, signals, found, failed, task)
+        if unnamed.label != "unknown" or failed is False:
+            return unnamed
+        # the backoff before "unknown": the root error line read by the families' vocabularies (weak, one line)
+        best = root_reading(ctx, allowed)
+        if best is None:
+            return unnamed
     same = [s for s in signals if s.label == best.label and s is not best and not s.secondary]
     rivals = [s for s in signals if s.label != best.label and not s.secondary and s.strength >= best.strength - BAND]
     confidence = min(0.99, best.strength + 0.02 * min(len(same), 3) - 0.08 * min(len(rivals), 2))
@@ -272,11 +254,43 @@ def verdict(
     )
 
 
+def _unnamed(
+    ctx: Context, signals: list[Signal], found: list[Signal], failed: bool | None, task: str | None
+) -> Diagnosis:
+    """The verdict when no family is named: "unknown" on evidence of a failure (quoting an unexplained error line
+    when there is one), else "healthy" on positive evidence (else "unknown" again)."""
+    # evidence of a failure that names no family, or names one too weakly to decide: never "healthy"
+    weak = [s for s in signals if s.label == "unknown" or s.secondary or s.strength < MIN_STRENGTH]
+    if failed is not False:
+        unexplained = _unexplained_error(ctx)
+        if unexplained is not None:
+            return unexplained.model_copy(update={"task": task})
+    if failed or (failed is None and weak):
+        ev = _dedupe([line for s in weak[:3] for line in s.evidence])
+        return Diagnosis(
+            label="unknown",
+            origin=weak[0].origin if weak else "user",
+            confidence=0.3,
+            evidence=ev,
+            task=task,
+            explanation=(
+                weak[0].explanation
+                if weak and weak[0].label == "unknown"
+                else "The run failed, but nothing in the status, events or logs says why."
+            ),
+            fix=Fix(
+                kind="none",
+                description="Read the full log of the failed task (and its events); "
+                "rerun with unbuffered output (`python -u`) so the last lines are not lost.",
+            ),
+        )
+    return _healthy(ctx, found, task)
+
+
 def _unexplained_error(ctx: Context) -> Diagnosis | None:
     """An error-looking line that no family explains (and no later line says the run finished): "unknown",
     quoting it, never "healthy"."""
-    lines = ctx.log.lines
-    line = next((ln for ln in ctx.log.errors if not _got_past(lines, ln.index)), None)
+    line = next(iter(_open_errors(ctx)), None)
     if line is None:
         return None
     quoted = line.raw.strip()
@@ -288,6 +302,18 @@ def _unexplained_error(ctx: Context) -> Diagnosis | None:
         explanation=f"The log has an error no known failure explains: “{quoted[:300]}”.",
         fix=Fix(kind="none", description=_READ_FULL_LOG),
     )
+
+
+def root_reading(ctx: Context, allowed: set[str] | None = None) -> Signal | None:
+    """The backoff's reading of the failed log's root error line by the families' vocabularies (rootline.py): a weak
+    signal, or None when no vocabulary fits. The verdict only asks when it would otherwise say "unknown"."""
+    return read_root_line(ctx, _open_errors(ctx), _got_past, allowed)
+
+
+def _open_errors(ctx: Context) -> list[Line]:
+    """The error-looking lines the run did not get past (nothing after them shows it went on)."""
+    lines = ctx.log.lines
+    return [ln for ln in ctx.log.errors if not _got_past(lines, ln.index)]
 
 
 def _got_past(lines: list[Line], idx: int) -> bool:

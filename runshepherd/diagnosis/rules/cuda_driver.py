@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from runshepherd.diagnosis.rules.base import pat
-from runshepherd.diagnosis.rules.family import family, fixes_by_evidence
+from runshepherd.diagnosis.rules.family import family, fixes_by_evidence, words
 
 # Not every GPU failure is a driver/image mismatch: a machine with no NVIDIA GPU or driver at all needs the job
 # placed on a GPU node (or run on CPU); a GPU that faulted in hardware (fell off the bus, Xid, ECC) needs the job
@@ -29,6 +29,29 @@ _FIX = (
     "Use an image whose CUDA version the node's driver supports (or a CPU-only setup if no GPU was requested); if "
     "the GPU faulted, resubmit and report the node name if it repeats."
 )
+# Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): the CUDA driver API and runtime's own error
+# names and strings (cuInit, "no CUDA-capable device is detected", "no kernel image is available", "CUDA driver
+# version is insufficient for CUDA runtime version", NVML's "Driver/library version mismatch"), and a GPU's compute
+# capability (sm_XY) that the build does not support
+ROOT_WORDS = (
+    words(
+        r"\bdriver\b(?:[^.]|\.\S){0,60}\b(?:versions?|too old|insufficient|not (?:found|loaded|supported|compatible)|mismatch"
+        r"|older|newer)\b|\b(?:insufficient|old|outdated|incompatible) (?:\w+ )?driver\b|\bcuInit\b"
+        r"|\bno CUDA-capable device\b|\bno kernel image\b|\bcuda (?:driver|runtime) (?:version|api)\b|\bNVML\b"
+        r"|\bcompute capability\b|\bsm_\d+\b(?:[^.]|\.\S){0,40}\b(?:not compatible|unsupported|not supported)\b"
+        r"|\bCUDA (?:initiali[sz]ation|init)\b|\bforward compatibility\b",
+        0.63,
+        "the GPU driver, its version or the GPU's compute capability",
+    ),
+    words(
+        r"\bCUDA (?:is )?not available\b|\bno (?:nvidia )?gpus? (?:were )?(?:found|detected|available)\b"
+        r"|\bfound no (?:nvidia )?(?:driver|gpu)",
+        0.56,
+        "no usable GPU in the job's container or machine",
+    ),
+)
+
+
 FAMILY = family(
     "cuda_driver",
     origin="infra",
@@ -145,4 +168,5 @@ FAMILY = family(
     fix_from_evidence=fixes_by_evidence(
         (_HW_FAULT, "resubmit", _HW_FIX), (_NO_GPU, "change_resources_or_wait", _NO_GPU_FIX)
     ),
+    root_words=ROOT_WORDS,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from runshepherd.diagnosis.rules.base import pat
-from runshepherd.diagnosis.rules.family import family, fixes_by_evidence
+from runshepherd.diagnosis.rules.family import family, fixes_by_evidence, words
 
 # An assertion inside a loss kernel checks the loss' inputs: class targets outside [0, n_classes) (bad labels in
 # the data) or probabilities outside [0, 1] (predictions gone NaN). Maintainers answer with the data or the
@@ -15,6 +15,18 @@ _DATA_FIX = (
     "Check the loss' inputs: every target label must lie in [0, number of classes) (masks often carry 255 or "
     "an extra class), and predictions fed to BCE must lie in [0, 1]; if they became NaN, lower the learning rate "
     "or clip gradients. Re-run with CUDA_LAUNCH_BLOCKING=1 to see the exact line."
+)
+
+
+# Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): CUDA's device-side assertion
+ROOT_WORDS = (
+    words(
+        # the CUDA runtime's report of a failed assert() in a kernel: "<file>.cu:<line>: <function>: block: [x,y,z],
+        # thread: [x,y,z] Assertion `<condition>` failed."
+        r"\bdevice-side assert\w*|\bblock: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\]|\.cu:\d+:.*\bAssertion\b",
+        0.64,
+        "an assertion that failed inside a GPU kernel",
+    ),
 )
 
 
@@ -34,4 +46,5 @@ FAMILY = family(
         pat(r"CUBLAS_STATUS_EXECUTION_FAILED|CUDA error: invalid argument", 0.7),
     ),
     fix_from_evidence=fixes_by_evidence((_LOSS_KERNEL, "lower_lr_or_fix_data", _DATA_FIX)),
+    root_words=ROOT_WORDS,
 )

@@ -3,7 +3,21 @@
 from __future__ import annotations
 
 from runshepherd.diagnosis.rules.base import pat
-from runshepherd.diagnosis.rules.family import family
+from runshepherd.diagnosis.rules.family import family, words
+
+# Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): strerror(ENOSPC) "No space left on device",
+# strerror(EDQUOT) "Disk quota exceeded", strerror(EFBIG) "File too large", the kubelet's ephemeral-storage eviction
+ROOT_WORDS = (
+    words(
+        r"\bno space left\b|\bdisk (?:is )?full\b|\b(?:disk|storage|file ?system|inode)s? quota\b|\bquota exceeded\b"
+        r"(?:[^.]|\.\S){0,40}\b(?:disk|storage|bytes|inodes?)\b|\b(?:not enough|insufficient) (?:free )?(?:disk|storage) space\b"
+        r"|\bout of (?:disk|storage) space\b|\bfile too large\b|\bENOSPC\b|\bEDQUOT\b|\bErrno (?:28|122)\b"
+        r"|\bevict\w*\b(?:[^.]|\.\S){0,60}\bephemeral[- ]storage\b|\bDiskPressure\b|\blow on resource:? ephemeral",
+        0.64,
+        "disk space or a storage quota",
+    ),
+)
+
 
 FAMILY = family(
     "disk_full",
@@ -50,4 +64,5 @@ FAMILY = family(
     warning_patterns=(pat(r"Not enough free disk space to download the file", 0.82),),
     # exception classes named for a full disk or storage in any library (Ray's OutOfDiskError)
     exceptions=r"(?:^|\.)(?:OutOfDisk|DiskFull|NoSpace|StorageFull|DiskQuota)\w*(?:Error|Exception)?$",
+    root_words=ROOT_WORDS,
 )

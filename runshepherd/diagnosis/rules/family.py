@@ -80,6 +80,36 @@ def exits(
 
 
 @dataclass(frozen=True)
+class RootWords:
+    """Words that, read in a failed log's root error line, point to the family when no rule named the failure.
+
+    A weak reading of one line (the engine's backoff before "unknown"): a documented vocabulary ("out of memory",
+    "permission denied", "timed out") said without the wording a family's own rules know. ``when``: the line must
+    also say this (memory said of a device); ``unless``: the line must not say this.
+    """
+
+    regex: re.Pattern[str]
+    strength: float  # 0.5-0.65: below every family's own wording
+    topic: str  # what the words speak of, for the explanation ("memory on a GPU or other device")
+    when: re.Pattern[str] | None = None
+    unless: re.Pattern[str] | None = None
+
+
+def words(expr: str, strength: float, topic: str, *, when: str | None = None, unless: str | None = None) -> RootWords:
+    """One entry of a family's root-line vocabulary (case-insensitive)."""
+    if not 0.5 <= strength <= 0.65:
+        raise ValueError(f"a root-line reading is weak: strength {strength} is outside 0.5-0.65")
+    flags = re.IGNORECASE
+    return RootWords(
+        re.compile(expr, flags),
+        strength,
+        topic,
+        re.compile(when, flags) if when else None,
+        re.compile(unless, flags) if unless else None,
+    )
+
+
+@dataclass(frozen=True)
 class Family:
     label: Label
     origin: Origin
@@ -102,6 +132,7 @@ class Family:
     exceptions: re.Pattern[str] | None = None  # exception types (with their module) that point here
     fix_from_evidence: FixFromEvidence | None = None  # when the right fix depends on what the log shows
     recovered: Recovered | None = None  # when a signal of the family was transient (the engine drops it)
+    root_words: tuple[RootWords, ...] = ()  # its vocabulary for reading a lone root error line (the backoff)
 
 
 FAMILIES: dict[str, Family] = {}
@@ -135,6 +166,7 @@ def family(
     exceptions: str | None = None,
     fix_from_evidence: FixFromEvidence | None = None,
     recovered: Recovered | None = None,
+    root_words: tuple[RootWords, ...] = (),
 ) -> Family:
     """Declare a family and register its rules: its patterns, ``rules``, its statuses and exits, ``late_rules``.
 
@@ -142,6 +174,7 @@ def family(
     ``exclude`` names lines the patterns never read (they belong to another family whatever else they say).
     ``in_warnings`` reads the family's own ``patterns`` on warning-level lines as well, skipping lines on the benign
     list (a scheduler's verdict is often logged at warning or info level).
+    ``root_words`` is the family's vocabulary for the engine's backoff before "unknown" (``diagnosis/rootline.py``).
     """
     if label in FAMILIES:
         raise ValueError(f"failure family {label!r} is declared twice")
@@ -186,6 +219,7 @@ def family(
         exceptions=re.compile(exceptions) if exceptions else None,
         fix_from_evidence=fix_from_evidence,
         recovered=recovered,
+        root_words=root_words,
     )
     FAMILIES[label] = fam
     for r in (*own, *rules):

@@ -6,7 +6,7 @@ import re
 
 from runshepherd.diagnosis.errorblock import Line, exception_type
 from runshepherd.diagnosis.rules.base import Context, FunctionRule, Signal, pat
-from runshepherd.diagnosis.rules.family import family
+from runshepherd.diagnosis.rules.family import family, words
 
 
 def _explain(m: re.Match[str]) -> str:
@@ -82,6 +82,27 @@ def _explain_none() -> str:
         "so the first use of the result failed. A wrong path, a missing input, or a file an earlier step did not "
         "produce."
     )
+
+
+# Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): strerror(ENOENT) "No such file or directory"
+# (FileNotFoundError, Errno 2), and the plain words programs use for a path, file or model id that is not there;
+# surer when the line names a path or a file
+_PATH_LIKE = (
+    r"(?:^|[\s'\"`(=:\[])(?:/|\./|\.\./|~/|[A-Za-z]:\\)[\w.\-]"
+    r"|\.(?:json|ya?ml|txt|csv|pt|pth|ckpt|bin|safetensors|h5|npy|npz|pkl|parquet|jsonl|tfrecords?|png|jpe?g|wav"
+    r"|mp4|tar|gz|zip|py|sh|cfg|ini|toml|onnx|engine|model|lmdb|arrow|index)\b"
+)
+_NOT_THERE = (
+    r"\bno such file\b|\bnot found\b|\bdoes ?n[o']t exist\b|\bdo not exist\b|\b(?:cannot|can't|could not|couldn't"
+    r"|unable to|failed to) (?:find|locate|open|load|stat|access)\b|\bmissing (?:file|directory|folder|path)\b"
+    r"|\bnot a (?:file|directory)\b|\bis a directory\b|\bnot a valid (?:path|file|directory|model identifier)\b"
+    r"|\bno (?:files?|checkpoints?|images?|data|such \w+) (?:were |was )?found\b|\bFile ?Not ?Found\b|\bErrno 2\b"
+    r"|\bENOENT\b|\bpath\b(?:[^.]|\.\S){0,40}\b(?:invalid|not exist|not found)\b"
+)
+ROOT_WORDS = (
+    words(_NOT_THERE, 0.6, "a path or file that is not there", when=_PATH_LIKE),
+    words(_NOT_THERE, 0.56, "something (a file, a path, a model or data name) that is not there"),
+)
 
 
 FAMILY = family(
@@ -262,4 +283,5 @@ FAMILY = family(
             0.78,
         ),
     ),
+    root_words=ROOT_WORDS,
 )

@@ -6,7 +6,7 @@ import re
 
 from runshepherd.diagnosis.fixes import fix_gpu_oom
 from runshepherd.diagnosis.rules.base import Context, Signal, pat
-from runshepherd.diagnosis.rules.family import FixChoice, family, first_match
+from runshepherd.diagnosis.rules.family import FixChoice, family, first_match, words
 
 # What the program needs against what the device has, when the allocator says both: XLA's ``Used 21.90G of
 # 7.48G hbm``, PyTorch's ``Tried to allocate 30.00 GiB (GPU 0; 15.78 GiB total capacity``. A need above the whole
@@ -41,6 +41,28 @@ def _fix_from_evidence(ctx: Context, s: Signal) -> FixChoice | None:
     need = float(g["need"] or g["need2"]) * _UNIT[g["nu"] or g["nu2"]]
     have = float(g["have"] or g["have2"]) * _UNIT[g["hu"] or g["hu2"]]
     return ("increase_memory", _BIGGER) if need > have else None
+
+
+# Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): memory words from the runtimes' own messages
+# (strerror(ENOMEM) "Cannot allocate memory", Python's MemoryError, "out of memory", absl/gRPC RESOURCE_EXHAUSTED);
+# said of a GPU or other device they are gpu_oom's, otherwise the host's
+MEMORY_WORDS = (
+    r"\bout of (?:\w+ )?memory\b|\bOOM\b|\b(?:failed|unable|cannot|can't|could not|couldn't) (?:to )?allocate\b"
+    r"(?:[^.]|\.\S){0,40}(?:memory|bytes|\d\s*[KMGT]i?B)|\bcannot allocate memory\b|\ballocation (?:failed|failure)\b"
+    r"|\b(?:insufficient|not enough) (?:\w+ ){0,2}memory\b|\bmemory (?:exhausted|allocation (?:failed|error))"
+    r"|\bresource ?exhausted\b|\bexhausted (?:\w+ )?memory\b|\bMemory ?Error\b|\bENOMEM\b|\bErrno 12\b"
+    r"|\bexceeds? (?:the )?(?:\w+ )?memory (?:limit|capacity)\b"
+)
+ON_A_DEVICE = (
+    r"\b(?:cuda\w*|gpus?|device|vram|hbm|tpus?|xla|cudnn|cublas|hip|rocm|mps|xpu|npu|cuMem\w*|cudaMalloc\w*)\b"
+    r"|\bcuda:\d|\bgraphics card\b"
+)
+ROOT_WORDS = (
+    words(MEMORY_WORDS, 0.62, "running out of memory on a GPU or other device", when=ON_A_DEVICE),
+    # TensorFlow's and XLA's allocator words (errors_impl.ResourceExhaustedError, "OOM when allocating tensor"): the
+    # device's memory in ML jobs, even when the line names no device
+    words(r"\bresource ?exhausted\b|\bOOM when allocating\b", 0.62, "running out of memory on a GPU or other device"),
+)
 
 
 FAMILY = family(
@@ -125,4 +147,5 @@ FAMILY = family(
     applies=("failed", "running"),
     fixer=fix_gpu_oom,
     fix_from_evidence=_fix_from_evidence,
+    root_words=ROOT_WORDS,
 )

@@ -6,7 +6,8 @@ import re
 
 from runshepherd.diagnosis.fixes import fix_host_oom
 from runshepherd.diagnosis.rules.base import pat
-from runshepherd.diagnosis.rules.family import exits, family, fixes_by_evidence
+from runshepherd.diagnosis.rules.family import exits, family, fixes_by_evidence, words
+from runshepherd.diagnosis.rules.gpu_oom import MEMORY_WORDS, ON_A_DEVICE
 
 _HOST_EXPL = "The task used more memory (RAM) than it was given, so the machine stopped it."
 _HOST_FIX = (
@@ -46,6 +47,22 @@ _MACHINE_RAN_OUT = re.compile(
 _REDUCE = (
     "Use less memory at once: run fewer tasks or actors per node (Ray: request more memory or CPUs per task so "
     "fewer run together), fewer data-loader workers, or smaller batches/chunks; more RAM per node also works."
+)
+
+
+# Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): gpu_oom's memory words, said of no device
+ROOT_WORDS = (
+    words(MEMORY_WORDS, 0.6, "running out of memory (no GPU or other device named)", unless=ON_A_DEVICE),
+    # the kubelet's eviction message and node condition (kubernetes pkg/kubelet/eviction: "The node was low on
+    # resource: memory.", MemoryPressure)
+    words(r"\blow on resource:? memory\b|\bMemoryPressure\b", 0.64, "the node running low on memory"),
+    # shared memory (/dev/shm) that ran out: PyTorch's DataLoader says so ("It is possible that dataloader's workers
+    # are out of shared memory"), whatever signal killed the worker
+    words(
+        r"\b(?:out of|insufficient|not enough|no space (?:left )?(?:in|on)) (?:the )?shared memory\b|/dev/shm\b",
+        0.63,
+        "running out of shared memory (/dev/shm)",
+    ),
 )
 
 
@@ -182,4 +199,5 @@ FAMILY = family(
     fix_from_evidence=fixes_by_evidence(
         (_TOO_MUCH_AT_ONCE, "reduce_memory", _REDUCE), (_MACHINE_RAN_OUT, "reduce_memory", _REDUCE)
     ),
+    root_words=ROOT_WORDS,
 )

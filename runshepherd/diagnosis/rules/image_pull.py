@@ -7,7 +7,7 @@ import re
 from runshepherd.diagnosis.models import FixKind, Origin
 from runshepherd.diagnosis.prefilter import Gated
 from runshepherd.diagnosis.rules.base import ORDER_STATUS, Context, FunctionRule, Signal
-from runshepherd.diagnosis.rules.family import family
+from runshepherd.diagnosis.rules.family import family, words
 
 _PULL = re.compile(
     r"ErrImagePull|ImagePullBackOff|Failed to pull image|FAILED_IMAGE_PULL|manifest unknown|manifest for \S+ not found"
@@ -182,6 +182,20 @@ def _wrong_platform(ctx: Context) -> list[Signal]:
     return []
 
 
+# Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): the kubelet's pull reasons (ErrImagePull,
+# ImagePullBackOff, InvalidImageName) and a registry's refusal of an image, a manifest or a pull
+ROOT_WORDS = (
+    words(
+        r"\b(?:failed|unable|cannot|could not) to (?:pull|import|fetch) (?:the )?(?:\w+ )?image\b"
+        r"|\b(?:pull\w*|manifests?|registry|image)\b(?:[^.]|\.\S){0,60}\b(?:denied|not found|unauthori[sz]ed|forbidden"
+        r"|does not exist|failed|unknown|invalid|timed out|back-?off)\b|\b(?:ErrImagePull|ImagePullBackOff"
+        r"|InvalidImageName|ErrImageNeverPull)\b|\bmanifest unknown\b|\bpull access\b",
+        0.63,
+        "a container image that could not be pulled",
+    ),
+)
+
+
 FAMILY = family(
     "image_pull",
     origin="user",
@@ -190,4 +204,5 @@ FAMILY = family(
     fix_description="Check the image name and tag (or the registry credential) and resubmit.",
     rules=(FunctionRule("image_pull", _image_pull), FunctionRule("wrong_platform", _wrong_platform)),
     applies=("failed", "running"),
+    root_words=ROOT_WORDS,
 )

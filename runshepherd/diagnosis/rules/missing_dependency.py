@@ -7,7 +7,7 @@ import re
 from runshepherd.diagnosis.errorblock import exception_type
 from runshepherd.diagnosis.fixes import fix_dependency
 from runshepherd.diagnosis.rules.base import Context, FunctionRule, Signal, pat
-from runshepherd.diagnosis.rules.family import exits, family
+from runshepherd.diagnosis.rules.family import exits, family, words
 
 # Diagnosis does not know where the task ran (a container image on OSMO, the machine itself on local/Slurm),
 # so the wording names both rather than guessing.
@@ -221,6 +221,45 @@ def _model_type_unknown(ctx: Context) -> list[Signal]:
             )
         ]
     return []
+
+
+# Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): Python's import system (ModuleNotFoundError
+# "No module named", ImportError "cannot import name"), the shell's "command not found", the dynamic loader's
+# "cannot open shared object file", "undefined symbol", Windows' "DLL load failed", pip's resolver ("No matching
+# distribution", "ResolutionImpossible"), and the version checks libraries print ("requires torch>=2.1", "not compiled
+# with CUDA enabled", "version … incompatible")
+ROOT_WORDS = (
+    words(
+        r"\bno module named\b|\bcannot import (?:name )?\S|\b(?:could not|couldn't|failed to|unable to) import\b"
+        r"|\bcommand not found\b|\bnot found in (?:\$?PATH|path)\b|\bexecutable (?:file )?not found\b"
+        r"|\bcannot open shared object\b|\bundefined symbol\b|\bsymbol lookup error\b|\bDLL load failed\b"
+        r"|\b(?:cannot|can't|could not|couldn't|unable to|failed to) (?:open|load|find|locate|dlopen)\b(?:[^.]|\.\S){0,60}"
+        r"(?:\.so\b|\.so\.\d|\.dll\b|\.dylib\b|shared (?:object|librar)|dynamic librar|\bDSO\b)"
+        r"|(?:\.so(?:\.\d+)*|\.dll|\.dylib|\blibrar(?:y|ies))\b(?:[^.]|\.\S){0,60}\b(?:not found|missing|not loaded|cannot be "
+        r"(?:found|loaded|opened)|could not be (?:found|loaded|opened)|failed to load)",
+        0.64,
+        "a module, library or command that cannot be found or loaded",
+    ),
+    words(
+        r"\bnot installed\b|\bplease (?:pip )?(?:install|upgrade|update|reinstall)\b|\bpip install\b|\bconda install\b"
+        r"|\b(?:package|module|plugin|extension|backend|dependency|dependencies)\b(?:[^.]|\.\S){0,50}\b(?:not found|not "
+        r"installed|missing|not available|unavailable|cannot be (?:found|loaded)|could not be (?:found|loaded)|failed "
+        r"to load)|\bmissing (?:\w+ )?(?:package|module|dependency|dependencies|plugin|extension)\b",
+        0.6,
+        "a package that is not installed",
+    ),
+    words(
+        r"\bversions?\b(?:[^.]|\.\S){0,60}\b(?:mismatch|incompatib\w*|not (?:supported|compatible)|too (?:old|new|low|high)"
+        r"|unsupported)|\b(?:incompatib\w*|not compatible|mismatch\w*)\b(?:[^.]|\.\S){0,60}\bversions?\b"
+        r"|\brequires? (?:\w+ )?[\w.\-]+\s*(?:[<>=!~]=|>|<)\s*\d|\b[\w.\-]+\s*(?:>=|==|<=)\s*\d[\w.]*,? (?:is |are )?required\b"
+        r"|\bnot compiled with\b|\b(?:was|were)(?:n't| not) (?:compiled|built) with\b|\b(?:compiled|built) without\b"
+        r"|\bno matching distribution\b|\bcould not find a version that satisfies\b|\bResolutionImpossible\b"
+        r"|\bdependency conflict|\bconflicting dependencies\b",
+        0.6,
+        "an installed version that does not fit (too old, too new, or built without a feature)",
+        unless=r"\bdriver\b",
+    ),
+)
 
 
 FAMILY = family(
@@ -539,4 +578,5 @@ FAMILY = family(
     # (the JVM's UnsatisfiedLinkError: a native library a class needs is not on java.library.path,
     # https://docs.oracle.com/en/java/javase/21/docs/api/java.base/java/lang/UnsatisfiedLinkError.html)
     exceptions=r"^(?:\w+\.)*(?:ModuleNotFoundError|PackageNotFoundError|DistributionNotFound|UnsatisfiedLinkError)$",
+    root_words=ROOT_WORDS,
 )

@@ -7,7 +7,7 @@ import re
 from runshepherd.diagnosis.errorblock import Line
 from runshepherd.diagnosis.fixes import fix_nan
 from runshepherd.diagnosis.rules.base import ORDER_EVENT, Context, FunctionRule, Signal, pat
-from runshepherd.diagnosis.rules.family import family
+from runshepherd.diagnosis.rules.family import family, words
 
 _EXPL = (
     "Training diverged: the loss became NaN (not a number) or infinite, so the numbers stopped meaning "
@@ -262,6 +262,19 @@ def _nan_went_away(ctx: Context, s: Signal) -> bool:
     return finite >= RECOVERED_STEPS
 
 
+# Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): NaN and infinite values (IEEE 754's names,
+# numpy/sklearn "Input contains NaN, infinity", torch's anomaly detection), divergence
+ROOT_WORDS = (
+    words(
+        # ("inf" only as a value: "loss = inf", "contains inf", not a limit such as "errors allowed: 1/inf")
+        r"\bnan\b|(?:[=:]|\bis|\bare|\bbecame|\bbecomes|\bcontains?|\bgot)\s*[-+]?inf(?:inity)?\b|\binfinite\b"
+        r"|\bnon-?finite\b|\bdiverg\w*\b|\bexplod\w*\b",
+        0.6,
+        "NaN or infinite values (a diverging loss or bad data)",
+    ),
+)
+
+
 FAMILY = family(
     "nan_loss",
     origin="user",
@@ -336,4 +349,5 @@ FAMILY = family(
     applies=("failed", "running", "completed"),
     recovered=_nan_went_away,
     fixer=fix_nan,
+    root_words=ROOT_WORDS,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from runshepherd.diagnosis.rules.base import Context, FunctionRule, PatternRule, Signal, pat
-from runshepherd.diagnosis.rules.family import family, fixes_by_evidence
+from runshepherd.diagnosis.rules.family import family, fixes_by_evidence, words
 
 _EXPL = (
     "The GPUs or machines of this job stopped talking to each other (the communication library reported an error "
@@ -107,6 +107,22 @@ _MISUSE_FIX = (
 )
 
 
+# Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): the names of the communication libraries and
+# torch.distributed's parts (NCCL, Gloo, MPI, c10d, rendezvous, TCPStore, process groups, collectives)
+ROOT_WORDS = (
+    words(
+        r"\bNCCL\b|\bgloo\b|\bc10d\b|\bMPI\b|\bhorovod\b|\brendezvous\b|\bprocess ?group\b|\bcollective\b"
+        r"|\ball_?reduce\b|\ball_?gather\b|\breduce_?scatter\b|\bbarrier\b|\btorch\.distributed\b"
+        r"|\bMASTER_(?:ADDR|PORT)\b|\bworld[_ ]size\b|\branks?\b|\bTCPStore\b|\bDist(?:Backend|Store|Network)Error\b"
+        r"|\bheartbeat\b|\bwatchdog\b|\bbroadcast\b",
+        0.62,
+        "the communication between the job's processes (NCCL, Gloo, MPI, torch.distributed)",
+        # (torchrun's elastic agent reporting that a worker exited names torch.distributed, not a communication fault)
+        unless=r"\bshapes?\b|broadcast together|\belastic\b|ChildFailedError",
+    ),
+)
+
+
 FAMILY = family(
     "nccl_or_distributed",
     origin="infra",
@@ -200,4 +216,5 @@ FAMILY = family(
         (_MISUSE, "fix_code", _MISUSE_FIX),
         (_SETTINGS, "fix_code", _SETTINGS_FIX),
     ),
+    root_words=ROOT_WORDS,
 )

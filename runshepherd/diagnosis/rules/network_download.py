@@ -6,7 +6,7 @@ import re
 
 from runshepherd.diagnosis.errorblock import error_looking, progressed_after
 from runshepherd.diagnosis.rules.base import Context, FunctionRule, Signal, pat
-from runshepherd.diagnosis.rules.family import exits, family
+from runshepherd.diagnosis.rules.family import exits, family, words
 
 _EXPL = (
     "A download or a call to a remote service failed (the network, a name lookup or the remote server did "
@@ -129,6 +129,47 @@ def _pip_retries_unanswered(ctx: Context) -> list[Signal]:
             "the packages into the image, or install from wheels shipped as an input; then resubmit.",
         )
     ]
+
+
+# Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): the socket errors' strerror texts
+# ("Connection refused", "Connection reset by peer", "Network is unreachable", "No route to host"), the resolver's
+# ("Name or service not known", "Temporary failure in name resolution"), TLS, HTTP 429 and 5xx (RFC 9110 §15.6,
+# RFC 6585 §4), requests/urllib3 exception names (ConnectionError, MaxRetryError, ReadTimeout, ChunkedEncodingError)
+# and a download or fetch that failed; a connection between a job's own ranks is nccl_or_distributed's
+_BETWEEN_RANKS = (
+    r"\b(?:NCCL|gloo|c10d|rendezvous|TCPStore|MASTER_(?:ADDR|PORT)|process ?group|ranks?|torch\.distributed)\b"
+)
+ROOT_WORDS = (
+    words(
+        r"\bconnection (?:refused|reset|aborted|error|closed|timed out|failed|broken)\b|\b(?:could not|couldn't|failed"
+        r" to|unable to|cannot) (?:connect|reach|resolve|establish)\b|\bname or service not known\b|\bname resolution\b"
+        r"|\bgetaddrinfo\b|\bnetwork (?:is )?unreachable\b|\bno route to host\b|\bhost (?:is )?unreachable\b"
+        r"|\bremote (?:end|host) closed\b|\bECONNREFUSED\b|\bECONNRESET\b|\bEHOSTUNREACH\b|\bENETUNREACH\b"
+        r"|\bproxy\b|\bSSL\b|\bcertificate verify|\bhandshake\b|\bread timed? ?out\b|\bconnect(?:ion)? timeout\b"
+        r"|\bConnection ?Error\b|\bMax ?Retry\b|\bIncomplete ?Read\b|\bChunked ?Encoding\b|\bRemote ?Disconnected\b"
+        # huggingface_hub's LocalEntryNotFoundError: the file is not cached and the Hub could not be reached
+        r"|\bLocal ?Entry ?Not ?Found\b"
+        # a socket's own timeout (Python's socket.timeout, ssl's "The read operation timed out")
+        r"|\bsocket\.timeout\b|\b(?:read|write|handshake) operation timed out\b",
+        0.61,
+        "a network connection that failed",
+        unless=_BETWEEN_RANKS,
+    ),
+    words(
+        r"\b(?:HTTP(?: ?Error)?|status(?: code)?|code|error)\W{0,3}(?:5\d\d|429)\b|\b(?:5\d\d|429) (?:Server Error|Internal"
+        r"|Bad Gateway|Service Unavailable|Gateway Time-?out|Too Many Requests)\b|\btoo many requests\b|\brate.?limit"
+        r"|\bservice unavailable\b|\bbad gateway\b|\bgateway time-?out\b|\binternal server error\b",
+        0.63,
+        "a server refusing or failing a request (HTTP 429 or 5xx)",
+    ),
+    words(
+        r"\bdownload\w*\b|\bfetch\w*\b|\bBad ?Zip ?File\b|\bnot a (?:zip|gzip) file\b"
+        r"|\bError -3 while decompressing\b|\bunexpected end of (?:data|file|archive|stream)\b",
+        0.58,
+        "a download or fetch that failed",
+        unless=_BETWEEN_RANKS,
+    ),
+)
 
 
 FAMILY = family(
@@ -309,4 +350,5 @@ FAMILY = family(
     r"|(?:^|\.)(?:Connection|Connect|Network|NameResolution|Socket|SSL|Proxy|RateLimit|TooManyRequests|Throttl\w*"
     r"|ServiceUnavailable|BadGateway|GatewayTimeout|RemoteDisconnected|Download)\w*(?:Error|Exception)$",
     frames=r"/(?:urllib3|requests|aiohttp|httpx)/|/socket\.py$|/http/client\.py$|/ssl\.py$",
+    root_words=ROOT_WORDS,
 )

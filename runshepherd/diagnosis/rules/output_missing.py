@@ -6,7 +6,7 @@ import re
 
 from runshepherd.diagnosis.fixes import fix_outputs
 from runshepherd.diagnosis.rules.base import ORDER_STATUS, Context, FunctionRule, PatternRule, Signal, pat
-from runshepherd.diagnosis.rules.family import family
+from runshepherd.diagnosis.rules.family import family, words
 
 _TYPO = re.compile(r"\{\{\s*outputs\s*\}\}")
 _EXPL_TYPO = (
@@ -108,6 +108,18 @@ _DECLARED_LINES = PatternRule(
     in_warnings=True,
 )
 
+# Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): a run that wrote no outputs
+ROOT_WORDS = (
+    words(
+        r"\bno (?:outputs?|artifacts?|results?) (?:were |was )?(?:found|written|saved|produced|generated|uploaded)\b"
+        r"|\boutputs?\b(?:[^.]|\.\S){0,40}\b(?:missing|empty|not (?:found|written|produced|created|uploaded))\b"
+        r"|\bnothing to (?:upload|save)\b|\b(?:failed|unable) to (?:save|upload|write|collect) (?:the )?outputs?\b",
+        0.6,
+        "outputs the run was expected to write",
+    ),
+)
+
+
 FAMILY = family(
     "output_missing",
     origin="user",
@@ -117,4 +129,5 @@ FAMILY = family(
     rules=(FunctionRule("outputs_missing", _outputs_missing), _TYPO_LINES, _OUTPUT_LINES, _DECLARED_LINES),
     applies=("failed", "completed"),
     fixer=fix_outputs,
+    root_words=ROOT_WORDS,
 )

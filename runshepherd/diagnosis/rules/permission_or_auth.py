@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from runshepherd.diagnosis.rules.base import pat
-from runshepherd.diagnosis.rules.family import exits, family, fixes_by_evidence
+from runshepherd.diagnosis.rules.family import exits, family, fixes_by_evidence, words
 
 # The operating system refusing a file (``[Errno 13] Permission denied: '/tmp/x'``, ``execve(): run.sh: Permission
 # denied``) is fixed on the file or the path (its mode, its owner, a directory the job may write), not with a
@@ -41,6 +41,29 @@ _FIX = (
     "register it with the scheduler's credential store (for OSMO: `osmo credential set`), accept the model's "
     "licence if it is gated, or fix the file's permissions. Never paste secrets into the spec."
 )
+
+# Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): strerror(EACCES) "Permission denied" and
+# strerror(EPERM) "Operation not permitted" (PermissionError, Errno 13), HTTP 401 Unauthorized and 403 Forbidden
+# (RFC 9110 §15.5.2, §15.5.4), and the words cloud SDKs and hubs use for a missing, invalid or expired token or key
+ROOT_WORDS = (
+    words(
+        r"\bpermission denied\b|\baccess (?:is )?denied\b|\bdenied\b|\bunauthori[sz]ed\b|\bforbidden\b"
+        r"|\b(?:status(?: code)?|HTTP(?: Error)?|error|code)\W{0,3}(?:401|403)\b|\b(?:401|403) (?:Client Error|Unauthorized"
+        r"|Forbidden)\b|\boperation not permitted\b|\bEACCES\b|\bEPERM\b|\bErrno 13\b",
+        0.62,
+        "access being refused (permission, login or token)",
+    ),
+    words(
+        r"\bauthenticat\w*\b(?:[^.]|\.\S){0,40}\b(?:fail\w*|error|required|invalid)\b|\b(?:invalid|expired|missing|bad|revoked)"
+        r"\b(?:[^.]|\.\S){0,20}\b(?:token|credentials?|api[ _-]?key|password|secret|access key)\b|\b(?:token|credentials?"
+        r"|api[ _-]?key|access key)\b(?:[^.]|\.\S){0,30}\b(?:invalid|expired|missing|not (?:found|set|provided|valid)|required"
+        r"|rejected)\b|\bnot logged in\b|\blog ?in (?:required|failed)\b|\bgated (?:repo|model)\b"
+        r"|\bNo ?Credentials\b|\bread-only file ?system\b|\bEROFS\b",
+        0.6,
+        "missing or invalid credentials (a token, a key, a login)",
+    ),
+)
+
 
 FAMILY = family(
     "permission_or_auth",
@@ -150,4 +173,5 @@ FAMILY = family(
     r"|Authentication|Authori[sz]ation|Credentials?|Forbidden|AccessDenied|PermissionDenied|(?:Invalid|Expired|Missing)"
     r"Token|Token(?:Expired|Invalid))\w*(?:Error|Exception)$",
     fix_from_evidence=fixes_by_evidence((_FILE_REFUSED, "fix_path", _PATH_FIX), evidence_only=True),
+    root_words=ROOT_WORDS,
 )

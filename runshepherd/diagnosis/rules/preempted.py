@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from runshepherd.diagnosis.rules.base import PatternRule, pat
-from runshepherd.diagnosis.rules.family import exits, family
+from runshepherd.diagnosis.rules.family import exits, family, words
 
 _EXPL = (
     "The job was stopped by the platform, not by its own code: it was preempted by higher-priority work, or "
@@ -48,6 +48,23 @@ _EVICTED = PatternRule(
     fix_description=_FIX,
     patterns=(pat(r"\bEvicted\b|pod (?:was )?evicted", 0.72),),
 )
+
+# Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): preemption and spot reclamation in the
+# schedulers' and clouds' words (Slurm's PREEMPTED and NODE_FAIL job states, Kubernetes' eviction of a pod, a spot
+# VM reclaimed, host maintenance)
+ROOT_WORDS = (
+    words(
+        r"\bpreempt\w*\b|\bspot (?:instance|vm|node)s?\b(?:[^.]|\.\S){0,40}\b(?:reclaim\w*|terminat\w*|interrupt\w*)\b"
+        r"|\b(?:reclaim\w*|interrupt(?:ed|ion))\b(?:[^.]|\.\S){0,20}\b(?:instance|node|vm|spot)\b|\bevict\w*\b"
+        r"|\bhost maintenance\b|\bnode (?:was )?(?:terminated|drained|shut ?down|lost|removed)\b|\bNODE_FAIL\b"
+        # Slurm's NODE_FAIL reason ("DUE TO NODE FAILURE"), a requeued job, a spot "interruption notice", the
+        # kubelet's graceful node shutdown
+        r"|\bpre-empt\w*|\bnode failure\b|\brequeu\w*\b|\binterruption notice\b|\bgraceful node shutdown\b",
+        0.6,
+        "the job being preempted or its node taken away",
+    ),
+)
+
 
 FAMILY = family(
     "preempted",
@@ -141,4 +158,5 @@ FAMILY = family(
     # 143 = SIGTERM from outside (too weak alone to decide: a person's cancel sends it too; with nothing else the
     # verdict is "unknown", never "healthy"); OSMO 3001/3006 = the platform stopped the task
     exit_codes=(exits(143, -15, strength=0.45), exits(3001, 3006, strength=0.85)),
+    root_words=ROOT_WORDS,
 )

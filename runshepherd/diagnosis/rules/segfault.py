@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from runshepherd.diagnosis.rules.base import pat
-from runshepherd.diagnosis.rules.family import exits, family, fixes_by_evidence
+from runshepherd.diagnosis.rules.family import exits, family, fixes_by_evidence, words
 
 _SEG_EXPL = (
     "The program crashed inside native code (a segmentation fault or abort), not in your Python: "
@@ -42,6 +42,20 @@ _ABORT = (
     r"^\W*(?:\S+: )?Aborted(?: \(core dumped\))?\s*$|terminate called after throwing|Check failure stack trace"
     r"|Fatal Python error: Aborted|is killed by signal: Aborted|SIGABRT|Signal 6\b|\bAbort trap\b|^zsh: abort"
     r"|[Aa]ssertion\b.{0,200}\bfailed"
+)
+
+
+# Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): the shell's and glibc's names for a process
+# killed by a fatal signal (strsignal: "Segmentation fault", "Bus error", "Illegal instruction", "Aborted") and
+# glibc's heap checks ("double free", "free(): invalid pointer", "stack smashing detected")
+ROOT_WORDS = (
+    words(
+        r"\bsegmentation fault\b|\bsegfault\b|\bSIGSEGV\b|\bcore dumped\b|\billegal instruction\b|\bbus error\b"
+        r"|\bSIG(?:BUS|ABRT|ILL)\b|\bstack smashing\b|\bdouble free\b|\bfree\(\): invalid\b|\bcorrupted (?:size"
+        r"|double-linked|unsorted)\b|\baccess violation\b",
+        0.6,
+        "a crash in native code (a fatal signal)",
+    ),
 )
 
 
@@ -107,4 +121,5 @@ FAMILY = family(
     # when another family read an earlier line, the abort is that error's echo; a segmentation fault never is
     echo_evidence=_ABORT,
     fix_from_evidence=fixes_by_evidence((_AT_IMPORT, "fix_code", _IMPORT_FIX), (_LAUNCHER_ONLY, "retry", _RETRY_FIX)),
+    root_words=ROOT_WORDS,
 )

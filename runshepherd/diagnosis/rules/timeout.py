@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from runshepherd.diagnosis.fixes import fix_timeout
 from runshepherd.diagnosis.rules.base import PatternRule, pat
-from runshepherd.diagnosis.rules.family import exits, family
+from runshepherd.diagnosis.rules.family import exits, family, words
 
 _EXPL = "The run was stopped because it reached its time limit before finishing."
 _FIX = (
@@ -52,6 +52,19 @@ _NOT_READY = PatternRule(
         ),
     ),
 )
+
+# Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): "timed out" (strerror(ETIMEDOUT),
+# TimeoutError), gRPC/absl DEADLINE_EXCEEDED ("Deadline Exceeded"), a scheduler's time limit
+ROOT_WORDS = (
+    words(
+        r"(?<!\bnot )(?<!n't )\btimed? ?out\b|\btimeout\b(?!\s*[=:]\s*\d)|\bdeadline (?:exceeded|expired)\b|\bDEADLINE_EXCEEDED\b|\btime ?limit\b"
+        r"|\bwall ?(?:clock|time)\b(?:[^.]|\.\S){0,30}\b(?:exceeded|limit)\b|\bexceeded (?:the |its )?(?:time|wall)"
+        r"|\btook too long\b|\bETIMEDOUT\b",
+        0.58,
+        "a time limit or a deadline",
+    ),
+)
+
 
 FAMILY = family(
     "timeout",
@@ -139,4 +152,5 @@ FAMILY = family(
         exits(-29, -28, strength=0.85, explanation=_EXPL + " (PBS reports it as a negative exit status.)"),
     ),
     fixer=fix_timeout,
+    root_words=ROOT_WORDS,
 )

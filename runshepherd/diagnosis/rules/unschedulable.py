@@ -9,7 +9,7 @@ from runshepherd.diagnosis.fixes import fix_unschedulable
 from runshepherd.diagnosis.pending import _from_reasons, translate
 from runshepherd.diagnosis.prefilter import Gated
 from runshepherd.diagnosis.rules.base import ORDER_EVENT, ORDER_STATUS, Context, FunctionRule, PatternRule, Signal, pat
-from runshepherd.diagnosis.rules.family import family
+from runshepherd.diagnosis.rules.family import family, words
 
 _MARKERS = re.compile(
     r"FailedScheduling|Error scheduling|error selecting node for pod|Unschedulable|\d+/\d+ nodes are available|Insufficient nvidia\.com/gpu|Reason=\w+|"
@@ -251,6 +251,25 @@ def _tune_trials_never_start(ctx: Context) -> list[Signal]:
     return []
 
 
+# Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): the Kubernetes scheduler's FailedScheduling
+# words ("0/3 nodes are available", "Insufficient nvidia.com/gpu", "didn't match Pod's node affinity"), Slurm's
+# pending reasons and sbatch's refusal ("Requested node configuration is not available", ReqNodeNotAvail), and a
+# cloud without the capacity or quota to provision
+ROOT_WORDS = (
+    words(
+        r"\bunschedulable\b|\b\d+ Insufficient [\w./-]+|\b\d+/\d+ nodes are available\b|\bno nodes? (?:available|found"
+        r"|match)|\bdidn't match (?:Pod's )?node\b|\bReqNodeNotAvail\b|\brequested node configuration is not "
+        r"available\b|\bunable to allocate resources\b|\b(?:not enough|insufficient) (?:resources|capacity|nodes|gpus"
+        r"|instances)\b|\b(?:resources?|capacity|instances?|nodes?) (?:are |is )?(?:not available|unavailable)\b"
+        r"|\b(?:failed|unable|could not|cannot) (?:to )?provision\w*|\bprovision\w* (?:failed|timed out|error)\b"
+        r"|\b(?:wait\w*|timed out)\b(?:[^.]|\.\S){0,60}\bto be (?:provisioned|allocated|scheduled)\b|\bout of capacity\b|\bquota\b(?:[^.]|\.\S){0,40}\b(?:exceeded|reached|insufficient)\b",
+        0.62,
+        "resources the cluster or cloud cannot provide (no node fits, no capacity or quota)",
+        unless=r"\b(?:disk|storage|inode)s?\b",
+    ),
+)
+
+
 FAMILY = family(
     "unschedulable",
     origin="capacity",
@@ -274,4 +293,5 @@ FAMILY = family(
     # exception classes named for capacity the cluster or cloud does not have (SkyPilot's ResourcesUnavailableError,
     # https://docs.skypilot.co/en/latest/reference/api.html; an InsufficientCapacity error of a cloud SDK)
     exceptions=r"(?:^|\.)(?:ResourcesUnavailable|InsufficientCapacity|InsufficientResources|NoCapacity)\w*(?:Error|Exception)?$",
+    root_words=ROOT_WORDS,
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from runshepherd.diagnosis.errorblock import chained_after, exception_type
 from runshepherd.diagnosis.rules.base import Context, FunctionRule, PatternRule, Signal, pat
-from runshepherd.diagnosis.rules.family import family
+from runshepherd.diagnosis.rules.family import family, words
 
 _FIX = (
     "Fix the code at the line the traceback points to (the last frame in your own files), test it on a small "
@@ -66,6 +66,25 @@ def _root_exception(ctx: Context) -> list[Signal]:
     return out
 
 
+# Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): the words of Python's built-in exceptions
+# (TypeError "not subscriptable", "not callable", AttributeError "has no attribute", IndexError "out of range",
+# NameError "is not defined") and of tensor libraries' shape and dtype checks ("size mismatch", "mat1 and mat2")
+ROOT_WORDS = (
+    words(
+        r"\bshapes?\b(?:[^.]|\.\S){0,40}\b(?:mismatch|do(?:es)? not match|incompatible|invalid)\b|\bsize mismatch\b"
+        r"|\bsizes? of tensors? must match\b|\bmust match the size\b|\bdimensions?\b(?:[^.]|\.\S){0,30}\b(?:mismatch|out of range"
+        r"|do(?:es)? not match)\b|\bmat1 and mat2\b|\bdtype\b|\bscalar type\b|\bhas no attribute\b"
+        r"|\bnot subscriptable\b|\bnot callable\b|\bnot iterable\b|\bunsupported operand\b|\bobject of type\b"
+        r"|\bindex (?:\d+ )?(?:is )?out of (?:range|bounds)\b|\breferenced before assignment\b|\bis not defined\b"
+        r"|\btakes \d+ positional\b|\bunexpected keyword argument\b|\bmissing \d+ required positional\b"
+        r"|\bunhashable\b|\bcan(?:'|no)t convert\b|\bnot JSON serializable\b|\bdivision by zero\b"
+        r"|\bbroadcast together\b|\brecursion depth\b|\bnot supported between instances\b",
+        0.6,
+        "a mistake in the program's own code (a shape, a type, an attribute)",
+    ),
+)
+
+
 FAMILY = family(
     "user_code_error",
     origin="user",
@@ -73,4 +92,5 @@ FAMILY = family(
     explanation="The program stopped with an error in its own code.",
     fix_description=_FIX,
     rules=(_SHAPES, FunctionRule("root_exception", _root_exception)),
+    root_words=ROOT_WORDS,
 )

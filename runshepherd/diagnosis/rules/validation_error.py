@@ -7,7 +7,7 @@ import re
 from runshepherd.diagnosis.fixes import fix_validation
 from runshepherd.diagnosis.prefilter import Gated
 from runshepherd.diagnosis.rules.base import ORDER_STATUS, Context, FunctionRule, PatternRule, Signal, pat
-from runshepherd.diagnosis.rules.family import family
+from runshepherd.diagnosis.rules.family import family, words
 from runshepherd.diagnosis.rules.unschedulable import SLURM_PLACEMENT_REFUSAL
 
 _CAPACITY = re.compile(
@@ -255,6 +255,28 @@ def _setting_never_given(ctx: Context) -> list[Signal]:
     return []
 
 
+# Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): argparse's own messages ("usage:",
+# "unrecognized arguments", "invalid choice", "the following arguments are required"), pydantic's ("validation
+# error", "Field required", "Extra inputs are not permitted"), and the words configuration checks use ("must be",
+# "expected one of", "invalid value")
+ROOT_WORDS = (
+    words(
+        r"\binvalid (?:value|argument|choice|config\w*|option|literal|parameter|input|setting|key|field|format|mode"
+        r"|combination)s?\b|\bmust be\b|\bshould be (?:one of|a|an|in|either|between|set|positive|greater|less)\b"
+        r"|\bexpected one of\b|\bunrecogni[sz]ed (?:arguments?|options?|keys?|parameters?|fields?)\b|\bunknown "
+        r"(?:arguments?|options?|parameters?|keys?|fields?|choice|config\w*)\b|\busage:|\bthe following arguments are "
+        r"required\b|\bmissing (?:\d+ )?required (?:arguments?|fields?|keys?|parameters?|options?)\b|\bfield required\b"
+        r"|\bextra (?:fields|inputs?) (?:are )?not permitted\b|\bvalidation (?:error|failed)\b|\bconfig(?:uration)? "
+        r"(?:error|invalid)\b|\b(?:failed to|cannot|could not) parse\b|\bparse error\b|\bnot understood\b"
+        r"|\bout of (?:the )?(?:allowed |valid )?range\b|\bmutually exclusive\b|\bcannot be (?:used|combined) "
+        r"(?:with|together)\b|\bis required\b",
+        0.58,
+        "a setting or argument with a value the program does not accept",
+    ),
+    words(r"\bnot supported\b|\bunsupported\b|\bonly supports?\b", 0.55, "a setting the program does not support"),
+)
+
+
 FAMILY = family(
     "validation_error",
     origin="config",
@@ -284,4 +306,5 @@ FAMILY = family(
     r"|GrammarParseError)$",
     applies=("failed", "running"),
     fixer=fix_validation,
+    root_words=ROOT_WORDS,
 )

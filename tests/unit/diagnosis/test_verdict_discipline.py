@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from runshepherd.diagnosis import diagnose_log_text
+import pytest
+
+from runshepherd.backends.base import Status
+from runshepherd.diagnosis import DiagnosisInput, TaskRecord, diagnose, diagnose_log_text
+from runshepherd.diagnosis.rules.family import words
+
+from .families.real import diagnose_dev
 
 
 def test_an_error_line_no_family_knows_is_unknown_quoting_it() -> None:
@@ -64,7 +70,8 @@ def test_an_unexplained_error_the_run_kept_making_progress_past_is_a_less_sure_h
     d = diagnose_log_text(log)
     assert d.label == "healthy" and d.confidence < 0.8
     stopped = "\n".join(log.splitlines()[:3])  # the same error as the last thing the run printed
-    assert diagnose_log_text(stopped).label == "unknown"
+    d = diagnose_log_text(stopped)  # never healthy: its words ("connection refused") give a weak reading
+    assert d.label == "network_download" and d.confidence < 0.8 and "reading of one line" in d.explanation
 
 
 def test_a_failure_the_run_went_on_past_is_not_the_verdict_but_one_it_repeats_is() -> None:
@@ -146,3 +153,45 @@ def test_a_healthy_verdict_after_an_error_says_it_saw_the_error() -> None:
     assert "went on past it" in d.explanation and "not a git repository" in d.explanation
     clean = diagnose_log_text("Epoch 1/3\n100/100 [====] - 5s 50ms/step - loss: 0.51\n")
     assert clean.label == "healthy" and "shows no error" in clean.explanation
+
+
+@pytest.mark.parametrize(
+    ("case_id", "quoted"),
+    [
+        ("a-0164", "Unable to load cuDNN DSO"),
+        ("t-0028", "Can't find 'adapter_config.json'"),
+        ("w-0015", "This container was built for NVIDIA Driver Release 450.51 or later, but"),
+    ],
+)
+def test_an_error_no_rule_names_is_read_by_the_families_words_before_unknown(case_id: str, quoted: str) -> None:
+    """The backoff before "unknown" (rootline.py): the root error line's own words (a library that cannot be
+    loaded, a file that cannot be found, a driver release) point to a family. The verdict is weak, quotes the line
+    and says it is a reading of that one line; the fix is the family's."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] and 0.5 <= d.confidence <= 0.65
+    assert any(quoted in e for e in d.evidence) and "reading of one line" in d.explanation
+    assert quoted[:30] in d.explanation and d.fix.kind != "none"
+
+
+def test_the_root_line_reading_never_replaces_a_family_or_healthy_and_only_reads_failed_runs() -> None:
+    wrote = "step 10 loss 0.4\nERROR: could not open shared object libfoo.so\n"
+    assert diagnose_log_text(wrote).label == "missing_dependency"  # the line's words, read weakly
+    # a family's own wording keeps its verdict and its confidence
+    d = diagnose_log_text("Traceback (most recent call last):\nModuleNotFoundError: No module named 'foo'\n")
+    assert d.label == "missing_dependency" and d.confidence >= 0.8 and "reading of one line" not in d.explanation
+    # a run that went on past the error is still healthy
+    past = "ERROR: could not open shared object libfoo.so\n" + "".join(f"step {i} loss 0.{i}\n" for i in range(1, 6))
+    assert diagnose_log_text(past).label == "healthy"
+    # a completed run is never read for a failure; a failed one is
+    logs = {"t": ["ERROR: could not open shared object libfoo.so"]}
+    done = diagnose(DiagnosisInput(status=Status.COMPLETED, tasks=[], log_lines=logs))
+    assert [x.label for x in done] == ["healthy"]
+    failed = diagnose(DiagnosisInput(tasks=[TaskRecord(name="t", status="FAILED")], log_lines=logs))
+    assert [x.label for x in failed] == ["missing_dependency"] and failed[0].confidence <= 0.65
+    # words no family's vocabulary knows stay "unknown"
+    assert diagnose_log_text("FATAL: frobnicator lost its marbles (code 7)\n").label == "unknown"
+
+
+def test_a_root_line_reading_is_weaker_than_any_family_wording() -> None:
+    with pytest.raises(ValueError, match="outside 0.5-0.65"):
+        words(r"\bboom\b", 0.8, "an explosion")

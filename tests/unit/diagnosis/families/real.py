@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 
 from runshepherd.diagnosis import Diagnosis, diagnose_log_text
+from runshepherd.diagnosis.engine import root_reading
+from runshepherd.diagnosis.rules import Context, Signal
 
 ROOT = Path(__file__).resolve().parents[3] / "data" / "diagnosis_real"
 VALIDATION_PARTS = ("c-", "d-", "e-")
@@ -35,3 +37,17 @@ def diagnose_dev(case_id: str) -> tuple[Diagnosis, str, dict[str, str]]:
     d = diagnose_log_text(text, case_id)
     assert all(e in text for e in d.evidence), "evidence must be verbatim lines of the log"
     return d, text, record
+
+
+def assert_read_as(case_id: str, label: str, quoted: str) -> None:
+    """The root-line reading of a DEV case names ``label``, weakly, quoting the line and saying it is a reading."""
+    s = read_dev(case_id)
+    assert s is not None and s.label == label and 0.5 <= s.strength <= 0.65, s
+    assert any(quoted in e for e in s.evidence) and "reading of one line" in s.explanation
+
+
+def read_dev(case_id: str) -> Signal | None:
+    """The root-line reading (the backoff before "unknown", rootline.py) of one DEV case, a pure function of its log:
+    what the verdict would say if no rule had named the failure."""
+    text, _ = dev_case(case_id)
+    return root_reading(Context.build(log_lines=text.splitlines()))

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import diagnose_dev
+from .real import assert_read_as, diagnose_dev
 
 
 @pytest.mark.parametrize("case_id", ["b-0142", "b-0056", "b-0057"])
@@ -78,3 +78,9 @@ def test_numpy_preallocating_a_file_without_room_is_disk_full() -> None:
 )
 def test_enospc_in_the_systems_language(log: str) -> None:
     assert diagnose_log_text(log).label == "disk_full", log
+
+
+def test_root_line_vocabulary_reads_disk_full() -> None:
+    """The backoff before "unknown" (rootline.py) reads b-0055's root error line by this family's words alone:
+    "OSError: [Errno 122] Disk quota exceeded"."""
+    assert_read_as("b-0055", "disk_full", "OSError: [Errno 122] Disk quota exceeded")

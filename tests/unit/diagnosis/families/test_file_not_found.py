@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import diagnose_dev
+from .real import assert_read_as, diagnose_dev
 
 TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
 
@@ -242,3 +242,9 @@ def test_exception_class_named_for_a_missing_object_but_not_the_hubs_local_cache
         + "huggingface_hub.errors.LocalEntryNotFoundError: Connection error, and we cannot find the requested files.\n"
     )
     assert diagnose_log_text(offline).label == "network_download"
+
+
+def test_root_line_vocabulary_reads_file_not_found() -> None:
+    """The backoff before "unknown" (rootline.py) reads b-0006's root error line by this family's words alone:
+    "FileNotFoundError: [Errno 2] No such file or directory"."""
+    assert_read_as("b-0006", "file_not_found", "FileNotFoundError: [Errno 2] No such file or directory")

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import diagnose_dev
+from .real import assert_read_as, diagnose_dev
 
 
 @pytest.mark.parametrize("case_id", ["a-0005", "a-0081"])
@@ -174,3 +174,9 @@ def test_the_legacy_thc_check_glued_to_a_progress_bar() -> None:
     """fairseq's bar, then THC's ``THCudaCheck FAIL … error=2 : out of memory`` on the same line (l-0021)."""
     d, _, record = diagnose_dev("l-0021")
     assert d.label == record["label"] == "gpu_oom"
+
+
+def test_root_line_vocabulary_reads_gpu_oom() -> None:
+    """The backoff before "unknown" (rootline.py) reads a-0003's root error line by this family's words alone:
+    "XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate"."""
+    assert_read_as("a-0003", "gpu_oom", "XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate")

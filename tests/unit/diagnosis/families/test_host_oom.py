@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import diagnose_dev
+from .real import assert_read_as, diagnose_dev
 
 TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
 
@@ -248,3 +248,9 @@ def test_ray_object_store_and_memory_monitor_errors() -> None:
         "ray.exceptions.RayOutOfMemoryError: More than 95% of the memory on node ip-10-0-0-1 is used (30.1 / 31.3 GB).",
     ):
         assert diagnose_log_text(TB + line + "\n").label == "host_oom"
+
+
+def test_root_line_vocabulary_reads_host_oom() -> None:
+    """The backoff before "unknown" (rootline.py) reads a-0008's root error line by this family's words alone:
+    "srun: error: Orion-01-01: task 4: Out Of Memory"."""
+    assert_read_as("a-0008", "host_oom", "srun: error: Orion-01-01: task 4: Out Of Memory")

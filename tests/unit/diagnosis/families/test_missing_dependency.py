@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import diagnose_dev
+from .real import assert_read_as, diagnose_dev
 
 TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
 
@@ -484,3 +484,9 @@ def test_jvm_native_library_and_npm_registry_misses() -> None:
     # npm's E404 (https://docs.npmjs.com/common-errors)
     npm = "npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/left-padd - Not found\n"
     assert diagnose_log_text(npm).label == "missing_dependency"
+
+
+def test_root_line_vocabulary_reads_missing_dependency() -> None:
+    """The backoff before "unknown" (rootline.py) reads a-0164's root error line by this family's words alone:
+    "Unable to load cuDNN DSO"."""
+    assert_read_as("a-0164", "missing_dependency", "Unable to load cuDNN DSO")

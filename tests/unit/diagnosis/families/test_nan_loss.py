@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import diagnose_dev
+from .real import assert_read_as, diagnose_dev
 
 
 @pytest.mark.parametrize("case_id", ["a-0212", "a-0057", "a-0119"])
@@ -204,3 +204,9 @@ def test_a_grad_norm_that_is_finite_or_a_correct_loss_is_no_divergence() -> None
         "WARNING: grad norm is 3.2. Clipping.\nINFO: loss is not correct yet, waiting for warm-up\nepoch 1 loss=0.41\n"
     )
     assert diagnose_log_text(log).label != "nan_loss"
+
+
+def test_root_line_vocabulary_reads_nan_loss() -> None:
+    """The backoff before "unknown" (rootline.py) reads a-0059's root error line by this family's words alone:
+    "returned nan values in its 0th output"."""
+    assert_read_as("a-0059", "nan_loss", "returned nan values in its 0th output")

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import diagnose_dev
+from .real import assert_read_as, diagnose_dev
 
 TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
 
@@ -265,3 +265,9 @@ def test_exception_class_named_for_a_connection_in_any_library() -> None:
     # the message names no network error, the class does
     log = TB + "websockets.exceptions.ConnectionClosedError: no close frame received or sent\n"
     assert diagnose_log_text(log).label == "network_download"
+
+
+def test_root_line_vocabulary_reads_network_download() -> None:
+    """The backoff before "unknown" (rootline.py) reads b-0070's root error line by this family's words alone:
+    "LocalEntryNotFoundError"."""
+    assert_read_as("b-0070", "network_download", "LocalEntryNotFoundError")

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import diagnose_dev
+from .real import assert_read_as, diagnose_dev
 
 
 @pytest.mark.parametrize("case_id", ["b-0054", "b-0051", "b-0122"])
@@ -49,3 +49,9 @@ def test_cromwell_missing_output_from_a_real_thread() -> None:
 def test_dvc_stage_whose_declared_output_was_not_written() -> None:
     d, _, record = diagnose_dev("k-0031")
     assert d.label == record["label"] == "output_missing"
+
+
+def test_root_line_vocabulary_reads_output_missing() -> None:
+    """The backoff before "unknown" (rootline.py) reads b-0119's root error line by this family's words alone:
+    "failed to save outputs"."""
+    assert_read_as("b-0119", "output_missing", "failed to save outputs")

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import diagnose_dev
+from .real import assert_read_as, diagnose_dev
 
 TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
 
@@ -152,3 +152,9 @@ def test_exception_class_named_for_a_refused_credential() -> None:
     # openai-python's documented error table: 401 AuthenticationError (the message is the server's JSON)
     log = TB + "openai.AuthenticationError: Error code: 401 - {'error': {'code': 'invalid_api_key'}}\n"
     assert diagnose_log_text(log).label == "permission_or_auth"
+
+
+def test_root_line_vocabulary_reads_permission_or_auth() -> None:
+    """The backoff before "unknown" (rootline.py) reads b-0016's root error line by this family's words alone:
+    "401 Client Error: Unauthorized"."""
+    assert_read_as("b-0016", "permission_or_auth", "401 Client Error: Unauthorized")

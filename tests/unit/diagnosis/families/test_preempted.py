@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import diagnose_dev
+from .real import assert_read_as, diagnose_dev
 
 TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
 
@@ -135,3 +135,9 @@ def test_taint_eviction_and_compute_engine_host_events() -> None:
     # Compute Engine system events (https://cloud.google.com/compute/docs/instances/host-maintenance-overview)
     gce = "2024-05-01T03:12:44Z  compute.instances.hostError  train-vm-0  Instance terminated due to a host error\n"
     assert diagnose_log_text(gce).label == "preempted"
+
+
+def test_root_line_vocabulary_reads_preempted() -> None:
+    """The backoff before "unknown" (rootline.py) reads t-0003's root error line by this family's words alone:
+    "DUE TO NODE FAILURE"."""
+    assert_read_as("t-0003", "preempted", "DUE TO NODE FAILURE")

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import diagnose_dev
+from .real import assert_read_as, diagnose_dev
 
 TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
 
@@ -146,3 +146,9 @@ def test_slurm_deadline_state() -> None:
     # squeue's JOB STATE CODES: DEADLINE "Job terminated on deadline" (https://slurm.schedmd.com/squeue.html)
     d = diagnose_log_text("JobId=4242 JobName=train\n   JobState=DEADLINE Reason=DeadLine Dependency=(null)\n")
     assert d.label == "timeout"
+
+
+def test_root_line_vocabulary_reads_timeout() -> None:
+    """The backoff before "unknown" (rootline.py) reads b-0063's root error line by this family's words alone:
+    "walltime 86415 exceeded limit 86400"."""
+    assert_read_as("b-0063", "timeout", "walltime 86415 exceeded limit 86400")

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import diagnose_dev
+from .real import assert_read_as, diagnose_dev
 
 
 @pytest.mark.parametrize("case_id", ["b-0014", "b-0117", "b-0184"])
@@ -228,3 +228,9 @@ def test_exception_class_named_for_missing_capacity() -> None:
     )
     tb = 'Traceback (most recent call last):\n  File "launch.py", line 3, in <module>\n    sky.launch(task)\n'
     assert diagnose_log_text(tb + line).label == "unschedulable"
+
+
+def test_root_line_vocabulary_reads_unschedulable() -> None:
+    """The backoff before "unknown" (rootline.py) reads b-0014's root error line by this family's words alone:
+    "0/6 nodes are available"."""
+    assert_read_as("b-0014", "unschedulable", "0/6 nodes are available")

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import diagnose_dev
+from .real import assert_read_as, diagnose_dev
 
 
 @pytest.mark.parametrize("case_id", ["b-0082", "b-0194", "b-0172"])
@@ -240,3 +240,9 @@ def test_a_protobuf_text_format_config_that_does_not_parse_is_a_config_error() -
     d, _, record = diagnose_dev("v-0022")  # caffe solver prototxt with an unknown field, then glog's abort
     assert d.label == record["label"] == "validation_error"
     assert any("Error parsing text-format" in e for e in d.evidence)
+
+
+def test_root_line_vocabulary_reads_validation_error() -> None:
+    """The backoff before "unknown" (rootline.py) reads b-0089's root error line by this family's words alone:
+    "unrecognized arguments: --local_rank=1"."""
+    assert_read_as("b-0089", "validation_error", "unrecognized arguments: --local_rank=1")

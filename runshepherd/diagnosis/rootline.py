@@ -1,0 +1,169 @@
+"""The backoff before "unknown": read a failed log's root error line by the families' own vocabularies.
+
+When no rule names the failure, the verdict used to be "unknown" even when the log's last error says, in plain
+words, what kind of thing went wrong ("failed to allocate 2 GiB on device", "403 Forbidden", "deadline exceeded").
+Each family declares a small documented vocabulary (``Family.root_words``); this module picks the root error line
+(the scheduler's reason, the exception that ended the run, the last ``Error:``/``FATAL``/glog ``E``/``F`` line the
+run did not get past) and reads it. The result is a weak signal (0.5-0.65) whose explanation quotes the line and
+says it is a reading of that one line. It is only asked when the verdict would otherwise be "unknown".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from runshepherd.diagnosis.errorblock import _FAILING, _INFO_LEVEL, Line, exception_type, is_warning
+from runshepherd.diagnosis.rules.base import ORDER_EVENT, ORDER_FAILURE_MESSAGE, Context, Signal
+from runshepherd.diagnosis.rules.family import FAMILIES, RootWords, _plain
+
+MAX_LINES = 12  # root-line candidates read, most telling first
+# an exception named anywhere in a line (after a timestamp or tag no prefix rule knows, or heading Jupyter's
+# traceback: ``HTTPError      Traceback (most recent call last)``)
+_EXC_ANYWHERE = re.compile(
+    r"(?<![\w.])(?:[a-z_]\w*\.)*(?P<type>[A-Z][A-Za-z0-9]*(?:Error|Exception|Failure|Fault|Exhausted|Denied|NotFound"
+    r"|Timeout|Unavailable|Interrupt))(?=:\s|\s{2,}Traceback|\s*$)"
+)
+# the run's ending notices: an abort, a kill, a core dump, a launcher's report of a child's exit status. They say the
+# run ended, not why, so they are read only when no other line speaks
+_ENDING = re.compile(
+    r"\bAborted\b|\bcore dumped\b|\bKilled\b|\bkilled by signal\b|\bexit ?(?:code|status)\b|\bexited with\b"
+    r"|\bChildFailedError\b|\belastic\.multiprocessing\b|\bSending process \d+ closing signal\b",
+    re.IGNORECASE,
+)
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+# a message cut by the terminal or the paste: the line ends mid-sentence and the next line goes on with it
+_OPEN_END = re.compile(r"(?:[:,(]|\b(?:but|and|or|to|of|for|the|a|an|in|on|with|at|by|is|was|from))\s*$", re.IGNORECASE)
+
+
+def read_root_line(
+    ctx: Context, open_errors: list[Line], got_past: Callable[[list[Line], int], bool], allowed: set[str] | None = None
+) -> Signal | None:
+    """The family the root error line's words point to, as a weak signal; None when no vocabulary fits."""
+    for order, ln, text in _candidates(ctx, open_errors, got_past):
+        hit = _read(text, allowed)
+        if hit is None:
+            continue
+        label, entry = hit
+        fam = FAMILIES[label]
+        quoted = ln.raw.strip()
+        evidence = [ln.raw.rstrip()]
+        nxt = _continuation(ctx, order, ln)
+        if nxt is not None:
+            evidence.append(nxt.raw.rstrip())
+        explanation = (
+            f"No rule recognised this failure; this is a reading of one line, the log's root error: "
+            f"“{quoted[:300]}”. It speaks of {entry.topic}, so the likeliest reading is: {_plain(fam.explanation)}"
+        )
+        return Signal(
+            label,  # type: ignore[arg-type]
+            fam.origin,
+            entry.strength,
+            order if order < 0 else ln.index,
+            evidence,
+            explanation,
+            fam.fix_kind,
+            _plain(fam.fix_description),
+            what_would_confirm=(
+                "The rest of the log around the quoted line: this verdict rests on that one line's words."
+            ),
+        )
+    return None
+
+
+def read_text(text: str, allowed: set[str] | None = None) -> tuple[str, RootWords] | None:
+    """The family (and the vocabulary entry) one line's words point to: the strongest entry, the earliest on ties."""
+    return _read(_words_of(text), allowed)
+
+
+def _read(text: str, allowed: set[str] | None) -> tuple[str, RootWords] | None:
+    best: tuple[float, int, str, RootWords] | None = None
+    for label, fam in FAMILIES.items():
+        if allowed is not None and label not in allowed:
+            continue
+        for entry in fam.root_words:
+            m = entry.regex.search(text)
+            if m is None:
+                continue
+            if entry.when is not None and not entry.when.search(text):
+                continue
+            if entry.unless is not None and entry.unless.search(text):
+                continue
+            key = (entry.strength, -m.start(), label, entry)
+            if best is None or key[:2] > best[:2]:
+                best = key
+    return (best[2], best[3]) if best is not None else None
+
+
+def _words_of(text: str) -> str:
+    """The line with the exception types it names also spelled as words (``ReadTimeoutError`` → "Read Timeout
+    Error"), so that one vocabulary reads a message and a class name alike."""
+    names = [m.group("type") for m in _EXC_ANYWHERE.finditer(text)]
+    et = exception_type(text)
+    if et is not None:
+        names.append(et[0].rsplit(".", 1)[-1])
+    spelled = " ".join(_CAMEL.sub(" ", n) for n in dict.fromkeys(names))
+    return f"{text} {spelled}" if spelled else text
+
+
+def _candidates(
+    ctx: Context, open_errors: list[Line], _got_past: Callable[[list[Line], int], bool]
+) -> Iterable[tuple[int, Line, str]]:
+    """Root-line candidates, most telling first: the scheduler's reason, the task's error events (latest first),
+    the exception that ended the traceback (the root one, then the last one), the last error line the run did not
+    get past, the other open error lines (latest first), then exceptions named in the middle of a line."""
+    seen: set[tuple[int, int]] = set()
+    out: list[tuple[int, Line]] = []
+
+    def add(order: int, ln: Line | None) -> None:
+        if ln is None or (order, ln.index) in seen:
+            return
+        seen.add((order, ln.index))
+        out.append((order, ln))
+
+    if ctx.failure_message:
+        from runshepherd.diagnosis.errorblock import prepare
+
+        add(ORDER_FAILURE_MESSAGE, prepare([ctx.failure_message]).lines[0])
+    for ln in reversed(ctx.events.errors):
+        add(ORDER_EVENT, ln)
+    open_at = {ln.index for ln in open_errors}
+    lines = ctx.log.lines
+    exceptions = [i for i in ctx.log.exceptions if i in open_at]
+    if ctx.log.root is not None and ctx.log.root in open_at:
+        add(0, lines[ctx.log.root])
+    if exceptions:
+        add(0, lines[exceptions[-1]])
+    ending = [ln for ln in open_errors if _ENDING.search(ln.text)]
+    for ln in reversed(open_errors):
+        if not _ENDING.search(ln.text):
+            add(0, ln)
+    # then a line that says something failed without an error's form (no severity, no exception), the run's
+    # ending notices (an abort, a kill, a launcher's exit report: what the root error caused), and an exception
+    # named in the middle of a line
+    for ln in reversed(lines):
+        if ln.usable and _FAILING.search(ln.text) and not _INFO_LEVEL.search(ln.raw) and not _got_past(lines, ln.index):
+            add(0, ln)
+    for ln in reversed(ending):
+        add(0, ln)
+    if not open_errors:
+        for ln in lines:
+            if not ln.code and not ln.warning and _EXC_ANYWHERE.search(ln.text):
+                add(0, ln)
+    for order, ln in out[:MAX_LINES]:
+        text = ln.text
+        nxt = _continuation(ctx, order, ln)
+        if nxt is not None:
+            text = f"{text} {nxt.text.strip()}"
+        yield order, ln, _words_of(text)
+
+
+def _continuation(ctx: Context, order: int, ln: Line) -> Line | None:
+    """The next log line when it goes on with this line's message (the line ends mid-sentence)."""
+    if order < 0 or not _OPEN_END.search(ln.text) or ln.index + 1 >= len(ctx.log.lines):
+        return None
+    nxt = ctx.log.lines[ln.index + 1]
+    t = nxt.text.strip()
+    if not t or nxt.code or is_warning(t) or exception_type(t) is not None or t.startswith(("File ", "Traceback")):
+        return None
+    return nxt
