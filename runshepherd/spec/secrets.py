@@ -17,8 +17,8 @@ import yaml
 from runshepherd.logs.redact import redact_line
 
 _KEY_ON_LINE = re.compile(r"^\s*(?:-\s+)?([\w.-]+)\s*:")
-# `{{ name }}` and `$VAR` / `${VAR}` name a value kept elsewhere (a template value, the job's environment): the way
-# the message advises, so never a secret; read as a value that is not one ("none ", the space ends it).
+# `{{ name }}` and `$VAR` / `${VAR}` name a value kept elsewhere (a template value, a variable a shell in the job
+# expands), never a secret; read as a value that is not one ("none ", the space ends it).
 _REFERENCE = re.compile(r"\{\{.*?\}\}|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -54,7 +54,9 @@ def _scalars(node: yaml.Node | None, path: str = "", name: str = "") -> Iterator
 def _fix(field: str) -> str:
     name = field.rsplit(".", 1)[-1]
     if ".environment." in f".{field}" and _ENV_NAME.match(name):
-        return f"delete the value from the spec and export {name} in the shell you run orchestrate from ({INSTEAD})"
+        return (
+            f"delete the {name} entry from the spec and export {name} in the shell you run orchestrate from ({INSTEAD})"
+        )
     return f"delete the value from the spec and let the job read it from an environment variable ({INSTEAD})"
 
 

@@ -208,3 +208,27 @@ def test_a_secret_given_with_set_is_refused_and_the_advised_way_reaches_the_job(
     wid = json.loads(ran.stdout.splitlines()[-1])["workflow_ids"][-1]
     assert "token chars 39" in run(tmp_path, "logs", wid, "--raw").stdout  # the job had it
     assert _state_leaks(tmp_path) == []  # and neither the session store nor the workflow's records keep it
+
+
+def test_run_resume_and_app_save_keep_no_secret_the_job_takes_from_the_environment(tmp_path: Path) -> None:
+    """The way the refusal advises, end to end: the entry deleted from the spec, the secret exported; after the
+    submit question, the resume and the save-as-app answer, no file in the state dir holds it."""
+    spec = LITERAL_SPEC.replace("      HF_TOKEN: hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789\n", "").replace(
+        "      AWS_ACCESS_KEY_ID: AKIAIOSFODNN7EXAMPLE\n", ""
+    )
+    (tmp_path / "env.yaml").write_text(spec)
+    env = {**env_for(tmp_path), "HF_TOKEN": SECRETS[1]}
+
+    def orchestrate(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*orchestrate_bin(), *args], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+        )
+
+    first = orchestrate("run", "--spec", "env.yaml", "--no-input", "--json")
+    assert first.returncode == 3, first.stderr  # waits at the submit question
+    sid = json.loads(first.stdout.splitlines()[0])["session"]
+    assert orchestrate("resume", sid, "--answer", "yes", "--no-input").returncode == 3  # ran; asks to save the app
+    saved = orchestrate("resume", sid, "--answer", "yes", "--no-input")
+    assert saved.returncode == 0 and "saved literal v1" in saved.stdout, saved.stdout + saved.stderr
+    assert "token chars 39" in orchestrate("logs", "literal-1", "--raw").stdout  # the job had the secret
+    assert _state_leaks(tmp_path) == []
