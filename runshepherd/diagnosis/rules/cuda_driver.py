@@ -49,6 +49,12 @@ ROOT_WORDS = (
         0.56,
         "no usable GPU in the job's container or machine",
     ),
+    # the NVIDIA kernel driver's own log lines (NVRM: …), a CUDA backend or the GPU that failed to initialise
+    words(
+        r"\bNVRM:|\b(?:cuda|gpu|nvidia)\b(?:[^.]|\.\S){0,40}\bfailed to initiali[sz]e\b",
+        0.6,
+        "the GPU driver, its version or the GPU's compute capability",
+    ),
 )
 
 

@@ -16,6 +16,13 @@ ROOT_WORDS = (
         0.64,
         "disk space or a storage quota",
     ),
+    # a write that failed (PyTorch's PytorchStreamWriter "file write failed", a failed write(2)): most often a full
+    # disk or quota
+    words(
+        r"\b(?:file )?write failed\b|\bfailed (?:to write|writing)\b|\bcannot write\b|\bwrite\(\)(?:[^.]|\.\S){0,20}\bfailed\b",
+        0.55,
+        "a file that could not be written (often a full disk or quota)",
+    ),
 )
 
 

@@ -102,6 +102,8 @@ _NOT_THERE = (
 ROOT_WORDS = (
     words(_NOT_THERE, 0.6, "a path or file that is not there", when=_PATH_LIKE),
     words(_NOT_THERE, 0.56, "something (a file, a path, a model or data name) that is not there"),
+    # workflow engines' missing inputs (Snakemake's MissingInputException "Missing input files for rule")
+    words(r"\bmissing input\b", 0.6, "input files that are not there"),
 )
 
 

@@ -51,10 +51,10 @@ MEMORY_WORDS = (
     r"(?:[^.]|\.\S){0,40}(?:memory|bytes|\d\s*[KMGT]i?B)|\bcannot allocate memory\b|\ballocation (?:failed|failure)\b"
     r"|\b(?:insufficient|not enough) (?:\w+ ){0,2}memory\b|\bmemory (?:exhausted|allocation (?:failed|error))"
     r"|\bresource ?exhausted\b|\bexhausted (?:\w+ )?memory\b|\bMemory ?Error\b|\bENOMEM\b|\bErrno 12\b"
-    r"|\bexceeds? (?:the )?(?:\w+ )?memory (?:limit|capacity)\b"
+    r"|\bexceeds? (?:the )?(?:\w+ )?memory (?:limit|capacity)\b|\bno (?:available|free) memory\b"
 )
 ON_A_DEVICE = (
-    r"\b(?:cuda\w*|gpus?|device|vram|hbm|tpus?|xla|cudnn|cublas|hip|rocm|mps|xpu|npu|cuMem\w*|cudaMalloc\w*)\b"
+    r"\b(?:cuda\w*|gpu(?:s|_\w+)?|device|vram|hbm|tpus?|xla|cudnn|cublas|hip|rocm|mps|xpu|npu|cuMem\w*|cudaMalloc\w*)\b"
     r"|\bcuda:\d|\bgraphics card\b"
 )
 ROOT_WORDS = (

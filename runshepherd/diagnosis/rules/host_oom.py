@@ -63,6 +63,16 @@ ROOT_WORDS = (
         0.63,
         "running out of shared memory (/dev/shm)",
     ),
+    # the kernel's OOM killer ends a process with SIGKILL, which shells report as "Killed" (strsignal(SIGKILL)); a
+    # C++ allocation that failed (std::bad_alloc); LSF's TERM_MEMLIMIT ("job killed after reaching LSF memory usage
+    # limit"); a memory limit the job exceeded
+    words(
+        r"\bKilled\b|\bSIGKILL\b|\bsignal 9\b|\b(?:error|exit) ?code:? -9\b|\bbad_alloc\b|\bTERM_MEMLIMIT\b"
+        r"|\bmemory (?:usage )?limit\b",
+        0.56,
+        "a process killed the way the kernel's out-of-memory killer kills (SIGKILL), or a memory limit",
+        unless=ON_A_DEVICE,
+    ),
 )
 
 

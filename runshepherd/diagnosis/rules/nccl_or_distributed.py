@@ -120,6 +120,8 @@ ROOT_WORDS = (
         # (torchrun's elastic agent reporting that a worker exited names torch.distributed, not a communication fault)
         unless=r"\bshapes?\b|broadcast together|\belastic\b|ChildFailedError",
     ),
+    # strerror(EADDRINUSE): in a multi-process job, the rendezvous port (MASTER_PORT) is taken
+    words(r"\baddress already in use\b|\bEADDRINUSE\b", 0.6, "the port the job's processes meet on being taken"),
 )
 
 

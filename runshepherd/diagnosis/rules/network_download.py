@@ -169,6 +169,13 @@ ROOT_WORDS = (
         "a download or fetch that failed",
         unless=_BETWEEN_RANKS,
     ),
+    # TLS: a certificate the client could not verify (expired, self-signed, unknown issuer)
+    words(
+        r"\bcertificate\b(?:[^.]|\.\S){0,60}\b(?:expired|verif\w*|invalid|untrusted|not trusted|self[- ]signed)\b"
+        r"|\b(?:cannot|could not|unable to|failed to) verify\b(?:[^.]|\.\S){0,60}\bcertificate\b",
+        0.61,
+        "a secure (TLS) connection whose certificate could not be verified",
+    ),
 )
 
 

@@ -117,6 +117,9 @@ ROOT_WORDS = (
         0.6,
         "outputs the run was expected to write",
     ),
+    # workflow engines' missing outputs (Snakemake's MissingOutputException "Missing files after N seconds",
+    # Nextflow's "Missing output file(s) … expected by process")
+    words(r"\bmissing output\b|\bMissing files after \d+ seconds\b", 0.62, "outputs the run was expected to write"),
 )
 
 

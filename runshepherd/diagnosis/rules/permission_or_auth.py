@@ -62,6 +62,13 @@ ROOT_WORDS = (
         0.6,
         "missing or invalid credentials (a token, a key, a login)",
     ),
+    # an API key or login a client says is not set up (wandb: "api_key not configured (no-tty). call wandb.login")
+    words(
+        r"\b(?:api[ _-]?key|token|credentials?|login)\b(?:[^.]|\.\S){0,20}\bnot (?:configured|supplied|present)\b"
+        r"|\bno (?:api[ _-]?key|token|credentials?) (?:found|provided|set|configured)\b",
+        0.61,
+        "missing or invalid credentials (a token, a key, a login)",
+    ),
 )
 
 

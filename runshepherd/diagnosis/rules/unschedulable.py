@@ -267,6 +267,14 @@ ROOT_WORDS = (
         "resources the cluster or cloud cannot provide (no node fits, no capacity or quota)",
         unless=r"\b(?:disk|storage|inode)s?\b",
     ),
+    # Ray's autoscaler ("No available node types can fulfill resource request"), the Kubernetes scheduler's unbound
+    # volume claims, Slurm's refusal by policy ("Job violates accounting/QOS policy")
+    words(
+        r"\bcan(?:not|'t)? fulfill\b|\bno available node\b|\bunbound (?:immediate )?PersistentVolumeClaims\b"
+        r"|\bviolates (?:\w+/)?(?:accounting|QOS)\b",
+        0.62,
+        "resources the cluster or cloud cannot provide (no node fits, no capacity or quota)",
+    ),
 )
 
 

@@ -82,6 +82,13 @@ ROOT_WORDS = (
         0.6,
         "a mistake in the program's own code (a shape, a type, an attribute)",
     ),
+    # a check that two sizes of the program's own data agree ("Expected input batch_size (1216) to match target
+    # batch_size (1280)")
+    words(
+        r"\bexpected\b(?:[^.]|\.\S){0,60}\bto match\b",
+        0.6,
+        "a mistake in the program's own code (a shape, a type, an attribute)",
+    ),
 )
 
 

@@ -274,6 +274,15 @@ ROOT_WORDS = (
         "a setting or argument with a value the program does not accept",
     ),
     words(r"\bnot supported\b|\bunsupported\b|\bonly supports?\b", 0.55, "a setting the program does not support"),
+    # Slurm's refusal of a job's fields (sbatch: "Invalid account or account/partition combination specified",
+    # "Invalid qos specification", "Invalid generic resource (gres) specification"), Hydra's "Could not override",
+    # a value or option a program says it cannot take ("is not a valid", "can only be used")
+    words(
+        r"\binvalid (?:[\w/()]+ ){0,3}specification\b|\binvalid (?:account|partition|qos)\b|\bcould not override\b"
+        r"|\bis not a valid\b|\bcan only be used\b|\brequires? (?:\w+ ){0,6}to match\b",
+        0.57,
+        "a setting or argument with a value the program does not accept",
+    ),
 )
 
 

@@ -6,6 +6,8 @@ import importlib.util
 import json
 from pathlib import Path
 
+import pytest
+
 from runshepherd.diagnosis import Diagnosis, diagnose_log_text
 from runshepherd.diagnosis.engine import root_reading
 from runshepherd.diagnosis.rules import Context, Signal
@@ -37,6 +39,11 @@ def diagnose_dev(case_id: str) -> tuple[Diagnosis, str, dict[str, str]]:
     d = diagnose_log_text(text, case_id)
     assert all(e in text for e in d.evidence), "evidence must be verbatim lines of the log"
     return d, text, record
+
+
+def root_line_cases(*cases: tuple[str, str]) -> pytest.MarkDecorator:
+    """A family test's DEV cases for the root-line reading: (case id, a verbatim part of the line it reads)."""
+    return pytest.mark.parametrize(("case_id", "quoted"), list(cases))
 
 
 def assert_read_as(case_id: str, label: str, quoted: str) -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev
+from .real import assert_read_as, diagnose_dev, root_line_cases
 
 TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
 
@@ -164,7 +164,10 @@ def test_cuda_errors_a_kernel_bug_produces_are_not_the_driver() -> None:
         assert diagnose_log_text(TB + line + "\n").label != "cuda_driver"
 
 
-def test_root_line_vocabulary_reads_cuda_driver() -> None:
-    """The backoff before "unknown" (rootline.py) reads a-0037's root error line by this family's words alone:
-    "no kernel image is available for execution on the device"."""
-    assert_read_as("a-0037", "cuda_driver", "no kernel image is available for execution on the device")
+@root_line_cases(
+    ("a-0037", "no kernel image is available for execution on the device"),
+    ("a-0140", "NVRM: The NVIDIA probe routine failed for 1 device(s)."),
+)
+def test_root_line_vocabulary_reads_cuda_driver(case_id: str, quoted: str) -> None:
+    """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
+    assert_read_as(case_id, "cuda_driver", quoted)

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev
+from .real import assert_read_as, diagnose_dev, root_line_cases
 
 
 @pytest.mark.parametrize("case_id", ["a-0023", "a-0068", "a-0070"])
@@ -40,7 +40,7 @@ def test_an_assert_in_a_loss_kernel_points_to_the_data_or_the_learning_rate(line
     assert "learning rate" in d.fix.description
 
 
-def test_root_line_vocabulary_reads_device_assert() -> None:
-    """The backoff before "unknown" (rootline.py) reads a-0025's root error line by this family's words alone:
-    "nll_loss2d_forward_kernel: block: [3,0,0], thread: [933,0,0] Assertion"."""
-    assert_read_as("a-0025", "device_assert", "nll_loss2d_forward_kernel: block: [3,0,0], thread: [933,0,0] Assertion")
+@root_line_cases(("a-0025", "nll_loss2d_forward_kernel: block: [3,0,0], thread: [933,0,0] Assertion"))
+def test_root_line_vocabulary_reads_device_assert(case_id: str, quoted: str) -> None:
+    """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
+    assert_read_as(case_id, "device_assert", quoted)

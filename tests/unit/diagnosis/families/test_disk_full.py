@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev
+from .real import assert_read_as, diagnose_dev, root_line_cases
 
 
 @pytest.mark.parametrize("case_id", ["b-0142", "b-0056", "b-0057"])
@@ -80,7 +80,9 @@ def test_enospc_in_the_systems_language(log: str) -> None:
     assert diagnose_log_text(log).label == "disk_full", log
 
 
-def test_root_line_vocabulary_reads_disk_full() -> None:
-    """The backoff before "unknown" (rootline.py) reads b-0055's root error line by this family's words alone:
-    "OSError: [Errno 122] Disk quota exceeded"."""
-    assert_read_as("b-0055", "disk_full", "OSError: [Errno 122] Disk quota exceeded")
+@root_line_cases(
+    ("b-0055", "OSError: [Errno 122] Disk quota exceeded"), ("b-0009", "PytorchStreamWriter failed writing file")
+)
+def test_root_line_vocabulary_reads_disk_full(case_id: str, quoted: str) -> None:
+    """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
+    assert_read_as(case_id, "disk_full", quoted)

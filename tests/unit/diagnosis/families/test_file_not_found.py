@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev
+from .real import assert_read_as, diagnose_dev, root_line_cases
 
 TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
 
@@ -244,7 +244,9 @@ def test_exception_class_named_for_a_missing_object_but_not_the_hubs_local_cache
     assert diagnose_log_text(offline).label == "network_download"
 
 
-def test_root_line_vocabulary_reads_file_not_found() -> None:
-    """The backoff before "unknown" (rootline.py) reads b-0006's root error line by this family's words alone:
-    "FileNotFoundError: [Errno 2] No such file or directory"."""
-    assert_read_as("b-0006", "file_not_found", "FileNotFoundError: [Errno 2] No such file or directory")
+@root_line_cases(
+    ("b-0006", "FileNotFoundError: [Errno 2] No such file or directory"), ("h-0003", "MissingInputException in line 42")
+)
+def test_root_line_vocabulary_reads_file_not_found(case_id: str, quoted: str) -> None:
+    """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
+    assert_read_as(case_id, "file_not_found", quoted)

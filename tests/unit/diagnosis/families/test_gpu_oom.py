@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev
+from .real import assert_read_as, diagnose_dev, root_line_cases
 
 
 @pytest.mark.parametrize("case_id", ["a-0005", "a-0081"])
@@ -176,7 +176,10 @@ def test_the_legacy_thc_check_glued_to_a_progress_bar() -> None:
     assert d.label == record["label"] == "gpu_oom"
 
 
-def test_root_line_vocabulary_reads_gpu_oom() -> None:
-    """The backoff before "unknown" (rootline.py) reads a-0003's root error line by this family's words alone:
-    "XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate"."""
-    assert_read_as("a-0003", "gpu_oom", "XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate")
+@root_line_cases(
+    ("a-0003", "XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate"),
+    ("a-0084", "No available memory for the cache blocks"),
+)
+def test_root_line_vocabulary_reads_gpu_oom(case_id: str, quoted: str) -> None:
+    """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
+    assert_read_as(case_id, "gpu_oom", quoted)

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev
+from .real import assert_read_as, diagnose_dev, root_line_cases
 
 TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
 
@@ -250,7 +250,11 @@ def test_ray_object_store_and_memory_monitor_errors() -> None:
         assert diagnose_log_text(TB + line + "\n").label == "host_oom"
 
 
-def test_root_line_vocabulary_reads_host_oom() -> None:
-    """The backoff before "unknown" (rootline.py) reads a-0008's root error line by this family's words alone:
-    "srun: error: Orion-01-01: task 4: Out Of Memory"."""
-    assert_read_as("a-0008", "host_oom", "srun: error: Orion-01-01: task 4: Out Of Memory")
+@root_line_cases(
+    ("a-0008", "srun: error: Orion-01-01: task 4: Out Of Memory"),
+    ("f-0017", "TERM_MEMLIMIT: job killed after reaching LSF memory usage limit"),
+    ("f-0043", "instance of 'std::bad_alloc'"),
+)
+def test_root_line_vocabulary_reads_host_oom(case_id: str, quoted: str) -> None:
+    """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
+    assert_read_as(case_id, "host_oom", quoted)

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev
+from .real import assert_read_as, diagnose_dev, root_line_cases
 
 
 @pytest.mark.parametrize("case_id", ["b-0034", "b-0035", "b-0040"])
@@ -120,7 +120,7 @@ def test_buildkit_failing_to_fetch_a_base_image() -> None:
     assert diagnose_log_text(log).label == "image_pull"
 
 
-def test_root_line_vocabulary_reads_image_pull() -> None:
-    """The backoff before "unknown" (rootline.py) reads b-0034's root error line by this family's words alone:
-    "manifest for kaixhin/cuda-torch:latest not found"."""
-    assert_read_as("b-0034", "image_pull", "manifest for kaixhin/cuda-torch:latest not found")
+@root_line_cases(("b-0034", "manifest for kaixhin/cuda-torch:latest not found"))
+def test_root_line_vocabulary_reads_image_pull(case_id: str, quoted: str) -> None:
+    """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
+    assert_read_as(case_id, "image_pull", quoted)

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev
+from .real import assert_read_as, diagnose_dev, root_line_cases
 
 TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
 
@@ -486,7 +486,7 @@ def test_jvm_native_library_and_npm_registry_misses() -> None:
     assert diagnose_log_text(npm).label == "missing_dependency"
 
 
-def test_root_line_vocabulary_reads_missing_dependency() -> None:
-    """The backoff before "unknown" (rootline.py) reads a-0164's root error line by this family's words alone:
-    "Unable to load cuDNN DSO"."""
-    assert_read_as("a-0164", "missing_dependency", "Unable to load cuDNN DSO")
+@root_line_cases(("a-0164", "Unable to load cuDNN DSO"))
+def test_root_line_vocabulary_reads_missing_dependency(case_id: str, quoted: str) -> None:
+    """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
+    assert_read_as(case_id, "missing_dependency", quoted)

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev
+from .real import assert_read_as, diagnose_dev, root_line_cases
 
 
 @pytest.mark.parametrize("case_id", ["a-0212", "a-0057", "a-0119"])
@@ -206,7 +206,7 @@ def test_a_grad_norm_that_is_finite_or_a_correct_loss_is_no_divergence() -> None
     assert diagnose_log_text(log).label != "nan_loss"
 
 
-def test_root_line_vocabulary_reads_nan_loss() -> None:
-    """The backoff before "unknown" (rootline.py) reads a-0059's root error line by this family's words alone:
-    "returned nan values in its 0th output"."""
-    assert_read_as("a-0059", "nan_loss", "returned nan values in its 0th output")
+@root_line_cases(("a-0059", "returned nan values in its 0th output"))
+def test_root_line_vocabulary_reads_nan_loss(case_id: str, quoted: str) -> None:
+    """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
+    assert_read_as(case_id, "nan_loss", quoted)

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev
+from .real import assert_read_as, diagnose_dev, root_line_cases
 
 TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
 
@@ -207,7 +207,9 @@ def test_master_addr_this_host_does_not_have_errno_99() -> None:
     assert d.label == "nccl_or_distributed" and d.confidence < 0.8
 
 
-def test_root_line_vocabulary_reads_nccl_or_distributed() -> None:
-    """The backoff before "unknown" (rootline.py) reads a-0014's root error line by this family's words alone:
-    "Watchdog caught collective operation timeout"."""
-    assert_read_as("a-0014", "nccl_or_distributed", "Watchdog caught collective operation timeout")
+@root_line_cases(
+    ("a-0014", "Watchdog caught collective operation timeout"), ("g-0037", "RuntimeError: Address already in use")
+)
+def test_root_line_vocabulary_reads_nccl_or_distributed(case_id: str, quoted: str) -> None:
+    """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
+    assert_read_as(case_id, "nccl_or_distributed", quoted)

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev
+from .real import assert_read_as, diagnose_dev, root_line_cases
 
 TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
 
@@ -267,7 +267,7 @@ def test_exception_class_named_for_a_connection_in_any_library() -> None:
     assert diagnose_log_text(log).label == "network_download"
 
 
-def test_root_line_vocabulary_reads_network_download() -> None:
-    """The backoff before "unknown" (rootline.py) reads b-0070's root error line by this family's words alone:
-    "LocalEntryNotFoundError"."""
-    assert_read_as("b-0070", "network_download", "LocalEntryNotFoundError")
+@root_line_cases(("b-0070", "LocalEntryNotFoundError"), ("h-0039", "cannot verify www.cs.toronto.edu's certificate"))
+def test_root_line_vocabulary_reads_network_download(case_id: str, quoted: str) -> None:
+    """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
+    assert_read_as(case_id, "network_download", quoted)

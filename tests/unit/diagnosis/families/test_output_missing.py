@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev
+from .real import assert_read_as, diagnose_dev, root_line_cases
 
 
 @pytest.mark.parametrize("case_id", ["b-0054", "b-0051", "b-0122"])
@@ -51,7 +51,9 @@ def test_dvc_stage_whose_declared_output_was_not_written() -> None:
     assert d.label == record["label"] == "output_missing"
 
 
-def test_root_line_vocabulary_reads_output_missing() -> None:
-    """The backoff before "unknown" (rootline.py) reads b-0119's root error line by this family's words alone:
-    "failed to save outputs"."""
-    assert_read_as("b-0119", "output_missing", "failed to save outputs")
+@root_line_cases(
+    ("b-0119", "failed to save outputs"), ("b-0054", "Missing output file(s) `log.txt` expected by process")
+)
+def test_root_line_vocabulary_reads_output_missing(case_id: str, quoted: str) -> None:
+    """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
+    assert_read_as(case_id, "output_missing", quoted)

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev
+from .real import assert_read_as, diagnose_dev, root_line_cases
 
 TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
 
@@ -154,7 +154,7 @@ def test_exception_class_named_for_a_refused_credential() -> None:
     assert diagnose_log_text(log).label == "permission_or_auth"
 
 
-def test_root_line_vocabulary_reads_permission_or_auth() -> None:
-    """The backoff before "unknown" (rootline.py) reads b-0016's root error line by this family's words alone:
-    "401 Client Error: Unauthorized"."""
-    assert_read_as("b-0016", "permission_or_auth", "401 Client Error: Unauthorized")
+@root_line_cases(("b-0016", "401 Client Error: Unauthorized"), ("b-0126", "api_key not configured"))
+def test_root_line_vocabulary_reads_permission_or_auth(case_id: str, quoted: str) -> None:
+    """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
+    assert_read_as(case_id, "permission_or_auth", quoted)

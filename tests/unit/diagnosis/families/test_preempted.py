@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev
+from .real import assert_read_as, diagnose_dev, root_line_cases
 
 TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
 
@@ -137,7 +137,7 @@ def test_taint_eviction_and_compute_engine_host_events() -> None:
     assert diagnose_log_text(gce).label == "preempted"
 
 
-def test_root_line_vocabulary_reads_preempted() -> None:
-    """The backoff before "unknown" (rootline.py) reads t-0003's root error line by this family's words alone:
-    "DUE TO NODE FAILURE"."""
-    assert_read_as("t-0003", "preempted", "DUE TO NODE FAILURE")
+@root_line_cases(("t-0003", "DUE TO NODE FAILURE"))
+def test_root_line_vocabulary_reads_preempted(case_id: str, quoted: str) -> None:
+    """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
+    assert_read_as(case_id, "preempted", quoted)

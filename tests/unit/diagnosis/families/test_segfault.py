@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev
+from .real import assert_read_as, diagnose_dev, root_line_cases
 
 
 @pytest.mark.parametrize("case_id", ["a-0027", "a-0061"])
@@ -102,7 +102,7 @@ def test_an_abort_with_no_cause_before_it_and_a_segfault_after_an_error_stay_nat
     assert diagnose_log_text("RuntimeError: bad value\nAborted (core dumped)\n").label == "user_code_error"
 
 
-def test_root_line_vocabulary_reads_segfault() -> None:
-    """The backoff before "unknown" (rootline.py) reads a-0061's root error line by this family's words alone:
-    "Segmentation fault (core dumped)"."""
-    assert_read_as("a-0061", "segfault", "Segmentation fault (core dumped)")
+@root_line_cases(("a-0061", "Segmentation fault (core dumped)"))
+def test_root_line_vocabulary_reads_segfault(case_id: str, quoted: str) -> None:
+    """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
+    assert_read_as(case_id, "segfault", quoted)

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev
+from .real import assert_read_as, diagnose_dev, root_line_cases
 
 TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
 
@@ -148,7 +148,7 @@ def test_slurm_deadline_state() -> None:
     assert d.label == "timeout"
 
 
-def test_root_line_vocabulary_reads_timeout() -> None:
-    """The backoff before "unknown" (rootline.py) reads b-0063's root error line by this family's words alone:
-    "walltime 86415 exceeded limit 86400"."""
-    assert_read_as("b-0063", "timeout", "walltime 86415 exceeded limit 86400")
+@root_line_cases(("b-0063", "walltime 86415 exceeded limit 86400"))
+def test_root_line_vocabulary_reads_timeout(case_id: str, quoted: str) -> None:
+    """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
+    assert_read_as(case_id, "timeout", quoted)

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev
+from .real import assert_read_as, diagnose_dev, root_line_cases
 
 
 @pytest.mark.parametrize("case_id", ["b-0014", "b-0117", "b-0184"])
@@ -230,7 +230,9 @@ def test_exception_class_named_for_missing_capacity() -> None:
     assert diagnose_log_text(tb + line).label == "unschedulable"
 
 
-def test_root_line_vocabulary_reads_unschedulable() -> None:
-    """The backoff before "unknown" (rootline.py) reads b-0014's root error line by this family's words alone:
-    "0/6 nodes are available"."""
-    assert_read_as("b-0014", "unschedulable", "0/6 nodes are available")
+@root_line_cases(
+    ("b-0014", "0/6 nodes are available"), ("b-0067", "No available node types can fulfill resource request")
+)
+def test_root_line_vocabulary_reads_unschedulable(case_id: str, quoted: str) -> None:
+    """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
+    assert_read_as(case_id, "unschedulable", quoted)

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev
+from .real import assert_read_as, diagnose_dev, root_line_cases
 
 
 @pytest.mark.parametrize("case_id", ["a-0104", "a-0183", "a-0181"])
@@ -72,7 +72,10 @@ def test_an_exception_whose_message_is_on_the_next_line_is_read_with_it() -> Non
     assert prepare(["**bold** and more\n"]).lines[0].text == "**bold** and more"
 
 
-def test_root_line_vocabulary_reads_user_code_error() -> None:
-    """The backoff before "unknown" (rootline.py) reads a-0031's root error line by this family's words alone:
-    "mat1 and mat2 shapes cannot be multiplied"."""
-    assert_read_as("a-0031", "user_code_error", "mat1 and mat2 shapes cannot be multiplied")
+@root_line_cases(
+    ("a-0031", "mat1 and mat2 shapes cannot be multiplied"),
+    ("a-0154", "Expected input batch_size (1216) to match target batch_size (1280)"),
+)
+def test_root_line_vocabulary_reads_user_code_error(case_id: str, quoted: str) -> None:
+    """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
+    assert_read_as(case_id, "user_code_error", quoted)

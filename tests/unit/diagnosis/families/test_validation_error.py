@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev
+from .real import assert_read_as, diagnose_dev, root_line_cases
 
 
 @pytest.mark.parametrize("case_id", ["b-0082", "b-0194", "b-0172"])
@@ -242,7 +242,11 @@ def test_a_protobuf_text_format_config_that_does_not_parse_is_a_config_error() -
     assert any("Error parsing text-format" in e for e in d.evidence)
 
 
-def test_root_line_vocabulary_reads_validation_error() -> None:
-    """The backoff before "unknown" (rootline.py) reads b-0089's root error line by this family's words alone:
-    "unrecognized arguments: --local_rank=1"."""
-    assert_read_as("b-0089", "validation_error", "unrecognized arguments: --local_rank=1")
+@root_line_cases(
+    ("b-0089", "unrecognized arguments: --local_rank=1"),
+    ("h-0033", "Invalid qos specification"),
+    ("b-0082", "Could not override 'trainer.gpus'"),
+)
+def test_root_line_vocabulary_reads_validation_error(case_id: str, quoted: str) -> None:
+    """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
+    assert_read_as(case_id, "validation_error", quoted)
