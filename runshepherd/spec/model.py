@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.functional_validators import BeforeValidator
 
+ENV_NAME_RE = re.compile(r"^[A-Za-z_.-][A-Za-z0-9_.-]*$")  # Kubernetes' rule for env names; POSIX's is narrower
 NAME_RE = re.compile(r"^[a-zA-Z]([a-zA-Z0-9_-]*[a-zA-Z0-9])?$")  # every such name is also a valid id (names.py)
 NAME_MAX = 100  # leaves room for the "-<N>" a workflow id adds, within names.ID_MAX
 SIZE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(Ki|Mi|Gi|Ti)\s*$")
@@ -286,6 +287,25 @@ class Task(_Strict):
     def _command(cls, v: list[str]) -> list[str]:
         if not v:
             raise ValueError("command is empty — give the program to run, e.g. [python, train.py]")
+        return _no_nul(v)
+
+    @field_validator("args")
+    @classmethod
+    def _args(cls, v: list[str]) -> list[str]:
+        return _no_nul(v)
+
+    @field_validator("environment")
+    @classmethod
+    def _environment(cls, v: dict[str, str]) -> dict[str, str]:
+        """Names a process can be given: one with '=' or nothing in it, or a NUL anywhere, only fails once the task
+        starts, where it looked like the platform losing the job."""
+        for key, value in v.items():
+            if not ENV_NAME_RE.match(key):
+                raise ValueError(
+                    f"{key!r} is not an environment variable name — letters, digits, '_', '.' and '-', "
+                    "not starting with a digit"
+                )
+            _no_nul([value])
         return v
 
     @field_validator("exitActions")
@@ -297,6 +317,12 @@ class Task(_Strict):
             if not _EXIT_RANGE_RE.match(str(codes)):
                 raise ValueError(f"exit codes {codes!r} for {action} must look like '0,1-10,16'")
         return {k: str(c) for k, c in v.items()}
+
+
+def _no_nul(values: list[str]) -> list[str]:
+    if any("\0" in x for x in values):
+        raise ValueError("holds a NUL character (\\0), which no program can be given — remove it")
+    return values
 
 
 class Group(_Strict):

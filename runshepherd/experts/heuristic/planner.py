@@ -101,6 +101,7 @@ def draft_from_request(params: RequestParams, cwd: Path) -> Draft:
     }
     for p in params.paths_missing:
         missing.append(f"data path {p} (not found on this machine)")
+    missing.extend(params.unusable)  # "-3 epochs": never run with a number the person did not say
     substitute = None
     if params.script:
         template = "script.yaml"

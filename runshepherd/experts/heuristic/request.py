@@ -5,12 +5,14 @@ Only what is said is extracted; nothing is invented. Unparsed wishes stay in the
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-_NUM = r"(\d+(?:\.\d+)?(?:e-?\d+)?)"
+# A number as typed, sign, point, exponent and thousands commas included, so "-3", "2.5" and "1e9" are read whole.
+_SAID = r"(?<![\w.])([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[-+]?\d+)?)(?!\d|\.\d)"
 _STOP = {
     "a",
     "an",
@@ -95,6 +97,7 @@ class RequestParams(BaseModel):
     subject: str | None = Field(None, description="what to train when it is not a generic word (resnet50, bert)")
     demo_requested: bool = Field(False, description="the request asks for the bundled demo in so many words")
     understood: list[str] = Field(default_factory=list)
+    unusable: list[str] = Field(default_factory=list, description="settings said with a value no run can take")
 
 
 # Words after "train"/"on" that name nothing a person would expect us to find: the bundled demo fits them.
@@ -218,21 +221,33 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
     got: dict[str, object] = {}
     understood: list[str] = []
 
-    if m := _first(r"(\d+)\s*epochs?\b", t) or _first(r"\bepochs?\s*[=:]?\s*(\d+)", t):
-        got["epochs"] = int(m.group(1))
-        understood.append(f"epochs={m.group(1)}")
-    if m := _first(r"(\d+)\s*(?:training\s+)?steps\b", t) or _first(r"\b(?:max[_ ])?steps\s*[=:]?\s*(\d+)", t):
-        got["steps"] = int(m.group(1))
-        understood.append(f"steps={m.group(1)}")
-    if m := _first(r"\b(?:lr|learning[\s_-]*rate)\s*(?:of|=|:)?\s*" + _NUM, t):
-        got["lr"] = float(m.group(1))
-        understood.append(f"lr={m.group(1)}")
-    if m := _first(r"\bbatch[\s_-]*(?:size)?\s*(?:of|=|:)?\s*(\d+)", t) or _first(r"(\d+)\s*batch[\s_-]*size", t):
-        got["batch_size"] = int(m.group(1))
-        understood.append(f"batch_size={m.group(1)}")
-    if m := _first(r"(\d+)\s*(?:x\s*)?(?:[A-Za-z0-9]+\s+)?gpus?\b", t) or _first(r"\bgpus?\s*[=:]\s*(\d+)", t):
-        got["gpus"] = int(m.group(1))
-        understood.append(f"gpus={m.group(1)}")
+    unusable: list[str] = []
+
+    def said(key: str, m: re.Match[str] | None, need: str) -> None:
+        """Keep what was said as the number it is, or name it as unusable: never the digits after a sign, a
+        point or an exponent ("-3 epochs" was epochs=3, "1e9 epochs" epochs=9). ``need``: a count of at least 1,
+        a count (0 too) or a rate (above 0)."""
+        if m is None:
+            return
+        typed = m.group(1)
+        value = float(typed.replace(",", ""))
+        fits = {"of at least 1": value >= 1, "of 0 or more": value >= 0, "above 0": value > 0}[need]
+        whole = need != "above 0"
+        if not (fits and math.isfinite(value) and (value.is_integer() or not whole)):
+            why = f"not {'a whole number' if whole else 'a number'} {need}" if math.isfinite(value) else "too large"
+            unusable.append(f"{key.replace('_', ' ')} {typed} ({why})")
+            return
+        got[key] = int(value) if whole else value
+        understood.append(f"{key}={typed}")
+
+    said("epochs", _first(_SAID + r"\s*epochs?\b", t) or _first(r"\bepochs?\s*[=:]?\s*" + _SAID, t), "of at least 1")
+    steps = _first(_SAID + r"\s*(?:training\s+)?steps\b", t)
+    said("steps", steps or _first(r"\b(?:max[_ ])?steps\s*[=:]?\s*" + _SAID, t), "of at least 1")
+    said("lr", _first(r"\b(?:lr|learning[\s_-]*rate)\s*(?:of|=|:)?\s*" + _SAID, t), "above 0")
+    batch = _first(r"\bbatch[\s_-]*(?:size)?\s*(?:of|=|:)?\s*" + _SAID, t)
+    said("batch_size", batch or _first(_SAID + r"\s*batch[\s_-]*size", t), "of at least 1")
+    if m := _first(_SAID + r"\s*(?:x\s*)?(?:[A-Za-z0-9]+\s+)?gpus?\b", t) or _first(r"\bgpus?\s*[=:]\s*" + _SAID, t):
+        said("gpus", m, "of 0 or more")
     elif _first(r"\b(?:on|with|using)\s+(?:a|one)\s+gpu\b", t):
         got["gpus"] = 1
         understood.append("gpus=1")
@@ -300,6 +315,7 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
         subject=_subject(text, got),
         demo_requested=bool(re.search(r"\b(?:demo|bundled\s+trainer|example\s+trainer)\b", text, re.I)),
         understood=understood,
+        unusable=unusable,
         **got,
     )
 

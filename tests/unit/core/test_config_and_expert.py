@@ -82,6 +82,28 @@ def test_a_request_that_names_no_job_is_asked_about_not_run_as_the_demo(tmp_path
         assert not any("a job to run" in m for m in expert.draft_spec(said, cwd=tmp_path).missing), said
 
 
+@pytest.mark.parametrize(
+    ("said", "asked"),
+    [  # before: -3 epochs planned epochs=3, 1e9 epochs epochs=9, 2.5 epochs epochs=5, batch size 0 was submitted
+        ("train a small classifier for -3 epochs", "epochs -3 (not a whole number of at least 1)"),
+        ("train a small classifier for 2.5 epochs", "epochs 2.5 (not a whole number of at least 1)"),
+        ("train a small classifier with batch size 0", "batch size 0 (not a whole number of at least 1)"),
+        ("train a small classifier with lr -0.1", "lr -0.1 (not a number above 0)"),
+        ("train a small classifier on 0.5 gpus", "gpus 0.5 (not a whole number of 0 or more)"),
+    ],
+)
+def test_a_number_no_run_can_take_is_asked_about_never_misread(tmp_path: Path, said: str, asked: str) -> None:
+    draft = HeuristicExpert().draft_spec(said, cwd=tmp_path)
+    assert asked in draft.missing
+    assert not any(u.startswith(asked.split()[0]) for u in draft.understood)  # nothing planned from it
+
+
+def test_a_number_is_read_whole(tmp_path: Path) -> None:
+    big = parse_request("train a small classifier for 1e3 epochs and 10,000 steps, lr 0.1.", tmp_path)
+    assert (big.epochs, big.steps, big.lr, big.unusable) == (1000, 10000, 0.1, [])
+    assert parse_request("train for 3epochs on 0 gpus", tmp_path).epochs == 3
+
+
 def test_drafted_specs_validate_and_carry_the_parameters(tmp_path: Path) -> None:
     (tmp_path / "train.py").write_text("import argparse\np = argparse.ArgumentParser()\np.add_argument('--epochs')\n")
     expert = HeuristicExpert()

@@ -106,6 +106,11 @@ def test_jinja_values_and_set_override(tmp_path: Path) -> None:
             ("  tasks:", "  timeout:\n    exec_timeout: 10h5m\n  tasks:"),
             'm.yaml:8 workflow.timeout.exec_timeout: "10h5m" is not a duration',
         ),
+        (  # validated before: the task then failed to start and was diagnosed as preempted by the platform
+            ('args: ["hi", 3]', 'args: ["hi", 3]\n    environment:\n      "A=B": "1"'),
+            "m.yaml:13 workflow.tasks[0].environment: 'A=B' is not an environment variable name",
+        ),
+        (('args: ["hi", 3]', 'args: ["hi\\0", 3]'), "m.yaml:11 workflow.tasks[0].args: holds a NUL character"),
     ],
 )
 def test_bad_fields_name_file_line_field_and_fix(tmp_path: Path, mutation: tuple[str, str], expected: str) -> None:
