@@ -144,6 +144,12 @@ FAMILY = family(
             r"|\bThe requested URL returned error: 404\b",
             0.78,
         ),
+        # ... and a 404/410 stated by number or with its reason phrase ("status code 404", "<Response [404]>",
+        # "…: 404 Not Found"; apt's "404  Not Found [IP: …]" of a stale index is not here)
+        pat(
+            r"\b(?:status(?:[ _]code)?|response status)\s*[:=]?\s*(?:404|410)\b|<Response \[(?:404|410)\]>|\b404 Not Found\b",
+            0.78,
+        ),
         # cloud storage keys and buckets that are not there: S3's error codes as botocore quotes them
         # (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html: NoSuchBucket, NoSuchKey), Google's
         # NotFound (google/api_core/exceptions.py, a 404), gRPC's NOT_FOUND (code 5, grpc doc/statuscodes.md)

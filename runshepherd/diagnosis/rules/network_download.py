@@ -260,6 +260,12 @@ FAMILY = family(
             0.84,
             flags=0,
         ),
+        # an HTTP status of the 429/5xx classes (RFC 9110 §15.6, RFC 6585 §4) wherever a client states it by number:
+        # "status code 503", "status_code=500", "response status 429", "HTTP/1.1 502", requests' "<Response [500]>"
+        pat(
+            r"\b(?:status(?:[ _]code)?|response status|HTTP(?:/\d(?:\.\d)?)?)\s*[:=]?\s*(?:429|50[0-4])\b|<Response \[(?:429|50[0-4])\]>",
+            0.8,
+        ),
         # grpcio's RPC error for a service it could not reach or that did not answer in time (UNAVAILABLE 14,
         # DEADLINE_EXCEEDED 4: https://github.com/grpc/grpc/blob/master/doc/statuscodes.md)
         pat(r"\bstatus = StatusCode\.(?:UNAVAILABLE|DEADLINE_EXCEEDED)\b", 0.76, flags=0),

@@ -250,3 +250,10 @@ def test_exception_class_named_for_a_missing_object_but_not_the_hubs_local_cache
 def test_root_line_vocabulary_reads_file_not_found(case_id: str, quoted: str) -> None:
     """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
     assert_read_as(case_id, "file_not_found", quoted)
+
+
+def test_http_404_by_number_or_reason_phrase() -> None:
+    assert diagnose_log_text("Error: failed to fetch https://example.org/ckpt/last.pt: 404 Not Found\n").label == (
+        "file_not_found"
+    )
+    assert diagnose_log_text("ValueError: download failed with status code 404\n").label == "file_not_found"

@@ -271,3 +271,16 @@ def test_exception_class_named_for_a_connection_in_any_library() -> None:
 def test_root_line_vocabulary_reads_network_download(case_id: str, quoted: str) -> None:
     """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
     assert_read_as(case_id, "network_download", quoted)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # a 429/5xx status stated by number (RFC 9110 §15.6, RFC 6585 §4), in clients' own sentences
+        "RuntimeError: Request to https://api.wandb.ai/graphql failed with status code 500\n",
+        "Exception: Got status code 429 (Too Many Requests)\n",
+        "wandb: ERROR Error while calling W&B API: An internal error occurred. Please contact support. (<Response [500]>)\n",
+    ],
+)
+def test_http_status_of_a_throttled_or_failing_server_by_number(line: str) -> None:
+    assert diagnose_log_text(line).label == "network_download"
