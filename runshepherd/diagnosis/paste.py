@@ -51,6 +51,9 @@ _QUOTE = re.compile(r"^\s*> ?")
 
 def _strip_column(lines: list[str], col: re.Pattern[str], counted: bool = False) -> list[str] | None:
     """``lines`` without ``col`` when most non-empty lines carry it (a gutter: with numbers that count up)."""
+    head = [ln for ln in lines[:40] if ln.strip()][:20]  # a column on most lines is on most of the first ones
+    if sum(col.match(ln) is not None for ln in head) < MIN_SHARE * len(head):
+        return None
     nonempty = [ln for ln in lines if ln.strip()]
     if not nonempty:
         return None
@@ -118,25 +121,75 @@ def _arrow_line(lines: list[str], i: int) -> str:
     return "0"
 
 
-def _strip_compose(lines: list[str]) -> list[str] | None:
-    col = re.compile(r"^([A-Za-z0-9][\w.-]*)\s*\| ")
-    nonempty = [ln for ln in lines if ln.strip()]
-    names = [m.group(1) for m in map(col.match, nonempty) if m is not None]
-    if not nonempty or len(names) < max(2, MIN_SHARE * len(nonempty)):
-        return None
-    return [col.sub("", ln, count=1) for ln in lines]
+_COMPOSE = re.compile(r"^[A-Za-z0-9][\w.-]*\s*\| ")
+
+
+# a line that starts a record of its own, never the wrapped-over rest of the line above it: indentation, a frame, a
+# traceback header or chain marker, an exception line, a program's or logger's name or a bracketed tag before a colon
+_RECORD_START = re.compile(
+    r"^(?:\s|File \"|Traceback \(|During handling|The above exception|\(\w+\)"
+    r"|(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception)\b|[A-Z]+\b"
+    r"|[\w.-]+: (?:[Ee]rror|ERROR|[Ww]arning|WARNING|[Ff]atal|FATAL|[Nn]ote|INFO)\b)"
+)
+_COLUMNS = re.compile(r"\S {3,}\S")  # a table row (squeue, kubectl get, nvidia-smi) ends at its last column
+_PROGRESS_BAR = re.compile(r"\d%\||[\d.]+ ?(?:it/s|s/it)\]")  # a progress bar ends its own line
+WRAP_MIN, WRAP_MAX, WRAP_SLACK, WRAP_LINES = 60, 300, 12, 6
+
+
+def _unwrapped(lines: list[str]) -> list[str]:
+    """A log soft-wrapped at a terminal's or mail client's width read with each wrapped line whole.
+
+    A line that reaches the log's width (its longest line, 60-300 characters, within ``WRAP_SLACK``) is read
+    joined with the lines that carry on from it: each one after a line that reached the width, none that starts a
+    record of its own (indentation, a frame, an exception, a prefix, a ``name: error`` head), none after a line
+    that ended a sentence. Indented lines, table rows and progress bars end where they end. The lines after it
+    keep their own reading too: a wrong join only makes one line read longer.
+    """
+    lengths = [len(ln) for ln in lines]
+    width = max(lengths, default=0)
+    if not WRAP_MIN <= width <= WRAP_MAX:
+        return lines
+    full = [n >= width - WRAP_SLACK for n in lengths]
+    if sum(full) < 2:
+        return lines
+    from runshepherd.diagnosis.errorblock import strip_prefix  # errorblock imports this module
+
+    # a hard wrap cuts at the width exactly, inside words; a soft wrap breaks at a space, which it drops
+    sep = "" if all(n == width for n, f in zip(lengths, full, strict=True) if f) else " "
+    out = list(lines)
+    for i, ln in enumerate(lines):
+        if not full[i] or i + 1 >= len(lines) or ln[:1].isspace() or _PROGRESS_BAR.search(ln) or _COLUMNS.search(ln):
+            continue
+        joined, j = ln, i + 1
+        while j < len(lines) and j - i <= WRAP_LINES and full[j - 1]:
+            nxt = lines[j]
+            if (
+                not nxt.strip()
+                or lines[j - 1].rstrip()[-1:] in ".!?"  # a sentence ended where the line did
+                or nxt[:8] == lines[j - 1][:8]  # the next of a run of like records
+                or _RECORD_START.match(nxt)
+                or strip_prefix(nxt) != nxt
+            ):
+                break
+            joined += sep + nxt
+            j += 1
+        if j > i + 1:
+            out[i] = joined
+    return out
 
 
 def unpaste(raw_lines: list[str]) -> list[str]:
     """Each line as the rules should read it: colour codes and markdown/HTML wrappers dropped, a column the
     pasting tool put on every line removed (repeatedly: a quoted list of gutter lines)."""
     lines = [ln.rstrip("\r\n") for ln in raw_lines]
-    if any("\x1b" in ln or "m" in ln and "[" in ln for ln in lines):
+    joined = "\n".join(lines)
+    if _ANSI.search(joined):
         lines = [_ANSI.sub("", ln) if ("\x1b" in ln or "[" in ln) else ln for ln in lines]
-    lines = ["" if _WRAPPER.match(ln) else ln for ln in lines]
+    if "``" in joined or "~~~" in joined or "</" in joined or "<pre" in joined or "<details" in joined:
+        lines = ["" if _WRAPPER.match(ln) else ln for ln in lines]
     for _ in range(3):
         changed = (
-            _strip_compose(lines)
+            _strip_column(lines, _COMPOSE)
             or next((c for c in (_strip_column(lines, col) for col in _LAUNCHER) if c is not None), None)
             or _strip_column(lines, _GUTTER, counted=True)
             or _strip_column(lines, _QUOTE)
@@ -149,4 +202,4 @@ def unpaste(raw_lines: list[str]) -> list[str]:
     lines = [_MARK.sub("", ln, count=1) if ln[:1] in _MARK_START else ln for ln in lines]
     for _ in range(2):  # emphasis inside emphasis: "_**Killed**_"
         lines = [_unemphasised(ln) if ln[-1:] in "*_`" else ln for ln in lines]
-    return lines
+    return _unwrapped(lines)

@@ -40,6 +40,28 @@ CASES = ["a-0099", "v-0031", "a-0007", "f-0010", "h-0008", "b-0088", "b-0085", "
 CASES += ["j-0020", "p-0031", "a-0001"]
 
 
+# soft-wrapped error messages read whole: a capability warning (i-0018) and a device assert (a-0068) wrapped at 80
+WRAPPED = ["i-0018", "a-0068"]
+
+
+@pytest.mark.parametrize("case_id", WRAPPED)
+def test_a_soft_wrapped_error_keeps_its_label(case_id: str) -> None:
+    text, record = dev_case(case_id)
+    assert diagnose_log_text(LAYOUTS.apply("soft_wrap", text, case_id), case_id).label == record["label"]
+
+
+def test_a_wrapped_line_is_read_whole_but_a_progress_bar_takes_no_next_line() -> None:
+    text, _ = dev_case("a-0128")  # a real paste wrapped at 80 columns
+    lines = text.splitlines()
+    read = unpaste(lines)
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("OutOfMemoryError: CUDA out of memory."))
+    assert "GPU 2 has a total capacty of 15.78 GiB" in read[at] and read[at + 1].startswith(lines[at + 1])
+    bar = next(i for i, ln in enumerate(lines) if "s/it]" in ln and lines[i + 1].startswith("srun: error"))
+    assert read[bar] == lines[bar]
+    short = ["RuntimeError: one", "two"]  # no wrap width: nothing is joined
+    assert unpaste(short) == short
+
+
 @pytest.mark.parametrize("case_id", CASES)
 def test_every_layout_keeps_the_label(case_id: str) -> None:
     text, record = dev_case(case_id)
