@@ -31,6 +31,13 @@ _ENDING = re.compile(
     r"|\bChildFailedError\b|\belastic\.multiprocessing\b|\bSending process \d+ closing signal\b",
     re.IGNORECASE,
 )
+# a line that says something went wrong, in words beyond the error block's own list (``_FAILING``)
+_SAYS_WRONG = re.compile(
+    r"\b(?:couldn't|could not|unable|exceed(?:ed|s)|no matching|unavailable|insufficient|too old|rejected|expired"
+    r"|violat\w+|deleted|terminated|died|lost|out of)\b"
+    r"|已杀死|段错误|核心已转储|总线错误|非法指令",  # glibc's zh_CN strsignal texts (Killed, Segmentation fault…)
+    re.IGNORECASE,
+)
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 # a message cut by the terminal or the paste: the line ends mid-sentence and the next line goes on with it
 _OPEN_END = re.compile(r"(?:[:,(]|\b(?:but|and|or|to|of|for|the|a|an|in|on|with|at|by|is|was|from))\s*$", re.IGNORECASE)
@@ -142,7 +149,8 @@ def _candidates(
     # ending notices (an abort, a kill, a launcher's exit report: what the root error caused), and an exception
     # named in the middle of a line
     for ln in reversed(lines):
-        if ln.usable and _FAILING.search(ln.text) and not _INFO_LEVEL.search(ln.raw) and not _got_past(lines, ln.index):
+        says = _FAILING.search(ln.text) or _SAYS_WRONG.search(ln.text)
+        if ln.usable and says and not _INFO_LEVEL.search(ln.raw) and not _got_past(lines, ln.index):
             add(0, ln)
     for ln in reversed(ending):
         add(0, ln)

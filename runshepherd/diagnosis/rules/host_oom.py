@@ -73,6 +73,8 @@ ROOT_WORDS = (
         "a process killed the way the kernel's out-of-memory killer kills (SIGKILL), or a memory limit",
         unless=ON_A_DEVICE,
     ),
+    # the same SIGKILL report in a Chinese locale (glibc's zh_CN strsignal: "已杀死")
+    words(r"已杀死", 0.56, "a process killed the way the kernel's out-of-memory killer kills (SIGKILL)"),
 )
 
 

@@ -193,6 +193,9 @@ ROOT_WORDS = (
         0.63,
         "a container image that could not be pulled",
     ),
+    # Docker's refusal of an image built for another platform ("no matching manifest for linux/arm64/v8 in the
+    # manifest list entries")
+    words(r"\bno matching manifest\b", 0.63, "a container image that could not be pulled"),
 )
 
 

@@ -56,6 +56,9 @@ ROOT_WORDS = (
         0.6,
         "a crash in native code (a fatal signal)",
     ),
+    # the same fatal signals in a Chinese locale (glibc's zh_CN strsignal: "段错误" segmentation fault, "核心已转储"
+    # core dumped, "总线错误" bus error, "非法指令" illegal instruction)
+    words(r"段错误|核心已转储|总线错误|非法指令", 0.6, "a crash in native code (a fatal signal)"),
 )
 
 

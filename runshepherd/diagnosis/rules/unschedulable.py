@@ -275,6 +275,12 @@ ROOT_WORDS = (
         0.62,
         "resources the cluster or cloud cannot provide (no node fits, no capacity or quota)",
     ),
+    # a resource the queue or cluster does not have ("resource cpu unavailable in ClusterQueue", Kueue's admission)
+    words(
+        r"\bresources?\b(?:\s+[\w./-]+){0,2}\s+(?:is |are )?(?:not available|unavailable)\b",
+        0.6,
+        "resources the cluster or cloud cannot provide (no node fits, no capacity or quota)",
+    ),
 )
 
 

@@ -254,6 +254,7 @@ def test_ray_object_store_and_memory_monitor_errors() -> None:
     ("a-0008", "srun: error: Orion-01-01: task 4: Out Of Memory"),
     ("f-0017", "TERM_MEMLIMIT: job killed after reaching LSF memory usage limit"),
     ("f-0043", "instance of 'std::bad_alloc'"),
+    ("a-0090", "已杀死"),
 )
 def test_root_line_vocabulary_reads_host_oom(case_id: str, quoted: str) -> None:
     """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""

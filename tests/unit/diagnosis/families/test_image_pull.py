@@ -120,7 +120,10 @@ def test_buildkit_failing_to_fetch_a_base_image() -> None:
     assert diagnose_log_text(log).label == "image_pull"
 
 
-@root_line_cases(("b-0034", "manifest for kaixhin/cuda-torch:latest not found"))
+@root_line_cases(
+    ("b-0034", "manifest for kaixhin/cuda-torch:latest not found"),
+    ("b-0136", "no matching manifest for linux/arm64/v8"),
+)
 def test_root_line_vocabulary_reads_image_pull(case_id: str, quoted: str) -> None:
     """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
     assert_read_as(case_id, "image_pull", quoted)

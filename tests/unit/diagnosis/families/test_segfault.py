@@ -106,3 +106,9 @@ def test_an_abort_with_no_cause_before_it_and_a_segfault_after_an_error_stay_nat
 def test_root_line_vocabulary_reads_segfault(case_id: str, quoted: str) -> None:
     """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
     assert_read_as(case_id, "segfault", quoted)
+
+
+def test_a_segfault_reported_in_a_chinese_locale_is_read_as_one() -> None:
+    # glibc's zh_CN translation of strsignal(SIGSEGV) and "(core dumped)", as bash prints it: "段错误 (核心已转储)"
+    d = diagnose_log_text("$ python train.py --epochs 3\n段错误 (核心已转储)\n")
+    assert d.label == "segfault" and d.confidence <= 0.65 and "reading of one line" in d.explanation

@@ -231,7 +231,9 @@ def test_exception_class_named_for_missing_capacity() -> None:
 
 
 @root_line_cases(
-    ("b-0014", "0/6 nodes are available"), ("b-0067", "No available node types can fulfill resource request")
+    ("b-0014", "0/6 nodes are available"),
+    ("b-0067", "No available node types can fulfill resource request"),
+    ("b-0114", "unavailable in ClusterQueue"),
 )
 def test_root_line_vocabulary_reads_unschedulable(case_id: str, quoted: str) -> None:
     """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
