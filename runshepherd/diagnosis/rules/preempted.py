@@ -108,6 +108,12 @@ FAMILY = family(
         pat(r"TERM_PREEMPT\b", 0.95, flags=0),
         # LSF: killed because the host's load passed its threshold, or requeued by an administrator
         pat(r"\bTERM_(?:LOAD|REQUEUE_ADMIN)\b", 0.85, flags=0),
+        # LSF's other reasons for a job the platform or its administrator ended (bacct/bhist/bjobs termination
+        # reasons, https://www.ibm.com/docs/SSWRJV_10.1.0/lsf_admin/termination_reasons_lsf.html): killed by root or
+        # the administrator, after checkpointing (to migrate it), recalled by the multicluster scheduler, its run
+        # window closed, its cloud host reclaimed, the CSM or Kubernetes integration failing; as weak as Slurm's
+        # plain cancel above (the owner's own kill, TERM_OWNER, is not here)
+        pat(r"\bTERM_(?:ADMIN|FORCE_ADMIN|CHKPNT|MC_RECALL|WINDOW|RC_RECLAIM|CSM_ALLOC|KUBE)\b", 0.7, flags=0),
         # HTCondor's job log: the execute node let the job go, and the schedd puts it elsewhere
         pat(r"\bJob was evicted\b|Job reconnection failed|\brescheduling job\b", 0.8),
         pat(

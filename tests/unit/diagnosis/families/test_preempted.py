@@ -141,3 +141,14 @@ def test_taint_eviction_and_compute_engine_host_events() -> None:
 def test_root_line_vocabulary_reads_preempted(case_id: str, quoted: str) -> None:
     """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
     assert_read_as(case_id, "preempted", quoted)
+
+
+def test_lsf_termination_reasons_of_the_platform_or_its_administrator() -> None:
+    # bacct/bhist/bjobs termination reasons (https://www.ibm.com/docs/SSWRJV_10.1.0/lsf_admin/termination_reasons_lsf.html)
+    for reason in (
+        "TERM_ADMIN: job killed by root or LSF administrator",
+        "TERM_MC_RECALL: job killed by LSF due to multicluster job recall",
+    ):
+        log = f"Job <4242> exited; {reason}.\nExited with exit code 130.\n"
+        d = diagnose_log_text(log)
+        assert d.label == "preempted" and d.confidence < 0.8
