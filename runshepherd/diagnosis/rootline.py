@@ -38,6 +38,7 @@ _SAYS_WRONG = re.compile(
     r"|已杀死|段错误|核心已转储|总线错误|非法指令",  # glibc's zh_CN strsignal texts (Killed, Segmentation fault…)
     re.IGNORECASE,
 )
+_SETTING_AFTER = re.compile(r"""\w*(?:\s*=\s*['"]?[\w.]|['"]\s*:\s*['"]?[\w.]|\s*:\s*\d)""")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 # a message cut by the terminal or the paste: the line ends mid-sentence and the next line goes on with it
 _OPEN_END = re.compile(r"(?:[:,(]|\b(?:but|and|or|to|of|for|the|a|an|in|on|with|at|by|is|was|from))\s*$", re.IGNORECASE)
@@ -102,6 +103,16 @@ def _read(text: str, allowed: set[str] | None) -> tuple[str, RootWords] | None:
     return (best[2], best[3]) if best is not None else None
 
 
+def _says_wrong(text: str) -> bool:
+    """The line says something went wrong: a failure word that is not a setting's name (``timeout=1s``,
+    ``'timeout': 900``, ``#failure=3`` in a printed configuration)."""
+    for regex in (_FAILING, _SAYS_WRONG):
+        for m in regex.finditer(text):
+            if not _SETTING_AFTER.match(text, m.end()):
+                return True
+    return False
+
+
 def _words_of(text: str) -> str:
     """The line with the exception types it names also spelled as words (``ReadTimeoutError`` → "Read Timeout
     Error"), so that one vocabulary reads a message and a class name alike."""
@@ -149,8 +160,7 @@ def _candidates(
     # ending notices (an abort, a kill, a launcher's exit report: what the root error caused), and an exception
     # named in the middle of a line
     for ln in reversed(lines):
-        says = _FAILING.search(ln.text) or _SAYS_WRONG.search(ln.text)
-        if ln.usable and says and not _INFO_LEVEL.search(ln.raw) and not _got_past(lines, ln.index):
+        if ln.usable and _says_wrong(ln.text) and not _INFO_LEVEL.search(ln.raw) and not _got_past(lines, ln.index):
             add(0, ln)
     for ln in reversed(ending):
         add(0, ln)

@@ -49,7 +49,9 @@ ROOT_WORDS = (
     words(
         r"\bpermission denied\b|\baccess (?:is )?denied\b|\bdenied\b|\bunauthori[sz]ed\b|\bforbidden\b"
         r"|\b(?:status(?: code)?|HTTP(?: Error)?|error|code)\W{0,3}(?:401|403)\b|\b(?:401|403) (?:Client Error|Unauthorized"
-        r"|Forbidden)\b|\boperation not permitted\b|\bEACCES\b|\bEPERM\b|\bErrno 13\b",
+        r"|Forbidden)\b|\boperation not permitted\b|\bEACCES\b|\bEPERM\b|\bErrno 13\b"
+        # the Hugging Face Hub's gated repositories (huggingface_hub GatedRepoError: "Cannot access gated repo")
+        r"|\bgated (?:repo|model)\b",
         0.62,
         "access being refused (permission, login or token)",
     ),

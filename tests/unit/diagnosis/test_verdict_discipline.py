@@ -195,3 +195,14 @@ def test_the_root_line_reading_never_replaces_a_family_or_healthy_and_only_reads
 def test_a_root_line_reading_is_weaker_than_any_family_wording() -> None:
     with pytest.raises(ValueError, match="outside 0.5-0.65"):
         words(r"\bboom\b", 0.8, "an explosion")
+
+
+def test_a_printed_setting_named_like_a_failure_is_not_read_as_one() -> None:
+    """torchrun prints its rendezvous settings ("'timeout': 900"), a pod spec its probe ("timeout=1s #failure=3"):
+    the failure words there name settings, so the root-line reading does not take those lines."""
+    dump = "  rdzv_configs     : {'rank': 0, 'timeout': 900, 'node_unit': 1}\n"
+    assert diagnose_log_text(dump).label == "unknown"
+    probe = "    Liveness:  http-get http://:8085/health-check delay=0s timeout=1s period=10s #success=1 #failure=3\n"
+    assert diagnose_log_text(probe).label == "unknown"
+    # the same words said of the run are read
+    assert diagnose_log_text("rendezvous timed out after 900 seconds waiting for rank 1\n").label != "unknown"

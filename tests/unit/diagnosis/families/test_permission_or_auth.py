@@ -154,7 +154,11 @@ def test_exception_class_named_for_a_refused_credential() -> None:
     assert diagnose_log_text(log).label == "permission_or_auth"
 
 
-@root_line_cases(("b-0016", "401 Client Error: Unauthorized"), ("b-0126", "api_key not configured"))
+@root_line_cases(
+    ("b-0016", "401 Client Error: Unauthorized"),
+    ("b-0126", "api_key not configured"),
+    ("b-0017", "Cannot access gated repo for url"),
+)
 def test_root_line_vocabulary_reads_permission_or_auth(case_id: str, quoted: str) -> None:
     """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
     assert_read_as(case_id, "permission_or_auth", quoted)
