@@ -176,6 +176,15 @@ FAMILY = family(
             r"hostPath type check failed|MountVolume\.SetUp failed .*(?:not a directory|does not exist|no such file)",
             0.86,
         ),
+        # ... and the API object a pod mounts or reads its environment from that is not there: the kubelet's
+        # MountVolume failure and the CreateContainerConfigError reason (kubernetes pkg/kubelet: 'configmap "x" not
+        # found', 'secret "x" not found', 'persistentvolumeclaim "x" not found'; event reasons FailedMount and
+        # CreateContainerConfigError, https://kubernetes.io/docs/reference/kubernetes-api/ and the kubelet's events)
+        pat(
+            r"(?:MountVolume\.\w+ failed for volume \S+ :|CreateContainerConfigError:?) .{0,40}"
+            r"\b(?:configmaps?|secrets?|persistentvolumeclaims?)\s+\"?[\w.-]+\"? not found",
+            0.84,
+        ),
         # Windows' wording of ENOENT (WinError 2/3), Java's NIO exception (its message is only the path)
         pat(r"The system cannot find the (?:file|path) specified", 0.84),
         # Windows refusing a path's syntax (a drive letter inside a path, a ':' in a file name): WinError 123

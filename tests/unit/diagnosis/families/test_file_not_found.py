@@ -257,3 +257,11 @@ def test_http_404_by_number_or_reason_phrase() -> None:
         "file_not_found"
     )
     assert diagnose_log_text("ValueError: download failed with status code 404\n").label == "file_not_found"
+
+
+def test_kubernetes_objects_a_pod_needs_that_are_not_there() -> None:
+    # the kubelet's FailedMount and CreateContainerConfigError events for a missing volume claim, secret or configmap
+    pvc = '  Warning  FailedMount  12s  kubelet  MountVolume.SetUp failed for volume "data" : persistentvolumeclaim "train-data" not found\n'
+    assert diagnose_log_text(pvc).label == "file_not_found"
+    cfg = '  Warning  Failed  8s  kubelet  Error: CreateContainerConfigError: secret "hf-token" not found\n'
+    assert diagnose_log_text(cfg).label == "file_not_found"
