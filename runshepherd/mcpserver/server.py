@@ -39,9 +39,9 @@ def _guard(fn: Any, *args: Any, **kwargs: Any) -> Any:
         raise ToolError(redact_line(str(exc))) from None
 
 
-def build_server(ctx: CliContext, *, cadence: float | None = None) -> MCPServer:
+def build_server(ctx: CliContext, *, cadence: float | None = None, sessions: Sessions | None = None) -> MCPServer:
     server: MCPServer = MCPServer("runshepherd", instructions=INSTRUCTIONS)
-    sessions = Sessions(ctx, cadence=cadence)
+    sessions = sessions or Sessions(ctx, cadence=cadence)
 
     @server.tool(annotations=READ_ONLY)
     def list_workflows(statuses: list[str] | None = None, pool: str | None = None) -> t.WorkflowList:
@@ -142,9 +142,13 @@ def parse_http(value: str) -> tuple[str, int]:
 
 
 def serve(ctx: CliContext, *, http: str | None = None, cadence: float | None = None) -> None:
-    server = build_server(ctx, cadence=cadence)
-    if http is None:
-        server.run("stdio")
-        return
-    host, port = parse_http(http)
-    server.run("streamable-http", host=host, port=port)
+    sessions = Sessions(ctx, cadence=cadence)
+    server = build_server(ctx, sessions=sessions)
+    try:
+        if http is None:
+            server.run("stdio")
+        else:
+            host, port = parse_http(http)
+            server.run("streamable-http", host=host, port=port)
+    finally:  # the client went away (or Ctrl-C): its sessions stop where they can resume, never mid-step
+        sessions.close()

@@ -104,6 +104,23 @@ class Sessions:
             )
             live.thread.start()
 
+    def close(self, timeout: float = 30.0) -> list[str]:
+        """Stop every session this server drives at its next safe point (each stays resumable, from `orchestrate
+        resume` or another server) and wait for them, at most ``timeout`` seconds in all. Before, the client
+        going away ended the server and its session threads mid-step, and a session started a moment before
+        was never stored: the id `start_run` had returned named nothing. Returns the sessions still going."""
+        import time
+
+        with self._lock:
+            live = {sid: lv for sid, lv in self._live.items() if lv.thread is not None and lv.thread.is_alive()}
+        for lv in live.values():
+            lv.runner.stop("the MCP server is shutting down")
+        deadline = time.monotonic() + timeout
+        for lv in live.values():
+            assert lv.thread is not None
+            lv.thread.join(max(0.0, deadline - time.monotonic()))
+        return [sid for sid, lv in live.items() if lv.thread is not None and lv.thread.is_alive()]
+
     @staticmethod
     def _drive(sid: str, live: _Live, runner: Any, first_input: Any, answers: dict[str, str] | None) -> None:
         from runshepherd.graph.runner import Emitted

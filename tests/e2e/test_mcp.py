@@ -168,11 +168,16 @@ def test_stdio_tools_status_and_a_session_driven_by_answers(tmp_path: Path) -> N
         command=cmd[0], args=[*cmd[1:], "mcp", "--cadence", "0.2"], env=env_for(tmp_path), cwd=str(tmp_path)
     )
 
-    async def main() -> None:
+    async def main() -> str:
         async with Client(params) as client:
             await scenario(client, wid, _spec(tmp_path))
+            # the client goes away right after starting a session: the id it was given must name a stored session
+            return str((await _call(client, "start_run", spec_path=_spec(tmp_path)))["session"])
 
-    anyio.run(main)
+    left = anyio.run(main)
+    listed = json.loads(run(tmp_path, "sessions", "--json").stdout)["sessions"]
+    stored = next((s for s in listed if s["session"] == left), {})
+    assert stored.get("state") in ("stopped", "waiting"), listed  # stopped at a safe point: `resume` continues it
 
 
 def _free_port() -> int:
