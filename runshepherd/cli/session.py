@@ -16,11 +16,11 @@ from typing import Any
 from runshepherd.backends.base import BackendUnavailable
 from runshepherd.cli.context import CliContext
 from runshepherd.errors import UsageError
-from runshepherd.events import Done, OutOfScope
+from runshepherd.events import OutOfScope
 from runshepherd.graph.context import build_deps
 from runshepherd.graph.runner import new_session_id
 from runshepherd.names import quoted
-from runshepherd.render.session import Renderer, done_event, exit_code
+from runshepherd.render.session import Renderer, done_event, exit_code, paused
 from runshepherd.request_text import check_request
 
 
@@ -260,18 +260,7 @@ def _install_ctrl_c(runner: Any, session: str) -> Any:
 
 
 def _paused(ctx: CliContext, renderer: Renderer, session: str, payload: dict[str, Any]) -> int:
-    choices = payload.get("choices") or ["yes", "no"]
-    line = f"orchestrate resume {quoted(session)} --answer {choices[0]}"
-    if renderer.as_json:
-        paused = Done(outcome="NEEDS_INPUT", paused=True, resume=line, answers=choices, question=payload.get("text"))
-        renderer.event(paused.wire(only_set=True))
-    else:
-        ctx.out.print(f"? {payload.get('kind')}: {payload.get('text')}", markup=False)
-        ctx.out.print(
-            f"session {session} paused, waiting for your answer ({', '.join(choices)}). Continue with:\n  {line}",
-            markup=False,
-        )
-    return 3
+    return paused(renderer, session, payload)
 
 
 def _done(ctx: CliContext, renderer: Renderer, session: str, values: dict[str, Any]) -> int:
@@ -481,7 +470,14 @@ def resume(
         from runshepherd.cli.sweep import resume as resume_sweep
 
         code = resume_sweep(
-            ctx, sid=session, yes=yes, no_input=no_input, as_json=as_json, cadence=cadence, max_fixes=max_fixes
+            ctx,
+            sid=session,
+            yes=yes,
+            no_input=no_input,
+            as_json=as_json,
+            answer=answer,
+            cadence=cadence,
+            max_fixes=max_fixes,
         )
         if code is not None:
             return code
@@ -531,6 +527,7 @@ def sessions(ctx: CliContext, as_json: bool) -> None:
                         "declined": bool(v.get("declined")),  # CANCELED by the person's "no" before submitting
                     }
                 )
+    rows += _sweeps_at_their_plan(ctx.state_dir)
     listed = {r["session"] for r in rows}
     for sid in detached.detached_sessions(ctx.state_dir):  # started in the background, no checkpoint yet
         if sid not in listed and detached.running(ctx.state_dir, sid):
@@ -572,6 +569,30 @@ def sessions(ctx: CliContext, as_json: bool) -> None:
         ctx.out.width,
     )
     ctx.out.print(table)
+
+
+def _sweeps_at_their_plan(state_dir: Path) -> list[dict[str, Any]]:
+    """Sweeps paused at their plan (`run --sweep --no-input`): no point has a session yet, the sweep waits."""
+    from runshepherd.sweep.status import read_record
+
+    rows = []
+    for path in sorted((state_dir / "sweeps").glob("*/sweep.json")):
+        record = read_record(state_dir, path.parent.name)
+        if record is None or record.get("approved") is not False:
+            continue
+        state_ended = bool(record.get("canceled") or record.get("declined"))
+        rows.append(
+            {
+                "session": path.parent.name,
+                "request": f"sweep of {len(record.get('points') or [])} point(s) from {record.get('spec')}",
+                "state": "canceled" if state_ended else "waiting",
+                "workflow": None,
+                "last_update": None,
+                "question": None if state_ended else (record.get("question") or {}).get("text"),
+                "declined": bool(record.get("declined")),
+            }
+        )
+    return rows
 
 
 def _canceled_while_paused(state_dir: Path, session: str, values: dict[str, Any]) -> bool:

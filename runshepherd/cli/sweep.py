@@ -168,22 +168,30 @@ def resume(
     yes: bool,
     no_input: bool,
     as_json: bool,
+    answer: str | None = None,
     cadence: float | None = None,
     max_fixes: int | None = None,
 ) -> int | None:
-    """`orchestrate resume SWEEP`: continue every point's session (finished ones only report), then the
+    """`orchestrate resume SWEEP [--answer A]`: a sweep paused at its plan asks it (or takes A); an approved one
+    continues every point's session (finished ones only report; A answers the points that wait), then the
     comparison and the follow-ups once. None when SWEEP is not a sweep this state dir started."""
     from runshepherd.sweep.driver import Point, Sweep, run_sweep
     from runshepherd.sweep.status import read_record
 
     record = read_record(ctx.state_dir, sid)
-    if record is None or not record.get("approved"):
+    if record is None:
         return None
     folder = ctx.state_dir / "sweeps" / sid
     points = [
-        Point(index=p["index"], values=p["values"], spec_path=Path(p["spec_path"]), tag=p.get("point"))
+        Point(
+            index=p["index"],
+            values=p["values"],
+            spec_path=Path(p["spec_path"]),
+            tag=p["tag"] if "tag" in p else p.get("point"),
+        )
         for p in record["points"]
     ]
+    approved = record.get("approved") is not False  # False only while its plan waits for an answer
     sweep = Sweep(
         sid=sid,
         spec_source=Path(record["spec"]),
@@ -197,8 +205,29 @@ def resume(
         pool=record.get("pool"),
         prompt=_prompter(ctx, sid),
         resumed=True,
+        approved=approved,
+        declined=bool(record.get("declined")),
     )
+    if answer is not None and not sweep.declined:
+        _take_answer(ctx, sweep, record, answer)
     return run_sweep(ctx, sweep, as_json=as_json)
+
+
+def _take_answer(ctx: CliContext, sweep: Any, record: dict[str, Any], answer: str) -> None:
+    """`resume SWEEP --answer A`: A answers the plan when the sweep waits on it, else every point's waiting
+    question. One that is not listed, or a sweep that waits on nothing, is exit 2 before anything runs."""
+    from runshepherd.cli.session import check_answer
+
+    if not sweep.approved:
+        sweep.answer = check_answer(answer, record.get("question") or {"text": "the sweep's plan"})
+        return
+    for p in sweep.points:
+        child = sweep.child(p)
+        waiting = ctx.runner(child).questions()
+        if waiting:
+            sweep.answers[child] = {q.id: check_answer(answer, q.payload()) for q in waiting}
+    if not sweep.answers:
+        raise UsageError(f"sweep {sweep.sid} is not waiting for an answer; run `orchestrate resume {sweep.sid}`")
 
 
 def said_in(request: str, spec: Path | None) -> Any:

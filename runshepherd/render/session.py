@@ -71,6 +71,25 @@ def exit_code(done: dict[str, Any]) -> int:
     return 0 if done.get("outcome") == "COMPLETED" or done.get("declined") else 1
 
 
+def paused(renderer: Renderer, session: str, payload: dict[str, Any], kind: str = "session") -> int:
+    """A session (or sweep) waits for an answer no one can give here (`--no-input`, no terminal): the question and
+    the exact `orchestrate resume … --answer …` line that answers it (the paused `done` in JSON). Exit 3."""
+    from runshepherd.names import quoted
+
+    choices = payload.get("choices") or ["yes", "no"]
+    line = f"orchestrate resume {quoted(session)} --answer {choices[0]}"
+    if renderer.as_json:
+        done = Done(outcome="NEEDS_INPUT", paused=True, resume=line, answers=choices, question=payload.get("text"))
+        renderer.event(done.wire(only_set=True))
+    else:
+        renderer.out.print(f"? {payload.get('kind')}: {payload.get('text')}", markup=False)
+        renderer.out.print(
+            f"{kind} {session} paused, waiting for your answer ({', '.join(choices)}). Continue with:\n  {line}",
+            markup=False,
+        )
+    return 3
+
+
 def usage_line(usage: dict[str, Any]) -> str:
     nodes = ", ".join(f"{k} {v['input'] + v['output']}" for k, v in (usage.get("by_node") or {}).items())
     cost = f", cost {usage['cost']:g}" if usage.get("cost") else ""

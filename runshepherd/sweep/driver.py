@@ -14,7 +14,7 @@ from runshepherd import wording
 from runshepherd.events import Answered, AppSaved, Done, Downloaded, Message, Planned
 from runshepherd.graph.context import Deps, build_deps
 from runshepherd.render.prefixed import Prefixed
-from runshepherd.render.session import Renderer, done_line
+from runshepherd.render.session import Renderer, done_line, paused
 from runshepherd.spec.model import TaskRequest
 from runshepherd.subagents.logs_reader.pool import SharedReaders
 from runshepherd.sweep.budget import SweepBudget
@@ -54,7 +54,11 @@ class Sweep:
     cadence: float | None = None
     max_fixes: int | None = None
     pool: str | None = None
-    resumed: bool = False  # `orchestrate resume SWEEP`: points continue their sessions; the plan is not re-asked
+    resumed: bool = False  # `orchestrate resume SWEEP`: points continue their sessions
+    approved: bool = False  # the plan was answered yes before (its record says so): a resume does not ask it again
+    answer: str | None = None  # `resume SWEEP --answer A` while the plan waits: A, checked against its choices
+    declined: bool = False  # the person answered its plan no (a resume says so again and submits nothing)
+    answers: dict[str, dict[str, str]] = field(default_factory=dict)  # the same for points: {session: {qid: A}}
     budget: SweepBudget | None = None  # the sweep-wide caps (default: see run_sweep)
     poller: SharedPoll | None = None  # one batched status read per tick for every point
     readers: SharedReaders = field(default_factory=SharedReaders)  # one log reader per five failed tasks, all points
@@ -125,6 +129,8 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
         else ("NEEDS_INPUT" if any(r["outcome"] == "NEEDS_INPUT" for r in results) else "FAILED")
     )
     failed = [r for r in results if r["status"] != "COMPLETED"]
+    waiting = [r for r in results if r.get("question")]  # `resume SWEEP --answer A` answers each of them
+    choices = list(waiting[0]["question"].get("choices") or ["yes", "no"]) if waiting else []
     reason = (
         None
         if not failed
@@ -149,15 +155,29 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
         results=[_public(r) for r in results],
         best=best,
         paused=outcome == "NEEDS_INPUT",  # a point waits for an answer: the sweep continues where it stopped
-        resume=f"orchestrate resume {sweep.sid}" if outcome == "NEEDS_INPUT" else None,
+        resume=f"orchestrate resume {sweep.sid}" + (f" --answer {choices[0]}" if choices else "")
+        if outcome == "NEEDS_INPUT"
+        else None,
+        answers=choices or None,
+        question=waiting[0]["question"]["text"] if waiting else None,
     )
     if as_json:
         top.event(done.wire())
     else:
         ctx.out.print(f"sweep {sweep.sid} done · {outcome}" + (f" ({reason})" if reason else ""), markup=False)
         ctx.out.print(f"comparison: {artifact}", markup=False)
+        for w in waiting:
+            q = w["question"]
+            ctx.out.print(f"? #{w['index']} {w['point']} {q.get('kind')}: {q.get('text')}", markup=False)
         if done.resume:
-            ctx.out.print(f"a point waits for your answer; continue with: {done.resume}", markup=False)
+            ctx.out.print(
+                f"waiting for your answer ({', '.join(choices)}): "
+                + ", ".join(f"#{w['index']}" for w in waiting)
+                + f"; continue with:\n  {done.resume}"
+                if waiting
+                else f"a point waits for your answer; continue with: {done.resume}",
+                markup=False,
+            )
     return {"COMPLETED": 0, "NEEDS_INPUT": 3}.get(outcome, 1)
 
 
@@ -189,22 +209,31 @@ def approve(ctx: Any, sweep: Sweep, top: Renderer) -> int | None:
     top.event(Message(level="info" if verdict == "yes" else "warning", text=fit).wire())
     shown = ", ".join(p.name for p in sweep.points[:12]) + ("…" if len(sweep.points) > 12 else "")
     text = f"Submit {len(sweep.points)} workflows ({shown})?"
-    if sweep.resumed:
+    if not sweep.approved and (mark := canceled(ctx.state_dir, sweep.sid)) is not None:  # canceled at its plan
+        done = Done(outcome="CANCELED", reason=f"{cancel_reason(mark)}; nothing was submitted").wire()
+        if top.as_json:
+            top.event(done)
+        else:
+            top.out.print(done_line(sweep.sid, done, kind="sweep"), markup=False)
+        return 1
+    if sweep.resumed and sweep.approved:
         started = any(ctx.runner(sweep.child(p)).exists() for p in sweep.points)
         said = "resuming sweep {}: its plan was approved before" if started else "sweep {}: its plan was approved"
         top.event(Message(level="info", text=said.format(sweep.sid)).wire())
     elif sweep.yes:
         top.event(Answered(kind="submit", text=text, answer="yes").wire())
     else:
-        answer = sweep.prompt("submit", text, "yes", ["yes", "no"]) if sweep.interactive else None
-        if answer is None:
-            top.event(
-                Message(
-                    level="error", text="a sweep asks once before submitting: run it on a terminal or pass --yes"
-                ).wire()
-            )
-            return 3
+        question = {"kind": "submit", "text": text, "default": "yes", "choices": ["yes", "no"]}
+        answer = "no" if sweep.declined else sweep.answer
+        if answer is None and sweep.interactive:
+            answer = sweep.prompt("submit", text, "yes", ["yes", "no"])
+        if answer is None:  # nobody to ask here: the sweep waits on its plan, `resume SWEEP --answer yes` answers it
+            write_record(ctx.state_dir, sweep.sid, {**_record(sweep), "approved": False, "question": question})
+            top.question(f"{sweep.sid}-plan", question)
+            return paused(top, sweep.sid, question, kind="sweep")
         if answer != "yes":
+            if sweep.resumed:  # the plan waited in the record: it now says the person said no
+                write_record(ctx.state_dir, sweep.sid, {**_record(sweep), "approved": False, "declined": True})
             done = Done(outcome="CANCELED", reason="not submitted, as you said", declined=True).wire()
             if top.as_json:
                 top.event(done)
@@ -231,6 +260,7 @@ def _record(sweep: Sweep) -> dict[str, Any]:
                 "values": p.values,
                 "session": sweep.child(p),
                 "spec_path": str(p.spec_path),
+                "tag": p.tag,
             }
             for p in sweep.points
         ],
@@ -373,7 +403,8 @@ def _drive_point(
 
     values: dict[str, Any] = {}
     outcome = "FAILED"
-    for item in runner.run(start, answer=answer):
+    asked: dict[str, Any] | None = None  # the question the point waits on when nobody could answer it here
+    for item in runner.run(start, answers=sweep.answers.get(child) if start is None else None, answer=answer):
         if isinstance(item, Emitted):
             if sweep.budget is not None:
                 sweep.budget.count(item.event)
@@ -385,11 +416,12 @@ def _drive_point(
             _emit(renderer, lock, item.event)
         elif isinstance(item, Asked):
             values, outcome = item.values, "NEEDS_INPUT"
+            asked = item.questions[0].payload()
         elif isinstance(item, Stopped):
             values, outcome = item.values, "NEEDS_INPUT"
         elif isinstance(item, Finished):
             values, outcome = item.values, str(item.values.get("outcome") or "FAILED")
-    return _result(ctx, p, child, values, outcome)
+    return {**_result(ctx, p, child, values, outcome), "question": asked}
 
 
 def _result(ctx: Any, p: Point, child: str, values: dict[str, Any], outcome: str) -> dict[str, Any]:

@@ -57,7 +57,13 @@ def point_rows(record: dict[str, Any], values_of: Callable[[str], dict[str, Any]
     rows = []
     for p in record.get("points") or []:
         v = values_of(p["session"]) or {}
-        waiting = "not started (canceled)" if record.get("canceled") else "waiting to start"
+        waiting = (
+            "not started (canceled)"
+            if record.get("canceled")
+            else "not submitted"
+            if record.get("declined")
+            else "waiting to start"
+        )
         status = (v.get("last_status") or {}).get("status") or (waiting if not v else "submitting")
         if (
             v.get("outcome")
@@ -93,6 +99,13 @@ def status_lines(record: dict[str, Any], values_of: Callable[[str], dict[str, An
         lines.append(f"#{r['index']} {r['point']}: {r['status']}, {wid} (attempt {r['attempt']}){extra}")
     summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
     head = f"sweep {record.get('sweep')} ({record.get('spec')}): {len(points)} point(s) — {summary or 'none started'}"
+    if record.get("declined"):
+        head += "\nnot submitted, as you said (its plan was answered no)"
+    elif record.get("approved") is False and not record.get("canceled"):
+        head += (
+            f"\nits plan waits for your answer: orchestrate resume {record.get('sweep')} --answer yes "
+            "(no: nothing is submitted)"
+        )
     if record.get("canceled"):
         from runshepherd.sweep.cancel import reason
 

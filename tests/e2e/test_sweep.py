@@ -134,11 +134,41 @@ def test_a_detached_sweep_returns_at_once_and_attach_follows_every_point(tmp_pat
     assert "2 point(s) — 2 COMPLETED" in human and "best: #" in human
 
 
-def test_a_detached_sweep_without_yes_or_a_terminal_starts_nothing(tmp_path: Path) -> None:
+def test_a_detached_sweep_without_yes_or_a_terminal_starts_nothing_and_waits_at_its_plan(tmp_path: Path) -> None:
     spec = str(EXAMPLES / "sweep-lr.yaml")
     res = run(tmp_path, "run", "--spec", spec, "--repeat", "2", "--detach", "--session", "swn")
-    assert res.returncode == 3 and "run it on a terminal or pass --yes" in res.stdout + res.stderr
+    assert res.returncode == 3 and "orchestrate resume swn --answer yes" in res.stdout, res.stdout + res.stderr
     assert not (tmp_path / "state" / "detached").exists() and not (tmp_path / "state" / "workflows").exists()
+
+
+def test_a_sweep_with_no_input_waits_at_a_question_that_resume_answer_really_answers(tmp_path: Path) -> None:
+    """`run --sweep --no-input` without --yes exited 3 saying "run it on a terminal or pass --yes", and
+    `resume SWEEP` then said "no session". Now the plan waits in the sweep's record: the exact `resume … --answer
+    yes` line, `sessions` lists the sweep, a point's fix question pauses the same way, and each line works."""
+    from cli_helpers import quick_example
+
+    spec = str(quick_example(tmp_path, "sweep-lr.yaml"))
+    first = run(
+        tmp_path, "run", "--spec", spec, "--sweep", "lr=0.05,1.0", "--no-input", "--session", "swi", "--cadence", "0.5"
+    )
+    assert first.returncode == 3, first.stdout + first.stderr
+    assert "? submit: Submit 2 workflows (lr=0.05, lr=1.0)?" in first.stdout
+    assert "orchestrate resume swi --answer yes" in first.stdout
+    assert not (tmp_path / "state" / "workflows").exists()  # nothing submitted before the answer
+    listed = run(tmp_path, "sessions", "--json")
+    assert [r["state"] for r in json.loads(listed.stdout)["sessions"] if r["session"] == "swi"] == ["waiting"]
+    refused = run(tmp_path, "resume", "swi", "--answer", "maybe", "--no-input")
+    assert refused.returncode == 2 and "answer one of: yes, no" in refused.stderr
+    second = run(tmp_path, "resume", "swi", "--answer", "yes", "--no-input", timeout=240)
+    assert second.returncode == 3, second.stdout[-3000:] + second.stderr
+    assert "? #2 lr=1.0 resubmit: Resubmit with this fix" in second.stdout  # the question the point waits on
+    assert (
+        "waiting for your answer (yes, no" in second.stdout and "orchestrate resume swi --answer yes" in second.stdout
+    )
+    third = run(tmp_path, "resume", "swi", "--answer", "yes", "--no-input", "--json", timeout=240)
+    done = json_lines(third.stdout)[-1]
+    assert third.returncode == 0 and done["outcome"] == "COMPLETED", third.stdout[-3000:] + third.stderr
+    assert [r["status"] for r in done["results"]] == ["COMPLETED", "COMPLETED"]
 
 
 def test_a_value_given_twice_is_refused_naming_it_not_run_as_one_point(tmp_path: Path) -> None:
