@@ -157,8 +157,6 @@ def test_a_sweep_with_no_input_waits_at_a_question_that_resume_answer_really_ans
     assert not (tmp_path / "state" / "workflows").exists()  # nothing submitted before the answer
     listed = run(tmp_path, "sessions", "--json")
     assert [r["state"] for r in json.loads(listed.stdout)["sessions"] if r["session"] == "swi"] == ["waiting"]
-    refused = run(tmp_path, "resume", "swi", "--answer", "maybe", "--no-input")
-    assert refused.returncode == 2 and "answer one of: yes, no" in refused.stderr
     second = run(tmp_path, "resume", "swi", "--answer", "yes", "--no-input", timeout=240)
     assert second.returncode == 3, second.stdout[-3000:] + second.stderr
     assert "? #2 lr=1.0 resubmit: Resubmit with this fix" in second.stdout  # the question the point waits on
