@@ -543,6 +543,15 @@ FAMILY = family(
         ),
         # conda/mamba's solver
         pat(r"(?:LibMamba)?UnsatisfiableError|found to be incompatible with each other", 0.84),
+        # conda's libmamba solver's headline for the same ("Could not solve for environment specs", then "The
+        # following packages are incompatible"; conda-libmamba-solver's LibMambaUnsatisfiableError) and
+        # transformers' require_version check (transformers/utils/versions.py: "<req> is required for a normal
+        # functioning of this module, but found <pkg>==<version>.")
+        pat(
+            r"Could not solve for environment specs|is required for a normal functioning of this module, but found "
+            r"[\w.-]+==",
+            0.86,
+        ),
         # building a C/C++ extension: the compiler, or a header of a -dev package, is not in the image
         pat(r"fatal error: (?P<lib>[\w./+-]+\.(?:h|hpp|hh|cuh)): No such file or directory", 0.88),
         pat(r"(?:error: command|unable to execute) '(?P<bin>[\w./+-]+)'(?: failed)?: No such file or directory", 0.88),

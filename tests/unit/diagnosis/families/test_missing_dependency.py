@@ -490,3 +490,17 @@ def test_jvm_native_library_and_npm_registry_misses() -> None:
 def test_root_line_vocabulary_reads_missing_dependency(case_id: str, quoted: str) -> None:
     """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
     assert_read_as(case_id, "missing_dependency", quoted)
+
+
+def test_solver_and_version_check_headlines() -> None:
+    # conda-libmamba-solver's headline, and transformers' require_version (transformers/utils/versions.py)
+    mamba = (
+        "Could not solve for environment specs\nThe following packages are incompatible\n"
+        "└─ pytorch-cuda 12.4**  does not exist (perhaps a typo or a missing channel).\n"
+    )
+    assert diagnose_log_text(mamba).label == "missing_dependency"
+    pinned = TB + (
+        "ImportError: tokenizers>=0.11.1,!=0.11.3,<0.14 is required for a normal functioning of this module, "
+        "but found tokenizers==0.15.0.\n"
+    )
+    assert diagnose_log_text(pinned).label == "missing_dependency"
