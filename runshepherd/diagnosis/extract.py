@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from runshepherd.diagnosis.engine import _events_for, _logs_for, collect
+from runshepherd.diagnosis.engine import _events_for, _logs_for, collect, root_reading
 from runshepherd.diagnosis.errorblock import error_looking
 from runshepherd.diagnosis.models import DiagnosisInput
 from runshepherd.diagnosis.rules import Context
@@ -24,6 +24,7 @@ class Candidate:
     label: str
     strength: float
     evidence: list[str]
+    reading: bool = False  # only the root error line's words point to it (the backoff before "unknown")
 
 
 @dataclass
@@ -53,6 +54,12 @@ def extract_context(ctx: Context) -> TaskExtraction:
         if c is None or s.strength > c.strength:
             best[s.label] = Candidate(s.label, round(s.strength, 2), list(s.evidence[:2]))
     candidates = sorted(best.values(), key=lambda c: -c.strength)[:MAX_CANDIDATES]
+    if not candidates:
+        reading = root_reading(ctx)
+        if reading is not None:
+            candidates = [
+                Candidate(reading.label, round(reading.strength, 2), list(reading.evidence[:2]), reading=True)
+            ]
     wanted: list[int] = []
     if ctx.log.root is not None:
         wanted += [ln.index for ln in ctx.log.window(before=20, after=10)]
@@ -117,7 +124,10 @@ def render(inp: DiagnosisInput, extractions: list[TaskExtraction]) -> tuple[str,
             out.append(f"exit codes the log states: {', '.join(map(str, x.exit_codes_in_log))}")
         if x.candidates:
             out.append("candidate families from the rules (strongest first):")
-            out += [f"- {c.label} ({c.strength:.2f})" for c in x.candidates]
+            out += [
+                f"- {c.label} ({c.strength:.2f}{', only a reading of the root error line' if c.reading else ''})"
+                for c in x.candidates
+            ]
         else:
             out.append("candidate families from the rules: none")
         if x.unexplained:

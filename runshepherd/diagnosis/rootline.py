@@ -14,9 +14,12 @@ import re
 from collections.abc import Callable, Iterable
 
 from runshepherd.diagnosis.errorblock import _FAILING, _INFO_LEVEL, Line, exception_type, is_warning
+from runshepherd.diagnosis.models import Diagnosis
 from runshepherd.diagnosis.rules.base import ORDER_EVENT, ORDER_FAILURE_MESSAGE, Context, Signal
 from runshepherd.diagnosis.rules.family import FAMILIES, RootWords, _plain
 
+# how the explanation of every reading says what it is (the LLM path treats such a verdict as unsure)
+READING = "this is a reading of one line"
 MAX_LINES = 12  # root-line candidates read, most telling first
 # an exception named anywhere in a line (after a timestamp or tag no prefix rule knows, or heading Jupyter's
 # traceback: ``HTTPError      Traceback (most recent call last)``)
@@ -60,7 +63,7 @@ def read_root_line(
         if nxt is not None:
             evidence.append(nxt.raw.rstrip())
         explanation = (
-            f"No rule recognised this failure; this is a reading of one line, the log's root error: "
+            f"No rule recognised this failure; {READING}, the log's root error: "
             f"“{quoted[:300]}”. It speaks of {entry.topic}, so the likeliest reading is: {_plain(fam.explanation)}"
         )
         return Signal(
@@ -77,6 +80,11 @@ def read_root_line(
             ),
         )
     return None
+
+
+def is_root_reading(diag: Diagnosis) -> bool:
+    """The verdict is a root-line reading (weak, one line's words), not a rule's."""
+    return READING in diag.explanation
 
 
 def read_text(text: str, allowed: set[str] | None = None) -> tuple[str, RootWords] | None:

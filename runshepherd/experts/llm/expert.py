@@ -107,7 +107,11 @@ def diagnosis_material(inp: Any) -> tuple[str, list[str]]:
 
 
 def is_unsure(diag: Any) -> bool:
-    return diag.label in UNSURE_LABELS or diag.confidence < UNSURE_CONFIDENCE
+    """The rules' verdict is worth a model's second look: unknown, a bare exception, weak, or only the reading of
+    one root error line by the families' words (the backoff before "unknown")."""
+    from runshepherd.diagnosis.rootline import is_root_reading
+
+    return diag.label in UNSURE_LABELS or diag.confidence < UNSURE_CONFIDENCE or is_root_reading(diag)
 
 
 class LLMExpert:

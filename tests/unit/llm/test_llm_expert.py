@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from llm_fakes import by_tool, call, fake
 
-from runshepherd.diagnosis import Diagnosis, DiagnosisInput
-from runshepherd.experts.llm.expert import LLMExpert
+from runshepherd.diagnosis import Diagnosis, DiagnosisInput, diagnose
+from runshepherd.experts.llm.expert import LLMExpert, diagnosis_material, is_unsure
 from runshepherd.experts.llm.usage import UsageLedger
 
 GOOD = """\
@@ -279,3 +279,19 @@ def test_on_the_host_the_model_is_told_so_and_its_system_install_is_never_the_fi
     ex, rec = expert(by_tool(SpecFix=lambda ms: call("SpecFix", new_spec=apt, kind="add_dependency", explanation="jq")))
     out = ex.fix_spec(GOOD, missing, nodes=[], base_dir=None, on_host=False)  # a container image: allowed
     assert out.new_spec == apt and "container image" in str(rec.calls[0][0][-1].content)
+
+
+def test_a_root_line_reading_is_unsure_and_shown_to_the_model_as_only_that() -> None:
+    """The backoff before "unknown" names a family from one line's words (confidence 0.5-0.65): the model still
+    gets its second look, and the extraction says the candidate is only that reading."""
+    log = ["step 1 loss 2.0", "ERROR: could not open shared object libfoo.so"]
+    inp = DiagnosisInput(
+        workflow_id="w", tasks=[{"name": "train", "status": "FAILED", "exit_code": 1}], log_lines={"train": log}
+    )
+    d = diagnose(inp)[0]
+    assert d.label == "missing_dependency" and d.confidence >= 0.5 and is_unsure(d)
+    text, verbatim = diagnosis_material(inp)
+    assert "- missing_dependency (0.64, only a reading of the root error line)" in text
+    assert "ERROR: could not open shared object libfoo.so" in verbatim
+    sure = Diagnosis(label="missing_dependency", origin="user", confidence=0.9, explanation="No module named foo")
+    assert not is_unsure(sure)
