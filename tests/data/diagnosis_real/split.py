@@ -21,8 +21,9 @@ Two generations:
 - blind v6 (stop 23): every case of parts t, u, v and w, from threads and committed job logs not in parts a-s,
   frozen before it is scored; scored once with the stop's starting code and once after the stop's work (72.4% ->
   74.0% labels), then retired into `dev` in the same stop so its misses could be studied.
-- No blind split is frozen now: the next one is collected from sources not in parts a-w and frozen before it is
-  scored (`BLIND_PARTS` names its parts).
+- blind v7 (stop 24): every case of parts x, y, z, za and zb, from threads and committed job logs not in parts
+  a-w, frozen before it is scored (`README-v7.md`); scored once with the stop's starting code and once after the
+  stop's work.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ()  # none frozen now: see the docstring
+BLIND_PARTS: tuple[str, ...] = ("x-", "y-", "z-", "za-", "zb-")  # blind v7: see the docstring
+BLIND_V7_PARTS = BLIND_PARTS
 BLIND_V6_PARTS = ("t-", "u-", "v-", "w-")
 BLIND_V5_PARTS = ("o-", "p-", "q-", "r-", "s-")
 BLIND_V4_PARTS = ("l-", "m-", "n-")
@@ -75,7 +77,7 @@ def split_v6_of(case_id: str) -> Split:
 
 
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (none now); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` (blind v7) are the blind split; every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 
