@@ -305,6 +305,9 @@ FAMILY = family(
         pat(r"non-finite (?:loss|gradients?|values?)|loss is not finite|nan loss detected|\bNaN loss\b", 0.86),
         pat(r"invalid value \(nan\) encountered", 0.86),
         pat(r"\bis inf or nan\b|Tensor had (?:NaN|Inf) values", 0.86),
+        # TensorFlow's histogram summary refusing a non-finite value (tensorflow/core/kernels/summary_op.cc:
+        # "Nan in summary histogram for: <tag>"), usually the weights or the loss after a diverging step
+        pat(r"\bNan in summary histogram for\b", 0.86),
         pat(r"returned nan values in its \d+(?:st|nd|rd|th) output", 0.9),
         # a check that names what turned NaN ("RuntimeError: NaN detected in latents: …", sd-scripts' VAE check)
         pat(

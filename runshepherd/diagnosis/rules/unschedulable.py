@@ -294,6 +294,10 @@ FAMILY = family(
     # GPU backend. You cannot currently connect to a GPU due to usage limits in Colab.")
     patterns=(
         pat(r"cannot currently connect to a (?:GPU|TPU) due to usage limits|Cannot connect to GPU backend", 0.88),
+        # LSF's host-based pending reason for hosts that cannot give what the job asks for (bjobs -p,
+        # https://www.ibm.com/docs/SSWRJV_10.1.0/lsf_command_ref/bjobs.p.1.html: "Job's resource requirements not
+        # satisfied: 4 hosts;")
+        pat(r"Job's resource requirements not satisfied", 0.8),
     ),
     rules=(
         FunctionRule("unschedulable", _unschedulable),

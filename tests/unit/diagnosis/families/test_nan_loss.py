@@ -210,3 +210,9 @@ def test_a_grad_norm_that_is_finite_or_a_correct_loss_is_no_divergence() -> None
 def test_root_line_vocabulary_reads_nan_loss(case_id: str, quoted: str) -> None:
     """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
     assert_read_as(case_id, "nan_loss", quoted)
+
+
+def test_tensorflow_histogram_summary_of_a_nan() -> None:
+    # tensorflow/core/kernels/summary_op.cc: "Nan in summary histogram for: <tag>"
+    log = "tensorflow.python.framework.errors_impl.InvalidArgumentError: Nan in summary histogram for: conv1/weights\n"
+    assert diagnose_log_text(log).label == "nan_loss"

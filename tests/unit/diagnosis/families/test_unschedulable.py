@@ -238,3 +238,12 @@ def test_exception_class_named_for_missing_capacity() -> None:
 def test_root_line_vocabulary_reads_unschedulable(case_id: str, quoted: str) -> None:
     """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
     assert_read_as(case_id, "unschedulable", quoted)
+
+
+def test_lsf_pending_reason_resource_requirements() -> None:
+    # bjobs -p (https://www.ibm.com/docs/SSWRJV_10.1.0/lsf_command_ref/bjobs.p.1.html)
+    log = (
+        "job <3866> from user (alice) pending in status <PEND>\n with pending reason:\n"
+        " Non-candidate host pending reasons (4 of 4 hosts):\n   Job's resource requirements not satisfied: 4 hosts;\n"
+    )
+    assert diagnose_log_text(log).label == "unschedulable"
