@@ -259,6 +259,14 @@ ROOT_WORDS = (
         "an installed version that does not fit (too old, too new, or built without a feature)",
         unless=r"\bdriver\b",
     ),
+    # a name a release removed ("`np.NaN` was removed in the NumPy 2.0 release"), and a bare command the kernel
+    # could not execute (Slurm's "execve(): torchrun: No such file or directory": not on PATH in the job's environment)
+    words(
+        r"\b(?:was|were|has been|have been) removed in (?:the )?(?:\w+ )?v?\d+(?:\.\d+)*\b"
+        r"|\bexecve?\(?\)?:? (?![^:\s]*/)[\w.+-]+: No such file or directory\b",
+        0.63,
+        "a command or a name that the installed software does not have",
+    ),
 )
 
 

@@ -267,7 +267,9 @@ def _nan_went_away(ctx: Context, s: Signal) -> bool:
 ROOT_WORDS = (
     words(
         # ("inf" only as a value: "loss = inf", "contains inf", not a limit such as "errors allowed: 1/inf")
-        r"\bnan\b|(?:[=:]|\bis|\bare|\bbecame|\bbecomes|\bcontains?|\bgot)\s*[-+]?inf(?:inity)?\b|\binfinite\b"
+        # (and "nan" as a value, not a name in code: np.NaN, 'nan')
+        r"(?<![.'\"`])\bnan\b(?!['\"`(])|(?:[=:]|\bis|\bare|\bbecame|\bbecomes|\bcontains?|\bgot)\s*[-+]?inf(?:inity)?\b"
+        r"|\binfinite\b"
         r"|\bnon-?finite\b|\bdiverg\w*\b|\bexplod\w*\b",
         0.6,
         "NaN or infinite values (a diverging loss or bad data)",

@@ -486,7 +486,11 @@ def test_jvm_native_library_and_npm_registry_misses() -> None:
     assert diagnose_log_text(npm).label == "missing_dependency"
 
 
-@root_line_cases(("a-0164", "Unable to load cuDNN DSO"))
+@root_line_cases(
+    ("a-0164", "Unable to load cuDNN DSO"),
+    ("v-0039", "execve(): torchrun: No such file or directory"),
+    ("p-0008", "was removed in the NumPy 2.0 release"),
+)
 def test_root_line_vocabulary_reads_missing_dependency(case_id: str, quoted: str) -> None:
     """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
     assert_read_as(case_id, "missing_dependency", quoted)
