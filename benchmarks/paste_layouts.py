@@ -151,15 +151,20 @@ def _prefixed(prefix: Callable[[int], str]) -> Layout:
     return layout
 
 
+def _clock(rnd: random.Random, sep: str, fraction: Callable[[int], str], zone: str) -> Layout:
+    """A timestamp column that ticks a second per line (``sep`` between date and time, then the fraction)."""
+    base = rnd.randrange(3600)
+
+    def stamp(n: int) -> str:
+        t = base + n
+        return f"2024-01-02{sep}{t // 3600 % 24:02d}:{t // 60 % 60:02d}:{t % 60:02d}{fraction(n)}{zone} "
+
+    return _prefixed(stamp)
+
+
 def timestamp(text: str, rnd: random.Random) -> str:
     """Python logging's ``%(asctime)s`` before every line."""
-    base = rnd.randrange(3600)
-    return _prefixed(
-        lambda n: (
-            f"2024-01-02 {(base + n) // 3600 % 24:02d}:{(base + n) // 60 % 60:02d}:"
-            f"{(base + n) % 60:02d},{(n * 37) % 1000:03d} "
-        )
-    )(text, rnd)
+    return _clock(rnd, " ", lambda n: f",{(n * 37) % 1000:03d}", "")(text, rnd)
 
 
 def rank(text: str, rnd: random.Random) -> str:
@@ -242,6 +247,57 @@ def details(text: str, rnd: random.Random) -> str:
     return f"<details>\n<summary>{summary}</summary>\n\n{fence}\n{body}```\n\n</details>\n"
 
 
+def smart_quotes(text: str, rnd: random.Random) -> str:
+    """A forum's or word processor's typography outside a code block: curly quotes, en dashes for ``--``."""
+    out = []
+    for ln in _lines(text):
+        ln = re.sub(r'"([^"]*)"', "\u201c\\1\u201d", ln)
+        ln = re.sub(r"(?<=\w)'(?=\w)", "\u2019", ln)
+        ln = re.sub(r"'([^']*)'", "\u2018\\1\u2019", ln)
+        out.append(ln.replace(" -- ", " \u2013 "))
+    return _join(out, text)
+
+
+def nbsp(text: str, rnd: random.Random) -> str:
+    """Copied from a rendered web page: runs of spaces (indentation, columns) come as no-break spaces."""
+    return _join([re.sub(r"(?<= ) |^ | (?= )", "\u00a0", ln) for ln in _lines(text)], text)
+
+
+def indent(text: str, rnd: random.Random) -> str:
+    """A markdown code block made by indenting every line four spaces (or a tab)."""
+    pad = rnd.choice(["    ", "\t"])
+    return _join([pad + ln if ln else ln for ln in _lines(text)], text)
+
+
+def github_actions(text: str, rnd: random.Random) -> str:
+    """A GitHub Actions raw log: ``2024-01-02T03:04:05.1234567Z `` before every line."""
+    return _clock(rnd, "T", lambda n: f".{(n * 7919) % 10**7:07d}", "Z")(text, rnd)
+
+
+def kubectl_prefix(text: str, rnd: random.Random) -> str:
+    """``kubectl logs --prefix``: ``[pod/trainer-0/pytorch] `` before every line."""
+    tag = rnd.choice(["[pod/trainer-0/pytorch] ", "[pod/train-job-worker-1/main] "])
+    return _prefixed(lambda n: tag)(text, rnd)
+
+
+def hard_wrap(text: str, rnd: random.Random) -> str:
+    """A terminal's copy of long lines: cut at the width exactly, inside words."""
+    width = rnd.choice([80, 100, 120])
+    out: list[str] = []
+    for ln in _lines(text):
+        while len(ln) > width:
+            out.append(ln[:width])
+            ln = ln[width:]
+        out.append(ln)
+    return _join(out, text)
+
+
+def html_entities(text: str, rnd: random.Random) -> str:
+    """Copied from a page's HTML source or a mail notification: ``&lt;``, ``&gt;``, ``&quot;``, ``&#39;``, ``&amp;``."""
+    table = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"})
+    return _join([ln.translate(table) for ln in _lines(text)], text)
+
+
 LAYOUTS: dict[str, Layout] = {
     "bold": bold,
     "italics": italics,
@@ -260,6 +316,13 @@ LAYOUTS: dict[str, Layout] = {
     "next_line_message": next_line_message,
     "soft_wrap": soft_wrap,
     "details": details,
+    "smart_quotes": smart_quotes,
+    "nbsp": nbsp,
+    "indent": indent,
+    "github_actions": github_actions,
+    "kubectl_prefix": kubectl_prefix,
+    "hard_wrap": hard_wrap,
+    "html_entities": html_entities,
 }
 
 

@@ -1,18 +1,23 @@
 """Undo a paste's layout before the rules read a log: what people and their tools add around the lines.
 
-Logs reach the diagnoser pasted into issues and chats as often as straight from a file. The same log then arrives
-with terminal colour codes (or their remains once the escape character is lost: ``[0;31mValueError[0m``), inside
-a markdown fence or a collapsed ``<details>`` block, with a column on every line that the pasting tool added (docker
-compose's ``worker-1  | ``, a ``cat -n`` or editor line-number gutter, a markdown list or quote), or soft-wrapped
-at a terminal's width. None of that changes what the log says, so none of it may change the verdict.
+Logs reach the diagnoser pasted into issues, forums and chats as often as straight from a file. The same log then
+arrives with terminal colour codes (or their remains once the escape character is lost: ``[0;31mValueError[0m``),
+a forum's typography (curly quotes, ``–lr``, no-break spaces) or HTML entities, inside a markdown fence, an
+indented code block or a collapsed ``<details>`` block, with a column on every line that the pasting tool or the
+launcher added (docker compose's ``worker-1  | ``, ``kubectl logs --prefix``, a ``cat -n`` or editor gutter, a
+markdown list or quote, ``[rank0]:``, a timestamp), as an IPython traceback, or soft- or hard-wrapped at a
+terminal's width. None of that changes what the log says, so none of it may change the verdict.
 
 :func:`unpaste` returns, per raw line, the line as the rules should read it (the raw line stays the evidence, and
 the line count and order never change). A column is removed only when the whole log carries it (most of its
 non-empty lines, the same shape; a gutter's numbers counting up), never because one line happens to start that way.
+``benchmarks/bench_diagnosis.py --invariance`` measures how many labels each layout still changes.
 """
 
 from __future__ import annotations
 
+import html
+import os
 import re
 
 # ECMA-48 control sequences (colours, cursor moves) and OSC hyperlinks; and the remains of a colour code whose
@@ -75,6 +80,7 @@ _LAUNCHER = [
     re.compile(r"^\[(?:rank|default)\d+\]: ?"),
     re.compile(r"^\((?:[\w.\-]+ )?(?:\w+=\w+,? )*pid=\d+(?:, ip=[\d.]+)?\) ?"),
     re.compile(r"^\[\d+,\d+\]<(?:stdout|stderr)>: ?"),
+    re.compile(r"^\[pod/[\w.-]+/[\w.-]+\] "),  # kubectl logs --prefix
     re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})? "),
 ]
 
@@ -154,8 +160,12 @@ def _unwrapped(lines: list[str]) -> list[str]:
         return lines
     from runshepherd.diagnosis.errorblock import strip_prefix  # errorblock imports this module
 
-    # a hard wrap cuts at the width exactly, inside words; a soft wrap breaks at a space, which it drops
-    sep = "" if all(n == width for n, f in zip(lengths, full, strict=True) if f) else " "
+    # a hard wrap (a terminal's copy) cuts every wrapped line at the width exactly, inside words and before spaces;
+    # a soft wrap breaks at a space, which it drops, so its lines end anywhere near the width
+    hard = lengths.count(width) >= max(2, 0.75 * sum(full))
+    if hard:
+        full = [n == width for n in lengths]
+    sep = "" if hard else " "
     out = list(lines)
     for i, ln in enumerate(lines):
         if not full[i] or i + 1 >= len(lines) or ln[:1].isspace() or _PROGRESS_BAR.search(ln) or _COLUMNS.search(ln):
@@ -167,7 +177,7 @@ def _unwrapped(lines: list[str]) -> list[str]:
                 not nxt.strip()
                 or lines[j - 1].rstrip()[-1:] in ".!?"  # a sentence ended where the line did
                 or nxt[:8] == lines[j - 1][:8]  # the next of a run of like records
-                or _RECORD_START.match(nxt)
+                or (_RECORD_START.match(nxt) and not (hard and nxt[:1] == " " and nxt[1:2].strip()))
                 or strip_prefix(nxt) != nxt
             ):
                 break
@@ -178,6 +188,52 @@ def _unwrapped(lines: list[str]) -> list[str]:
     return out
 
 
+# typography a forum, chat or word processor applies outside code blocks, and what copying from a web page or its
+# HTML brings: curly quotes, an en/em dash for "--" (also before an option: "–lr"), no-break and other Unicode
+# spaces, zero-width characters and a byte-order mark, HTML entities (&lt; &gt; &quot; &#39; &amp;)
+_TYPOGRAPHY = str.maketrans(
+    {
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u00a0": " ",
+        "\u2007": " ",
+        "\u202f": " ",
+        "\u2009": " ",
+        "\u200b": None,
+        "\u200c": None,
+        "\u200d": None,
+        "\u2060": None,
+        "\ufeff": None,
+    }
+)
+_TYPOGRAPHY_CHARS = re.compile(
+    "[\u201c\u201d\u201e\u2018\u2019\u201a\u00a0\u2007\u202f\u2009\u200b-\u200d\u2060\ufeff\u2013\u2014]"
+)
+_DASH = re.compile("(?<=\\s)[\u2013\u2014](?=\\s|\\w)|^[\u2013\u2014](?=\\w)")
+_ENTITY = re.compile(r"&(?:lt|gt|quot|amp|apos|#\d{1,5}|#x[0-9a-fA-F]{1,4});")
+
+
+def _plain(line: str) -> str:
+    if _TYPOGRAPHY_CHARS.search(line):
+        line = _DASH.sub("--", line.translate(_TYPOGRAPHY))
+    if "&" in line and _ENTITY.search(line):
+        line = html.unescape(line)
+    return line
+
+
+def _dedented(lines: list[str]) -> list[str]:
+    """A log indented as a whole (a markdown code block made by indenting, a quote in a mail) without that indent."""
+    pads = [ln[: len(ln) - len(ln.lstrip())] for ln in lines if ln.strip()]
+    pad = os.path.commonprefix(pads) if pads else ""
+    if len(pad) < 2 and "\t" not in pad:
+        return lines
+    return [ln[len(pad) :] if ln.strip() else "" for ln in lines]
+
+
 def unpaste(raw_lines: list[str]) -> list[str]:
     """Each line as the rules should read it: colour codes and markdown/HTML wrappers dropped, a column the
     pasting tool put on every line removed (repeatedly: a quoted list of gutter lines)."""
@@ -185,6 +241,8 @@ def unpaste(raw_lines: list[str]) -> list[str]:
     joined = "\n".join(lines)
     if _ANSI.search(joined):
         lines = [_ANSI.sub("", ln) if ("\x1b" in ln or "[" in ln) else ln for ln in lines]
+    if not joined.isascii() or "&" in joined:
+        lines = [_plain(ln) for ln in lines]
     if "``" in joined or "~~~" in joined or "</" in joined or "<pre" in joined or "<details" in joined:
         lines = ["" if _WRAPPER.match(ln) else ln for ln in lines]
     for _ in range(3):
@@ -198,8 +256,9 @@ def unpaste(raw_lines: list[str]) -> list[str]:
         if changed is None or changed == lines:
             break
         lines = changed
+    lines = _unwrapped(_dedented(lines))  # lengths as pasted, before frames are rewritten
     lines = _ipython(lines)
     lines = [_MARK.sub("", ln, count=1) if ln[:1] in _MARK_START else ln for ln in lines]
     for _ in range(2):  # emphasis inside emphasis: "_**Killed**_"
         lines = [_unemphasised(ln) if ln[-1:] in "*_`" else ln for ln in lines]
-    return _unwrapped(lines)
+    return lines
