@@ -179,6 +179,36 @@ ROOT_WORDS = (
 )
 
 
+# grpcio's RPC error prints its status on the lines after the exception's own ("<_InactiveRpcError of RPC that
+# terminated with:" then "\tstatus = StatusCode.UNAVAILABLE", "\tdetails = …"): a service it could not reach or that
+# did not answer in time (UNAVAILABLE 14, DEADLINE_EXCEEDED 4: https://github.com/grpc/grpc/blob/master/doc/statuscodes.md).
+# The status is that exception's message, so it is read at the exception's line (not as a later echo of it).
+_RPC_ERROR = re.compile(r"\b(?:_InactiveRpcError|AioRpcError|RpcError)\b.{0,40}\bRPC that terminated with:?\s*$")
+_RPC_UNREACHED = re.compile(r"^\s*status = StatusCode\.(?:UNAVAILABLE|DEADLINE_EXCEEDED)\b")
+
+
+def _rpc_unreached(ctx: Context) -> list[Signal]:
+    lines = ctx.log.lines
+    for ln in lines:
+        if "terminated with" not in ln.text or not _RPC_ERROR.search(ln.text):
+            continue
+        status = next((nx for nx in lines[ln.index + 1 : ln.index + 4] if _RPC_UNREACHED.search(nx.text)), None)
+        if status is not None:
+            return [
+                Signal(
+                    "network_download",
+                    "infra",
+                    0.78,
+                    ln.index,
+                    [ln.raw.rstrip(), status.raw.rstrip()],
+                    _EXPL,
+                    "retry",
+                    _FIX,
+                )
+            ]
+    return []
+
+
 FAMILY = family(
     "network_download",
     origin="infra",
@@ -266,9 +296,6 @@ FAMILY = family(
             r"\b(?:status(?:[ _]code)?|response status|HTTP(?:/\d(?:\.\d)?)?)\s*[:=]?\s*(?:429|50[0-4])\b|<Response \[(?:429|50[0-4])\]>",
             0.8,
         ),
-        # grpcio's RPC error for a service it could not reach or that did not answer in time (UNAVAILABLE 14,
-        # DEADLINE_EXCEEDED 4: https://github.com/grpc/grpc/blob/master/doc/statuscodes.md)
-        pat(r"\bstatus = StatusCode\.(?:UNAVAILABLE|DEADLINE_EXCEEDED)\b", 0.76, flags=0),
         # urllib (torchvision's and Keras' dataset downloads, torch.hub) fetches public files with no credential:
         # its 403 is the host refusing or rate-limiting the download (a mirror gone, GitHub's API limit)
         pat(r"\bHTTP Error 403: ", 0.8, flags=0),
@@ -338,6 +365,7 @@ FAMILY = family(
         FunctionRule("pip_index_unreachable", _pip_index_unreachable),
         FunctionRule("pip_retries_unanswered", _pip_retries_unanswered),
         FunctionRule("corrupt_download", _corrupt_download),
+        FunctionRule("rpc_unreached", _rpc_unreached),
     ),
     # OSMO 2010-2012: input download, mount or output upload failed
     exit_codes=(

@@ -284,3 +284,14 @@ def test_root_line_vocabulary_reads_network_download(case_id: str, quoted: str) 
 )
 def test_http_status_of_a_throttled_or_failing_server_by_number(line: str) -> None:
     assert diagnose_log_text(line).label == "network_download"
+
+
+def test_grpc_status_on_the_lines_after_its_exception() -> None:
+    # grpcio's RPC error (status codes: https://github.com/grpc/grpc/blob/master/doc/statuscodes.md)
+    log = TB + (
+        "grpc._channel._InactiveRpcError: <_InactiveRpcError of RPC that terminated with:\n"
+        '\tstatus = StatusCode.UNAVAILABLE\n\tdetails = "failed to connect to all addresses"\n>\n'
+    )
+    assert diagnose_log_text(log).label == "network_download"
+    # a status that names no network failure stays the program's error
+    assert diagnose_log_text(log.replace("UNAVAILABLE", "INVALID_ARGUMENT")).label == "user_code_error"
