@@ -17,6 +17,7 @@ from runshepherd.backends.base import BackendUnavailable
 from runshepherd.cli.context import CliContext
 from runshepherd.errors import UsageError
 from runshepherd.events import OutOfScope
+from runshepherd.graph.checkpoint import SessionBusy
 from runshepherd.graph.context import build_deps
 from runshepherd.graph.runner import new_session_id
 from runshepherd.names import quoted
@@ -486,10 +487,48 @@ def resume(
         values = snap.values
         renderer = Renderer(session=session, as_json=as_json, out=ctx.out)
         return _done(ctx, renderer, session, values)
+    if (busy := driven_elsewhere(ctx, session, snap.values)) is not None:  # before "not waiting": it is driven
+        raise SessionBusy(busy)
     deps = make_deps(ctx, session, yes=yes, cadence=cadence, max_fixes=max_fixes)
     interactive = not no_input and sys.stdin.isatty()
-    return drive(
-        ctx, session=session, first_input=None, deps=deps, as_json=as_json, interactive=interactive, answer=answer
+    try:
+        return drive(
+            ctx, session=session, first_input=None, deps=deps, as_json=as_json, interactive=interactive, answer=answer
+        )
+    except SessionBusy as exc:  # took the lock between the look above and the run
+        raise SessionBusy(driven_elsewhere(ctx, session, snap.values) or str(exc)) from None
+
+
+def driven_elsewhere(ctx: CliContext, session: str, values: dict[str, Any]) -> str | None:
+    """A session another process drives now (a `run` in another terminal, a detached run, a sweep, the chat, MCP):
+    who (the pid and host its driver recorded) and what the person can do from here; None when no one drives it."""
+    from runshepherd.cli import detached
+    from runshepherd.graph.checkpoint import driver, session_driven
+
+    if not session_driven(ctx.state_dir, session, ctx.settings.checkpointer):
+        return None
+    who = driver(ctx.state_dir, session, ctx.settings.checkpointer)
+    head = f"session {session} is being driven by another orchestrate process" + (f" ({who})" if who else "")
+    point = values.get("sweep_point") or {}
+    if detached.running(ctx.state_dir, session):
+        todo = (
+            f"it runs in the background: follow it with `orchestrate attach {quoted(session)}`; when it stops at a "
+            f"question, `orchestrate resume {quoted(session)} --answer …` answers it"
+        )
+    elif point.get("sweep"):
+        sweep = str(point["sweep"])
+        todo = f"it is point #{point.get('index')} of sweep {sweep}, whose process asks its questions: " + (
+            f"follow it with `orchestrate attach {quoted(sweep)}`"
+            if detached.running(ctx.state_dir, sweep)
+            else "answer or follow it where that sweep runs"
+        )
+    else:
+        todo = (
+            "answer or follow it where it runs, or stop it there (Ctrl-C; nothing is lost) and run "
+            f"`orchestrate resume {quoted(session)}`"
+        )
+    return (
+        f"{head}, so it is not waiting for an answer here — {todo}; `orchestrate cancel {quoted(session)}` cancels it"
     )
 
 

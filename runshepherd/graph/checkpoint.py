@@ -257,11 +257,45 @@ def open_postgres(url: str) -> Iterator[PostgresSaver]:
         conn.close()
 
 
-def _busy(session_id: str) -> SessionBusy:
+def _busy(session_id: str, who: str = "") -> SessionBusy:
     return SessionBusy(
-        f"session {session_id} is being driven by another orchestrate process; wait for it, or stop it "
+        f"session {session_id} is being driven by another orchestrate process{who}; wait for it, or stop it "
         f"and run `orchestrate resume {quoted(session_id)}`"
     )
+
+
+def _me() -> str:
+    """This process as a session's driver: its pid and host, the command it runs (PostgreSQL keeps 63 bytes)."""
+    import os
+    import socket
+    import sys
+
+    word = sys.argv[1] if len(sys.argv) > 1 and sys.argv[1].isalpha() else ""
+    return f"pid {os.getpid()} on {socket.gethostname()}" + (f", orchestrate {word}" if word else "")
+
+
+def _driver_file(state_dir: Path, session_id: str) -> Path:
+    return Path(state_dir) / "locks" / f"{session_id}.driver"
+
+
+def driver(state_dir: Path, session_id: str, url: str | None = None) -> str | None:
+    """Who drives the session now, as its driver recorded itself when it took the lock ("pid 4242 on host-a,
+    orchestrate run, since 04:31:07 UTC"); None when no process holds the lock or none said who it is."""
+    check_id(session_id, "session id")
+    if url:
+        row = _pg_holder(url, session_id)
+        if row is None or not str(row["who"] or "").startswith("pid "):
+            return None
+        return f"{row['who']}, since {row['since']:%Y-%m-%d %H:%M:%S %Z}".rstrip()
+    return _recorded(state_dir, session_id) if session_driven(state_dir, session_id) else None
+
+
+def _recorded(state_dir: Path, session_id: str) -> str | None:
+    """What the SQLite lock's holder wrote about itself (gone once it lets go)."""
+    try:
+        return _driver_file(state_dir, session_id).read_text(encoding="utf-8").strip() or None
+    except OSError:
+        return None
 
 
 # A driver waits this long for the SQLite session lock before calling the session busy: `session_driven` (the
@@ -283,7 +317,9 @@ def session_lock(state_dir: Path, session_id: str, url: str | None = None) -> It
         try:
             key = _lock_key(conn, session_id)
             if not conn.execute("SELECT pg_try_advisory_lock(%s) AS ok", (key,)).fetchone()["ok"]:
-                raise _busy(session_id)
+                who = driver(state_dir, session_id, url)
+                raise _busy(session_id, f" ({who})" if who else "")
+            conn.execute("SELECT set_config('application_name', %s, false)", (_me()[:63],))  # who holds the lock
             yield
         finally:
             conn.close()  # ends the advisory lock with the connection
@@ -294,10 +330,16 @@ def session_lock(state_dir: Path, session_id: str, url: str | None = None) -> It
     try:
         lock.acquire(timeout=PROBE_GRACE_S)
     except Timeout:
-        raise _busy(session_id) from None
+        who = _recorded(state_dir, session_id)
+        raise _busy(session_id, f" ({who})" if who else "") from None
     try:
+        from datetime import UTC, datetime
+
+        since = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+        _driver_file(state_dir, session_id).write_text(f"{_me()}, since {since}\n", encoding="utf-8")
         yield
     finally:
+        _driver_file(state_dir, session_id).unlink(missing_ok=True)
         lock.release()
 
 
@@ -310,18 +352,7 @@ def session_driven(state_dir: Path, session_id: str, url: str | None = None) -> 
     """
     check_id(session_id, "session id")
     if url:
-        conn = _connect(url)
-        try:
-            key = _lock_key(conn, session_id) & 0xFFFF_FFFF_FFFF_FFFF  # pg_locks splits the bigint in two oids
-            row = conn.execute(
-                "SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1"
-                " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
-                " AND classid::text::bigint = %s AND objid::text::bigint = %s",
-                (key >> 32, key & 0xFFFF_FFFF),
-            ).fetchone()
-            return bool(row["n"])
-        finally:
-            conn.close()
+        return _pg_holder(url, session_id) is not None
     path = Path(state_dir) / "locks" / f"{session_id}.lock"
     if not path.exists():
         return False
@@ -332,6 +363,25 @@ def session_driven(state_dir: Path, session_id: str, url: str | None = None) -> 
         return True
     lock.release()
     return False
+
+
+def _pg_holder(url: str, session_id: str) -> dict[str, Any] | None:
+    """The connection holding the session's advisory lock (its `application_name`, when it started), read from
+    `pg_locks` without taking the lock; None when nobody holds it."""
+    conn = _connect(url)
+    try:
+        key = _lock_key(conn, session_id) & 0xFFFF_FFFF_FFFF_FFFF  # pg_locks splits the bigint in two oids
+        row: dict[str, Any] | None = conn.execute(
+            "SELECT a.application_name AS who, a.backend_start AS since FROM pg_locks l"
+            " LEFT JOIN pg_stat_activity a ON a.pid = l.pid"
+            " WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1"
+            " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            " AND l.classid::text::bigint = %s AND l.objid::text::bigint = %s LIMIT 1",
+            (key >> 32, key & 0xFFFF_FFFF),
+        ).fetchone()
+        return row
+    finally:
+        conn.close()
 
 
 def prune_saver(saver: BaseCheckpointSaver[Any], session: str) -> None:

@@ -92,7 +92,7 @@ def test_kill_9_while_monitoring_then_resume_submits_once(tmp_path: Path, store:
 
 def test_a_second_process_on_the_same_session_is_refused(tmp_path: Path, store: list[str]) -> None:
     spec = tmp_path / "slow.yaml"
-    spec.write_text(SLOW)
+    spec.write_text(slow_spec(60))  # still running when both resumes are turned away; canceled below
     proc = spawn(tmp_path, "run", "--spec", str(spec), "--yes", "--json", "--session", "two", *store)
     assert proc.stdout is not None
     for line in proc.stdout:
@@ -100,8 +100,17 @@ def test_a_second_process_on_the_same_session_is_refused(tmp_path: Path, store: 
             break
     res = run(tmp_path, "resume", "two", "--yes", *store)
     assert res.returncode == 2 and "being driven by another orchestrate process" in res.stderr
-    proc.stdout.read()
-    assert proc.wait(timeout=60) == 0
+    # a racing `resume --answer` said "not waiting for an answer; run `orchestrate resume two`" (which fails the same
+    # way): now who drives it (pid and host) and what to do from here
+    import socket
+
+    racing = run(tmp_path, "resume", "two", "--answer", "yes", *store)
+    said = racing.stderr
+    assert racing.returncode == 2 and f"(pid {proc.pid} on {socket.gethostname()}, orchestrate run" in said, said
+    assert "not waiting for an answer; run" not in said and "`orchestrate cancel two` cancels it" in said
+    assert run(tmp_path, "cancel", "slow-1", "--yes").returncode == 0  # its workflow (cancel takes no --checkpointer)
+    rest = proc.stdout.read()
+    assert proc.wait(timeout=60) == 1 and json_lines(rest)[-1]["outcome"] == "CANCELED"
 
 
 def test_ctrl_c_leaves_a_resumable_session(tmp_path: Path) -> None:

@@ -87,8 +87,12 @@ def test_has_session_is_one_read_that_creates_no_store(tmp_path: Path, checkpoin
 def test_a_second_driver_is_refused_while_the_first_holds_the_session(tmp_path: Path, checkpointer: str | None) -> None:
     deps = make_deps(LocalBackend(tmp_path / "state"), tmp_path, auto_yes=True)
     runner = SessionRunner(deps.state_dir, "s1", deps, checkpointer=checkpointer)
-    with session_lock(deps.state_dir, "s1", checkpointer), pytest.raises(SessionBusy, match="another orchestrate"):
+    with session_lock(deps.state_dir, "s1", checkpointer), pytest.raises(SessionBusy, match="another orchestrate") as e:
         next(runner.run({"request": "x", "spec_path": _spec(tmp_path)}))
+    import os
+    import socket
+
+    assert f"(pid {os.getpid()} on {socket.gethostname()}" in str(e.value)  # the driver, as it recorded itself
     with session_lock(deps.state_dir, "s2", checkpointer):  # another session is not blocked
         pass
     with session_lock(deps.state_dir, "s1", checkpointer):  # released when its holder is done
