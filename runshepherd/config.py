@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -16,33 +16,41 @@ DEFAULT_CONFIG = Path(__file__).with_name("configs") / "default.yaml"
 ENV_PREFIX = "RUNSHEPHERD_"
 
 
+# Bounds a value must keep to mean anything: before, `max_concurrency: 0` was an internal error after the plan,
+# `max_fix_attempts: -5` "gave up after 0 fix attempts" and a negative cadence polled without pause.
+Seconds = Annotated[float, Field(gt=0)]
+SecondsOrZero = Annotated[float, Field(ge=0)]
+Count = Annotated[int, Field(ge=1)]
+CountOrZero = Annotated[int, Field(ge=0)]
+
+
 class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
 class Cadence(_Section):
-    short: float = 10
-    training: float = 30
-    backoff: float = 60
-    backoff_after: int = 4
-    polls_per_checkpoint: int = 5
-    progress_every: float = 3
+    short: Seconds = 10
+    training: Seconds = 30
+    backoff: Seconds = 60
+    backoff_after: Count = 4
+    polls_per_checkpoint: Count = 5
+    progress_every: SecondsOrZero = 3
 
 
 class Fixes(_Section):
-    max_fix_attempts: int = 3
-    max_infra_retries: int = 3
-    infra_backoff_seconds: float = 5
+    max_fix_attempts: CountOrZero = 3
+    max_infra_retries: CountOrZero = 3
+    infra_backoff_seconds: SecondsOrZero = 5
 
 
 class LogsConfig(_Section):
-    tasks_per_reader: int = 5
-    max_concurrency: int = 8
-    capture_timeout_seconds: float = 5
-    tail_lines: int = 2000
-    max_error_lines: int = 50
-    digest_words: int = 300
-    stale_after_seconds: float = 900
+    tasks_per_reader: Count = 5
+    max_concurrency: Count = 8
+    capture_timeout_seconds: Seconds = 5
+    tail_lines: Count = 2000
+    max_error_lines: Count = 50
+    digest_words: Count = 300
+    stale_after_seconds: SecondsOrZero = 900
     redaction_patterns: list[str] = Field(default_factory=list)
 
     @field_validator("redaction_patterns")
@@ -52,9 +60,11 @@ class LogsConfig(_Section):
 
         for p in v:
             try:
-                re.compile(p)
+                rx = re.compile(p)
             except re.error as exc:
                 raise ValueError(f"{p!r} is not a regular expression ({exc}) — fix it or remove it") from None
+            if rx.fullmatch(""):  # ".*" or "x?" redacted every line and every error message, this one included
+                raise ValueError(f"{p!r} matches an empty text, so it would hide every line — make it match the secret")
         return v
 
 
@@ -69,15 +79,15 @@ class Approvals(_Section):
 
 
 class Pending(_Section):
-    explain_after_seconds: float = 120
+    explain_after_seconds: SecondsOrZero = 120
 
 
 class LLMConfig(_Section):
     """The model path (used only when `expert` is `provider:model`). Keys come from the environment only."""
 
     base_url: str | None = None  # an OpenAI-compatible server (vLLM, llama.cpp, Ollama's /v1)
-    timeout_seconds: float = 60
-    max_retries: int = 1
+    timeout_seconds: Seconds = 60
+    max_retries: CountOrZero = 1
     max_tokens_per_session: int | None = None  # a ceiling: LLM calls stop (the run does not) once reached
     max_cost_per_session: float | None = None  # in the currency of the prices below
     price_per_1k_input: float = 0.0
@@ -89,12 +99,12 @@ class SmtpConfig(_Section):
     here, never from a file."""
 
     host: str = "localhost"
-    port: int = 25
+    port: Annotated[int, Field(ge=1, le=65535)] = 25
     sender: str = "runshepherd@localhost"
     username: str | None = None
     password_env: str | None = None
     starttls: bool = False
-    timeout_seconds: float = 10
+    timeout_seconds: Seconds = 10
 
 
 class Settings(_Section):

@@ -149,6 +149,12 @@ def test_cadence_follows_the_skill() -> None:
         ("a: " + "[" * 5000 + "]" * 5000 + "\n", r"deep.yaml:1: YAML is nested more than 64 levels deep"),
         (b"cadence: \xff\n", r"deep.yaml: is not UTF-8 text"),
         ("x: " + "a" * 1_100_000 + "\n", r"deep.yaml: holds more than 1,000,000 bytes, the limit for a config file"),
+        # were accepted: 0 readers crashed after the plan, -5 fixes "gave up after 0 fix attempts", ".*" redacted
+        # every line (and the error saying why), a negative cadence polled without a pause
+        ("logs: {max_concurrency: 0}\n", r"setting 'logs.max_concurrency': Input should be greater than or equal to 1"),
+        ("fixes: {max_fix_attempts: -5}\n", r"setting 'fixes.max_fix_attempts': Input should be greater than or eq"),
+        ("cadence: {short: -1}\n", r"setting 'cadence.short': Input should be greater than 0 \(got -1\)"),
+        ("logs: {redaction_patterns: ['.*']}\n", r"'\.\*' matches an empty text, so it would hide every line"),
     ],
 )
 def test_a_hostile_config_file_is_a_config_error_not_a_crash(tmp_path: Path, text: str | bytes, message: str) -> None:
