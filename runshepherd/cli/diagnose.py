@@ -144,12 +144,21 @@ def workflow_diagnoses(ctx: CliContext, workflow_id: str) -> list[tuple[dict[str
     from runshepherd.diagnosis.fixes import propose_fix
 
     on_host = runs_on_host(backend)
+    canceled = None
+    if ws.status.value == "FAILED_CANCELED":  # the person's word first: what it showed before is only background
+        from runshepherd.reports.build import canceled_step
+
+        canceled = canceled_step(ws, ctx.state_dir)
     out = []
     for diag in diagnose(inp):
         if (diag.fix.patch is None or on_host) and diag.label != "healthy" and inp.spec_text:
             diag = diag.model_copy(update={"fix": propose_fix(diag, inp.spec_text, nodes=nodes, on_host=on_host)})
         obj = _redacted(diag.to_json(workflow_id))
         obj["task"] = diag.task
+        if canceled:
+            obj["canceled"] = canceled
+            if diag.label == "unknown":  # "the run failed, but nothing says why": the cancel says why
+                obj["explanation"] = "Nothing before the cancel (status, events, logs) points to a problem."
         if diag.label == "permission_or_auth" and inp.spec_text:
             obj["access_checks"] = [c.model_dump() for c in confirm_access(backend, inp.spec_text, diag.task)]
         out.append((obj, diag.what_would_confirm))
@@ -162,6 +171,9 @@ def _print(ctx: CliContext, obj: dict[str, Any], as_json: bool, *, what_would_co
         return
     out = ctx.out
     task = f" (task {obj['task']})" if obj.get("task") else ""
+    if obj.get("canceled"):  # was: a canceled run that had waited for GPUs was "waiting", in the present tense
+        out.print(f"{obj['source']}{task}: canceled — {obj['canceled']}", markup=False)
+        out.print("  Before the cancel, its logs and events showed:", markup=False)
     out.print(
         f"{obj['source']}{task}: {obj['label']} — origin {obj['origin']}, confidence {obj['confidence']:.2f}",
         markup=False,

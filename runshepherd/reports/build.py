@@ -116,7 +116,7 @@ def _next_step(ws: WorkflowStatus, d: Diagnosis | None) -> str | None:
     )[0]
 
 
-def _canceled_step(ws: WorkflowStatus, state_dir: Path) -> str:
+def canceled_step(ws: WorkflowStatus, state_dir: Path) -> str:
     """What a canceled run's status says next: who canceled it (from the audit log, never guessed), that a cancel
     is final, and how to run it again. A cancel is the person's word, not a failure to diagnose or wait out."""
     from runshepherd.audit import read
@@ -214,7 +214,7 @@ def snapshot(
     canceled = ws.status is Status.FAILED_CANCELED
     diag = diagnosis_of(backend, ws, digests) if ws.status.failed() and not canceled else None
     if canceled:  # runs_dir is <state_dir>/runs (architecture §12): the audit log sits beside it
-        facts = facts.model_copy(update={"next_step": _canceled_step(ws, runs_dir.parent)})
+        facts = facts.model_copy(update={"next_step": canceled_step(ws, runs_dir.parent)})
     elif ws.status.failed():
         facts = facts.model_copy(update={"next_step": _next_step(ws, diag)})
     escalations = [Escalation(label=k, evidence=v) for k, v in escalate(backend, ws, digests)] if escalate else []

@@ -44,6 +44,11 @@ def test_cancel_from_another_terminal_ends_the_session_canceled_with_one_submiss
     assert step.startswith("Canceled by you (orchestrate cancel,") and "cannot be resumed" in step, step
     assert "orchestrate run --spec SPEC" in step
     assert "wait" not in step.lower() and "orchestrate diagnose" not in step
+    # and `diagnose` (the CLI, the chat's "why did it fail") says so first: it was "unknown — the run failed, but
+    # nothing in the status, events or logs says why", or a GPU wait in the present tense
+    said = run(tmp_path, "diagnose", "slow-1").stdout
+    assert said.startswith("slow-1 (task ") and ": canceled — Canceled by you (orchestrate cancel," in said, said
+    assert "says why" not in said
 
 
 def test_a_run_canceled_outside_runshepherd_is_not_claimed_as_the_persons(
