@@ -107,6 +107,8 @@ def cancel_waiting_session(
         )
     after = "nothing is downloaded or saved" if kind in FOLLOW_UP_QUESTIONS else "nothing more is submitted or fixed"
     told = f"session {session} canceled: its question ({kind}) is withdrawn; {after}"
+    if workflow and not live and kind in FOLLOW_UP_QUESTIONS:  # what was canceled when the workflow is named
+        told += f" (its workflow {workflow} had already ended; its outputs stay where they are)"
     if live and workflow:
         backend.cancel(workflow)
         audit(state_dir, "cancel", approved_by=approved_by, session=session, workflow=workflow, via=via)

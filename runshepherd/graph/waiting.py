@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from runshepherd.cancel_mark import ACTING_QUESTIONS, FOLLOW_UP_QUESTIONS
+from runshepherd.cancel_mark import ACTING_QUESTIONS
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,9 @@ def submitted_by(state_dir: Path, workflow_id: str) -> str | None:
 
 def waiting_session(state_dir: Path, target: str, checkpointer: str | None = None) -> Waiting | None:
     """``target`` as a session id, else as the workflow id a session's latest attempt runs: that session when it
-    waits at a question that would act, else None."""
+    waits at a question that would act, else None. A workflow that ended while its session waits at the download
+    or save-as-app question names that session too: the person's `cancel WF` ends the question as `cancel SESSION`
+    does, never "already ended; nothing to cancel" with the question left open."""
     from runshepherd.graph.checkpoint import has_session
     from runshepherd.graph.runner import Question, SessionRunner
 
@@ -47,8 +49,6 @@ def waiting_session(state_dir: Path, target: str, checkpointer: str | None = Non
     if session != target and wid != target:  # the session has moved on to a later workflow
         return None
     asked = [Question.of(i.id, i.value) for i in snap.interrupts]
-    if asked and asked[0].kind in FOLLOW_UP_QUESTIONS and session != target:
-        return None  # `cancel WF` of a workflow that ended: the follow-ups are the session's, named by its id
     if asked and asked[0].kind in ACTING_QUESTIONS:
         return Waiting(session, asked[0].kind, asked[0].text, wid)
     return None

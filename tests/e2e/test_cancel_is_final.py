@@ -199,23 +199,27 @@ def test_a_chat_cancels_its_own_run_waiting_at_the_submit_question(tmp_path: Pat
     assert listed["state"] == "CANCELED", listed
 
 
-@pytest.mark.parametrize(("answers", "kind"), [(["yes"], "download"), (["yes", "no"], "save_app")])
+@pytest.mark.parametrize(
+    ("answers", "kind", "target"), [(["yes"], "download", "sweep-lr-1"), (["yes", "no"], "save_app", "f1")]
+)
 def test_cancel_at_a_follow_up_question_withdraws_it_and_the_session_reads_canceled(
-    tmp_path: Path, answers: list[str], kind: str
+    tmp_path: Path, answers: list[str], kind: str, target: str
 ) -> None:
-    """A completed run paused at its download (or save-as-app) question: `orchestrate cancel SESSION` said
-    "sweep-lr-1 already ended (COMPLETED); nothing to cancel", the question stayed open and a later `resume --yes`
-    downloaded. Now the same cancel mark as the submit/fix questions: withdrawn, nothing downloaded or saved."""
+    """A completed run paused at its download (or save-as-app) question: `orchestrate cancel SESSION` — and
+    `cancel WF` of its ended workflow — said "sweep-lr-1 already ended (COMPLETED); nothing to cancel", the
+    question stayed open and a later `resume --yes` downloaded. Now either id is the person's cancel of the session
+    (the same cancel mark as the submit/fix questions): withdrawn, said so, nothing downloaded or saved."""
     from cli_helpers import quick_example
 
     spec = str(quick_example(tmp_path, "sweep-lr.yaml"))
     assert run(tmp_path, "run", "--spec", spec, "--no-input", "--session", "f1", "--json").returncode == 3
     for answer in answers:  # submit (then download → no), leaving the follow-up question ``kind`` waiting
         assert run(tmp_path, "resume", "f1", "--answer", answer, "--no-input", "--json").returncode == 3
-    res = run(tmp_path, "cancel", "f1", "--yes", "--json")
+    res = run(tmp_path, "cancel", target, "--yes", "--json")
     said = json.loads(res.stdout)
     assert res.returncode == 0 and said["canceled"] is True and said["withdrawn_question"] == kind, said
-    assert "nothing is downloaded or saved" in said["message"]
+    assert said["session"] == "f1" and "nothing is downloaded or saved" in said["message"]
+    assert "its workflow sweep-lr-1 had already ended" in said["message"]
     listed = {s["session"]: s for s in json.loads(run(tmp_path, "sessions", "--json").stdout)["sessions"]}
     assert listed["f1"]["state"] == "canceled" and listed["f1"]["question"] is None, listed["f1"]
     resumed = run(tmp_path, "resume", "f1", "--yes", "--json")
