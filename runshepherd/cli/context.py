@@ -67,15 +67,15 @@ class CliContext:
 
     @cached_property
     def out(self) -> Console:
-        from rich.console import Console
+        from runshepherd.render.safe import SafeConsole
 
-        return Console(highlight=False, soft_wrap=True)
+        return SafeConsole(highlight=False, soft_wrap=True)
 
     @cached_property
     def err(self) -> Console:
-        from rich.console import Console
+        from runshepherd.render.safe import SafeConsole
 
-        return Console(stderr=True, highlight=False)
+        return SafeConsole(stderr=True, highlight=False)
 
     def runner(self, session: str, deps: Any = None) -> SessionRunner:
         """The session's runner over this invocation's checkpointer (SQLite in the state dir, or PostgreSQL)."""

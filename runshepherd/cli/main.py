@@ -894,15 +894,16 @@ def _internal_error(exc: BaseException, state_dir: Path | None = None) -> int:
     import traceback
 
     from runshepherd.environment import environment_problem
+    from runshepherd.render.safe import visible
 
     problem = environment_problem(exc)
     if problem is not None:  # the machine's refusal (disk full, read-only, damaged file): not a bug of ours
-        print(f"error: {problem}", file=sys.stderr)
+        print(visible(f"error: {problem}"), file=sys.stderr)
         return problem.exit_code
     with _crash_file(state_dir) as fh:
         traceback.print_exception(exc, file=fh)
     print(
-        f"internal error: {type(exc).__name__}: {exc}\n"
+        visible(f"internal error: {type(exc).__name__}: {exc}") + "\n"
         f"This is a bug in RunShepherd, not in your job; details are in {fh.name}. Sessions and workflows are "
         "kept: `orchestrate sessions` lists them and `orchestrate resume ID` continues one.",
         file=sys.stderr,
@@ -921,8 +922,9 @@ def main(argv: list[str] | None = None) -> int:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except RunShepherdError as exc:
         from runshepherd.logs.redact import redact_line  # an error may quote a value typed by mistake (--set lr=$TOKEN)
+        from runshepherd.render.safe import visible  # a path or id it quotes can hold an escape sequence
 
-        print(f"error: {redact_line(str(exc))}{_session_hint(exc, args)}", file=sys.stderr)
+        print(visible(f"error: {redact_line(str(exc))}{_session_hint(exc, args)}"), file=sys.stderr)
         code = exc.exit_code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -1,0 +1,30 @@
+"""What reaches the person's terminal shows every character it holds and drives nothing.
+
+A file name, a URL, an id or a request can carry an escape sequence (`nope\x1b[2J.yaml` clears the screen,
+`\x1b]0;…\x07` sets the window title, `\x1b]52;…` writes the clipboard). Job output is cleaned where it is
+read (`logs/decode.py`); everything else the CLI prints goes through `visible`, which writes each control
+character as its escape (`\x1b`), so the person sees the name as it is and the terminal acts on none of it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rich.console import Console
+
+# C0 controls but tab and newline, DEL, C1 controls (\x9b is a one-byte CSI), and the Unicode line separators
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def visible(text: str) -> str:
+    if not _CONTROL.search(text):
+        return text
+    return _CONTROL.sub(lambda m: m.group(0).encode("unicode_escape").decode("ascii"), text)
+
+
+class SafeConsole(Console):
+    """A rich Console whose `print` shows text through `visible` (rich itself passes ESC through)."""
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        super().print(*(visible(o) if isinstance(o, str) else o for o in objects), **kwargs)
