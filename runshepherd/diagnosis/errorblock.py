@@ -591,6 +591,9 @@ _SIGNAL_PATTERNS = [
     re.compile(r"\bgot signal:? (\d+)\b"),
     re.compile(r"<Signals\.SIG[A-Z]+: (\d+)>"),
     re.compile(r"\b(?:killed|terminated|interrupted|stopped) by signal:? (\d+)\b", re.IGNORECASE),
+    # Open MPI / PRRTE's launcher (help-prun.txt [proc-aborted-strsignal]: "mpirun noticed that process rank 0 with
+    # PID 7 on node n1 exited on signal 9 (Killed).")
+    re.compile(r"\bexited on signal (\d+)\b"),
 ]
 _SIGNAL_NAMES = {"SIGKILL": 9, "SIGTERM": 15, "SIGSEGV": 11, "SIGABRT": 6, "SIGBUS": 7}
 # a named signal the process received from outside (not one it sent: torchrun "Sending process 7 closing signal")

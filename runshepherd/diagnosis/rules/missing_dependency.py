@@ -282,6 +282,9 @@ FAMILY = family(
         # "Op type not registered '…' in binary running on …"): the package with that op (tensorflow-text,
         # tensorflow-addons, a custom op) is not installed or not imported, or is built for another TensorFlow
         pat(r"Op type not registered '(?P<reg>[\w>]+)'", 0.86),
+        # TensorFlow's UnimplementedError when no cuDNN library could be loaded (stream_executor's cuda_dnn.cc: "DNN
+        # library is not found."); a missing libcudnn is a dependency of the image, as its dlopen error is
+        pat(r"\bDNN library is not found\b", 0.84),
         # Ray could not build a task's runtime environment (pip/conda packages, working_dir): RuntimeEnvSetupError
         # (https://docs.ray.io/en/latest/ray-core/api/exceptions.html)
         pat(r"\bRuntimeEnvSetupError\b|runtime env failed to be created", 0.76),

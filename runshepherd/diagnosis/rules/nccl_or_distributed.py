@@ -137,6 +137,15 @@ FAMILY = family(
         pat(r"Watchdog caught collective operation timeout", 0.86),
         pat(r"collective operation timeout|Collective .* timed out", 0.84),
         pat(r"DistBackendError|DistNetworkError|DistStoreError", 0.86),
+        # the InfiniBand/RoCE fabric dropping a peer: libibverbs' work-completion status strings (rdma-core
+        # libibverbs/verbs.c ibv_wc_status_str: IBV_WC_RETRY_EXC_ERR "transport retry counter exceeded",
+        # IBV_WC_RNR_RETRY_EXC_ERR "RNR retry counter exceeded"), as NCCL, UCX and MPI quote them; and UCX's own
+        # error-level log line for a peer it cannot reach
+        pat(
+            r"transport retry count(?:er)? exceeded|\bRNR retry counter exceeded|\bIBV_WC_(?:RNR_)?RETRY_EXC_ERR\b"
+            r"|\bUCX\s+ERROR\b.*(?:unreachable|timed out|Connection (?:reset|refused)|Transport retry)",
+            0.8,
+        ),
         # NCCL's result strings (ncclGetErrorString, https://github.com/NVIDIA/nccl/blob/master/src/init.cc) as other
         # runtimes quote them after the failed call: XLA's "NCCL operation ncclCommInitRank(…) failed: unhandled cuda
         # error", cupy/horovod "NCCL_ERROR_… : unhandled system error"

@@ -508,3 +508,9 @@ def test_solver_and_version_check_headlines() -> None:
         "but found tokenizers==0.15.0.\n"
     )
     assert diagnose_log_text(pinned).label == "missing_dependency"
+
+
+def test_tensorflow_without_cudnn() -> None:
+    # stream_executor cuda_dnn.cc: "DNN library is not found."
+    log = TB + "tensorflow.python.framework.errors_impl.UnimplementedError: DNN library is not found.\n"
+    assert diagnose_log_text(log).label == "missing_dependency"

@@ -213,3 +213,12 @@ def test_master_addr_this_host_does_not_have_errno_99() -> None:
 def test_root_line_vocabulary_reads_nccl_or_distributed(case_id: str, quoted: str) -> None:
     """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
     assert_read_as(case_id, "nccl_or_distributed", quoted)
+
+
+def test_infiniband_completion_errors_and_mpi_signal_reports() -> None:
+    # rdma-core ibv_wc_status_str(IBV_WC_RETRY_EXC_ERR), as UCX/NCCL quote it
+    ib = "[n1:1234:0:1234] ib_mlx5_log.c:171  Transport retry count exceeded on mlx5_0:1/IB (synd 0x15 vend 0x81 hw_synd 0/0)\n"
+    assert diagnose_log_text(ib).label == "nccl_or_distributed"
+    # PRRTE/Open MPI's help-prun.txt [proc-aborted-strsignal]: the signal decides, not the launcher's name
+    mpi = "mpirun noticed that process rank 3 with PID 0 on node n2 exited on signal 11 (Segmentation fault).\n"
+    assert diagnose_log_text(mpi).label == "segfault"
