@@ -7,7 +7,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+# nan and inf are read too, so the sweep's own check names them ("expects a finite number … got 'nan'"): left
+# out, "sweep lr over nan, 0.1 with F.yaml" matched nothing and the chat answered with its menu
+_NUM = r"[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|(?:nan|inf(?:inity)?)\b)"
 _LIST = rf"(?P<values>{_NUM}(?:\s*(?:,|\bor\b|\band\b)\s*(?:and\s+)?{_NUM})+)"
 _SWEEP = re.compile(
     rf"\b(?:sweep|try|vary|scan|grid(?:\s+search)?)\s+(?:the\s+)?(?P<key>[A-Za-z_][\w.-]*)\s*"

@@ -87,6 +87,9 @@ def test_fifty_points_stay_bounded() -> None:
         ("run this with 3 seeds", [], 3),
         ("try learning_rate in 0.1 and 0.01", ["lr=0.1,0.01"], 1),
         ("sweep batch_size over 32, 64 and 128 with 2 seeds", ["batch_size=32,64,128"], 2),
+        # read so the sweep's type check names them; before, the chat answered this with its menu
+        ("sweep lr over nan, 0.1 with F.yaml", ["lr=nan,0.1"], 1),
+        ("try lr in inf or 0.1", ["lr=inf,0.1"], 1),
     ],
 )
 def test_sweeps_said_in_a_sentence(said: str, sweeps: list[str], repeat: int) -> None:
