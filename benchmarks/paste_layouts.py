@@ -326,6 +326,19 @@ LAYOUTS: dict[str, Layout] = {
 }
 
 
+MIXABLE = [n for n in LAYOUTS if n not in ("soft_wrap", "hard_wrap")]
+
+
+def mixed(text: str, rnd: random.Random) -> str:
+    """Three layouts at once, chosen and ordered at random (a quoted, coloured, timestamped paste …)."""
+    for name in rnd.sample(MIXABLE, 3):
+        text = LAYOUTS[name](text, rnd)
+    return text
+
+
+LAYOUTS["mixed"] = mixed
+
+
 def apply(name: str, text: str, case_id: str) -> str:
     """Layout ``name`` applied to one case's log, seeded by the case id (the same text every run)."""
     return LAYOUTS[name](text, random.Random(f"{name}:{case_id}"))

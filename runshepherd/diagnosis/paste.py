@@ -234,6 +234,14 @@ def _dedented(lines: list[str]) -> list[str]:
     return [ln[len(pad) :] if ln.strip() else "" for ln in lines]
 
 
+def uncolumned(line: str) -> str:
+    """One evidence line without a column a paste or launcher puts on every line (a compose service, a gutter, a
+    rank or pod tag, a timestamp): for reading a quoted line on its own, where no share of lines can be counted."""
+    for col in (_COMPOSE, *_LAUNCHER, _GUTTER):
+        line = col.sub("", line, count=1)
+    return line
+
+
 def unpaste(raw_lines: list[str]) -> list[str]:
     """Each line as the rules should read it: colour codes and markdown/HTML wrappers dropped, a column the
     pasting tool put on every line removed (repeatedly: a quoted list of gutter lines)."""
@@ -245,19 +253,26 @@ def unpaste(raw_lines: list[str]) -> list[str]:
         lines = [_plain(ln) for ln in lines]
     if "``" in joined or "~~~" in joined or "</" in joined or "<pre" in joined or "<details" in joined:
         lines = ["" if _WRAPPER.match(ln) else ln for ln in lines]
-    for _ in range(3):
+    lines = _marks(lines)
+    for _ in range(4):  # layouts nest: a quoted list of gutter lines, an indented block of tagged lines
+        dedented = _dedented(lines)
         changed = (
             _strip_column(lines, _COMPOSE)
             or next((c for c in (_strip_column(lines, col) for col in _LAUNCHER) if c is not None), None)
             or _strip_column(lines, _GUTTER, counted=True)
             or _strip_column(lines, _QUOTE)
             or _strip_column(lines, _BULLET)
+            or (dedented if dedented is not lines else None)
         )
         if changed is None or changed == lines:
             break
-        lines = changed
-    lines = _unwrapped(_dedented(lines))  # lengths as pasted, before frames are rewritten
-    lines = _ipython(lines)
+        lines = _marks(changed)
+    lines = _unwrapped(lines)  # lengths as pasted, before frames are rewritten
+    return _ipython(lines)
+
+
+def _marks(lines: list[str]) -> list[str]:
+    """Per-line marks: markdown quote and pytest marks, whole-line emphasis."""
     lines = [_MARK.sub("", ln, count=1) if ln[:1] in _MARK_START else ln for ln in lines]
     for _ in range(2):  # emphasis inside emphasis: "_**Killed**_"
         lines = [_unemphasised(ln) if ln[-1:] in "*_`" else ln for ln in lines]

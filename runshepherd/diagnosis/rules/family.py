@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from runshepherd.diagnosis.errorblock import strip_prefix
 from runshepherd.diagnosis.models import Diagnosis, FixKind, Label, Origin
+from runshepherd.diagnosis.paste import uncolumned
 from runshepherd.diagnosis.rules.base import (
     ORDER_STATUS,
     Context,
@@ -414,8 +415,9 @@ def echoes_by_evidence(s: Signal) -> bool:
     f = FAMILIES.get(s.label)
     if f is None or f.echo_evidence is None:
         return False
-    # the evidence is the raw line: read it without a logger's or launcher's prefix ("2024-… Aborted (core dumped)")
-    return any(f.echo_evidence.search(e) or f.echo_evidence.search(strip_prefix(e)) for e in s.evidence)
+    # the evidence is the raw line: read it without a logger's, launcher's or paste's prefix ("2024-… Aborted …",
+    # "worker-1  | Aborted (core dumped)")
+    return any(f.echo_evidence.search(e) or f.echo_evidence.search(strip_prefix(uncolumned(e))) for e in s.evidence)
 
 
 def caused_by(label: str) -> frozenset[str]:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
-from runshepherd.diagnosis.paste import unpaste
+from runshepherd.diagnosis.paste import uncolumned, unpaste
 from tests.unit.diagnosis.families.real import dev_case
 
 LAYOUTS_PY = Path(__file__).resolve().parents[3] / "benchmarks" / "paste_layouts.py"
@@ -134,3 +134,12 @@ def test_a_hard_wrapped_line_is_joined_without_a_space() -> None:
     two = "ImportError: libcudart.so.12: cannot open shared object file: No such file or directory"
     read = unpaste([one[:60], one[60:], two[:60], two[60:]])  # a terminal 60 columns wide
     assert read[0] == one and read[2] == two
+
+
+def test_nested_layouts_and_a_quoted_evidence_line_read_without_their_column() -> None:
+    nested = ["- > [pod/trainer-0/pytorch] Traceback (most recent call last):", "- > [pod/trainer-0/pytorch] Killed"]
+    assert unpaste(nested) == ["Traceback (most recent call last):", "Killed"]
+    indented_tags = ["    [rank1]: step 1", "    [rank1]: Killed"]
+    assert unpaste(indented_tags) == ["step 1", "Killed"]
+    assert uncolumned("worker-1  | Aborted (core dumped)") == "Aborted (core dumped)"
+    assert uncolumned("    12\tAborted (core dumped)") == "Aborted (core dumped)"
