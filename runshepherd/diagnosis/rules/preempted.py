@@ -63,6 +63,14 @@ ROOT_WORDS = (
         0.6,
         "the job being preempted or its node taken away",
     ),
+    # the node under the job went away: a node the cluster marks dead or not ready, shut down under its pods
+    # (Kubernetes' NodeNotReady, NodeShutdown; Ray's "node … has been marked dead"; a node that died)
+    words(
+        r"\bnodes?\b(?:[^.]|\.\S){0,40}\b(?:died|is dead|marked (?:as )?dead|not ready|shut(?:ting)? down)\b"
+        r"|\bNode ?Died\b|\bNodeNotReady\b|\bNodeShutdown\b",
+        0.58,
+        "the job's node going away under it",
+    ),
 )
 
 

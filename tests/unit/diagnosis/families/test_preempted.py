@@ -137,7 +137,7 @@ def test_taint_eviction_and_compute_engine_host_events() -> None:
     assert diagnose_log_text(gce).label == "preempted"
 
 
-@root_line_cases(("t-0003", "DUE TO NODE FAILURE"))
+@root_line_cases(("t-0003", "DUE TO NODE FAILURE"), ("b-0025", "The actor died because its node has died"))
 def test_root_line_vocabulary_reads_preempted(case_id: str, quoted: str) -> None:
     """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
     assert_read_as(case_id, "preempted", quoted)
