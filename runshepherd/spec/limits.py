@@ -108,8 +108,13 @@ def read_small_text(path: Path, what: str) -> str:
 
     Raises LimitExceeded past the limit and ValueError for text that is not UTF-8; both messages say what to do.
     """
-    with path.open("rb") as fh:
-        data = fh.read(MAX_SPEC_BYTES + 1)
+    import stat
+
+    if stat.S_ISFIFO(path.stat().st_mode):  # a named pipe, or <(…): never blocks on a pipe nobody writes to
+        data = _read_pipe(path, MAX_SPEC_BYTES + 1)
+    else:
+        with path.open("rb") as fh:
+            data = fh.read(MAX_SPEC_BYTES + 1)
     if len(data) > MAX_SPEC_BYTES:
         raise LimitExceeded(
             f"holds more than {MAX_SPEC_BYTES:,} bytes, the limit for {what} — is this really a YAML file?"
@@ -118,6 +123,44 @@ def read_small_text(path: Path, what: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise ValueError("is not UTF-8 text — is this really a YAML file?") from None
+
+
+PIPE_SECONDS = 10.0
+
+
+def _read_pipe(path: Path, limit: int) -> bytes:
+    """Up to ``limit`` bytes from a named pipe. Opened without blocking: `open()` of a FIFO with no writer
+    waited forever (`orchestrate validate FIFO` hung); now a pipe that has not sent its whole text within
+    `PIPE_SECONDS` (no writer, or a silent one) is refused."""
+    import os
+    import select
+    import time
+
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        chunks: list[bytes] = []
+        timeout = PIPE_SECONDS
+        got, deadline = 0, time.monotonic() + timeout
+        while got < limit:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise LimitExceeded(
+                    f"is a pipe that did not send its whole text within {timeout:g} s (is anything writing to it?) "
+                    "— save the text to a file and give that file"
+                )
+            if not select.select([fd], [], [], left)[0]:
+                continue
+            try:
+                chunk = os.read(fd, min(65536, limit - got))
+            except BlockingIOError:
+                continue
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def size_message(size: int, what: str) -> str:
