@@ -8,7 +8,7 @@ pending quota vs capacity) add small functions.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
@@ -311,3 +311,23 @@ def codes_of(ctx: Context) -> list[int]:
     if ctx.exit_code is not None:
         return [ctx.exit_code]
     return [c for ln in ctx.log.lines[-400:] for c in ln.exit_codes if c]
+
+
+def raised(ctx: Context, pattern: re.Pattern[str]) -> Iterator[tuple[int, Line, re.Match[str]]]:
+    """The first six exception lines of the log that ``pattern`` matches (the line stripped), in order, with the
+    match: the loop of the rules that read one exception and the frame just above it."""
+    lines = ctx.log.lines
+    for idx in ctx.log.exceptions[:6]:
+        m = pattern.match(lines[idx].text.strip())
+        if m is not None:
+            yield idx, lines[idx], m
+
+
+def _is_frame(ln: Line) -> bool:
+    return ln.text.lstrip().startswith("File ")
+
+
+def line_above(ctx: Context, idx: int, within: int = 4, keep: Callable[[Line], object] = _is_frame) -> Line | None:
+    """The nearest line among the ``within`` lines above line ``idx`` that ``keep`` accepts (default: a traceback
+    frame, so the deepest frame that raised the exception), or None."""
+    return next((ln for ln in reversed(ctx.log.lines[max(0, idx - within) : idx]) if keep(ln)), None)

@@ -6,7 +6,7 @@ import re
 
 from runshepherd.diagnosis.errorblock import exception_type
 from runshepherd.diagnosis.fixes import fix_dependency
-from runshepherd.diagnosis.rules.base import Context, FunctionRule, Signal, pat
+from runshepherd.diagnosis.rules.base import Context, FunctionRule, Signal, line_above, pat, raised
 from runshepherd.diagnosis.rules.family import exits, family, words
 
 # Diagnosis does not know where the task ran (a container image on OSMO, the machine itself on local/Slurm),
@@ -164,19 +164,15 @@ _MODULE_ATTR = re.compile(r"^(?:\w+\.)*AttributeError: module '(?P<ver>[\w.]+)' 
 
 def _installed_module_lacks(ctx: Context) -> list[Signal]:
     lines = ctx.log.lines
-    for idx in ctx.log.exceptions[:6]:
-        ln = lines[idx]
-        m = _MODULE_ATTR.match(ln.text.strip())
-        if m is None or "partially initialized module" in ln.text:
+    for idx, ln, m in raised(ctx, _MODULE_ATTR):
+        if "partially initialized module" in ln.text:
             continue
         top = re.escape(m.group("ver").split(".")[0])
         installed = re.compile(r"[/\\](?:site|dist)-packages[/\\]" + top + r"(?:[/\\]|\.py\b)")
         frame = next((f for f in lines[max(0, idx - 60) : idx] if installed.search(f.text)), None)
         explanation = _explain(m)
         if frame is None:
-            deepest = next(
-                (f for f in reversed(lines[max(0, idx - 4) : idx]) if f.text.lstrip().startswith("File ")), None
-            )
+            deepest = line_above(ctx, idx)
             frame = deepest if deepest is not None and _LIBRARY_FRAME.match(deepest.text) else None
             explanation = (
                 f"An installed library uses a name that '{m.group('ver')}' does not have in the release installed "
@@ -197,13 +193,8 @@ _KEY_ERROR = re.compile(r"^(?:\w+\.)*KeyError: '(?P<key>[\w\-]+)'\s*$")
 
 
 def _model_type_unknown(ctx: Context) -> list[Signal]:
-    lines = ctx.log.lines
-    for idx in ctx.log.exceptions[:6]:
-        ln = lines[idx]
-        m = _KEY_ERROR.match(ln.text.strip())
-        if m is None:
-            continue
-        frame = next((f for f in reversed(lines[max(0, idx - 4) : idx]) if f.text.lstrip().startswith("File ")), None)
+    for idx, ln, m in raised(ctx, _KEY_ERROR):
+        frame = line_above(ctx, idx)
         if frame is None or not _AUTO_MAPPING.search(frame.text):
             continue
         return [

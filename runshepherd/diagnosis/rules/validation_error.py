@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
+from runshepherd.diagnosis.errorblock import Line
 from runshepherd.diagnosis.fixes import fix_validation
 from runshepherd.diagnosis.prefilter import Gated
-from runshepherd.diagnosis.rules.base import ORDER_STATUS, Context, FunctionRule, PatternRule, Signal, pat
+from runshepherd.diagnosis.rules.base import (
+    ORDER_STATUS,
+    Context,
+    FunctionRule,
+    PatternRule,
+    Signal,
+    line_above,
+    pat,
+    raised,
+)
 from runshepherd.diagnosis.rules.family import family, words
 from runshepherd.diagnosis.rules.unschedulable import SLURM_PLACEMENT_REFUSAL
 
@@ -225,16 +236,16 @@ _NONE_ATTR = re.compile(r"^(?:\w+\.)*AttributeError: 'NoneType' object has no at
 _SETTINGS = r"\b(?:args|cfg|conf|config|opt|opts|options|hparams|params|flags|FLAGS|training_args|script_args)"
 
 
+def _quoting(read: re.Pattern[str]) -> Callable[[Line], bool]:
+    """A quoted source line that reads the setting."""
+    return lambda c: bool(c.code and read.search(c.text))
+
+
 def _setting_never_given(ctx: Context) -> list[Signal]:
-    lines = ctx.log.lines
-    for idx in ctx.log.exceptions[:6]:
-        ln = lines[idx]
-        m = _NONE_ATTR.match(ln.text.strip())
-        if m is None:
-            continue
+    for idx, ln, m in raised(ctx, _NONE_ATTR):
         read = re.compile(_SETTINGS + r"(?:\.\w+)*\.(?P<name>\w+)\." + re.escape(m.group("attr")) + r"\b")
-        found = ((c, r) for c in reversed(lines[max(0, idx - 3) : idx]) if c.code and (r := read.search(c.text)))
-        src, hit = next(found, (None, None))
+        src = line_above(ctx, idx, 3, _quoting(read))  # the quoted source line
+        hit = read.search(src.text) if src is not None else None
         if src is None or hit is None:
             continue
         name = hit.group("name")
