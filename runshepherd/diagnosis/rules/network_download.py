@@ -386,7 +386,9 @@ FAMILY = family(
     # throttled or failing server or a download: Python's ConnectionError family (PEP 3151), websockets'
     # ConnectionClosedError, urllib3's NameResolutionError, the SDKs' RateLimitError/ServiceUnavailable, yt-dlp's
     # DownloadError)
+    # (not the URL refusals that happen before any connection: validation_error)
     exceptions=r"^(?:pip\._vendor\.)?(?:urllib3|requests|socket|http\.client|aiohttp|httpx|ssl)\."
+    r"(?!exceptions\.LocationParseError$)"
     r"|^(?:builtins\.)?Connection(?:Reset|Aborted|Refused)Error$"
     r"|(?:^|\.)(?:Connection|Connect|Network|NameResolution|Socket|SSL|Proxy|RateLimit|TooManyRequests|Throttl\w*"
     r"|ServiceUnavailable|BadGateway|GatewayTimeout|RemoteDisconnected|Download)\w*(?:Error|Exception)$",

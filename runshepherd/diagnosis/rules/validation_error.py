@@ -114,6 +114,17 @@ _CONFIG = PatternRule(
     explanation=_CONFIG_EXPL,
     fix_description=_CONFIG_FIX,
     patterns=(
+        # a URL the program was given that an HTTP client refuses before any connection (a local path passed where a
+        # URL is expected, a scheme it has no adapter for), in the clients' own messages: requests' MissingSchema
+        # ("Invalid URL 'x': No scheme supplied", requests/models.py) and InvalidSchema ("No connection adapters were
+        # found for 'x'", requests/sessions.py), httpx's UnsupportedProtocol ("Request URL is missing an 'http://' or
+        # 'https://' protocol.")
+        pat(
+            r"\bMissingSchema\b|\bInvalidSchema\b|Invalid URL '[^']*': No scheme supplied|No connection adapters were found for"
+            r"|\bUnsupportedProtocol\b.*\bRequest URL is missing an 'http://' or 'https://' protocol",
+            0.78,
+            flags=0,
+        ),
         # a config schema (pydantic, OmegaConf/Hydra, DeepSpeed's batch arithmetic) rejected the values
         pat(r"\d+ validation errors? for \w+|\[type=[a-z_]+, input_value=", 0.88, flags=0),
         pat(
@@ -323,7 +334,9 @@ FAMILY = family(
     r"|^(?:omegaconf\.errors\.)?Config(?:Attribute|Key)Error$"
     # ... or an interpolation in it that names a key or resolver that is not there, or is malformed
     r"|^(?:omegaconf\.errors\.)?(?:Interpolation(?:Key|Resolution|Validation)Error|UnsupportedInterpolationType"
-    r"|GrammarParseError)$",
+    r"|GrammarParseError)$"
+    # a URL the program was given that urllib3 cannot parse, before any connection (LocationParseError)
+    r"|^(?:pip\._vendor\.)?urllib3\.exceptions\.LocationParseError$",
     applies=("failed", "running"),
     fixer=fix_validation,
     root_words=ROOT_WORDS,

@@ -250,3 +250,15 @@ def test_a_protobuf_text_format_config_that_does_not_parse_is_a_config_error() -
 def test_root_line_vocabulary_reads_validation_error(case_id: str, quoted: str) -> None:
     """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
     assert_read_as(case_id, "validation_error", quoted)
+
+
+def test_a_url_the_http_client_refuses_before_connecting_is_the_input_not_the_network() -> None:
+    # requests/models.py (MissingSchema) and requests/sessions.py (InvalidSchema): a local path or an s3:// URL given
+    # to an HTTP client is a wrong input, not a download to retry
+    tb = 'Traceback (most recent call last):\n  File "prep.py", line 8, in <module>\n    fetch(cfg.data_url)\n'
+    for line in (
+        "requests.exceptions.MissingSchema: Invalid URL 'data/train.json': No scheme supplied. Perhaps you meant https://data/train.json?",
+        "requests.exceptions.InvalidSchema: No connection adapters were found for 's3://bucket/train.json'",
+    ):
+        d = diagnose_log_text(tb + line + "\n")
+        assert d.label == "validation_error" and d.fix.kind != "retry"
