@@ -549,7 +549,7 @@ def sessions(ctx: CliContext, as_json: bool) -> None:
                 v = snap.values or {}
                 question = snap.interrupts[0].value.get("text") if snap.interrupts else None
                 state = v.get("outcome") or ("waiting" if snap.interrupts else "stopped" if snap.next else "unknown")
-                if not v.get("outcome") and _canceled_while_paused(ctx.state_dir, tid, v):
+                if not v.get("outcome") and canceled_while_paused(ctx.state_dir, tid, v):
                     state, question = "canceled", None  # its question was withdrawn; a resume only ends it
                 if detached.running(ctx.state_dir, tid) or (
                     state == "stopped" and session_driven(ctx.state_dir, tid, url)
@@ -634,14 +634,15 @@ def _sweeps_at_their_plan(state_dir: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def _canceled_while_paused(state_dir: Path, session: str, values: dict[str, Any]) -> bool:
-    """The person canceled this unfinished session (or the sweep it is a point of) while no process drove it."""
+def canceled_while_paused(state_dir: Path, session: str, values: dict[str, Any]) -> str | None:
+    """Why this unfinished session is over, if the person canceled it (or the sweep it is a point of) while no
+    process drove it ("session S was canceled by you (…)"); None if not."""
     from runshepherd.cancel_mark import session_halted
     from runshepherd.sweep.cancel import halted
 
     sweep = (values.get("sweep_point") or {}).get("sweep")
     check = halted(state_dir, str(sweep), session) if sweep else session_halted(state_dir, session)
-    return check() is not None
+    return check()
 
 
 def migrate(ctx: CliContext, to: str, as_json: bool) -> None:

@@ -22,7 +22,9 @@ from runshepherd.names import check_id
 
 MAX_EVENTS = 40  # recent progress events kept per session for `session` (the digest, not a transcript)
 
-SessionState = Literal["running", "waiting", "stopped", "COMPLETED", "FAILED", "NEEDS_INPUT", "CANCELED", "unknown"]
+SessionState = Literal[
+    "running", "waiting", "canceled", "stopped", "COMPLETED", "FAILED", "NEEDS_INPUT", "CANCELED", "unknown"
+]
 
 
 class QuestionView(BaseModel):
@@ -35,7 +37,9 @@ class QuestionView(BaseModel):
 
 class SessionView(BaseModel):
     session: str
-    state: SessionState = Field(description="running | waiting (answer the question) | stopped | an outcome")
+    state: SessionState = Field(
+        description="running | waiting (answer the question) | canceled (its question withdrawn) | stopped | an outcome"
+    )
     request: str | None = None
     workflow_ids: list[str] = Field(default_factory=list)
     question: QuestionView | None = Field(None, description="the open question; answer it with `answer`")
@@ -179,6 +183,11 @@ class Sessions:
         here = self._busy(sid)
         elsewhere = not here and runner.driven()  # the session lock says another process holds it
         note = None
+        canceled = None
+        if not (here or elsewhere or v.get("outcome")) and snap.values:
+            from runshepherd.cli.session import canceled_while_paused
+
+            canceled = canceled_while_paused(self.ctx.state_dir, sid, v)
         if here or elsewhere:
             state: SessionState = "running"
             if elsewhere:
@@ -186,6 +195,8 @@ class Sessions:
                     f"session {sid} is being driven by another orchestrate process right now (it holds the "
                     "session lock): follow it there; `answer` and `orchestrate resume` wait until it stops"
                 )
+        elif canceled:  # was "waiting" with the question `cancel` had just withdrawn (`orchestrate sessions` knew)
+            state, note = "canceled", f"{canceled}: its question is withdrawn; nothing more is submitted or fixed"
         elif questions:
             state = "waiting"
         elif v.get("outcome"):

@@ -60,6 +60,9 @@ async def cancel_scenario(client: Client, tmp_path: Path) -> None:
     assert (await _until_settled(client, waiting))["question"]["kind"] == "submit"
     withdrawn = await _call(client, "cancel", session=waiting)
     assert withdrawn["canceled"] is True and "its question (submit) is withdrawn" in withdrawn["message"], withdrawn
+    # `session` says so too (it still said "waiting" with the withdrawn question; `orchestrate sessions` knew)
+    seen = await _call(client, "session", session=waiting)
+    assert seen["state"] == "canceled" and seen["question"] is None and "canceled by you" in seen["note"], seen
     await _call(client, "answer", session=waiting, answer="yes")  # too late: the cancel is final
     ended = await _until_settled(client, waiting)
     assert ended["state"] == "CANCELED" and not ended["workflow_ids"], ended
