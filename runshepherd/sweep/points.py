@@ -76,6 +76,12 @@ def expand(sweeps: dict[str, list[Any]], repeat: int = 1, *, seed_key: str | Non
     ``seed_key`` to 0..repeat-1 when the spec has one (distinct seeds), else repeats the values unchanged."""
     if repeat < 1:
         raise UsageError("--repeat must be 1 or more")
+    if repeat > 1 and seed_key is not None and seed_key in sweeps:  # the repeat's seeds replaced the ones given
+        n = len(sweeps[seed_key])
+        raise UsageError(
+            f"--repeat {repeat} sets {seed_key} itself (0..{repeat - 1}), so it cannot also be swept "
+            f"(--sweep {seed_key}=…): give the seeds (--sweep {seed_key}=V1,…,V{n * repeat}) or --repeat {n * repeat}"
+        )
     keys = list(sweeps)
     points: list[dict[str, Any]] = []
     for combo in itertools.product(*(sweeps[k] for k in keys)):

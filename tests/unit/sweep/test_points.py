@@ -131,3 +131,11 @@ def test_a_value_given_twice_is_bad_input_naming_it(item: str, said: str) -> Non
 
 def test_values_equal_in_python_but_of_different_types_are_not_repeats() -> None:
     assert parse_sweeps(["x=1,true,1.5,a"]) == {"x": [1, True, 1.5, "a"]}
+
+
+def test_a_repeat_never_replaces_the_seeds_a_sweep_names() -> None:
+    """`--sweep seed=1,2 --repeat 2` planned seed=0,1,0,1: the seeds given were gone and two pairs were the same run."""
+    with pytest.raises(UsageError, match=r"--repeat 2 sets seed itself \(0\.\.1\), so it cannot also be swept"):
+        expand({"seed": [1, 2]}, 2, seed_key="seed")
+    assert expand({"lr": [0.1]}, 2, seed_key="seed") == [{"lr": 0.1, "seed": 0}, {"lr": 0.1, "seed": 1}]
+    assert expand({"seed": [1, 2]}, 1, seed_key="seed") == [{"seed": 1}, {"seed": 2}]
