@@ -132,14 +132,19 @@ _COMPOSE = re.compile(r"^[A-Za-z0-9][\w.-]*\s*\| ")
 
 # a line that starts a record of its own, never the wrapped-over rest of the line above it: indentation, a frame, a
 # traceback header or chain marker, an exception line, a program's or logger's name or a bracketed tag before a colon
-_RECORD_START = re.compile(
-    r"^(?:\s|File \"|Traceback \(|During handling|The above exception|\(\w+\)"
-    r"|(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception)\b|[A-Z]+\b"
-    r"|[\w.-]+: (?:[Ee]rror|ERROR|[Ww]arning|WARNING|[Ff]atal|FATAL|[Nn]ote|INFO)\b)"
+_RECORD_HEAD = (
+    r"File \"|Traceback \(|During handling|The above exception|\(\w+\)"
+    r"|(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception)\b"
+    r"|[\w.-]+: (?:[Ee]rror|ERROR|[Ww]arning|WARNING|[Ff]atal|FATAL|[Nn]ote|INFO)\b"
 )
+_RECORD_START = re.compile(rf"^(?:\s|[A-Z]+\b|{_RECORD_HEAD})")
+# a hard wrap cuts inside words and before spaces: its rest may open with one space or a capital ("U 0; 15.77 GiB"),
+# never with an indent
+_HARD_RECORD_START = re.compile(rf"^(?:\s\s|\t|{_RECORD_HEAD})")
 _COLUMNS = re.compile(r"\S {3,}\S")  # a table row (squeue, kubectl get, nvidia-smi) ends at its last column
 _PROGRESS_BAR = re.compile(r"\d%\||[\d.]+ ?(?:it/s|s/it)\]")  # a progress bar ends its own line
 WRAP_MIN, WRAP_MAX, WRAP_SLACK, WRAP_LINES = 60, 300, 12, 6
+TERMINAL_WIDTHS = frozenset({80, 100, 120, 132, 160, 200})
 
 
 def _unwrapped(lines: list[str]) -> list[str]:
@@ -156,13 +161,15 @@ def _unwrapped(lines: list[str]) -> list[str]:
     if not WRAP_MIN <= width <= WRAP_MAX:
         return lines
     full = [n >= width - WRAP_SLACK for n in lengths]
-    if sum(full) < 2:
+    # one line cut at a terminal's usual width exactly is a hard wrap too (the rest of the log was shorter)
+    terminal = width in TERMINAL_WIDTHS and lengths.count(width) == 1 and sum(full) == 1
+    if sum(full) < 2 and not terminal:
         return lines
     from runshepherd.diagnosis.errorblock import strip_prefix  # errorblock imports this module
 
     # a hard wrap (a terminal's copy) cuts every wrapped line at the width exactly, inside words and before spaces;
     # a soft wrap breaks at a space, which it drops, so its lines end anywhere near the width
-    hard = lengths.count(width) >= max(2, 0.75 * sum(full))
+    hard = terminal or lengths.count(width) >= max(2, 0.75 * sum(full))
     if hard:
         full = [n == width for n in lengths]
     sep = "" if hard else " "
@@ -177,7 +184,7 @@ def _unwrapped(lines: list[str]) -> list[str]:
                 not nxt.strip()
                 or lines[j - 1].rstrip()[-1:] in ".!?"  # a sentence ended where the line did
                 or nxt[:8] == lines[j - 1][:8]  # the next of a run of like records
-                or (_RECORD_START.match(nxt) and not (hard and nxt[:1] == " " and nxt[1:2].strip()))
+                or (_HARD_RECORD_START if hard else _RECORD_START).match(nxt)
                 or strip_prefix(nxt) != nxt
             ):
                 break

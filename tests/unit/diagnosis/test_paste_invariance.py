@@ -143,3 +143,11 @@ def test_nested_layouts_and_a_quoted_evidence_line_read_without_their_column() -
     assert unpaste(indented_tags) == ["step 1", "Killed"]
     assert uncolumned("worker-1  | Aborted (core dumped)") == "Aborted (core dumped)"
     assert uncolumned("    12\tAborted (core dumped)") == "Aborted (core dumped)"
+
+
+def test_one_line_cut_at_a_terminal_width_is_joined_but_not_at_another_width() -> None:
+    msg = (
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 15.77 GiB total capacity)"
+    )
+    assert unpaste(["step 1", msg[:80], msg[80:]])[1] == msg
+    assert unpaste(["step 1", msg[:81], msg[81:]])[1] == msg[:81]
