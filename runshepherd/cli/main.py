@@ -232,11 +232,12 @@ def cancel(
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
     json_: JsonOpt = False,
     opts: Common = COMMON,
+    checkpointer: CheckpointerOpt = None,
 ) -> None:
     """Cancel a workflow, a session's workflow, or a whole sweep (asks first unless --yes). Final."""
     from runshepherd.cli import workflows
 
-    workflows.cancel(opts.ctx(), _given("cancel", workflow), yes, json_)
+    workflows.cancel(opts.ctx(checkpointer), _given("cancel", workflow), yes, json_)
 
 
 @app.command()

@@ -108,7 +108,7 @@ def test_a_second_process_on_the_same_session_is_refused(tmp_path: Path, store: 
     said = racing.stderr
     assert racing.returncode == 2 and f"(pid {proc.pid} on {socket.gethostname()}, orchestrate run" in said, said
     assert "not waiting for an answer; run" not in said and "`orchestrate cancel two` cancels it" in said
-    assert run(tmp_path, "cancel", "slow-1", "--yes").returncode == 0  # its workflow (cancel takes no --checkpointer)
+    assert run(tmp_path, "cancel", "two", "--yes", *store).returncode == 0  # as the message says, on either store
     rest = proc.stdout.read()
     assert proc.wait(timeout=60) == 1 and json_lines(rest)[-1]["outcome"] == "CANCELED"
 
