@@ -144,7 +144,8 @@ def check(state: ExpertState) -> dict[str, Any]:
         warnings.append(
             f"no node in pool {chosen} can fit one task (needs cpu {need['cpu']:g}, memory {need['memory']:.1f}Gi, "
             f"gpu {need['gpu']:g}; the largest node has cpu {biggest['cpu_total']:g}, memory "
-            f"{biggest['memory_total_gi']:.1f}Gi, gpu {biggest.get('gpu_total', 0)}) — it will wait in the queue"
+            f"{biggest['memory_total_gi']:.1f}Gi, gpu {biggest.get('gpu_total', 0)}) — as it is, it cannot start "
+            "there: it waits in the queue until such a node joins, or the scheduler refuses it (Slurm does)"
         )
     res = ", ".join(f"{k} {v:g}" if k != "memory" else f"memory {v:.2g}Gi" for k, v in need.items() if v)
     tasks = len(wf.all_tasks())
