@@ -5,6 +5,7 @@ Heavy imports (langgraph, the backends) happen inside commands so `orchestrate -
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -843,6 +844,9 @@ def _session_hint(exc: RunShepherdError, args: list[str]) -> str:
     from runshepherd.graph.runner import SessionRunner
 
     sid = exc.workflow_id
+    command = args[0] if args else "status"
+    if re.fullmatch(r"[A-Za-z0-9][\w.-]*", sid) and (state_dir / "sweeps" / sid / "sweep.json").is_file():
+        return f"; {sid} is a sweep — `orchestrate status {sid}` lists its points, each with its workflow id"
     try:
         if not has_session(state_dir, sid):
             return ""
@@ -850,7 +854,6 @@ def _session_hint(exc: RunShepherdError, args: list[str]) -> str:
     except Exception:  # noqa: BLE001 - a hint must never hide the error it adds to
         return ""
     wid = (values.get("attempt") or {}).get("workflow_id")
-    command = args[0] if args else "status"
     if not wid:
         return f"; {sid} is a session that has submitted nothing yet (`orchestrate sessions` shows it)"
     return f"; {sid} is a session — its workflow is {wid}: orchestrate {command} {wid}"
