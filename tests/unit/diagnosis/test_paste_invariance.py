@@ -15,7 +15,8 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 from runshepherd.diagnosis.paste import uncolumned, unpaste
-from tests.unit.diagnosis.families.real import dev_case
+
+from .families.real import dev_case
 
 LAYOUTS_PY = Path(__file__).resolve().parents[3] / "benchmarks" / "paste_layouts.py"
 
