@@ -90,6 +90,13 @@ _BENIGN = re.compile(
     r"|Couldn't read dashboard\.log file|Failed to read dashboard\.err file)"
     # xFormers at import on a machine without Triton (Windows): it names the missing module and carries on
     r"|A matching Triton is not available, some optimizations will not be enabled|Error caught was: No module named 'triton'"
+    # slurmstepd's cgroup housekeeping as a step ends (moving the step's pids back to the root cgroup, unlocking or
+    # removing the step's cgroup): the node's bookkeeping, after the job's own processes have exited
+    r"|^slurmstepd(?:-\S+)?: error: (?:common_file_write_uint32s: write pid \d+ to \S*cgroup\S*"
+    r"|Unable to move pid \d+ to init root cgroup|error unlocking cgroup|Unable to remove cgroup|_?rmdir\(\S*cgroup)"
+    # conda's refusal of ``conda activate`` in a shell ``conda init`` never set up (a batch script): the script goes
+    # on in the environment it already has; a run that then lacks a package fails with an error of its own
+    r"|CommandNotFoundError: Your shell has not been properly configured to use 'conda activate'"
     # info-level C++ log lines (c10d, NCCL, glog-in-brackets): ``[I socket.cpp:480] ...``
     r"|^\[I(?:\d{4} [\d:.]+)?\s*(?:\d+\s+)?[\w./-]+\.(?:cpp|cc|cu|h|hpp):\d+\]",
     re.IGNORECASE,
@@ -153,6 +160,11 @@ _FINISHED = re.compile(
     # normally (``TERMINATED``, where a failed trial is ``ERROR``), a benchmark's result summary
     r"|^\s*\S+\s+Succeeded\b|\b(?:phase|status|state):\s*Succeeded\b|\bJob \S+ (?:has )?succeeded\b"
     r"|\(\d+ TERMINATED\)|\b\w+_[0-9a-f]{5}_\d{5}\s*[│|]?\s+TERMINATED\b"
+    # older Ray Tune: the trial counts as a dict ("Number of trials: 1000 ({'TERMINATED': 252, 'RUNNING': 63})"),
+    # trial ids of eight hex digits ("| PG_CartPole-v0_61e5eca8 | TERMINATED |")
+    r"|\bNumber of trials: \d+ \(\{[^}]*'TERMINATED': [1-9]|\b\S+_[0-9a-f]{8}\s*[│|]\s*TERMINATED\s*[│|]"
+    # HTCondor's job event log: event 005 "Job terminated." then "(1) Normal termination (return value 0)"
+    r"|\(1\) Normal termination \(return value 0\)"
     r"|\bBenchmark Results?\b.*={3,}|^Successful requests:\s+[1-9]"
     # Slurm's COMPLETED state (every process exited 0): scontrol ``JobState=COMPLETED``, seff ``State: COMPLETED``,
     # an sacct row ``COMPLETED      0:0``
@@ -195,6 +207,9 @@ _STARTED = re.compile(
     # and nvidia-smi's process table with a process holding GPU memory
     r"|^\s*\d+(?:_\[?[\d\-,]+\]?)?\s+\S+\s+\S+\s+\S+\s+R\s+(?:\d+-)?(?:\d+:)?\d+:\d+\s+\d+\s"
     r"|\bJobState=RUNNING\b|^\S+\s+\d+/\d+\s+Running\s+\d+"
+    # a job report (Princeton's jobstats, seff) of a job still running: "State: RUNNING", "Run Time: 00:16:10 (in
+    # progress)"
+    r"|^\s*State: RUNNING\s*$|^\s*Run Time: [\d:-]+ \(in progress\)"
     r"|^\|\s+\d+\s+(?:N/A\s+){0,2}\d+\s+[CG](?:\+G)?\s+\S+\s+\d+MiB\s+\|"
     # a step that went through before the run itself: pip/docker builds, a job accepted by Slurm or Kubernetes, a
     # model loaded by an inference UI (stable-diffusion-webui's "Model loaded in 4.2s", its "Startup time: 7.8s")
@@ -320,6 +335,8 @@ _PROGRESS = re.compile(
     r"|\b(?:train_|val_|eval_|valid_|test_)?loss(?:es)?\b['\"]?\s*[:=]?\s*-?\d+\.\d+"
     r"|\b(?:accuracy|acc|perplexity|ppl|lr|learning_rate)\b['\"]?\s*[:=]\s*-?\d"
     r"|\bsav(?:ed|ing) (?:\w+ ){0,2}(?:checkpoint|model|weights)\b"
+    # a program's own short notice that it wrote its results ("Medians saved.", "Predictions saved to out.csv")
+    r"|^\s*[A-Z]\w*(?: \w+){0,3} (?:saved|written)(?: (?:to|in|into|at) \S+)?\s*[.!]?\s*$"
     # a warning raised inside the forward/backward pass or the optimiser step: a step ran
     r"|(?:torch/utils/checkpoint|torch/autograd/[\w/]+|torch/optim/lr_scheduler)\.py:\d+: \w*Warning"
     r"|\[W reducer\.cpp:\d+\]|\blr_scheduler\.py:\d+:"  # DDP's reducer warns in backward; the scheduler at step
@@ -355,6 +372,7 @@ _PROGRESS = re.compile(
     re.IGNORECASE,
 )
 _PROGRESS_G, _STARTED_G = Gated.of(_PROGRESS), Gated.of(_STARTED)
+_LOADING_BAR = re.compile(r"^\s*(?:Loading|Downloading|Fetching)\b[^|\n]{0,60}(?:\d+%|\d+/\d+)", re.IGNORECASE)
 # a loss named with a prefix or suffix, as a key with a value ("'training_loss': 0.44", "loss_mask: 0.12", GANs'
 # "D_loss: 0.31"): progress for a log with no error, too loose (a test net's outputs) to show a run went on past one;
 # a value blown up to an exponent of 10 or more ("main/loss_ctc": -5.67e+35) is a diverging run, not progress
@@ -479,6 +497,33 @@ def _loss_table(lines: list[Line]) -> Line | None:
             )
         ):
             return rows[0]
+    return _repeated_loss_rows(lines)
+
+
+_RULE = re.compile(r"^\s*(?:[-=+|:]{3,}\s*)+")
+_DECIMAL_FIRST = re.compile(r"^\s*-?\d*\.\d+(?:e[-+]?\d+)?\s", re.I)
+_LOSS_FIRST = re.compile(
+    r"^\s*(?:\w+_)?loss(?:\s*\|\s*|\s{2,})[A-Za-z_]\w*(?:(?:\s*\|\s*|\s{2,})[A-Za-z_]\w*)*\s*$", re.I
+)
+
+
+def _repeated_loss_rows(lines: list[Line]) -> Line | None:
+    """The first of ``COUNTER_ROWS`` one-row tables whose header opens on a loss column and whose row opens on a
+    decimal value (a tuner printing each trial's result as its own small table: "   loss  n_batch  opt" over a
+    rule over "32.6939  512  adam")."""
+    found: list[Line] = []
+    for i, ln in enumerate(lines):
+        if not _LOSS_FIRST.match(ln.text):
+            continue
+        for row in lines[i + 1 : i + 3]:
+            body = _RULE.sub("", row.text)  # the rule under the header (a paste may join the row onto it)
+            if _DECIMAL_FIRST.match(body):
+                found.append(row)
+                break
+            if body.strip():
+                break
+        if len(found) >= COUNTER_ROWS:
+            return found[0]
     return None
 
 
@@ -496,6 +541,8 @@ def _counter_fractions(lines: list[Line]) -> Line | None:
     seen: dict[int, int] = {}
     for ln in lines:
         if not ln.usable or "/" not in ln.text or _FAILING.search(ln.text) or _COUNTING_TRIES.search(ln.text):
+            continue
+        if _LOADING_BAR.search(ln.text):
             continue
         m = _FRACTION.search(ln.text)
         if m is None:
@@ -521,7 +568,10 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     for ln in lines:
         if _FINISHED_G.search(ln.text, ln.folded):
             return "finished", ln
-    progress = next((ln for ln in lines if _PROGRESS_G.search(ln.text, ln.folded)), None)
+    # a bar loading the model's weights or fetching files is the run's start-up, not its work going on
+    progress = next(
+        (ln for ln in lines if _PROGRESS_G.search(ln.text, ln.folded) and not _LOADING_BAR.search(ln.text)), None
+    )
     progress = progress or next((ln for ln in lines if ln.usable and _LOSS_KEY.search(ln.text)), None)
     if progress is not None:
         return "progress", progress

@@ -144,6 +144,10 @@ def _candidates(
     def add(order: int, ln: Line | None) -> None:
         if ln is None or (order, ln.index) in seen:
             return
+        # a line logged at INFO or DEBUG level is the program's own account of normal work (a shutdown notice, a
+        # config dump), never the root error; the level is read after any process tag (``(EngineCore pid=7) INFO``)
+        if order == 0 and (_INFO_LEVEL.search(ln.text) or _INFO_LEVEL.search(ln.raw)):
+            return
         seen.add((order, ln.index))
         out.append((order, ln))
 
@@ -168,7 +172,7 @@ def _candidates(
     # ending notices (an abort, a kill, a launcher's exit report: what the root error caused), and an exception
     # named in the middle of a line
     for ln in reversed(lines):
-        if ln.usable and _says_wrong(ln.text) and not _INFO_LEVEL.search(ln.raw) and not _got_past(lines, ln.index):
+        if ln.usable and _says_wrong(ln.text) and not _got_past(lines, ln.index):
             add(0, ln)
     for ln in reversed(ending):
         add(0, ln)

@@ -570,3 +570,52 @@ def test_a_trackers_teardown_after_a_traceback_is_not_the_run_going_on() -> None
     4.5044"; before, that read as progress past the error and the verdict was unknown."""
     d, _, record = diagnose_dev("t-0008")
     assert d.label == record["label"] == "gpu_oom"
+
+
+@pytest.mark.parametrize("case_id", ["x-0042", "z-0014", "z-0027", "zb-0002", "zb-0016", "x-0045", "za-0008"])
+def test_job_reports_trial_tables_and_housekeeping_noise_of_healthy_runs(case_id: str) -> None:
+    """x-0042: HTCondor's event log "(1) Normal termination (return value 0)"; z-0014: old Ray Tune's trial counts
+    as a dict ("{'TERMINATED': 252, …}"); z-0027: a jobstats report "State: RUNNING … (in progress)"; zb-0002: the
+    program's "Medians saved."; zb-0016: a tuner's one-row tables headed "loss"; x-0045: slurmstepd's cgroup
+    clean-up errors after the run's output; za-0008: conda's CommandNotFoundError for `conda activate` in a batch
+    shell, then a progress bar. Before: unknown ×5, unknown, user_code_error."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "healthy", d
+
+
+def test_the_new_health_signals_do_not_hide_failures() -> None:
+    condor = "005 (1.000.000) 2022-03-07 20:48:36 Job terminated.\n\t(1) Normal termination (return value 1)\n"
+    assert diagnose_log_text(condor).label != "healthy"
+    oom = "Epoch 1 loss 0.5\nslurmstepd: error: Detected 1 oom_kill event in StepId=5.batch. Some of the step tasks have been OOM Killed.\n"
+    assert diagnose_log_text(oom).label == "host_oom"
+    conda = (
+        "CommandNotFoundError: Your shell has not been properly configured to use 'conda activate'.\n"
+        'Traceback (most recent call last):\n  File "train.py", line 1, in <module>\n    import torch\n'
+        "ModuleNotFoundError: No module named 'torch'\n"
+    )
+    assert diagnose_log_text(conda).label == "missing_dependency"
+    one_table = "   loss    n_batch  opt\n-------  ---------  -----\n32.6939        512  adam\n"
+    assert diagnose_log_text(one_table).label == "unknown"
+
+
+def test_an_info_line_is_never_the_root_error() -> None:
+    """y-0003: a vLLM server stopped with SIGTERM logs "(EngineCore pid=…) INFO … [shutdown] EngineCore: start
+    mode=abort timeout=0s"; the root-line reading took that INFO line (its level behind a process tag) as the root
+    error and called the run a timeout."""
+    d, _, _ = diagnose_dev("y-0003")
+    assert d.label != "timeout"
+    assert not any(" INFO " in e for e in d.evidence), d.evidence
+
+
+def test_a_bar_loading_weights_is_start_up_not_progress() -> None:
+    """y-0001: a vLLM server start whose only counters are "Loading safetensors checkpoint shards: 2% Completed |
+    1/49" went silent (the host ran out of memory); before, the loading bar read as progress and the run as healthy
+    0.8. A training bar still counts."""
+    d, _, _ = diagnose_dev("y-0001")
+    assert d.label != "healthy"
+    loading = "".join(
+        f"Loading checkpoint shards: {k * 25}% Completed | {k}/4 [00:0{k}<00:01, 1.0s/it]\n" for k in (1, 2, 3)
+    )
+    assert diagnose_log_text(loading).label != "healthy"
+    training = "".join(f"Epoch 1: {k * 25}%|██  | {k}/4 [00:0{k}<00:01, 1.0it/s, loss=0.{k}]\n" for k in (1, 2, 3))
+    assert diagnose_log_text(training).label == "healthy"
