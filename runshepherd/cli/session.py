@@ -485,6 +485,8 @@ def resume(
         raise UsageError(f"no session {session!r} — `orchestrate sessions` lists them")
     if SessionRunner.ended(snap):
         values = snap.values
+        if answer is not None:  # was: the answer dropped without a word and the old result shown (exit 0 or 1)
+            raise UsageError(_nothing_to_answer(session, values, answer))
         renderer = Renderer(session=session, as_json=as_json, out=ctx.out)
         return _done(ctx, renderer, session, values)
     if (busy := driven_elsewhere(ctx, session, snap.values)) is not None:  # before "not waiting": it is driven
@@ -497,6 +499,20 @@ def resume(
         )
     except SessionBusy as exc:  # took the lock between the look above and the run
         raise SessionBusy(driven_elsewhere(ctx, session, snap.values) or str(exc)) from None
+
+
+def _nothing_to_answer(session: str, values: dict[str, Any], answer: str) -> str:
+    """`resume --answer` on a finished session: it has ended (its outcome) and asks nothing, so the answer is unused."""
+    done = done_event(values)
+    if done.get("declined"):
+        ended = str(done.get("reason") or "not submitted, as you said")
+    else:
+        reason = done.get("reason") if done.get("outcome") != "COMPLETED" else None
+        ended = f"{done.get('outcome')}" + (f" — {reason}" if reason else "")
+    return (
+        f"session {session} has already ended: {ended.rstrip(' .')}. There is no question to answer, so --answer "
+        f"{quoted(answer)} was not used; `orchestrate resume {quoted(session)}` without --answer shows its result"
+    )
 
 
 def driven_elsewhere(ctx: CliContext, session: str, values: dict[str, Any]) -> str | None:

@@ -124,8 +124,18 @@ def _foreground(
         for m in monitors:
             if m.notifier is not None:
                 m.notifier.close(timeout=30)
-    blocked = [m for m in monitors if m.auth_blocked]
-    return 4 if blocked else 0
+    return _outcome_code(monitors)
+
+
+def _outcome_code(monitors: list[Any]) -> int:
+    """The watched outcome, as README's exit codes say: 4 when the scheduler's auth blocked a monitor, 1 when any
+    watched run ended failed (a cancel included, as `run` counts it), 0 when every one completed."""
+    from runshepherd.backends.base import Status
+
+    if any(m.auth_blocked for m in monitors):
+        return 4
+    failed = [m for m in monitors if m.last_status in Status.__members__ and Status(m.last_status).failed()]
+    return 1 if failed else 0
 
 
 def _detach(

@@ -68,6 +68,12 @@ def test_no_at_the_submit_question_is_the_persons_final_word(tmp_path: Path) -> 
     again = run(tmp_path, "resume", "nope1", "--json")  # the word stands: nothing to continue, nothing submitted
     done = json_lines(again.stdout)[-1]
     assert done["outcome"] == "CANCELED" and done["declined"] is True and done["workflow_ids"] == []
+    # an answer to a session that has ended is said to be unused, exit 2 (was: dropped silently, the old result, 0)
+    late = run(tmp_path, "resume", "nope1", "--answer", "yes")
+    assert late.returncode == 2 and late.stdout == "", late.stdout
+    said = " ".join(late.stderr.split())
+    assert "session nope1 has already ended: not submitted, as you said." in said, said
+    assert "There is no question to answer, so --answer yes was not used" in said, said
     assert json.loads(run(tmp_path, "list", "--json").stdout)["workflows"] == []
 
 

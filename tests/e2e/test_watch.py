@@ -97,7 +97,7 @@ def test_foreground_watch_of_a_finished_run_prints_the_block_and_ends(tmp_path: 
     assert _until(lambda: json.loads(run(tmp_path, "status", wid, "--json").stdout)["status"] == "FAILED")
     notes = tmp_path / "notes.jsonl"
     res = run(tmp_path, "watch", wid, "--notify", f"file:{notes}")
-    assert res.returncode == 0, res.stderr
+    assert res.returncode == 1, res.stderr  # README: 1 = the run failed (was 0 for a FAILED run)
     assert f"Run: {wid}" in res.stdout and "State: failed" in res.stdout
     assert "**" not in res.stdout and "###" not in res.stdout, res.stdout  # terminal text, as `status` prints it
     rows = [json.loads(x) for x in notes.read_text().splitlines()]
@@ -132,7 +132,7 @@ def test_runs_file_watches_several_runs(tmp_path: Path) -> None:
         f"runs:\n  - id: first\n    workflow_id: {a}\n  - id: second\n    backend: local\n    workflow_id: {b}\n"
     )
     res = run(tmp_path, "watch", "--runs", str(runs), "--json", "--cadence", "0.5")
-    assert res.returncode == 0, res.stderr
+    assert res.returncode == 1, res.stderr  # both watched runs failed
     last = {}
     for line in res.stdout.splitlines():
         obj = json.loads(line)

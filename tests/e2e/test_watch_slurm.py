@@ -60,7 +60,7 @@ def test_watch_a_plain_sbatch_job_reports_its_state_and_diagnosis(tmp_path: Path
     _sbatch(tmp_path, "-c", "2", "--output=/dev/null", "--wrap", "sleep 3")
     job = _sbatch(tmp_path, str(script))
     res = _watch(tmp_path, job)
-    assert res.returncode == 0, res.stderr
+    assert res.returncode == 1, res.stderr  # the watched job failed: exit 1, as README's exit codes say
     seen = [json.loads(line) for line in res.stdout.splitlines()]
     last = seen[-1]
     assert last["workflow_id"] == f"sbatch-{job}" and last["status"] == "FAILED"
@@ -126,7 +126,7 @@ def test_a_job_with_a_separate_error_file_is_diagnosed_from_it(tmp_path: Path) -
     )
     job = _sbatch(tmp_path, str(script))
     res = _watch(tmp_path, job)
-    assert res.returncode == 0, res.stderr
+    assert res.returncode == 1, res.stderr  # the watched job failed
     last = json.loads(res.stdout.splitlines()[-1])
     assert last["status"] == "FAILED" and last["label"] == "missing_dependency"
 
