@@ -105,7 +105,15 @@ def _rules() -> list[_Rule]:
         _Rule("url_password", re.compile(r"(\b[a-z][a-z0-9+.-]*://[^\s/:@]+:)[^\s@/]+(?=@)", flags), keep_group=1),
         _Rule(
             "secret",
-            re.compile(r"(\b(" + _ASSIGN_NAME + r")\b[\"']?\s*[=:]\s*[\"']?)(?!\[REDACTED)([^\s\"',;&}]+)", flags),
+            # not a file's name inside a path (`/etc/passwd: ...`, `'s3://b/../passwd': ...`) and not a
+            # `FILE:LINE:` location (`passwd:1: the spec must be ...`): those are the product's words, not secrets
+            re.compile(
+                r"((?<![\w./\\])\b("
+                + _ASSIGN_NAME
+                + r")\b[\"']?\s*[=:]\s*[\"']?)(?!\[REDACTED)(?!\d+:(?:\d+:)?(?:\s|$))"
+                r"([^\s\"',;&}]+)",
+                flags,
+            ),
             keep_group=1,
             named=True,
         ),

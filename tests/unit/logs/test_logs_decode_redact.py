@@ -213,3 +213,31 @@ def test_prefixed_raw_key_block_and_webhooks_are_redacted_whole() -> None:
     assert "b3BlbnNzaC1rZXkt" not in joined and "QyNTUxOQ" not in joined and "abcdefghijklmnopqrstuvwx" not in joined
     assert all(a.startswith(b[: b.index("]") + 1]) for a, b in zip(out, raw, strict=True))  # prefixes kept
     assert out[-1].endswith("] after") and "[REDACTED:slack_webhook]" in out[-2]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "/etc/passwd:1: the spec must be a mapping with a top-level `workflow:` key",
+        "passwd:1: the spec must be a mapping with a top-level `workflow:` key",
+        "'file:///tmp/../etc/passwd': `..` is not allowed in a download URL — name the stored folder itself",
+        r"C:\Users\me\passwd: not a workflow spec",
+    ],
+)
+def test_a_path_or_a_file_location_is_not_read_as_a_password(line: str) -> None:
+    assert redact(line) == (line, {})
+
+
+@pytest.mark.parametrize(
+    ("line", "shown"),
+    [
+        ("password: hunter2", "password: [REDACTED:password]"),
+        ("passwd=x", "passwd=[REDACTED:password]"),
+        ("db.password=s3cr3t now", "db.password=[REDACTED:password] now"),
+        ("--password=abc", "--password=[REDACTED:password]"),
+        ('{"password": "pw"}', '{"password": "[REDACTED:password]"}'),
+        ("password: 1234", "password: [REDACTED:password]"),
+    ],
+)
+def test_a_real_password_assignment_is_still_redacted(line: str, shown: str) -> None:
+    assert redact(line) == (shown, {"password": 1})
