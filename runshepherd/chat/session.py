@@ -278,6 +278,20 @@ class ChatSession:
         self._settle(d, until_workflow=True)
         return d.workflow_id if d else None
 
+    def _no_workflow(self, none_yet: str) -> str:
+        """What to say when the current run has no workflow: a session that ended before submitting one (a cancel
+        at the submit question, a "no") is reported with its outcome, never as "no run yet"."""
+        from runshepherd.render.session import done_event, done_line
+
+        d = self.current
+        if d is None:
+            return none_yet
+        if d.values is not None:
+            return f"{done_line(d.session, done_event(d.values))} — it submitted no workflow"
+        if d.waiting:
+            return f"session {d.session} has submitted no workflow yet; it waits for your answer"
+        return f"session {d.session} has submitted no workflow yet"
+
     def _named_run(self, name: str) -> str:
         """The workflow a named run stands for: a workflow id as it is (the backend says whether it has it), a
         session's latest workflow. A name that can be neither ("../../etc") is said to be unknown — never answered
@@ -662,7 +676,7 @@ class ChatSession:
 
         wid = self._wid(intent)
         if not wid:
-            self.say("no run yet — tell me what to train")
+            self.say(self._no_workflow("no run yet — tell me what to train"))
             return
         report = report_for(self.ctx.backend, wid, runs_dir=self.ctx.state_dir / "runs", settings=self.ctx.settings)
         from runshepherd.reports.status import print_terminal
@@ -695,7 +709,7 @@ class ChatSession:
 
         wid = self._wid(intent)
         if not wid:
-            self.say("no run yet")
+            self.say(self._no_workflow("no run yet"))
             return
         b = self.ctx.backend
         ws = b.query(wid)
@@ -712,7 +726,7 @@ class ChatSession:
 
         wid = self._wid(intent)
         if not wid:
-            self.say("no run yet")
+            self.say(self._no_workflow("no run yet"))
             return
         ws = self.ctx.backend.query(wid)
         names = [t.name for t in ws.tasks]
@@ -758,7 +772,7 @@ class ChatSession:
             return
         wid = self._wid(intent)
         if not wid:
-            self.say("no run yet")
+            self.say(self._no_workflow("no run yet"))
             return
         ws = self.ctx.backend.query(wid)
         if not ws.status.failed():
