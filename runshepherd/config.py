@@ -58,6 +58,8 @@ class LogsConfig(_Section):
     def _compiles(cls, v: list[str]) -> list[str]:
         import re
 
+        from runshepherd.logs.redact import nested_quantifier
+
         for p in v:
             try:
                 rx = re.compile(p)
@@ -65,6 +67,11 @@ class LogsConfig(_Section):
                 raise ValueError(f"{p!r} is not a regular expression ({exc}) — fix it or remove it") from None
             if rx.fullmatch(""):  # ".*" or "x?" redacted every line and every error message, this one included
                 raise ValueError(f"{p!r} matches an empty text, so it would hide every line — make it match the secret")
+            if nested_quantifier(p):  # checked at load, before any log line can make it backtrack for hours
+                raise ValueError(
+                    f"{p!r} repeats a repeat (a nested quantifier such as `(a+)+`), which can take exponential time on "
+                    "a log line — write it without the outer repeat, e.g. `a+`"
+                )
         return v
 
 

@@ -153,6 +153,40 @@ def _apply(rule: _Rule, text: str, counts: Counter[str]) -> str:
     return rule.pattern.sub(sub, text)
 
 
+def nested_quantifier(pattern: str) -> bool:
+    """Whether a repeat holds another variable repeat (`(a+)+$`, `(?:x*y?)*`): the shape whose backtracking is
+    exponential on a near-miss line, so one config pattern could hang every log read. ``pattern`` compiles."""
+    from re import _parser  # the stdlib's own parse tree, no hand-written parser
+
+    repeats = {_parser.MAX_REPEAT, _parser.MIN_REPEAT}
+
+    def children(av: object) -> Iterator[object]:
+        items = av if isinstance(av, tuple | list) else (av,)
+        for item in items:
+            if isinstance(item, _parser.SubPattern):
+                yield item
+            elif isinstance(item, tuple | list):
+                yield from children(item)
+
+    def has_repeat(sub: object) -> bool:  # a variable-count repeat anywhere below
+        for op, av in sub:  # type: ignore[attr-defined]
+            if op in repeats and av[1] > av[0]:
+                return True
+            if any(has_repeat(c) for c in children(av)):
+                return True
+        return False
+
+    def nested(sub: object) -> bool:
+        for op, av in sub:  # type: ignore[attr-defined]
+            if op in repeats and av[1] > 1 and has_repeat(av[2]):
+                return True
+            if any(nested(c) for c in children(av)):
+                return True
+        return False
+
+    return nested(_parser.parse(pattern))
+
+
 def compile_extra(patterns: Iterable[str]) -> list[Pattern[str]]:
     """Compile config-supplied patterns once; a bad regex is a config error worth failing on."""
     return [re.compile(p) for p in patterns]

@@ -81,3 +81,19 @@ def test_an_mcp_tool_error_is_redacted_too(home: Path) -> None:
     with pytest.raises(ToolError) as err:
         _guard(t.validate, ctx, TEMPLATED, [f"lr={TOKEN}"])
     assert "[REDACTED:hf_token]" in str(err.value) and TOKEN not in str(err.value)
+
+
+@pytest.mark.parametrize("pattern", ["(a+)+$", r"(\w+\s?)+$", "(?:x*y)+z"])
+def test_a_redaction_pattern_with_a_nested_quantifier_is_refused_by_name(
+    home: Path, pattern: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: `(a+)+$` was taken, and one near-miss log line ("aaaa…ab") hung every log read in backtracking."""
+    (home / "c.yaml").write_text(f"logs:\n  redaction_patterns: ['corp-[0-9]{{6}}', '{pattern}']\n")
+    assert main(["list", "--config", str(home / "c.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert f"{pattern!r} repeats a repeat (a nested quantifier" in err and "internal error" not in err
+
+
+def test_a_redaction_pattern_without_nested_quantifiers_is_taken(home: Path) -> None:
+    (home / "c.yaml").write_text("logs:\n  redaction_patterns: ['corp-[0-9a-f]{12}', '(ab){3}', '(?:sk|pk)_[a-z]+']\n")
+    assert main(["list", "--config", str(home / "c.yaml")]) == 0
