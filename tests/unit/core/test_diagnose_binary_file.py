@@ -17,14 +17,6 @@ LOG = (
 )
 
 
-@pytest.fixture
-def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setenv("RUNSHEPHERD_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
 def test_random_bytes_and_a_gzip_are_not_diagnosed(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (here / "rand.log").write_bytes(random.Random(0).randbytes(200_000))
     (here / "run.log.gz").write_bytes(gzip.compress(LOG.encode() * 200))

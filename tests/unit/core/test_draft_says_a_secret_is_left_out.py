@@ -18,14 +18,6 @@ TOKEN = "hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
 REQUEST = f"train a small classifier for 3 epochs with HF_TOKEN={TOKEN}"
 
 
-@pytest.fixture
-def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("RUNSHEPHERD_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
 def test_draft_says_the_secret_is_left_out_and_how_to_give_it(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["draft", REQUEST, "-o", "d.yaml"]) == 0
     out = capsys.readouterr()

@@ -11,14 +11,6 @@ import pytest
 from runshepherd.cli.main import main
 
 
-@pytest.fixture
-def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("RUNSHEPHERD_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
 def test_validate_of_a_file_named_passwd_says_where_and_why(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (here / "etc").mkdir()
     (here / "etc" / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
