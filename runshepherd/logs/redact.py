@@ -205,6 +205,8 @@ def use_patterns(patterns: Iterable[str]) -> None:
 
 def _with_configured(extra: Iterable[Pattern[str]]) -> list[Pattern[str]]:
     given = list(extra)
+    if not given:
+        return _CONFIGURED  # the usual per-line call: no list or set built for every line
     seen = {p.pattern for p in given}
     return [*given, *(p for p in _CONFIGURED if p.pattern not in seen)]
 
@@ -248,7 +250,8 @@ class LineRedactor:
     in_key_block: bool = False
 
     def __post_init__(self) -> None:
-        self.extra = _with_configured(self.extra)  # a caller's fast path asks `.extra` whether any custom rule applies
+        # its own copy; a caller's fast path asks `.extra` whether any custom rule applies
+        self.extra = list(_with_configured(self.extra))
 
     def __call__(self, line: str) -> str:
         """Match on the message, not the log prefix (`2026/11/30 12:51:24 [task] `): a key block's lines start
