@@ -124,7 +124,26 @@ def _foreground(
         for m in monitors:
             if m.notifier is not None:
                 m.notifier.close(timeout=30)
+                _say_notified(ctx, m.notifier, as_json)
     return _outcome_code(monitors)
+
+
+def _say_notified(ctx: CliContext, notifier: Any, as_json: bool) -> None:
+    """What the notifications did, once they are done: sent, given up, or not sent again to a target an earlier
+    monitor already told (the person asked to be told; silence would leave them guessing)."""
+    console = ctx.err if as_json else ctx.out
+    for target, note in notifier.sent:
+        console.print(f"● notified {target}: {_fact(note)}", markup=False)
+    for target, note in notifier.skipped:
+        console.print(
+            f"● not notified again: {target} was already told {_fact(note)} by an earlier monitor", markup=False
+        )
+    for target, _, error in notifier.failed:
+        console.print(f"warning: could not notify {target}: {error}", markup=False)
+
+
+def _fact(note: Any) -> str:
+    return f"{note.workflow_id} {note.status}" + (f" ({note.label})" if note.label else "")
 
 
 def _outcome_code(monitors: list[Any]) -> int:

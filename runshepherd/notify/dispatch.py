@@ -1,9 +1,11 @@
 """Deliver notifications without ever blocking the caller: a queue and one worker thread, retries with
-exponential back-off per channel, and deduplication on the fingerprint (kept in a file when given, so a
-restarted monitor does not announce the same failure twice)."""
+exponential back-off per channel, and deduplication on the fingerprint per target (kept in a file when given, so a
+restarted monitor does not announce the same failure twice to a target, while a target that never got it — a
+`watch --notify` added later — still does)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import queue
@@ -37,6 +39,8 @@ class Notifier:
         self.backoff_max = backoff_max
         self.delivered: list[tuple[str, str]] = []  # (target, fingerprint)
         self.failed: list[tuple[str, str, str]] = []  # (target, fingerprint, last error)
+        self.sent: list[tuple[str, Notification]] = []  # (shown target, note) delivered by this notifier
+        self.skipped: list[tuple[str, Notification]] = []  # (shown target, note) already sent to it earlier
         self._sent = self._load_sent()
         self._queue: queue.Queue[object] = queue.Queue()
         self._worker: threading.Thread | None = None
@@ -50,26 +54,35 @@ class Notifier:
         except FileNotFoundError:
             return set()
 
-    def _remember(self, fingerprint: str) -> None:
-        self._sent.add(fingerprint)
+    def _was_sent(self, fingerprint: str, target: str) -> bool:
+        # a bare fingerprint is a line written before dedup was per target: it counted for every target
+        return fingerprint in self._sent or _sent_key(fingerprint, target) in self._sent
+
+    def _remember(self, fingerprint: str, target: str) -> None:
+        key = _sent_key(fingerprint, target)
+        self._sent.add(key)
         if self.sent_path is not None:
             self.sent_path.parent.mkdir(parents=True, exist_ok=True)
             with self.sent_path.open("a", encoding="utf-8") as fh:
-                fh.write(fingerprint + "\n")
+                fh.write(key + "\n")
 
     def notify(self, note: Notification) -> bool:
-        """Queue ``note`` unless its fingerprint was already announced; returns at once (True if queued)."""
-        if not self.channels:
-            return False
+        """Queue ``note`` for each target that was not told this fingerprint yet; returns at once (True if queued
+        for any). A target already told is listed in ``skipped``."""
+        queued: list[Channel] = []
         with self._lock:
-            if note.fingerprint in self._sent:
-                return False
-            self._remember(note.fingerprint)
-            if self._worker is None:
+            for ch in self.channels:
+                if self._was_sent(note.fingerprint, ch.target):
+                    self.skipped.append((shown_target(ch.target), note))
+                    continue
+                self._remember(note.fingerprint, ch.target)
+                queued.append(ch)
+            if queued and self._worker is None:
                 self._worker = threading.Thread(target=self._run, name="notifier", daemon=True)
                 self._worker.start()
-        self._queue.put(note)
-        return True
+        for ch in queued:
+            self._queue.put((ch, note))
+        return bool(queued)
 
     def close(self, timeout: float = 30.0) -> None:
         """Wait (bounded) for queued deliveries, e.g. before a monitor process exits."""
@@ -83,9 +96,8 @@ class Notifier:
             item = self._queue.get()
             if item is _STOP:
                 return
-            assert isinstance(item, Notification)
-            for ch in self.channels:
-                self._deliver(ch, item)
+            assert isinstance(item, tuple)
+            self._deliver(*item)
 
     def _deliver(self, ch: Channel, note: Notification) -> None:
         delay = self.backoff
@@ -101,9 +113,15 @@ class Notifier:
                     delay = min(self.backoff_max, delay * 2)
                 continue
             self.delivered.append((ch.target, note.fingerprint))
+            self.sent.append((shown_target(ch.target), note))
             return
         self.failed.append((shown_target(ch.target), note.fingerprint, last))
         log.error("notify %s gave up after %d attempts: %s", shown_target(ch.target), self.attempts, last)
+
+
+def _sent_key(fingerprint: str, target: str) -> str:
+    """The sent file's line: the fingerprint and a digest of the target (a webhook URL can carry a token)."""
+    return f"{fingerprint} {hashlib.sha256(target.encode()).hexdigest()[:16]}"
 
 
 def describe(notifier: Notifier) -> str:

@@ -92,7 +92,7 @@ def test_watch_list_and_stop_leave_the_run_alone(tmp_path: Path) -> None:
         run(tmp_path, "cancel", wid, "--yes")
 
 
-def test_foreground_watch_of_a_finished_run_prints_the_block_and_ends(tmp_path: Path) -> None:
+def test_foreground_watch_of_a_finished_run_prints_the_block_and_ends(tmp_path: Path, hook_server) -> None:  # noqa: ANN001
     wid = _submit(tmp_path, sleep=0)
     assert _until(lambda: json.loads(run(tmp_path, "status", wid, "--json").stdout)["status"] == "FAILED")
     notes = tmp_path / "notes.jsonl"
@@ -102,6 +102,18 @@ def test_foreground_watch_of_a_finished_run_prints_the_block_and_ends(tmp_path: 
     assert "**" not in res.stdout and "###" not in res.stdout, res.stdout  # terminal text, as `status` prints it
     rows = [json.loads(x) for x in notes.read_text().splitlines()]
     assert [r["status"] for r in rows] == ["FAILED"] and rows[0]["previous_status"] is None
+    assert f"● notified file:{notes}: {wid} FAILED" in res.stdout
+
+    # A later watch of the ended run with a target that was never told: it gets the final notification once
+    # (before: nothing, since the fingerprint was marked sent for the workflow, whichever target had it).
+    receiver = hook_server()
+    res = run(tmp_path, "watch", wid, "--notify", receiver.url)
+    assert res.returncode == 1, res.stderr
+    assert [(p["workflow_id"], p["status"]) for p in receiver.posts] == [(wid, "FAILED")]
+    assert f"● notified {receiver.url}: {wid} FAILED" in res.stdout
+    again = run(tmp_path, "watch", wid, "--notify", receiver.url)
+    assert len(receiver.posts) == 1  # that target was told already: not twice, and the person is told why
+    assert f"● not notified again: {receiver.url} was already told {wid} FAILED" in again.stdout
 
 
 def test_unknown_ids_and_bad_targets_are_one_clear_line(tmp_path: Path) -> None:
