@@ -10,17 +10,16 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from runshepherd.diagnosis.errorblock import (
-    Line,
+from runshepherd.diagnosis.errorblock import Line, traceback_end
+from runshepherd.diagnosis.models import Diagnosis, DiagnosisInput, Fix, TaskRecord
+from runshepherd.diagnosis.positive import (
     finished_after,
     positive_evidence,
     progressed_after,
     recovered_after,
     resolved_later,
     retried_at,
-    traceback_end,
 )
-from runshepherd.diagnosis.models import Diagnosis, DiagnosisInput, Fix, TaskRecord
 from runshepherd.diagnosis.rootline import read_root_line
 from runshepherd.diagnosis.rules import (
     REGISTRY,

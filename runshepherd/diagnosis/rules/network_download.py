@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from runshepherd.diagnosis.errorblock import error_looking, progressed_after
+from runshepherd.diagnosis.errorblock import error_looking
+from runshepherd.diagnosis.positive import progressed_after
 from runshepherd.diagnosis.rules.base import Context, FunctionRule, Signal, pat
 from runshepherd.diagnosis.rules.family import exits, family, words
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 
-from runshepherd.diagnosis.errorblock import Line, is_benign, positive_evidence
+from runshepherd.diagnosis.errorblock import Line, is_benign
 from runshepherd.diagnosis.fixes import fix_unschedulable
 from runshepherd.diagnosis.pending import _from_reasons, translate
+from runshepherd.diagnosis.positive import positive_evidence
 from runshepherd.diagnosis.prefilter import Gated
 from runshepherd.diagnosis.rules.base import ORDER_EVENT, ORDER_STATUS, Context, FunctionRule, PatternRule, Signal, pat
 from runshepherd.diagnosis.rules.family import family, words

@@ -1,0 +1,420 @@
+"""Positive evidence that a run works, for the verdict's ``healthy``: a completion marker, progress, a run seen past
+its start-up, a listing of the files it wrote, a log of routine notices only; and the helpers that tell whether a
+run went on past a line (it retried and recovered, kept making progress, or finished afterwards).
+
+The error side (which lines look like an error, the line preparation) lives in :mod:`errorblock`; this module only
+reads prepared lines.
+"""
+
+from __future__ import annotations
+
+import re
+
+from runshepherd.diagnosis.errorblock import _ERRORISH_G, _FAILING, _INFO_LEVEL, Line
+from runshepherd.diagnosis.prefilter import Gated
+
+# A failure that the program itself retried: a retry notice right after it, then proof that the retry worked
+# (an explicit success line, or the run finishing normally with no repeat of the same failure).
+_RETRY = re.compile(
+    r"\bretry(?:ing)?\b|\[Retry \d+/\d+\]|entering retry loop|attempt \d+(?:/\d+)? failed|will retry|trying again"
+    r"|\bPulling image\b"  # the kubelet announces each new pull attempt
+    # a client that falls back after a failed request: huggingface_hub logs "'<error>' thrown while requesting
+    # HEAD <url>" and retries or uses its cache; datasets' "Will try to load from local cache"
+    r"|thrown while requesting (?:HEAD|GET)\b|\bwill try to load from (?:the )?(?:local )?cache\b",
+    re.IGNORECASE,
+)
+_RECOVERED = re.compile(
+    r"\b(?:attempt|retry|try) #?\d+(?:/\d+)?:? (?:succeeded|ok\b|successful|passed)|succeeded (?:on|after) (?:retry|attempt)"
+    r"|\berror resolved|\bresolved after\b|resuming normal operation|Successfully (?:pulled|downloaded|connected|reconnected)"
+    r"|\breconnected\b|connection (?:re-?)?established"
+    # the retried download went through: pip installed it, the progress bar reached its end, the cache served it
+    r"|Using the latest cached version\b|\bFound cached dataset\b"
+    r"|^Successfully installed \S|\b100%\|[^|]*\|\s*[\d.]+[kMG]?i?B?/[\d.]+",
+    re.IGNORECASE,
+)
+_FINISHED = re.compile(
+    r"Training completed|training (?:complete|completed|finished|done)\b|finished successfully|exit(?:s|ed)? successfully"
+    r"|\bexit(?:ed with)? (?:code|status)[:= ]+0\b|\bexitcode: 0\b|worker group successfully finished|\bJob succeeded"
+    r"|\ball done\b|`Trainer\.fit` stopped: `max_(?:epochs|steps)"
+    r"|\{'train_runtime': [\d.]+"  # the HF Trainer's summary, printed once train() has returned
+    # the same metrics through Trainer.log_metrics ("***** train metrics *****", "  train_runtime  = 0:36:58.55") or
+    # in wandb's run summary ("wandb:            train_runtime 473.0422")
+    r"|^\*{5} train metrics \*{5}|^\s*(?:wandb:\s+)?train_runtime\s*=?\s*\d[\d:.]*\s*$"
+    r"|^={3,} \d+ passed\b|\bbenchmark complete\b|^\S+\s+\d+/\d+\s+Completed\s+\d+\s"  # pytest, kubectl get pods
+    # a job's final state in a status column (Kubeflow/Argo/Kubernetes ``Succeeded``), Ray Tune trials that ended
+    # normally (``TERMINATED``, where a failed trial is ``ERROR``), a benchmark's result summary
+    r"|^\s*\S+\s+Succeeded\b|\b(?:phase|status|state):\s*Succeeded\b|\bJob \S+ (?:has )?succeeded\b"
+    r"|\(\d+ TERMINATED\)|\b\w+_[0-9a-f]{5}_\d{5}\s*[│|]?\s+TERMINATED\b"
+    # older Ray Tune: the trial counts as a dict ("Number of trials: 1000 ({'TERMINATED': 252, 'RUNNING': 63})"),
+    # trial ids of eight hex digits ("| PG_CartPole-v0_61e5eca8 | TERMINATED |")
+    r"|\bNumber of trials: \d+ \(\{[^}]*'TERMINATED': [1-9]|\b\S+_[0-9a-f]{8}\s*[│|]\s*TERMINATED\s*[│|]"
+    # HTCondor's job event log: event 005 "Job terminated." then "(1) Normal termination (return value 0)"
+    r"|\(1\) Normal termination \(return value 0\)"
+    r"|\bBenchmark Results?\b.*={3,}|^Successful requests:\s+[1-9]"
+    # Slurm's COMPLETED state (every process exited 0): scontrol ``JobState=COMPLETED``, seff ``State: COMPLETED``,
+    # an sacct row ``COMPLETED      0:0``
+    r"|\bJobState=COMPLETED\b|^State: COMPLETED\b|\sCOMPLETED\s+0:0\b"
+    # LSF's job report for a job that exited 0 (a failed one says "Exited with exit code N.")
+    r"|^Successfully completed\.\s*$"
+    # a job, run or workflow saying it ended well (submitit's "Job completed successfully")
+    r"|\b(?:job|run|training|task|workflow|pipeline|experiment)s? (?:has |have )?(?:completed|finished|succeeded|ended) "
+    r"successfully|\[after training is done\]"  # Megatron-LM's last line of pretrain()
+    r"|\b(\d+) of \1 steps \(100%\) done",  # Snakemake, once every job of the workflow is done
+    re.IGNORECASE,
+)
+# A run that got past its start-up: training announced, a server up, distributed workers joined, the
+# communicators built, an experiment tracker syncing the run. Weaker than progress: it shows the run was alive,
+# not that it advanced.
+_STARTED = re.compile(
+    r"\*{3,} Running training \*{3,}|\b(?:start(?:s|ed|ing)?|begin(?:s|ning)?) (?:\w+ ){0,2}training\b"
+    r"|\btraining (?:has )?(?:started|begins)\b"
+    r"|Started server process|Application startup complete|Uvicorn running on|Starting \S+ (?:API )?server on https?://"
+    r"|\b(?:Serving|Listening) on https?://|Running on (?:local URL:\s*)?https?://"
+    r"|initializing (?:ddp|distributed): GLOBAL_RANK|\binitialized host \S+ as rank \d+|distributed init \(rank \d+\)"
+    r"|\bjoined (?:round \d+ of )?the \w+ rendezvous|Completed store-based barrier|All distributed processes registered"
+    r"|starting workers for entrypoint|\bStarted container \S+"
+    r"|Setting OMP_NUM_THREADS environment variable for each process"  # torchrun, as it starts the workers
+    r"|^(?:wandb: )?(?:Run page|🚀 View run at|View run at):? https?://|Logging results to Weights & Biases"
+    r"|NCCL INFO .*Init COMPLETE|NCCL INFO Connected all (?:rings|trees)|NCCL INFO (?:Ring|Channel) \d+(?:/\d+)? : .* via "
+    r"|NCCL INFO (?:comm \S+ )?rank \d+ nranks \d+|^NCCL version \d"
+    r"|^wandb: (?:Syncing run|Tracking run with wandb)"
+    r"|\bJob '?\S+'? submitted successfully|Started a local Ray instance|Ray runtime started"
+    # Lightning's Trainer before fit (the accelerator lines, the model summary), accelerate launch's notice of
+    # defaults as it starts the processes, TensorFlow placing itself on a GPU
+    r"|^GPU available: (?:True|False)\b|^\s*[\d.]+\s*[KMGT]?\s+Trainable params\b"
+    r"|following values were not passed to `accelerate launch`|\bCreated device /job:\w+/replica:\d+/task:\d+/device:GPU"
+    # Keras' model.summary() before fit; inference servers up (Triton's services, TorchServe, TensorBoard, servers
+    # "listening at" an address)
+    r"|\*{3,} Running (?:Evaluation|Prediction) \*{3,}|\bStarting worker group\b"
+    r"|^Trainable params: [\d,]+|\bStarted (?:GRPCInferenceService|HTTPService|Metrics Service) at "
+    r"|\bModel server started\b|^TensorBoard \S+ at https?://|\blistening (?:at|on):? https?://"
+    # a job the scheduler shows running: squeue's ST column R, scontrol's JobState=RUNNING, kubectl's Running pod,
+    # and nvidia-smi's process table with a process holding GPU memory
+    r"|^\s*\d+(?:_\[?[\d\-,]+\]?)?\s+\S+\s+\S+\s+\S+\s+R\s+(?:\d+-)?(?:\d+:)?\d+:\d+\s+\d+\s"
+    r"|\bJobState=RUNNING\b|^\S+\s+\d+/\d+\s+Running\s+\d+"
+    # a job report (Princeton's jobstats, seff) of a job still running: "State: RUNNING", "Run Time: 00:16:10 (in
+    # progress)"
+    r"|^\s*State: RUNNING\s*$|^\s*Run Time: [\d:-]+ \(in progress\)"
+    r"|^\|\s+\d+\s+(?:N/A\s+){0,2}\d+\s+[CG](?:\+G)?\s+\S+\s+\d+MiB\s+\|"
+    # a step that went through before the run itself: pip/docker builds, a job accepted by Slurm or Kubernetes, a
+    # model loaded by an inference UI (stable-diffusion-webui's "Model loaded in 4.2s", its "Startup time: 7.8s")
+    r"|^Successfully (?:installed|built|tagged) \S|^Submitted batch job \d+|^\S+/\S+ created$"
+    r"|\b(?:Model|Weights|Checkpoint|Pipeline) loaded in [\d.]+ ?s\b|^Startup time: [\d.]+ ?s\b"
+    # Lightning's accelerator, as the Trainer sets up a fit/validate/test (accelerators/cuda.py: "LOCAL_RANK: 0 -
+    # CUDA_VISIBLE_DEVICES: [0,1]")
+    r"|^LOCAL_RANK: \d+ - CUDA_VISIBLE_DEVICES: \[",
+    re.IGNORECASE,
+)
+_RETRY_G, _RECOVERED_G, _FINISHED_G = Gated.of(_RETRY), Gated.of(_RECOVERED), Gated.of(_FINISHED)
+RETRY_WINDOW = 6
+RECOVERY_WINDOW = 25
+
+
+def retried_at(lines: list[Line], idx: int) -> int | None:
+    """Index of a retry notice on or shortly after line ``idx`` (any level: retry notices are often warnings)."""
+    for ln in lines[idx : idx + RETRY_WINDOW + 1]:
+        if _RETRY_G.search(ln.text, ln.folded):
+            return ln.index
+    return None
+
+
+def recovered_after(lines: list[Line], idx: int) -> bool:
+    """True when a line soon after a retry says the retry worked."""
+    return any(_RECOVERED_G.search(ln.text, ln.folded) for ln in lines[idx : idx + RECOVERY_WINDOW + 1])
+
+
+_RESOLVED = re.compile(r"\berror resolved|\bresolved after\b|resuming normal operation", re.IGNORECASE)
+_RESOLVED_G = Gated.of(_RESOLVED)
+
+
+def resolved_later(lines: list[Line], idx: int) -> bool:
+    """True when a later line says, in so many words, that the retried problem went away (background clients such
+    as wandb retry for minutes while training goes on, so this can come long after the retry notice)."""
+    return any(_RESOLVED_G.search(ln.text, ln.folded) for ln in lines[idx + 1 :])
+
+
+def progressed_after(lines: list[Line], idx: int, steps: int = 2, skip: frozenset[int] = frozenset()) -> bool:
+    """True when, after ``idx``, the log shows progress on at least ``steps`` distinct lines (steps advancing, a
+    progress bar moving, metrics logged) that are not themselves errors (nor listed in ``skip``): the program
+    went on past whatever line ``idx`` reported. A tracker's teardown is not that: wandb prints its run history and
+    summary (``wandb: train_loss 4.5044``) from an exit hook, after the traceback that ended the run."""
+    seen: set[str] = set()
+    for ln in lines[idx + 1 :]:
+        if ln.text in seen or ln.index in skip or not _PROGRESS_G.search(ln.text, ln.folded):
+            continue
+        if ln.text.startswith("wandb:"):
+            continue
+        if ln.usable and _ERRORISH_G.search(ln.text, ln.folded):
+            continue
+        seen.add(ln.text)
+        if len(seen) >= steps:
+            return True
+    return False
+
+
+def finished_after(lines: list[Line], idx: int) -> bool:
+    """True when the log, after ``idx``, says the run finished normally."""
+    return any(_FINISHED_G.search(ln.text, ln.folded) for ln in lines[idx + 1 :])
+
+
+# Positive evidence that a run works: progress (steps, epochs, progress bars, loss values, throughput) or a
+# completion marker. "healthy" needs one of these (or an exit code of 0).
+_PROGRESS = re.compile(
+    r"\b(?:epoch|step|iter(?:ation)?|global_step|batch)\b\s*[:=#]?\s*\[?\d+"
+    r"|\d+/\d+ \[\d+:\d+|\d+%\|"
+    r"|\b\d+(?:\.\d+)?\s*(?:it/s|s/it|samples/s(?:ec)?|tokens/s(?:ec)?|examples/s(?:ec)?|img/s|images/s(?:ec)?"
+    r"|req(?:uest)?s/s(?:ec)?|toks?/s|frames/s(?:ec)?)\b"
+    r"|\b(?:throughput|latency|MFU|TFLOPs?)\b[^\n\d]{0,24}[:=]\s*\d"  # a benchmark's or a trainer's speed report
+    # throughput and timing the other way round (``examples/sec: 14.6``, ``Tokens/s/GPU: 8678``), step-time profiles
+    r"|\b(?:tokens|samples|examples|images|img|sequences|seqs|it|iters?|global_step|steps?|TFLOP)/s(?:ec)?(?:/GPU)?\s*[:=]\s*\d"
+    r"|\b(?:iter(?:ation)?|step|batch) time\s*[:=]\s*\d|\bover \d+ (?:steps|iterations|batches|epochs)\b"
+    # evaluation metrics with a value (``val_top1: 0.346``, ``bleu = 27.1``)
+    r"|(?:^|[\s_/-])(?:top-?\d+|f1|bleu|rouge-?\w*|auc|iou|wer|cer|mae|mse|rmse|map(?:@[\d.:]+)?)\s*[:=]\s*-?\d*\.\d+"
+    # YOLO's validation row for all classes ("  all   128   929   0.684   0.587   0.651   0.436"); transformers'
+    # save_pretrained ("Model weights saved in ./out/model.safetensors", "Configuration saved in ./out/config.json")
+    r"|^\s*all\s+\d+\s+\d+(?:\s+\d?\.\d+){4,}\s*$|^(?:Model weights|Configuration) saved in \S"
+    r"|\b(?:train_|val_|eval_|valid_|test_)?loss(?:es)?\b['\"]?\s*[:=]?\s*-?\d+\.\d+"
+    r"|\b(?:accuracy|acc|perplexity|ppl|lr|learning_rate)\b['\"]?\s*[:=]\s*-?\d"
+    r"|\bsav(?:ed|ing) (?:\w+ ){0,2}(?:checkpoint|model|weights)\b"
+    # a program's own short notice that it wrote its results ("Medians saved.", "Predictions saved to out.csv")
+    r"|^\s*[A-Z]\w*(?: \w+){0,3} (?:saved|written)(?: (?:to|in|into|at) \S+)?\s*[.!]?\s*$"
+    # a warning raised inside the forward/backward pass or the optimiser step: a step ran
+    r"|(?:torch/utils/checkpoint|torch/autograd/[\w/]+|torch/optim/lr_scheduler)\.py:\d+: \w*Warning"
+    r"|\[W reducer\.cpp:\d+\]|\blr_scheduler\.py:\d+:"  # DDP's reducer warns in backward; the scheduler at step
+    # a drawn progress bar (rich's ━━━, tqdm's █ blocks), boosting libraries' eval lines (xgboost
+    # "[10]\tvalidation_0-rmse:0.31", LightGBM "[100]\tvalid_0's auc: 0.91"), Stable-Baselines3's logger table
+    # ("|    total_timesteps | 2048 |"), an RL reward, Optuna's "Trial 3 finished with value: 0.91", wandb's run
+    # history/summary printed as a run ends
+    r"|[━█▉▊▋]{4,}|^\[\d+\]\s+\w+(?:-\w+|'s \w+):\s*-?\d+\.\d+"
+    r"|^\|\s+(?:total_timesteps|ep_rew_mean|ep_len_mean|fps|time_elapsed|n_updates)\s+\|\s+-?[\d.e+\-]+\s+\|"
+    r"|\b(?:episode_)?reward(?:_mean)?\b\s*[:=]\s*-?\d|\bTrial \d+ finished with values?: "
+    r"|^wandb: (?:Run summary|Run history):"
+    # an accuracy stated in percent ("Accuracy of the network on the 10000 test images: 54 %"), a program's own
+    # last word ("Done!", the PyTorch tutorials' end of training)
+    r"|\b(?:accuracy|acc)\b[^\n%]{0,60}?\d+(?:\.\d+)?\s*%|^\s*(?:All )?(?:Done|Finished|Completed?)\s*[.!]*\s*$"
+    r"|\b(?:finished|completed|done) training\b"
+    # a server answering requests (an access-log line with a 2xx status), a tuner's run summary
+    r'|"(?:GET|POST|PUT) /\S* HTTP/\d(?:\.\d)?" 2\d\d\b|\bTotal run time: [\d.]+ s'
+    # inference and evaluation reporting their work: llama.cpp's timings ("… ms per token, 102.88 tokens per second"),
+    # ComfyUI's "Prompt executed in 3.45 seconds", ultralytics' "Speed: 1.2ms preprocess" and "Results saved to",
+    # Whisper's transcript segments ("[00:00.000 --> 00:05.000]"), the HF Trainer's returned TrainOutput and its
+    # notebook table header ("Epoch  Training Loss  Validation Loss"), unittest's summary
+    # Flower's federated server after each round ("fit progress: (3, 3.1196, {'cen_accuracy': 0.09975}, 384.7)":
+    # round, centralised loss, metrics, seconds; flwr/server/server.py)
+    r"|\bfit progress: \(\d+, -?\d+(?:\.\d+)?, "
+    r"|\btokens? per second\b|\bms per token\b|\bPrompt executed in [\d.]+ seconds\b|^Speed: [\d.]+ ?ms preprocess"
+    r"|\bResults saved to\b|^\[\d{2}:\d{2}(?::\d{2})?\.\d{3} --> \d{2}:\d{2}(?::\d{2})?\.\d{3}\]"
+    r"|\bTrainOutput\(global_step=\d+|^\s*(?:Step|Epoch)\s+Training Loss\b|^Ran \d+ tests? in [\d.]+s\s*$"
+    # a row of a training table: epoch/epochs then four or more numeric columns (YOLO's "38/89  5.62G  0.02079 …")
+    r"|^\s*\d+/\d+(?:\s+-?\d+(?:\.\d+)?(?:e[-+]?\d+)?[KMG]?){4,}\s*$"
+    # evaluation results: lm-evaluation-harness's table (a value column then "±" and its stderr: "|acc |0.5734|±
+    # |0.0049|"), scikit-learn's classification_report header ("precision    recall  f1-score   support")
+    r"|\|\s*-?\d*\.\d+\s*\|\s*±\s*\|\s*-?\d*\.\d+\s*\||^\s+precision\s+recall\s+f1-score\s+support\s*$",
+    re.IGNORECASE,
+)
+_PROGRESS_G, _STARTED_G = Gated.of(_PROGRESS), Gated.of(_STARTED)
+_LOADING_BAR = re.compile(r"^\s*(?:Loading|Downloading|Fetching)\b[^|\n]{0,60}(?:\d+%|\d+/\d+)", re.IGNORECASE)
+# a loss named with a prefix or suffix, as a key with a value ("'training_loss': 0.44", "loss_mask: 0.12", GANs'
+# "D_loss: 0.31"): progress for a log with no error, too loose (a test net's outputs) to show a run went on past one;
+# a value blown up to an exponent of 10 or more ("main/loss_ctc": -5.67e+35) is a diverging run, not progress
+_LOSS_KEY = re.compile(r"\b(?:\w+_loss|loss_\w+)\b['\"]?\s*[:=]\s*-?\d+\.\d+(?!\d|e\+?\d\d)", re.IGNORECASE)
+# A row of a directory listing naming a non-empty weights or results file: coreutils ``ls -l`` ("-rw-r--r-- 1 root root
+# 104868128 Jan  9 18:16 adapter_model.safetensors", sizes also as -h's "4.6G") and cmd.exe's ``dir`` ("01/09/2024
+# 06:16 PM       104,868,128 adapter_model.safetensors")
+_OUTPUT_FILE = re.compile(
+    r"^\s*(?:-[rwxsStT-]{9}[.+@]?\s+\d+\s+\S+\s+\S+\s+[1-9][\d.,]*[KMGT]?\s+\S+\s+\S+\s+\S+"
+    r"|\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\s+\d{1,2}:\d{2}(?:\s*[AP]M)?\s+[1-9][\d,.]*)\s+"
+    r"\S*(?:\.(?:safetensors|bin|pt|pth|ckpt|h5|keras|onnx|gguf|tflite|pb|msgpack|pdparams)|_?results?\.json)\s*$",
+    re.IGNORECASE,
+)
+
+# A library's advice printed bare (transformers' loggers print the message alone: "Setting `pad_token_id` to
+# `eos_token_id`:50256 for open-end generation.", "… you may observe unexpected behavior. Please pass your input's
+# `attention_mask` …", "We strongly recommend passing in an `attention_mask` …", "`use_cache=True` is incompatible with
+# gradient checkpointing. Setting `use_cache=False`.", "max_steps is given, it will override any value given in
+# num_train_epochs", "… Default to no truncation.", "Device set to use cuda:0"; torch.distributed.elastic's "NOTE:
+# Redirects are currently not supported in Windows or MacOs."): routine talk when nothing in it says something failed
+_ADVISORY = re.compile(
+    r"\b(?:is|are) deprecated\b|\bdeprecated!|\bwill be removed in\b|\bstrongly recommend|\bit is recommended to\b"
+    r"|\bplease (?:note|pass|set|consider|use)\b|\byou should (?:set|consider)\b|\bmake sure the\b"
+    r"|\byou may (?:observe|see|want|experience)\b|^Deprecated\b|\b(?:disable|avoid|silence) this warning\b"
+    r"|^`?Setting `[^`]+` to `?\w|\bwill override any value\b|\bDefault to no\b|\bwill not have any effect\b"
+    r"|^Device set to use \w|\bcurrently not supported (?:in|on) Windows\b",
+    re.IGNORECASE,
+)
+
+
+def _advisory(ln: Line) -> bool:
+    return ln.usable and bool(_ADVISORY.search(ln.text)) and not _FAILING.search(ln.text)
+
+
+# A bare row of numbers a training script prints each step or epoch (``7, 0.044, 17.460, 2.587``, ``76970 2.6265``),
+# optionally after a timestamp tag closed by ``]`` or as a markdown table row (``| 1 | 0.52 | 0.61 |``): the first
+# column is a counter, the others are measured values
+_COUNTER_ROW = re.compile(
+    r"^\s*(?:\S{0,40}\]\s*|\|\s*)?(?P<n>\d{1,9})(?P<rest>(?:(?:\s*[,|;]\s*|\s+)-?\d*\.?\d+(?:e[-+]?\d+)?%?){1,12})\s*[,|;]?\s*$",
+    re.IGNORECASE,
+)
+COUNTER_ROWS = 3
+
+
+def _counter_rows(lines: list[Line]) -> Line | None:
+    """The first of ``COUNTER_ROWS`` numeric rows whose counter column keeps growing and whose other columns hold
+    measured (decimal) values: a training loop's own progress table, whatever it names its columns."""
+    run: list[Line] = []
+    last = -1
+    for ln in lines:
+        if not ln.text.strip():
+            continue
+        m = _COUNTER_ROW.match(ln.text) if ln.usable and "." in ln.text else None
+        if m is None:
+            run, last = [], -1
+            continue
+        n = int(m.group("n"))
+        if n <= last:
+            run = []
+        run.append(ln)
+        last = n
+        if len(run) >= COUNTER_ROWS:
+            return run[0]
+    return None
+
+
+# a table's header that names a loss among its columns ("Learning Rate\tTrain Loss\tTheta Loss"), and a row of it:
+# decimals only, one per column
+_LOSS_HEADER = re.compile(r"^\s*[A-Za-z][\w ./()-]*(?:\t|\s{2,}|\s*\|\s*)[^\d]*$")
+_DECIMAL_ROW = re.compile(r"^\s*-?\d*\.\d+(?:e[-+]?\d+)?(?:(?:\s+|\s*\|\s*)-?\d*\.\d+(?:e[-+]?\d+)?)+\s*$", re.I)
+
+
+def _loss_table(lines: list[Line]) -> Line | None:
+    """The first row of a table whose header names a loss and whose next ``COUNTER_ROWS`` rows hold one decimal
+    value per column: a training loop's table with no counter column (its first column a constant learning rate)."""
+    for i, ln in enumerate(lines):
+        if "loss" not in ln.folded or not _LOSS_HEADER.match(ln.text):
+            continue
+        width = len(re.split(r"\t|\s{2,}|\s*\|\s*", ln.text.strip()))
+        rows = lines[i + 1 : i + 1 + COUNTER_ROWS]
+        if (
+            width >= 2
+            and len(rows) == COUNTER_ROWS
+            and all(
+                _DECIMAL_ROW.match(r.text) and len(re.split(r"\s*\|\s*|\s+", r.text.strip())) == width for r in rows
+            )
+        ):
+            return rows[0]
+    return _repeated_loss_rows(lines)
+
+
+_RULE = re.compile(r"^\s*(?:[-=+|:]{3,}\s*)+")
+_DECIMAL_FIRST = re.compile(r"^\s*-?\d*\.\d+(?:e[-+]?\d+)?\s", re.I)
+_LOSS_FIRST = re.compile(
+    r"^\s*(?:\w+_)?loss(?:\s*\|\s*|\s{2,})[A-Za-z_]\w*(?:(?:\s*\|\s*|\s{2,})[A-Za-z_]\w*)*\s*$", re.I
+)
+
+
+def _repeated_loss_rows(lines: list[Line]) -> Line | None:
+    """The first of ``COUNTER_ROWS`` one-row tables whose header opens on a loss column and whose row opens on a
+    decimal value (a tuner printing each trial's result as its own small table: "   loss  n_batch  opt" over a
+    rule over "32.6939  512  adam")."""
+    found: list[Line] = []
+    for i, ln in enumerate(lines):
+        if not _LOSS_FIRST.match(ln.text):
+            continue
+        for row in lines[i + 1 : i + 3]:
+            body = _RULE.sub("", row.text)  # the rule under the header (a paste may join the row onto it)
+            if _DECIMAL_FIRST.match(body):
+                found.append(row)
+                break
+            if body.strip():
+                break
+        if len(found) >= COUNTER_ROWS:
+            return found[0]
+    return None
+
+
+# A count of work done out of a fixed total ("Processed 1000/5000 images", "[200/1000] elapsed …"), not a date
+# (``2024/01/01``, ``01/02/2024``) and not a retry or a failure being counted ("Attempt 2/5 failed")
+_FRACTION = re.compile(r"(?<![\d/.])(?P<n>\d{1,9})\s?/\s?(?P<of>\d{1,9})(?![\d/.])")
+_COUNTING_TRIES = re.compile(r"\b(?:retr\w*|attempt\w*|tr(?:y|ies|ying)|restart\w*)\b", re.IGNORECASE)
+
+
+def _counter_fractions(lines: list[Line]) -> Line | None:
+    """The first of ``COUNTER_ROWS`` lines whose N/M count of the same total M keeps growing, on lines that name
+    no failure and no retry: work advancing, whatever the program calls it."""
+    first: dict[int, Line] = {}
+    last: dict[int, int] = {}
+    seen: dict[int, int] = {}
+    for ln in lines:
+        if not ln.usable or "/" not in ln.text or _FAILING.search(ln.text) or _COUNTING_TRIES.search(ln.text):
+            continue
+        if _LOADING_BAR.search(ln.text):
+            continue
+        m = _FRACTION.search(ln.text)
+        if m is None:
+            continue
+        n, of = int(m.group("n")), int(m.group("of"))
+        if not 0 <= n <= of or of < 2:
+            continue
+        if of not in last or n <= last[of]:
+            first[of], seen[of] = ln, 0
+        last[of] = n
+        seen[of] += 1
+        if seen[of] >= COUNTER_ROWS:
+            return first[of]
+    return None
+
+
+def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
+    """Why a log may be called healthy: ("finished", line) for a completion marker or exit 0, ("progress", line),
+    ("rows", line) for a table of numeric rows with a growing counter (progress in no named format),
+    ("started", line) for a run seen getting past its start-up, ("outputs", line) for a listing of the weights or
+    results it wrote, ("routine", line) for a log made of the libraries'
+    routine warnings and notices; None when the log shows none of them."""
+    for ln in lines:
+        if _FINISHED_G.search(ln.text, ln.folded):
+            return "finished", ln
+    # a bar loading the model's weights or fetching files is the run's start-up, not its work going on
+    progress = next(
+        (ln for ln in lines if _PROGRESS_G.search(ln.text, ln.folded) and not _LOADING_BAR.search(ln.text)), None
+    )
+    progress = progress or next((ln for ln in lines if ln.usable and _LOSS_KEY.search(ln.text)), None)
+    if progress is not None:
+        return "progress", progress
+    rows = _counter_rows(lines) or _counter_fractions(lines) or _loss_table(lines)
+    if rows is not None:
+        return "rows", rows
+    started = next((ln for ln in lines if _STARTED_G.search(ln.text, ln.folded)), None)
+    if started is not None:
+        return "started", started
+    # a directory listing of the weights or results the run wrote (the user showing what it left behind)
+    outputs = next((ln for ln in lines if _OUTPUT_FILE.match(ln.clean)), None)
+    if outputs is not None:
+        return "outputs", outputs
+    # the weakest: the log is the libraries' routine talk (warnings, deprecation and info notices) with at most a
+    # few plain lines between them, the noise a working run prints while it sets up; a log of plain lines that
+    # name no error (a memory report, a scheduler's job record) is not this
+    routine: list[Line] = []
+    plain = 0
+    # inside a notice: the lines a warning wraps onto, up to the next blank line; a paste that opens on indented
+    # lines opens inside one (the cut-off tail of a notice: a warning's quoted source line)
+    notice = bool(lines) and lines[0].clean[:1] in (" ", "\t")
+    advice = False  # after a bare advisory line: only its indented lines belong to it
+    for ln in lines:
+        if not ln.text.strip():
+            notice = advice = False
+        elif advice and ln.clean[:1] in (" ", "\t"):
+            continue
+        elif (ln.warning and not ln.code) or _INFO_LEVEL.match(ln.clean) or _INFO_LEVEL.match(ln.text):
+            if _RETRY_G.search(ln.text, ln.folded) and not recovered_after(lines, ln.index):
+                return None  # a failure being retried, with no sign it got through, is not routine noise
+            routine.append(ln)
+            notice = True
+        elif ln.usable and _advisory(ln) and not (notice and routine):
+            routine.append(ln)  # a notice of its own, printed without a level (or the first sign of a cut one)
+            advice = True
+        elif ln.usable and not notice:
+            plain += 1
+            advice = False
+    if routine and 2 * plain <= len(routine):
+        return "routine", routine[0]
+    return None
