@@ -40,10 +40,11 @@ def _common(urls: list[str]) -> PurePosixPath | None:
 
 
 def fresh_dest(root: Path, name: str) -> Path:
-    """``root/name``, or ``root/name-2``, ``-3``… when that folder already holds something (never reused)."""
+    """``root/name``, or ``root/name-2``, ``-3``… when that folder already holds something or is a symbolic link
+    (never reused: a link named like the outputs would take them somewhere the person never chose)."""
     dest = root / name
     n = 1
-    while dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+    while dest.is_symlink() or (dest.exists() and (not dest.is_dir() or any(dest.iterdir()))):
         n += 1
         dest = root / f"{name}-{n}"
     return dest
@@ -77,6 +78,7 @@ def fetch(
             backend.download(url, staging / subfolder(url, workflow_id, common))
         staged = sorted(p for p in staging.rglob("*") if p.is_file() or p.is_symlink())
         finals = [(p, dest / p.relative_to(staging)) for p in staged]
+        _refuse_links_below(dest, [f for _, f in finals])
         clash = [f for _, f in finals if f.exists() or f.is_symlink()]
         if clash:
             allowed = overwrite(clash) if callable(overwrite) else overwrite
@@ -95,3 +97,21 @@ def fetch(
         return written
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _refuse_links_below(dest: Path, finals: list[Path]) -> None:
+    """A folder under DEST that a file would be written through must not be a symbolic link: the link would take
+    the file outside the folder the person chose (``DEST/train -> /elsewhere``). Refused before anything is
+    written, naming the link. (A link at a file's own name is a clash: replaced only with --overwrite, never
+    written through.)"""
+    for final in finals:
+        here = dest
+        for part in final.relative_to(dest).parts[:-1]:
+            here = here / part
+            if here.is_symlink():
+                raise UsageError(
+                    f"{here} is a symbolic link (to {os.readlink(here)}); a download never writes through a link, "
+                    "so nothing was written — remove the link or choose another folder as DEST"
+                )
+            if not here.exists():
+                break

@@ -94,3 +94,29 @@ def test_workflow_ids_are_never_reused_in_a_state_dir(tmp_path: Path) -> None:
     res = run(tmp_path, "submit", str(spec), "--json")
     ids.append(json_lines(res.stdout)[0]["workflow_id"])
     assert ids == ["idtest-1", "idtest-2", "idtest-3"]
+
+
+def test_a_download_never_writes_through_a_symlink_placed_in_the_destination(tmp_path: Path) -> None:
+    """A link named like the outputs (``~/<workflow-id>``, ``DEST/<task>``) pointing elsewhere: before, the files
+    were written through it into the other folder; now the default folder skips the link and an explicit DEST
+    refuses, naming the link, with nothing written."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "home").mkdir(exist_ok=True)
+    (tmp_path / "home" / "twotask-1").symlink_to(elsewhere)
+    spec = tmp_path / "two.yaml"
+    spec.write_text(TWO_TASKS)
+    events = json_lines(run(tmp_path, "run", "--spec", str(spec), "--yes", "--json").stdout)
+    got = next(e for e in events if e["event"] == "downloaded")
+    assert Path(got["dest"]) == tmp_path / "home" / "twotask-1-2" and len(_files(Path(got["dest"]))) == 4
+    assert list(elsewhere.iterdir()) == []
+
+    url = next(u for u in events[-1]["outputs"] if u.endswith("left/model.txt"))
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "left").symlink_to(elsewhere)
+    for extra in ([], ["--overwrite"]):
+        res = run(tmp_path, "download", url.rsplit("/", 1)[0], str(out), *extra)
+        assert res.returncode == 2, res.stdout + res.stderr
+        assert f"{out / 'left'} is a symbolic link" in res.stderr and "nothing was written" in res.stderr
+        assert list(elsewhere.iterdir()) == [] and "Traceback" not in res.stderr
