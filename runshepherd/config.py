@@ -14,6 +14,7 @@ from runshepherd.errors import ConfigError
 
 DEFAULT_CONFIG = Path(__file__).with_name("configs") / "default.yaml"
 ENV_PREFIX = "RUNSHEPHERD_"
+LOG_SCANNER_VAR = ENV_PREFIX + "LOG_SCANNER"  # read for the whole process by logs/scanners.py: not a setting
 
 
 # Bounds a value must keep to mean anything: before, `max_concurrency: 0` was an internal error after the plan,
@@ -189,18 +190,87 @@ def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def env_settings(environ: dict[str, str] | os._Environ[str]) -> dict[tuple[str, ...], str]:
+    """The setting path each RUNSHEPHERD_* variable sets: RUNSHEPHERD_CADENCE__TRAINING → ("cadence", "training")
+    (double underscore = nesting), so an error can name the variable the person actually set."""
+    return {
+        tuple(key[len(ENV_PREFIX) :].lower().split("__")): key
+        for key, value in environ.items()
+        if key.startswith(ENV_PREFIX) and value and key != LOG_SCANNER_VAR
+    }
+
+
 def env_overrides(environ: dict[str, str] | os._Environ[str]) -> dict[str, Any]:
     """RUNSHEPHERD_BACKEND=slurm, RUNSHEPHERD_CADENCE__TRAINING=20 (double underscore = nesting)."""
     out: dict[str, Any] = {}
-    for key, value in environ.items():
-        if not key.startswith(ENV_PREFIX) or not value:
-            continue
-        path = key[len(ENV_PREFIX) :].lower().split("__")
+    for path, key in env_settings(environ).items():
+        value = environ[key]
         node = out
         for part in path[:-1]:
             node = node.setdefault(part, {})
         node[path[-1]] = yaml.safe_load(value) if value.strip() else value
     return out
+
+
+def _setting_error(
+    err: Any,
+    *,
+    env: dict[tuple[str, ...], str],
+    environ: Any,
+    flags: dict[str, Any],
+    file: Path | None,
+    file_data: dict[str, Any],
+) -> ConfigError:
+    """One line naming where the bad value came from — the flag, the RUNSHEPHERD_* variable or the config file —
+    the setting, what is wrong and what to do."""
+    from runshepherd.logs.redact import redact_line  # a rejected value may be a URL with a password in it
+
+    loc = tuple(str(p) for p in err["loc"])
+    field = ".".join(loc)
+    got = redact_line(repr(err.get("input")))
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    var = next((v for path, v in env.items() if path[: len(loc)] == loc or loc[: len(path)] == path), None)
+    if loc and loc[0] in flags and not (var and str(environ.get(var)) == str(flags[loc[0]])):
+        return ConfigError(f"--{loc[0].replace('_', '-')}: {msg} (got {got})")  # typed, not the variable's value
+    if var is not None:
+        section = _section_fields(loc) if err["type"] in ("model_type", "dict_type") else None
+        if err["type"] == "extra_forbidden":
+            todo = (
+                f"there is no setting {field!r}: unset {var}, or name a setting (RUNSHEPHERD_<SETTING>, __ for nesting)"
+            )
+        elif section:
+            todo = f"{field!r} is a group of settings: set one of them instead ({', '.join(section)})"
+        elif err["type"] == "list_type":
+            todo = f"setting {field!r} is a list: give it as YAML or JSON, e.g. {var}='[\"…\"]'"
+        else:
+            todo = f"setting {field!r}: {msg} — fix the value or unset {var}"
+        return ConfigError(f"environment variable {var}={redact_line(_shown(str(environ.get(var, ''))))}: {todo}")
+    in_file = file is not None and _has(file_data, loc)
+    where = str(file) if in_file else "configuration"
+    return ConfigError(f"{where}: setting {field!r}: {msg} (got {got})")
+
+
+def _shown(value: str, limit: int = 200) -> str:
+    return repr(value) if len(value) <= limit else repr(value[:limit]) + "…"
+
+
+def _has(data: Any, loc: tuple[str, ...]) -> bool:
+    for part in loc:
+        if not isinstance(data, dict) or part not in data:
+            return False
+        data = data[part]
+    return True
+
+
+def _section_fields(loc: tuple[str, ...]) -> list[str]:
+    model: Any = Settings
+    for part in loc:
+        info = getattr(model, "model_fields", {}).get(part)
+        if info is None:
+            return []
+        model = info.annotation
+    fields = getattr(model, "model_fields", None)
+    return [f"{ENV_PREFIX}{'__'.join(loc).upper()}__{name.upper()}" for name in fields] if fields else []
 
 
 def load_settings(
@@ -211,20 +281,26 @@ def load_settings(
 ) -> Settings:
     data = _read_yaml(DEFAULT_CONFIG)
     user_file = config_file or user_config_path()
+    file_data: dict[str, Any] = {}
     if config_file is not None or user_file.exists():
-        data = _merge(data, _read_yaml(user_file))
-    data = _merge(data, env_overrides(os.environ if environ is None else environ))
-    data = _merge(data, {k: v for k, v in (flags or {}).items() if v is not None})
+        file_data = _read_yaml(user_file)
+        data = _merge(data, file_data)
+    env = os.environ if environ is None else environ
+    data = _merge(data, env_overrides(env))
+    given = {k: v for k, v in (flags or {}).items() if v is not None}
+    data = _merge(data, given)
     try:
         settings = Settings.model_validate(data)
     except ValidationError as exc:
         err = exc.errors(include_url=False)[0]
-        field = ".".join(str(p) for p in err["loc"])
-        src = str(config_file) if config_file else "configuration"
-        from runshepherd.logs.redact import redact_line  # a rejected value may be a URL with a password in it
-
-        got = redact_line(repr(err.get("input")))
-        raise ConfigError(f"{src}: setting {field!r}: {err['msg']} (got {got})") from None
+        raise _setting_error(
+            err,
+            env=env_settings(env),
+            environ=env,
+            flags=given,
+            file=user_file if file_data else None,
+            file_data=file_data,
+        ) from None
     # one redaction, everywhere in this process (logs/redact.py); not imported at all when there is nothing to set
     if settings.logs.redaction_patterns or "runshepherd.logs.redact" in sys.modules:
         from runshepherd.logs.redact import use_patterns

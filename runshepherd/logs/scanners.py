@@ -12,11 +12,10 @@ import os
 from functools import cache
 from typing import Literal, get_args
 
+from runshepherd.config import LOG_SCANNER_VAR as ENV_VAR
 from runshepherd.logs.config import ScannerKind
 from runshepherd.logs.scan import CueScanner
 from runshepherd.logs.scan_numpy import NumpyCueScanner
-
-ENV_VAR = "RUNSHEPHERD_LOG_SCANNER"
 
 try:
     from runshepherd.logs.scan_hyperscan import HyperscanCueScanner

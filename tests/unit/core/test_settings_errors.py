@@ -97,3 +97,48 @@ def test_a_redaction_pattern_with_a_nested_quantifier_is_refused_by_name(
 def test_a_redaction_pattern_without_nested_quantifiers_is_taken(home: Path) -> None:
     (home / "c.yaml").write_text("logs:\n  redaction_patterns: ['corp-[0-9a-f]{12}', '(ab){3}', '(?:sk|pk)_[a-z]+']\n")
     assert main(["list", "--config", str(home / "c.yaml")]) == 0
+
+
+@pytest.mark.parametrize(
+    ("var", "value", "said"),
+    [
+        # a bad value: the variable, its value, the setting, the problem, what to do (was "configuration: setting
+        # 'cadence.short': …", naming no variable)
+        (
+            "RUNSHEPHERD_CADENCE__SHORT",
+            "-1",
+            "environment variable RUNSHEPHERD_CADENCE__SHORT='-1': setting 'cadence.short': Input should be greater "
+            "than 0 — fix the value or unset RUNSHEPHERD_CADENCE__SHORT",
+        ),
+        # a variable naming no setting (was "setting 'max_fixes': Extra inputs are not permitted")
+        ("RUNSHEPHERD_MAX_FIXES", "5", "RUNSHEPHERD_MAX_FIXES='5': there is no setting 'max_fixes': unset"),
+        # a group of settings given one value: its variables are listed
+        ("RUNSHEPHERD_FIXES", "5", "'fixes' is a group of settings: set one of them instead (RUNSHEPHERD_FIXES__MAX"),
+        # also read as the --backend flag's envvar: still the variable, not '--backend'
+        ("RUNSHEPHERD_BACKEND", "k8s", "RUNSHEPHERD_BACKEND='k8s': setting 'backend': Input should be 'local'"),
+        ("RUNSHEPHERD_NOTIFY", "ftp://x", "setting 'notify' is a list: give it as YAML or JSON, e.g. RUNSHEPHERD_NOT"),
+    ],
+)
+def test_a_bad_environment_setting_names_the_variable(
+    home: Path, var: str, value: str, said: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(var, value)
+    assert main(["sessions"]) == 2
+    err = capsys.readouterr().err
+    assert said in err, err
+    assert "internal error" not in err and "Traceback" not in err
+
+
+def test_the_log_scanner_variable_is_not_a_setting(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """RUNSHEPHERD_LOG_SCANNER (logs/scanners.py, read for the whole process) made every command exit 2 with
+    "setting 'log_scanner': Extra inputs are not permitted"."""
+    monkeypatch.setenv("RUNSHEPHERD_LOG_SCANNER", "numpy")
+    assert main(["sessions"]) == 0
+
+
+def test_a_bad_value_in_the_default_user_file_names_that_file(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = home / ".config" / "runshepherd" / "config.yaml"
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text("cadence: {short: -2}\n")
+    assert main(["sessions"]) == 2
+    assert f"{cfg}: setting 'cadence.short': Input should be greater than 0 (got -2)" in capsys.readouterr().err
