@@ -56,3 +56,22 @@ def read(state_dir: Path) -> list[dict[str, Any]]:
     except FileNotFoundError:
         return []
     return [json.loads(line) for line in lines if line.strip()]
+
+
+def canceled_by(state_dir: Path, workflow_id: str) -> str | None:
+    """Who canceled ``workflow_id``, how and when, from the last cancel recorded here ("by you (chat, TIME)"), or
+    None when no cancel of it is recorded (never guessed). One wording for `diagnose`, `status` and a session's
+    end."""
+    try:
+        entries = read(state_dir)
+    except (OSError, ValueError):  # an unreadable audit log: say nothing about who canceled it
+        return None
+    mine = [e for e in entries if e.get("what") == "cancel" and e.get("workflow") == workflow_id]
+    if not mine:
+        return None
+    e = mine[-1]
+    approved = str(e.get("approved_by") or "")
+    who = "by you" if approved.startswith(("person", "--yes")) else f"by RunShepherd ({approved})"
+    how = e.get("via") or (f"session {e['session']}" if e.get("session") else None)
+    detail = ", ".join(str(x) for x in (how, e.get("reason"), e.get("time")) if x)
+    return who + (f" ({detail})" if detail else "")

@@ -84,14 +84,15 @@ def cancel_waiting_session(
     backend: Backend,
     state_dir: Path,
     session: str,
-    kind: str,
+    kind: str | None,
     *,
     via: str,
     approved_by: str,
     workflow: str | None = None,
     live: bool = False,
 ) -> str:
-    """Mark a session waiting at question ``kind`` canceled (audited `cancel session`), then cancel its ``live``
+    """Mark a session waiting at question ``kind`` (None: one whose workflow runs, canceled in the chat that drives
+    it) canceled (audited `cancel session`), then cancel its ``live``
     workflow (audited `cancel`): its question is withdrawn wherever it waits, and nothing more is submitted or
     fixed. One way for `orchestrate cancel SESSION|WF`, the chat and the MCP `cancel` tool (`graph/waiting.py` finds
     the session); returns what the person is told."""
@@ -106,7 +107,7 @@ def cancel_waiting_session(
             question=kind,
         )
     after = "nothing is downloaded or saved" if kind in FOLLOW_UP_QUESTIONS else "nothing more is submitted or fixed"
-    told = f"session {session} canceled: its question ({kind}) is withdrawn; {after}"
+    told = f"session {session} canceled: " + (f"its question ({kind}) is withdrawn; {after}" if kind else after)
     if workflow and not live and kind in FOLLOW_UP_QUESTIONS:  # what was canceled when the workflow is named
         told += f" (its workflow {workflow} had already ended; its outputs stay where they are)"
     if live and workflow:

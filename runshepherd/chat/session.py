@@ -631,6 +631,24 @@ class ChatSession:
         )
 
     def _confirmed_cancel(self, conf: Confirmation) -> None:
+        d = self.drivers.get(conf.session or "")
+        if d is not None and d.workflow_id == conf.workflow:
+            # this chat's run: the session is marked canceled first, so it ends saying who canceled it and when
+            # (not "canceled outside this session") and nothing resubmits it, then its workflow is canceled
+            from runshepherd.cancel_mark import cancel_waiting_session
+
+            told = cancel_waiting_session(
+                self.ctx.backend,
+                self.ctx.state_dir,
+                d.session,
+                None,
+                via="chat",
+                approved_by="person",
+                workflow=conf.workflow,
+                live=True,
+            )
+            self.say(f"● {told}")
+            return
         self.ctx.backend.cancel(conf.workflow)
         self._audit("cancel", conf)
         self.say(f"● cancel requested for {conf.workflow}")

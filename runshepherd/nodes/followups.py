@@ -135,9 +135,17 @@ def finish(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
             if why := deps.halt_reason():  # the person canceled the session, or the sweep it is a point of
                 update["outcome_reason"] = f"{wid} canceled: {why}; not resubmitted"
                 say("info", f"{wid} canceled: {why}; it stays canceled")
-            else:
-                update["outcome_reason"] = f"{wid} was canceled outside this session; not resubmitted"
-                say("info", f"{wid} was canceled (not by this session); it stays canceled")
+            else:  # who canceled it, as `diagnose` says it: from the audit log, never assumed
+                from runshepherd.audit import canceled_by
+
+                who = canceled_by(deps.state_dir, str(wid)) if wid else None
+                said = (
+                    f"{wid} was canceled {who}"
+                    if who
+                    else f"{wid} was canceled outside RunShepherd (no cancel of it is recorded)"
+                )
+                update["outcome_reason"] = f"{said}; not resubmitted"
+                say("info", f"{said}; it stays canceled")
         else:
             outcome = "COMPLETED" if last_status(state) == "COMPLETED" else "FAILED"
     path = state.get("report_path") or write_report(state, deps)

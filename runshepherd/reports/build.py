@@ -119,21 +119,11 @@ def _next_step(ws: WorkflowStatus, d: Diagnosis | None) -> str | None:
 def canceled_step(ws: WorkflowStatus, state_dir: Path) -> str:
     """What a canceled run's status says next: who canceled it (from the audit log, never guessed), that a cancel
     is final, and how to run it again. A cancel is the person's word, not a failure to diagnose or wait out."""
-    from runshepherd.audit import read
+    from runshepherd.audit import canceled_by
     from runshepherd.logs import redact
 
-    try:
-        entries = read(state_dir)
-    except (OSError, ValueError):  # an unreadable audit log: say nothing about who canceled it
-        entries = []
-    mine = [e for e in entries if e.get("what") == "cancel" and e.get("workflow") == ws.workflow_id]
-    if mine:
-        e = mine[-1]
-        approved = str(e.get("approved_by") or "")
-        who = "by you" if approved.startswith(("person", "--yes")) else f"by RunShepherd ({approved})"
-        how = e.get("via") or (f"session {e['session']}" if e.get("session") else None)
-        detail = ", ".join(str(x) for x in (how, e.get("reason"), e.get("time")) if x)
-        said = f"Canceled {who}" + (f" ({detail})" if detail else "") + "."
+    if who := canceled_by(state_dir, ws.workflow_id):
+        said = f"Canceled {who}."
     else:
         said = "Canceled outside RunShepherd: no cancel of it is recorded in this state dir's audit log."
         if ws.failure_message:
