@@ -492,6 +492,12 @@ def resume(
     if (busy := driven_elsewhere(ctx, session, snap.values)) is not None:  # before "not waiting": it is driven
         raise SessionBusy(busy)
     deps = make_deps(ctx, session, yes=yes, cadence=cadence, max_fixes=max_fixes)
+    if answer is not None and (why := canceled_while_paused(ctx.state_dir, session, snap.values)) is not None:
+        # The cancel is final: the session is ended as it says (its question's node sees the cancel first), and the
+        # answer is refused like one to an ended session (exit 2), never taken as a run that failed (was exit 1).
+        asked = [q.payload() for q in ctx.runner(session).questions()]
+        drive(ctx, session=session, first_input=None, deps=deps, as_json=as_json, interactive=False)
+        raise UsageError(_canceled_answer(session, why, answer, asked))
     interactive = not no_input and sys.stdin.isatty()
     try:
         return drive(
@@ -512,6 +518,16 @@ def _nothing_to_answer(session: str, values: dict[str, Any], answer: str) -> str
     return (
         f"session {session} has already ended: {ended.rstrip(' .')}. There is no question to answer, so --answer "
         f"{quoted(answer)} was not used; `orchestrate resume {quoted(session)}` without --answer shows its result"
+    )
+
+
+def _canceled_answer(session: str, why: str, answer: str, asked: list[dict[str, Any]]) -> str:
+    """`resume --answer` on a session the person canceled while it waited: who canceled it and when, the question,
+    and that the answer was not applied."""
+    question = f" at its question ({asked[0].get('kind')}: {asked[0].get('text')})" if asked else " at its question"
+    return (
+        f"{why.rstrip(' .')} while it waited{question}, so --answer {quoted(answer)} was not applied; the session "
+        "ended CANCELED and nothing more is submitted or fixed (a cancel is final: start a new session to run it again)"
     )
 
 

@@ -161,6 +161,24 @@ def test_a_paused_run_canceled_then_resumed_submits_nothing(tmp_path: Path) -> N
     assert "not submitted: session q3 was canceled by you (orchestrate cancel" in resumed.stdout
 
 
+def test_an_answer_to_a_session_canceled_at_its_question_is_refused_saying_so(tmp_path: Path) -> None:
+    """`resume S --answer yes` after the person canceled S at its submit question: it says who canceled it and when,
+    that the answer was not applied, and exits 2 as an answer to an ended session does (README). Before: the
+    session just ended CANCELED with exit 1, as if the run had failed, and the answer was never mentioned."""
+    assert run(tmp_path, "run", "--spec", _diverging(tmp_path), "--no-input", "--session", "q4").returncode == 3
+    assert run(tmp_path, "cancel", "q4", "--yes").returncode == 0
+    resumed = run(tmp_path, "resume", "q4", "--answer", "yes", "--json")
+    assert resumed.returncode == 2, resumed.stdout[-2000:] + resumed.stderr
+    said = " ".join(resumed.stderr.split())
+    assert "error: session q4 was canceled by you (orchestrate cancel, 20" in said, said
+    assert "while it waited at its question (submit:" in said and "--answer yes was not applied" in said
+    events = json_lines(resumed.stdout)
+    assert events[-1]["event"] == "done" and events[-1]["outcome"] == "CANCELED"
+    assert not [e for e in events if e["event"] == "submitted"] and "Traceback" not in resumed.stderr
+    listed = {s["session"]: s for s in json.loads(run(tmp_path, "sessions", "--json").stdout)["sessions"]}
+    assert listed["q4"]["state"] == "CANCELED"
+
+
 def test_cancel_by_workflow_id_withdraws_the_question_its_run_waits_on(tmp_path: Path) -> None:
     """`orchestrate cancel WF` names the workflow of a run paused at its fix question: the same final cancel as
     `cancel SESSION`. Before: "sweep-lr-1 already ended (FAILED); nothing to cancel" and the prompt kept waiting."""
