@@ -8,7 +8,6 @@ plan step — refuses a longer one with exit 2 and says where long text belongs.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 from runshepherd.errors import UsageError
 
@@ -32,14 +31,15 @@ def check_request(text: str | None) -> str | None:
 _ASSIGNED = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*[=:]\s*[\"']?\[REDACTED:")
 
 
-def without_secrets(text: str, patterns: Iterable[str], *, left_out_of: str) -> tuple[str, str | None]:
+def without_secrets(text: str, *, left_out_of: str) -> tuple[str, str | None]:
     """``text`` with its secrets redacted, and what to tell the person (None when it held none).
 
     Every way a request comes in (run, draft, the chat, MCP) says it: a secret that vanishes without a word leaves a
-    job that fails later for want of it, and nobody knows why."""
+    job that fails later for want of it, and nobody knows why. The config's own patterns apply through the one
+    process-wide list (`logs/redact.use_patterns`, set by `load_settings`)."""
     from runshepherd.logs.redact import redact
 
-    clean, found = redact(text, patterns)
+    clean, found = redact(text)
     if not found:
         return text, None
     names = sorted({m.group(1) for m in _ASSIGNED.finditer(clean)})

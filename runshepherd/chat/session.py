@@ -401,9 +401,7 @@ class ChatSession:
         from runshepherd.experts.draft import draft
         from runshepherd.request_text import without_secrets
 
-        request, warning = without_secrets(
-            intent.request or intent.text, self.ctx.settings.logs.redaction_patterns, left_out_of="the drafted spec"
-        )
+        request, warning = without_secrets(intent.request or intent.text, left_out_of="the drafted spec")
         if warning:
             self.say(f"warning: {warning}")
         try:
@@ -439,7 +437,6 @@ class ChatSession:
 
         request, warning = without_secrets(
             intent.request or intent.text,
-            self.ctx.settings.logs.redaction_patterns,
             left_out_of="the session, the plan and the job",
         )
         if warning:

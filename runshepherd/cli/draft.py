@@ -24,7 +24,7 @@ def draft(ctx: CliContext, request: str, output: Path | None, force: bool, as_js
     if output is not None and output.exists() and not force:
         raise UsageError(f"{output} exists; choose another -o FILE or pass --force to replace it")
     # before: the secret was dropped from the drafted spec without a word (`HF_TOKEN=hf_…` → no HF_TOKEN at all)
-    request, warning = without_secrets(request, ctx.settings.logs.redaction_patterns, left_out_of="the drafted spec")
+    request, warning = without_secrets(request, left_out_of="the drafted spec")
     expert = make_expert(ctx.settings.expert, settings=ctx.settings)
     result = make_draft(request, expert, Path.cwd())
     if output is not None:

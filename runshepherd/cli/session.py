@@ -421,9 +421,7 @@ def _without_secrets(ctx: CliContext, request: str | None, session: str, as_json
 
     if not request:
         return request
-    request, text = without_secrets(
-        request, ctx.settings.logs.redaction_patterns, left_out_of="the session, the plan and the job"
-    )
+    request, text = without_secrets(request, left_out_of="the session, the plan and the job")
     if text is not None:
         if as_json:
             ctx.print_json(Message(level="warning", text=text, session=session).wire())

@@ -164,9 +164,7 @@ class Sessions:
             raise UsageError(f"session {sid} already exists; use `session` to see it, `answer` to continue it")
         req, warning = f"run {spec}", None
         if request:
-            req, warning = without_secrets(
-                request, self.ctx.settings.logs.redaction_patterns, left_out_of="the session, the plan and the job"
-            )
+            req, warning = without_secrets(request, left_out_of="the session, the plan and the job")
         first = {"request": req, "spec_path": str(spec) if spec else None, "set_values": values, "pool": pool}
         self._launch(sid, first, None)
         return SessionView(session=sid, state="running", request=req, note=warning)
