@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from runshepherd.diagnosis.errorblock import _FAILING, _INFO_LEVEL, Line, exception_type, is_warning
+from runshepherd.diagnosis.errorblock import _FAILING, _INFO_LEVEL, Line, exception_type, is_event_line, is_warning
 from runshepherd.diagnosis.models import Diagnosis
 from runshepherd.diagnosis.rules.base import ORDER_EVENT, ORDER_FAILURE_MESSAGE, Context, Signal
 from runshepherd.diagnosis.rules.family import FAMILIES, RootWords, _plain
@@ -41,10 +41,63 @@ _SAYS_WRONG = re.compile(
     r"|已杀死|段错误|核心已转储|总线错误|非法指令",  # glibc's zh_CN strsignal texts (Killed, Segmentation fault…)
     re.IGNORECASE,
 )
-_SETTING_AFTER = re.compile(r"""\w*(?:\s*=\s*['"]?[\w.]|['"]\s*:\s*['"]?[\w.]|\s*:\s*\d)""")
+# (a metric named like a failure, its value after a qualifier: ``mean ar error (without repeats): nan``, ``error rate:
+# 0.3``)
+_SETTING_AFTER = re.compile(
+    r"""\w*(?:\s*\([^()]{0,40}\))?(?:\s*=\s*['"]?[\w.]|['"]\s*:\s*['"]?[\w.]|\s*:\s*(?:[-+]?\d|(?:nan|[-+]?inf)\b))""",
+    re.IGNORECASE,
+)
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 # a message cut by the terminal or the paste: the line ends mid-sentence and the next line goes on with it
 _OPEN_END = re.compile(r"(?:[:,(]|\b(?:but|and|or|to|of|for|the|a|an|in|on|with|at|by|is|was|from))\s*$", re.IGNORECASE)
+# A line the program logged below error level: a severity field (INFO, DEBUG, TRACE, NOTICE, WARN, WARNING; glog's and
+# Ray's one-letter ``I``/``W``/``D`` before the time) after a header of fields that each hold a digit, a bracket, a
+# paren or a pipe (time stamps, ``host:pid:tid``, ``[rank]``, ``file.cc:185``, ``(raylet)``), never after a word of a
+# message. NCCL's debug lines (``host:pid:tid [dev] NCCL WARN …``, older releases ``host:pid:tid [dev]
+# include/socket.h:185 WARN …``), Ray's ``[time W pid tid]``, glog's ``W0530 14:48:43``, TensorFlow's ``… W
+# tensorflow/core/…]``, logging's ``WARNING:root:``, logfmt's ``level=warn``: the program said it went on.
+_LOW_LEVEL = re.compile(
+    r"^\s*(?:[^\s]*[\d\[\](){}|][^\s]*\s+){0,6}?\[?(?:(?i:WARN(?:ING)?|INFO|DEBUG|TRACE|NOTICE)\b"
+    # (not a Kubernetes event's type column: ``8m22s   Warning   Failed   pod/x   …``)
+    r"(?!\s*\(|\s{2,}[A-Z][a-z]+[A-Za-z]*\s)"
+    r"|[IWD](?=\d{4} \d\d:|\s+\d|\s+[\w./-]+\.\w+:\d+\]))"
+    r"|\blevel=(?i:warn(?:ing)?|info|debug|trace)\b"
+)
+# a tqdm/Keras progress bar on the line (``45%|████▌     | 450/1000 [01:02<01:15, 7.2it/s, loss=nan]``, ``12/100
+# [==>....]``): its counters and postfix are not an error's words; text glued after the bar (a carriage return
+# overwrote it) is read alone
+_BAR = re.compile(r"\d+%\|[^|]*\|[^\[\]]*(?:\[[^\]]*\])?|\d+/\d+\s*\[(?:[=>.\-]+|\d+:\d+[^\]]*)\]")
+# a source line as ``grep -n`` prints it (``src/train.py:120:    raise ValueError("lr must be positive")``): the code
+# that would say it, not the program saying it; a compiler's ``file.cc:12:5: error:`` and pytest's ``file.py:12:
+# RuntimeError`` say something and are kept
+_GREPPED = re.compile(
+    r"^\s*[\w.~/\\-]*\.(?:py|pyx|ipynb|c|cc|cpp|cxx|cu|cuh|h|hpp|go|rs|js|ts|java|scala|kt|rb|jl|lua|sh|bash)[:-]\d+[:-]"
+    r"(?!\d+:)\s*(?:(?:raise|assert|return|if|elif|while|except|import)\b|def |class |from \S+ import |for \w|with \w"
+    r"|else:|try:|#|//|(?:print|warnings\.warn|(?:self\.)?log(?:ger|ging)?\.\w+|LOG|CHECK\w*)\s*\("
+    r"|[\w.]+(?:\[[^\]]*\])?\s*=[^=])"
+)
+# a program's usage text (argparse's and click's ``usage: prog [-h] …``, an option synopsis line ``[--lr LR]
+# [--epochs EPOCHS]``, a help line ``  --lr LR   learning rate``): it shows how to call the program, whatever its
+# option names say; the error argparse prints after it is read
+_USAGE = re.compile(
+    r"^\s*usage:|^\s*(?:\[-{1,2}[^\]]*\]\s*)+$|^\s{2,}-{1,2}[\w-]+(?:[ =][A-Z_<>{}\w,-]+)?(?:,\s*-{1,2}[\w-]+)?\s{2,}\S",
+    re.IGNORECASE,
+)
+# A vocabulary word that is part of a name: a path or URL component (``…/manifests/registry.ollama.ai/…``,
+# ``'manifests/train.csv'``, ``artifacts\\stage``) or an option (``--local-rank=1``). It names a thing; the line's own
+# words say what happened to it. (A match that itself holds a slash or opens the option, such as ``/dev/shm``, is
+# the vocabulary naming the thing on purpose.)
+_NAME_TOKEN = re.compile(r"[^\s'\"`()\[\]{}<>,;]+")
+# a clause that says what would happen, not what did (``Object creation will fail if spilling is required``, ``…
+# unless the token is set``): its words are not the line's report
+_CONDITIONAL = re.compile(r"\b(?:if|unless|whether|in case)\b[^.;:!?,]*$", re.IGNORECASE)
+# a path on disk: rooted (``/``, ``~/``, ``./``, ``../``, ``C:\\``), two or more parts, or a file with an extension
+# (``manifests/train.csv``); not prose joined by one slash (``submit/allocate``, ``accounting/QOS``, ``and/or``) and
+# not a URL, whose path names the API called (a registry's ``/v2/<name>/manifests/<tag>``)
+_PATH = re.compile(
+    r"(?!\w+://)(?:[/~]|\.\.?[/\\]|[A-Za-z]:\\|[^/\\]*[/\\][^/\\]*[/\\]|[^/\\]+[/\\][^/\\]*\.[A-Za-z]\w{0,5}(?::\d+)*:?$)"
+)
+_SOURCE_AT = re.compile(r"\.(?:py|pyx|c|cc|cpp|cxx|cu|cuh|h|hpp|go|rs|java|scala|js|ts)(?::\d+)*:?$")
 
 
 def read_root_line(
@@ -98,7 +151,7 @@ def _read(text: str, allowed: set[str] | None) -> tuple[str, RootWords] | None:
         if allowed is not None and label not in allowed:
             continue
         for entry in fam.root_words:
-            m = entry.regex.search(text)
+            m = next((m for m in entry.regex.finditer(text) if _said(text, m)), None)
             if m is None:
                 continue
             if entry.when is not None and not entry.when.search(text):
@@ -109,6 +162,37 @@ def _read(text: str, allowed: set[str] | None) -> tuple[str, RootWords] | None:
             if best is None or key[:2] > best[:2]:
                 best = key
     return (best[2], best[3]) if best is not None else None
+
+
+def _said(text: str, m: re.Match[str]) -> bool:
+    """The match is the line's own report: not a word that is one part of a name (a path, a URL, an option) and
+    not inside a clause that says what would happen (``if …``)."""
+    start, end = m.span()
+    if start == end:
+        return True
+    if _CONDITIONAL.search(text, 0, start):
+        return False
+    matched = m.group(0)
+    if not any(c.isspace() for c in matched) and ("/" in matched or "\\" in matched):
+        return True  # the vocabulary names a path on purpose (/dev/shm)
+    first = re.match(r"[A-Za-z]+", matched)
+    last = re.search(r"[A-Za-z]+$", matched)
+    return not (
+        (first is not None and _name_part(text, start, start + first.end()))
+        or (last is not None and _name_part(text, start + last.start(), end))
+    )
+
+
+def _name_part(text: str, start: int, end: int) -> bool:
+    """``text[start:end]`` is a word inside a path, URL or option token, not the whole token. A source location
+    (``…/c10d/ProcessGroupNCCL.cpp:1521``) is not such a name: its parts name the code that speaks."""
+    for tok in _NAME_TOKEN.finditer(text):
+        if tok.start() <= start < tok.end():
+            name = tok.group(0)
+            if not (_PATH.match(name) or name.startswith("--")) or _SOURCE_AT.search(name):
+                return False
+            return not (tok.start() == start and tok.end() == end)
+    return False
 
 
 def _says_wrong(text: str) -> bool:
@@ -146,7 +230,7 @@ def _candidates(
             return
         # a line logged at INFO or DEBUG level is the program's own account of normal work (a shutdown notice, a
         # config dump), never the root error; the level is read after any process tag (``(EngineCore pid=7) INFO``)
-        if order == 0 and (_INFO_LEVEL.search(ln.text) or _INFO_LEVEL.search(ln.raw)):
+        if order == 0 and (_INFO_LEVEL.search(ln.text) or _INFO_LEVEL.search(ln.raw) or not _may_be_root(ln)):
             return
         seen.add((order, ln.index))
         out.append((order, ln))
@@ -181,11 +265,31 @@ def _candidates(
             if not ln.code and not ln.warning and _EXC_ANYWHERE.search(ln.text):
                 add(0, ln)
     for order, ln in out[:MAX_LINES]:
-        text = ln.text
+        text = ln.text if order < 0 else _outside_bar(ln.text)
+        if not text.strip():
+            continue
         nxt = _continuation(ctx, order, ln)
         if nxt is not None:
             text = f"{text} {nxt.text.strip()}"
         yield order, ln, _words_of(text)
+
+
+def _may_be_root(ln: Line) -> bool:
+    """A line that can be the root error: not logged below error level (a warning, a notice), not a grepped source
+    line, not a program's usage text (a Kubernetes event's ``Warning`` type is the event table's, not a level)."""
+    clean = ln.clean
+    if is_event_line(clean):
+        return True
+    return not any(r.search(t) for r in (_LOW_LEVEL, _GREPPED, _USAGE) for t in (clean, ln.text))
+
+
+def _outside_bar(text: str) -> str:
+    """The line without a progress bar and its counters (what a carriage return glued after it stays)."""
+    m = _BAR.search(text)
+    while m is not None:
+        text = text[: m.start()] + " " + text[m.end() :]
+        m = _BAR.search(text)
+    return text
 
 
 def _continuation(ctx: Context, order: int, ln: Line) -> Line | None:

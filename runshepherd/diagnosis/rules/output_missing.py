@@ -112,7 +112,10 @@ _DECLARED_LINES = PatternRule(
 ROOT_WORDS = (
     words(
         r"\bno (?:outputs?|artifacts?|results?) (?:were |was )?(?:found|written|saved|produced|generated|uploaded)\b"
-        r"|\boutputs?\b(?:[^.]|\.\S){0,40}\b(?:missing|empty|not (?:found|written|produced|created|uploaded))\b"
+        # (the words for a thing not there, said of an output: DVC's "output 'x' does not exist" after a stage ran; the
+        # same words said of another path are file_not_found's)
+        r"|\boutputs?\b(?:[^.]|\.\S){0,40}\b(?:missing|empty|not (?:found|written|produced|created|uploaded)"
+        r"|(?:does|do|did)(?: not|n't) exist)\b"
         r"|\bnothing to (?:upload|save)\b|\b(?:failed|unable) to (?:save|upload|write|collect) (?:the )?outputs?\b",
         0.6,
         "outputs the run was expected to write",

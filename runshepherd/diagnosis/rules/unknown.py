@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from runshepherd.diagnosis.errorblock import Line
 from runshepherd.diagnosis.prefilter import Gated
 from runshepherd.diagnosis.rules.base import Context, FunctionRule, Signal
 from runshepherd.diagnosis.rules.family import ANY_NONZERO, ExitCodes, family
@@ -17,28 +18,63 @@ _GENERIC = re.compile(
 _GENERIC_G = Gated.of(_GENERIC)
 
 
+def _floor(order: int, ln: Line, explanation: str, fix: str) -> Signal:
+    """An "unknown" signal quoting one line: evidence of how the run ended that names no failure family."""
+    return Signal(
+        "unknown",
+        "user",
+        0.3,
+        order if order < 0 else ln.index,
+        [ln.raw.rstrip()],
+        explanation,
+        "none",
+        fix,
+        secondary=True,
+    )
+
+
 def _generic_failure(ctx: Context) -> list[Signal]:
     """Evidence that *something* failed, without saying what: the floor for ``unknown``."""
     out: list[Signal] = []
     for order, ln in ctx.texts_for(_GENERIC_G):
         if _GENERIC_G.search(ln.text, ln.folded):
             out.append(
-                Signal(
-                    "unknown",
-                    "user",
-                    0.3,
-                    order if order < 0 else ln.index,
-                    [ln.raw.rstrip()],
+                _floor(
+                    order,
+                    ln,
                     "The run failed, but the logs do not show why (no recognisable error).",
-                    "none",
                     "Read the last lines of the task's log with the error block; rerun with more "
                     "logging (e.g. `python -u`, NCCL_DEBUG=INFO) if the log is empty.",
-                    secondary=True,
                 )
             )
             if len(out) >= 2:
                 break
     return out
+
+
+# LSF's termination reasons for a job its owner killed (TERM_OWNER "Job killed by owner", TERM_FORCE_OWNER "Job killed
+# by owner without time for cleanup", https://www.ibm.com/docs/SSWRJV_10.1.0/lsf_admin/termination_reasons_lsf.html):
+# a person's own cancel (``bkill``), not a failure; there is no failure family for it, so the verdict stays "unknown"
+# and says who ended the job
+_OWNER_KILL = re.compile(r"\bTERM_(?:FORCE_)?OWNER\b|\bjob killed by (?:its |the )?owner\b", re.IGNORECASE)
+_OWNER_KILL_G = Gated.of(_OWNER_KILL)
+
+
+def _killed_by_owner(ctx: Context) -> list[Signal]:
+    """The job's owner killed it (a cancel): "unknown" as a failure, with the line that says so."""
+    for order, ln in ctx.texts_for(_OWNER_KILL_G):
+        if _OWNER_KILL_G.search(ln.text, ln.folded):
+            return [
+                _floor(
+                    order,
+                    ln,
+                    "The job was killed by its owner (a cancel such as `bkill`), not stopped by an error the log "
+                    f"shows: “{ln.raw.strip()[:200]}”.",
+                    "If nobody meant to cancel it, check who can act as the job's owner; otherwise resubmit it when "
+                    "ready. Nothing in the log points to a fix.",
+                )
+            ]
+    return []
 
 
 def _failed_status(ctx: Context) -> list[Signal]:
@@ -67,7 +103,7 @@ FAMILY = family(
     fix_kind="none",
     explanation="The run failed, but the logs do not show why (no recognisable error).",
     fix_description="Read the task's full log; rerun with unbuffered output (`python -u`).",
-    rules=(FunctionRule("generic_failure", _generic_failure),),
+    rules=(FunctionRule("killed_by_owner", _killed_by_owner), FunctionRule("generic_failure", _generic_failure)),
     exit_codes=(
         ExitCodes(
             ANY_NONZERO,

@@ -158,7 +158,6 @@ def test_a_healthy_verdict_after_an_error_says_it_saw_the_error() -> None:
 @pytest.mark.parametrize(
     ("case_id", "quoted"),
     [
-        ("a-0164", "Unable to load cuDNN DSO"),
         ("t-0028", "Can't find 'adapter_config.json'"),
         ("w-0015", "This container was built for NVIDIA Driver Release 450.51 or later, but"),
     ],

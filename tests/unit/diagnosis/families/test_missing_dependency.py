@@ -487,7 +487,6 @@ def test_jvm_native_library_and_npm_registry_misses() -> None:
 
 
 @root_line_cases(
-    ("a-0164", "Unable to load cuDNN DSO"),
     ("v-0039", "execve(): torchrun: No such file or directory"),
     ("p-0008", "was removed in the NumPy 2.0 release"),
 )
