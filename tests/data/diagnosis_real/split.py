@@ -24,8 +24,9 @@ Two generations:
 - blind v7 (stop 24): every case of parts x, y, z, za and zb, from threads and committed job logs not in parts
   a-w, frozen before it is scored (`README-v7.md`); scored once with the stop's starting code and once after the
   stop's work (83.3% -> 87.2% labels), then retired into `dev` in the same stop so its misses could be studied.
-- No blind split is frozen now: the next one is collected from sources not in parts a-zb and frozen before it is
-  scored (`BLIND_PARTS` names its parts).
+- blind v8 (stop 25): every case of parts zc, zd, ze, zf, zg and zh, from threads and committed job logs not in
+  parts a-zb, frozen before it is scored (`README-v8.md`); scored once with the stop's starting code and once after
+  the stop's work.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ()  # none frozen now: see the docstring
+BLIND_PARTS: tuple[str, ...] = ("zc-", "zd-", "ze-", "zf-", "zg-", "zh-")  # blind v8: see the docstring
+BLIND_V8_PARTS = BLIND_PARTS
 BLIND_V7_PARTS = ("x-", "y-", "z-", "za-", "zb-")
 BLIND_V6_PARTS = ("t-", "u-", "v-", "w-")
 BLIND_V5_PARTS = ("o-", "p-", "q-", "r-", "s-")
@@ -84,7 +86,7 @@ def split_v7_of(case_id: str) -> Split:
 
 
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (none now); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` (blind v8) are the blind split; every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 
