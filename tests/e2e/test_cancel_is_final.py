@@ -24,6 +24,8 @@ def test_cancel_from_another_terminal_ends_the_session_canceled_with_one_submiss
     done = events[-1]
     assert done["event"] == "done" and done["outcome"] == "CANCELED", (done, err)
     assert done["workflow_ids"] == ["slow-1"]
+    # who canceled it and when, from the audit log (was "slow-1 was canceled outside this session")
+    assert done["reason"].startswith("slow-1 was canceled by you (orchestrate cancel, 20"), done["reason"]
     assert len([e for e in events if e["event"] == "submitted"]) == 1
     texts = " ".join(str(e.get("text", "")) for e in events)
     assert "infrastructure failure" not in texts and "preempted" not in texts
