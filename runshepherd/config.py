@@ -134,6 +134,32 @@ class Settings(_Section):
         None, description="where sessions live: unset = sessions.sqlite in the state dir; postgresql://… = PostgreSQL"
     )
 
+    @field_validator("expert")
+    @classmethod
+    def _expert_name(cls, v: str) -> str:
+        """Checked at load, so the error names where the name came from (flag, variable or file)."""
+        if v != "heuristic":
+            from runshepherd.experts.llm.factory import parse_model_name
+
+            try:
+                parse_model_name(v)
+            except ConfigError as exc:
+                raise ValueError(str(exc)) from None
+        return v
+
+    @field_validator("notify")
+    @classmethod
+    def _notify_targets(cls, v: list[str]) -> list[str]:
+        """Each target's form is checked at load, so the error names where it came from (variable or file)."""
+        from runshepherd.notify.channels import channel_for
+
+        for target in v:
+            try:
+                channel_for(target)
+            except ConfigError as exc:
+                raise ValueError(str(exc)) from None
+        return v
+
     @field_validator("checkpointer")
     @classmethod
     def _checkpointer_url(cls, v: str | None) -> str | None:

@@ -117,6 +117,9 @@ def test_a_redaction_pattern_without_nested_quantifiers_is_taken(home: Path) -> 
         # also read as the --backend flag's envvar: still the variable, not '--backend'
         ("RUNSHEPHERD_BACKEND", "k8s", "RUNSHEPHERD_BACKEND='k8s': setting 'backend': Input should be 'local'"),
         ("RUNSHEPHERD_NOTIFY", "ftp://x", "setting 'notify' is a list: give it as YAML or JSON, e.g. RUNSHEPHERD_NOT"),
+        # checked at load (were checked later, naming neither the variable nor the setting)
+        ("RUNSHEPHERD_EXPERT", "llm", "RUNSHEPHERD_EXPERT='llm': setting 'expert': expert 'llm': use `heuristic`"),
+        ("RUNSHEPHERD_NOTIFY", '["ftp://x"]', "setting 'notify': notify target 'ftp://x' not understood — use https"),
     ],
 )
 def test_a_bad_environment_setting_names_the_variable(
