@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -115,6 +116,14 @@ class SmtpConfig(_Section):
     timeout_seconds: Seconds = 10
 
 
+def _checked(check: Callable[[str], object], value: str) -> None:
+    """Run a check that raises ConfigError as a pydantic validator (which reports only ValueError)."""
+    try:
+        check(value)
+    except ConfigError as exc:
+        raise ValueError(str(exc)) from None
+
+
 class Settings(_Section):
     backend: Literal["local", "slurm", "osmo"] = "local"
     expert: str = "heuristic"
@@ -141,10 +150,7 @@ class Settings(_Section):
         if v != "heuristic":
             from runshepherd.experts.llm.factory import parse_model_name
 
-            try:
-                parse_model_name(v)
-            except ConfigError as exc:
-                raise ValueError(str(exc)) from None
+            _checked(parse_model_name, v)
         return v
 
     @field_validator("notify")
@@ -154,10 +160,7 @@ class Settings(_Section):
         from runshepherd.notify.channels import channel_for
 
         for target in v:
-            try:
-                channel_for(target)
-            except ConfigError as exc:
-                raise ValueError(str(exc)) from None
+            _checked(channel_for, target)
         return v
 
     @field_validator("checkpointer")
