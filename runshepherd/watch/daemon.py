@@ -60,6 +60,10 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if monitor.notifier is not None:
             monitor.notifier.close(timeout=60)
+            for target, note in monitor.notifier.sent:
+                logging.info("notified %s: %s %s", target, note.workflow_id, note.status)
+            for target, note in monitor.notifier.skipped:
+                logging.info("not notified again: %s was already told %s %s", target, note.workflow_id, note.status)
         registry.update(state_dir, args.workflow_id, ended=ended)
     return 0
 
