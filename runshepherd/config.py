@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
 
 from runshepherd.errors import ConfigError
 
@@ -77,7 +77,14 @@ class LogsConfig(_Section):
         return v
 
 
-Approval = Literal["ask", "yes", "no"]
+def _yes_no_read_as_bool(value: object) -> object:
+    """YAML 1.1 reads a bare `yes`/`no` (and `on`/`off`, `true`/`false`) as a boolean, in a config file and in a
+    RUNSHEPHERD_APPROVALS__* variable alike: it is the word the person wrote, not a wrong type. Before,
+    `submit: yes` was refused with "Input should be 'ask', 'yes' or 'no' (got True)"."""
+    return {True: "yes", False: "no"}.get(value, value) if isinstance(value, bool) else value
+
+
+Approval = Annotated[Literal["ask", "yes", "no"], BeforeValidator(_yes_no_read_as_bool)]
 
 
 class Approvals(_Section):
@@ -276,6 +283,9 @@ def _setting_error(
         return ConfigError(f"environment variable {var}={redact_line(_shown(str(environ.get(var, ''))))}: {todo}")
     in_file = file is not None and _has(file_data, loc)
     where = str(file) if in_file else "configuration"
+    if err["type"] == "extra_forbidden":  # the name is what is wrong: its value is never shown (`smtp: password: …`)
+        known = ", ".join(_field_names(loc[:-1]))
+        return ConfigError(f"{where}: there is no setting {field!r} — remove it or use one of: {known}")
     return ConfigError(f"{where}: setting {field!r}: {msg} (got {got})")
 
 
@@ -291,15 +301,19 @@ def _has(data: Any, loc: tuple[str, ...]) -> bool:
     return True
 
 
-def _section_fields(loc: tuple[str, ...]) -> list[str]:
+def _field_names(loc: tuple[str, ...]) -> list[str]:
+    """The settings of the group at ``loc`` (() = the top level); [] when ``loc`` is not a group."""
     model: Any = Settings
     for part in loc:
         info = getattr(model, "model_fields", {}).get(part)
         if info is None:
             return []
         model = info.annotation
-    fields = getattr(model, "model_fields", None)
-    return [f"{ENV_PREFIX}{'__'.join(loc).upper()}__{name.upper()}" for name in fields] if fields else []
+    return list(getattr(model, "model_fields", None) or [])
+
+
+def _section_fields(loc: tuple[str, ...]) -> list[str]:
+    return [f"{ENV_PREFIX}{'__'.join(loc).upper()}__{name.upper()}" for name in _field_names(loc)]
 
 
 def load_settings(

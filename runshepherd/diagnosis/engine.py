@@ -218,7 +218,7 @@ def verdict(
     best = choose(signals)
     went_past = False
     if best is None:
-        # a failed run whose only failure is one it seemingly went past (a few steps printed after it) was still
+        # a failed run whose only failure is one it seemingly went past (progress printed after it) was still
         # stopped by it: nothing else in the log says otherwise, so it is named, not "unknown"
         best = choose(_revived(found, signals, ctx, failed, allowed))
         went_past = best is not None
@@ -238,7 +238,7 @@ def verdict(
     if went_past:  # weaker: the steps after it are unexplained (a caught error, an interleaved rank's output)
         confidence -= 0.1
         explanation += (
-            " The run printed a few steps after this error, but then failed, and the log shows no other error."
+            " The run went on printing progress after this error, but then failed, and the log shows no other error."
         )
     fix_kind, fix_description = fix_for(ctx, best)
     return Diagnosis(
