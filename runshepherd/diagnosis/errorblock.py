@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from runshepherd.diagnosis import formats
 from runshepherd.diagnosis.paste import unpaste
 from runshepherd.diagnosis.prefilter import Alternatives, AnyGate, Gated, fold, prefilter_enabled
 
@@ -90,15 +91,10 @@ _BENIGN = re.compile(
     r"|Couldn't read dashboard\.log file|Failed to read dashboard\.err file)"
     # xFormers at import on a machine without Triton (Windows): it names the missing module and carries on
     r"|A matching Triton is not available, some optimizations will not be enabled|Error caught was: No module named 'triton'"
-    # slurmstepd's cgroup housekeeping as a step ends (moving the step's pids back to the root cgroup, unlocking or
-    # removing the step's cgroup): the node's bookkeeping, after the job's own processes have exited
-    r"|^slurmstepd(?:-\S+)?: error: (?:common_file_write_uint32s: write pid \d+ to \S*cgroup\S*"
-    r"|Unable to move pid \d+ to init root cgroup|error unlocking cgroup|Unable to remove cgroup|_?rmdir\(\S*cgroup)"
-    # conda's refusal of ``conda activate`` in a shell ``conda init`` never set up (a batch script): the script goes
-    # on in the environment it already has; a run that then lacks a package fails with an error of its own
-    r"|CommandNotFoundError: Your shell has not been properly configured to use 'conda activate'"
     # info-level C++ log lines (c10d, NCCL, glog-in-brackets): ``[I socket.cpp:480] ...``
-    r"|^\[I(?:\d{4} [\d:.]+)?\s*(?:\d+\s+)?[\w./-]+\.(?:cpp|cc|cu|h|hpp):\d+\]",
+    r"|^\[I(?:\d{4} [\d:.]+)?\s*(?:\d+\s+)?[\w./-]+\.(?:cpp|cc|cu|h|hpp):\d+\]"
+    # the harmless lines the emitters document (slurmstepd's cgroup housekeeping, conda's activate refusal, …)
+    f"|{formats.pattern_of('benign')}",
     re.IGNORECASE,
 )
 # Lines that say, in the emitter's own words, that they report no failure: TensorFlow's allocator ("The caller
@@ -172,6 +168,8 @@ _ENDED = re.compile(
     r"|\bkernel (?:for \S+ )?appears to have died\b|\bThe Kernel crashed while executing code\b"
     r"|^g?make(?:\[\d+\])?: \*\*\* .*\bError \d+"
 )
+# a scheduler's or launcher's documented record of a job that ended badly (formats: kind "failed")
+_FAILED_RECORD_G = Gated.of(formats.compiled("failed"))
 _ERRORISH_G, _ERRORISH_RAW_G, _NOT_ERROR_G = Gated.of(_ERRORISH), Gated.of(_ERRORISH_RAW), Gated.of(_NOT_ERROR)
 
 # a logger's INFO/DEBUG severity field at the head of a line, before any word of the message (``[2025-03-19
@@ -201,8 +199,8 @@ _FAILING = re.compile(
 def error_looking(lines: list[Line]) -> Iterator[Line]:
     """Non-warning lines that look like an error (by severity, tool prefix or exception form), in order."""
     for ln in lines:
-        if not ln.code and _ENDED.search(ln.text):
-            yield ln  # the process was ended, whatever level the line was logged at
+        if not ln.code and (_ENDED.search(ln.text) or _FAILED_RECORD_G.search(ln.text, ln.folded)):
+            yield ln  # the process was ended, or its scheduler recorded it failed, whatever level the line was logged at
             continue
         if not ln.usable:
             continue

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from runshepherd.diagnosis import formats
 from runshepherd.diagnosis.errorblock import _ERRORISH_G, _FAILING, _INFO_LEVEL, Line
 from runshepherd.diagnosis.prefilter import Gated
 
@@ -32,77 +33,55 @@ _RECOVERED = re.compile(
     r"|^Successfully installed \S|\b100%\|[^|]*\|\s*[\d.]+[kMG]?i?B?/[\d.]+",
     re.IGNORECASE,
 )
+# The documented formats of schedulers, frameworks and servers are in :mod:`formats` (one table per emitter kind);
+# these are the wordings no single emitter owns.
 _FINISHED = re.compile(
     r"Training completed|training (?:complete|completed|finished|done)\b|finished successfully|exit(?:s|ed)? successfully"
-    r"|\bexit(?:ed with)? (?:code|status)[:= ]+0\b|\bexitcode: 0\b|worker group successfully finished|\bJob succeeded"
-    r"|\ball done\b|`Trainer\.fit` stopped: `max_(?:epochs|steps)"
-    r"|\{'train_runtime': [\d.]+"  # the HF Trainer's summary, printed once train() has returned
-    # the same metrics through Trainer.log_metrics ("***** train metrics *****", "  train_runtime  = 0:36:58.55") or
-    # in wandb's run summary ("wandb:            train_runtime 473.0422")
-    r"|^\*{5} train metrics \*{5}|^\s*(?:wandb:\s+)?train_runtime\s*=?\s*\d[\d:.]*\s*$"
-    r"|^={3,} \d+ passed\b|\bbenchmark complete\b|^\S+\s+\d+/\d+\s+Completed\s+\d+\s"  # pytest, kubectl get pods
-    # a job's final state in a status column (Kubeflow/Argo/Kubernetes ``Succeeded``), Ray Tune trials that ended
-    # normally (``TERMINATED``, where a failed trial is ``ERROR``), a benchmark's result summary
-    r"|^\s*\S+\s+Succeeded\b|\b(?:phase|status|state):\s*Succeeded\b|\bJob \S+ (?:has )?succeeded\b"
-    r"|\(\d+ TERMINATED\)|\b\w+_[0-9a-f]{5}_\d{5}\s*[│|]?\s+TERMINATED\b"
-    # older Ray Tune: the trial counts as a dict ("Number of trials: 1000 ({'TERMINATED': 252, 'RUNNING': 63})"),
-    # trial ids of eight hex digits ("| PG_CartPole-v0_61e5eca8 | TERMINATED |")
-    r"|\bNumber of trials: \d+ \(\{[^}]*'TERMINATED': [1-9]|\b\S+_[0-9a-f]{8}\s*[│|]\s*TERMINATED\s*[│|]"
-    # HTCondor's job event log: event 005 "Job terminated." then "(1) Normal termination (return value 0)"
-    r"|\(1\) Normal termination \(return value 0\)"
-    r"|\bBenchmark Results?\b.*={3,}|^Successful requests:\s+[1-9]"
-    # Slurm's COMPLETED state (every process exited 0): scontrol ``JobState=COMPLETED``, seff ``State: COMPLETED``,
-    # an sacct row ``COMPLETED      0:0``
-    r"|\bJobState=COMPLETED\b|^State: COMPLETED\b|\sCOMPLETED\s+0:0\b"
-    # LSF's job report for a job that exited 0 (a failed one says "Exited with exit code N.")
-    r"|^Successfully completed\.\s*$"
+    r"|\bexit(?:ed with)? (?:code|status)[:= ]+0\b|\bexitcode: 0\b|\bJob succeeded"
+    r"|\ball done\b"
+    r"|^={3,} \d+ passed\b|\bbenchmark complete\b"  # pytest
+    r"|\bBenchmark Results?\b.*={3,}|^Successful requests:\s+[1-9]"  # a benchmark's result summary
     # a job, run or workflow saying it ended well (submitit's "Job completed successfully")
     r"|\b(?:job|run|training|task|workflow|pipeline|experiment)s? (?:has |have )?(?:completed|finished|succeeded|ended) "
-    r"successfully|\[after training is done\]"  # Megatron-LM's last line of pretrain()
-    r"|\b(\d+) of \1 steps \(100%\) done",  # Snakemake, once every job of the workflow is done
+    r"successfully"
+    r"|\b(?P<smk>\d+) of (?P=smk) steps \(100%\) done"  # Snakemake, once every job of the workflow is done
+    f"|{formats.pattern_of('finished')}",
     re.IGNORECASE,
 )
 # A run that got past its start-up: training announced, a server up, distributed workers joined, the
 # communicators built, an experiment tracker syncing the run. Weaker than progress: it shows the run was alive,
 # not that it advanced.
 _STARTED = re.compile(
-    r"\*{3,} Running training \*{3,}|\b(?:start(?:s|ed|ing)?|begin(?:s|ning)?) (?:\w+ ){0,2}training\b"
+    r"\b(?:start(?:s|ed|ing)?|begin(?:s|ning)?) (?:\w+ ){0,2}training\b"
     r"|\btraining (?:has )?(?:started|begins)\b"
     r"|Started server process|Application startup complete|Uvicorn running on|Starting \S+ (?:API )?server on https?://"
     r"|\b(?:Serving|Listening) on https?://|Running on (?:local URL:\s*)?https?://"
     r"|initializing (?:ddp|distributed): GLOBAL_RANK|\binitialized host \S+ as rank \d+|distributed init \(rank \d+\)"
     r"|\bjoined (?:round \d+ of )?the \w+ rendezvous|Completed store-based barrier|All distributed processes registered"
-    r"|starting workers for entrypoint|\bStarted container \S+"
-    r"|Setting OMP_NUM_THREADS environment variable for each process"  # torchrun, as it starts the workers
+    r"|\bStarted container \S+"
     r"|^(?:wandb: )?(?:Run page|🚀 View run at|View run at):? https?://|Logging results to Weights & Biases"
     r"|NCCL INFO .*Init COMPLETE|NCCL INFO Connected all (?:rings|trees)|NCCL INFO (?:Ring|Channel) \d+(?:/\d+)? : .* via "
     r"|NCCL INFO (?:comm \S+ )?rank \d+ nranks \d+|^NCCL version \d"
     r"|^wandb: (?:Syncing run|Tracking run with wandb)"
-    r"|\bJob '?\S+'? submitted successfully|Started a local Ray instance|Ray runtime started"
     # Lightning's Trainer before fit (the accelerator lines, the model summary), accelerate launch's notice of
     # defaults as it starts the processes, TensorFlow placing itself on a GPU
     r"|^GPU available: (?:True|False)\b|^\s*[\d.]+\s*[KMGT]?\s+Trainable params\b"
     r"|following values were not passed to `accelerate launch`|\bCreated device /job:\w+/replica:\d+/task:\d+/device:GPU"
-    # Keras' model.summary() before fit; inference servers up (Triton's services, TorchServe, TensorBoard, servers
-    # "listening at" an address)
-    r"|\*{3,} Running (?:Evaluation|Prediction) \*{3,}|\bStarting worker group\b"
-    r"|^Trainable params: [\d,]+|\bStarted (?:GRPCInferenceService|HTTPService|Metrics Service) at "
+    # Keras' model.summary() before fit; inference servers up (TorchServe, TensorBoard, servers "listening at" an
+    # address)
+    r"|\*{3,} Running (?:Evaluation|Prediction) \*{3,}"
+    r"|^Trainable params: [\d,]+"
     r"|\bModel server started\b|^TensorBoard \S+ at https?://|\blistening (?:at|on):? https?://"
-    # a job the scheduler shows running: squeue's ST column R, scontrol's JobState=RUNNING, kubectl's Running pod,
-    # and nvidia-smi's process table with a process holding GPU memory
-    r"|^\s*\d+(?:_\[?[\d\-,]+\]?)?\s+\S+\s+\S+\s+\S+\s+R\s+(?:\d+-)?(?:\d+:)?\d+:\d+\s+\d+\s"
-    r"|\bJobState=RUNNING\b|^\S+\s+\d+/\d+\s+Running\s+\d+"
-    # a job report (Princeton's jobstats, seff) of a job still running: "State: RUNNING", "Run Time: 00:16:10 (in
-    # progress)"
-    r"|^\s*State: RUNNING\s*$|^\s*Run Time: [\d:-]+ \(in progress\)"
+    # nvidia-smi's process table with a process holding GPU memory
     r"|^\|\s+\d+\s+(?:N/A\s+){0,2}\d+\s+[CG](?:\+G)?\s+\S+\s+\d+MiB\s+\|"
-    # a step that went through before the run itself: pip/docker builds, a job accepted by Slurm or Kubernetes, a
+    # a step that went through before the run itself: pip/docker builds, an object Kubernetes accepted, a
     # model loaded by an inference UI (stable-diffusion-webui's "Model loaded in 4.2s", its "Startup time: 7.8s")
-    r"|^Successfully (?:installed|built|tagged) \S|^Submitted batch job \d+|^\S+/\S+ created$"
+    r"|^Successfully (?:installed|built|tagged) \S|^\S+/\S+ created$"
     r"|\b(?:Model|Weights|Checkpoint|Pipeline) loaded in [\d.]+ ?s\b|^Startup time: [\d.]+ ?s\b"
     # Lightning's accelerator, as the Trainer sets up a fit/validate/test (accelerators/cuda.py: "LOCAL_RANK: 0 -
     # CUDA_VISIBLE_DEVICES: [0,1]")
-    r"|^LOCAL_RANK: \d+ - CUDA_VISIBLE_DEVICES: \[",
+    r"|^LOCAL_RANK: \d+ - CUDA_VISIBLE_DEVICES: \["
+    f"|{formats.pattern_of('started')}",
     re.IGNORECASE,
 )
 _RETRY_G, _RECOVERED_G, _FINISHED_G = Gated.of(_RETRY), Gated.of(_RECOVERED), Gated.of(_FINISHED)
@@ -181,11 +160,10 @@ _PROGRESS = re.compile(
     # a warning raised inside the forward/backward pass or the optimiser step: a step ran
     r"|(?:torch/utils/checkpoint|torch/autograd/[\w/]+|torch/optim/lr_scheduler)\.py:\d+: \w*Warning"
     r"|\[W reducer\.cpp:\d+\]|\blr_scheduler\.py:\d+:"  # DDP's reducer warns in backward; the scheduler at step
-    # a drawn progress bar (rich's ━━━, tqdm's █ blocks), boosting libraries' eval lines (xgboost
-    # "[10]\tvalidation_0-rmse:0.31", LightGBM "[100]\tvalid_0's auc: 0.91"), Stable-Baselines3's logger table
-    # ("|    total_timesteps | 2048 |"), an RL reward, Optuna's "Trial 3 finished with value: 0.91", wandb's run
-    # history/summary printed as a run ends
-    r"|[━█▉▊▋]{4,}|^\[\d+\]\s+\w+(?:-\w+|'s \w+):\s*-?\d+\.\d+"
+    # a drawn progress bar (rich's ━━━, tqdm's █ blocks), Stable-Baselines3's logger table ("|    total_timesteps |
+    # 2048 |"), an RL reward, Optuna's "Trial 3 finished with value: 0.91", wandb's run history/summary printed as a
+    # run ends
+    r"|[━█▉▊▋]{4,}"
     r"|^\|\s+(?:total_timesteps|ep_rew_mean|ep_len_mean|fps|time_elapsed|n_updates)\s+\|\s+-?[\d.e+\-]+\s+\|"
     r"|\b(?:episode_)?reward(?:_mean)?\b\s*[:=]\s*-?\d|\bTrial \d+ finished with values?: "
     r"|^wandb: (?:Run summary|Run history):"
@@ -209,10 +187,14 @@ _PROGRESS = re.compile(
     r"|^\s*\d+/\d+(?:\s+-?\d+(?:\.\d+)?(?:e[-+]?\d+)?[KMG]?){4,}\s*$"
     # evaluation results: lm-evaluation-harness's table (a value column then "±" and its stderr: "|acc |0.5734|±
     # |0.0049|"), scikit-learn's classification_report header ("precision    recall  f1-score   support")
-    r"|\|\s*-?\d*\.\d+\s*\|\s*±\s*\|\s*-?\d*\.\d+\s*\||^\s+precision\s+recall\s+f1-score\s+support\s*$",
+    r"|\|\s*-?\d*\.\d+\s*\|\s*±\s*\|\s*-?\d*\.\d+\s*\||^\s+precision\s+recall\s+f1-score\s+support\s*$"
+    f"|{formats.pattern_of('progress')}",
     re.IGNORECASE,
 )
 _PROGRESS_G, _STARTED_G = Gated.of(_PROGRESS), Gated.of(_STARTED)
+# a summary of the work done that the emitter prints as the loop ends, also when it ends by an exception (detectron2's
+# after_train runs in a ``finally``): progress in a log with no error, never a sign the run went on past one
+_SUMMARY_G = Gated.of(formats.compiled("summary"))
 _LOADING_BAR = re.compile(r"^\s*(?:Loading|Downloading|Fetching)\b[^|\n]{0,60}(?:\d+%|\d+/\d+)", re.IGNORECASE)
 # a loss named with a prefix or suffix, as a key with a value ("'training_loss': 0.44", "loss_mask: 0.12", GANs'
 # "D_loss: 0.31"): progress for a log with no error, too loose (a test net's outputs) to show a run went on past one;
@@ -377,7 +359,10 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     progress = next(
         (ln for ln in lines if _PROGRESS_G.search(ln.text, ln.folded) and not _LOADING_BAR.search(ln.text)), None
     )
-    progress = progress or next((ln for ln in lines if ln.usable and _LOSS_KEY.search(ln.text)), None)
+    progress = progress or next(
+        (ln for ln in lines if (ln.usable and _LOSS_KEY.search(ln.text)) or _SUMMARY_G.search(ln.text, ln.folded)),
+        None,
+    )
     if progress is not None:
         return "progress", progress
     rows = _counter_rows(lines) or _counter_fractions(lines) or _loss_table(lines)

@@ -1,0 +1,274 @@
+"""Training frameworks' progress and end-of-training lines, as their sources print them."""
+
+from __future__ import annotations
+
+from runshepherd.diagnosis.formats import Marker
+
+_HF_TRAINER = "https://github.com/huggingface/transformers/blob/main/src/transformers/trainer.py"
+_LIGHTNING = "https://github.com/Lightning-AI/pytorch-lightning/blob/master/src/lightning/pytorch/loops/fit_loop.py"
+_MEGATRON = "https://github.com/NVIDIA/Megatron-LM/blob/main/megatron/training/training.py"
+_DEEPSPEED = "https://github.com/microsoft/DeepSpeed/blob/master/deepspeed/runtime/engine.py"
+_ESPNET = "https://github.com/espnet/espnet/blob/master/espnet2/train/trainer.py"
+_ULTRALYTICS = "https://github.com/ultralytics/ultralytics/blob/main/ultralytics/engine/trainer.py"
+_DETECTRON2_EVENTS = "https://github.com/facebookresearch/detectron2/blob/main/detectron2/utils/events.py"
+_DETECTRON2_HOOKS = "https://github.com/facebookresearch/detectron2/blob/main/detectron2/engine/hooks.py"
+_TF_HOOKS = "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/training/basic_session_run_hooks.py"
+_IGNITE = "https://github.com/pytorch/ignite/blob/master/ignite/engine/engine.py"
+_FASTAI = "https://docs.fast.ai/tutorial.vision.html"
+
+MARKERS: tuple[Marker, ...] = (
+    # ---------------------------------------------------------------------------------------------- finished
+    Marker(
+        "lightning",
+        "finished",
+        r"`Trainer\.fit` stopped: `max_(?:epochs|steps)",
+        "`Trainer.fit` stopped: `max_epochs=10` reached.",
+        _LIGHTNING,
+    ),
+    # the HF Trainer's summary once train() returned: its log dict, Trainer.log_metrics' table, wandb's run summary
+    Marker(
+        "hf trainer",
+        "finished",
+        r"\{'train_runtime': [\d.]+|^\*{5} train metrics \*{5}|^\s*(?:wandb:\s+)?train_runtime\s*=?\s*\d[\d:.]*\s*$",
+        "{'train_runtime': 125.4, 'train_samples_per_second': 47.8, 'train_steps_per_second': 3.0, 'train_loss': 0.41, 'epoch': 3.0}",
+        _HF_TRAINER,
+    ),
+    Marker(
+        "megatron-lm",
+        "finished",
+        r"\[after training is done\]",
+        "[after training is done] datetime: 2024-01-01 10:00:00 ",
+        _MEGATRON,
+    ),
+    Marker(
+        "espnet",
+        "finished",
+        r"\bThe training was finished at \d+ epochs\b",
+        "The training was finished at 100 epochs ",
+        _ESPNET,
+    ),
+    # ultralytics and YOLOv5 once the last epoch ended (an early stop prints the same line)
+    Marker(
+        "ultralytics",
+        "finished",
+        r"^\d+ epochs completed in [\d.]+ hours\.",
+        "3 epochs completed in 0.004 hours.",
+        _ULTRALYTICS,
+    ),
+    # TF Estimator.train() returning
+    Marker(
+        "tf estimator",
+        "finished",
+        r"\bLoss for final step: -?[\d.]+",
+        "INFO:tensorflow:Loss for final step: 0.3017.",
+        "https://github.com/tensorflow/estimator/blob/master/tensorflow_estimator/python/estimator/estimator.py",
+    ),
+    Marker(
+        "fairseq",
+        "finished",
+        r"\bdone training in [\d.]+ seconds\b",
+        "done training in 3550.4 seconds",
+        "https://github.com/facebookresearch/fairseq/blob/main/fairseq_cli/train.py",
+    ),
+    # ---------------------------------------------------------------------------------------------- progress
+    Marker(
+        "hf trainer",
+        "progress",
+        r"^\{'loss': -?[\d.]+(?:e[-+]?\d+)?, (?:'grad_norm': [^,]+, )?'learning_rate': ",
+        "{'loss': 0.6931, 'grad_norm': 1.234, 'learning_rate': 4.5e-05, 'epoch': 0.3}",
+        _HF_TRAINER,
+    ),
+    Marker(
+        "megatron-lm",
+        "progress",
+        r"\biteration\s+\d+/\s*\d+ \|",
+        " iteration      100/  500000 | consumed samples:        12800 | elapsed time per iteration (ms): 512.3 | "
+        "learning rate: 1.500E-04 | global batch size:   128 | lm loss: 7.913580E+00 | loss scale: 65536.0 |",
+        _MEGATRON,
+    ),
+    Marker(
+        "deepspeed",
+        "progress",
+        r"\bstep=\d+, skipped=\d+, lr=\[",
+        "[Rank 0] step=10, skipped=0, lr=[2e-05], mom=[(0.9, 0.999)]",
+        _DEEPSPEED,
+    ),
+    Marker(
+        "deepspeed",
+        "progress",
+        r"\bepoch=\d+/micro_step=\d+/global_step=\d+",
+        "epoch=0/micro_step=20/global_step=10, RunningAvgSamplesPerSec=95.1, CurrSamplesPerSec=96.3, MemAllocated=1.2GB",
+        _DEEPSPEED,
+    ),
+    Marker(
+        "mmengine",
+        "progress",
+        r"\bEpoch\(train\)\s*\[\d+\]\s*\[\s*\d+/\d+\]|\bIter\(train\)\s*\[\s*\d+/\d+\]",
+        "Epoch(train)  [1][  50/1000]  lr: 2.0000e-02  eta: 0:12:03  time: 0.0732  data_time: 0.0036  memory: 1234  loss: 0.5432",
+        "https://github.com/open-mmlab/mmengine/blob/main/mmengine/runner/log_processor.py",
+    ),
+    Marker(
+        "detectron2",
+        "progress",
+        r"\beta: [\d:]+\s+iter: \d+\s",
+        " eta: 0:12:34  iter: 19  total_loss: 2.134  loss_cls: 0.712  time: 0.3520  data_time: 0.0120  lr: 0.000400  max_mem: 2345M",
+        _DETECTRON2_EVENTS,
+    ),
+    # printed by IterationTimer.after_train, which runs in a ``finally``: after a crash too, so never "finished"
+    Marker(
+        "detectron2",
+        "summary",
+        r"\bOverall training speed: \d+ iterations in\b|\bTotal training time: \d",
+        "Overall training speed: 298 iterations in 0:01:36 (0.3216 s / it)",
+        _DETECTRON2_HOOKS,
+    ),
+    Marker(
+        "keras",
+        "progress",
+        r"^\s*\d+/\d+ (?:\[[=>.]*\]|[━─]+) .*- loss: -?\d",
+        "1875/1875 [==============================] - 3s 2ms/step - loss: 0.2961 - accuracy: 0.9139",
+        "https://keras.io/guides/training_with_built_in_methods/",
+    ),
+    Marker(
+        "tf estimator",
+        "progress",
+        r"\bloss = -?[\d.]+(?:e[-+]?\d+)?, step = \d+",
+        "INFO:tensorflow:loss = 2.3012, step = 1",
+        _TF_HOOKS,
+    ),
+    Marker(
+        "tf estimator", "progress", r"\bglobal_step/sec: [\d.]+", "INFO:tensorflow:global_step/sec: 150.3", _TF_HOOKS
+    ),
+    Marker(
+        "tf estimator",
+        "progress",
+        r"\bSaving checkpoints for \d+ into\b",
+        "INFO:tensorflow:Saving checkpoints for 1000 into /tmp/model/model.ckpt.",
+        _TF_HOOKS,
+    ),
+    # boosting libraries' evaluation lines: XGBoost "[10]\tvalidation_0-rmse:0.31", LightGBM "[100]\tvalid_0's auc: 0.91"
+    # (the iteration in brackets reads like a task tag, which the line preparation strips)
+    Marker(
+        "xgboost/lightgbm",
+        "progress",
+        r"^(?:\[\d+\]\s+)?\w+(?:-[\w@.]+:|'s [\w@]+: )-?\d+\.\d+(?:\s|$)",
+        "[10]\ttrain-rmse:0.31422\teval-rmse:0.33351",
+        "https://xgboost.readthedocs.io/en/stable/python/python_intro.html#training",
+    ),
+    Marker(
+        "catboost",
+        "progress",
+        r"(?:^|\s)learn: -?[\d.]+\s.*\btotal: [\d.]+m?s\s+remaining: ",
+        "0:\tlearn: 0.6854377\ttest: 0.6851032\tbest: 0.6851032 (0)\ttotal: 56.4ms\tremaining: 5.58s",
+        "https://catboost.ai/en/docs/concepts/output-data_training-log",
+    ),
+    Marker(
+        "scikit-learn",
+        "progress",
+        r"^\[CV(?: \d+/\d+)?\] END\b.*\btotal time=\s*[\d.]+s",
+        "[CV 1/5] END ....................C=1, gamma=0.1;, score=0.957 total time=   0.0s",
+        "https://github.com/scikit-learn/scikit-learn/blob/main/sklearn/model_selection/_validation.py",
+    ),
+    Marker(
+        "joblib",
+        "progress",
+        r"\[Parallel\(n_jobs=-?\d+\)\]: Done\s+\d+ (?:out of\s+\d+|tasks)\s+\| elapsed:",
+        "[Parallel(n_jobs=4)]: Done  50 out of  50 | elapsed:    1.2s finished",
+        "https://github.com/joblib/joblib/blob/main/joblib/parallel.py",
+    ),
+    Marker(
+        "fastai",
+        "progress",
+        r"^\s*\d+\s+-?\d+\.\d+\s+-?\d+\.\d+(?:\s+-?\d+\.\d+)*\s+\d{2}:\d{2}\s*$",
+        "0       0.169526    0.021375    0.006766    00:14",
+        _FASTAI,
+    ),
+    # a trial (Ray Tune), an epoch or an evaluation engine (Ignite) completing: a unit of the run, not the run
+    Marker(
+        "ray tune",
+        "progress",
+        r"\bTrial \S+ (?:completed after \d+ iterations|finished iteration \d+) at\b",
+        "Trial train_fn_3e5b1_00000 completed after 10 iterations at 2023-06-21 14:28:31. Total running time: 4s",
+        "https://docs.ray.io/en/latest/tune/tutorials/tune-output.html",
+    ),
+    Marker(
+        "ignite",
+        "progress",
+        r"\bEpoch\[\d+\] Complete\. Time taken:|\bEngine run complete\. Time taken:?\s*\d",
+        "Engine run complete. Time taken: 00:00:10.512",
+        _IGNITE,
+    ),
+    Marker(
+        "mindspore",
+        "progress",
+        r"\bepoch: \d+ step: \d+, loss is -?[\d.]+",
+        "epoch: 1 step: 1875, loss is 0.2963",
+        "https://www.mindspore.cn/docs/en/master/api_python/train/mindspore.train.LossMonitor.html",
+    ),
+    Marker(
+        "paddle hapi",
+        "progress",
+        r"^step\s+\d+/\d+ - loss: ",
+        "step 100/938 - loss: 0.2836 - acc: 0.8906 - 12ms/step",
+        "https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/Model_en.html",
+    ),
+    Marker(
+        "composer",
+        "progress",
+        r"\[epoch=\d+\]\[batch=\d+/\d+\]",
+        "[epoch=1][batch=16/625]: Train loss/train/total: 2.3013",
+        "https://github.com/mosaicml/composer/blob/dev/composer/loggers/console_logger.py",
+    ),
+    Marker(
+        "torchtune",
+        "progress",
+        r"^\d+\|\d+\|Loss: -?[\d.]+",
+        "1|25|Loss: 1.2341: 100%|██████████| 25/25 [00:31<00:00,  1.25s/it]",
+        "https://github.com/pytorch/torchtune/blob/main/recipes/full_finetune_single_device.py",
+    ),
+    Marker(
+        "marian",
+        "progress",
+        r"\bEp\. \d+ : Up\. \d+ : Sen\. [\d,]+ : Cost -?[\d.]+",
+        "Ep. 1 : Up. 1000 : Sen. 512,000 : Cost 5.21493340 * 1,234,567 @ 7,890 after 12,345,678 : Time 123.45s : "
+        "12345.67 words/s : gNorm 0.5678 : L.r. 3.0000e-04",
+        "https://marian-nmt.github.io/docs/",
+    ),
+    Marker(
+        "espnet",
+        "progress",
+        r"^\d+epoch results: \[train\]",
+        "1epoch results: [train] iter_time=0.105, forward_time=0.212, loss=100.1",
+        _ESPNET,
+    ),
+    Marker(
+        "speechbrain",
+        "progress",
+        r"\bepoch: \d+, lr: [\d.e+-]+ - train loss: -?[\d.]+",
+        "epoch: 1, lr: 1.00e+00 - train loss: 2.54 - valid loss: 1.99, valid CER: 35.2, valid WER: 70.5",
+        "https://github.com/speechbrain/speechbrain/blob/develop/speechbrain/utils/train_logger.py",
+    ),
+    Marker(
+        "maxtext",
+        "progress",
+        r"\bcompleted step: \d+, seconds: [\d.]+",
+        "completed step: 9, seconds: 0.395, TFLOP/s/device: 117.345, Tokens/s/device: 2074.7, total_weights: 32768, loss: 10.879",
+        "https://github.com/google/maxtext/blob/main/MaxText/train.py",
+    ),
+    # ----------------------------------------------------------------------------------------------- started
+    Marker("hf trainer", "started", r"\*{3,} Running training \*{3,}", "***** Running training *****", _HF_TRAINER),
+    Marker(
+        "ultralytics",
+        "started",
+        r"^\s*Epoch\s+GPU_mem\s+box_loss\s+cls_loss\b",
+        "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size",
+        _ULTRALYTICS,
+    ),
+    Marker(
+        "fastai",
+        "started",
+        r"^\s*epoch\s+train_loss\s+valid_loss\b",
+        "epoch     train_loss  valid_loss  error_rate  time",
+        _FASTAI,
+    ),
+)
