@@ -20,7 +20,8 @@ _NUM = r"[-+]?(?:nan|inf(?:inity)?|\d+(?:\.\d*)?(?:e[-+]?\d+)?|\.\d+(?:e[-+]?\d+
 # the lowercased line, which is much cheaper than searching a case-insensitive alternation.
 _VALUE = re.compile(r"(?:uracy)?(?:_step|_epoch)?['\"]?\s*[:=]\s*['\"]?(" + _NUM + r")(?![\w.])")
 _PREFIX = re.compile(r"(?:^|[^a-z0-9_])(eval|val|valid|validation|test|train|training|lm)[_ /]$")
-_NUM_BEFORE = re.compile(r"(\d+(?:\.\d+)?)\s*$")
+# the whole number before a unit: `2.5e3 samples/s` is 2500 and `1,234.5 samples/s` is 1234.5 (before: 3 and 234.5)
+_NUM_BEFORE = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*$")
 _NAMES: tuple[tuple[str, str], ...] = (
     ("loss", "loss"),
     ("acc", "accuracy"),
@@ -124,7 +125,9 @@ class MetricTracker:
             if pos > 0:
                 m = _NUM_BEFORE.search(low, max(0, pos - 16), pos)
                 if m:
-                    value = float(m.group(1))
+                    value = float(m.group(1).replace(",", ""))
+                    if not math.isfinite(value):  # `1e400 samples/s`: no rate, and not a metric that went NaN
+                        continue
                     if needle == "s/it":
                         if value <= 0:
                             continue

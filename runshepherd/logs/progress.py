@@ -256,4 +256,7 @@ class ProgressTracker:
         if elapsed <= 0 or gained <= 0:
             return None
         seconds = (1.0 - best.fraction) * elapsed / gained
-        return round(seconds, 1), end + timedelta(seconds=seconds)
+        try:
+            return round(seconds, 1), end + timedelta(seconds=seconds)
+        except OverflowError:  # `epoch 1/99999999999999999999999`: a finish past year 9999 is no ETA (unknown)
+            return None
