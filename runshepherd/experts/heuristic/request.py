@@ -142,7 +142,9 @@ GENERIC = {
 PLACES = {"gpu", "gpus", "cpu", "cpus", "cluster", "slurm", "osmo", "pool", "node", "nodes", "machine", "local"}
 _VERBS = {"train", "fine-tune", "finetune", "pretrain", "pre-train", "evaluate", "eval", "benchmark"}
 _PATH = r"(?<![\w:/.-])((?:~|\.{1,2})?/[\w.~/+-]*[\w~]|[\w.-]+/[\w./+-]*\.[A-Za-z0-9]{1,6})(?![\w/])"
-_FLAG = r"(?<!\S)(--[A-Za-z][\w-]*)(?:=(\S+)|\s+(?!-[-A-Za-z])([^\s,;]+))?"
+# a flag's value may be quoted, spaces and all: `--run-name 'my first run'` (before: the script got `'my`)
+_QUOTED = r"'[^'\n]*'|\"[^\"\n]*\""
+_FLAG = rf"(?<!\S)(--[A-Za-z][\w-]*)(?:=({_QUOTED}|\S+)|\s+(?!-[-A-Za-z])({_QUOTED}|[^\s,;]+))?"
 
 
 def _first(pattern: str, text: str) -> re.Match[str] | None:
@@ -289,6 +291,8 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
     flags: list[tuple[str, str | None]] = []
     for m in re.finditer(_FLAG, text):
         value = m.group(2) or m.group(3)
+        if value is not None and len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
         if value is not None and _MARK.fullmatch(value.strip("\"'")):
             continue  # `--hf-token <secret>`: left out of the job as the warning says, never "[REDACTED:…]" as a value
         if value is not None and value.lower() in _STOP | PLACES:
