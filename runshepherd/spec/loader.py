@@ -68,7 +68,10 @@ def parse_set_values(pairs: Iterable[str], *, cast: bool = True) -> dict[str, An
         key = key.strip()
         if not sep or not key:
             raise RunShepherdError(f"--set {pair!r}: expected KEY=VALUE, e.g. --set epochs=5")
-        out[key] = _cast(value) if cast else value
+        given = _cast(value) if cast else value
+        if key in out and out[key] != given:  # `--set epochs=1 --set epochs=2` silently ran with 2
+            raise RunShepherdError(f"--set {key} is given twice ({out[key]!r}, then {given!r}); give it once")
+        out[key] = given
     return out
 
 
