@@ -72,7 +72,13 @@ def fetch(
     while not near.is_dir() and near != near.parent:  # stage on DEST's filesystem without creating DEST yet
         near = near.parent
     common = _common(urls)
-    staging = Path(tempfile.mkdtemp(prefix=".runshepherd-download-", dir=near))
+    try:
+        staging = Path(tempfile.mkdtemp(prefix=".runshepherd-download-", dir=near))
+    except OSError as exc:  # /proc, /sys, a read-only mount: before, an internal error or "--state-dir" advice
+        raise UsageError(
+            f"cannot write in {near} ({exc.strerror or exc}); nothing was written — choose a folder you can write to "
+            "as DEST"
+        ) from None
     try:
         for url in urls:
             backend.download(url, staging / subfolder(url, workflow_id, common))
