@@ -55,14 +55,23 @@ def best_point(results: list[dict[str, Any]], metric: str | None = None) -> dict
         if have:
             pick = _better(name)
             winner = pick(have, key=lambda r: r["metrics"][name]["last"])
+            value = winner["metrics"][name]["last"]
             return {
                 "metric": name,
                 "point": winner["point"],
                 "index": winner["index"],
-                "value": winner["metrics"][name]["last"],
+                "value": value,
                 "fixed": bool(winner.get("fixes")),  # it ran with a fix: not with the point's own values
+                # points with the very same value: none of them is better (`--repeat` of a seeded run ties)
+                "tied_with": [r["index"] for r in have if r is not winner and r["metrics"][name]["last"] == value],
             }
     return None
+
+
+def tied(best: dict[str, Any]) -> str:
+    """`, tied with #2, #3` when other points reached the very same value (so none of them is the best)."""
+    others = best.get("tied_with") or []
+    return f", tied with {', '.join(f'#{i}' for i in others)}" if others else ""
 
 
 def _fmt(v: float | None) -> str:
@@ -100,7 +109,8 @@ def table_markdown(results: list[dict[str, Any]], best: dict[str, Any] | None) -
     if best:
         fixed = " — it ran with the fix marked †, not with these values" if best.get("fixed") else ""
         rows.append(
-            f"\nBest point: #{best['index']} ({best['point']}) by {best['metric']} = {_fmt(best['value'])}{fixed}."
+            f"\nBest point: #{best['index']} ({best['point']}) by {best['metric']} = {_fmt(best['value'])}"
+            f"{tied(best)}{fixed}."
         )
     else:
         rows.append("\nBest point: none (no completed point reported a metric to compare).")

@@ -112,9 +112,11 @@ def status_lines(record: dict[str, Any], values_of: Callable[[str], dict[str, An
         head += f"\n{reason(record['canceled'])}: final — no point starts, resubmits or is fixed after it"
     tail = []
     if record.get("best"):
+        from runshepherd.sweep.results import tied
+
         b = record["best"]
         fixed = " (it ran with a fix, not with these values)" if b.get("fixed") else ""
-        tail.append(f"best: #{b['index']} ({b['point']}) by {b['metric']} = {b['value']:.4g}{fixed}")
+        tail.append(f"best: #{b['index']} ({b['point']}) by {b['metric']} = {b['value']:.4g}{tied(b)}{fixed}")
     if record.get("artifact"):
         tail.append(f"comparison: {record['artifact']}")
     return [head, *lines, *tail]
