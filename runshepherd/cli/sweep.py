@@ -95,6 +95,11 @@ def prepare(
     swept = parse_sweeps(sweeps)
     check_keys(swept, defaults, spec.name, text)
     seed_key = next((k for k in SEED_KEYS if k in defaults), None)
+    # a value the sweep sets itself would silently replace the --set one (`--sweep lr=0.1,0.2 --set lr=0.3`)
+    by_sweep = [*swept, *([seed_key] if repeat > 1 and seed_key else [])]
+    if both := next((k for k in by_sweep if k in set_values), None):
+        how = f"--sweep {both}=…" if both in swept else f"--repeat {repeat}, which sets it to 0..{repeat - 1}"
+        raise UsageError(f"{both} is set by --set and by {how}: each point would use the sweep's value — drop one")
     points_values = expand(swept, repeat, seed_key=seed_key)
     ctx.check_pool(pool, "--pool")
     sid = session or new_session_id()
