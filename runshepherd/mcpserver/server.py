@@ -125,6 +125,15 @@ def build_server(ctx: CliContext, *, cadence: float | None = None, sessions: Ses
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
 
+def _loopback_ip(host: str) -> bool:
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def parse_http(value: str) -> tuple[str, int]:
     """HOST:PORT on this machine's loopback only: the server has no authentication, and its tools start, answer
     and cancel runs (code runs on this host), so an address others can reach is refused, not warned about."""
@@ -132,7 +141,7 @@ def parse_http(value: str) -> tuple[str, int]:
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise UsageError(f"--http {value!r}: use HOST:PORT, e.g. 127.0.0.1:8765")
     host = host.strip("[]")
-    if host not in LOOPBACK and not host.startswith("127."):
+    if host not in LOOPBACK and not _loopback_ip(host):  # a name like 127.x.example.com may resolve anywhere
         raise UsageError(
             f"--http {value!r}: the MCP server has no authentication and its tools start and cancel runs, so it "
             f"listens on this machine only — use 127.0.0.1:{port} (from another machine: an SSH tunnel, "
