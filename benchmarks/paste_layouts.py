@@ -5,13 +5,14 @@ how the log looks, never what it says: markdown bold/italics around error lines,
 pytest's ``E   `` failure prefix, ANSI colour codes, Jupyter/IPython 8 tracebacks, CRLF line ends, the prefixes
 loggers and launchers put before each line (a Python logging timestamp, ``[rank0]:``, Ray's ``(pid=123)``, docker
 compose's ``worker-1  | ``), an editor's or ``cat -n``'s line-number gutter, VS Code's ``Exception has occurred: X``
-popup, an exception whose message is printed on the next line, soft-wrapped long lines and a collapsed
-``<details>`` block. A diagnoser that reads logs rather than layouts gives the same label before and after
+popup, an exception whose message is printed on the next line, soft-wrapped long lines, a collapsed
+``<details>`` block and the whole log as one JSON string (an API response's body, a notebook's stored output). A diagnoser that reads logs rather than layouts gives the same label before and after
 (``bench_diagnosis.py --invariance`` counts the cases whose label changes).
 """
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Callable
@@ -298,6 +299,19 @@ def html_entities(text: str, rnd: random.Random) -> str:
     return _join([ln.translate(table) for ln in _lines(text)], text)
 
 
+def json_string(text: str, rnd: random.Random) -> str:
+    """The whole log as one JSON string (escaped newlines, quotes and control characters on one line): the body of
+    a JSON API response (``{"detail": "…"}``), a notebook's stored stream output (nbformat's ``"text"``, which may be
+    one string), or the string alone."""
+    body = json.dumps(text)
+    style = rnd.choice(["bare", "api", "notebook"])
+    if style == "api":
+        return '{"status": "error", "detail": ' + body + "}\n"
+    if style == "notebook":
+        return '{"name": "stderr", "output_type": "stream", "text": ' + body + "}\n"
+    return body + "\n"
+
+
 LAYOUTS: dict[str, Layout] = {
     "bold": bold,
     "italics": italics,
@@ -323,10 +337,11 @@ LAYOUTS: dict[str, Layout] = {
     "kubectl_prefix": kubectl_prefix,
     "hard_wrap": hard_wrap,
     "html_entities": html_entities,
+    "json_string": json_string,
 }
 
 
-MIXABLE = [n for n in LAYOUTS if n not in ("soft_wrap", "hard_wrap")]
+MIXABLE = [n for n in LAYOUTS if n not in ("soft_wrap", "hard_wrap", "json_string")]
 
 
 def mixed(text: str, rnd: random.Random) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from runshepherd.diagnosis import formats
-from runshepherd.diagnosis.paste import unpaste
+from runshepherd.diagnosis.paste import unjson, unpaste, unpopup
 from runshepherd.diagnosis.prefilter import Alternatives, AnyGate, Gated, fold, prefilter_enabled
 
 # Prefixes, applied repeatedly: ISO/OSMO/bracketed timestamps, [task][osmo], [rank0]:, "0: ", glog "E0509 12:00:00.1 12 f.cc:3]".
@@ -382,7 +382,8 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
     in_tb = False
     ipy = False  # inside an IPython frame: its numbered source lines are code
     ignored = False  # inside a traceback Python printed after "Exception ignored in …" (it was not raised)
-    cleaned = unpaste(raw_lines)
+    raw_lines, decoded = unjson(raw_lines)  # a log pasted as one JSON string: its own lines
+    raw_lines, cleaned = unpopup(raw_lines, unpaste(decoded))  # a debugger's popup in Python's traceback order
     for i, (raw, clean) in enumerate(zip(raw_lines, cleaned, strict=True)):
         text = _normalised(strip_prefix(clean), cleaned, i)
         folded = fold(text)

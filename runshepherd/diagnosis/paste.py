@@ -5,11 +5,14 @@ arrives with terminal colour codes (or their remains once the escape character i
 a forum's typography (curly quotes, ``–lr``, no-break spaces) or HTML entities, inside a markdown fence, an
 indented code block or a collapsed ``<details>`` block, with a column on every line that the pasting tool or the
 launcher added (docker compose's ``worker-1  | ``, ``kubectl logs --prefix``, a ``cat -n`` or editor gutter, a
-markdown list or quote, ``[rank0]:``, a timestamp), as an IPython traceback, or soft- or hard-wrapped at a
-terminal's width. None of that changes what the log says, so none of it may change the verdict.
+markdown list or quote, ``[rank0]:``, a timestamp), as an IPython traceback or a debugger's exception popup, soft-
+or hard-wrapped at a terminal's width, or as JSON (one string with escaped line breaks, a notebook's list of lines).
+None of that changes what the log says, so none of it may change the verdict.
 
 :func:`unpaste` returns, per raw line, the line as the rules should read it (the raw line stays the evidence, and
-the line count and order never change). A column is removed only when the whole log carries it (most of its
+the line count and order never change; :func:`unjson` and :func:`unpopup`, which run around it, cut a JSON string
+into its lines and put a popup's frames above its error, each raw part still the evidence). A column is removed
+only when the whole log carries it (most of its
 non-empty lines, the same shape; a gutter's numbers counting up), never because one line happens to start that way.
 ``benchmarks/bench_diagnosis.py --invariance`` measures how many labels each layout still changes.
 """
@@ -17,6 +20,7 @@ non-empty lines, the same shape; a gutter's numbers counting up), never because 
 from __future__ import annotations
 
 import html
+import json
 import os
 import re
 
@@ -131,16 +135,22 @@ _COMPOSE = re.compile(r"^[A-Za-z0-9][\w.-]*\s*\| ")
 
 
 # a line that starts a record of its own, never the wrapped-over rest of the line above it: indentation, a frame, a
-# traceback header or chain marker, an exception line, a program's or logger's name or a bracketed tag before a colon
+# traceback header or chain marker, an exception line, a program's or logger's name or a bracketed tag before a colon,
+# a severity (a level word, glog's one-letter ``E0530``/``W ``; not any capitalised word: a wrap may put ``LIMIT ***``
+# or ``CUDA`` first)
 _RECORD_HEAD = (
     r"File \"|Traceback \(|During handling|The above exception|\(\w+\)"
     r"|(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception)\b"
     r"|[\w.-]+: (?:[Ee]rror|ERROR|[Ww]arning|WARNING|[Ff]atal|FATAL|[Nn]ote|INFO)\b"
+    r"|(?:ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE|NOTICE|FATAL|CRITICAL|SEVERE|PANIC)\b|[A-Z][A-Z_]+:|[IWEFD](?:\d{4})? "
+    # a program named by its path (``/bin/bash: line 1: …``), NCCL's ``host:pid:tid [dev]`` column
+    r"|(?:/[\w.+-]+)+: |\S+:\d+:\d+ \[\d+\]"
 )
-_RECORD_START = re.compile(rf"^(?:\s|[A-Z]+\b|{_RECORD_HEAD})")
+_RECORD_START = re.compile(rf"^(?:\s|{_RECORD_HEAD})")
 # a hard wrap cuts inside words and before spaces: its rest may open with one space or a capital ("U 0; 15.77 GiB"),
 # never with an indent
 _HARD_RECORD_START = re.compile(rf"^(?:\s\s|\t|{_RECORD_HEAD})")
+_CUT_REST = re.compile(r"[a-z0-9_./\\]")
 _COLUMNS = re.compile(r"\S {3,}\S")  # a table row (squeue, kubectl get, nvidia-smi) ends at its last column
 _PROGRESS_BAR = re.compile(r"\d%\||[\d.]+ ?(?:it/s|s/it)\]")  # a progress bar ends its own line
 WRAP_MIN, WRAP_MAX, WRAP_SLACK, WRAP_LINES = 60, 300, 12, 6
@@ -152,9 +162,10 @@ def _unwrapped(lines: list[str]) -> list[str]:
 
     A line that reaches the log's width (its longest line, 60-300 characters, within ``WRAP_SLACK``) is read
     joined with the lines that carry on from it: each one after a line that reached the width, none that starts a
-    record of its own (indentation, a frame, an exception, a prefix, a ``name: error`` head), none after a line
-    that ended a sentence. Indented lines, table rows and progress bars end where they end. The lines after it
-    keep their own reading too: a wrong join only makes one line read longer.
+    record of its own (indentation, a frame, an exception, a prefix, a ``name: error`` head, a severity, a program
+    named by its path), none after a line that ended a sentence (closing quotes and brackets aside). Table rows and
+    progress bars end where they end; indented lines too, unless a terminal cut them inside a word or path. The
+    lines after it keep their own reading too: a wrong join only makes one line read longer.
     """
     lengths = [len(ln) for ln in lines]
     width = max(lengths, default=0)
@@ -175,14 +186,20 @@ def _unwrapped(lines: list[str]) -> list[str]:
     sep = "" if hard else " "
     out = list(lines)
     for i, ln in enumerate(lines):
-        if not full[i] or i + 1 >= len(lines) or ln[:1].isspace() or _PROGRESS_BAR.search(ln) or _COLUMNS.search(ln):
+        if not full[i] or i + 1 >= len(lines) or _PROGRESS_BAR.search(ln) or _COLUMNS.search(ln.strip()):
+            continue
+        # an indented line (a frame, quoted code) is cut only by a terminal, at the width exactly, and its rest goes
+        # on inside a word or a path (``line 1318, in do_open``, ``3.7.egg/…``), never as a new sentence or a rule
+        indented = ln[:1].isspace()
+        if indented and not (hard and _CUT_REST.match(lines[i + 1])):
             continue
         joined, j = ln, i + 1
         while j < len(lines) and j - i <= WRAP_LINES and full[j - 1]:
             nxt = lines[j]
             if (
                 not nxt.strip()
-                or lines[j - 1].rstrip()[-1:] in ".!?"  # a sentence ended where the line did
+                or (indented and not _CUT_REST.match(nxt))
+                or lines[j - 1].rstrip().rstrip("\"')]}`*")[-1:] in ".!?"  # a sentence ended where the line did
                 or nxt[:8] == lines[j - 1][:8]  # the next of a run of like records
                 or (_HARD_RECORD_START if hard else _RECORD_START).match(nxt)
                 or strip_prefix(nxt) != nxt
@@ -247,6 +264,135 @@ def uncolumned(line: str) -> str:
     for col in (_COMPOSE, *_LAUNCHER, _GUTTER):
         line = col.sub("", line, count=1)
     return line
+
+
+# A log that reached the paste as JSON: the whole log one JSON string (a JSON API's ``{"detail": "…\\n…"}``, a
+# notebook's stored output ``"text": "…\\n…"``, a string printed with repr-like escapes), or a list of JSON strings,
+# one per line (nbformat's multiline ``"text": ["line\\n", …]`` and ``"traceback": [...]``). RFC 8259 §7 strings: a
+# quote, then characters or backslash escapes, then a quote.
+_JSON_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+_ESCAPED_NEWLINE = re.compile(r"(?<!\\)((?:\\\\)*)\\n")  # a ``\n`` escape (not an escaped backslash before an n)
+_LIST_ITEM = re.compile(r'^\s*"((?:[^"\\]|\\.)*)",?\s*$')
+# the JSON around the string: an object's opening and its other members up to the key of the log's string
+# (``{"name": "stderr", "output_type": "stream", "text": ``), carried by the transport, not by the log
+_FRAMING = re.compile(r'^\s*[\[{]?(?:\s*"[^"\\]*"\s*:\s*(?:"(?:[^"\\]|\\.)*"|[-\w.]+)\s*,)*\s*(?:"[^"\\]*"\s*:)?\s*$')
+# a line of a JSON document's own structure: a bracket, or a member whose value is a scalar or opens an array/object
+_STRUCTURE = re.compile(r'^\s*(?:[\[\]{}],?|"[^"\\]*"\s*:\s*(?:"(?:[^"\\]|\\.)*"|[-\w.]+|\[|\{)?,?)\s*$')
+MIN_ESCAPED_LINES = 2  # a string holding a log holds line breaks; one (a message's own) is not a log
+
+
+def unjson(raw_lines: list[str]) -> tuple[list[str], list[str]]:
+    """(raw, decoded) lines of a log pasted as JSON: each JSON string that holds line breaks cut at them (the raw
+    part, verbatim from the paste, stays the evidence; the decoded part is what the rules read), and a list of
+    one-line JSON strings read line by line. Any other log comes back as it is, twice."""
+    items = _mostly_items(raw_lines)
+    if not items and not any("\\n" in ln for ln in raw_lines):
+        return raw_lines, raw_lines
+    raws: list[str] = []
+    decoded: list[str] = []
+    for ln in raw_lines:
+        if items and _STRUCTURE.match(ln):
+            raws.append(ln)
+            decoded.append("")  # the notebook's own JSON ("text": [, "output_type": "stream",, ]): not the log's
+            continue
+        m = _LIST_ITEM.match(ln) if items else None
+        cut = [(p, _decoded(p)) for p in _escaped_lines(m.group(1))] if m is not None else _cut(ln)
+        for raw, text in cut or [("", "")]:
+            raws.append(raw)
+            decoded.append(text)
+    return raws, decoded
+
+
+def _escaped_lines(body: str) -> list[str]:
+    """A JSON string's body cut at its ``\\n`` escapes (raw parts; none for its own final line break)."""
+    parts = _ESCAPED_NEWLINE.split(body)
+    # split() keeps the escaped backslashes before each \n as separators: they end the part before
+    out = [parts[k] + (parts[k + 1] if k + 1 < len(parts) else "") for k in range(0, len(parts), 2)]
+    return out[:-1] if len(out) > 1 and not out[-1] else out
+
+
+def _mostly_items(lines: list[str]) -> bool:
+    """Most lines are one JSON string each (nbformat's list of lines)."""
+    head = [ln for ln in lines[:40] if ln.strip().strip("[]{},")][:20]
+    if not head or sum(ln.lstrip().startswith('"') for ln in head) < MIN_SHARE * len(head):
+        return False
+    nonempty = [ln for ln in lines if ln.strip() and not _STRUCTURE.match(ln)]
+    return len(nonempty) >= 3 and sum(_LIST_ITEM.match(ln) is not None for ln in nonempty) >= MIN_SHARE * len(nonempty)
+
+
+def _cut(line: str) -> list[tuple[str, str]]:
+    """One raw line as (raw, decoded) parts: a JSON string in it that holds line breaks becomes its lines, the text
+    around it its own parts; a line without one is one part."""
+    out: list[tuple[str, str]] = []
+    at = 0
+    for m in _JSON_STRING.finditer(line):
+        body = m.group(1)
+        if len(_ESCAPED_NEWLINE.findall(body)) < MIN_ESCAPED_LINES or _decoded(body) is body:
+            continue  # (not a JSON string: a quoted Windows path, "C:\\Users\\name\\new", has escapes JSON has not)
+        head = line[at : m.start()]
+        if head.strip() and not _FRAMING.match(head):
+            out.append((head, head))
+        out.extend((part, _decoded(part)) for part in _escaped_lines(body))
+        at = m.end()
+    if not out:
+        return [(line, line)]
+    tail = line[at:]
+    if tail.strip() not in ("", "}", "]", ",", "},", "],", '"}'):
+        out.append((tail, tail))
+    return out
+
+
+def _decoded(part: str) -> str:
+    """A JSON string's part with its escapes read (``\\"`` ``\\t`` ``\\u001b``); as it is when it does not decode."""
+    if "\\" not in part:
+        return part
+    try:
+        text = json.loads(f'"{part}"')
+    except ValueError:
+        return part
+    return text if isinstance(text, str) else part
+
+
+# VS Code's debugger shows an exception as a popup: "Exception has occurred: TypeError", the message on the next line,
+# then the call stack as Python prints it but without the "Traceback" header and with the exception before its
+# frames. Read in Python's order (frames, then "TypeError: message") so the frames are above the error they raised.
+_POPUP = re.compile(r"^\s*Exception has occurred: ((?:[A-Za-z_][\w.]*\.)?[A-Z]\w*)\s*$")
+_POPUP_FRAME = re.compile(r'^\s*File "[^"]+", line \d+')
+
+
+def unpopup(raws: list[str], cleaned: list[str]) -> tuple[list[str], list[str]]:
+    """(raw, cleaned) lines with each VS Code exception popup put in Python's traceback order: the popup's head
+    read as the traceback's header, its frames next, its message last as ``Type: message``. The raw lines move
+    with their readings (each stays the evidence for what it says); a popup without frames after it is left as
+    it is."""
+    if not any("Exception has occurred" in ln for ln in cleaned):
+        return raws, cleaned
+    order = list(range(len(cleaned)))
+    read = list(cleaned)
+    i = 0
+    while i < len(cleaned):
+        m = _POPUP.match(cleaned[i])
+        if m is None:
+            i += 1
+            continue
+        has_msg = i + 1 < len(cleaned) and cleaned[i + 1].strip() and not _POPUP_FRAME.match(cleaned[i + 1])
+        start = i + 2 if has_msg else i + 1
+        end = start
+        while end < len(cleaned) and (_POPUP_FRAME.match(cleaned[end]) or cleaned[end][:1].isspace()):
+            end += 1
+        if not any(_POPUP_FRAME.match(cleaned[k]) for k in range(start, end)):
+            i += 1
+            continue
+        read[i] = "Traceback (most recent call last):"
+        if has_msg:
+            read[i + 1] = f"{m.group(1)}: {cleaned[i + 1].strip()}"
+            order[i + 1 : end] = list(range(start, end)) + [i + 1]
+        else:
+            order[i + 1 : end] = list(range(start, end))
+        i = end
+    if order == list(range(len(cleaned))) and read == cleaned:
+        return raws, cleaned
+    return [raws[k] for k in order], [read[k] for k in order]
 
 
 def unpaste(raw_lines: list[str]) -> list[str]:

@@ -238,8 +238,9 @@ FAMILY = family(
             0.86,
         ),
         # TensorFlow's file systems report an OS error as "<path>; <strerror>" (tsl/platform/errors.h, IOError:
-        # StrCat(context, "; ", strerror(errno))), raised as NotFoundError when the path is not there
-        pat(r"errors_impl\.NotFoundError: (?P<path>[^\s;]+);(?:\s|$)", 0.82, flags=0),
+        # StrCat(context, "; ", strerror(errno))), raised as NotFoundError when the path is not there (a debugger's
+        # popup names the class alone: "Exception has occurred: NotFoundError")
+        pat(r"(?:errors_impl\.|^)NotFoundError: (?P<path>[^\s;]+);(?:\s|$)", 0.82, flags=0),
         # huggingface_hub's refusal of an id it has no repository or revision for (utils/_http.py: "Repository Not
         # Found for url: …", "Revision Not Found for url: …")
         pat(r"\b(?:Repository|Revision) Not Found for url: ", 0.8, flags=0),

@@ -8,13 +8,14 @@ whose label some layout changed before the paste normalisation, runshepherd/diag
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
 import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
-from runshepherd.diagnosis.paste import uncolumned, unpaste
+from runshepherd.diagnosis.paste import uncolumned, unjson, unpaste, unpopup
 
 from .families.real import dev_case
 
@@ -152,3 +153,65 @@ def test_one_line_cut_at_a_terminal_width_is_joined_but_not_at_another_width() -
     )
     assert unpaste(["step 1", msg[:80], msg[80:]])[1] == msg
     assert unpaste(["step 1", msg[:81], msg[81:]])[1] == msg[:81]
+
+
+@pytest.mark.parametrize("case_id", ["a-0099", "h-0008", "p-0031", "j-0020"])
+@pytest.mark.parametrize("style", ["bare", "api", "notebook_list"])
+def test_a_log_pasted_as_json_keeps_its_label_and_quotes_the_paste(case_id: str, style: str) -> None:
+    """A log that reached the paste as JSON (RFC 8259 strings): one string with escaped line breaks, as the body of
+    an API response, or nbformat's list of one-line strings (``"text": ["line\\n", …]``). It is read line by line;
+    the evidence is a verbatim part of what was pasted."""
+    text, record = dev_case(case_id)
+    if style == "bare":
+        pasted = json.dumps(text) + "\n"
+    elif style == "api":
+        pasted = '{"status": "error", "detail": ' + json.dumps(text) + "}\n"
+    else:
+        pasted = json.dumps({"name": "stderr", "output_type": "stream", "text": text.splitlines(True)}, indent=1)
+    d = diagnose_log_text(pasted, case_id)
+    assert d.label == record["label"]
+    assert all(e in pasted for e in d.evidence)
+
+
+def test_a_quoted_windows_path_or_one_escaped_break_is_not_a_json_log() -> None:
+    raws, read = unjson(['OSError: cannot open "C:\\Users\\name\\new\\nets\\model.pt"'])
+    assert raws == read == ['OSError: cannot open "C:\\Users\\name\\new\\nets\\model.pt"']
+    one = ['msg="connection reset\\nretrying" level=error']
+    assert unjson(one) == (one, one)
+
+
+@pytest.mark.parametrize("case_id", ["p-0026", "m-0034", "p-0001", "j-0065"])
+def test_a_vscode_popup_is_read_in_pythons_order(case_id: str) -> None:
+    """VS Code's debugger shows "Exception has occurred: T", the message, then the frames: read as Python prints it
+    (frames above the error), so the frame that raised it still decides; every evidence line is the paste's own."""
+    text, record = dev_case(case_id)
+    pasted = LAYOUTS.apply("vscode", text, case_id)
+    d = diagnose_log_text(pasted, case_id)
+    assert d.label == record["label"] and all(e in pasted for e in d.evidence)
+    raws, read = unpopup(*[pasted.splitlines()] * 2)
+    assert sorted(raws) == sorted(pasted.splitlines())  # the same lines, moved, none made up
+    assert read.index("Traceback (most recent call last):") < next(i for i, r in enumerate(read) if "File " in r)
+
+
+@pytest.mark.parametrize(
+    ("layout", "case_id"), [("soft_wrap", "x-0006"), ("soft_wrap", "b-0061"), ("hard_wrap", "h-0036")]
+)
+def test_a_wrap_that_starts_a_line_with_a_capital_word_or_cuts_a_frame_is_read_whole(layout: str, case_id: str) -> None:
+    # x-0006, b-0061: Slurm's "… DUE TO TIME" / "LIMIT ***" (an all-caps word is no record of its own); h-0036: a
+    # terminal cut an indented frame line inside its path ("…/client.py", lin" / "e 1300, in _send_request")
+    text, record = dev_case(case_id)
+    assert diagnose_log_text(LAYOUTS.apply(layout, text, case_id), case_id).label == record["label"]
+
+
+def test_an_indented_line_takes_no_new_record_and_a_quoted_sentence_ends() -> None:
+    lines = [
+        "x" * 60,
+        "  what():  [enforce fail at device.cc:88] ifa != nullptr. Unable to find address for: eth0",
+        "Aborted (core dumped)",
+        '"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!"' + " " * 12,
+        "Aborted (core dumped)",
+    ]
+    width = max(len(ln) for ln in lines)
+    lines = [ln.ljust(width) if i in (1, 3) else ln for i, ln in enumerate(lines)]
+    read = unpaste(lines)
+    assert "Aborted" not in read[1] and "Aborted" not in read[3]
