@@ -133,7 +133,7 @@ FAMILY = family(
         # enum names in the runtime API (cudaError_t) and the driver API (CUresult), and the runtime's own strings
         # for the ones not matched above (cudaGetErrorString): no device or one busy in exclusive mode (100, 46),
         # driver and runtime that do not fit (35, 803, 804, 34 = a stub libcuda), no binary or PTX for this GPU
-        # (209, 218, 221, 222), hardware faults (214, 220). Sources: cudaError in
+        # (200 "device kernel image is invalid", 209, 218, 221, 222), hardware faults (214, 220). Sources: cudaError in
         # https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html and CUresult in
         # https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html. Left out: the codes a kernel's own
         # bug produces (illegal address 700, launch failure 719, invalid value 1, invalid device ordinal 101).
@@ -148,7 +148,7 @@ FAMILY = family(
         ),
         pat(
             r"all CUDA-capable devices are busy or unavailable|system has unsupported display driver / cuda driver"
-            r" combination|PTX JIT compiler library not found|CUDA driver is a stub library"
+            r" combination|PTX JIT compiler library not found|CUDA driver is a stub library|device kernel image is invalid"
             r"|uncorrectable NVLink error was detected",
             0.84,
         ),

@@ -54,6 +54,10 @@ ROOT_WORDS = (
         r"|\bgated (?:repo|model)\b",
         0.62,
         "access being refused (permission, login or token)",
+        # the CUDA runtime's stream-capture errors (cudaErrorStreamCaptureUnsupported, 900: "operation not permitted
+        # when stream is capturing", https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html): a CUDA
+        # graph capturing code that may not run under capture, not access refused
+        unless=r"\bwhen stream is capturing\b|\bstream capture\b",
     ),
     words(
         r"\bauthenticat\w*\b(?:[^.]|\.\S){0,40}\b(?:fail\w*|error|required|invalid)\b|\b(?:invalid|expired|missing|bad|revoked)"

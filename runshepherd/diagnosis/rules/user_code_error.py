@@ -48,6 +48,8 @@ def _root_exception(ctx: Context) -> list[Signal]:
             continue
         is_root = idx == root
         strength = 0.66 if is_root else 0.58
+        if short not in _KEPT and _speaks_of_another_family(ln.text):
+            strength = YIELDED  # a carrier of another family's failure: the engine reads its words (rootline.py)
         if chained_after(block.lines, idx):
             strength -= 0.05
         detail = f": {msg[:160]}" if msg else ""
@@ -66,6 +68,33 @@ def _root_exception(ctx: Context) -> list[Signal]:
     return out
 
 
+# A generic exception (ValueError, RuntimeError, OSError, AssertionError, a library's own class) only carries a
+# message: when the message speaks another family's documented vocabulary (a path not found, a package not compiled
+# with CUDA, a time limit, a rejected setting) and none of this family's, the exception is that failure raised through
+# Python, not evidence of a bug in the program. Its signal then drops below the engine's floor (MIN_STRENGTH), and the
+# engine's backoff reads the root line by the families' vocabularies (a weak verdict, < 0.8, that says it is one line's
+# reading). Python's built-in exceptions about the program's own values keep it (TypeError "applied to an object of
+# inappropriate type", IndexError, NameError, UnboundLocalError, ZeroDivisionError, RecursionError:
+# https://docs.python.org/3/library/exceptions.html), whatever words their message holds; so do the exceptions whose
+# type names a family (ImportError, FileNotFoundError, PermissionError, MemoryError): that family's own rules decide
+# them (a circular import of the user's own modules is an ImportError that stays a code error).
+YIELDED = 0.45
+_KEPT = frozenset(
+    {"TypeError", "IndexError", "NameError", "UnboundLocalError", "ZeroDivisionError", "RecursionError"}
+    | {"ImportError", "ModuleNotFoundError", "FileNotFoundError", "PermissionError", "MemoryError", "OutOfMemoryError"}
+)
+
+
+def _speaks_of_another_family(text: str) -> bool:
+    """The exception line reads as another family's vocabulary and not as this family's."""
+    from runshepherd.diagnosis.rootline import read_text  # rootline reads the registry this package fills
+    from runshepherd.diagnosis.rules.family import FAMILIES
+
+    if read_text(text, {"user_code_error"}) is not None:
+        return False
+    return read_text(text, set(FAMILIES) - {"user_code_error", "unknown", "validation_error"}) is not None
+
+
 # Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): the words of Python's built-in exceptions
 # (TypeError "not subscriptable", "not callable", AttributeError "has no attribute", IndexError "out of range",
 # NameError "is not defined") and of tensor libraries' shape and dtype checks ("size mismatch", "mat1 and mat2")
@@ -77,8 +106,16 @@ ROOT_WORDS = (
         r"|\bnot subscriptable\b|\bnot callable\b|\bnot iterable\b|\bunsupported operand\b|\bobject of type\b"
         r"|\bindex (?:\d+ )?(?:is )?out of (?:range|bounds)\b|\breferenced before assignment\b|\bis not defined\b"
         r"|\btakes \d+ positional\b|\bunexpected keyword argument\b|\bmissing \d+ required positional\b"
-        r"|\bunhashable\b|\bcan(?:'|no)t convert\b|\bnot JSON serializable\b|\bdivision by zero\b"
+        r"|\bunhashable\b|\bcan(?:'|no)t (?:be )?convert(?:ed)?\b|\bnot JSON serializable\b|\bdivision by zero\b"
         r"|\bbroadcast together\b|\brecursion depth\b|\bnot supported between instances\b",
+        0.6,
+        "a mistake in the program's own code (a shape, a type, an attribute)",
+    ),
+    # two sizes or shapes of the program's own data that must agree (torch/nn/functional.py: "Target size ({}) must be
+    # the same as input size ({})"; "The size of tensor a (3) must match the size of tensor b (4)")
+    words(
+        r"\b(?:shapes?|sizes?|dimensions?|dims?|lengths?|ranks?)\b(?:[^.]|\.\S){0,60}\bmust (?:be the same|match|agree"
+        r"|have the same|be equal)\b",
         0.6,
         "a mistake in the program's own code (a shape, a type, an attribute)",
     ),

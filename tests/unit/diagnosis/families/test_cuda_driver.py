@@ -171,3 +171,11 @@ def test_cuda_errors_a_kernel_bug_produces_are_not_the_driver() -> None:
 def test_root_line_vocabulary_reads_cuda_driver(case_id: str, quoted: str) -> None:
     """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
     assert_read_as(case_id, "cuda_driver", quoted)
+
+
+def test_the_runtimes_string_for_an_invalid_kernel_image() -> None:
+    """cudaErrorInvalidKernelImage (200) in cudaGetErrorString's words, as Triton re-raises it: the binaries do not
+    fit the GPU or driver (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html); not an image
+    pull, whatever the word "image" says."""
+    log = "RuntimeError: Triton Error [CUDA]: device kernel image is invalid\n"
+    assert diagnose_log_text(log).label == "cuda_driver"

@@ -79,3 +79,44 @@ def test_an_exception_whose_message_is_on_the_next_line_is_read_with_it() -> Non
 def test_root_line_vocabulary_reads_user_code_error(case_id: str, quoted: str) -> None:
     """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
     assert_read_as(case_id, "user_code_error", quoted)
+
+
+def _traceback(frame: str, exc: str) -> str:
+    return f'Traceback (most recent call last):\n  File "{frame}", line 12, in run\n    do_it()\n{exc}\n'
+
+
+@pytest.mark.parametrize(
+    ("exc", "label"),
+    [
+        # torchvision's C++ ops on a CPU-only build (csrc/ops/*.cpp: "Not compiled with CUDA support")
+        ("RuntimeError: Not compiled with CUDA support", "missing_dependency"),
+        # asyncio.wait_for's timeout, raised as a bare class with no message
+        ("asyncio.exceptions.TimeoutError", "timeout"),
+        # a path the program was given that is not there, raised as a RuntimeError
+        ("RuntimeError: Dataset directory /data/imagenet/train does not exist", "file_not_found"),
+    ],
+)
+def test_a_generic_exception_that_speaks_another_familys_words_is_that_failure(exc: str, label: str) -> None:
+    """ValueError, RuntimeError, AssertionError, a library's own class: they only carry a message. When the message
+    speaks another family's vocabulary and none of this family's, the verdict is that family, weakly (a rule's
+    wording, or one line's reading), not a bug in the program."""
+    d = diagnose_log_text(_traceback("/opt/conda/lib/python3.10/site-packages/lib/core.py", exc))
+    assert d.label == label and d.confidence < 0.8, d
+
+
+@pytest.mark.parametrize(
+    "exc",
+    [
+        # CPython's own TypeError for a str indexed by a str: a built-in exception about the program's own values
+        # keeps its reading whatever words ("must be") its message holds
+        "TypeError: string indices must be integers, not 'str'",
+        # torch/nn/functional.py binary_cross_entropy_with_logits: "Target size ({}) must be the same as input size ({})"
+        "ValueError: Target size (torch.Size([4, 5])) must be the same as input size (torch.Size([20]))",
+        # torch's conversion check for a value out of a dtype's range (c10/util/TypeCast.h)
+        "RuntimeError: value cannot be converted to type at::Half without overflow",
+        "KeyError: 'fl_eiou_gamma'",
+    ],
+)
+def test_an_error_about_the_programs_own_values_stays_a_code_error(exc: str) -> None:
+    d = diagnose_log_text(_traceback("train.py", exc))
+    assert (d.label, d.confidence) == ("user_code_error", 0.66), d
