@@ -50,13 +50,14 @@ _REDUCE = (
 )
 
 
-# a kill the line says someone or something else sent: the job's owner or an administrator (LSF's TERM_OWNER "job
-# killed by owner", TERM_ADMIN "job killed by root or an administrator",
-# https://www.ibm.com/docs/SSWRJV_10.1.0/lsf_admin/termination_reasons_lsf.html), a scheduler's command, a signal
-# that is not SIGKILL ("killed by signal: Aborted"); not the kernel, its OOM killer or a cgroup
-_KILLED_BY_SOMEONE = (
-    r"\bkilled by (?!(?:the |an? )?(?:kernel|oom|out[- ]of[- ]memory|cgroup|memory|signal:? (?:9|SIGKILL|Killed)\b"
-    r"|SIGKILL\b))"
+# a kill the line gives another sender or cause for: the job's owner or an administrator (LSF's TERM_OWNER "job killed
+# by owner", TERM_ADMIN "job killed by root or an administrator", TERM_BUCKET_KILL "job killed with bkill -b"), a limit
+# that is not memory (TERM_PROCESSLIMIT "job killed after reaching LSF process limit", TERM_THREADLIMIT,
+# https://www.ibm.com/docs/SSWRJV_10.1.0/lsf_admin/termination_reasons_lsf.html), a signal that is not SIGKILL
+# ("killed by signal: Aborted"); not the kernel, its OOM killer, a cgroup, SIGKILL or a memory or swap limit
+_KILLED_FOR_ANOTHER_REASON = (
+    r"\bkilled (?:and \w+ )?(?:by|with|after|due to|because|for)\b(?![^.;]*\b(?:memory|mem|oom|out[- ]of[- ]memory|swap|rss"
+    r"|cgroup|kernel|SIGKILL|signal:? (?:9|Killed))\b)"
 )
 # Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): gpu_oom's memory words, said of no device
 ROOT_WORDS = (
@@ -79,7 +80,7 @@ ROOT_WORDS = (
         r"|\bmemory (?:usage )?limit\b",
         0.56,
         "a process killed the way the kernel's out-of-memory killer kills (SIGKILL), or a memory limit",
-        unless=f"{ON_A_DEVICE}|{_KILLED_BY_SOMEONE}",
+        unless=f"{ON_A_DEVICE}|{_KILLED_FOR_ANOTHER_REASON}",
     ),
     # the same SIGKILL report in a Chinese locale (glibc's zh_CN strsignal: "已杀死")
     words(r"已杀死", 0.56, "a process killed the way the kernel's out-of-memory killer kills (SIGKILL)"),

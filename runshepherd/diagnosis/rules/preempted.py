@@ -62,6 +62,8 @@ ROOT_WORDS = (
         r"|\bpre-empt\w*|\bnode failure\b|\brequeu\w*\b|\binterruption notice\b|\bgraceful node shutdown\b",
         0.6,
         "the job being preempted or its node taken away",
+        # (a job its owner killed and requeued, LSF's TERM_REQUEUE_OWNER, is the owner's act, not the platform's)
+        unless=r"\bby (?:the |its )?owner\b",
     ),
     # the node under the job went away: a node the cluster marks dead or not ready, shut down under its pods
     # (Kubernetes' NodeNotReady, NodeShutdown; Ray's "node … has been marked dead"; a node that died)

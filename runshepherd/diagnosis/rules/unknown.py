@@ -53,10 +53,14 @@ def _generic_failure(ctx: Context) -> list[Signal]:
 
 
 # LSF's termination reasons for a job its owner killed (TERM_OWNER "Job killed by owner", TERM_FORCE_OWNER "Job killed
-# by owner without time for cleanup", https://www.ibm.com/docs/SSWRJV_10.1.0/lsf_admin/termination_reasons_lsf.html):
+# by owner without time for cleanup", TERM_REQUEUE_OWNER "Job killed and requeued by owner", TERM_BUCKET_KILL "Job
+# killed with bkill -b", https://www.ibm.com/docs/SSWRJV_10.1.0/lsf_admin/termination_reasons_lsf.html):
 # a person's own cancel (``bkill``), not a failure; there is no failure family for it, so the verdict stays "unknown"
 # and says who ended the job
-_OWNER_KILL = re.compile(r"\bTERM_(?:FORCE_)?OWNER\b|\bjob killed by (?:its |the )?owner\b", re.IGNORECASE)
+_OWNER_KILL = re.compile(
+    r"\bTERM_(?:FORCE_|REQUEUE_)?OWNER\b|\bTERM_BUCKET_KILL\b|\bjob killed (?:and requeued )?by (?:its |the )?owner\b",
+    re.IGNORECASE,
+)
 _OWNER_KILL_G = Gated.of(_OWNER_KILL)
 
 

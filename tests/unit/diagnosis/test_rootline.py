@@ -120,7 +120,19 @@ def test_a_kill_someone_else_sent_is_not_the_oom_killers() -> None:
     assert "killed by its owner" in d.explanation and "memory" not in d.explanation
     assert _reading("TERM_ADMIN: job killed by root or an administrator.\n") != "host_oom"
     assert read_dev("w-0027") is None or read_dev("w-0027").label != "host_oom"  # type: ignore[union-attr]
-    # the kernel's kill and a bare "Killed" still read as memory
+    # a limit that is not memory (TERM_PROCESSLIMIT, TERM_THREADLIMIT) is no memory kill; the owner's bkill -b
+    # (TERM_BUCKET_KILL) and kill-and-requeue (TERM_REQUEUE_OWNER) are the owner's act, not a preemption
+    assert _reading("TERM_PROCESSLIMIT: job killed after reaching LSF process limit.\n") is None
+    assert _reading("TERM_THREADLIMIT: job killed after reaching LSF thread limit.\n") is None
+    for line in (
+        "TERM_BUCKET_KILL: job killed with bkill -b.",
+        "TERM_REQUEUE_OWNER: job killed and requeued by owner.",
+    ):
+        d = diagnose_log_text(line + "\n")
+        assert d.label == "unknown" and "killed by its owner" in d.explanation, line
+    # a memory or swap limit, the kernel's kill and a bare "Killed" still read as memory
+    assert _reading("TERM_MEMLIMIT: job killed after reaching LSF memory usage limit.\n") == "host_oom"
+    assert _reading("RuntimeError: DataLoader worker (pid 7) is killed by signal: Killed.\n") == "host_oom"
     assert _reading("Out of memory: Killed process 1234 (python)\n") == "host_oom"
     assert _reading("/var/spool/slurmd/job123/slurm_script: line 9: 4242 Killed  python train.py\n") == "host_oom"
 
