@@ -488,12 +488,33 @@ class ChatSession:
             return None, None
         return d.session, d.values
 
+    def _not_this_chats_run(self, intent: Intent, what: str) -> str | None:
+        """Downloads and apps here are of this chat's current run. A chat with no run, or a request naming another
+        workflow, is told so and shown the command: before, "download tiny-1 to X" in a new chat said "the run has
+        not finished" of a run that had completed, and with a run of its own would have offered that run's."""
+        d = self.current
+        mine = {d.workflow_id, d.session} if d is not None else set()
+        named = intent.workflow if intent.workflow and intent.workflow not in mine else None
+        if d is not None and named is None:
+            return None
+        whose = f"{named} is not this chat's current run" if named else "this chat has not started a run yet"
+        if what == "download":
+            wf = named or "WF"
+            return (
+                f"{whose}: downloads here are of this chat's current run — for {named or 'a workflow'}: "
+                f"orchestrate status {wf} (its output URLs), then orchestrate download URL DIR"
+            )
+        return f"{whose}: apps here are saved from this chat's current run, at the end of its session"
+
     def do_download(self, intent: Intent) -> None:
+        if (other := self._not_this_chats_run(intent, "download")) is not None:  # before the gate: never a yes for it
+            self.say(other)
+            return
         if self._answer_gate("download"):
             return
         sid, values = self._finished()
         if not values or not values.get("outputs"):
-            self.say("there are no outputs to download yet" + ("" if values else " (the run has not finished)"))
+            self.say("there are no outputs to download yet" + ("" if values else " (this chat's run has not ended)"))
             return
         if values.get("downloaded"):
             self.say(f"already downloaded to {values.get('download_dir')}")
@@ -517,6 +538,9 @@ class ChatSession:
         self.say(f"● download  {len(got)} file(s) → {dest}")
 
     def do_save_app(self, intent: Intent) -> None:
+        if (other := self._not_this_chats_run(intent, "save_app")) is not None:  # before the gate: never a yes for it
+            self.say(other)
+            return
         if self._answer_gate("save_app"):
             return
         sid, values = self._finished()
