@@ -12,7 +12,7 @@ import re
 
 from runshepherd.diagnosis import formats
 from runshepherd.diagnosis.errorblock import _ERRORISH_G, _FAILING, _INFO_LEVEL, Line
-from runshepherd.diagnosis.prefilter import Gated
+from runshepherd.diagnosis.prefilter import Alternatives, Gated
 
 # A failure that the program itself retried: a retry notice right after it, then proof that the retry worked
 # (an explicit success line, or the run finishing normally with no repeat of the same failure).
@@ -119,7 +119,7 @@ def progressed_after(lines: list[Line], idx: int, steps: int = 2, skip: frozense
     summary (``wandb: train_loss 4.5044``) from an exit hook, after the traceback that ended the run."""
     seen: set[str] = set()
     for ln in lines[idx + 1 :]:
-        if ln.text in seen or ln.index in skip or not _PROGRESS_G.search(ln.text, ln.folded):
+        if ln.text in seen or ln.index in skip or not is_progress(ln):
             continue
         if ln.text.startswith("wandb:"):
             continue
@@ -187,11 +187,19 @@ _PROGRESS = re.compile(
     r"|^\s*\d+/\d+(?:\s+-?\d+(?:\.\d+)?(?:e[-+]?\d+)?[KMG]?){4,}\s*$"
     # evaluation results: lm-evaluation-harness's table (a value column then "±" and its stderr: "|acc |0.5734|±
     # |0.0049|"), scikit-learn's classification_report header ("precision    recall  f1-score   support")
-    r"|\|\s*-?\d*\.\d+\s*\|\s*±\s*\|\s*-?\d*\.\d+\s*\||^\s+precision\s+recall\s+f1-score\s+support\s*$"
-    f"|{formats.pattern_of('progress')}",
+    r"|\|\s*-?\d*\.\d+\s*\|\s*±\s*\|\s*-?\d*\.\d+\s*\||^\s+precision\s+recall\s+f1-score\s+support\s*$",
     re.IGNORECASE,
 )
 _PROGRESS_G, _STARTED_G = Gated.of(_PROGRESS), Gated.of(_STARTED)
+# the documented progress lines, each alternative behind its own literal gate (_PROGRESS runs ungated on every line)
+_DOC_PROGRESS = Alternatives.of(formats.compiled("progress"))
+
+
+def is_progress(ln: Line) -> bool:
+    """The line reports the run's work going on (steps, losses, a moving bar, a documented progress line)."""
+    return bool(_PROGRESS_G.search(ln.text, ln.folded)) or _DOC_PROGRESS.found(ln.text, ln.folded)
+
+
 # a summary of the work done that the emitter prints as the loop ends, also when it ends by an exception (detectron2's
 # after_train runs in a ``finally``): progress in a log with no error, never a sign the run went on past one
 _SUMMARY_G = Gated.of(formats.compiled("summary"))
@@ -356,9 +364,7 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
         if _FINISHED_G.search(ln.text, ln.folded):
             return "finished", ln
     # a bar loading the model's weights or fetching files is the run's start-up, not its work going on
-    progress = next(
-        (ln for ln in lines if _PROGRESS_G.search(ln.text, ln.folded) and not _LOADING_BAR.search(ln.text)), None
-    )
+    progress = next((ln for ln in lines if is_progress(ln) and not _LOADING_BAR.search(ln.text)), None)
     progress = progress or next(
         (ln for ln in lines if (ln.usable and _LOSS_KEY.search(ln.text)) or _SUMMARY_G.search(ln.text, ln.folded)),
         None,

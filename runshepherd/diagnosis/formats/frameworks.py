@@ -70,7 +70,53 @@ MARKERS: tuple[Marker, ...] = (
         "done training in 3550.4 seconds",
         "https://github.com/facebookresearch/fairseq/blob/main/fairseq_cli/train.py",
     ),
+    # early stopping is a normal end: Keras' EarlyStopping callback, Lightning's (a monitored metric that stopped
+    # improving; its "is not finite" stop is a diverging run and is not this), spaCy's train loop saving the pipeline
+    Marker(
+        "keras",
+        "finished",
+        r"^Epoch \d+: early stopping\s*$",
+        "Epoch 15: early stopping",
+        "https://github.com/keras-team/keras/blob/master/keras/src/callbacks/early_stopping.py",
+    ),
+    Marker(
+        "lightning",
+        "finished",
+        r"\bdid not improve in the last \d+ records\. Best score: -?[\d.]+\. Signaling Trainer to stop\.",
+        "Monitored metric val_loss did not improve in the last 3 records. Best score: 0.123. Signaling Trainer to stop.",
+        "https://github.com/Lightning-AI/pytorch-lightning/blob/master/src/lightning/pytorch/callbacks/early_stopping.py",
+    ),
+    Marker(
+        "spacy",
+        "finished",
+        r"^(?:✔|\[\+\]) Saved pipeline to output directory",
+        "✔ Saved pipeline to output directory",
+        "https://github.com/explosion/spaCy/blob/master/spacy/training/loop.py",
+    ),
+    # fairseq-generate's score line, once the whole test set was generated
+    Marker(
+        "fairseq",
+        "finished",
+        r"\bGenerate \w+ with beam=\d+: BLEU\d? = [\d.]+",
+        "Generate test with beam=5: BLEU4 = 34.28, 67.3/42.4/28.9/20.1 (BP=1.000, ratio=1.012, syslen=131156, reflen=129625)",
+        "https://github.com/facebookresearch/fairseq/blob/main/fairseq_cli/generate.py",
+    ),
+    # Prefect: a flow run ending Completed (a task run ending Completed is progress; Failed/Crashed is a failure record)
+    Marker(
+        "prefect",
+        "finished",
+        r"\bFlow run '[^']+' - Finished in state Completed\(",
+        "10:00:05.123 | INFO    | Flow run 'fantastic-starling' - Finished in state Completed()",
+        "https://docs.prefect.io/v3/get-started/quickstart",
+    ),
     # ---------------------------------------------------------------------------------------------- progress
+    Marker(
+        "prefect",
+        "progress",
+        r"\bTask run '[^']+' - Finished in state Completed\(",
+        "09:43:26.144 | INFO    | Task run 'fetch-b4598a4a-0' - Finished in state Completed()",
+        "https://docs.prefect.io/v3/get-started/quickstart",
+    ),
     Marker(
         "hf trainer",
         "progress",
@@ -256,6 +302,20 @@ MARKERS: tuple[Marker, ...] = (
         "https://github.com/google/maxtext/blob/main/MaxText/train.py",
     ),
     # ----------------------------------------------------------------------------------------------- started
+    Marker(
+        "hydra",
+        "started",
+        r"^(?:\[HYDRA\]\s*)?Launching \d+ jobs? locally\s*$",  # the [HYDRA] tag reads like a task tag (stripped)
+        "[HYDRA] Launching 2 jobs locally",
+        "https://hydra.cc/docs/tutorials/basic/running_your_app/multi-run/",
+    ),
+    Marker(
+        "spacy",
+        "started",
+        r"^(?:E\s+)?#\s+LOSS [A-Z_0-9]+\s",  # "E " is also pytest's failure prefix (stripped)
+        "E    #       LOSS TOK2VEC  LOSS NER  ENTS_F  ENTS_P  ENTS_R  SCORE ",
+        "https://github.com/explosion/spaCy/blob/master/spacy/training/loop.py",
+    ),
     Marker("hf trainer", "started", r"\*{3,} Running training \*{3,}", "***** Running training *****", _HF_TRAINER),
     Marker(
         "ultralytics",
@@ -270,5 +330,13 @@ MARKERS: tuple[Marker, ...] = (
         r"^\s*epoch\s+train_loss\s+valid_loss\b",
         "epoch     train_loss  valid_loss  error_rate  time",
         _FASTAI,
+    ),
+    # ------------------------------------------------------------------------------------------------ failed
+    Marker(
+        "prefect",
+        "failed",
+        r"\b(?:Flow|Task) run '[^']+' - Finished in state (?:Failed|Crashed)\(",
+        "10:00:05.123 | ERROR   | Flow run 'fantastic-starling' - Finished in state Failed('Flow run encountered an exception.')",
+        "https://docs.prefect.io/v3/get-started/quickstart",
     ),
 )

@@ -1,5 +1,5 @@
 """Inference servers' lines that show a healthy server: up and listening (``started``), answering requests
-(``progress``)."""
+(``progress``); and the infrastructure checks people run on a cluster (nccl-tests, the CUDA samples, llama-bench)."""
 
 from __future__ import annotations
 
@@ -131,5 +131,51 @@ MARKERS: tuple[Marker, ...] = (
         "INFO 05-01 10:00:10 [loggers.py:116] Engine 000: Avg prompt throughput: 12.3 tokens/s, Avg generation throughput: "
         "45.6 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 0.4%, Prefix cache hit rate: 0.0%",
         "https://github.com/vllm-project/vllm/blob/main/vllm/v1/metrics/loggers.py",
+    ),
+    # ------------------------------------------------------------------------------ benchmarks and GPU checks
+    # infrastructure tests that ran to the end and passed: nccl-tests' summary, the CUDA samples' verdict,
+    # llama-bench's result rows
+    Marker(
+        "nccl-tests",
+        "finished",
+        r"^#\s*Out of bounds values : 0 OK",
+        "# Out of bounds values : 0 OK",
+        "https://github.com/NVIDIA/nccl-tests/blob/master/src/common.cu",
+    ),
+    # its bandwidth summary is printed whatever the check found: progress, never a sign it went on past an error
+    Marker(
+        "nccl-tests",
+        "summary",
+        r"^#\s*Avg bus bandwidth\s*: [\d.]+",
+        "# Avg bus bandwidth    : 52.9753",
+        "https://github.com/NVIDIA/nccl-tests/blob/master/src/common.cu",
+    ),
+    Marker(
+        "cuda samples",
+        "finished",
+        r"^Result = PASS\s*$",
+        "Result = PASS",
+        "https://github.com/NVIDIA/cuda-samples/blob/master/Samples/1_Utilities/deviceQuery/deviceQuery.cpp",
+    ),
+    Marker(
+        "llama-bench",
+        "finished",
+        r"^\|.*\|\s*(?:pp|tg)\d+(?:\s*@\s*d\d+)?\s*\|\s*[\d.]+ ± [\d.]+\s*\|\s*$",
+        "| llama 7B Q4_0                  |   3.56 GiB |     6.74 B | CUDA       |  99 |         pp512 |  4000.12 ± 10.21 |",
+        "https://github.com/ggml-org/llama.cpp/blob/master/tools/llama-bench/README.md",
+    ),
+    Marker(
+        "nccl-tests",
+        "failed",
+        r"^#\s*Out of bounds values : [1-9]\d* FAILED",
+        "# Out of bounds values : 3 FAILED",
+        "https://github.com/NVIDIA/nccl-tests/blob/master/src/common.cu",
+    ),
+    Marker(
+        "cuda samples",
+        "failed",
+        r"^Result = FAIL(?:ED)?\s*$",
+        "Result = FAIL",
+        "https://github.com/NVIDIA/cuda-samples/blob/master/Samples/1_Utilities/deviceQuery/deviceQuery.cpp",
     ),
 )
