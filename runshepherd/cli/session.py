@@ -296,6 +296,30 @@ def _refuse_a_question(request: str | None, spec: Path | None) -> None:
 
     if request and spec is None and (command := cli_command_for(request)) is not None:
         raise UsageError(f"{request!r} asks about a workflow; it is not a job to run — use: {command}")
+    if request and spec is None and (named := _spec_named(request)) is not None:
+        raise UsageError(
+            f"{named} is a workflow spec, not a script or data the plan can use — run it with: "
+            f"orchestrate run --spec {named} (its default-values: --set KEY=VALUE)"
+        )
+
+
+def _spec_named(request: str) -> str | None:
+    """A workflow spec named in a request with no script (`"run examples/train-classifier.yaml"`): planning it
+    asked whether to train the demo on it as data. A YAML file that is not a spec (a script's config) is not one."""
+    import re
+
+    if re.search(r"[\w./~-]+\.(?:py|sh)\b", request):
+        return None
+    for name in re.findall(r"(?<![\w/.-])([\w./~-]+\.ya?ml)\b", request):
+        path = Path(name).expanduser()
+        try:
+            with path.open("rb") as f:
+                head = f.read(65536) if path.is_file() else b""
+        except OSError:
+            continue
+        if re.search(rb"^workflow\s*:", head, re.M):
+            return name
+    return None
 
 
 def check_settings(ctx: CliContext) -> None:
