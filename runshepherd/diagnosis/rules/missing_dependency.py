@@ -340,8 +340,17 @@ FAMILY = family(
         pat(r"Could not find a version that satisfies the requirement (?P<pkg>\S+)", 0.84),
         pat(r"No matching distribution found for (?P<pkg>\S+)", 0.84),
         # (a circular import of the user's own modules, or a file named like the package, is the code's: "cannot
-        # import name 'x' from partially initialized module 'y' (most likely due to a circular import)")
-        pat(r"ImportError: cannot import name '(?P<name>\w+)'(?!.*partially initialized module)", 0.8),
+        # import name 'x' from partially initialized module 'y' (most likely due to a circular import)"; so is a name
+        # missing from one of the project's own files: CPython names the module's file after it, "cannot import name
+        # %R from %R (%S)" in Python/ceval.c import_from, and a file outside site-packages, dist-packages and the
+        # standard library (lib/pythonX.Y) is the project's, not an installed release; not a package's __init__.py,
+        # which often re-exports names behind an import that failed quietly, such as a missing optional dependency)
+        pat(
+            r"ImportError: cannot import name '(?P<name>\w+)'(?!.*partially initialized module)"
+            r"(?! from '[\w.]+' \((?![^)]*(?:[/\\](?:site|dist)-packages[/\\]|[/\\][Ll]ib[/\\]python\d))[^)]*"
+            r"[/\\](?!__init__\.py)\w+\.py\)\s*$)",
+            0.8,
+        ),
         # a library module that lacks a name the code uses: the installed version is older or newer than the one the
         # code was written for (NumPy 1.24 removed np.float, torch.compile came with torch 2.0, Python 3.10 moved
         # collections.Mapping); a module of the user's own code, or a partially initialised one, is the code's

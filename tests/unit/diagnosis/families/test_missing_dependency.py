@@ -166,10 +166,29 @@ def test_a_library_module_without_a_name_the_code_uses_is_a_release_to_pin() -> 
         "import)\n",
         "ImportError: cannot import name 'Net' from partially initialized module 'models' (most likely due to a "
         "circular import) (/home/u/proj/models.py)\n",
+        # CPython names the module's file ("cannot import name %R from %R (%S)", Python/ceval.c import_from): one of
+        # the project's own files, outside site-packages and the standard library, lacks the name
+        "ImportError: cannot import name 'update_fn' from 'helpers' (/home/u/proj/helpers.py)\n",
     ],
 )
 def test_the_users_own_modules_and_circular_imports_stay_code_errors(log: str) -> None:
     assert diagnose_log_text(log).label == "user_code_error"
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        "/opt/conda/lib/python3.10/site-packages/markupsafe/__init__.py",  # an installed release
+        "/usr/lib/python3.10/collections/__init__.py",  # the standard library of another Python
+        "C:\\Python310\\Lib\\site-packages\\markupsafe\\__init__.py",
+        # a project's package __init__ re-exporting names behind an import that failed quietly
+        "/home/u/LLaVA/llava/model/__init__.py",
+        "unknown location",
+    ],
+)
+def test_a_name_missing_from_an_installed_module_is_a_release_to_pin(where: str) -> None:
+    d = diagnose_log_text(f"ImportError: cannot import name 'soft_unicode' from 'markupsafe' ({where})\n")
+    assert d.label == "missing_dependency"
 
 
 @pytest.mark.parametrize(
