@@ -779,15 +779,13 @@ class ChatSession:
         )
 
     def do_explain_workflow(self, intent: Intent) -> None:
-        from runshepherd.reports.explain import explain_spec
+        from runshepherd.reports.explain import explain_workflow
 
         wid = self._wid(intent)
         if not wid:
             self.say("which workflow? say its id, e.g. 'what does workflow tiny-1 do'")
             return
-        b = self.ctx.backend
-        notes = [n for p in b.pools() for n in p.notes]
-        self.say(explain_spec(b.spec(wid, template=True), workflow_id=wid, backend_notes=notes).text)
+        self.say(explain_workflow(self.ctx.backend, wid).text)
 
     def do_explain_failure(self, intent: Intent) -> None:
         d = self.current

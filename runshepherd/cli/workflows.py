@@ -469,12 +469,9 @@ def resources(ctx: CliContext, pool: str | None, as_json: bool) -> None:
 
 
 def explain(ctx: CliContext, workflow_id: str, as_json: bool) -> None:
-    from runshepherd.reports.explain import explain_spec
+    from runshepherd.reports.explain import explain_workflow
 
-    backend = ctx.backend
-    text = backend.spec(workflow_id, template=True)  # explain_spec redacts what it shows
-    notes = [n for p in backend.pools() for n in p.notes]
-    result = explain_spec(text, workflow_id=workflow_id, backend_notes=notes)
+    result = explain_workflow(ctx.backend, workflow_id)
     if as_json:
         ctx.print_json(result.model_dump(mode="json"))
     else:

@@ -118,12 +118,10 @@ def diagnose(ctx: CliContext, workflow_id: str) -> DiagnoseResult:
 
 
 def explain(ctx: CliContext, workflow_id: str) -> Explanation:
-    from runshepherd.reports.explain import explain_spec
+    from runshepherd.reports.explain import explain_workflow
 
     check_id(workflow_id, "workflow id")
-    text = ctx.backend.spec(workflow_id, template=True)  # explain_spec redacts what it shows
-    notes = [n for p in ctx.backend.pools() for n in p.notes]
-    return explain_spec(text, workflow_id=workflow_id, backend_notes=notes)
+    return explain_workflow(ctx.backend, workflow_id)
 
 
 def validate(

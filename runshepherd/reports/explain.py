@@ -31,6 +31,9 @@ class Explanation(BaseModel):
     name: str
     tasks: list[TaskExplanation]
     parameters: dict[str, Any] = Field(default_factory=dict)
+    parameters_are_template_defaults: bool = Field(
+        False, description="the run was submitted with other values than these: `tasks` show what ran"
+    )
     notes: list[str] = Field(default_factory=list)
     text: str
 
@@ -72,11 +75,21 @@ def _tasks(wf: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def explain_workflow(backend: Any, workflow_id: str) -> Explanation:
+    """A submitted workflow: its template for the parameters, the spec it was submitted as for what runs. Before,
+    a run submitted with `--set epochs=7 --set lr=0.3` was explained as running `--epochs 3 --lr 0.5`."""
+    notes = [n for p in backend.pools() for n in p.notes]
+    template = backend.spec(workflow_id, template=True)  # explain_spec redacts what it shows
+    return explain_spec(template, workflow_id=workflow_id, backend_notes=notes, ran=backend.spec(workflow_id))
+
+
 def explain_spec(
-    spec_text: str, *, workflow_id: str | None = None, backend_notes: list[str] | None = None
+    spec_text: str, *, workflow_id: str | None = None, backend_notes: list[str] | None = None, ran: str | None = None
 ) -> Explanation:
     """Explain the spec as stored (never pre-redacted: a redacted value can break its YAML quoting); every value
-    shown is redacted here, so no caller prints a literal secret."""
+    shown is redacted here, so no caller prints a literal secret. ``ran``: the spec as the run was submitted;
+    when the template's defaults do not give it, what runs is read from it and the defaults are said to be only
+    the template's."""
     from runshepherd.logs import redact
     from runshepherd.spec.loader import split_default_values
     from runshepherd.spec.render import render_template
@@ -84,6 +97,10 @@ def explain_spec(
     body, defaults, _ = split_default_values(spec_text)
     rendered, _ = render_template(body, defaults, lenient=True)
     data = yaml.safe_load(rendered) or {}
+    as_ran = yaml.safe_load(split_default_values(ran)[0]) if ran is not None else None
+    overridden = isinstance(as_ran, dict) and as_ran != data
+    if overridden:
+        data = as_ran
     wf = data.get("workflow") or {}
     tasks = []
     for t in _tasks(wf):
@@ -133,7 +150,12 @@ def explain_spec(
         )
     defaults = {k: redact(v)[0] if isinstance(v, str) else v for k, v in defaults.items()}
     if defaults:
-        lines.append("parameters: " + ", ".join(f"{k}={v}" for k, v in defaults.items()))
+        said = ", ".join(f"{k}={v}" for k, v in defaults.items())
+        lines.append(
+            f"template defaults: {said} (this run was submitted with other values: its command above is what ran)"
+            if overridden
+            else f"parameters: {said}"
+        )
     notes = list(backend_notes or [])
     lines += [f"note: {n}" for n in notes]
     return Explanation(
@@ -141,6 +163,7 @@ def explain_spec(
         name=name,
         tasks=tasks,
         parameters=defaults,
+        parameters_are_template_defaults=overridden,
         notes=notes,
         text=redact("\n".join(lines))[0],
     )
