@@ -62,38 +62,17 @@ _BENIGN = re.compile(
     r"|(?:Attempted loss scale|loss scale(?:r)?|Reducing loss scale|reducing loss scale)\b.*(?:to|->)\s*\d"
     r"|OVERFLOW! Rank \d+ Skipping step"
     r"|Could not load dynamic library"
-    r"|Unable to register cu(?:DNN|FFT|BLAS) factory"
-    r"|TF-TRT Warning"
     r"|\b(?:falling|falls|fell) back (?:to|on)\b|\bfallback to\b|No GPU/TPU found"  # it carries on another way
-    r"|oneDNN custom operations are on"
     r"|retrying in \d|Retrying \(Retry\("
-    r"|NCCL INFO"
     # a resumed run naming the preemption it recovered from, and a missing file the program chose to skip
     r"|\b(?:previous|last|earlier) (?:attempt|run|job) (?:was|got) preempted|resum\w* (?:after|from) (?:a )?preemption"
     r"|not found\b.{0,60}\bskipp(?:ed|ing)\b|\bskipp(?:ed|ing)\b.{0,40}\bnot found\b"
-    r"|tokenizers: The current process just got forked"
-    r"|This (?:TensorFlow binary|message) is"
+    r"|This message is"
     r"|waitForInput: socket .* timed out after 0ms"
-    # error-severity (absl ``E0000``) lines XLA, TensorFlow and gRPC print on healthy runs: the slow-operation
-    # alarm during compilation (xla/service/slow_operation_alarm.cc: "Constant folding an instruction is taking
-    # > 1s", "The operation took 2.1s"), the GPU timer's warm-up notice, gRPC's shutdown timeout at exit
-    # (init.cc "grpc_wait_for_shutdown_with_timeout() timed out"), the duplicate registration notices of TF's
-    # CUDA plugins and computation placer, grappler's layout optimiser giving up on one node
-    r"|Constant folding an instruction is taking|^The operation took [\dhms.]+$"
-    r"|Delay kernel timed out: measured time has sub-optimal accuracy"
-    r"|grpc_wait_for_shutdown_with_timeout\(\) timed out|computation placer already registered"
-    r"|meta_optimizer\.cc:\d+\] (?:layout|remapper|arithmetic_optimizer|constant_folding) failed"
-    # wandb's system monitor when NVML cannot read a GPU counter: the run goes on
-    r"|wandb: ERROR Failed to sample metric"
-    # Ray's optional dashboard UI failing to start (ray/_private/services.py logs these at ERROR and goes on
-    # without it: "Failed to start the dashboard", "Couldn't read dashboard.log file", "Failed to read dashboard.err")
-    r"|services\.py:\d+ -- (?:Failed to start the dashboard|Error should be written to 'dashboard\.log'"
-    r"|Couldn't read dashboard\.log file|Failed to read dashboard\.err file)"
-    # xFormers at import on a machine without Triton (Windows): it names the missing module and carries on
-    r"|A matching Triton is not available, some optimizations will not be enabled|Error caught was: No module named 'triton'"
     # info-level C++ log lines (c10d, NCCL, glog-in-brackets): ``[I socket.cpp:480] ...``
     r"|^\[I(?:\d{4} [\d:.]+)?\s*(?:\d+\s+)?[\w./-]+\.(?:cpp|cc|cu|h|hpp):\d+\]"
-    # the harmless lines the emitters document (slurmstepd's cgroup housekeeping, conda's activate refusal, …)
+    # the harmless lines the emitters document (TensorFlow/XLA start-up notices, NCCL INFO, slurmstepd's cgroup
+    # housekeeping, conda's activate refusal, …: formats/noise.py)
     f"|{formats.pattern_of('benign')}",
     re.IGNORECASE,
 )

@@ -48,4 +48,115 @@ MARKERS: tuple[Marker, ...] = (
         "This behaviour is the source of the following dependency conflicts.",
         "https://pip.pypa.io/en/stable/topics/dependency-resolution/",
     ),
+    # TensorFlow/XLA at start-up: the CUDA plugins registered twice (error severity, harmless), TF-TRT missing,
+    # oneDNN's numerics notice, the CPU-instructions notice
+    Marker(
+        "tensorflow/xla",
+        "benign",
+        r"Unable to register cu(?:DNN|FFT|BLAS) factory",
+        "E0000 00:00:1717000000.123456   12345 cuda_dnn.cc:8310] Unable to register cuDNN factory: Attempting to "
+        "register factory for plugin cuDNN when one has already been registered",
+        "https://github.com/openxla/xla/blob/main/xla/stream_executor/cuda/cuda_dnn.cc",
+    ),
+    Marker(
+        "tensorflow",
+        "benign",
+        r"TF-TRT Warning",
+        "W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: Could not find TensorRT",
+        "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/compiler/tf2tensorrt/utils/py_utils.cc",
+    ),
+    Marker(
+        "tensorflow",
+        "benign",
+        r"oneDNN custom operations are on",
+        "I tensorflow/core/util/port.cc:113] oneDNN custom operations are on. You may see slightly different numerical "
+        "results due to floating-point round-off errors from different computation orders.",
+        "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/core/util/port.cc",
+    ),
+    Marker(
+        "tensorflow",
+        "benign",
+        r"This TensorFlow binary is",
+        "This TensorFlow binary is optimized to use available CPU instructions in performance-critical operations.",
+        "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/core/platform/cpu_feature_guard.cc",
+    ),
+    # error-severity (absl ``E0000``) lines XLA, TensorFlow and gRPC print on healthy runs: the slow-operation alarm
+    # during compilation, the GPU timer's warm-up notice, gRPC's shutdown timeout at exit, the computation placer's
+    # duplicate registration, grappler's optimisers giving up on one node
+    Marker(
+        "xla",
+        "benign",
+        r"Constant folding an instruction is taking|^The operation took [\dhms.]+$",
+        "Constant folding an instruction is taking > 1s:",
+        "https://github.com/openxla/xla/blob/main/xla/service/slow_operation_alarm.cc",
+    ),
+    Marker(
+        "xla",
+        "benign",
+        r"Delay kernel timed out: measured time has sub-optimal accuracy",
+        "Delay kernel timed out: measured time has sub-optimal accuracy. There may be a missing warmup execution, please investigate in Nsight Systems.",
+        "https://github.com/openxla/xla/blob/main/xla/stream_executor/gpu/gpu_timer.cc",
+    ),
+    Marker(
+        "grpc",
+        "benign",
+        r"grpc_wait_for_shutdown_with_timeout\(\) timed out",
+        "E0000 00:00:1717000000.123456 12345 init.cc:232] grpc_wait_for_shutdown_with_timeout() timed out.",
+        "https://github.com/grpc/grpc/blob/master/src/core/lib/surface/init.cc",
+    ),
+    Marker(
+        "xla",
+        "benign",
+        r"computation placer already registered",
+        "computation placer already registered. Please check linkage and avoid linking the same target more than once.",
+        "https://github.com/openxla/xla/blob/main/xla/service/computation_placer.cc",
+    ),
+    Marker(
+        "tensorflow grappler",
+        "benign",
+        r"meta_optimizer\.cc:\d+\] (?:layout|remapper|arithmetic_optimizer|constant_folding) failed",
+        "E tensorflow/core/grappler/optimizers/meta_optimizer.cc:954] layout failed: INVALID_ARGUMENT: Size of values 0 does not match size of permutation 4 @ fanin shape",
+        "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/core/grappler/optimizers/meta_optimizer.cc",
+    ),
+    # NCCL's debug output (NCCL_DEBUG=INFO): informational by definition
+    Marker(
+        "nccl",
+        "benign",
+        r"NCCL INFO",
+        "node01:1234:1250 [0] NCCL INFO NET/IB : No device found.",
+        "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html#nccl-debug",
+    ),
+    # huggingface/tokenizers when the process forks after using its thread pool: it disables parallelism and goes on
+    Marker(
+        "tokenizers",
+        "benign",
+        r"tokenizers: The current process just got forked",
+        "huggingface/tokenizers: The current process just got forked, after parallelism has already been used. Disabling parallelism to avoid deadlocks...",
+        "https://github.com/huggingface/tokenizers/blob/main/bindings/python/src/utils/parallelism.rs",
+    ),
+    # wandb's system monitor when NVML cannot read a GPU counter: the run goes on
+    Marker(
+        "wandb",
+        "benign",
+        r"wandb: ERROR Failed to sample metric",
+        "wandb: ERROR Failed to sample metric: Not Supported",
+        "https://github.com/wandb/wandb/blob/main/wandb/sdk/internal/system/assets/gpu.py",
+    ),
+    # Ray's optional dashboard UI failing to start: services.py logs it at ERROR and goes on without it
+    Marker(
+        "ray",
+        "benign",
+        r"services\.py:\d+ -- (?:Failed to start the dashboard|Error should be written to 'dashboard\.log'"
+        r"|Couldn't read dashboard\.log file|Failed to read dashboard\.err file)",
+        "2024-01-01 10:00:00,000\tERROR services.py:1329 -- Failed to start the dashboard , return code 1",
+        "https://github.com/ray-project/ray/blob/master/python/ray/_private/services.py",
+    ),
+    # xFormers at import on a machine without Triton (Windows): it names the missing module and carries on
+    Marker(
+        "xformers",
+        "benign",
+        r"A matching Triton is not available, some optimizations will not be enabled|Error caught was: No module named 'triton'",
+        "A matching Triton is not available, some optimizations will not be enabled",
+        "https://github.com/facebookresearch/xformers/blob/main/xformers/__init__.py",
+    ),
 )
