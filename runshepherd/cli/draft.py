@@ -61,5 +61,7 @@ def draft(ctx: CliContext, request: str, output: Path | None, force: bool, as_js
     for n in result.notes:
         say(f"  note: {n}", markup=False)
     target = output or "FILE"
-    say(f"  next: orchestrate validate {target} --backend osmo, then orchestrate submit {target}", markup=False)
+    # the backend this draft was made for (before: always `--backend osmo`, exit 4 where no osmo CLI is installed)
+    on = f" --backend {ctx.settings.backend}"
+    say(f"  next: orchestrate validate {target}{on}, then orchestrate submit {target}{on}", markup=False)
     return 0
