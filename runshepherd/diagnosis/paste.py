@@ -157,6 +157,32 @@ WRAP_MIN, WRAP_MAX, WRAP_SLACK, WRAP_LINES = 60, 300, 12, 6
 TERMINAL_WIDTHS = frozenset({80, 100, 120, 132, 160, 200})
 
 
+# the widths soft wraps use besides a terminal's: mail and forum editors (72, 76, 78; RFC 3676 format=flowed)
+WRAP_WIDTHS = (72, 76, 78, *sorted(TERMINAL_WIDTHS))
+_GOES_ON = re.compile(r"[a-z0-9]")  # a wrapped line's rest: the middle of a sentence, never a new record's head
+
+
+def _soft_width(lengths: list[int], lines: list[str]) -> int:
+    """The width a soft wrap broke the log at. Its longest line, unless that line is one a wrap could not break:
+    a wrap leaves a line longer than its width only when it has no space between half the width and the width (a
+    long path, a URL, a hash). A usual width below the longest line is taken when every longer line is such a line
+    and at least two lines end just short of it with their sentence going on in the next line (lower case)."""
+    width = max(lengths, default=0)
+    long = [k for k, n in enumerate(lengths) if n >= WRAP_WIDTHS[0] - WRAP_SLACK]
+    if len(long) > 400:  # a wide log, not a wrapped one: no search
+        return width
+    for w in WRAP_WIDTHS:
+        if w >= width:
+            break
+        wrapped = sum(
+            w - WRAP_SLACK <= lengths[k] <= w and k + 1 < len(lines) and _GOES_ON.match(lines[k + 1]) is not None
+            for k in long
+        )
+        if wrapped >= 2 and all(" " not in lines[k][w // 2 : w] for k in long if lengths[k] > w):
+            return w
+    return width
+
+
 def _unwrapped(lines: list[str]) -> list[str]:
     """A log soft-wrapped at a terminal's or mail client's width read with each wrapped line whole.
 
@@ -169,9 +195,11 @@ def _unwrapped(lines: list[str]) -> list[str]:
     """
     lengths = [len(ln) for ln in lines]
     width = max(lengths, default=0)
+    if width > WRAP_WIDTHS[0] and lengths.count(width) < 2:
+        width = _soft_width(lengths, lines)
     if not WRAP_MIN <= width <= WRAP_MAX:
         return lines
-    full = [n >= width - WRAP_SLACK for n in lengths]
+    full = [width - WRAP_SLACK <= n <= width for n in lengths]
     # one line cut at a terminal's usual width exactly is a hard wrap too (the rest of the log was shorter)
     terminal = width in TERMINAL_WIDTHS and lengths.count(width) == 1 and sum(full) == 1
     if sum(full) < 2 and not terminal:

@@ -194,11 +194,19 @@ def test_a_vscode_popup_is_read_in_pythons_order(case_id: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("layout", "case_id"), [("soft_wrap", "x-0006"), ("soft_wrap", "b-0061"), ("hard_wrap", "h-0036")]
+    ("layout", "case_id"),
+    [
+        ("soft_wrap", "x-0006"),
+        ("soft_wrap", "b-0061"),
+        ("hard_wrap", "h-0036"),
+        ("soft_wrap", "a-0209"),
+        ("soft_wrap", "a-0067"),
+    ],
 )
 def test_a_wrap_that_starts_a_line_with_a_capital_word_or_cuts_a_frame_is_read_whole(layout: str, case_id: str) -> None:
     # x-0006, b-0061: Slurm's "… DUE TO TIME" / "LIMIT ***" (an all-caps word is no record of its own); h-0036: a
-    # terminal cut an indented frame line inside its path ("…/client.py", lin" / "e 1300, in _send_request")
+    # terminal cut an indented frame line inside its path ("…/client.py", lin" / "e 1300, in _send_request"); a-0209,
+    # a-0067: wrapped at 80 around lines the wrap could not break (a hex id, a C++ signature), longer than 80
     text, record = dev_case(case_id)
     assert diagnose_log_text(LAYOUTS.apply(layout, text, case_id), case_id).label == record["label"]
 
