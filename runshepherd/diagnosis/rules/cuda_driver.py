@@ -45,6 +45,8 @@ ROOT_WORDS = (
     ),
     words(
         r"\bCUDA (?:is )?not available\b|\bno (?:nvidia )?gpus? (?:were )?(?:found|detected|available)\b"
+        # XLA's (JAX) refusal when its CUDA backend sees no device ("FAILED_PRECONDITION: No visible GPU devices.")
+        r"|\bno visible (?:gpu|cuda) devices?\b"
         r"|\bfound no (?:nvidia )?(?:driver|gpu)",
         0.56,
         "no usable GPU in the job's container or machine",

@@ -58,10 +58,16 @@ ON_A_DEVICE = (
     r"|\bcuda:\d|\bgraphics card\b"
 )
 ROOT_WORDS = (
-    words(MEMORY_WORDS, 0.62, "running out of memory on a GPU or other device", when=ON_A_DEVICE),
+    words(MEMORY_WORDS, 0.62, "running out of memory on a GPU or other device", when=ON_A_DEVICE, unless=r"\bquota\b"),
     # TensorFlow's and XLA's allocator words (errors_impl.ResourceExhaustedError, "OOM when allocating tensor"): the
-    # device's memory in ML jobs, even when the line names no device
-    words(r"\bresource ?exhausted\b|\bOOM when allocating\b", 0.62, "running out of memory on a GPU or other device"),
+    # device's memory in ML jobs, even when the line names no device; not a quota (gRPC's RESOURCE_EXHAUSTED is also "a
+    # per-user quota", https://grpc.io/docs/guides/status-codes/: Google Cloud's "429 Quota exceeded")
+    words(
+        r"\bresource ?exhausted\b|\bOOM when allocating\b",
+        0.62,
+        "running out of memory on a GPU or other device",
+        unless=r"\bquota\b",
+    ),
 )
 
 

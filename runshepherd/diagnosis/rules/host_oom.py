@@ -61,7 +61,9 @@ _KILLED_FOR_ANOTHER_REASON = (
 )
 # Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): gpu_oom's memory words, said of no device
 ROOT_WORDS = (
-    words(MEMORY_WORDS, 0.6, "running out of memory (no GPU or other device named)", unless=ON_A_DEVICE),
+    words(
+        MEMORY_WORDS, 0.6, "running out of memory (no GPU or other device named)", unless=ON_A_DEVICE + r"|\bquota\b"
+    ),
     # the kubelet's eviction message and node condition (kubernetes pkg/kubelet/eviction: "The node was low on
     # resource: memory.", MemoryPressure)
     words(r"\blow on resource:? memory\b|\bMemoryPressure\b", 0.64, "the node running low on memory"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from runshepherd.diagnosis.errorblock import chained_after, exception_type
 from runshepherd.diagnosis.rules.base import Context, FunctionRule, PatternRule, Signal, pat
 from runshepherd.diagnosis.rules.family import family, words
@@ -48,7 +50,7 @@ def _root_exception(ctx: Context) -> list[Signal]:
             continue
         is_root = idx == root
         strength = 0.66 if is_root else 0.58
-        if short not in _KEPT and _speaks_of_another_family(ln.text):
+        if short not in _KEPT and (_POINTS_ABOVE.search(msg) or _speaks_of_another_family(ln.text)):
             strength = YIELDED  # a carrier of another family's failure: the engine reads its words (rootline.py)
         if chained_after(block.lines, idx):
             strength -= 0.05
@@ -79,6 +81,12 @@ def _root_exception(ctx: Context) -> list[Signal]:
 # type names a family (ImportError, FileNotFoundError, PermissionError, MemoryError): that family's own rules decide
 # them (a circular import of the user's own modules is an ImportError that stays a code error).
 YIELDED = 0.45
+# a wrapper that says its cause was printed before it ("EngineCore encountered an issue. See stack trace (above) for the
+# root cause.", "See root cause above"): the exception is the report of another failure, not the failure
+_POINTS_ABOVE = re.compile(
+    r"\b(?:see|check)\b[^.]{0,60}\b(?:above|earlier|previous|preceding)\b|\broot cause (?:above|earlier)\b",
+    re.IGNORECASE,
+)
 _KEPT = frozenset(
     {"TypeError", "IndexError", "NameError", "UnboundLocalError", "ZeroDivisionError", "RecursionError"}
     | {"ImportError", "ModuleNotFoundError", "FileNotFoundError", "PermissionError", "MemoryError", "OutOfMemoryError"}
@@ -92,6 +100,8 @@ def _speaks_of_another_family(text: str) -> bool:
 
     if read_text(text, {"user_code_error"}) is not None:
         return False
+    # (not validation_error's words: "must be", "is required", "not supported" are as common in checks of the
+    # program's own values; reading them here cost a right answer on the validation set)
     return read_text(text, set(FAMILIES) - {"user_code_error", "unknown", "validation_error"}) is not None
 
 

@@ -179,3 +179,10 @@ def test_the_runtimes_string_for_an_invalid_kernel_image() -> None:
     pull, whatever the word "image" says."""
     log = "RuntimeError: Triton Error [CUDA]: device kernel image is invalid\n"
     assert diagnose_log_text(log).label == "cuda_driver"
+
+
+def test_xla_seeing_no_gpu_is_read_as_no_usable_gpu() -> None:
+    """JAX's CUDA backend with no device it can use raises ``XlaRuntimeError: FAILED_PRECONDITION: No visible GPU
+    devices.``: a generic runtime error whose words say no GPU is there."""
+    log = "jaxlib.xla_extension.XlaRuntimeError: FAILED_PRECONDITION: No visible GPU devices.\n"
+    assert diagnose_log_text(log).label == "cuda_driver"

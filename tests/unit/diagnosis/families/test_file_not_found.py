@@ -265,3 +265,12 @@ def test_kubernetes_objects_a_pod_needs_that_are_not_there() -> None:
     assert diagnose_log_text(pvc).label == "file_not_found"
     cfg = '  Warning  Failed  8s  kubelet  Error: CreateContainerConfigError: secret "hf-token" not found\n'
     assert diagnose_log_text(cfg).label == "file_not_found"
+
+
+@pytest.mark.parametrize(
+    "exc",
+    ["ValueError: The directory /data/train does not contain any images", "RuntimeError: checkpoint path /x is empty"],
+)
+def test_a_folder_that_holds_nothing_is_a_path_to_fix(exc: str) -> None:
+    log = f'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n    main()\n{exc}\n'
+    assert diagnose_log_text(log).label == "file_not_found"

@@ -183,3 +183,13 @@ def test_the_legacy_thc_check_glued_to_a_progress_bar() -> None:
 def test_root_line_vocabulary_reads_gpu_oom(case_id: str, quoted: str) -> None:
     """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
     assert_read_as(case_id, "gpu_oom", quoted)
+
+
+def test_a_quota_raised_as_resource_exhausted_is_not_memory() -> None:
+    """gRPC's RESOURCE_EXHAUSTED is also "a per-user quota" (https://grpc.io/docs/guides/status-codes/): Google
+    Cloud's client raises ResourceExhausted for a quota, which is no device running out of memory."""
+    log = (
+        "google.api_core.exceptions.ResourceExhausted: 429 Quota exceeded for quota metric 'GPUs (all regions)' "
+        "and limit 'GPUs (all regions) per project' of service 'compute.googleapis.com'\n"
+    )
+    assert diagnose_log_text(log).label not in ("gpu_oom", "host_oom")

@@ -127,3 +127,13 @@ def test_buildkit_failing_to_fetch_a_base_image() -> None:
 def test_root_line_vocabulary_reads_image_pull(case_id: str, quoted: str) -> None:
     """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
     assert_read_as(case_id, "image_pull", quoted)
+
+
+def test_a_picture_file_that_is_not_found_is_no_container_image() -> None:
+    """YOLOv5's dataloader check (utils/dataloaders.py: ``assert im is not None, f'Image Not Found {f}'``) names a
+    picture on disk: the words 'image … not found' do not make it an image pull."""
+    log = (
+        'Traceback (most recent call last):\n  File "utils/dataloaders.py", line 740, in load_image\n'
+        "    assert im is not None, f'Image Not Found {f}'\nAssertionError: Image Not Found /data/images/001.jpg\n"
+    )
+    assert diagnose_log_text(log).label == "file_not_found"

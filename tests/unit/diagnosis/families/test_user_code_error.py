@@ -120,3 +120,23 @@ def test_a_generic_exception_that_speaks_another_familys_words_is_that_failure(e
 def test_an_error_about_the_programs_own_values_stays_a_code_error(exc: str) -> None:
     d = diagnose_log_text(_traceback("train.py", exc))
     assert (d.label, d.confidence) == ("user_code_error", 0.66), d
+
+
+def test_a_wrapper_that_points_to_the_error_above_is_not_the_error() -> None:
+    """vLLM's EngineDeadError ("See stack trace (above) for the root cause.") reports another failure: the verdict
+    rests on the exception printed before it, not on the wrapper."""
+    log = (
+        'Traceback (most recent call last):\n  File "engine/core.py", line 80, in run\n    step()\n'
+        "RuntimeError: Triton Error [CUDA]: device kernel image is invalid\n"
+        'Traceback (most recent call last):\n  File "serve.py", line 5, in <module>\n    llm.generate(p)\n'
+        "vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the "
+        "root cause.\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "cuda_driver" and "EngineDeadError" not in d.evidence[0]
+    alone = diagnose_log_text(
+        'Traceback (most recent call last):\n  File "serve.py", line 5, in <module>\n    llm.generate(p)\n'
+        "vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the "
+        "root cause.\n"
+    )
+    assert alone.label != "user_code_error"  # nothing above it: no error of the program's own code is shown
