@@ -177,8 +177,12 @@ def attach(ctx: CliContext, session: str, as_json: bool, *, poll: float = 0.2) -
     except KeyboardInterrupt:
         ctx.err.print(f"detached; session {session} keeps running — `orchestrate attach {session}` again", markup=False)
         return 0
-    if last is None or last.get("event") != "done":
-        ctx.err.print(f"session {session} ended without a result; see {rec.log}", markup=False)
+    if last is None or last.get("event") != "done":  # killed, out of memory, the machine restarted: say what to do
+        ctx.err.print(
+            f"session {session}: its background process (pid {rec.pid}) has stopped without a result — nothing "
+            f"is lost: `orchestrate resume {session}` continues it from its last checkpoint; its log: {rec.log}",
+            markup=False,
+        )
         return 1
     from runshepherd.render.session import exit_code
 
