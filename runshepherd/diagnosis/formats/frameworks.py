@@ -110,6 +110,15 @@ MARKERS: tuple[Marker, ...] = (
         "https://docs.prefect.io/v3/get-started/quickstart",
     ),
     # ---------------------------------------------------------------------------------------------- progress
+    # Lightning's ModelCheckpoint after a validation: the monitored metric and whether it saved
+    Marker(
+        "lightning",
+        "progress",
+        r"\bEpoch \d+, global step \d+: '[^']+' (?:reached -?[\d.]+|was not in top \d+)",
+        "Epoch 0, global step 100: 'val_loss' reached 0.12345 (best 0.12345), saving model to "
+        "'/ckpt/epoch=0-step=100.ckpt' as top 1",
+        "https://github.com/Lightning-AI/pytorch-lightning/blob/master/src/lightning/pytorch/callbacks/model_checkpoint.py",
+    ),
     Marker(
         "prefect",
         "progress",
