@@ -160,6 +160,22 @@ def _metrics_text(metrics: dict[str, Any] | None) -> str:
     return " · ".join(parts)
 
 
+def _outputs_folder(urls: list[str]) -> str:
+    """The folder URL every output is under (`file:///…/objects/<workflow>`), or the first one when they share none."""
+    import posixpath
+    from urllib.parse import urlsplit
+
+    parts = [urlsplit(u) for u in urls]
+    if len({(p.scheme, p.netloc) for p in parts}) == 1:
+        try:
+            common = posixpath.commonpath([posixpath.dirname(p.path) for p in parts])
+        except ValueError:  # absolute and relative paths mixed
+            return urls[0]
+        if common not in ("", "/"):
+            return f"{parts[0].scheme}://{parts[0].netloc}{common}" if parts[0].scheme else common
+    return urls[0]
+
+
 def render_block(r: StatusReport) -> str:
     """The seed's block, plus the two link lines (named as unavailable when missing)."""
     lines = [
@@ -175,6 +191,9 @@ def render_block(r: StatusReport) -> str:
     ]
     if r.links.overview:
         lines.append(f"Overview: {r.links.overview}")
+    if r.outputs:  # where `orchestrate download` takes them from: before, only `--json` had the URLs
+        where = _outputs_folder(r.outputs)
+        lines.append(f"Outputs: {len(r.outputs)} file(s) under {where} — orchestrate download {where} DIR")
     lines.append(f"[View resource usage in Grafana]({r.links.grafana})" if r.links.grafana else GRAFANA_MISSING)
     lines.append(f"[Open Kubernetes dashboard]({r.links.dashboard})" if r.links.dashboard else DASHBOARD_MISSING)
     return "\n".join(lines)
