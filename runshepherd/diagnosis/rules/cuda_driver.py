@@ -39,7 +39,11 @@ ROOT_WORDS = (
         r"|older|newer)\b|\b(?:insufficient|old|outdated|incompatible) (?:\w+ )?driver\b|\bcuInit\b"
         r"|\bno CUDA-capable device\b|\bno kernel image\b|\bcuda (?:driver|runtime) (?:version|api)\b|\bNVML\b"
         r"|\bcompute capability\b|\bsm_\d+\b(?:[^.]|\.\S){0,40}\b(?:not compatible|unsupported|not supported)\b"
-        r"|\bCUDA (?:initiali[sz]ation|init)\b|\bforward compatibility\b",
+        r"|\bCUDA (?:initiali[sz]ation|init)\b|\bforward compatibility\b"
+        # the CUDA runtime's and driver's invalid kernel image (cudaGetErrorString(cudaErrorInvalidKernelImage) "device
+        # kernel image is invalid", CUDA_ERROR_INVALID_IMAGE; https://docs.nvidia.com/cuda/cuda-runtime-api/
+        # group__CUDART__TYPES.html): a binary built for another GPU or driver
+        r"|\bkernel image is invalid\b|\bCUDA_ERROR_INVALID_IMAGE\b|\bInvalidKernelImage\b",
         0.63,
         "the GPU driver, its version or the GPU's compute capability",
     ),

@@ -55,7 +55,8 @@ MEMORY_WORDS = (
 )
 ON_A_DEVICE = (
     r"\b(?:cuda\w*|gpu(?:s|_\w+)?|device|vram|hbm|tpus?|xla|cudnn|cublas|hip|rocm|mps|xpu|npu|cuMem\w*|cudaMalloc\w*)\b"
-    r"|\bcuda:\d|\bgraphics card\b"
+    # (PyTorch's legacy CUDA backend THC names itself in its checks: "THCudaCheck FAIL file=…/THCStorage.cu")
+    r"|\bcuda:\d|\bgraphics card\b|\bTHC\w*"
 )
 ROOT_WORDS = (
     words(MEMORY_WORDS, 0.62, "running out of memory on a GPU or other device", when=ON_A_DEVICE, unless=r"\bquota\b"),

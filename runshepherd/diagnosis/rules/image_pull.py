@@ -192,8 +192,9 @@ ROOT_WORDS = (
         r"|InvalidImageName|ErrImageNeverPull)\b|\bmanifest unknown\b|\bpull access\b",
         0.63,
         "a container image that could not be pulled",
-        # a picture file, not a container image (YOLOv5's "Image Not Found /data/images/001.jpg")
-        unless=r"\.(?:jpe?g|png|bmp|tiff?|webp|gif)\b|\bimage files?\b",
+        # not a container image: a picture file (YOLOv5's "Image Not Found /data/images/001.jpg"), a GPU's kernel image
+        # (CUDA's "device kernel image is invalid", a compiled binary)
+        unless=r"\.(?:jpe?g|png|bmp|tiff?|webp|gif)\b|\bimage files?\b|\bkernel image\b",
     ),
     # Docker's refusal of an image built for another platform ("no matching manifest for linux/arm64/v8 in the
     # manifest list entries")

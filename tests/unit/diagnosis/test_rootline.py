@@ -141,3 +141,14 @@ def test_not_there_words_said_of_an_output_are_output_missing() -> None:
     # k-0031: DVC's "failed to reproduce 'stage': output 'artifacts\\stage' does not exist" after the stage ran
     assert read_dev("k-0031").label == "output_missing"  # type: ignore[union-attr]
     assert _reading("ERROR: input file '/data/train.csv' does not exist\n") == "file_not_found"
+
+
+def test_a_word_two_families_use_is_read_by_what_it_qualifies() -> None:
+    """ "image" is a container's to image_pull and a compiled GPU binary's to CUDA (cudaGetErrorString of
+    cudaErrorInvalidKernelImage: "device kernel image is invalid",
+    https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html); y-0008 is Triton's report of it."""
+    assert read_dev("y-0008").label == "cuda_driver"  # type: ignore[union-attr]
+    assert _reading("RuntimeError: CUDA error: device kernel image is invalid\n") == "cuda_driver"
+    assert _reading('Error: failed to pull image "registry.local/train:1": not found\n') == "image_pull"
+    # "out of memory" in a check of PyTorch's legacy CUDA backend (THC) is the device's memory (za-0012)
+    assert read_dev("za-0012").label == "gpu_oom"  # type: ignore[union-attr]
