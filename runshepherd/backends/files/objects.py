@@ -57,7 +57,14 @@ def scoped_source(url: str, store: Path, *, backend: str) -> Path:
     """
     parsed = urlparse(url)
     if parsed.scheme != "file":
-        raise OutOfScope(f"{url!r}: {backend} downloads only file:// URLs of its own store ({file_url(store)}/…)")
+        named = (  # `orchestrate download train-classifier-1`: a workflow id where its outputs' URL belongs
+            f"; to download a workflow's outputs, `orchestrate status {url}` names their URL"
+            if not parsed.scheme and "/" not in url
+            else ""
+        )
+        raise OutOfScope(
+            f"{url!r}: {backend} downloads only file:// URLs of its own store ({file_url(store)}/…){named}"
+        )
     if parsed.netloc not in ("", "localhost"):
         raise OutOfScope(f"{url!r}: a file:// URL of another host ({parsed.netloc}) — only this machine's store")
     raw = PurePosixPath(unquote(parsed.path))

@@ -4,6 +4,10 @@ orchestrate download URL DIR": a person reading `status` had no URL to give `dow
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from runshepherd.backends.base import Links
 from runshepherd.reports.status import StatusReport, render_block
 
@@ -34,3 +38,15 @@ def test_outputs_in_no_common_folder_name_the_first() -> None:
 
 def test_no_outputs_no_line() -> None:
     assert "Outputs:" not in render_block(_report([]))
+
+
+def test_download_of_a_workflow_id_points_to_status(tmp_path: Path) -> None:
+    """`orchestrate download train-classifier-1 ./out`, the first thing a newcomer types, says where the URL is."""
+    from runshepherd.backends.files.objects import scoped_source
+    from runshepherd.errors import RunShepherdError
+
+    with pytest.raises(RunShepherdError, match="`orchestrate status train-classifier-1` names their URL"):
+        scoped_source("train-classifier-1", tmp_path, backend="the local backend")
+    with pytest.raises(RunShepherdError) as err:
+        scoped_source("/etc/passwd", tmp_path, backend="the local backend")
+    assert "orchestrate status" not in str(err.value)
