@@ -35,7 +35,8 @@ _FIX = (
 # capability (sm_XY) that the build does not support
 ROOT_WORDS = (
     words(
-        r"\bdriver\b(?:[^.]|\.\S){0,60}\b(?:versions?|too old|insufficient|not (?:found|loaded|supported|compatible)|mismatch"
+        r"\bdriver\b(?:[^.]|\.\S){0,60}\b(?:versions?|too old|insufficient|not (?:found|loaded|supported|compatible)"
+        r"|does(?:n't| not) support|mismatch"
         r"|older|newer)\b|\b(?:insufficient|old|outdated|incompatible) (?:\w+ )?driver\b|\bcuInit\b"
         r"|\bno CUDA-capable device\b|\bno kernel image\b|\bcuda (?:driver|runtime) (?:version|api)\b|\bNVML\b"
         r"|\bcompute capability\b|\bsm_\d+\b(?:[^.]|\.\S){0,40}\b(?:not compatible|unsupported|not supported)\b"

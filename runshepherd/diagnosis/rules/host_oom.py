@@ -64,6 +64,12 @@ ROOT_WORDS = (
     words(
         MEMORY_WORDS, 0.6, "running out of memory (no GPU or other device named)", unless=ON_A_DEVICE + r"|\bquota\b"
     ),
+    # the host's memory named as such (RAM, system or CPU memory), whatever device the line also names
+    words(
+        r"\b(?:insufficient|not enough|out of|ran out of|exceed\w*) (?:the )?(?:\w+ )?(?:RAM|host memory|system memory|CPU memory)\b",
+        0.6,
+        "running out of the machine's memory (RAM)",
+    ),
     # the kubelet's eviction message and node condition (kubernetes pkg/kubelet/eviction: "The node was low on
     # resource: memory.", MemoryPressure)
     words(r"\blow on resource:? memory\b|\bMemoryPressure\b", 0.64, "the node running low on memory"),

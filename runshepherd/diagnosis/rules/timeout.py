@@ -57,8 +57,8 @@ _NOT_READY = PatternRule(
 # TimeoutError), gRPC/absl DEADLINE_EXCEEDED ("Deadline Exceeded"), a scheduler's time limit
 ROOT_WORDS = (
     words(
-        r"(?<!\bnot )(?<!n't )\btimed? ?out\b|\btimeout\b(?!\s*[=:]\s*\d)|\bdeadline (?:exceeded|expired)\b|\bDEADLINE_EXCEEDED\b|\btime ?limit\b"
-        r"|\bwall ?(?:clock|time)\b(?:[^.]|\.\S){0,30}\b(?:exceeded|limit)\b|\bexceeded (?:the |its )?(?:time|wall)"
+        r"(?<!\bnot )(?<!n't )\btimed? ?out\b|\btimeout\b(?!\s*[=:]\s*\d)|\bdeadline (?:exceeded|expired)\b|\bDEADLINE_EXCEEDED\b|\btime[ -]?limit\b"
+        r"|\bwall[ -]?(?:clock|time)\b(?:[^.]|\.\S){0,30}\b(?:exceeded|limit)\b|\bexceeded (?:the |its )?(?:time|wall)"
         r"|\btook too long\b|\bETIMEDOUT\b",
         0.58,
         "a time limit or a deadline",

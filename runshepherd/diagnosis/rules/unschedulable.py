@@ -261,7 +261,7 @@ ROOT_WORDS = (
         r"\bunschedulable\b|\b\d+ Insufficient [\w./-]+|\b\d+/\d+ nodes are available\b|\bno nodes? (?:available|found"
         r"|match)|\bdidn't match (?:Pod's )?node\b|\bReqNodeNotAvail\b|\brequested node configuration is not "
         r"available\b|\bunable to allocate resources\b|\b(?:not enough|insufficient) (?:resources|capacity|nodes|gpus"
-        r"|instances)\b|\b(?:resources?|capacity|instances?|nodes?) (?:are |is )?(?:not available|unavailable)\b"
+        r"|instances)\b|\b(?:does|do)(?:n't| not) have (?:enough|sufficient) (?:\w+ )?(?:resources|capacity|nodes|gpus|instances)\b|\b(?:resources?|capacity|instances?|nodes?) (?:are |is )?(?:not available|unavailable)\b"
         r"|\b(?:failed|unable|could not|cannot) (?:to )?provision\w*|\bprovision\w* (?:failed|timed out|error)\b"
         r"|\b(?:wait\w*|timed out)\b(?:[^.]|\.\S){0,60}\bto be (?:provisioned|allocated|scheduled)\b|\bout of capacity\b|\bquota\b(?:[^.]|\.\S){0,40}\b(?:exceeded|reached|insufficient)\b",
         0.62,

@@ -186,3 +186,8 @@ def test_xla_seeing_no_gpu_is_read_as_no_usable_gpu() -> None:
     devices.``: a generic runtime error whose words say no GPU is there."""
     log = "jaxlib.xla_extension.XlaRuntimeError: FAILED_PRECONDITION: No visible GPU devices.\n"
     assert diagnose_log_text(log).label == "cuda_driver"
+
+
+def test_a_driver_that_does_not_support_the_cuda_version() -> None:
+    log = TB + "RuntimeError: The installed NVIDIA driver does not support CUDA 12.4\n"
+    assert diagnose_log_text(log).label == "cuda_driver"

@@ -259,3 +259,8 @@ def test_ray_object_store_and_memory_monitor_errors() -> None:
 def test_root_line_vocabulary_reads_host_oom(case_id: str, quoted: str) -> None:
     """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
     assert_read_as(case_id, "host_oom", quoted)
+
+
+def test_the_machines_memory_named_ram_is_host_memory() -> None:
+    log = 'Traceback (most recent call last):\n  File "run.py", line 9, in <module>\n    load()\nValueError: Not enough RAM to load the dataset\n'
+    assert diagnose_log_text(log).label == "host_oom"

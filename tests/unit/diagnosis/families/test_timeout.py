@@ -152,3 +152,10 @@ def test_slurm_deadline_state() -> None:
 def test_root_line_vocabulary_reads_timeout(case_id: str, quoted: str) -> None:
     """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
     assert_read_as(case_id, "timeout", quoted)
+
+
+def test_a_wall_clock_limit_spelled_with_a_hyphen_is_a_time_limit() -> None:
+    """A generic exception whose words are a time limit ("wall-clock limit", "time-limit") is that limit, not a bug
+    in the program (the user_code_error reading yields to the words)."""
+    log = 'Traceback (most recent call last):\n  File "run.py", line 9, in <module>\n    wait()\nRuntimeError: the job hit its wall-clock limit\n'
+    assert diagnose_log_text(log).label == "timeout"

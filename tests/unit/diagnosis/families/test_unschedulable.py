@@ -247,3 +247,8 @@ def test_lsf_pending_reason_resource_requirements() -> None:
         " Non-candidate host pending reasons (4 of 4 hosts):\n   Job's resource requirements not satisfied: 4 hosts;\n"
     )
     assert diagnose_log_text(log).label == "unschedulable"
+
+
+def test_a_cluster_that_does_not_have_enough_resources() -> None:
+    log = 'Traceback (most recent call last):\n  File "launch.py", line 9, in <module>\n    submit()\nRuntimeError: The cluster does not have enough resources to run this job.\n'
+    assert diagnose_log_text(log).label == "unschedulable"
