@@ -66,8 +66,8 @@ def spawn(tmp: Path, *args: str) -> subprocess.Popen[str]:
     )
 
 
-def slow_spec(steps: int) -> str:
-    """A one-task workflow printing a step a second for ``steps`` seconds (time to kill, cancel or signal it)."""
+def _slow_task(script: str) -> str:
+    """A one-task workflow named ``slow`` running the bash ``script`` (a YAML double-quoted string)."""
     return f"""\
 workflow:
   name: slow
@@ -77,8 +77,24 @@ workflow:
   - name: slow
     image: ubuntu:24.04
     command: [bash, -c]
-    args: ["for i in $(seq 1 {steps}); do echo step $i/{steps}; sleep 1; done; echo ok > {{{{output}}}}/ok.txt"]
+    args: ["{script}"]
 """
+
+
+def slow_spec(steps: int) -> str:
+    """A one-task workflow printing a step a second for ``steps`` seconds (time to kill, cancel or signal it)."""
+    return _slow_task(
+        f"for i in $(seq 1 {steps}); do echo step $i/{steps}; sleep 1; done; echo ok > {{{{output}}}}/ok.txt"
+    )
+
+
+def gated_spec(go: Path, limit: int = 120) -> str:
+    """Like :func:`slow_spec`, but it prints step 1/2 and then runs until the test creates the file ``go`` (at most
+    ``limit`` seconds), prints step 2/2 and writes ok.txt. For a test that needs the job running while it kills,
+    signals or looks at the driver, and then only needs it to finish: a fixed ``sleep N`` was waited out to its end
+    after the test had done its part."""
+    wait = f"for i in $(seq 1 {int(limit * 10)}); do [ -e {go} ] && break; sleep 0.1; done"
+    return _slow_task(f"echo step 1/2; {wait}; echo step 2/2; echo ok > {{{{output}}}}/ok.txt")
 
 
 def until_running(proc: subprocess.Popen[str], limit: float = 60) -> list[str]:

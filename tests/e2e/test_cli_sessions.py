@@ -8,7 +8,7 @@ import signal
 from pathlib import Path
 
 import pytest
-from cli_helpers import EXAMPLES, json_lines, quick_example, run, slow_spec, spawn, until_running
+from cli_helpers import EXAMPLES, gated_spec, json_lines, quick_example, run, slow_spec, spawn, until_running
 
 from runshepherd.events import EVENTS
 
@@ -77,16 +77,14 @@ def test_no_at_the_submit_question_is_the_persons_final_word(tmp_path: Path) -> 
     assert json.loads(run(tmp_path, "list", "--json").stdout)["workflows"] == []
 
 
-SLOW = slow_spec(6)
-
-
 def test_kill_9_while_monitoring_then_resume_submits_once(tmp_path: Path, store: list[str]) -> None:
     spec = tmp_path / "slow.yaml"
-    spec.write_text(SLOW)
+    spec.write_text(gated_spec(tmp_path / "go"))  # runs until the driver is killed, then finishes at once
     proc = spawn(tmp_path, "run", "--spec", str(spec), "--yes", "--json", "--session", "k9", *store)
     until_running(proc)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=10)
+    (tmp_path / "go").touch()
     res = run(tmp_path, "resume", "k9", "--yes", "--json", *store)  # the killed driver's lock is gone
     assert res.returncode == 0, res.stderr
     events = json_lines(res.stdout)
@@ -121,12 +119,13 @@ def test_a_second_process_on_the_same_session_is_refused(tmp_path: Path, store: 
 
 def test_ctrl_c_leaves_a_resumable_session(tmp_path: Path) -> None:
     spec = tmp_path / "slow.yaml"
-    spec.write_text(SLOW)
+    spec.write_text(gated_spec(tmp_path / "go"))  # runs until the driver is interrupted, then finishes at once
     proc = spawn(tmp_path, "run", "--spec", str(spec), "--yes", "--json", "--session", "cc")
     assert proc.stderr is not None
     until_running(proc)
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=30) == 130
+    (tmp_path / "go").touch()
     assert "orchestrate resume cc" in proc.stderr.read()
     res = run(tmp_path, "resume", "cc", "--yes", "--json")
     assert res.returncode == 0, res.stderr
@@ -136,7 +135,8 @@ def test_ctrl_c_leaves_a_resumable_session(tmp_path: Path) -> None:
 
 def test_sqlite_sessions_migrate_to_postgres_and_continue_there(tmp_path: Path, pg_url: str) -> None:
     spec = tmp_path / "quick.yaml"
-    spec.write_text(slow_spec(2))
+    spec.write_text(gated_spec(tmp_path / "go"))
+    (tmp_path / "go").touch()  # it only has to finish once resumed on PostgreSQL
     first = run(tmp_path, "run", "--spec", str(spec), "--no-input", "--json", "--session", "mig1")
     assert first.returncode == 3, first.stderr  # waiting for "submit?" in SQLite
     moved = run(tmp_path, "migrate-sessions", pg_url, "--json")
@@ -157,13 +157,14 @@ def test_sqlite_sessions_migrate_to_postgres_and_continue_there(tmp_path: Path, 
 
 def test_sessions_lists_the_points_a_running_sweep_drives_as_running(tmp_path: Path) -> None:
     spec = tmp_path / "slow.yaml"
-    spec.write_text(slow_spec(4))
+    spec.write_text(gated_spec(tmp_path / "go"))  # both points run until they have been listed
     proc = spawn(tmp_path, "run", "--spec", str(spec), "--repeat", "2", "--yes", "--json", "--session", "sw")
     assert proc.stdout is not None
     for line in proc.stdout:
         if '"event": "submitted"' in line:
             break
     rows = {r["session"]: r["state"] for r in json.loads(run(tmp_path, "sessions", "--json").stdout)["sessions"]}
+    (tmp_path / "go").touch()
     assert rows.get("sw-p1") == "running" and rows.get("sw-p2") == "running", rows  # not "stopped" mid-run
     proc.stdout.read()
     assert proc.wait(timeout=90) == 0
@@ -173,7 +174,8 @@ def test_sessions_lists_the_points_a_running_sweep_drives_as_running(tmp_path: P
 
 def test_a_workflow_command_given_a_session_id_names_the_sessions_workflow(tmp_path: Path) -> None:
     spec = tmp_path / "quick.yaml"
-    spec.write_text(slow_spec(1))
+    spec.write_text(gated_spec(tmp_path / "go"))
+    (tmp_path / "go").touch()  # it only has to finish
     res = run(tmp_path, "run", "--spec", str(spec), "--yes", "--json", "--session", "qs")
     assert res.returncode == 0, res.stderr
     status = run(tmp_path, "status", "qs")

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cli_helpers import json_lines, run, slow_spec, spawn, until_running
+from cli_helpers import gated_spec, json_lines, run, spawn, until_running
 
 from runshepherd.cli import main as cli_main
 
@@ -77,17 +77,15 @@ def test_a_crash_dump_goes_under_the_state_dir(
     assert str(dumps[0]) in capsys.readouterr().err
 
 
-SLOW = slow_spec(5)
-
-
 def test_sigterm_says_where_to_resume_and_resume_submits_nothing_new(tmp_path: Path) -> None:
     spec = tmp_path / "slow.yaml"
-    spec.write_text(SLOW)
+    spec.write_text(gated_spec(tmp_path / "go"))  # runs until the driver is terminated, then finishes at once
     proc = spawn(tmp_path, "run", "--spec", str(spec), "--yes", "--json", "--session", "term1")
     assert proc.stderr is not None
     until_running(proc)
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=30) == 143
+    (tmp_path / "go").touch()
     assert "orchestrate resume term1" in proc.stderr.read()
     res = run(tmp_path, "resume", "term1", "--yes", "--json")
     events = json_lines(res.stdout)

@@ -14,6 +14,8 @@ from runshepherd.backends.local import LocalBackend
 from runshepherd.graph.checkpoint import SessionBusy, db_path, open_saver, prune, session_lock
 from runshepherd.graph.runner import Asked, Emitted, Finished, SessionRunner, Stopped
 
+# Runs until the test creates tmp_path/go (at most 120 s): alive for as long as a test stops and looks at it, then
+# done at once (a fixed `sleep 3` was waited out after the test had done its part).
 SLEEPY = """\
 workflow:
   name: sleepy
@@ -23,13 +25,14 @@ workflow:
   - name: main
     image: ubuntu:24.04
     command: [bash, -c]
-    args: ["echo step 1/2; sleep 3; echo step 2/2; echo ok > {{output}}/ok.txt"]
+    args: ["echo step 1/2; for i in $(seq 1 1200); do [ -e GO ] && break; sleep 0.1; done; echo step 2/2; \\
+echo ok > {{output}}/ok.txt"]
 """
 
 
 def _spec(tmp_path: Path) -> str:
     p = tmp_path / "sleepy.yaml"
-    p.write_text(SLEEPY)
+    p.write_text(SLEEPY.replace("GO", str(tmp_path / "go")))
     return str(p)
 
 
@@ -51,6 +54,7 @@ def test_stop_while_monitoring_then_resume_finishes_with_one_submission(
     snap = runner.snapshot()
     assert snap.next and not snap.values.get("outcome")  # resumable, not finished
 
+    (tmp_path / "go").touch()
     again = SessionRunner(deps.state_dir, "s1", deps, max_concurrency=4, checkpointer=checkpointer)
     final = list(again.run())[-1]
     assert isinstance(final, Finished) and final.values["outcome"] == "COMPLETED"
