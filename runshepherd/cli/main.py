@@ -833,6 +833,26 @@ def _refuse_script_flags_outside_the_request(command: Any, args: list[str]) -> N
     )
 
 
+_TAKES_A_WORKFLOW = {"status", "logs", "diagnose", "explain", "watch"}
+
+
+def _file_hint(exc: RunShepherdError, args: list[str]) -> str:
+    """`diagnose job.log`, `explain train.yaml`: a file where a workflow id belongs. Say the command for the file
+    (before: "no workflow 'job.log' on the local backend" or "… is not a valid id", and nothing more)."""
+    if len(args) < 2 or args[0] not in _TAKES_A_WORKFLOW or args[1].startswith("-") or repr(args[1]) not in str(exc):
+        return ""
+    name = args[1]
+    try:
+        is_file = Path(name).expanduser().is_file()
+    except OSError:
+        return ""
+    if not is_file:
+        return ""
+    if name.endswith((".yaml", ".yml")):
+        return f"; {name} is a file here — a spec: orchestrate validate {name} checks it, orchestrate run --spec {name} runs it"
+    return f"; {name} is a file here — a log: orchestrate diagnose --log {name}"
+
+
 def _session_hint(exc: RunShepherdError, args: list[str]) -> str:
     """`status 1a2b3c4d` names a session, not a workflow: say which workflow it ran (SQLite sessions only)."""
     from runshepherd.backends.base import WorkflowNotFound
@@ -928,7 +948,8 @@ def main(argv: list[str] | None = None) -> int:
         from runshepherd.logs.redact import redact_line  # an error may quote a value typed by mistake (--set lr=$TOKEN)
         from runshepherd.render.safe import visible  # a path or id it quotes can hold an escape sequence
 
-        print(visible(f"error: {redact_line(str(exc))}{_session_hint(exc, args)}"), file=sys.stderr)
+        hint = _session_hint(exc, args) or _file_hint(exc, args)
+        print(visible(f"error: {redact_line(str(exc))}{hint}"), file=sys.stderr)
         code = exc.exit_code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
