@@ -199,6 +199,17 @@ ROOT_WORDS = (
     # Docker's refusal of an image built for another platform ("no matching manifest for linux/arm64/v8 in the
     # manifest list entries")
     words(r"\bno matching manifest\b", 0.63, "a container image that could not be pulled"),
+    # a container engine refused by a registry: the Docker daemon's errors ("Error response from daemon: …",
+    # https://docs.docker.com/reference/cli/docker/), BuildKit's ("failed to solve: … failed to fetch anonymous
+    # token: unexpected status: 401 Unauthorized", "failed to authorize"): what refuses such an engine with 401,
+    # 403 or "unauthorized" is a registry (permission_or_auth reads the same words elsewhere; a local "permission
+    # denied" the daemon reports, a mount or a socket, stays permission_or_auth's)
+    words(
+        r"\b(?:Error response from daemon|failed to solve|failed to authorize)\b(?:[^.]|\.\S){0,160}"
+        r"\b(?:unauthori[sz]ed|401|403|forbidden|anonymous token)\b",
+        0.64,
+        "a container image that could not be pulled (the registry refused the engine)",
+    ),
 )
 
 

@@ -152,3 +152,15 @@ def test_a_word_two_families_use_is_read_by_what_it_qualifies() -> None:
     assert _reading('Error: failed to pull image "registry.local/train:1": not found\n') == "image_pull"
     # "out of memory" in a check of PyTorch's legacy CUDA backend (THC) is the device's memory (za-0012)
     assert read_dev("za-0012").label == "gpu_oom"  # type: ignore[union-attr]
+
+
+def test_a_container_engines_401_is_the_registrys() -> None:
+    """Docker's daemon ("Error response from daemon: …") and BuildKit ("failed to solve: … failed to fetch anonymous
+    token: unexpected status: 401 Unauthorized") refused with 401/unauthorized were refused by a registry: an image
+    pull, not the job's own credentials (b-0140, q-0016, u-0006). A local permission error the daemon reports stays
+    permission_or_auth's."""
+    for case_id in ("b-0140", "q-0016", "u-0006"):
+        assert read_dev(case_id).label == "image_pull", case_id  # type: ignore[union-attr]
+    mount = "docker: Error response from daemon: error while creating mount source path '/data': mkdir /data: permission denied.\n"
+    assert _reading(mount) == "permission_or_auth"
+    assert read_dev("b-0033").label == "permission_or_auth"  # type: ignore[union-attr]  # pyxis: mkdir … Permission denied
