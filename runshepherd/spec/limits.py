@@ -51,6 +51,26 @@ class BoundedLoader(yaml.SafeLoader):
         expanded_size(node)
         return node
 
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        """A key written twice in one mapping is an error, as YAML 1.2 says: PyYAML kept the last silently, so a
+        second `args:` in a task dropped the first without a word. (A key that overrides one merged in with
+        `<<: *base` is not a repeat: merged keys are not in ``node.value`` until the merge is flattened.)"""
+        if isinstance(node, yaml.MappingNode):
+            seen: dict[Any, int] = {}
+            for key, _ in node.value:
+                if not isinstance(key, yaml.ScalarNode) or key.tag == "tag:yaml.org,2002:merge":
+                    continue
+                if key.value in seen:
+                    raise yaml.constructor.ConstructorError(
+                        None,
+                        None,
+                        f"the key {key.value!r} is given twice in one mapping (also on line {seen[key.value]}) — "
+                        "YAML would keep only the last one: keep one, or merge them",
+                        key.start_mark,
+                    )
+                seen[key.value] = key.start_mark.line + 1
+        return super().construct_mapping(node, deep)
+
 
 def expanded_size(root: yaml.Node | None, budget: int = MAX_YAML_NODES) -> int:
     """How many values the document holds with every alias expanded; raises past ``budget``.
