@@ -149,9 +149,6 @@ _PROGRESS = re.compile(
     r"|\b(?:iter(?:ation)?|step|batch) time\s*[:=]\s*\d|\bover \d+ (?:steps|iterations|batches|epochs)\b"
     # evaluation metrics with a value (``val_top1: 0.346``, ``bleu = 27.1``)
     r"|(?:^|[\s_/-])(?:top-?\d+|f1|bleu|rouge-?\w*|auc|iou|wer|cer|mae|mse|rmse|map(?:@[\d.:]+)?)\s*[:=]\s*-?\d*\.\d+"
-    # YOLO's validation row for all classes ("  all   128   929   0.684   0.587   0.651   0.436"); transformers'
-    # save_pretrained ("Model weights saved in ./out/model.safetensors", "Configuration saved in ./out/config.json")
-    r"|^\s*all\s+\d+\s+\d+(?:\s+\d?\.\d+){4,}\s*$|^(?:Model weights|Configuration) saved in \S"
     r"|\b(?:train_|val_|eval_|valid_|test_)?loss(?:es)?\b['\"]?\s*[:=]?\s*-?\d+\.\d+"
     r"|\b(?:accuracy|acc|perplexity|ppl|lr|learning_rate)\b['\"]?\s*[:=]\s*-?\d"
     r"|\bsav(?:ed|ing) (?:\w+ ){0,2}(?:checkpoint|model|weights)\b"
@@ -160,34 +157,19 @@ _PROGRESS = re.compile(
     # a warning raised inside the forward/backward pass or the optimiser step: a step ran
     r"|(?:torch/utils/checkpoint|torch/autograd/[\w/]+|torch/optim/lr_scheduler)\.py:\d+: \w*Warning"
     r"|\[W reducer\.cpp:\d+\]|\blr_scheduler\.py:\d+:"  # DDP's reducer warns in backward; the scheduler at step
-    # a drawn progress bar (rich's ━━━, tqdm's █ blocks), Stable-Baselines3's logger table ("|    total_timesteps |
-    # 2048 |"), an RL reward, Optuna's "Trial 3 finished with value: 0.91", wandb's run history/summary printed as a
-    # run ends
+    # a drawn progress bar (rich's ━━━, tqdm's █ blocks), an RL reward
     r"|[━█▉▊▋]{4,}"
-    r"|^\|\s+(?:total_timesteps|ep_rew_mean|ep_len_mean|fps|time_elapsed|n_updates)\s+\|\s+-?[\d.e+\-]+\s+\|"
-    r"|\b(?:episode_)?reward(?:_mean)?\b\s*[:=]\s*-?\d|\bTrial \d+ finished with values?: "
-    r"|^wandb: (?:Run summary|Run history):"
+    r"|\b(?:episode_)?reward(?:_mean)?\b\s*[:=]\s*-?\d"
     # an accuracy stated in percent ("Accuracy of the network on the 10000 test images: 54 %"), a program's own
     # last word ("Done!", the PyTorch tutorials' end of training)
     r"|\b(?:accuracy|acc)\b[^\n%]{0,60}?\d+(?:\.\d+)?\s*%|^\s*(?:All )?(?:Done|Finished|Completed?)\s*[.!]*\s*$"
     r"|\b(?:finished|completed|done) training\b"
     # a server answering requests (an access-log line with a 2xx status), a tuner's run summary
     r'|"(?:GET|POST|PUT) /\S* HTTP/\d(?:\.\d)?" 2\d\d\b|\bTotal run time: [\d.]+ s'
-    # inference and evaluation reporting their work: llama.cpp's timings ("… ms per token, 102.88 tokens per second"),
-    # ComfyUI's "Prompt executed in 3.45 seconds", ultralytics' "Speed: 1.2ms preprocess" and "Results saved to",
-    # Whisper's transcript segments ("[00:00.000 --> 00:05.000]"), the HF Trainer's returned TrainOutput and its
-    # notebook table header ("Epoch  Training Loss  Validation Loss"), unittest's summary
-    # Flower's federated server after each round ("fit progress: (3, 3.1196, {'cen_accuracy': 0.09975}, 384.7)":
-    # round, centralised loss, metrics, seconds; flwr/server/server.py)
-    r"|\bfit progress: \(\d+, -?\d+(?:\.\d+)?, "
-    r"|\btokens? per second\b|\bms per token\b|\bPrompt executed in [\d.]+ seconds\b|^Speed: [\d.]+ ?ms preprocess"
-    r"|\bResults saved to\b|^\[\d{2}:\d{2}(?::\d{2})?\.\d{3} --> \d{2}:\d{2}(?::\d{2})?\.\d{3}\]"
-    r"|\bTrainOutput\(global_step=\d+|^\s*(?:Step|Epoch)\s+Training Loss\b|^Ran \d+ tests? in [\d.]+s\s*$"
     # a row of a training table: epoch/epochs then four or more numeric columns (YOLO's "38/89  5.62G  0.02079 …")
-    r"|^\s*\d+/\d+(?:\s+-?\d+(?:\.\d+)?(?:e[-+]?\d+)?[KMG]?){4,}\s*$"
-    # evaluation results: lm-evaluation-harness's table (a value column then "±" and its stderr: "|acc |0.5734|±
-    # |0.0049|"), scikit-learn's classification_report header ("precision    recall  f1-score   support")
-    r"|\|\s*-?\d*\.\d+\s*\|\s*±\s*\|\s*-?\d*\.\d+\s*\||^\s+precision\s+recall\s+f1-score\s+support\s*$",
+    # (the emitters' own progress and result lines are in formats/: stable-baselines3, Optuna, wandb, Flower,
+    # llama.cpp, ComfyUI, ultralytics, Whisper, the HF Trainer, unittest, lm-evaluation-harness, scikit-learn, …)
+    r"|^\s*\d+/\d+(?:\s+-?\d+(?:\.\d+)?(?:e[-+]?\d+)?[KMG]?){4,}\s*$",
     re.IGNORECASE,
 )
 _PROGRESS_G, _STARTED_G = Gated.of(_PROGRESS), Gated.of(_STARTED)

@@ -310,6 +310,109 @@ MARKERS: tuple[Marker, ...] = (
         "completed step: 9, seconds: 0.395, TFLOP/s/device: 117.345, Tokens/s/device: 2074.7, total_weights: 32768, loss: 10.879",
         "https://github.com/google/maxtext/blob/main/MaxText/train.py",
     ),
+    # evaluation and inference reporting their work, RL and tuning libraries' per-step output
+    Marker(
+        "ultralytics",
+        "progress",
+        r"^\s*all\s+\d+\s+\d+(?:\s+\d?\.\d+){4,}\s*$",
+        "                   all        128        929      0.684      0.587      0.651      0.436",
+        "https://github.com/ultralytics/ultralytics/blob/main/ultralytics/models/yolo/detect/val.py",
+    ),
+    Marker(
+        "ultralytics",
+        "progress",
+        r"^Speed: [\d.]+ ?ms preprocess|\bResults saved to\b",
+        "Speed: 1.2ms preprocess, 5.3ms inference, 0.0ms loss, 1.1ms postprocess per image",
+        "https://github.com/ultralytics/ultralytics/blob/main/ultralytics/engine/predictor.py",
+    ),
+    Marker(
+        "transformers",
+        "progress",
+        r"^(?:Model weights|Configuration) saved in \S",
+        "Model weights saved in ./out/model.safetensors",
+        "https://github.com/huggingface/transformers/blob/main/src/transformers/modeling_utils.py",
+    ),
+    Marker(
+        "hf trainer",
+        "progress",
+        r"\bTrainOutput\(global_step=\d+|^\s*(?:Step|Epoch)\s+Training Loss\b",
+        "TrainOutput(global_step=500, training_loss=0.4123, metrics={'train_runtime': 125.4})",
+        _HF_TRAINER,
+    ),
+    Marker(
+        "stable-baselines3",
+        "progress",
+        r"^\|\s+(?:total_timesteps|ep_rew_mean|ep_len_mean|fps|time_elapsed|n_updates)\s+\|\s+-?[\d.e+\-]+\s+\|",
+        "|    total_timesteps | 2048     |",
+        "https://github.com/DLR-RM/stable-baselines3/blob/master/stable_baselines3/common/logger.py",
+    ),
+    Marker(
+        "optuna",
+        "progress",
+        r"\bTrial \d+ finished with values?: ",
+        "[I 2024-01-01 10:00:00,000] Trial 3 finished with value: 0.91 and parameters: {'lr': 0.01}. Best is trial 3 with value: 0.91.",
+        "https://optuna.readthedocs.io/en/stable/tutorial/10_key_features/001_first.html",
+    ),
+    # wandb's run history and summary, printed as a run ends (also after a crash: progressed_after skips wandb lines)
+    Marker(
+        "wandb",
+        "progress",
+        r"^wandb: (?:Run summary|Run history):",
+        "wandb: Run summary:",
+        "https://github.com/wandb/wandb/blob/main/wandb/sdk/wandb_run.py",
+    ),
+    # Flower's federated server after each round: round, centralised loss, metrics, seconds
+    Marker(
+        "flower",
+        "progress",
+        r"\bfit progress: \(\d+, -?\d+(?:\.\d+)?, ",
+        "fit progress: (3, 3.1196, {'cen_accuracy': 0.09975}, 384.7)",
+        "https://github.com/adap/flower/blob/main/src/py/flwr/server/server.py",
+    ),
+    Marker(
+        "llama.cpp",
+        "progress",
+        r"\btokens? per second\b|\bms per token\b",
+        "llama_perf_context_print:        eval time =    1234.56 ms /   127 runs   (    9.72 ms per token,   102.88 tokens per second)",
+        "https://github.com/ggml-org/llama.cpp/blob/master/src/llama-context.cpp",
+    ),
+    Marker(
+        "comfyui",
+        "progress",
+        r"\bPrompt executed in [\d.]+ seconds\b",
+        "Prompt executed in 3.45 seconds",
+        "https://github.com/comfyanonymous/ComfyUI/blob/master/main.py",
+    ),
+    Marker(
+        "whisper",
+        "progress",
+        r"^\[\d{2}:\d{2}(?::\d{2})?\.\d{3} --> \d{2}:\d{2}(?::\d{2})?\.\d{3}\]",
+        "[00:00.000 --> 00:05.000]  And so my fellow Americans, ask not what your country can do for you",
+        "https://github.com/openai/whisper/blob/main/whisper/transcribe.py",
+    ),
+    Marker(
+        "unittest",
+        "progress",
+        r"^Ran \d+ tests? in [\d.]+s\s*$",
+        "Ran 12 tests in 0.034s",
+        "https://github.com/python/cpython/blob/main/Lib/unittest/runner.py",
+    ),
+    # evaluation results: lm-evaluation-harness's table (a value then "±" and its stderr), scikit-learn's
+    # classification_report header
+    Marker(
+        "lm-evaluation-harness",
+        "progress",
+        r"\|\s*-?\d*\.\d+\s*\|\s*±\s*\|\s*-?\d*\.\d+\s*\|",
+        "|hellaswag|      1|none  |     0|acc     |↑  |0.5734|±  |0.0049|",
+        "https://github.com/EleutherAI/lm-evaluation-harness/blob/main/lm_eval/utils.py",
+    ),
+    Marker(
+        "scikit-learn",
+        "progress",
+        r"^\s*precision\s+recall\s+f1-score\s+support\s*$",
+        "              precision    recall  f1-score   support",
+        "https://github.com/scikit-learn/scikit-learn/blob/main/sklearn/metrics/_classification.py",
+    ),
     # ----------------------------------------------------------------------------------------------- started
     Marker(
         "hydra",
