@@ -21,8 +21,6 @@ from io import BufferedReader
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-import numpy as np
-
 from runshepherd.logs.config import LogConfig
 from runshepherd.logs.decode import iter_binary_lines, last_segment
 from runshepherd.logs.readahead import read_ahead
@@ -41,6 +39,8 @@ def count_newlines(buf: bytes | bytearray, lo: int, hi: int) -> int:
     """Newlines in ``buf[lo:hi]``; numpy compares and counts ~2x faster than ``bytes.count`` on big ranges."""
     if hi - lo < _NUMPY_COUNT_FROM:
         return buf.count(b"\n", lo, hi)
+    import numpy as np  # here, not at import: most processes that read a log never count a range this big
+
     data = np.frombuffer(buf, dtype=np.uint8, count=hi - lo, offset=lo)
     is_newline = np.empty(min(_COUNT_BLOCK, hi - lo), dtype=np.bool_)
     total = 0

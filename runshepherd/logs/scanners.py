@@ -15,7 +15,6 @@ from typing import Literal, get_args
 from runshepherd.config import LOG_SCANNER_VAR as ENV_VAR
 from runshepherd.logs.config import ScannerKind
 from runshepherd.logs.scan import CueScanner
-from runshepherd.logs.scan_numpy import NumpyCueScanner
 
 try:
     from runshepherd.logs.scan_hyperscan import HyperscanCueScanner
@@ -50,6 +49,8 @@ def _build(kind: Literal["numpy", "hyperscan"]) -> CueScanner:
         if HYPERSCAN_MISSING:
             raise RuntimeError(f"the hyperscan cue scanner was asked for but {HYPERSCAN_MISSING}")
         return HyperscanCueScanner()
+    from runshepherd.logs.scan_numpy import NumpyCueScanner  # numpy: ~60 ms of every CLI process that reads a log
+
     return NumpyCueScanner()
 
 
