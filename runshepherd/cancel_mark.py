@@ -2,19 +2,21 @@
 session (a terminal in another window, a detached run, a resume later): final, never undone.
 
 A sweep's mark is `<state_dir>/sweeps/<sweep>/canceled.json` (`sweep/cancel.py`); a session's, written by
-`orchestrate cancel SESSION` while the session waits at a question that would act (submit, resubmit, a fix, wait
-or cancel a pending workflow), is `<state_dir>/canceled/<session>.json`. `Deps.halted` reads them: the waiting
+any cancel of the session (`orchestrate cancel SESSION|WF`, the chat, MCP: `cancel`) whether it runs its workflow or
+waits at a question that would act, is `<state_dir>/canceled/<session>.json`. `Deps.halted` reads them: the waiting
 prompt withdraws its question, and no node submits, resubmits, applies a fix or asks again."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from runshepherd.audit import record as audit
+from runshepherd.backends.base import Status
 
 if TYPE_CHECKING:  # pragma: no cover
     from runshepherd.backends.base import Backend
@@ -80,40 +82,88 @@ def confirm_text(session: str, question: str, shown: str = "") -> str:
     return f"Cancel session {session} (waiting for your answer: {short}{shown})? This is final."
 
 
-def cancel_waiting_session(
-    backend: Backend,
-    state_dir: Path,
-    session: str,
-    kind: str | None,
-    *,
-    via: str,
-    approved_by: str,
-    workflow: str | None = None,
-    live: bool = False,
-) -> str:
-    """Mark a session waiting at question ``kind`` (None: one whose workflow runs, canceled in the chat that drives
-    it) canceled (audited `cancel session`), then cancel its ``live``
-    workflow (audited `cancel`): its question is withdrawn wherever it waits, and nothing more is submitted or
-    fixed. One way for `orchestrate cancel SESSION|WF`, the chat and the MCP `cancel` tool (`graph/waiting.py` finds
-    the session); returns what the person is told."""
-    if write_mark(session_mark_path(state_dir, session), via=via, approved_by=approved_by):
+@dataclass(frozen=True)
+class CancelTarget:
+    """What a cancel of an id reaches: the session it stops (one waiting at ``kind``, or running its workflow), its
+    live workflow, or a workflow no session of this state dir submitted; ``nothing`` says why there is nothing to
+    cancel."""
+
+    session: str | None
+    workflow: str | None
+    status: str | None  # the workflow's status when it was looked up
+    kind: str | None = None  # the acting question the session waits at
+    question: str = ""
+    nothing: str | None = None
+
+    @property
+    def live(self) -> bool:
+        return self.status is not None and not Status(self.status).terminal()
+
+    def confirm(self) -> str:
+        """What the person confirms first (the terminal and the chat ask the same)."""
+        if self.session and self.kind:
+            shown = f"; {self.workflow} {self.status}" if self.live else ""
+            return confirm_text(self.session, self.question, shown)
+        return f"Cancel {self.workflow} ({self.status})?"
+
+
+def find_target(backend: Backend, state_dir: Path, target: str, checkpointer: str | None = None) -> CancelTarget:
+    """``target`` as a session id, else as a workflow id (its session from the audited submit): the one lookup
+    behind `orchestrate cancel SESSION|WF`, the chat's cancel and the MCP `cancel` tool (a sweep id is
+    `sweep/cancel.py`'s)."""
+    from runshepherd.graph.checkpoint import has_session
+    from runshepherd.graph.runner import SessionRunner
+    from runshepherd.graph.waiting import submitted_by, waiting_session
+
+    if (w := waiting_session(state_dir, target, checkpointer)) is not None:
+        status = backend.query(w.workflow_id).status.value if w.workflow_id else None
+        done = session_halted(state_dir, w.session)()
+        nothing = f"session {w.session} was already canceled; nothing to cancel" if done else None
+        return CancelTarget(w.session, w.workflow_id, status, w.kind, w.text, nothing)
+    if has_session(state_dir, target, checkpointer):
+        snap = SessionRunner(state_dir, target, checkpointer=checkpointer).snapshot()
+        wid = ((snap.values or {}).get("attempt") or {}).get("workflow_id")
+        if not wid:
+            return CancelTarget(
+                target, None, None, nothing=f"session {target} has submitted nothing, so there is nothing to cancel"
+            )
+        session: str | None = target
+    else:
+        wid, session = target, submitted_by(state_dir, target)
+    status = backend.query(wid).status
+    nothing = f"{wid} already ended ({status.value}); nothing to cancel" if status.terminal() else None
+    return CancelTarget(session, wid, status.value, nothing=nothing)
+
+
+def cancel(backend: Backend, state_dir: Path, t: CancelTarget, *, via: str, approved_by: str) -> str:
+    """The person's cancel, the same record and words from every door (``via``: orchestrate cancel, chat, mcp
+    cancel): the session is marked canceled first (audited `cancel session`), so whatever process drives it obeys
+    it (a waiting question is withdrawn, nothing more is submitted or fixed) and it ends saying who canceled it,
+    how and when; then its live workflow is canceled (audited `cancel`). A workflow no session submitted is only
+    canceled. Returns what the person is told."""
+    if t.session is None:
+        assert t.workflow is not None
+        backend.cancel(t.workflow)
+        audit(state_dir, "cancel", approved_by=approved_by, workflow=t.workflow, via=via)
+        return f"cancel requested for {t.workflow}"
+    if write_mark(session_mark_path(state_dir, t.session), via=via, approved_by=approved_by):
         audit(
             state_dir,
             "cancel session",
             approved_by=approved_by,
-            session=session,
-            workflow=workflow,
+            session=t.session,
+            workflow=t.workflow,
             via=via,
-            question=kind,
+            question=t.kind,
         )
-    after = "nothing is downloaded or saved" if kind in FOLLOW_UP_QUESTIONS else "nothing more is submitted or fixed"
-    told = f"session {session} canceled: " + (f"its question ({kind}) is withdrawn; {after}" if kind else after)
-    if workflow and not live and kind in FOLLOW_UP_QUESTIONS:  # what was canceled when the workflow is named
-        told += f" (its workflow {workflow} had already ended; its outputs stay where they are)"
-    if live and workflow:
-        backend.cancel(workflow)
-        audit(state_dir, "cancel", approved_by=approved_by, session=session, workflow=workflow, via=via)
-        told += f"\n  cancel requested for {workflow}"
+    after = "nothing is downloaded or saved" if t.kind in FOLLOW_UP_QUESTIONS else "nothing more is submitted or fixed"
+    told = f"session {t.session} canceled: " + (f"its question ({t.kind}) is withdrawn; {after}" if t.kind else after)
+    if t.workflow and not t.live and t.kind in FOLLOW_UP_QUESTIONS:  # what was canceled when the workflow is named
+        told += f" (its workflow {t.workflow} had already ended; its outputs stay where they are)"
+    if t.live and t.workflow:
+        backend.cancel(t.workflow)
+        audit(state_dir, "cancel", approved_by=approved_by, session=t.session, workflow=t.workflow, via=via)
+        told += f"\n  cancel requested for {t.workflow}"
     return told
 
 

@@ -69,11 +69,15 @@ class ChatSession:
     def say(self, text: str) -> None:
         """Everything the chat says goes through here, redacted: a reply may quote what the person typed, and a
         pasted token must not come back onto the terminal ("starting session … for: …", "I did not take …")."""
+        with self._print_lock:
+            self._said(text)
+
+    def _said(self, text: str) -> None:
+        """`say` for a caller that holds the print lock: its line is out before any run's next event."""
         from runshepherd.logs import redact
 
         text = redact(text, self.ctx.settings.logs.redaction_patterns)[0]
-        with self._print_lock:
-            self.ctx.out.print(text, markup=False)
+        self.ctx.out.print(text, markup=False)
         self.rec.add_turn("shepherd", text)
 
     def say_markdown(self, head: str, markdown: str) -> None:
@@ -580,63 +584,50 @@ class ChatSession:
         if not intent.workflow and (sid := self._current_sweep()) is not None:  # "cancel it", "stop the sweep"
             self._ask_cancel_sweep(sid)
             return
-        wid = self._wid(intent)
-        # a session waiting at a question that would act (this chat's run, or one driven in a terminal, named by
-        # its workflow): the same final cancel as `orchestrate cancel`, its question withdrawn wherever it waits
-        target = intent.workflow or self.rec.current
-        if target and (w := self._waiting(target)) is not None:
-            from runshepherd.cancel_mark import confirm_text
+        from runshepherd.cancel_mark import find_target
 
-            status = self.ctx.backend.query(w.workflow_id).status if w.workflow_id else None
-            shown = f"; {w.workflow_id} {status.value}" if status is not None and not status.terminal() else ""
-            text = confirm_text(w.session, w.text, shown)
-            self.rec.confirm = Confirmation(
-                action="cancel_session", workflow=w.workflow_id or "", session=w.session, text=text
-            )
-            self.say(f"? {text} [yes/NO]")
+        # this chat's run, or a session driven elsewhere named by its id or its workflow's, or a workflow: the same
+        # lookup and confirmation as `orchestrate cancel` (`cancel_mark.py`)
+        wid = self._wid(intent)  # the current run settled: its question asked or its workflow submitted
+        target = intent.workflow or self.rec.current
+        if not (target and self._waiting(target)):
+            target = wid
+            if not target:
+                self.say("there is no run to cancel")
+                return
+        t = find_target(self.ctx.backend, self.ctx.state_dir, target, self.ctx.settings.checkpointer)
+        if t.nothing is not None:
+            self.say(t.nothing)
             return
-        if not wid:
-            self.say("there is no run to cancel")
-            return
-        ws = self.ctx.backend.query(wid)
-        if ws.status.terminal():
-            self.say(f"{wid} already ended ({ws.status.value}); nothing to cancel")
-            return
-        self.rec.confirm = Confirmation(
-            action="cancel", workflow=wid, session=self.rec.current, text=f"Cancel {wid} ({ws.status.value})?"
-        )
-        self.say(f"? {self.rec.confirm.text} [yes/NO]")
+        text = t.confirm()
+        self.rec.confirm = Confirmation(action="cancel", workflow=t.workflow or "", session=t.session, text=text)
+        self.say(f"? {text} [yes/NO]")
 
     def _waiting(self, target: str) -> Any:
         from runshepherd.graph.waiting import waiting_session
 
         return waiting_session(self.ctx.state_dir, target, self.ctx.settings.checkpointer)
 
-    def _confirmed_cancel_session(self, conf: Confirmation) -> None:
-        """Marked canceled (`cancel_mark.py`) like `orchestrate cancel SESSION`; this chat's own run, paused at the
-        question, is continued so it ends CANCELED at once (its node sees the cancel first, nothing acts)."""
-        from runshepherd.cancel_mark import cancel_waiting_session, session_halted
+    def _confirmed_cancel(self, conf: Confirmation) -> None:
+        """The same cancel as `orchestrate cancel` and MCP's (`cancel_mark.cancel`): a session is marked canceled
+        first, then its live workflow is canceled. The line is printed under the print lock, so it comes before the
+        status change the cancel causes in a run this chat drives; this chat's own run paused at the question is
+        continued so it ends CANCELED at once (its node sees the cancel first, nothing acts)."""
+        from runshepherd.cancel_mark import cancel, find_target
 
-        sid = conf.session or ""
-        w = self._waiting(sid)
-        if w is None or session_halted(self.ctx.state_dir, sid)() is not None:
-            self.say(f"session {sid} is no longer waiting at that question; nothing to cancel")
-            return
-        live = w.workflow_id is not None and not self.ctx.backend.query(w.workflow_id).status.terminal()
-        told = cancel_waiting_session(
-            self.ctx.backend,
-            self.ctx.state_dir,
-            sid,
-            w.kind,
-            via="chat",
-            approved_by="person",
-            workflow=w.workflow_id,
-            live=live,
+        t = find_target(
+            self.ctx.backend, self.ctx.state_dir, conf.workflow or conf.session or "", self.ctx.settings.checkpointer
         )
-        self.say(f"● {told}")
-        d = self.drivers.get(sid)
+        if t.nothing is not None:
+            self.say(t.nothing)
+            return
+        with self._print_lock:
+            self._said("● " + cancel(self.ctx.backend, self.ctx.state_dir, t, via="chat", approved_by="person"))
+        d = self.drivers.get(t.session or "")
         if d is not None and d.waiting:
             d.answer("withdrawn by the cancel")
+
+    _confirmed_cancel_session = _confirmed_cancel  # a confirmation a chat stored before the two were one
 
     def _audit(self, what: str, conf: Confirmation, **details: Any) -> None:
         from runshepherd.audit import record
@@ -650,29 +641,6 @@ class ChatSession:
             via="chat",
             **details,
         )
-
-    def _confirmed_cancel(self, conf: Confirmation) -> None:
-        d = self.drivers.get(conf.session or "")
-        if d is not None and d.workflow_id == conf.workflow:
-            # this chat's run: the session is marked canceled first, so it ends saying who canceled it and when
-            # (not "canceled outside this session") and nothing resubmits it, then its workflow is canceled
-            from runshepherd.cancel_mark import cancel_waiting_session
-
-            told = cancel_waiting_session(
-                self.ctx.backend,
-                self.ctx.state_dir,
-                d.session,
-                None,
-                via="chat",
-                approved_by="person",
-                workflow=conf.workflow,
-                live=True,
-            )
-            self.say(f"● {told}")
-            return
-        self.ctx.backend.cancel(conf.workflow)
-        self._audit("cancel", conf)
-        self.say(f"● cancel requested for {conf.workflow}")
 
     def _ask_cancel_sweep(self, sid: str) -> None:
         """The same confirmation and the same cancel as `orchestrate cancel SWEEP` (`sweep/cancel.py`)."""

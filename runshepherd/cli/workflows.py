@@ -263,92 +263,27 @@ def cancel(ctx: CliContext, target: str, yes: bool, as_json: bool) -> None:
     if sweep is not None:
         _cancel_sweep(ctx, sweep, yes, as_json)
         return
-    from runshepherd.graph.checkpoint import has_session
-    from runshepherd.graph.waiting import waiting_session
+    from runshepherd.cancel_mark import cancel as cancel_target
+    from runshepherd.cancel_mark import find_target
 
-    # a session waiting at a question that would act, named by its id or by its workflow's: its question is
-    # withdrawn, wherever it waits
-    if (w := waiting_session(ctx.state_dir, target, ctx.settings.checkpointer)) is not None:
-        _cancel_waiting(ctx, w.session, w.kind, w.text, w.workflow_id, yes, as_json)
+    # a session (by its id or its workflow's) is marked canceled first, wherever it runs or waits at a question,
+    # then its live workflow is canceled: one path with the chat and MCP (`cancel_mark.py`)
+    t = find_target(ctx.backend, ctx.state_dir, target, ctx.settings.checkpointer)
+    what = {"session": t.session, "workflow_id": t.workflow}
+    if t.nothing is not None:
+        _nothing(ctx, {**what, "status": t.status}, t.nothing, as_json)
         return
-    workflow_id = target
-    runner = ctx.runner(target)
-    snap = runner.snapshot() if has_session(ctx.state_dir, target, ctx.settings.checkpointer) else None
-    values = (snap.values if snap is not None else None) or {}
-    if snap is not None and values:  # a session id: its live workflow
-        workflow_id = (values.get("attempt") or {}).get("workflow_id") or ""
-        if not workflow_id:
-            _nothing(
-                ctx,
-                {"session": target},
-                f"session {target} has submitted nothing, so there is nothing to cancel",
-                as_json,
-            )
-            return
-    backend = ctx.backend
-    ws = backend.query(workflow_id)
-    if ws.status.terminal():
-        msg = f"{workflow_id} already ended ({ws.status.value}); nothing to cancel"
-        if as_json:
-            ctx.print_json({"workflow_id": workflow_id, "canceled": False, "status": ws.status.value, "message": msg})
-        else:
-            ctx.out.print(msg)
+    if not _confirm(ctx, t.session or t.workflow or target, t.confirm(), yes):
         return
-    if not _confirm(ctx, workflow_id, f"Cancel {workflow_id} ({ws.status.value})?", yes):
-        return
-    backend.cancel(workflow_id)
-    record(
-        ctx.state_dir,
-        "cancel",
-        approved_by="--yes" if yes else "person",
-        workflow=workflow_id,
-        via="orchestrate cancel",
-    )
-    if as_json:
-        ctx.print_json({"workflow_id": workflow_id, "canceled": True})
-    else:
-        ctx.out.print(f"● cancel requested for {workflow_id}")
-
-
-def _cancel_waiting(
-    ctx: CliContext, session: str, kind: str, text: str, workflow_id: str | None, yes: bool, as_json: bool
-) -> None:
-    """A session waiting at a question that would act (submit, resubmit, a fix, a pending workflow): the cancel is
-    marked first (`cancel_mark.py`), so the prompt waiting on it, in any terminal, withdraws the question and the
-    session ends CANCELED; a live workflow of it is canceled now."""
-    from runshepherd.cancel_mark import cancel_waiting_session, confirm_text, session_halted
-
-    if session_halted(ctx.state_dir, session)() is not None:
-        _nothing(ctx, {"session": session}, f"session {session} was already canceled; nothing to cancel", as_json)
-        return
-    status = ctx.backend.query(workflow_id).status if workflow_id else None
-    live = status is not None and not status.terminal()
-    shown = f"; {workflow_id} {status.value}" if live and status is not None else ""
-    if not _confirm(ctx, session, confirm_text(session, text, shown), yes):
-        return
-    msg = "● " + cancel_waiting_session(
-        ctx.backend,
-        ctx.state_dir,
-        session,
-        kind,
-        via="orchestrate cancel",
-        approved_by="--yes" if yes else "person",
-        workflow=workflow_id,
-        live=live,
+    msg = cancel_target(
+        ctx.backend, ctx.state_dir, t, via="orchestrate cancel", approved_by="--yes" if yes else "person"
     )
     if as_json:
         ctx.print_json(
-            {
-                "session": session,
-                "workflow_id": workflow_id,
-                "canceled": True,
-                "withdrawn_question": kind,
-                "canceled_workflow": live,
-                "message": msg.removeprefix("● "),
-            }
+            {**what, "canceled": True, "withdrawn_question": t.kind, "canceled_workflow": t.live, "message": msg}
         )
     else:
-        ctx.out.print(msg, markup=False)
+        ctx.out.print("● " + msg, markup=False)
 
 
 def _nothing(ctx: CliContext, what: dict[str, Any], msg: str, as_json: bool) -> None:

@@ -1,7 +1,7 @@
 """Which session waits at a question that would act, named by its session id or by the workflow it runs.
 
 The one lookup behind every cancel (`orchestrate cancel`, the chat, the MCP `cancel` tool): a cancel by either id
-of a session paused at its question goes through the same cancel mark (`cancel_mark.cancel_waiting_session`), so
+of a session paused at its question goes through the same cancel mark (`cancel_mark.cancel`), so
 the question is withdrawn wherever it waits. A workflow id is traced to its session by the audit log's submit line
 (every session submit is audited with its session), so a `cancel WF` reads one file and at most one checkpoint;
 takes no session lock."""

@@ -15,7 +15,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from runshepherd.cancel_mark import ACTING_QUESTIONS
 from runshepherd.cli.context import CliContext
 from runshepherd.errors import UsageError
 from runshepherd.names import check_id
@@ -262,25 +261,17 @@ class Sessions:
         )
         return CancelResult(session=sid, canceled=True, message="\n".join(told(sid, points)))
 
-    def _cancel_waiting(self, sid: str, kind: str, wid: str | None) -> CancelResult:
-        """A session waiting at a question that would act: marked canceled (`cancel_mark.py`), its live workflow
-        canceled; the question is withdrawn wherever it waits and the session ends CANCELED."""
-        from runshepherd.cancel_mark import cancel_waiting_session, session_halted
-
-        if session_halted(self.ctx.state_dir, sid)() is not None:
-            return CancelResult(session=sid, canceled=False, message=f"session {sid} was already canceled")
-        live = wid is not None and not self.ctx.backend.query(wid).status.terminal()
-        told = cancel_waiting_session(
-            self.ctx.backend,
-            self.ctx.state_dir,
-            sid,
-            kind,
-            via="mcp cancel",
-            approved_by="person",
-            workflow=wid,
-            live=live,
+    def _stop_planning(self, sid: str) -> CancelResult:
+        """A session of this server still planning, nothing submitted: stopped at its next safe point."""
+        live = self._live.get(sid)
+        if live and live.runner is not None:
+            live.runner.stop("canceled over MCP")
+        return CancelResult(
+            session=sid,
+            canceled=False,
+            message=f"session {sid} has submitted nothing, so there is nothing to cancel; "
+            "it was stopped at its next safe point",
         )
-        return CancelResult(session=sid, workflow_id=wid, canceled=True, message=told)
 
     def cancel(self, session: str | None = None, workflow_id: str | None = None) -> CancelResult:
         """Cancel a session's live workflow (the session then ends CANCELED) or a workflow by id."""
@@ -292,45 +283,21 @@ class Sessions:
 
             if (sweep := read_record(self.ctx.state_dir, sid)) is not None:
                 return self._cancel_sweep(sweep)
-            snap = self._runner(sid).snapshot()
-            v = snap.values or {}
-            if not v and not self._busy(sid):
-                raise UsageError(f"no session {sid!r}")
-            wid = (v.get("attempt") or {}).get("workflow_id")
-            waiting = self._runner(sid).questions(snap) if v else []
-            if waiting and waiting[0].kind in ACTING_QUESTIONS:  # the same final cancel as `orchestrate cancel`
-                return self._cancel_waiting(sid, waiting[0].kind, wid)
-            if not wid:
-                live = self._live.get(sid)
-                if live and live.runner is not None and self._busy(sid):
-                    live.runner.stop("canceled over MCP")
-                return CancelResult(
-                    session=sid,
-                    canceled=False,
-                    message=f"session {sid} has submitted nothing, so there is nothing to cancel"
-                    + ("; it was stopped at its next safe point" if self._busy(sid) else ""),
-                )
+            if not self._runner(sid).snapshot().values:  # nothing checkpointed yet: planning, or no such session
+                if not self._busy(sid):
+                    raise UsageError(f"no session {sid!r}")
+                return self._stop_planning(sid)
+            target = sid
         else:
-            sid, wid = None, check_id(workflow_id or "", "workflow id")
-            from runshepherd.graph.waiting import waiting_session
+            target = check_id(workflow_id or "", "workflow id")
+        from runshepherd.cancel_mark import cancel, find_target
 
-            # the workflow of a session paused at its question: the same final cancel as by the session's id
-            if (w := waiting_session(self.ctx.state_dir, wid, self.ctx.settings.checkpointer)) is not None:
-                return self._cancel_waiting(w.session, w.kind, w.workflow_id)
-        ws = self.ctx.backend.query(wid)
-        if ws.status.terminal():
-            return CancelResult(
-                session=sid,
-                workflow_id=wid,
-                canceled=False,
-                message=f"{wid} already ended ({ws.status.value}); nothing to cancel",
-            )
-        self.ctx.backend.cancel(wid)
-        from runshepherd.audit import record
-
-        record(self.ctx.state_dir, "cancel", approved_by="person", session=sid, workflow=wid, via="mcp cancel")
-        tail = ""
-        if sid:
-            when = "at its next poll" if self._busy(sid) or self._runner(sid).driven() else "when it is continued"
-            tail = f"; session {sid} ends CANCELED {when}"
-        return CancelResult(session=sid, workflow_id=wid, canceled=True, message=f"cancel requested for {wid}{tail}")
+        # the same path as `orchestrate cancel` and the chat: the session marked canceled first, then its workflow
+        t = find_target(self.ctx.backend, self.ctx.state_dir, target, self.ctx.settings.checkpointer)
+        if t.nothing is not None:
+            told = t.nothing
+            if t.workflow is None and t.session and self._busy(t.session):
+                return self._stop_planning(t.session)
+            return CancelResult(session=t.session, workflow_id=t.workflow, canceled=False, message=told)
+        told = cancel(self.ctx.backend, self.ctx.state_dir, t, via="mcp cancel", approved_by="person")
+        return CancelResult(session=t.session, workflow_id=t.workflow, canceled=True, message=told)

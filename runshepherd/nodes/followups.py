@@ -135,12 +135,16 @@ def finish(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
             if why := deps.halt_reason():  # the person canceled the session, or the sweep it is a point of
                 update["outcome_reason"] = f"{wid} canceled: {why}; not resubmitted"
                 say("info", f"{wid} canceled: {why}; it stays canceled")
-            else:  # who canceled it, as `diagnose` says it: from the audit log, never assumed
-                who = _recorded_cancel(deps.state_dir, str(wid)) if wid else None
+            else:  # not through a door of this state dir, which marks the session before it cancels: who did it,
+                # as `diagnose` says it, from the audit log (a workflow canceled by id before its submit was
+                # audited), never assumed
+                from runshepherd.audit import canceled_by
+
+                who = canceled_by(deps.state_dir, str(wid)) if wid else None
                 said = (
                     f"{wid} was canceled {who}"
                     if who
-                    else f"{wid} was canceled outside RunShepherd (no cancel of it is recorded)"
+                    else f"{wid} was canceled outside RunShepherd (no cancel of it is recorded in this state dir)"
                 )
                 update["outcome_reason"] = f"{said}; not resubmitted"
                 say("info", f"{said}; it stays canceled")
@@ -148,17 +152,3 @@ def finish(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
             outcome = "COMPLETED" if last_status(state) == "COMPLETED" else "FAILED"
     path = state.get("report_path") or write_report(state, deps)
     return {**update, "outcome": outcome, "report_path": path}
-
-
-def _recorded_cancel(state_dir: Path, workflow_id: str, grace: float = 1.0) -> str | None:
-    """Who canceled the workflow, from the audit log. A cancel command records its line when the scheduler's
-    cancel returns, which can be just after this session saw the workflow end: a missing line is looked for again
-    for up to ``grace`` seconds before the session says no cancel of it is recorded."""
-    import time
-
-    from runshepherd.audit import canceled_by
-
-    deadline = time.monotonic() + grace
-    while (who := canceled_by(state_dir, workflow_id)) is None and time.monotonic() < deadline:
-        time.sleep(0.1)
-    return who

@@ -108,7 +108,7 @@ def test_a_detached_sweep_cancels_one_point_then_the_whole_sweep(tmp_path: Path)
     unconfirmed = run(tmp_path, "cancel", "swd")
     assert unconfirmed.returncode == 2 and "--yes" in unconfirmed.stderr
     one = json.loads(run(tmp_path, "cancel", "swd-p1", "--yes", "--json").stdout)
-    assert one == {"workflow_id": points[0]["workflow_id"], "canceled": True}
+    assert (one["workflow_id"], one["session"], one["canceled"]) == (points[0]["workflow_id"], "swd-p1", True), one
     deadline = time.time() + 30
     while time.time() < deadline:
         now = json.loads(run(tmp_path, "status", "swd", "--json").stdout)["points"]
