@@ -54,33 +54,19 @@ _FINISHED = re.compile(
 _STARTED = re.compile(
     r"\b(?:start(?:s|ed|ing)?|begin(?:s|ning)?) (?:\w+ ){0,2}training\b"
     r"|\btraining (?:has )?(?:started|begins)\b"
-    r"|Started server process|Application startup complete|Uvicorn running on|Starting \S+ (?:API )?server on https?://"
+    r"|Starting \S+ (?:API )?server on https?://"
     r"|\b(?:Serving|Listening) on https?://|Running on (?:local URL:\s*)?https?://"
-    r"|initializing (?:ddp|distributed): GLOBAL_RANK|\binitialized host \S+ as rank \d+|distributed init \(rank \d+\)"
+    r"|\binitialized host \S+ as rank \d+|distributed init \(rank \d+\)"
     r"|\bjoined (?:round \d+ of )?the \w+ rendezvous|Completed store-based barrier|All distributed processes registered"
     r"|\bStarted container \S+"
-    r"|^(?:wandb: )?(?:Run page|🚀 View run at|View run at):? https?://|Logging results to Weights & Biases"
-    r"|NCCL INFO .*Init COMPLETE|NCCL INFO Connected all (?:rings|trees)|NCCL INFO (?:Ring|Channel) \d+(?:/\d+)? : .* via "
-    r"|NCCL INFO (?:comm \S+ )?rank \d+ nranks \d+|^NCCL version \d"
-    r"|^wandb: (?:Syncing run|Tracking run with wandb)"
-    # Lightning's Trainer before fit (the accelerator lines, the model summary), accelerate launch's notice of
-    # defaults as it starts the processes, TensorFlow placing itself on a GPU
-    r"|^GPU available: (?:True|False)\b|^\s*[\d.]+\s*[KMGT]?\s+Trainable params\b"
-    r"|following values were not passed to `accelerate launch`|\bCreated device /job:\w+/replica:\d+/task:\d+/device:GPU"
-    # Keras' model.summary() before fit; inference servers up (TorchServe, TensorBoard, servers "listening at" an
-    # address)
     r"|\*{3,} Running (?:Evaluation|Prediction) \*{3,}"
-    r"|^Trainable params: [\d,]+"
-    r"|\bModel server started\b|^TensorBoard \S+ at https?://|\blistening (?:at|on):? https?://"
-    # nvidia-smi's process table with a process holding GPU memory
-    r"|^\|\s+\d+\s+(?:N/A\s+){0,2}\d+\s+[CG](?:\+G)?\s+\S+\s+\d+MiB\s+\|"
+    r"|\bModel server started\b|\blistening (?:at|on):? https?://"
     # a step that went through before the run itself: pip/docker builds, an object Kubernetes accepted, a
     # model loaded by an inference UI (stable-diffusion-webui's "Model loaded in 4.2s", its "Startup time: 7.8s")
     r"|^Successfully (?:installed|built|tagged) \S|^\S+/\S+ created$"
     r"|\b(?:Model|Weights|Checkpoint|Pipeline) loaded in [\d.]+ ?s\b|^Startup time: [\d.]+ ?s\b"
-    # Lightning's accelerator, as the Trainer sets up a fit/validate/test (accelerators/cuda.py: "LOCAL_RANK: 0 -
-    # CUDA_VISIBLE_DEVICES: [0,1]")
-    r"|^LOCAL_RANK: \d+ - CUDA_VISIBLE_DEVICES: \["
+    # the emitters' own start-up lines (uvicorn, Lightning, accelerate, TensorFlow, Keras, wandb, NCCL, TensorBoard,
+    # nvidia-smi, schedulers, inference servers) are in formats/
     f"|{formats.pattern_of('started')}",
     re.IGNORECASE,
 )

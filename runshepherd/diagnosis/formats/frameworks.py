@@ -414,6 +414,67 @@ MARKERS: tuple[Marker, ...] = (
         "https://github.com/scikit-learn/scikit-learn/blob/main/sklearn/metrics/_classification.py",
     ),
     # ----------------------------------------------------------------------------------------------- started
+    # Lightning's Trainer before fit: the accelerator lines, distributed initialisation, the model summary
+    Marker(
+        "lightning",
+        "started",
+        r"^GPU available: (?:True|False)\b|^\s*[\d.]+\s*[KMGT]?\s+Trainable params\b|^LOCAL_RANK: \d+ - CUDA_VISIBLE_DEVICES: \["
+        r"|initializing (?:ddp|distributed): GLOBAL_RANK",
+        "GPU available: True (cuda), used: True",
+        "https://github.com/Lightning-AI/pytorch-lightning/blob/master/src/lightning/pytorch/trainer/setup.py",
+    ),
+    Marker(
+        "accelerate",
+        "started",
+        r"following values were not passed to `accelerate launch`",
+        "The following values were not passed to `accelerate launch` and had defaults used instead:",
+        "https://github.com/huggingface/accelerate/blob/main/src/accelerate/commands/launch.py",
+    ),
+    Marker(
+        "tensorflow",
+        "started",
+        r"\bCreated device /job:\w+/replica:\d+/task:\d+/device:GPU",
+        "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1928] Created device /job:localhost/replica:0/task:0/device:GPU:0 with 13598 MB memory",
+        "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/core/common_runtime/gpu/gpu_device.cc",
+    ),
+    Marker(
+        "keras",
+        "started",
+        r"^Trainable params: [\d,]+",
+        "Trainable params: 101,770 (397.54 KB)",
+        "https://keras.io/api/models/model/#summary-method",
+    ),
+    Marker(
+        "wandb",
+        "started",
+        r"^(?:wandb: )?(?:Run page|🚀 View run at|View run at):? https?://|Logging results to Weights & Biases"
+        r"|^wandb: (?:Syncing run|Tracking run with wandb)",
+        "wandb: Tracking run with wandb version 0.16.0",
+        "https://github.com/wandb/wandb/blob/main/wandb/sdk/wandb_run.py",
+    ),
+    Marker(
+        "nccl",
+        "started",
+        r"NCCL INFO .*Init COMPLETE|NCCL INFO Connected all (?:rings|trees)|NCCL INFO (?:Ring|Channel) \d+(?:/\d+)? : .* via "
+        r"|NCCL INFO (?:comm \S+ )?rank \d+ nranks \d+|^NCCL version \d",
+        "node01:1234:1250 [0] NCCL INFO comm 0x55d0c8 rank 0 nranks 2 cudaDev 0 busId 1000 - Init COMPLETE",
+        "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html#nccl-debug",
+    ),
+    Marker(
+        "tensorboard",
+        "started",
+        r"^TensorBoard \S+ at https?://",
+        "TensorBoard 2.15.1 at http://localhost:6006/ (Press CTRL+C to quit)",
+        "https://github.com/tensorflow/tensorboard/blob/master/tensorboard/program.py",
+    ),
+    # nvidia-smi's process table with a process holding GPU memory
+    Marker(
+        "nvidia-smi",
+        "started",
+        r"^\|\s+\d+\s+(?:N/A\s+){0,2}\d+\s+[CG](?:\+G)?\s+\S+\s+\d+MiB\s+\|",
+        "|    0   N/A  N/A     12345      C   python                                     10240MiB |",
+        "https://docs.nvidia.com/deploy/nvidia-smi/index.html",
+    ),
     Marker(
         "hydra",
         "started",

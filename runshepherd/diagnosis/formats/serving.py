@@ -13,6 +13,14 @@ _OLLAMA = "https://github.com/ollama/ollama/blob/main/server/routes.go"
 _RAY_SERVE = "https://docs.ray.io/en/latest/serve/getting_started.html"
 
 MARKERS: tuple[Marker, ...] = (
+    # uvicorn (vLLM's, SGLang's and most Python servers' HTTP layer) up and serving
+    Marker(
+        "uvicorn",
+        "started",
+        r"Started server process|Application startup complete|Uvicorn running on",
+        "INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)",
+        "https://github.com/encode/uvicorn/blob/master/uvicorn/server.py",
+    ),
     # ----------------------------------------------------------------------------------------------- started
     Marker(
         "vllm",
