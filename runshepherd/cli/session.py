@@ -590,6 +590,7 @@ def sessions(ctx: CliContext, as_json: bool) -> None:
     from runshepherd.cli import detached
     from runshepherd.graph.checkpoint import db_path, open_saver, session_driven, thread_ids
     from runshepherd.graph.runner import session_config
+    from runshepherd.spec.secrets import stored_secrets
 
     rows = []
     url = ctx.settings.checkpointer
@@ -618,6 +619,7 @@ def sessions(ctx: CliContext, as_json: bool) -> None:
                         "last_update": snap.created_at,
                         "question": question,
                         "declined": bool(v.get("declined")),  # CANCELED by the person's "no" before submitting
+                        "spec_secrets": stored_secrets(v),  # kept from before specs with secrets were refused
                     }
                 )
     rows += _sweeps_at_their_plan(ctx.state_dir)
@@ -633,6 +635,7 @@ def sessions(ctx: CliContext, as_json: bool) -> None:
                     "last_update": None,
                     "question": None,
                     "declined": False,
+                    "spec_secrets": [],
                 }
             )
     if as_json:
@@ -662,13 +665,22 @@ def sessions(ctx: CliContext, as_json: bool) -> None:
         ctx.out.width,
     )
     ctx.out.print(table)
+    for r in rows:
+        if r.get("spec_secrets"):
+            ctx.out.print(
+                f"warning: session {r['session']} keeps a literal secret ({', '.join(r['spec_secrets'])}) in its "
+                "stored spec, saved before specs with secrets were refused; nothing here removes it"
+                + (f" ({r['workflow']}'s record and the scheduler hold the same spec)" if r["workflow"] else "")
+                + ": rotate that secret",
+                markup=False,
+            )
 
 
 def _sweeps_at_their_plan(state_dir: Path) -> list[dict[str, Any]]:
     """Sweeps paused at their plan (`run --sweep --no-input`): no point has a session yet, the sweep waits."""
     from runshepherd.sweep.status import read_record
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     for path in sorted((state_dir / "sweeps").glob("*/sweep.json")):
         record = read_record(state_dir, path.parent.name)
         if record is None or record.get("approved") is not False:
@@ -683,6 +695,7 @@ def _sweeps_at_their_plan(state_dir: Path) -> list[dict[str, Any]]:
                 "last_update": None,
                 "question": None if state_ended else (record.get("question") or {}).get("text"),
                 "declined": bool(record.get("declined")),
+                "spec_secrets": [],
             }
         )
     return rows

@@ -125,3 +125,13 @@ def field_lines(root: yaml.Node | None, map_line: Any) -> dict[int, str]:
         else:
             out.setdefault(n, path)
     return out
+
+
+def stored_secrets(values: dict[str, Any]) -> list[str]:
+    """The kinds of literal secret a session's stored state holds in its spec, its proposed fix or its ``--set``
+    values (read as the loader reads a spec: references are no value), never the values. A session checkpointed
+    before specs with secrets were refused can hold one; nothing rewrites it (the scheduler and the backend's
+    workflow record hold the same spec), so `orchestrate sessions` names it for the person to rotate."""
+    texts = [str(values.get("spec") or ""), str((values.get("proposed_fix") or {}).get("new_spec") or "")]
+    texts += [str(v) for v in (values.get("set_values") or {}).values()]
+    return sorted({k for t in texts if t for k in kinds_in(_REFERENCE.sub("none ", t))})
