@@ -28,7 +28,51 @@ def make_backend(settings: Settings) -> Backend:
     module_name, class_name = _BACKENDS[name]
     cls = getattr(importlib.import_module(module_name), class_name)
     options: dict[str, Any] = dict(settings.backends.get(name) or {})
+    _check_options(name, options)
     state_dir: Path = settings.resolved_state_dir()
     if name == "local":
         return cls(state_dir)
     return cls(state_dir, options)
+
+
+# The options each backend reads from its `backends:` section (README: "Options under `backends: osmo:`" …).
+OPTIONS = {
+    "local": frozenset({"pool"}),
+    "slurm": frozenset({"partition", "shared_dir", "slurm_conf", "python", "bin_dir"}),
+    "osmo": frozenset(
+        {
+            "executable",
+            "pool",
+            "capture_timeout",
+            "idle_timeout",
+            "download_timeout",
+            "whole_log_timeout",
+            "whole_log_max_bytes",
+            "whole_log_idle",
+            "call_timeout",
+            "retries",
+            "backoff_initial",
+            "backoff_max",
+            "datasets",
+            "labels",
+        }
+    ),
+}
+
+
+def _check_options(name: str, options: dict[str, Any]) -> None:
+    """An option the backend never reads is a typo, not a setting: `partitoin: gpu` ran on the default partition
+    without a word. Refused (exit 2) naming the closest option."""
+    import difflib
+
+    from runshepherd.errors import ConfigError
+
+    known = OPTIONS[name]
+    for key in options:
+        if key not in known:
+            close = difflib.get_close_matches(str(key), known, n=1)
+            hint = f" — did you mean {close[0]!r}?" if close else ""
+            raise ConfigError(
+                f"backends.{name}.{key}: the {name} backend has no option {str(key)!r}{hint} "
+                f"(its options: {', '.join(sorted(known))})"
+            )
