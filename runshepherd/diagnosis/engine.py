@@ -133,7 +133,7 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
     lines = ctx.log.lines
     out = []
     for s in signals:
-        if _went_on_past(s, signals, lines) or recovered(ctx, s):
+        if _went_on_past(s, signals, lines) or recovered(ctx, s) or _ran_on_to_traceback(s, signals, lines):
             continue
         retry = retried_at(lines, traceback_end(lines, s.order)) if 0 <= s.order < len(lines) else None
         if retry is not None:
@@ -160,6 +160,25 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
                 continue
         out.append(s)
     return out
+
+
+# lines that do not stop what printed them: a shell script's failed command (bash goes on to the next line unless
+# ``set -e``: "slurm_script: line 9: SBATCH: command not found") and a Python warning ("….py:141: UserWarning: …")
+_NON_FATAL = re.compile(r"(?:^|: )(?:line \d+: )?[\w./+-]+: command not found\b|^\S+\.py:\d+: \w*Warning: ")
+_TRACEBACK_START = re.compile(r"^\s*Traceback \(most recent call last\):")
+
+
+def _ran_on_to_traceback(s: Signal, signals: list[Signal], lines: list[Line]) -> bool:
+    """A non-fatal line's signal when a Python program ran after it and raised what another family reads.
+
+    The program's own exception is then what stopped the run; the earlier line is history (a typo'd directive the
+    shell tried to run, a driver warning before a TypeError)."""
+    if not 0 <= s.order < len(lines) or not _NON_FATAL.search(lines[s.order].text):
+        return False
+    start = next((ln.index for ln in lines[s.order + 1 :] if _TRACEBACK_START.search(ln.text)), None)
+    return start is not None and any(
+        o.label != s.label and not o.secondary and o.strength >= MIN_STRENGTH and o.order > start for o in signals
+    )
 
 
 # a failure the program went on past is not what stopped it: three or more later lines of progress (steps,

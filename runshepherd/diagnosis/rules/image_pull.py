@@ -12,12 +12,14 @@ from runshepherd.diagnosis.rules.family import family, words
 _PULL = re.compile(
     r"ErrImagePull|ImagePullBackOff|Failed to pull image|FAILED_IMAGE_PULL|manifest unknown|manifest for \S+ not found"
     r"|pull access denied|repository does not exist|InvalidImageName|ErrImageNeverPull|failed to resolve reference"
-    r"|pyxis: (?:failed|couldn't)|enroot-import|(?:^|\[ERROR\] )URL https?://\S+ returned error code"
+    # (pyxis's "couldn't start container" follows any start failure, an import's or a mount's: not a pull by itself)
+    r"|pyxis: (?:failed|couldn't)(?! start\b)|enroot-import|(?:^|\[ERROR\] )URL https?://\S+ returned error code"
     r"|Error response from daemon: (?:manifest|pull|(?:Get|Head) \"?https?://[^\s\"]+/v2/)|no basic auth credentials"
     # apptainer/singularity building a SIF from a docker:// or oci registry reference
     r"|Unable to handle docker://\S+ uri|failed to get (?:checksum|SHA) (?:for|of) docker://"
     r"|While making image from oci registry|error fetching image to cache"
-    r"|Back-off pulling image|image \S+ not found|trying and failing to pull image"
+    # (a dataset's "Image folder not found: 'data/JPEGImages'" is a picture directory, not a container image)
+    r"|Back-off pulling image|image (?!(?:folders?|dir(?:ectory|ectories|s)?|files?|paths?)\b)\S+ not found|trying and failing to pull image"
     # (the registry's error code, not google-api-core's ``exceptions.TooManyRequests`` class of any 429)
     r"|requested access to the resource is denied|(?<!\.)\btoomanyrequests\b|pull rate limit"
     r"|failed to fetch (?:anonymous|oauth) token"
@@ -194,7 +196,8 @@ ROOT_WORDS = (
         "a container image that could not be pulled",
         # not a container image: a picture file (YOLOv5's "Image Not Found /data/images/001.jpg"), a GPU's kernel image
         # (CUDA's "device kernel image is invalid", a compiled binary)
-        unless=r"\.(?:jpe?g|png|bmp|tiff?|webp|gif)\b|\bimage files?\b|\bkernel image\b",
+        unless=r"\.(?:jpe?g|png|bmp|tiff?|webp|gif)\b|\bimage (?:files?|folders?|dir(?:ector(?:y|ies)|s)?|paths?)\b"
+        r"|\bkernel image\b",
     ),
     # Docker's refusal of an image built for another platform ("no matching manifest for linux/arm64/v8 in the
     # manifest list entries")

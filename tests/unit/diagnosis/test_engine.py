@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from runshepherd.backends.base import Status
 from runshepherd.diagnosis import DiagnosisInput, TaskRecord, diagnose, diagnose_log_text
 
@@ -111,3 +113,22 @@ def test_a_canceled_workflow_is_never_called_preempted() -> None:
     )
     assert all(d.label != "preempted" or d.confidence < 0.5 for d in diagnose(inp))
     assert all(d.origin != "infra" or d.confidence < 0.5 for d in diagnose(inp))
+
+
+@pytest.mark.parametrize(
+    ("case_id", "label"),
+    [
+        ("zd-0009", "gpu_oom"),  # "slurm_script: line 9: SBATCH: command not found", then CUDA out of memory
+        ("zg-0011", "user_code_error"),  # torch's "UserWarning: … driver … too old", then a TypeError
+    ],
+)
+def test_a_non_fatal_line_before_a_programs_own_exception_is_history(case_id: str, label: str) -> None:
+    from .families.real import diagnose_dev
+
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == label
+
+
+def test_a_command_not_found_with_no_program_after_it_is_still_the_failure() -> None:
+    d = diagnose_log_text("/var/spool/slurmd/job1/slurm_script: line 12: torchrun: command not found\n")
+    assert d.label == "missing_dependency"

@@ -137,3 +137,16 @@ def test_a_picture_file_that_is_not_found_is_no_container_image() -> None:
         "    assert im is not None, f'Image Not Found {f}'\nAssertionError: Image Not Found /data/images/001.jpg\n"
     )
     assert diagnose_log_text(log).label == "file_not_found"
+
+
+def test_a_picture_folder_not_found_is_a_path_not_an_image_pull() -> None:
+    d, _, record = diagnose_dev("zc-0003")  # FileNotFoundError: [ERROR] Image folder not found: 'data/JPEGImages'
+    assert d.label == record["label"] == "file_not_found"
+    d = diagnose_log_text("Error: image nvcr.io/nvidia/pytorch:99.01-py3 not found\n")
+    assert d.label == "image_pull"
+
+
+def test_pyxis_failing_to_start_after_a_refused_mount_is_no_pull() -> None:
+    # pyxis's "couldn't start container" follows enroot-mount's "Permission denied": the mount, not the image
+    d, _, record = diagnose_dev("zf-0015")
+    assert d.label == record["label"] == "permission_or_auth"
