@@ -198,7 +198,7 @@ workflow:
   - name: main
     image: ubuntu:24.04
     command: [bash, -c]
-    args: ["echo step 1/1; sleep 2; echo ok > {{output}}/ok.txt"]
+    args: ["echo step 1/1; for i in $(seq 1 1200); do [ -e GO ] && break; sleep 0.1; done; echo ok > {{output}}/ok.txt"]
 """
 
 
@@ -223,6 +223,7 @@ def test_infrastructure_failure_resubmits_unchanged_on_its_own_budget(backend, t
                     sup = wf.read_supervisor()
                     if sup is not None:
                         os.kill(sup.pid, signal.SIGKILL)
+                        (tmp_path / "go").touch()  # the resubmission then finishes at once
                         return
             except WorkflowNotFound:  # not submitted yet
                 pass
@@ -231,7 +232,8 @@ def test_infrastructure_failure_resubmits_unchanged_on_its_own_budget(backend, t
     killer = threading.Thread(target=kill_first_supervisor, daemon=True)
     killer.start()
     s = Session(InMemorySaver(), make_deps(backend, tmp_path, auto_yes=True))
-    out = s.run({"request": "infra", "spec_path": _spec(tmp_path, INFRA)})
+    # the task runs until its supervisor has been killed (a fixed `sleep 2` ran again in the resubmission)
+    out = s.run({"request": "infra", "spec_path": _spec(tmp_path, INFRA.replace("GO", str(tmp_path / "go")))})
     killer.join(timeout=1)
     assert out["outcome"] == "COMPLETED", out.get("outcome_reason")
     assert out["infra_retries"] == 1 and out["fix_attempts"] == 0
