@@ -165,6 +165,11 @@ _INFO_LEVEL = re.compile(
     r"|^\s*(?:\[[^\]\n]{1,80}\]){1,3}\[(?:INFO|DEBUG)\]"
     r"|^(?:time=\S+\s+)?level=(?:info|debug|INFO|DEBUG)\b"
     r"|^\s*\[?\d{4}-\d{2}-\d{2} [\d:.]+: I [\w./\-]+\.\w+:\d+\]"  # TensorFlow's C++ log header at INFO severity
+    # a bracketed one-letter severity after the emitter's tags (TensorRT-LLM's "[07/04/2024-13:50:35] [TRT-LLM] [I] …")
+    r"|^\s*(?:\[[^\]\n]{1,40}\]\s*){1,3}\[[ID]\] "
+    # llama.cpp's common log ("0.25.727.078 I slot update_slots: …": elapsed time, then the level letter)
+    r"|^\s*\d+\.\d\d\.\d{3}\.\d{3} [ID] "
+    r"|^\[GIN-debug\] (?!\[(?:ERROR|WARNING)\])"  # gin's debug print (route table, mode notice); never its [ERROR]
 )
 
 

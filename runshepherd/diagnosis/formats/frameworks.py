@@ -201,6 +201,16 @@ MARKERS: tuple[Marker, ...] = (
         "INFO:tensorflow:Saving checkpoints for 1000 into /tmp/model/model.ckpt.",
         _TF_HOOKS,
     ),
+    # TensorFlow 1.x's GPU pool allocator growing its pool as the session's steps keep allocating ("After N get
+    # requests"): the graph is being run again and again
+    Marker(
+        "tensorflow",
+        "progress",
+        r"\bPoolAllocator: After \d+ get requests, put_count=\d+",
+        "I tensorflow/core/common_runtime/gpu/pool_allocator.cc:247] PoolAllocator: After 14140 get requests, "
+        "put_count=14101 evicted_count=1000 eviction_rate=0.070917 and unsatisfied allocation rate=0.0805516",
+        "https://github.com/tensorflow/tensorflow/blob/r1.15/tensorflow/core/common_runtime/gpu/pool_allocator.cc",
+    ),
     # boosting libraries' evaluation lines: XGBoost "[10]\tvalidation_0-rmse:0.31", LightGBM "[100]\tvalid_0's auc: 0.91"
     # (the iteration in brackets reads like a task tag, which the line preparation strips)
     Marker(

@@ -159,4 +159,25 @@ MARKERS: tuple[Marker, ...] = (
         "A matching Triton is not available, some optimizations will not be enabled",
         "https://github.com/facebookresearch/xformers/blob/main/xformers/__init__.py",
     ),
+    # JAX probing the platforms it was built for at start-up: a backend the machine does not have (no TPU, no ROCm)
+    # is logged at INFO and skipped; the run goes on on the backends it has (a requested backend that fails is
+    # raised, "RuntimeError: Unable to initialize backend 'cuda'", and a failed 'cuda' probe is left to the families)
+    Marker(
+        "jax",
+        "benign",
+        r"(?<!Error: )Unable to initialize backend '(?:tpu|tpu_driver|rocm|METAL)':",
+        "I0808 20:59:00.964296 139857030612800 xla_bridge.py:328] Unable to initialize backend 'tpu': INTERNAL: "
+        "Failed to open libtpu.so: libtpu.so: cannot open shared object file: No such file or directory",
+        "https://github.com/jax-ml/jax/blob/main/jax/_src/xla_bridge.py",
+    ),
+    # an HTTP server's access log line for a request it answered with a client error (uvicorn, gunicorn, werkzeug
+    # and nginx's combined format): the client asked for a wrong path or sent a bad body; the server is up and
+    # answering (a 5xx, the server's own failure, is not this)
+    Marker(
+        "http access log",
+        "benign",
+        r'"(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) /\S* HTTP/\d(?:\.\d)?" 4\d\d\b',
+        'INFO:     127.0.0.1:56148 - "GET /v1/models HTTP/1.1" 404 Not Found',
+        "https://github.com/encode/uvicorn/blob/master/uvicorn/logging.py",
+    ),
 )

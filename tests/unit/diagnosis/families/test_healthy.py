@@ -619,3 +619,46 @@ def test_a_bar_loading_weights_is_start_up_not_progress() -> None:
     assert diagnose_log_text(loading).label != "healthy"
     training = "".join(f"Epoch 1: {k * 25}%|██  | {k}/4 [00:0{k}<00:01, 1.0it/s, loss=0.{k}]\n" for k in (1, 2, 3))
     assert diagnose_log_text(training).label == "healthy"
+
+
+@pytest.mark.parametrize(
+    ("case_id", "quoted"),
+    [
+        ("zf-0002", "I slot update_slots"),  # llama.cpp's log, level letter after the elapsed time
+        ("zf-0009", "[TRT-LLM] [I]"),  # TensorRT-LLM's bracketed severity
+        ("zf-0021", "level=INFO"),  # ollama: gin's [GIN-debug] route table is debug output
+        ("zh-0014", "PoolAllocator: After"),  # TensorFlow 1.x allocator growing its pool step after step
+        ("zf-0012", "200 OK"),  # a 404 a client got from the server is not the server failing
+        ("zg-0026", "saving checkpoint"),  # JAX probing a TPU the machine does not have
+    ],
+)
+def test_emitters_info_severity_and_documented_harmless_lines_are_not_failures(case_id: str, quoted: str) -> None:
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "healthy" and any(quoted in e for e in d.evidence), d
+
+
+@pytest.mark.parametrize(
+    ("line", "benign"),
+    [
+        ('INFO:     127.0.0.1:56148 - "GET /v1/models HTTP/1.1" 404 Not Found', True),
+        ('INFO:     127.0.0.1:56148 - "POST /v1/completions HTTP/1.1" 500 Internal Server Error', False),
+        ("I0808 20:59:00.964296 1 xla_bridge.py:328] Unable to initialize backend 'tpu': INTERNAL: Failed", True),
+        ("RuntimeError: Unable to initialize backend 'cuda': FAILED_PRECONDITION: No visible GPU devices.", False),
+        (
+            "I0105 14:05:05.749943 1 xla_bridge.py:660] Unable to initialize backend 'cuda': Found cuSOLVER version",
+            False,
+        ),
+    ],
+)
+def test_only_the_documented_harmless_wordings_are_benign(line: str, benign: bool) -> None:
+    from runshepherd.diagnosis.errorblock import is_benign
+
+    assert is_benign(line) is benign
+
+
+def test_an_error_in_an_info_severity_format_still_fails_the_run() -> None:
+    log = (
+        "[07/04/2024-13:50:35] [TRT-LLM] [I] Set gemm_plugin to bfloat16.\n"
+        "[07/04/2024-13:50:36] [TRT-LLM] [E] Traceback (most recent call last):\nRuntimeError: [TensorRT-LLM][ERROR] Assertion failed: mpiSize == tp * pp\n"
+    )
+    assert diagnose_log_text(log).label != "healthy"
