@@ -329,7 +329,7 @@ class TracebackRule:
             ln = lines[idx]
             et = exception_type(ln.text)
             hit = bool(et and f.exceptions is not None and f.exceptions.search(et[0]))
-            frame = _deepest_frame(lines, idx)
+            frame = deepest_frame(lines, idx)
             if not hit and frame is not None and (not et or _short(et[0]) not in _OWN_FAMILY):
                 m = _FRAME_PATH.match(frame.text)
                 if m and f.frames is not None:
@@ -384,7 +384,7 @@ def _short(etype: str) -> str:
     return etype.rsplit(".", 1)[-1]
 
 
-def _deepest_frame(lines: list[Any], idx: int) -> Any:
+def deepest_frame(lines: list[Any], idx: int) -> Any:
     """The last ``File "…", line N`` frame at or above ``idx`` within its traceback (None if there is none)."""
     for ln in reversed(lines[max(0, idx - 40) : idx + 1]):
         if _FRAME_PATH.match(ln.text):

@@ -146,11 +146,37 @@ def _program_not_installed(ctx: Context) -> list[Signal]:
                 f"The code runs {what} as a separate process, and it is not installed {WHERE} (the operating "
                 "system could not find it, so the call failed with 'No such file or directory').",
                 "add_dependency",
-                "Install the program (e.g. `apt-get install -y` the package that provides it, or conda/brew), make "
-                "sure it is on PATH for the job, or use an image that includes it.",
+                _PROGRAM_FIX,
             )
         ]
+    # a caught and logged failure naming a well-known program ("CIDEr computation failed: [Errno 2] No such file or
+    # directory: 'java'"): the same missing program, read on any line (file_not_found reads the line's words too)
+    for ln in lines:
+        if "Errno 2" in ln.text and (named := _PROGRAM.search(ln.text)):
+            expl = (
+                f"The code runs the program '{named.group('bin')}' as a separate process, and it is not installed "
+                f"{WHERE} (the operating system could not find it, so the call failed with 'No such file or "
+                "directory')."
+            )
+            return [
+                Signal(
+                    "missing_dependency",
+                    "user",
+                    0.88,
+                    ln.index,
+                    [ln.raw.rstrip()],
+                    expl,
+                    "add_dependency",
+                    _PROGRAM_FIX,
+                )
+            ]
     return []
+
+
+_PROGRAM_FIX = (
+    "Install the program (e.g. `apt-get install -y` the package that provides it, or conda/brew), make sure it is on "
+    "PATH for the job, or use an image that includes it."
+)
 
 
 # a module of an installed package lacks a name the code uses: the traceback shows the package under site-packages

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from runshepherd.diagnosis.rules.base import Context, FunctionRule, PatternRule, Signal, pat
-from runshepherd.diagnosis.rules.family import family, fixes_by_evidence, words
+from runshepherd.diagnosis.rules.family import deepest_frame, family, fixes_by_evidence, words
 
 _EXPL = (
     "The GPUs or machines of this job stopped talking to each other (the communication library reported an error "
@@ -125,6 +125,36 @@ ROOT_WORDS = (
 )
 
 
+# the resolver's or the socket's refusal raised inside torch.distributed's rendezvous (TCPStore, init_process_group):
+# a rank could not reach the master (MASTER_ADDR not resolvable yet, the master pod not up), not a download
+_SOCKET_REFUSAL = re.compile(
+    r"Name or service not known|Temporary failure in name resolution|host not found|Connection refused"
+    r"|No route to host|Network is unreachable|Connection timed out"
+)
+_RENDEZVOUS_FRAME = re.compile(
+    r'File "[^"]*torch/distributed/(?:rendezvous|elastic/rendezvous|distributed_c10d|.*store)[^"]*\.py"'
+)
+_RENDEZVOUS_EXPL = (
+    "A rank could not reach the rendezvous master (its address did not resolve or refused the connection) while "
+    "torch.distributed set up the process group, so the job stopped before training."
+)
+_RENDEZVOUS_FIX = (
+    "Check MASTER_ADDR/MASTER_PORT and that the master rank (pod or node) is up and reachable from the workers "
+    "before they start; then resubmit."
+)
+
+
+def _rendezvous_unreachable(ctx: Context) -> list[Signal]:
+    lines = ctx.log.lines
+    for idx in ctx.log.exceptions:
+        ln = lines[idx]
+        frame = deepest_frame(lines, idx) if _SOCKET_REFUSAL.search(ln.text) else None
+        if frame is not None and _RENDEZVOUS_FRAME.search(frame.text.replace("\\", "/")):
+            ev = [ln.raw.rstrip(), frame.raw.rstrip()]
+            return [Signal("nccl_or_distributed", "infra", 0.9, idx, ev, _RENDEZVOUS_EXPL, "retry", _RENDEZVOUS_FIX)]
+    return []
+
+
 FAMILY = family(
     "nccl_or_distributed",
     origin="infra",
@@ -220,7 +250,11 @@ FAMILY = family(
     applies=("failed", "running"),
     # a rank that crashed takes its peers' communicators down: their errors echo the first one
     echo=True,
-    rules=(_TRANSPORT_WARN, FunctionRule("stuck_in_collective", _stuck_in_collective)),
+    rules=(
+        _TRANSPORT_WARN,
+        FunctionRule("stuck_in_collective", _stuck_in_collective),
+        FunctionRule("rendezvous_unreachable", _rendezvous_unreachable),
+    ),
     frames=r"torch/distributed/(?:elastic/)?rendezvous|c10d_rendezvous_backend|torch/distributed/distributed_c10d\.py$",
     fix_from_evidence=fixes_by_evidence(
         (_SHM, "change_resources_or_wait", _SHM_FIX),

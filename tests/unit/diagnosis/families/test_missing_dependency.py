@@ -532,3 +532,13 @@ def test_tensorflow_without_cudnn() -> None:
     # stream_executor cuda_dnn.cc: "DNN library is not found."
     log = TB + "tensorflow.python.framework.errors_impl.UnimplementedError: DNN library is not found.\n"
     assert diagnose_log_text(log).label == "missing_dependency"
+
+
+def test_a_caught_failure_naming_a_well_known_program_is_the_program_missing() -> None:
+    # "CIDEr computation failed: [Errno 2] No such file or directory: 'java'", logged, not raised
+    d, _, record = diagnose_dev("zh-0012")
+    assert d.label == record["label"] == "missing_dependency"
+    assert any("'java'" in e for e in d.evidence)
+    # a data file that is not there stays a path to fix
+    d = diagnose_log_text("  evaluation failed: [Errno 2] No such file or directory: 'captions_val.json'\n")
+    assert d.label == "file_not_found"

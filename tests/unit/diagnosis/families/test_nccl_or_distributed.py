@@ -222,3 +222,16 @@ def test_infiniband_completion_errors_and_mpi_signal_reports() -> None:
     # PRRTE/Open MPI's help-prun.txt [proc-aborted-strsignal]: the signal decides, not the launcher's name
     mpi = "mpirun noticed that process rank 3 with PID 0 on node n2 exited on signal 11 (Segmentation fault).\n"
     assert diagnose_log_text(mpi).label == "segfault"
+
+
+def test_a_master_address_that_does_not_resolve_in_the_rendezvous_is_distributed_not_a_download() -> None:
+    # a PyTorchJob worker up before its master: TCPStore in torch/distributed/rendezvous.py cannot resolve the host
+    d, _, record = diagnose_dev("zf-0006")
+    assert (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("nccl_or_distributed", "retry")
+    # the same resolver error raised by a download client stays a download
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3/site-packages/urllib3/connection.py", line 174, in _new_conn\n'
+        "socket.gaierror: [Errno -2] Name or service not known\n"
+    )
+    assert diagnose_log_text(log).label == "network_download"
