@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from cli_helpers import REPO, env_for, slow_spec
+from cli_helpers import REPO, env_for, gated_spec
 
 LANGGRAPH = shutil.which("langgraph", path=str(Path(sys.executable).parent))
 
@@ -65,7 +65,8 @@ def test_langgraph_dev_serves_a_session_driven_by_the_sdk(tmp_path: Path) -> Non
         assert [a["graph_id"] for a in assistants] == ["orchestrate"]
 
         spec = tmp_path / "quick.yaml"
-        spec.write_text(slow_spec(2))
+        spec.write_text(gated_spec(tmp_path / "go"))
+        (tmp_path / "go").touch()  # it only has to finish (a fixed sleep 2 was waited out)
         thread = client.threads.create()["thread_id"]
         context = {"state_dir": str(tmp_path / "state"), "cadence": 0.2}  # plain JSON: ServerContext
         payload: dict[str, Any] = {
