@@ -52,6 +52,11 @@ def _explain(m: re.Match[str]) -> str:
             "prebuilt wheel for this Python version or platform, or the compiler, CUDA toolkit or a header it needs "
             "is missing."
         )
+    if d.get("wheel"):
+        return (
+            f"pip refused the wheel '{d['wheel']}': it is built for another Python version or platform than the one "
+            "running, so the package was not installed."
+        )
     if d.get("mod"):
         return f"The Python module '{d['mod']}' is not installed {WHERE}."
     if d.get("bin"):
@@ -87,6 +92,11 @@ def _fix(m: re.Match[str]) -> str:
         return (
             f"Install a release of '{d['build']}' that ships a wheel for this Python and platform (or a Python version "
             "it has wheels for), or install the build tools its error names, then reinstall."
+        )
+    if d.get("wheel"):
+        return (
+            "Pin a release (or wheel) built for this Python version and platform (the cpXY and platform tags in the "
+            "wheel's name must match the interpreter), or run with the Python the wheel was built for."
         )
     if d.get("mod"):
         return (
@@ -309,6 +319,9 @@ FAMILY = family(
         # https://docs.npmjs.com/common-errors)
         pat(r"^npm ERR! (?:code E404|404 Not Found - GET )", 0.86, flags=0),
         pat(r"ImportError: No module named '?(?P<mod>[\w.]+)'?", 0.9),
+        # pip refusing a wheel built for another Python or platform (pip's "… is not a supported wheel on this
+        # platform."): the pinned package file does not fit the interpreter, so nothing got installed
+        pat(r"(?P<wheel>[\w.+\-]+\.whl) is not a supported wheel on this platform", 0.86),
         # zsh and fish put the shell's name first and the command last ("zsh: command not found: torchrun",
         # "fish: Unknown command: nvcc"); Windows' cmd.exe ("'python' is not recognized as an internal or external
         # command") and PowerShell ("The term 'conda' is not recognized as the name of a cmdlet, …")

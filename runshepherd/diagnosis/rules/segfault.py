@@ -38,10 +38,17 @@ _RETRY_FIX = (
 )
 
 
+# a native stack trace through libc's abort or raise: boost::stacktrace's "2# abort in /lib/…/libc.so.6" (Triton, other
+# C++ servers' signal handlers), gdb's "#2  0x… in __GI_abort () at abort.c:79" or "#1 … in raise () from libc.so.6"
+_ABORT_FRAME = (
+    r"^\s*#?\d+#?\s+(?:0x[0-9a-fA-F]+ in )?(?:__GI_)?(?:abort|raise)(?: \([^)]*\))? (?:in|from|at) "
+    r"\S*(?:libc[.\-]|abort\.c|raise\.c)"
+)
 _ABORT = (
     r"^\W*(?:\S+: )?Aborted(?: \(core dumped\))?\s*$|terminate called after throwing|Check failure stack trace"
     r"|Fatal Python error: Aborted|is killed by signal: Aborted|SIGABRT|Signal 6\b|\bAbort trap\b|^zsh: abort"
     r"|[Aa]ssertion\b.{0,200}\bfailed"
+    f"|{_ABORT_FRAME}"
 )
 
 
@@ -86,6 +93,7 @@ FAMILY = family(
         ),
         pat(r"terminate called after throwing an instance of", 0.7),
         pat(r"SIGABRT|Signal 6 \(SIGABRT\)", 0.7),
+        pat(_ABORT_FRAME, 0.7),
         # the shells' own reports of a native crash: macOS bash appends the signal number to BSD's strsignal
         # (``Segmentation fault: 11`` is read above, ``Bus error: 10``, ``Abort trap: 6``); zsh names them in lower
         # case (``zsh: illegal hardware instruction  python``, ``zsh: abort  python``)

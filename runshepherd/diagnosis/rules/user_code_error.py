@@ -27,6 +27,20 @@ _SHAPES = PatternRule(
     ),
 )
 
+# a debugger breakpoint (``breakpoint()``, ``pdb.set_trace()``) left in the code: in a batch job the debugger's prompt
+# reads end-of-input and quits, raising bdb.BdbQuit (a class that ends in neither Error nor Exception)
+_BREAKPOINT = PatternRule(
+    name="user_code_breakpoint",
+    label="user_code_error",
+    origin="user",
+    fix_kind="fix_code",
+    explanation="A debugger breakpoint left in the code (breakpoint() or pdb.set_trace()) stopped the job: with no "
+    "terminal to read commands from, the debugger quit and raised bdb.BdbQuit.",
+    fix_description="Remove the breakpoint() / pdb.set_trace() call from the code (or run with PYTHONBREAKPOINT=0) "
+    "and resubmit.",
+    patterns=(pat(r"^(?:bdb\.)?BdbQuit\s*$|\bbdb\.BdbQuit\b", 0.84),),
+)
+
 
 def _root_exception(ctx: Context) -> list[Signal]:
     """The first exception that closes a traceback; later chained ones are consequences."""
@@ -145,6 +159,6 @@ FAMILY = family(
     fix_kind="fix_code",
     explanation="The program stopped with an error in its own code.",
     fix_description=_FIX,
-    rules=(_SHAPES, FunctionRule("root_exception", _root_exception)),
+    rules=(_SHAPES, _BREAKPOINT, FunctionRule("root_exception", _root_exception)),
     root_words=ROOT_WORDS,
 )

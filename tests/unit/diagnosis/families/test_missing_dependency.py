@@ -542,3 +542,11 @@ def test_a_caught_failure_naming_a_well_known_program_is_the_program_missing() -
     # a data file that is not there stays a path to fix
     d = diagnose_log_text("  evaluation failed: [Errno 2] No such file or directory: 'captions_val.json'\n")
     assert d.label == "file_not_found"
+
+
+def test_pip_refusing_a_wheel_for_another_python_is_a_missing_dependency_named_by_its_wheel() -> None:
+    d, _, record = diagnose_dev("zf-0008")
+    assert d.label == record["label"] == "missing_dependency" and d.fix.kind == "add_dependency"
+    assert "torch-1.12.0+cu102-cp38-cp38-linux_x86_64.whl" in d.explanation
+    log = "ERROR: tensorflow-2.4.0-cp36-cp36m-manylinux2010_x86_64.whl is not a supported wheel on this platform.\n"
+    assert diagnose_log_text(log).label == "missing_dependency"

@@ -112,3 +112,23 @@ def test_a_segfault_reported_in_a_chinese_locale_is_read_as_one() -> None:
     # glibc's zh_CN translation of strsignal(SIGSEGV) and "(core dumped)", as bash prints it: "段错误 (核心已转储)"
     d = diagnose_log_text("$ python train.py --epochs 3\n段错误 (核心已转储)\n")
     assert d.label == "segfault" and d.confidence <= 0.65 and "reading of one line" in d.explanation
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "0# 0x0000564B4B89F8A9 in tritonserver\n1# 0x00007F631496D210 in /usr/lib/x86_64-linux-gnu/libc.so.6\n"
+        "2# abort in /usr/lib/x86_64-linux-gnu/libc.so.6\n3# 0x00007F6314D23911 in /usr/lib/x86_64-linux-gnu/libstdc++.so.6",
+        "#0  __pthread_kill_implementation (no_tid=0, signo=6, threadid=1) at ./nptl/pthread_kill.c:44\n"
+        "#1  0x00007ffff7c42476 in __GI_raise (sig=sig@entry=6) at ../sysdeps/posix/raise.c:26\n"
+        "#2  0x00007ffff7c287f3 in __GI_abort () at ./stdlib/abort.c:79",
+    ],
+)
+def test_a_native_stack_trace_through_libcs_abort_is_a_native_crash(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert d.label == "segfault" and any("abort" in e or "raise" in e for e in d.evidence), d
+
+
+def test_a_stack_trace_of_a_triton_server_that_aborted_is_read_from_the_real_case() -> None:
+    d, _, record = diagnose_dev("zf-0024")
+    assert d.label == record["label"] == "segfault"

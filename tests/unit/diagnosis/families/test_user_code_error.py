@@ -140,3 +140,11 @@ def test_a_wrapper_that_points_to_the_error_above_is_not_the_error() -> None:
         "root cause.\n"
     )
     assert alone.label != "user_code_error"  # nothing above it: no error of the program's own code is shown
+
+
+def test_a_breakpoint_left_in_a_batch_job_is_the_users_code_not_unknown() -> None:
+    d, _, record = diagnose_dev("zc-0004")
+    assert d.label == record["label"] == "user_code_error" and "breakpoint" in d.fix.description
+    log = '  File "/usr/lib/python3.10/bdb.py", line 90, in dispatch_line\n    if self.quitting: raise BdbQuit\nbdb.BdbQuit\n'
+    d = diagnose_log_text(log)
+    assert d.label == "user_code_error" and d.fix.kind == "fix_code" and "bdb.BdbQuit" in d.evidence[0]
