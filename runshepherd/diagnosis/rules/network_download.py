@@ -219,6 +219,11 @@ FAMILY = family(
     patterns=(
         # pip's own verdict comes before the timeout it quotes (first matching pattern wins)
         pat(r"Could not install requirement \S+ because of (?:HTTP )?error", 0.9),
+        # transformers' OSError names two causes at once when neither the Hub nor a local directory had the file
+        # ("We couldn't connect to 'https://huggingface.co' to load this file, couldn't find it in the cached files
+        # and it looks like X is not the path to a directory containing a file named config.json"): a wrong local
+        # path reads the same, so the line alone is weaker evidence than a socket error
+        pat(r"We couldn't connect to '?https?://\S+ to load this file.{0,200}is not the path to a directory", 0.76),
         pat(r"We couldn't connect to '?https?://", 0.9),
         pat(
             r"Temporary failure in name resolution|Name or service not known|Could not resolve host|getaddrinfo failed|nodename nor servname",

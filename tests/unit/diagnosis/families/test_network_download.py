@@ -295,3 +295,16 @@ def test_grpc_status_on_the_lines_after_its_exception() -> None:
     assert diagnose_log_text(log).label == "network_download"
     # a status that names no network failure stays the program's error
     assert diagnose_log_text(log.replace("UNAVAILABLE", "INVALID_ARGUMENT")).label == "user_code_error"
+
+
+def test_transformers_naming_both_the_hub_and_a_local_path_is_weaker_than_a_socket_error() -> None:
+    # transformers' OSError names two causes at once; a wrong local directory name reads the same (ze-0028)
+    both = (
+        "OSError: We couldn't connect to 'https://huggingface.co' to load this file, couldn't find it in the cached "
+        "files and it looks like huggingface/sam_vit_base is not the path to a directory containing a file named "
+        "config.json.\n"
+    )
+    d = diagnose_log_text(both)
+    assert d.label == "network_download" and d.confidence < 0.8
+    d = diagnose_log_text("OSError: We couldn't connect to 'https://huggingface.co' to load this file\n")
+    assert d.label == "network_download" and d.confidence >= 0.8
