@@ -14,6 +14,7 @@ from runshepherd.diagnosis.errorblock import Line, traceback_end
 from runshepherd.diagnosis.models import Diagnosis, DiagnosisInput, Fix, TaskRecord
 from runshepherd.diagnosis.positive import (
     finished_after,
+    is_progress,
     positive_evidence,
     progressed_after,
     recovered_after,
@@ -133,7 +134,12 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
     lines = ctx.log.lines
     out = []
     for s in signals:
-        if _went_on_past(s, signals, lines) or recovered(ctx, s) or _ran_on_to_traceback(s, signals, lines):
+        if (
+            _went_on_past(s, signals, lines)
+            or recovered(ctx, s)
+            or _ran_on_to_traceback(s, signals, lines)
+            or _typed_after_the_run(s, lines)
+        ):
             continue
         retry = retried_at(lines, traceback_end(lines, s.order)) if 0 <= s.order < len(lines) else None
         if retry is not None:
@@ -179,6 +185,37 @@ def _ran_on_to_traceback(s: Signal, signals: list[Signal], lines: list[Line]) ->
     return start is not None and any(
         o.label != s.label and not o.secondary and o.strength >= MIN_STRENGTH and o.order > start for o in signals
     )
+
+
+# an interactive shell's prompt with the command typed at it ("(env) user@host:~/proj$ capture-pane -S -1000",
+# "[root@host dir]# nvidia-smi", a bare "$ ls"), and the shell's word for a command it could not find
+_PROMPT = re.compile(r"^(?:\([\w.-]+\) )?(?:\[?[\w.-]+@[\w.-]+[: ][^$#\n]*\]?|)[$#] (?P<cmd>\S.*)$")
+# a command line that starts a run (a launcher, a script): its program missing is that run failing to start
+_LAUNCH = re.compile(
+    r"(?:^|[\s;&|/])(?:python[\d.]*|torchrun|accelerate|deepspeed|srun|sbatch|mpirun|horovodrun|ray|[\w./-]+\.(?:py|sh))"
+    r"(?=\s|$)"
+)
+_NOT_FOUND_CMD = re.compile(r"^(?:-?(?:ba|z)?sh: )?(?:line \d+: )?(?P<bin>[\w./+-]+): command not found\b")
+
+
+def _typed_after_the_run(s: Signal, lines: list[Line]) -> bool:
+    """A shell's "command not found" for a command the person typed at a prompt after the run's output (a tmux
+    command at the bash prompt once training had printed its results): the run did not print it, so it is not
+    what stopped the run. Needs the run's progress before that prompt, and the command on the prompt line."""
+    if not 0 <= s.order < len(lines):
+        return False
+    m = _NOT_FOUND_CMD.search(lines[s.order].text)
+    if m is None:
+        return False
+    prompt = next(
+        (ln for ln in reversed(lines[: s.order]) if ln.text.strip() and not _NOT_FOUND_CMD.search(ln.text)), None
+    )
+    p = _PROMPT.match(prompt.text.strip()) if prompt is not None else None
+    if prompt is None or p is None or m.group("bin") not in re.split(r"[\s;&|]+", p.group("cmd")):
+        return False
+    if _LAUNCH.search(p.group("cmd")):
+        return False
+    return any(is_progress(ln) for ln in lines[: prompt.index])
 
 
 # a failure the program went on past is not what stopped it: three or more later lines of progress (steps,

@@ -662,3 +662,15 @@ def test_an_error_in_an_info_severity_format_still_fails_the_run() -> None:
         "[07/04/2024-13:50:36] [TRT-LLM] [E] Traceback (most recent call last):\nRuntimeError: [TensorRT-LLM][ERROR] Assertion failed: mpiSize == tp * pp\n"
     )
     assert diagnose_log_text(log).label != "healthy"
+
+
+def test_a_command_typed_at_the_prompt_after_the_run_is_not_the_runs_failure() -> None:
+    # the results printed, then tmux commands typed at the bash prompt: "-bash: capture-pane: command not found"
+    d, _, record = diagnose_dev("zd-0020")
+    assert d.label == record["label"] == "healthy"
+    after = "epoch 1 loss: 0.51\nepoch 2 loss: 0.42\nuser@gpu01:~/run$ nvitop\n-bash: nvitop: command not found\n"
+    assert diagnose_log_text(after).label == "healthy"
+    # a launcher typed there is a run that could not start; with no run before the prompt the shell's word stands
+    relaunch = "epoch 1 loss: 0.51\nepoch 2 loss: 0.42\n$ torchrun --nproc_per_node 2 train.py\n-bash: torchrun: command not found\n"
+    assert diagnose_log_text(relaunch).label == "missing_dependency"
+    assert diagnose_log_text("$ nvitop\n-bash: nvitop: command not found\n").label == "missing_dependency"
