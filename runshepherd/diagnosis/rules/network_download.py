@@ -393,11 +393,12 @@ FAMILY = family(
     # ConnectionClosedError, urllib3's NameResolutionError, the SDKs' RateLimitError/ServiceUnavailable, yt-dlp's
     # DownloadError)
     # (not the URL refusals that happen before any connection: validation_error)
-    exceptions=r"^(?:pip\._vendor\.)?(?:urllib3|requests|socket|http\.client|aiohttp|httpx|ssl)\."
+    # (urllib.error: the standard library's HTTP client answering a fetch, torchvision's dataset download_url)
+    exceptions=r"^(?:pip\._vendor\.)?(?:urllib3|requests|socket|http\.client|aiohttp|httpx|ssl|urllib\.error)\."
     r"(?!exceptions\.LocationParseError$)"
     r"|^(?:builtins\.)?Connection(?:Reset|Aborted|Refused)Error$"
     r"|(?:^|\.)(?:Connection|Connect|Network|NameResolution|Socket|SSL|Proxy|RateLimit|TooManyRequests|Throttl\w*"
     r"|ServiceUnavailable|BadGateway|GatewayTimeout|RemoteDisconnected|Download)\w*(?:Error|Exception)$",
-    frames=r"/(?:urllib3|requests|aiohttp|httpx)/|/socket\.py$|/http/client\.py$|/ssl\.py$",
+    frames=r"/(?:urllib3|requests|aiohttp|httpx)/|/socket\.py$|/http/client\.py$|/ssl\.py$|/urllib/request\.py$",
     root_words=ROOT_WORDS,
 )

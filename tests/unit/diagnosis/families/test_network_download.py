@@ -308,3 +308,10 @@ def test_transformers_naming_both_the_hub_and_a_local_path_is_weaker_than_a_sock
     assert d.label == "network_download" and d.confidence < 0.8
     d = diagnose_log_text("OSError: We couldn't connect to 'https://huggingface.co' to load this file\n")
     assert d.label == "network_download" and d.confidence >= 0.8
+
+
+def test_the_standard_librarys_http_client_refusing_a_dataset_download_is_a_download() -> None:
+    # torchvision's MNIST download_url through urllib.request: "urllib.error.HTTPError: HTTP Error 403: Forbidden"
+    d, _, record = diagnose_dev("zc-0012")
+    assert d.label == record["label"] == "network_download"
+    assert any("urllib.error.HTTPError" in e for e in d.evidence)
