@@ -104,7 +104,15 @@ _NOT_THERE = (
 )
 ROOT_WORDS = (
     words(_NOT_THERE, 0.6, "a path or file that is not there", when=_PATH_LIKE),
-    words(_NOT_THERE, 0.56, "something (a file, a path, a model or data name) that is not there"),
+    # (not a name looked up in an object the program holds: PEFT's "Target modules [] not found in the base model",
+    # a key "not found in the state dict", a column "not found in the dataframe")
+    words(
+        _NOT_THERE,
+        0.56,
+        "something (a file, a path, a model or data name) that is not there",
+        unless=r"\bnot found in (?:the )?(?:base )?(?:model|config(?:uration)?|state[_ ]?dict|dict(?:ionary)?"
+        r"|vocab(?:ulary)?|module|keys|columns?|data ?frame)\b",
+    ),
     # workflow engines' missing inputs (Snakemake's MissingInputException "Missing input files for rule")
     words(r"\bmissing input\b", 0.6, "input files that are not there"),
 )

@@ -274,3 +274,11 @@ def test_kubernetes_objects_a_pod_needs_that_are_not_there() -> None:
 def test_a_folder_that_holds_nothing_is_a_path_to_fix(exc: str) -> None:
     log = f'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n    main()\n{exc}\n'
     assert diagnose_log_text(log).label == "file_not_found"
+
+
+def test_a_name_not_found_in_the_model_is_the_programs_own_lookup_not_a_file() -> None:
+    # PEFT's "ValueError: Target modules [] not found in the base model" (an empty list the script built)
+    d, _, record = diagnose_dev("ze-0006")
+    assert d.label == record["label"] == "user_code_error"
+    d = diagnose_log_text("ValueError: Checkpoint 'base-7b' not found, check the name\n")
+    assert d.label == "file_not_found"
