@@ -101,6 +101,8 @@ _NOT_THERE = (
     # a folder the program was pointed at that holds nothing it can read ("The directory /data/train does not contain
     # any images", "checkpoint path /x is empty")
     r"|\b(?:directory|folder|dir|path)\b(?:[^.]|\.\S){0,60}\b(?:is empty|(?:does not|doesn't) contain any|contains no)\b"
+    # a store that has no such item (W&B's CommError "Project x/y does not contain artifact: \"data.csv:latest\"")
+    r"|\b(?:does not|doesn't) contain (?:the )?(?:artifact|file|dataset|object|blob)s?\b"
 )
 ROOT_WORDS = (
     words(_NOT_THERE, 0.6, "a path or file that is not there", when=_PATH_LIKE),

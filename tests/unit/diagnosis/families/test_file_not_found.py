@@ -282,3 +282,10 @@ def test_a_name_not_found_in_the_model_is_the_programs_own_lookup_not_a_file() -
     assert d.label == record["label"] == "user_code_error"
     d = diagnose_log_text("ValueError: Checkpoint 'base-7b' not found, check the name\n")
     assert d.label == "file_not_found"
+
+
+def test_a_store_without_the_named_artifact_is_an_input_that_is_not_there() -> None:
+    # W&B: "ValueError: Project adsmaniotto/exercise_14 does not contain artifact: "preprocessed_data.csv:latest""
+    d, _, record = diagnose_dev("zg-0015")
+    assert d.label == record["label"] == "file_not_found"
+    assert d.confidence < 0.8  # one line's reading
