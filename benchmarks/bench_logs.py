@@ -22,7 +22,12 @@ With ``--raw MB`` only the raw lines are measured: `orchestrate logs WF --raw [-
 10**9 on a job's MB-megabyte log, peak RSS and seconds, against GNU `tail -n N` on the same file in the same run.
 
     python benchmarks/bench_logs.py [--big] [--sizes 1 50] [--plain] [--scanners numpy hyperscan] [--cli [MB ...]]
+With ``--one-line MB`` a job prints ONE line of MB megabytes with the root error at its start: ``orchestrate logs
+WF --raw`` (the line cut at ``RAW_LINE_BYTES``: bytes out, seconds, peak RSS) and ``orchestrate diagnose --log`` of
+the same line saved to a file (its verdict must name the error), against GNU ``wc -l`` reading the whole task log.
+
     python benchmarks/bench_logs.py --raw 100
+    python benchmarks/bench_logs.py --one-line 50
 """
 
 from __future__ import annotations
@@ -412,6 +417,68 @@ def measure_raw(size_mb: float, tmp: Path, tails: list[int]) -> list[RawRow]:
     return rows
 
 
+# ------------------------------------------------------------------------------- one enormous line
+ONE_LINE_ERROR = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
+
+
+def measure_one_line(size_mb: float, tmp: Path) -> bool:
+    """`logs WF --raw` of a task whose log is one ``size_mb`` line, and `diagnose --log` of that line."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RUNSHEPHERD_")}
+    env.update(RUNSHEPHERD_STATE_DIR=str(tmp / "state"), RUNSHEPHERD_BACKEND="local", HOME=str(tmp))
+    n = int(size_mb * 1e6)
+    spec = tmp / "one-line.yaml"
+    code = f"import sys; sys.stdout.write({ONE_LINE_ERROR!r} + ' ' + 'x' * {n} + chr(10))"
+    spec.write_text(
+        "workflow:\n  name: one-line\n  resources:\n    default: {cpu: 1, memory: 512Mi}\n  tasks:\n"
+        f"  - name: t\n    image: python:3.11-slim\n    command: [python3, -c]\n    args: [{json.dumps(code)}]\n"
+    )
+    orch = _orchestrate()
+    sub = subprocess.run([*orch, "submit", str(spec), "--json"], env=env, capture_output=True, text=True, check=True)
+    wid = json.loads(sub.stdout)["workflow_id"]
+    log = tmp / "state" / "workflows" / wid / "tasks" / "t" / "log"
+    for _ in range(600):
+        listed = subprocess.run([*orch, "list", "--json"], env=env, capture_output=True, text=True, check=True)
+        if next(w for w in json.loads(listed.stdout)["workflows"] if w["workflow_id"] == wid)["status"] in (
+            "COMPLETED",
+            "FAILED",
+        ):
+            break
+        time.sleep(1)
+    one = tmp / "one.log"
+    one.write_bytes(max(log.read_bytes().split(b"\n"), key=len) + b"\n")
+    print(f"\none enormous line ({one.stat().st_size / 1e6:.0f} MB, the root error at its start)")
+    print(f"{'command':>22} {'seconds':>8} {'RSS MB':>7} {'out MB':>8}")
+    rows = {}
+    for name, cmd in (
+        ("wc -l", ["wc", "-l", str(log)]),
+        ("logs --raw", [*orch, "logs", wid, "--raw"]),
+        ("diagnose --log", [*orch, "diagnose", "--log", str(one), "--json"]),
+    ):
+        _timed_bytes(cmd, env, tmp)  # warm the page cache
+        size, seconds, rss = _timed_bytes(cmd, env, tmp)
+        rows[name] = (size, seconds, rss)
+        print(f"{name:>22} {seconds:8.2f} {rss:7.0f} {size / 1e6:8.3f}")
+    verdict = json.loads(
+        subprocess.run(
+            [*orch, "diagnose", "--log", str(one), "--json"], env=env, capture_output=True, text=True, check=True
+        ).stdout
+    )
+    from runshepherd.backends.files.logfiles import RAW_LINE_BYTES
+
+    ok = (
+        verdict.get("label") == "gpu_oom"
+        and rows["logs --raw"][0] < RAW_LINE_BYTES + 4096  # the lines of the task log: the cut one and a few short
+        and rows["logs --raw"][2] <= 150
+        and rows["diagnose --log"][2] <= 150
+    )
+    print(f"  verdict: {verdict.get('label')}")
+    print(
+        f"  {'PASS' if ok else 'MISS'}  the raw line cut at {RAW_LINE_BYTES:,} bytes, the verdict names gpu_oom, "
+        "each under 150 MB peak RSS"
+    )
+    return ok
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--big", action="store_true", help="add the 1 GB logs (a few minutes to generate)")
@@ -439,7 +506,17 @@ def main() -> int:
         metavar="MB",
         help="only measure `orchestrate logs --raw [--json] --tail N` (N = 200 and 10**9) on a log of MB megabytes",
     )
+    parser.add_argument(
+        "--one-line",
+        type=float,
+        default=None,
+        metavar="MB",
+        help="only measure `logs --raw` and `diagnose --log` of ONE line of MB megabytes (root error at its start)",
+    )
     args = parser.parse_args()
+    if args.one_line is not None:
+        with tempfile.TemporaryDirectory(prefix="bench-logs-one-line-") as tmp:
+            return 0 if measure_one_line(args.one_line, Path(tmp)) else 1
     if args.raw is not None:
         with tempfile.TemporaryDirectory(prefix="bench-logs-raw-") as tmp:
             measure_raw(args.raw, Path(tmp), [200, 10**9])

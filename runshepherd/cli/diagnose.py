@@ -13,8 +13,15 @@ HEAD_BYTES = 1 * 1024 * 1024
 TAIL_BYTES = 6 * 1024 * 1024
 
 
+LINE_BYTES = 4000
+"""The most read of one line: an enormous line (a whole log printed without line breaks, a JSON blob) keeps its
+first and last ``LINE_BYTES // 2`` bytes as two lines, so the error at its start and the one at its end both reach
+the diagnosis, in bounded memory and time."""
+
+
 def read_bounded(path: Path) -> str:
-    """A log's head and tail (where setup errors and final errors live), never the whole of a huge file."""
+    """A log's head and tail (where setup errors and final errors live), never the whole of a huge file, nor the
+    whole of an enormous line (`LINE_BYTES`)."""
     size = path.stat().st_size
     with path.open("rb") as fh:
         if size <= HEAD_BYTES + TAIL_BYTES:
@@ -23,8 +30,21 @@ def read_bounded(path: Path) -> str:
             head = fh.read(HEAD_BYTES)
             fh.seek(size - TAIL_BYTES)
             tail = fh.read()
-            data = head[: head.rfind(b"\n") + 1] + tail[tail.find(b"\n") + 1 :]
-    return data.decode("utf-8", errors="replace")
+            # the partial lines at the cut are dropped, unless one is enormous: its start (its end) is kept
+            end = head.rfind(b"\n") + 1
+            end = len(head) if len(head) - end > LINE_BYTES else end
+            start = tail.find(b"\n") + 1
+            start = 0 if start > LINE_BYTES else start
+            data = head[:end] + (b"" if head[:end].endswith(b"\n") else b"\n") + tail[start:]
+    return b"\n".join(_line_ends(line) for line in data.split(b"\n")).decode("utf-8", errors="replace")
+
+
+def _line_ends(line: bytes) -> bytes:
+    """A line, or the first and last ``LINE_BYTES // 2`` bytes of a longer one, each piece its own line."""
+    if len(line) <= LINE_BYTES:
+        return line
+    half = LINE_BYTES // 2
+    return line[:half] + " … [line cut]\n… [line cut] ".encode() + line[-half:]
 
 
 def _is_blank(path: Path, limit: int = HEAD_BYTES) -> bool:

@@ -117,3 +117,34 @@ def test_streamed_tail_equals_the_old_whole_in_memory_reading(awkward_logs: list
         got = list(iter_existing(paths, ends, tail))
         assert got == _old_existing(paths, ends, tail)
         assert all(line.startswith("2025/01/01 ") for line in got)  # every line behind the writer's own prefix
+
+
+def _cut(line: bytes, cap: int) -> bytes:
+    return line[:cap] + f" … [line cut at {cap:,} of {len(line):,} bytes]".encode() if len(line) > cap else line
+
+
+@pytest.mark.parametrize("tail", [None, 1, 7, 2999, 6000])
+def test_a_line_longer_than_the_cap_is_cut_and_says_so(
+    awkward_logs: list[Path], tail: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`logs --raw` of a 50 MB line once printed all of it (337 MB of memory): each line read back is at most
+    RAW_LINE_BYTES of the log, the rest counted on the line; every other line is as the old reading gave it."""
+    import runshepherd.backends.files.logfiles as logfiles
+
+    monkeypatch.setattr(logfiles, "RAW_LINE_BYTES", 1000)  # the fixture's 40,000-byte lines are long; cut mid-UTF-8 too
+    ends = {p: complete_end(p) for p in awkward_logs}
+    for p in awkward_logs:  # the oracle: the old reading of a copy whose every line is cut the documented way
+        data = p.read_bytes()
+        cut = b"\n".join(_cut(line, 1000) for line in data[: ends[p]].split(b"\n"))
+        (p.parent / f"{p.name}.cut").write_bytes(cut)
+    copies = [p.parent / f"{p.name}.cut" for p in awkward_logs]
+    want = _old_existing(copies, {c: c.stat().st_size for c in copies}, tail)
+    got = list(iter_existing(awkward_logs, ends, tail))
+    assert got == want
+    monkeypatch.setattr(logfiles, "_READ_BUDGET", 8 * 1024 * 1024)  # reads holding many whole long lines each
+    assert list(iter_existing(awkward_logs, ends, tail)) == want
+    assert any("[line cut at 1,000 of 40,02" in line for line in got) or tail in (1, 7)
+    unfinished = awkward_logs[0].parent / "one-line"
+    unfinished.write_bytes(b"2025/01/01 00:00:00 [t] " + b"y" * 50_000)  # no newline, read whole (no follow)
+    (only,) = iter_existing([unfinished], {unfinished: unfinished.stat().st_size}, None)
+    assert only.endswith(" … [line cut at 1,000 of 50,024 bytes]") and len(only) < 1100

@@ -100,11 +100,22 @@ def _start_of_last(path: Path, n: int, end: int) -> int | None:
     return 0
 
 
+RAW_LINE_BYTES = 64 * 1024
+"""The most of one log line a reader is given (`logs --raw`, `-f`'s backlog, MCP's raw tail): a longer line keeps
+its first ``RAW_LINE_BYTES`` bytes and says where it was cut, so a 50 MB line costs neither 50 MB nor a screenful."""
+
+
+def cut_marker(kept: int, total: int) -> bytes:
+    return f" … [line cut at {kept:,} of {total:,} bytes]".encode()
+
+
 def _pieces(path: Path, start: int, end: int, size: int) -> Iterator[bytes]:
-    """The bytes ``[start, end)`` in pieces of whole lines of about ``size`` bytes (a longer line is one piece).
+    """The bytes ``[start, end)`` in pieces of whole lines of about ``size`` bytes (a longer line is one piece, its
+    bytes beyond ``cap`` counted, not kept: `cut_marker` says so at the line's end).
 
     The file is opened for each read, so merging a thousand task logs holds no file open between reads."""
-    pos, parts = start, []
+    cap = RAW_LINE_BYTES
+    pos, parts, held, over = start, [], 0, 0  # the start of an unfinished line: bytes kept, bytes dropped
     while pos < end:
         try:
             with path.open("rb") as fh:
@@ -117,12 +128,35 @@ def _pieces(path: Path, start: int, end: int, size: int) -> Iterator[bytes]:
         pos += len(data)
         cut = data.rfind(b"\n") + 1
         if cut == 0:
-            parts.append(data)
+            room = max(0, cap - held)
+            parts.append(data[:room])
+            held, over = held + min(room, len(data)), over + max(0, len(data) - room)
             continue
-        yield b"".join([*parts, data[:cut]])
-        parts = [data[cut:]] if cut < len(data) else []
+        first = data.find(b"\n")
+        if parts or first > cap:  # the first line of this read is long: cap it before the rest
+            room = max(0, cap - held)
+            line = b"".join([*parts, data[: min(first, room)]])
+            over += max(0, first - room)
+            if over:
+                line += cut_marker(len(line), len(line) + over)
+            yield line + b"\n"
+            data, cut = data[first + 1 :], cut - first - 1
+        if cut:
+            yield _capped(data[:cut], cap)
+        rest = data[cut:]
+        parts, held, over = [rest[:cap]], min(len(rest), cap), max(0, len(rest) - cap)
+        if not rest:
+            parts = []
     if parts:
-        yield b"".join(parts)
+        line = b"".join(parts)
+        yield line + cut_marker(len(line), len(line) + over) if over else line
+
+
+def _capped(lines: bytes, cap: int) -> bytes:
+    """Whole lines, each cut to ``cap`` bytes (`cut_marker` on a cut one); unchanged when none is longer."""
+    if len(lines) <= cap or max(map(len, lines.split(b"\n"))) <= cap:
+        return lines
+    return b"\n".join(ln[:cap] + cut_marker(cap, len(ln)) if len(ln) > cap else ln for ln in lines.split(b"\n"))
 
 
 def _decoded(piece: bytes) -> list[str]:

@@ -1,0 +1,33 @@
+"""`diagnose --log` of a log that is one enormous line (a whole run printed without line breaks) names the error
+at its start or its end — before: a 100 MB one-line log with the CUDA OOM at its start said `unknown` (the head was
+dropped as a partial line, only the tail's filler was read)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from runshepherd.cli.main import main
+
+OOM = b"torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
+FILLER = b"x" * 9_000_000  # past the 1 MiB head + 6 MiB tail the file is read by
+
+
+@pytest.mark.parametrize(
+    "name,data",
+    [
+        ("start.log", OOM + b" " + FILLER + b"\n"),  # the error at the start of the one line
+        ("end.log", FILLER + b" " + OOM + b"\n"),  # … at its end
+        ("after.log", b"epoch 1 loss 0.3\n" * 5 + OOM + b" " + FILLER),  # a few lines, then the line, unfinished
+        ("small.log", OOM + b" " + FILLER[:2_000_000] + b"\n"),  # a file read whole: its one line is cut too
+    ],
+)
+def test_the_error_in_an_enormous_line_is_named(
+    here: Path, capsys: pytest.CaptureFixture[str], name: str, data: bytes
+) -> None:
+    (here / name).write_bytes(data)
+    assert main(["diagnose", "--log", name]) == 0
+    out = capsys.readouterr().out
+    assert "gpu_oom" in out and "unknown" not in out
+    assert len(out) < 20_000  # the evidence is the line's cut end, not megabytes of it
