@@ -44,7 +44,13 @@ def _line_ends(line: bytes) -> bytes:
     if len(line) <= LINE_BYTES:
         return line
     half = LINE_BYTES // 2
-    return line[:half] + " … [line cut]\n… [line cut] ".encode() + line[-half:]
+    head, tail = line[:half], line[-half:]
+    # a word the cut splits is left out: half a token matches no redaction rule, yet would be shown as evidence
+    gap = head.rfind(b" ", half - 256)
+    head = head[: gap + 1] if gap > 0 else head
+    gap = tail.find(b" ", 0, 256)
+    tail = tail[gap + 1 :] if gap >= 0 else tail
+    return head + " … [line cut]\n… [line cut] ".encode() + tail
 
 
 def _is_blank(path: Path, limit: int = HEAD_BYTES) -> bool:

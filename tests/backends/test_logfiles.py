@@ -148,3 +148,18 @@ def test_a_line_longer_than_the_cap_is_cut_and_says_so(
     unfinished.write_bytes(b"2025/01/01 00:00:00 [t] " + b"y" * 50_000)  # no newline, read whole (no follow)
     (only,) = iter_existing([unfinished], {unfinished: unfinished.stat().st_size}, None)
     assert only.endswith(" … [line cut at 1,000 of 50,024 bytes]") and len(only) < 1100
+
+
+def test_a_token_the_cut_splits_is_left_out_not_shown_in_part(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Half a key matches no redaction rule (`AKIA` + 16 characters, then a word boundary): the cut drops the word."""
+    import runshepherd.backends.files.logfiles as logfiles
+    from runshepherd.logs import redacted_lines
+
+    monkeypatch.setattr(logfiles, "RAW_LINE_BYTES", 1000)
+    log = tmp_path / "log"
+    prefix = (
+        b"2025/01/01 00:00:00 [t] aws " + b"y" * (1000 - 24 - 4 - 8) + b" "
+    )  # the key starts 7 bytes before the cut
+    log.write_bytes(prefix + b"AKIAABCDEFGHIJKLMNOP and more " + b"z" * 5000 + b"\n")
+    (line,) = redacted_lines(iter_existing([log], {log: log.stat().st_size}, None))
+    assert "AKIA" not in line and line.endswith(f" … [line cut at {len(prefix):,} of {log.stat().st_size - 1:,} bytes]")

@@ -105,13 +105,18 @@ RAW_LINE_BYTES = 64 * 1024
 its first ``RAW_LINE_BYTES`` bytes and says where it was cut, so a 50 MB line costs neither 50 MB nor a screenful."""
 
 
-def cut_marker(kept: int, total: int) -> bytes:
-    return f" … [line cut at {kept:,} of {total:,} bytes]".encode()
+def cut_line(head: bytes, total: int) -> bytes:
+    """``head`` (the first bytes of a line of ``total`` bytes) marked as cut. A word the cut splits is left out
+    with it: half a token matches no redaction rule, so its first characters would be shown as they are."""
+    near = max(0, len(head) - 256)
+    gap = max(head.rfind(b" ", near), head.rfind(b"\t", near))
+    kept = head[: gap + 1] if gap > 0 else head
+    return kept + f" … [line cut at {len(kept):,} of {total:,} bytes]".encode()
 
 
 def _pieces(path: Path, start: int, end: int, size: int) -> Iterator[bytes]:
     """The bytes ``[start, end)`` in pieces of whole lines of about ``size`` bytes (a longer line is one piece, its
-    bytes beyond ``cap`` counted, not kept: `cut_marker` says so at the line's end).
+    bytes beyond ``cap`` counted, not kept: `cut_line` says so at the line's end).
 
     The file is opened for each read, so merging a thousand task logs holds no file open between reads."""
     cap = RAW_LINE_BYTES
@@ -137,9 +142,7 @@ def _pieces(path: Path, start: int, end: int, size: int) -> Iterator[bytes]:
             room = max(0, cap - held)
             line = b"".join([*parts, data[: min(first, room)]])
             over += max(0, first - room)
-            if over:
-                line += cut_marker(len(line), len(line) + over)
-            yield line + b"\n"
+            yield (cut_line(line, len(line) + over) if over else line) + b"\n"
             data, cut = data[first + 1 :], cut - first - 1
         if cut:
             yield _capped(data[:cut], cap)
@@ -149,14 +152,14 @@ def _pieces(path: Path, start: int, end: int, size: int) -> Iterator[bytes]:
             parts = []
     if parts:
         line = b"".join(parts)
-        yield line + cut_marker(len(line), len(line) + over) if over else line
+        yield cut_line(line, len(line) + over) if over else line
 
 
 def _capped(lines: bytes, cap: int) -> bytes:
-    """Whole lines, each cut to ``cap`` bytes (`cut_marker` on a cut one); unchanged when none is longer."""
+    """Whole lines, each cut to ``cap`` bytes (`cut_line` on a cut one); unchanged when none is longer."""
     if len(lines) <= cap or max(map(len, lines.split(b"\n"))) <= cap:
         return lines
-    return b"\n".join(ln[:cap] + cut_marker(cap, len(ln)) if len(ln) > cap else ln for ln in lines.split(b"\n"))
+    return b"\n".join(cut_line(ln[:cap], len(ln)) if len(ln) > cap else ln for ln in lines.split(b"\n"))
 
 
 def _decoded(piece: bytes) -> list[str]:

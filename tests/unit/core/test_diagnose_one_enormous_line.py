@@ -31,3 +31,13 @@ def test_the_error_in_an_enormous_line_is_named(
     out = capsys.readouterr().out
     assert "gpu_oom" in out and "unknown" not in out
     assert len(out) < 20_000  # the evidence is the line's cut end, not megabytes of it
+
+
+def test_a_key_the_cut_splits_is_not_shown_in_part(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Half a key matches no redaction rule: the word the cut splits is left out of what is read."""
+    key = b"AKIAABCDEFGHIJKLMNOP"
+    head = OOM + b" " + b"y" * (2000 - len(OOM) - 1 - 1 - 8) + b" "  # the key starts 8 bytes before the head's end
+    (here / "key.log").write_bytes(head + key + b" " + FILLER[:20_000] + b" " + key + b" tail\n")
+    assert main(["diagnose", "--log", "key.log", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert "gpu_oom" in out and "AKIA" not in out and "ABCDEFG" not in out
