@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from runshepherd.cli.context import CliContext
+from runshepherd.errors import UsageError
 
 
 def _terminal_lines() -> Iterator[str]:
@@ -27,10 +28,39 @@ def chat_model(ctx: CliContext) -> Any:
     return build_chat_model(ctx.settings.expert, ctx.settings.llm)
 
 
+def _unknown_chat(ctx: CliContext, chat_id: str) -> str:
+    """`chat --session ID` names no conversation (a typo, another --state-dir): say so and name the closest ones,
+    never start a new chat the person did not ask for."""
+    import difflib
+
+    from runshepherd.chat.store import chat_path
+
+    folder = chat_path(ctx.state_dir, chat_id).parent
+    known = sorted((p.stem for p in folder.glob("*.json")), key=lambda c: -(folder / f"{c}.json").stat().st_mtime)
+    near = difflib.get_close_matches(chat_id, known, n=3, cutoff=0.5)
+    listed = (
+        f"closest: {', '.join(near)}"
+        if near
+        else f"latest: {', '.join(known[:3])}"
+        if known
+        else f"there are no chats in {folder.parent} yet"
+    )
+    return (
+        f"no chat {chat_id!r} ({listed}; `orchestrate sessions` lists run sessions, which `orchestrate resume` "
+        f"continues) — `orchestrate chat` starts a new chat, `orchestrate chat --session {chat_id} --new` one with "
+        "this id"
+    )
+
+
+def _chat_exists(chat_id: str) -> str:
+    return f"chat {chat_id!r} already exists — drop --new to continue it: orchestrate chat --session {chat_id}"
+
+
 def chat(
     ctx: CliContext,
     *,
     session: str | None,
+    new: bool = False,
     cadence: float | None = None,
     model: Any = None,
     lines: Iterable[str] | None = None,
@@ -44,7 +74,10 @@ def chat(
     from runshepherd.graph.runner import new_session_id
 
     chat_id = session or new_session_id()
-    record = load(ctx.state_dir, chat_id) or ChatRecord(id=chat_id)
+    record = load(ctx.state_dir, chat_id)
+    if session is not None and (record is None) != new:
+        raise UsageError(_unknown_chat(ctx, session) if record is None else _chat_exists(session))
+    record = record or ChatRecord(id=chat_id)
     model = model if model is not None else chat_model(ctx)
     tty = sys.stdin.isatty() if interactive is None else interactive
     source = lines if lines is not None else (_terminal_lines() if tty else sys.stdin)

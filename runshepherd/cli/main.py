@@ -104,6 +104,21 @@ def _session_id(value: str | None) -> str | None:
     return None if value is None else check_id(value, "session id")
 
 
+MAX_CADENCE = 86400.0  # a day: a poll further apart than that watches nothing
+
+
+def _cadence(value: float | None) -> float | None:
+    """`--cadence`: click's range check lets inf and nan through (nan compares false), which would never poll."""
+    import math
+
+    if value is None or (math.isfinite(value) and value <= MAX_CADENCE):
+        return value
+    raise UsageError(
+        f"--cadence {value}: give the seconds between status polls as a number from 0.1 to {MAX_CADENCE:.0f} "
+        "(a day), e.g. --cadence 30; leave it out for the adaptive default"
+    )
+
+
 def _workflow_id(value: str | None) -> str | None:
     from runshepherd.names import check_id
 
@@ -311,7 +326,8 @@ def run(
         int | None, typer.Option("--max-fixes", help="Automatic fix attempts before asking you (default 3).")
     ] = None,
     cadence: Annotated[
-        float | None, typer.Option("--cadence", help="Seconds between status polls (default: adaptive).", min=0.1)
+        float | None,
+        typer.Option("--cadence", help="Seconds between status polls (default: adaptive).", min=0.1, callback=_cadence),
     ] = None,
     notify: Annotated[
         list[str] | None,
@@ -541,7 +557,9 @@ def watch(
     runs: Annotated[
         Path | None, typer.Option("--runs", help=f"A YAML file of several runs to watch — {RUNS_SHAPE}.")
     ] = None,
-    cadence: Annotated[float | None, typer.Option("--cadence", help="Seconds between polls.", min=0.1)] = None,
+    cadence: Annotated[
+        float | None, typer.Option("--cadence", help="Seconds between polls.", min=0.1, callback=_cadence)
+    ] = None,
     json_: JsonOpt = False,
     opts: Common = COMMON,
 ) -> None:
@@ -586,13 +604,16 @@ def chat(
     session: Annotated[
         str | None, typer.Option("--session", help="Continue this conversation.", callback=_session_id)
     ] = None,
-    cadence: Annotated[float | None, typer.Option("--cadence", help="Seconds between status polls.", min=0.1)] = None,
+    new: Annotated[bool, typer.Option("--new", help="Start a new conversation named by --session.")] = False,
+    cadence: Annotated[
+        float | None, typer.Option("--cadence", help="Seconds between status polls.", min=0.1, callback=_cadence)
+    ] = None,
     checkpointer: CheckpointerOpt = None,
 ) -> None:
     """A conversation that starts, inspects, explains and steers runs."""
     from runshepherd.cli import chat as c
 
-    raise typer.Exit(c.chat(opts.ctx(checkpointer), session=session, cadence=cadence))
+    raise typer.Exit(c.chat(opts.ctx(checkpointer), session=session, new=new, cadence=cadence))
 
 
 @app.command()
@@ -601,7 +622,9 @@ def mcp(
     http: Annotated[
         str | None, typer.Option("--http", help="Serve streamable HTTP on HOST:PORT instead of stdio.")
     ] = None,
-    cadence: Annotated[float | None, typer.Option("--cadence", help="Seconds between status polls.", min=0.1)] = None,
+    cadence: Annotated[
+        float | None, typer.Option("--cadence", help="Seconds between status polls.", min=0.1, callback=_cadence)
+    ] = None,
     opts: Common = COMMON,
     checkpointer: CheckpointerOpt = None,
 ) -> None:

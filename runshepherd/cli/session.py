@@ -519,7 +519,7 @@ def resume(
         # answer is refused like one to an ended session (exit 2), never taken as a run that failed (was exit 1).
         asked = [q.payload() for q in ctx.runner(session).questions()]
         drive(ctx, session=session, first_input=None, deps=deps, as_json=as_json, interactive=False)
-        raise UsageError(_canceled_answer(session, why, answer, asked))
+        raise UsageError(canceled_answer(why, answer, asked, "session"))
     interactive = not no_input and sys.stdin.isatty()
     try:
         return drive(
@@ -543,13 +543,13 @@ def _nothing_to_answer(session: str, values: dict[str, Any], answer: str) -> str
     )
 
 
-def _canceled_answer(session: str, why: str, answer: str, asked: list[dict[str, Any]]) -> str:
-    """`resume --answer` on a session the person canceled while it waited: who canceled it and when, the question,
-    and that the answer was not applied."""
+def canceled_answer(why: str, answer: str, asked: list[dict[str, Any]], what: str) -> str:
+    """`resume --answer` on a session or sweep (`what`) the person canceled while it waited: who canceled it and
+    when, the question, and that the answer was not applied."""
     question = f" at its question ({asked[0].get('kind')}: {asked[0].get('text')})" if asked else " at its question"
     return (
-        f"{why.rstrip(' .')} while it waited{question}, so --answer {quoted(answer)} was not applied; the session "
-        "ended CANCELED and nothing more is submitted or fixed (a cancel is final: start a new session to run it again)"
+        f"{why.rstrip(' .')} while it waited{question}, so --answer {quoted(answer)} was not applied; the {what} "
+        "ended CANCELED and nothing more is submitted or fixed (a cancel is final: start a new one to run it again)"
     )
 
 

@@ -213,9 +213,31 @@ def resume(
         approved=approved,
         declined=bool(record.get("declined")),
     )
+    if answer is not None and not approved and not sweep.declined:
+        _refuse_if_canceled(ctx, sweep, record, answer, as_json)
     if answer is not None and not sweep.declined:
         _take_answer(ctx, sweep, record, answer)
     return run_sweep(ctx, sweep, as_json=as_json)
+
+
+def _refuse_if_canceled(ctx: CliContext, sweep: Any, record: dict[str, Any], answer: str, as_json: bool) -> None:
+    """`resume SWEEP --answer A` on a sweep the person canceled while it waited at its plan: the cancel is final, so
+    exit 2 as for a session canceled at its question (`cli/session.py`): who canceled it and when, the question, and
+    that A was not applied. Nothing was submitted, so nothing runs and the plan is not shown again."""
+    from runshepherd.cancel_mark import reason
+    from runshepherd.cli.session import canceled_answer
+    from runshepherd.events import Done
+    from runshepherd.render.session import Renderer
+    from runshepherd.sweep.cancel import canceled
+
+    mark = canceled(ctx.state_dir, sweep.sid)
+    if mark is None:
+        return
+    if as_json:  # the stream ends as a resume without --answer ends it
+        done = Done(outcome="CANCELED", reason=f"{reason(mark)}; nothing was submitted").wire()
+        Renderer(session=sweep.sid, as_json=True, out=ctx.out).event(done)
+    asked = [record["question"]] if record.get("question") else []
+    raise UsageError(canceled_answer(f"sweep {sweep.sid} was {reason(mark)}", answer, asked, "sweep"))
 
 
 def _take_answer(ctx: CliContext, sweep: Any, record: dict[str, Any], answer: str) -> None:

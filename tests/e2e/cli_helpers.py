@@ -117,8 +117,9 @@ def json_lines(text: str) -> list[dict[str, Any]]:
 
 def chat(tmp: Path, session: str, lines: list[str], timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """`orchestrate chat` with the lines piped in (scripted mode: each line waits for its run to settle)."""
+    new = [] if (tmp / "state" / "chats" / f"{session}.json").is_file() else ["--new"]  # continue, else a new chat
     return subprocess.run(
-        [*orchestrate_bin(), "chat", "--session", session, "--cadence", "0.2"],
+        [*orchestrate_bin(), "chat", "--session", session, *new, "--cadence", "0.2"],
         cwd=tmp,
         env=env_for(tmp),
         input="\n".join(lines) + "\n",

@@ -81,7 +81,7 @@ def _chat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, model: Any, lines: li
     (tmp_path / "home").mkdir(exist_ok=True)
     ctx = CliContext.create(config=None, state_dir=tmp_path / "state", backend="local")
     ctx.settings.expert = "fake:scripted"  # the model path; the model itself is injected
-    return chat(ctx, session="c1", cadence=0.2, model=model, lines=lines, interactive=False)
+    return chat(ctx, session="c1", new=True, cadence=0.2, model=model, lines=lines, interactive=False)
 
 
 @pytest.mark.slow
@@ -89,7 +89,7 @@ def test_the_script_through_the_deterministic_router(tmp_path: Path) -> None:
     import subprocess
 
     res = subprocess.run(
-        [*orchestrate_bin(), "chat", "--session", "c0", "--cadence", "0.2"],
+        [*orchestrate_bin(), "chat", "--session", "c0", "--new", "--cadence", "0.2"],
         cwd=tmp_path,
         env=env_for(tmp_path),
         input="\n".join(SCRIPT) + "\n",

@@ -524,7 +524,17 @@ def test_031_in_chat_writes_the_draft_beside_the_conversation_and_submits_nothin
     env.update(fake_env.install(tmp_path, [OWN, fake_env.EVAL_FIXTURES]))
     (tmp_path / "config.yaml").write_text(CONFIG)
     res = subprocess.run(
-        [*orchestrate_bin(), "chat", "--session", "c1", "--backend", "osmo", "--config", str(tmp_path / "config.yaml")],
+        [
+            *orchestrate_bin(),
+            "chat",
+            "--session",
+            "c1",
+            "--new",
+            "--backend",
+            "osmo",
+            "--config",
+            str(tmp_path / "config.yaml"),
+        ],
         cwd=tmp_path,
         env=env,
         input=question + "\nAdd a node taint to drain gpu-node-7\nquit\n",

@@ -136,7 +136,7 @@ def test_cancel_it_in_the_chat_cancels_the_sweep_the_chat_started(tmp_path: Path
 
     _spec(tmp_path)
     proc = subprocess.Popen(
-        [*orchestrate_bin(), "chat", "--session", "cc", "--cadence", "0.2"],
+        [*orchestrate_bin(), "chat", "--session", "cc", "--new", "--cadence", "0.2"],
         cwd=tmp_path,
         env=env_for(tmp_path),
         stdin=subprocess.PIPE,
