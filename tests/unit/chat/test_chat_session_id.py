@@ -17,11 +17,8 @@ def _chat(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> int:
 
 
 def test_a_typod_chat_id_is_refused_naming_the_closest(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, here: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("RUNSHEPHERD_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.chdir(tmp_path)
     chats = tmp_path / "state" / "chats"
     assert _chat(["--session", "lr-study"], monkeypatch) == 2  # nothing yet: refused, nothing created
     err = " ".join(capsys.readouterr().err.split())
@@ -44,12 +41,14 @@ def test_a_typod_chat_id_is_refused_naming_the_closest(
 @pytest.mark.parametrize("argv", [["chat"], ["mcp"], ["watch", "x-1"], ["run", "--spec", "s.yaml"]])
 @pytest.mark.parametrize("value", ["inf", "nan", "-1", "1e300"])
 def test_a_cadence_that_never_polls_is_refused(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: list[str], value: str
+    tmp_path: Path,
+    here: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    value: str,
 ) -> None:
     """`--cadence inf` (nan, negative, beyond a day): exit 2 saying what to give. Before: inf was taken."""
-    monkeypatch.setenv("RUNSHEPHERD_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.chdir(tmp_path)
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main([*argv, "--cadence", value]) == 2
     err = " ".join(capsys.readouterr().err.split())

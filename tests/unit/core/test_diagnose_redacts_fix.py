@@ -28,11 +28,8 @@ workflow:
 
 
 def test_the_fix_diff_never_shows_a_secret_of_the_spec(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, here: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("RUNSHEPHERD_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.chdir(tmp_path)
     (tmp_path / "s.yaml").write_text(SPEC)
     assert main(["submit", "s.yaml"]) == 2  # RunShepherd takes no literal secret in a spec (even in a comment)
     # a workflow that holds one anyway (submitted with another tool, or before the refusal): planted in its record

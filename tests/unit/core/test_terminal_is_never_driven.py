@@ -21,11 +21,8 @@ def test_control_characters_are_shown_as_escapes() -> None:
 
 
 def test_a_file_name_with_escape_sequences_is_shown_not_obeyed(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, here: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("RUNSHEPHERD_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.chdir(tmp_path)
     # before: "error: nope<ESC>[2J.yaml: file not found" reached stderr as it was, and cleared the screen
     assert main(["validate", f"nope{CLEAR}.yaml"]) == 2
     err = capsys.readouterr().err

@@ -28,11 +28,8 @@ default-values:
 
 
 def test_an_answer_to_a_sweep_canceled_at_its_plan_is_refused_saying_so(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, here: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("RUNSHEPHERD_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.chdir(tmp_path)
     (tmp_path / "s.yaml").write_text(SPEC)
     run = ["run", "--spec", "s.yaml", "--sweep", "steps=1,2", "--no-input", "--session", "swq"]
     assert main(run) == 3  # paused at its plan

@@ -1,4 +1,4 @@
-"""Shared fixtures for the in-process CLI tests of this folder."""
+"""Shared fixtures for the in-process CLI tests under tests/unit."""
 
 from __future__ import annotations
 
