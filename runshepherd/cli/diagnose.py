@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -36,14 +37,16 @@ def read_bounded(path: Path) -> str:
             start = tail.find(b"\n") + 1
             start = 0 if start > LINE_BYTES else start
             data = head[:end] + (b"" if head[:end].endswith(b"\n") else b"\n") + tail[start:]
-    return b"\n".join(_line_ends(line) for line in data.split(b"\n")).decode("utf-8", errors="replace")
+    # one scan that tries line starts only: a log with no enormous line comes back as it is, not split and joined
+    return _LONG_LINE.sub(_line_ends, data).decode("utf-8", errors="replace")
 
 
-def _line_ends(line: bytes) -> bytes:
-    """A line, or the first and last ``LINE_BYTES // 2`` bytes of a longer one, each piece its own line."""
-    if len(line) <= LINE_BYTES:
-        return line
-    half = LINE_BYTES // 2
+_LONG_LINE = re.compile(rb"(?m)^[^\n]{%d,}" % (LINE_BYTES + 1))
+
+
+def _line_ends(m: re.Match[bytes]) -> bytes:
+    """The first and last ``LINE_BYTES // 2`` bytes of a line longer than ``LINE_BYTES``, each piece its own line."""
+    line, half = m.group(), LINE_BYTES // 2
     head, tail = line[:half], line[-half:]
     # a word the cut splits is left out: half a token matches no redaction rule, yet would be shown as evidence
     gap = head.rfind(b" ", half - 256)
