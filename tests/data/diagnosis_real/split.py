@@ -27,8 +27,10 @@ Two generations:
 - blind v8 (stop 25): every case of parts zc, zd, ze, zf, zg and zh, from threads and committed job logs not in
   parts a-zb, frozen before it is scored (`README-v8.md`); scored once with the stop's starting code and once after
   the stop's work (80.2% -> 80.8% labels), then retired into `dev` in the same stop so its misses could be studied.
-- No blind split is frozen now: the next one is collected from sources not in parts a-zh and frozen before it is
-  scored (`BLIND_PARTS` names its parts).
+- blind v9 (stop 26): every case of parts zi, zj, zk, zl and zm, from threads and committed job logs not in parts
+  a-zh. Its parts are named here before any of them is collected, so no dev run ever reads one; it is frozen
+  when its collectors land (`README-v9.md`) and scored once with the stop's starting code and once after the
+  stop's work.
 """
 
 from __future__ import annotations
@@ -42,7 +44,8 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ()  # none frozen now: see the docstring
+BLIND_PARTS: tuple[str, ...] = ("zi-", "zj-", "zk-", "zl-", "zm-")  # blind v9: see the docstring
+BLIND_V9_PARTS = BLIND_PARTS
 BLIND_V8_PARTS = ("zc-", "zd-", "ze-", "zf-", "zg-", "zh-")
 BLIND_V7_PARTS = ("x-", "y-", "z-", "za-", "zb-")
 BLIND_V6_PARTS = ("t-", "u-", "v-", "w-")
@@ -93,7 +96,7 @@ def split_v8_of(case_id: str) -> Split:
 
 
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (none now); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` (blind v9) are the blind split; every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 
