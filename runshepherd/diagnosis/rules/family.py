@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from runshepherd.diagnosis.errorblock import strip_prefix
+from runshepherd.diagnosis.formats.exceptions import ROWS as DOCUMENTED_EXCEPTIONS
+from runshepherd.diagnosis.formats.exceptions import family_of as documented_family
 from runshepherd.diagnosis.models import Diagnosis, FixKind, Label, Origin
 from runshepherd.diagnosis.paste import uncolumned
 from runshepherd.diagnosis.rules.base import (
@@ -225,7 +227,7 @@ def family(
     FAMILIES[label] = fam
     for r in (*own, *rules):
         register(r)
-    if fam.frames or fam.frame_functions or fam.exceptions:
+    if fam.frames or fam.frame_functions or fam.exceptions or any(r.label == label for r in DOCUMENTED_EXCEPTIONS):
         register(TracebackRule(fam))
     if fam.statuses or fam.exit_codes:
         register(StatusAndExitRule(fam))
@@ -328,7 +330,7 @@ class TracebackRule:
         for idx in ends:
             ln = lines[idx]
             et = exception_type(ln.text)
-            hit = bool(et and f.exceptions is not None and f.exceptions.search(et[0]))
+            hit = bool(et and (documented_family(et[0]) == f.label or (f.exceptions and f.exceptions.search(et[0]))))
             frame = deepest_frame(lines, idx)
             if not hit and frame is not None and (not et or _short(et[0]) not in _OWN_FAMILY):
                 m = _FRAME_PATH.match(frame.text)
