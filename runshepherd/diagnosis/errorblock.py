@@ -477,9 +477,23 @@ def traceback_end(lines: list[Line], idx: int) -> int:
     return idx
 
 
+# A parent process' exception that carries its child's traceback after it: torch.multiprocessing.spawn raises
+# ProcessRaisedException with the message "\n\n-- Process %d terminated with the following error:\n" followed by the
+# worker's own traceback (torch/multiprocessing/spawn.py, ProcessContext.join), so the wrapper prints first and the
+# cause second, the reverse of Python's chained tracebacks
+_CAUSE_BELOW = re.compile(r"^\s*-- Process \d+ terminated with the following error:")
+
+
+def cause_below(lines: list[Line], idx: int) -> bool:
+    """The exception at ``idx`` is a parent's report of a child's error printed after it (``_CAUSE_BELOW``)."""
+    return any(_CAUSE_BELOW.match(ln.text) for ln in lines[idx + 1 : idx + 4])
+
+
 def _root_exception(lines: list[Line], exceptions: list[int]) -> int | None:
     """The first exception that ends a traceback (chained tracebacks: the first one is the cause)."""
     for idx in exceptions:
+        if cause_below(lines, idx):
+            continue  # a parent's report whose cause is printed after it: the child's traceback below is the root
         # an exception line that closes a traceback: some frame line appears shortly above it
         window = lines[max(0, idx - 40) : idx]
         if any(_FRAME.match(w.text) for w in window) or any(_TB_START.search(w.text) for w in window):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from runshepherd.diagnosis.errorblock import chained_after, exception_type
+from runshepherd.diagnosis.errorblock import cause_below, chained_after, exception_type
 from runshepherd.diagnosis.rules.base import Context, FunctionRule, PatternRule, Signal, pat
 from runshepherd.diagnosis.rules.family import family, words
 
@@ -56,6 +56,8 @@ def _root_exception(ctx: Context) -> list[Signal]:
         short = etype.rsplit(".", 1)[-1]
         if short in {"ChildFailedError", "SystemExit", "KeyboardInterrupt", "CalledProcessError"}:
             continue
+        if cause_below(block.lines, idx):
+            continue  # a parent's report of a child's error printed after it (torch.multiprocessing.spawn)
         if msg.startswith("Traceback (most recent call last)"):
             # a worker's exception re-raised in the parent with the worker's traceback as its message (old
             # DataLoader workers, multiprocessing): the worker's own exception line below is the root

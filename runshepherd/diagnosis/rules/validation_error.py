@@ -277,6 +277,49 @@ def _setting_never_given(ctx: Context) -> list[Signal]:
     return []
 
 
+# A setting's value that names nothing the program offers: the quoted source line looks the setting up in a table the
+# program holds (``loader_train = loaders_[opt.trainset]``) and Python raises KeyError with the value
+# (``KeyError: "'its_train'"``). Where the failing value came from, not the message's words, says what to fix: the
+# table's keys are the values the program supports, and the command line or the config gave another one
+_KEY_ERROR = re.compile(r"^(?:\w+\.)*KeyError: (?P<key>.+)$")
+_SETTING_AS_KEY = re.compile(
+    r"\w\s*\[\s*" + _SETTINGS + r"(?:\.\w+)*(?:\.(?P<attr>\w+)|\[\s*['\"](?P<item>\w+)['\"]\s*\])\s*\]"
+)
+
+
+def _worked_before(ctx: Context, idx: int) -> bool:
+    """The run made progress (steps, losses, a moving bar) before line ``idx``: a setting read then is no check of the
+    configuration before any work, and the lookup that failed is the program's own business."""
+    from runshepherd.diagnosis.positive import is_progress
+
+    return len({ln.text for ln in ctx.log.lines[:idx] if is_progress(ln)}) >= 2
+
+
+def _setting_not_a_key(ctx: Context) -> list[Signal]:
+    for idx, ln, m in raised(ctx, _KEY_ERROR):
+        src = line_above(ctx, idx, 3, _quoting(_SETTING_AS_KEY))  # the quoted source line
+        hit = _SETTING_AS_KEY.search(src.text) if src is not None else None
+        if src is None or hit is None or _worked_before(ctx, idx):
+            continue
+        name = hit.group("attr") or hit.group("item")
+        value = m.group("key").strip()[:80]
+        return [
+            Signal(
+                "validation_error",
+                "config",
+                0.7,
+                idx,
+                [ln.raw.rstrip(), src.raw.rstrip()],
+                f"The setting '{name}' has a value ({value}) the program has no entry for: it looks the value up in "
+                "a table of the choices it supports, and this one is not among them.",
+                "fix_code",
+                f"Give '{name}' one of the values the program supports (the keys of the table the quoted line looks "
+                "it up in; check its spelling and quoting), then rerun.",
+            )
+        ]
+    return []
+
+
 # Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): argparse's own messages ("usage:",
 # "unrecognized arguments", "invalid choice", "the following arguments are required"), pydantic's ("validation
 # error", "Field required", "Extra inputs are not permitted"), and the words configuration checks use ("must be",
@@ -314,7 +357,12 @@ FAMILY = family(
     fix_kind="fix_code",
     explanation=_CONFIG_EXPL,
     fix_description=_CONFIG_FIX,
-    rules=(FunctionRule("validation", _validation), _CONFIG, FunctionRule("setting_never_given", _setting_never_given)),
+    rules=(
+        FunctionRule("validation", _validation),
+        _CONFIG,
+        FunctionRule("setting_never_given", _setting_never_given),
+        FunctionRule("setting_not_a_key", _setting_not_a_key),
+    ),
     # argument parsers and config schemas: a traceback that ends inside them is a rejected configuration
     frames=r"/argparse\.py$|hf_argparser\.py$|transformers/training_args\.py$|/(?:hydra|omegaconf|pydantic)/"
     r"|deepspeed/runtime/config\.py$|/(?:validation|validators?)\.py$|/absl/flags/",

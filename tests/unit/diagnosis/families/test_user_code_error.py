@@ -46,6 +46,26 @@ def test_a_worker_exception_re_raised_with_its_traceback_is_read_at_the_worker()
     assert d.label == "user_code_error" and d.evidence[0].startswith("ValueError")
 
 
+def test_a_spawned_workers_error_printed_after_the_parents_wrapper_is_the_root() -> None:
+    """torch.multiprocessing.spawn raises ProcessRaisedException in the parent with the message "-- Process N terminated
+    with the following error:" and the worker's traceback after it (torch/multiprocessing/spawn.py): the wrapper
+    prints first, the cause second. The worker's exception is read, not the empty wrapper."""
+    wrapper = (
+        "Traceback (most recent call last):\n"
+        '  File "/site-packages/torch/multiprocessing/spawn.py", line 160, in join\n'
+        "    raise ProcessRaisedException(msg, error_index, failed_process.pid)\n"
+        "torch.multiprocessing.spawn.ProcessRaisedException:\n\n"
+        "-- Process 3 terminated with the following error:\n"
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 9, in main\n'
+    )
+    d = diagnose_log_text(wrapper + "    x = y[3]\nIndexError: list index out of range\n")
+    assert d.label == "user_code_error" and "IndexError" in d.explanation and "ProcessRaised" not in d.explanation
+    # zd-0024: a config path left unset reaches os.fspath in a spawned worker (None where a path is expected)
+    d, _, record = diagnose_dev("zd-0024")
+    assert d.label == record["label"] == "file_not_found" and d.evidence[0].startswith("TypeError: expected str")
+
+
 @pytest.mark.parametrize("case_id", ["v-0030", "v-0031"])
 def test_a_debugger_paste_and_a_markdown_bold_exception_are_read(case_id: str) -> None:
     """v-0030: VS Code's "Exception has occurred: RuntimeError" with the message on the next line; v-0031: the root

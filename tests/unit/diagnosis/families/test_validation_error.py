@@ -262,3 +262,22 @@ def test_a_url_the_http_client_refuses_before_connecting_is_the_input_not_the_ne
     ):
         d = diagnose_log_text(tb + line + "\n")
         assert d.label == "validation_error" and d.fix.kind != "retry"
+
+
+def test_a_settings_value_the_programs_table_has_no_entry_for() -> None:
+    """ze-0013: `loaders_[opt.trainset]` raises KeyError with the value the command line gave: the setting names a
+    choice the program does not offer. A KeyError on a key of the program's own data stays an error in the code."""
+    d, _, record = diagnose_dev("ze-0013")
+    assert d.label == record["label"] == "validation_error" and "'trainset'" in d.explanation
+    assert d.confidence < 0.8 and any("opt.trainset" in e for e in d.evidence)
+    for src in ("    model = MODELS[args.arch]\n", '    opt = OPTIMIZERS[cfg["optimizer"]]\n'):
+        d = diagnose_log_text(TRACEBACK_START + '  File "run.py", line 9, in main\n' + src + "KeyError: 'x'\n")
+        assert (d.label, d.fix.kind) == ("validation_error", "fix_code"), src
+    own = TRACEBACK_START + "  File \"run.py\", line 9, in main\n    start = self.crops[folder]\nKeyError: 'bag_1'\n"
+    assert diagnose_log_text(own).label == "user_code_error"
+    # the same lookup after the run has trained for a while is no check of the configuration before any work
+    steps = "".join(f"{{'loss': 2.{i}, 'epoch': 0.0{i}}}\n" for i in range(1, 4))
+    later = (
+        steps + TRACEBACK_START + '  File "run.py", line 9, in main\n    s = SCHEDULERS[cfg["name"]]\nKeyError: \'x\'\n'
+    )
+    assert diagnose_log_text(later).label == "user_code_error"
