@@ -126,6 +126,9 @@ _SLURM: dict[str, tuple[Kind, str]] = {
 _SLURM_REASON = re.compile(
     r"Reason=(?P<r>[A-Za-z]+)|\bPENDING\b.*\((?P<p>[A-Za-z]+)(?:,[^)]*)?\)\s*$|\bPD\b.*\((?P<q>[A-Za-z]+)(?:,[^)]*)?\)\s*$"
 )
+# scontrol's key=value reason is read first: its line ends with other fields in parentheses ("JobState=PENDING
+# Reason=Resources Dependency=(null)", scontrol(1) show job), which are not squeue's %R column
+_SCONTROL_REASON = re.compile(r"\bReason=(?P<r>[A-Za-z]+)")
 
 
 def _slurm_kind(reason: str) -> tuple[Kind, str] | None:
@@ -147,7 +150,7 @@ def translate(lines: list[str]) -> list[PendingReason]:
     out: list[PendingReason] = []
     seen: set[str] = set()
     for line in lines:
-        m = _SLURM_REASON.search(line)
+        m = _SCONTROL_REASON.search(line) or _SLURM_REASON.search(line)
         if m:
             reason = m.group("r") or m.group("p") or m.group("q")
             if reason and reason != "None":

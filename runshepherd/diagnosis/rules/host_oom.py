@@ -8,6 +8,7 @@ from runshepherd.diagnosis.fixes import fix_host_oom
 from runshepherd.diagnosis.rules.base import pat
 from runshepherd.diagnosis.rules.family import exits, family, fixes_by_evidence, words
 from runshepherd.diagnosis.rules.gpu_oom import MEMORY_WORDS, ON_A_DEVICE
+from runshepherd.diagnosis.slurmstate import job_state_rule
 
 _HOST_EXPL = "The task used more memory (RAM) than it was given, so the machine stopped it."
 _HOST_FIX = (
@@ -101,6 +102,7 @@ FAMILY = family(
     fix_kind="increase_memory",
     explanation=_HOST_EXPL,
     fix_description=_HOST_FIX,
+    rules=(job_state_rule("host_oom", "config", "increase_memory", _HOST_EXPL, _HOST_FIX),),
     patterns=(
         pat(r"OOMKill(?:ed|ing)", 0.96, flags=0),
         pat(r"oom[-_ ]kill event|\boom-kill:|\boom_reaper: reaped process", 0.96),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from runshepherd.diagnosis.rules.base import PatternRule, pat
 from runshepherd.diagnosis.rules.family import exits, family, words
+from runshepherd.diagnosis.slurmstate import job_state_rule
 
 _EXPL = (
     "The job was stopped by the platform, not by its own code: it was preempted by higher-priority work, or "
@@ -169,7 +170,7 @@ FAMILY = family(
         pat(r"Job allocation \d+ has been revoked", 0.6),
     ),
     # FAILED_CANCELED is a person's cancel (CLI, chat, the scheduler's own cancel), never evidence of preemption
-    rules=(_NODE_LOST, _EVICTED),
+    rules=(_NODE_LOST, _EVICTED, job_state_rule("preempted", "infra", "resubmit", _EXPL, _FIX)),
     statuses={"FAILED_PREEMPTED": 0.97, "FAILED_BACKEND_ERROR": 0.8},
     # 143 = SIGTERM from outside (too weak alone to decide: a person's cancel sends it too; with nothing else the
     # verdict is "unknown", never "healthy"); OSMO 3001/3006 = the platform stopped the task

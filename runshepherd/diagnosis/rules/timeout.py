@@ -5,6 +5,7 @@ from __future__ import annotations
 from runshepherd.diagnosis.fixes import fix_timeout
 from runshepherd.diagnosis.rules.base import PatternRule, pat
 from runshepherd.diagnosis.rules.family import exits, family, words
+from runshepherd.diagnosis.slurmstate import job_state_rule
 
 _EXPL = "The run was stopped because it reached its time limit before finishing."
 _FIX = (
@@ -135,7 +136,7 @@ FAMILY = family(
             0.85,
         ),
     ),
-    rules=(_OWN_STEP, _NOT_READY),
+    rules=(_OWN_STEP, _NOT_READY, job_state_rule("timeout", "config", "increase_timeout_or_checkpoint", _EXPL, _FIX)),
     statuses={"FAILED_EXEC_TIMEOUT": 0.97},
     # 124 is what coreutils `timeout` returns when it had to stop the command
     exit_codes=(

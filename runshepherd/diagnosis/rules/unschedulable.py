@@ -18,6 +18,9 @@ _MARKERS = re.compile(
 )
 
 _MARKERS_G = Gated.of(_MARKERS)
+# scontrol's reason beside a state that is not PENDING is not a wait for placement: a requeued job waits out its
+# BeginTime (slurm.schedmd.com/job_reason_codes.html), an ended one names why it ended (NonZeroExitCode, TimeLimit)
+_NOT_PENDING = re.compile(r"\bJobState=(?!PENDING\b)[A-Z_]+")
 
 
 def _unschedulable(ctx: Context) -> list[Signal]:
@@ -25,7 +28,7 @@ def _unschedulable(ctx: Context) -> list[Signal]:
     # A task with an exit code was placed and ran: a pending reason in its events (it waited for Resources on a
     # busy cluster, then started) is history, not why it failed. Its own log can still say it (Ray placement).
     for order, ln in ctx.texts_for(_MARKERS_G, events=ctx.exit_code is None):
-        if _MARKERS_G.search(ln.text, ln.folded) and "Reason=None" not in ln.text:
+        if _MARKERS_G.search(ln.text, ln.folded) and "Reason=None" not in ln.text and not _NOT_PENDING.search(ln.text):
             lines.append((order if order < 0 else ln.index, ln.raw.rstrip()))
     reasons = translate([raw for _, raw in lines])
     queue_timeout = ctx.status == "FAILED_QUEUE_TIMEOUT" or any(
