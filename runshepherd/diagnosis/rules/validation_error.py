@@ -369,7 +369,10 @@ FAMILY = family(
     # ... and where a library checks the settings it was given: a dataclass' __post_init__, validate_*/verify_*
     # functions, a check of the config, the arguments or the strategy
     frame_functions=r"__post_init__|_*validate\w*|_*verify_\w*(?:config|arg|option|param|setting)\w*"
-    r"|_*check_\w*(?:config|arg|option|param|setting|flag|strateg)\w*|parse_args|_parse_known_args",
+    r"|_*check_\w*(?:config|arg|option|param|setting|flag|strateg)\w*|parse_args|_parse_known_args"
+    # ... and where a library builds its objects from the config it was given (mmcv's registry build_from_cfg,
+    # detectron2's/diffusers' from_config, a builder's build_*_from_config): what it refuses is the config
+    r"|_*(?:\w+_)?from_(?:cfg|config)(?:_\w+)?|_*build_\w*(?:cfg|config)\w*",
     # exception types that say the configuration was rejected, whatever raised them: a schema's ValidationError,
     # Lightning's MisconfigurationException, *ConfigError, argparse's ArgumentError, absl's flag errors, a config
     # file that is not valid YAML (OmegaConf's missing-key errors are left out: code reading a key the config lacks

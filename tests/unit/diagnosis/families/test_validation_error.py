@@ -281,3 +281,15 @@ def test_a_settings_value_the_programs_table_has_no_entry_for() -> None:
         steps + TRACEBACK_START + '  File "run.py", line 9, in main\n    s = SCHEDULERS[cfg["name"]]\nKeyError: \'x\'\n'
     )
     assert diagnose_log_text(later).label == "user_code_error"
+
+
+def test_an_exception_raised_where_a_library_builds_objects_from_the_config() -> None:
+    """v-0042: mmcv's registry (mmcv/utils/registry.py, build_from_cfg) refuses a config entry without a "type" key
+    in a KeyError: where it was raised says the config is what is wrong. The same KeyError raised in a function that
+    builds nothing from the config stays a code error."""
+    d, _, record = diagnose_dev("v-0042")
+    assert d.label == record["label"] == "validation_error" and d.confidence < 0.8
+    frame = '  File "/usr/lib/python3/dist-packages/detectron2/config/config.py", line 229, in {}\n'
+    msg = "    ret = f(cfg)\nKeyError: 'MODEL.ROI_HEADS.NAME'\n"
+    assert diagnose_log_text(TRACEBACK_START + frame.format("forward") + msg).label == "user_code_error"
+    assert diagnose_log_text(TRACEBACK_START + frame.format("from_config") + msg).label == "validation_error"
