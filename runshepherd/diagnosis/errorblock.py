@@ -101,7 +101,9 @@ _IPY_CODE = re.compile(r"^\s*(?:-*>\s*)?\d+\s")
 _HEAD_WARNING = re.compile(r"\[(?:W|WARN|WARNING)\]")
 _TB_START = re.compile(r"Traceback \(most recent call last\)")
 _EXC_LINE = re.compile(
-    r"^(?P<type>(?:[A-Za-z_][\w]*\.)*_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault))(?::\s*(?P<msg>.*)|\s*$)"
+    r"^(?P<type>(?:[A-Za-z_][\w]*\.)*_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault)"
+    # a C extension's module-level exception class named in lower case (cv2.error, struct.error, zlib.error, re.error)
+    r"|(?:[A-Za-z_]\w*\.)+error(?=: ))(?::\s*(?P<msg>.*)|\s*$)"
 )
 _WARNING_G, _BENIGN_ALT = Gated.of(_WARNING), Alternatives.of(_BENIGN)
 

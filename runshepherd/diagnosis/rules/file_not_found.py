@@ -244,7 +244,10 @@ FAMILY = family(
         # NoneType"); libsndfile opening an audio path that is not there ("Error opening 'x.wav': System error.")
         pat(r"expected str, bytes or os\.PathLike object, not NoneType", 0.74),
         pat(r"Error opening '(?P<path>[^']+)': System error", 0.78),
-        pat(r"\(-215(?::Assertion failed)?\) !_?src\.empty\(\)", 0.76),
+        # OpenCV's check that its input image is not empty, in whichever function got the empty Mat an imread of a
+        # missing path returned (CV_Assert: color.cpp cvtColor "!_src.empty()", resize.cpp "!ssize.empty()", imgcodecs
+        # imwrite "!_img.empty()", highgui imshow "size.width>0 && size.height>0")
+        pat(r"\(-215(?::Assertion failed)?\) (?:!\w+\.empty\(\)|size\.width\s*>\s*0 && size\.height\s*>\s*0)", 0.76),
         # object stores: a missing key (S3 answers HeadObject with a bare 404)
         pat(
             r"NoSuchKey|The specified key does not exist|\(404\) when calling the (?:HeadObject|GetObject) operation",

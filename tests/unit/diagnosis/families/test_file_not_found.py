@@ -87,6 +87,32 @@ def test_a_path_never_set_or_an_audio_file_that_is_not_there(log: str) -> None:
     assert (d.label, d.fix.kind) == ("file_not_found", "fix_path"), log
 
 
+_CV = 'Traceback (most recent call last):\n  File "demo.py", line 12, in <module>\n    im = cv2.{}(im)\ncv2.error: OpenCV(4.8.0) '
+
+
+@pytest.mark.parametrize(
+    ("call", "check"),
+    [
+        # OpenCV's CV_Assert on an empty input Mat (what cv2.imread returns for a path that is not there), in whichever
+        # function got it first: imgproc/src/color.cpp, imgproc/src/resize.cpp, imgcodecs, highgui
+        ("cvtColor", "/io/opencv/modules/imgproc/src/color.cpp:182: error: (-215:Assertion failed) !_src.empty()"),
+        ("resize", "/io/opencv/modules/imgproc/src/resize.cpp:4062: error: (-215:Assertion failed) !ssize.empty()"),
+        ("imwrite", "/io/opencv/modules/imgcodecs/src/loadsave.cpp:801: error: (-215:Assertion failed) !_img.empty()"),
+        (
+            "imshow",
+            "/io/opencv/modules/highgui/src/window.cpp:1272: error: (-215:Assertion failed) size.width>0 && "
+            "size.height>0",
+        ),
+    ],
+)
+def test_an_opencv_call_given_the_empty_image_a_missing_path_reads_as(call: str, check: str) -> None:
+    d = diagnose_log_text(_CV.format(call) + check + f" in function '{call}'\n")
+    assert (d.label, d.fix.kind) == ("file_not_found", "fix_path") and d.evidence[0].startswith("cv2.error")
+    # cv2.error is a class named in lower case: another OpenCV check is still read as the program's exception
+    other = diagnose_log_text(_CV.format(call) + "error: (-5:Bad argument) in function 'cvtColor'\n")
+    assert other.label == "user_code_error" and "cv2.error" in other.evidence[0]
+
+
 def test_a_missing_helper_program_the_run_falls_back_from_is_not_a_failure() -> None:
     # torchtitan's device probe warns and carries on without lspci (i-0007, a healthy run)
     d, _, record = diagnose_dev("i-0007")
