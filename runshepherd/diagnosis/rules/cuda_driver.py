@@ -44,7 +44,12 @@ ROOT_WORDS = (
         # the CUDA runtime's and driver's invalid kernel image (cudaGetErrorString(cudaErrorInvalidKernelImage) "device
         # kernel image is invalid", CUDA_ERROR_INVALID_IMAGE; https://docs.nvidia.com/cuda/cuda-runtime-api/
         # group__CUDART__TYPES.html): a binary built for another GPU or driver
-        r"|\bkernel image is invalid\b|\bCUDA_ERROR_INVALID_IMAGE\b|\bInvalidKernelImage\b",
+        r"|\bkernel image is invalid\b|\bCUDA_ERROR_INVALID_IMAGE\b|\bInvalidKernelImage\b"
+        # a CUDA older than a feature needs, said of the version (XLA: "StreamBeginCaptureToGraph is not implemented
+        # for CUDA below version 12.3"; "requires CUDA 11.8 or later", "CUDA 12.1 or higher is required")
+        r"|\bCUDA (?:versions? )?(?:below|older than|before|lower than|<)\s*(?:version )?\d"
+        r"|\brequires? CUDA (?:version )?(?:>=?\s*)?\d+(?:\.\d+)? or (?:later|newer|higher|above)\b"
+        r"|\bCUDA (?:version )?(?:>=?\s*)?\d+(?:\.\d+)? or (?:later|newer|higher|above) is required\b",
         0.63,
         "the GPU driver, its version or the GPU's compute capability",
     ),

@@ -167,6 +167,7 @@ def test_cuda_errors_a_kernel_bug_produces_are_not_the_driver() -> None:
 @root_line_cases(
     ("a-0037", "no kernel image is available for execution on the device"),
     ("a-0140", "NVRM: The NVIDIA probe routine failed for 1 device(s)."),
+    ("x-0050", "is not implemented for CUDA below version 12.3"),
 )
 def test_root_line_vocabulary_reads_cuda_driver(case_id: str, quoted: str) -> None:
     """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
@@ -191,3 +192,21 @@ def test_xla_seeing_no_gpu_is_read_as_no_usable_gpu() -> None:
 def test_a_driver_that_does_not_support_the_cuda_version() -> None:
     log = TB + "RuntimeError: The installed NVIDIA driver does not support CUDA 12.4\n"
     assert diagnose_log_text(log).label == "cuda_driver"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # XLA (jaxlib) refusing a feature on an older CUDA (x-0050's wording)
+        "jaxlib.xla_extension.XlaRuntimeError: UNIMPLEMENTED: StreamBeginCaptureToGraph is not implemented for CUDA "
+        "below version 12.3. Therefore tracing is not supported.",
+        "RuntimeError: FlashAttention requires CUDA 11.6 or later. Please upgrade your CUDA toolkit.",
+        "ValueError: CUDA 12.1 or higher is required for this kernel",
+    ],
+)
+def test_a_generic_exception_that_says_the_cuda_is_too_old_for_a_feature(message: str) -> None:
+    """A generic exception whose message says the CUDA is older than a feature needs is that failure raised through
+    Python (stop 25's user_code_error yield, then the root-line reading): weak, below 0.8."""
+    log = 'Traceback (most recent call last):\n  File "train.py", line 3, in <module>\n    step()\n' + message + "\n"
+    d = diagnose_log_text(log)
+    assert d.label == "cuda_driver" and d.confidence < 0.8, d
