@@ -97,6 +97,42 @@ def _validation(ctx: Context) -> list[Signal]:
     return []
 
 
+# A command-line parser that rejects its arguments prints the program's usage next to its error, whatever it says
+# the error is: argparse and jsonargparse (LightningCLI) print "usage: prog …" then "prog: error: <why>" (cpython
+# Lib/argparse.py ArgumentParser.error: print_usage, then exit(2, '%(prog)s: error: %(message)s\n')), click "Usage:
+# prog [OPTIONS] …", "Try 'prog --help' for help.", then "Error: <why>" (click/exceptions.py UsageError.show),
+# python-fire "ERROR: <why>" then "Usage: prog <flags>" (fire/core.py). The usage line names the program and its
+# options (brackets, <placeholders>, {choices}, or nothing else on the line).
+_USAGE_LINE = re.compile(r"^\s*usage:\s+[\w./ -]{1,60}?(?:\s+[\[<{(-]|\s*$)", re.IGNORECASE)
+_CLI_ERROR = re.compile(r"^(?:[\w./ -]{1,60}: )?(?:error|Error|ERROR): \S")
+_USAGE_AFTER, _USAGE_BEFORE = 12, 4  # lines between the usage text and the parser's error line
+
+
+def _usage_then_error(ctx: Context) -> list[Signal]:
+    lines = ctx.log.lines
+    for u in lines:
+        if u.code or not _USAGE_LINE.match(u.text):
+            continue
+        window = [*lines[u.index + 1 : u.index + 1 + _USAGE_AFTER], *lines[max(0, u.index - _USAGE_BEFORE) : u.index]]
+        err = next((ln for ln in window if not ln.code and _CLI_ERROR.match(ln.text.strip())), None)
+        if err is None or any(s.order == err.index for s in _CONFIG(ctx)):
+            continue  # (a wording the parsers' patterns know already says it, as surely as they say)
+        return [
+            Signal(
+                "validation_error",
+                "config",
+                0.84,
+                err.index,
+                [err.raw.rstrip(), u.raw.rstrip()],
+                "The program's command-line parser rejected its arguments: it printed its usage and the error "
+                f"“{err.text.strip()[:200]}”, and stopped before doing any work.",
+                "fix_code",
+                _CONFIG_FIX,
+            )
+        ]
+    return []
+
+
 _CONFIG_EXPL = (
     "The program stopped before doing any work because its configuration was rejected: the command line passes "
     "an option it does not accept (or leaves out one it requires), or a config value fails the program's checks."
@@ -146,7 +182,9 @@ _CONFIG = PatternRule(
         # click's usage errors (click/exceptions.py, click/core.py: "No such option: --x", "No such command 'x'.",
         # "Missing option '--x'.", "Invalid value for '--x': …")
         pat(
-            r"^Error: (?:No such (?:option|command)|Missing option|Missing argument|Invalid value for) ", 0.85, flags=0
+            r"^Error: (?:No such (?:option|command)|Missing option|Missing argument|Invalid value for)[: ]",
+            0.85,
+            flags=0,
         ),
         pat(
             r"Error merging override|Could not override '|Could not append to config\. An item is already at",
@@ -362,6 +400,7 @@ FAMILY = family(
         _CONFIG,
         FunctionRule("setting_never_given", _setting_never_given),
         FunctionRule("setting_not_a_key", _setting_not_a_key),
+        FunctionRule("usage_then_error", _usage_then_error),
     ),
     # argument parsers and config schemas: a traceback that ends inside them is a rejected configuration
     frames=r"/argparse\.py$|hf_argparser\.py$|transformers/training_args\.py$|/(?:hydra|omegaconf|pydantic)/"

@@ -293,3 +293,33 @@ def test_an_exception_raised_where_a_library_builds_objects_from_the_config() ->
     msg = "    ret = f(cfg)\nKeyError: 'MODEL.ROI_HEADS.NAME'\n"
     assert diagnose_log_text(TRACEBACK_START + frame.format("forward") + msg).label == "user_code_error"
     assert diagnose_log_text(TRACEBACK_START + frame.format("from_config") + msg).label == "validation_error"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # click's UsageError.show (click/exceptions.py): usage, the help hint, a blank line, then "Error: <why>"
+        "Usage: train [OPTIONS] CONFIG\nTry 'train --help' for help.\n\nError: No such option: --bs\n",
+        # jsonargparse / LightningCLI (argparse's layout, a message no argparse pattern knows)
+        "usage: main.py [-h] [-c CONFIG] [--print_config[=flags]] {fit,validate,test,predict} ...\n"
+        'error: Parser key "model":\n  Does not validate against any of the types in typing.Union\n',
+        # python-fire (fire/core.py): the error first, then the usage
+        "ERROR: Could not consume arg: --lrate\nUsage: train.py <flags>\n  optional flags:        --lr | --epochs\n",
+    ],
+)
+def test_a_parser_error_printed_with_the_programs_usage_rejects_the_arguments(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert d.label == "validation_error", d.explanation
+    assert d.confidence >= 0.8
+
+
+def test_a_usage_line_with_no_parser_error_is_not_a_rejection() -> None:
+    # a program that prints how it is called, then trains: no error, no rejection
+    d = diagnose_log_text("usage: python train.py --config cfg.yaml\nEpoch 1/10: loss 0.52\nEpoch 2/10: loss 0.41\n")
+    assert d.label == "healthy"
+
+
+def test_a_real_parser_error_in_a_layout_no_wording_names() -> None:
+    # anomalib's LightningCLI rejecting a config key (back-test v6: read as unknown by the code of that time)
+    d, _, record = diagnose_dev("v-0009")
+    assert d.label == record["label"] == "validation_error"
