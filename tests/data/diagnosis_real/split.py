@@ -28,9 +28,8 @@ Two generations:
   parts a-zb, frozen before it is scored (`README-v8.md`); scored once with the stop's starting code and once after
   the stop's work (80.2% -> 80.8% labels), then retired into `dev` in the same stop so its misses could be studied.
 - blind v9 (stop 26): every case of parts zi, zj, zk, zl and zm, from threads and committed job logs not in parts
-  a-zh. Its parts are named here before any of them is collected, so no dev run ever reads one; it is frozen
-  when its collectors land (`README-v9.md`) and scored once with the stop's starting code and once after the
-  stop's work.
+  a-zh. Its parts were named here before any of them was collected, so no dev run ever read one; frozen when its
+  collectors landed (`README-v9.md`); scored once with the stop's starting code and once after the stop's work.
 """
 
 from __future__ import annotations
