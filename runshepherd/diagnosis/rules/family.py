@@ -332,7 +332,7 @@ class TracebackRule:
             et = exception_type(ln.text)
             hit = bool(et and (documented_family(et[0]) == f.label or (f.exceptions and f.exceptions.search(et[0]))))
             frame = deepest_frame(lines, idx)
-            if not hit and frame is not None and (not et or _short(et[0]) not in _OWN_FAMILY):
+            if not hit and frame is not None and (not et or _OWN_FAMILY.get(_short(et[0]), f.label) == f.label):
                 m = _FRAME_PATH.match(frame.text)
                 if m and f.frames is not None:
                     hit = bool(f.frames.search(m.group("path").replace("\\", "/")))
@@ -370,15 +370,16 @@ def _plain(e: Explainer) -> str:
     return e
 
 
-# exceptions whose type already names their family: where they were raised does not change it
+# exceptions whose type already names their family: where they were raised does not change it (a frame of that
+# same family only confirms it: an ImportError raised in a library's dependency check)
 _OWN_FAMILY = {
-    "ImportError",
-    "ModuleNotFoundError",
-    "MemoryError",
-    "OutOfMemoryError",
-    "FileNotFoundError",
-    "PermissionError",
-    "KeyboardInterrupt",
+    "ImportError": "missing_dependency",
+    "ModuleNotFoundError": "missing_dependency",
+    "MemoryError": "host_oom",
+    "OutOfMemoryError": "gpu_oom",
+    "FileNotFoundError": "file_not_found",
+    "PermissionError": "permission_or_auth",
+    "KeyboardInterrupt": "",
 }
 
 

@@ -637,5 +637,12 @@ FAMILY = family(
     # (the JVM's UnsatisfiedLinkError: a native library a class needs is not on java.library.path,
     # https://docs.oracle.com/en/java/javase/21/docs/api/java.base/java/lang/UnsatisfiedLinkError.html)
     exceptions=r"^(?:\w+\.)*(?:ModuleNotFoundError|PackageNotFoundError|DistributionNotFound|UnsatisfiedLinkError)$",
+    # a traceback that ends (or is cut off) inside a library's check of the packages it needs: transformers'
+    # require_version/require_version_core (transformers/utils/versions.py), dep_version_check
+    # (transformers/dependency_versions_check.py), requires_backends (transformers/utils/import_utils.py),
+    # check_min_version (transformers/utils, diffusers/utils), and any check_/verify_/ensure_ function named for
+    # dependencies, requirements or versions (LLaMA-Factory's extras/misc.py check_dependencies)
+    frame_functions=r"require_version(?:_core)?|dep_version_check|requires_backends|check_min_version"
+    r"|_*(?:check|verify|ensure)_\w*(?:dependenc|requirement|min_version|package_version)\w*",
     root_words=ROOT_WORDS,
 )

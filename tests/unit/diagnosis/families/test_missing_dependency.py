@@ -550,3 +550,17 @@ def test_pip_refusing_a_wheel_for_another_python_is_a_missing_dependency_named_b
     assert "torch-1.12.0+cu102-cp38-cp38-linux_x86_64.whl" in d.explanation
     log = "ERROR: tensorflow-2.4.0-cp36-cp36m-manylinux2010_x86_64.whl is not a supported wheel on this platform.\n"
     assert diagnose_log_text(log).label == "missing_dependency"
+
+
+def test_a_traceback_ending_in_a_librarys_dependency_check_is_a_missing_dependency() -> None:
+    # LLaMA-Factory's check_dependencies (its extras/misc.py), the traceback cut off before its exception line
+    # (back-test v8: read as unknown by the code of that time)
+    d, _, record = diagnose_dev("y-0024")
+    assert d.label == record["label"] == "missing_dependency"
+    # transformers/utils check_min_version raising ImportError with a message no pattern knows: the frame it was
+    # raised in says a package is too old
+    frame = '  File "/opt/venv/lib/python3.10/site-packages/transformers/utils/__init__.py", line 250, in {}\n'
+    msg = "    raise ImportError(\nImportError: This example needs a source build, found 4.38.2.\n"
+    assert diagnose_log_text(TRACEBACK_START + frame.format("check_min_version") + msg).label == "missing_dependency"
+    # the same ImportError raised in the user's own function is not read as a dependency check by its frame
+    assert diagnose_log_text(TRACEBACK_START + frame.format("build_model") + msg).label != "missing_dependency"
