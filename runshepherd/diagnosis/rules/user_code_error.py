@@ -42,6 +42,50 @@ _BREAKPOINT = PatternRule(
 )
 
 
+# The program's own package not importable from where it was started: ``No module named 'torchtitan'`` raised by an
+# import in ``…/torchtitan/torchtitan/train.py``, a file that lives inside a directory of that very name (and not
+# under site-packages). The package is there; the script was run so that its parent is not on sys.path (run as a file
+# one directory too deep, an import a refactor made absolute), so installing a dependency fixes nothing: the launch
+# (``python -m pkg.train`` from the root, PYTHONPATH) or the import is what to change
+_NO_MODULE = re.compile(r"^(?:\w+\.)*(?:ModuleNotFound|Import)Error: No module named '(?P<mod>[\w.]+)'")
+_IMPORTING_FRAME = re.compile(r'^\s*File "(?P<path>[^"]+)", line \d+')
+_INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]")
+
+
+def _own_package_not_importable(ctx: Context) -> list[Signal]:
+    from runshepherd.diagnosis.rules.family import deepest_frame
+
+    lines = ctx.log.lines
+    for idx in ctx.log.exceptions[:6]:
+        m = _NO_MODULE.match(lines[idx].text.strip())
+        frame = deepest_frame(lines, idx) if m else None
+        fm = _IMPORTING_FRAME.match(frame.text) if frame is not None else None
+        if m is None or frame is None or fm is None or _INSTALLED.search(fm.group("path")):
+            continue
+        top = m.group("mod").split(".")[0]
+        if top not in re.split(r"[/\\]", fm.group("path"))[:-1]:
+            continue
+        # the same line printed earlier without its traceback (another rank's or process' copy) is this error
+        first = next(i for i in ctx.log.exceptions if lines[i].text.strip() == lines[idx].text.strip())
+        return [
+            Signal(
+                "user_code_error",
+                "user",
+                0.92,
+                first,
+                [lines[idx].raw.rstrip(), frame.raw.rstrip()],
+                f"The program's own package '{top}' could not be imported: the file that imports it lives inside it, "
+                "so the package is there, but the script was started from a place (or as a file) that leaves its "
+                "parent directory off Python's path.",
+                "fix_code",
+                f"Start the script as a module from the directory that holds '{top}' (python -m {top}.<module>), add "
+                "that directory to PYTHONPATH, or install the project (pip install -e .); or make the import relative "
+                "to how the script is run. Installing a package from PyPI does not fix this.",
+            )
+        ]
+    return []
+
+
 def _root_exception(ctx: Context) -> list[Signal]:
     """The first exception that closes a traceback; later chained ones are consequences."""
     out: list[Signal] = []
@@ -161,6 +205,11 @@ FAMILY = family(
     fix_kind="fix_code",
     explanation="The program stopped with an error in its own code.",
     fix_description=_FIX,
-    rules=(_SHAPES, _BREAKPOINT, FunctionRule("root_exception", _root_exception)),
+    rules=(
+        _SHAPES,
+        _BREAKPOINT,
+        FunctionRule("root_exception", _root_exception),
+        FunctionRule("own_package_not_importable", _own_package_not_importable),
+    ),
     root_words=ROOT_WORDS,
 )

@@ -168,3 +168,26 @@ def test_a_breakpoint_left_in_a_batch_job_is_the_users_code_not_unknown() -> Non
     log = '  File "/usr/lib/python3.10/bdb.py", line 90, in dispatch_line\n    if self.quitting: raise BdbQuit\nbdb.BdbQuit\n'
     d = diagnose_log_text(log)
     assert d.label == "user_code_error" and d.fix.kind == "fix_code" and "bdb.BdbQuit" in d.evidence[0]
+
+
+@pytest.mark.parametrize("case_id", ["g-0035", "zh-0004"])
+def test_the_programs_own_package_not_importable_from_where_it_was_started(case_id: str) -> None:
+    """`No module named 'torchtitan'` raised in .../torchtitan/torchtitan/train.py: the package is there (the file
+    lives in it), the launch leaves its parent off sys.path; installing from PyPI would not fix it."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "user_code_error" and "own package" in d.explanation
+    assert "python -m" in d.fix.description
+
+
+def test_a_module_missing_from_an_installed_library_or_another_directory_stays_a_dependency() -> None:
+    tb = "Traceback (most recent call last):\n"
+    for frame, mod in (
+        (
+            '  File "/opt/venv/lib/python3.10/site-packages/xformers/ops/fmha/triton.py", line 3, in <module>',
+            "xformers",
+        ),
+        ('  File "/home/u/training/OpenChatKit/training/modules/llama.py", line 5, in <module>', "flash_attn"),
+        ('  File "/nas/projects/datacomp/train.py", line 2, in <module>', "training"),
+    ):
+        log = f"{tb}{frame}\n    import {mod}.x\nModuleNotFoundError: No module named '{mod}'\n"
+        assert diagnose_log_text(log).label == "missing_dependency", frame
