@@ -107,7 +107,8 @@ def monitor(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
 
             halting = True
             cancel_own(deps.backend, deps.state_dir, deps.session_id, wid, why)
-        if ws.status.value != prev_status:
+        changed = ws.status.value != prev_status
+        if changed:
             text = _transition_text(prev_status, ws)
             emit(StatusChanged(workflow_id=wid, from_=prev_status, to=ws.status.value, text=text))
             transitions = cap([*transitions, f"{wid}: {text}"], MAX_TRANSITIONS)
@@ -117,7 +118,9 @@ def monitor(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
             unchanged += 1
         if ws.status is Status.PENDING and pending_since is None:
             pending_since = datetime.now(UTC).isoformat()
-        if ws.status.terminal():
+        # A printed transition is checkpointed at once (the graph saves on return): a driver killed after it
+        # (SIGTERM leaves without draining) resumes from the status it showed, never from an older one.
+        if ws.status.terminal() or changed:
             break
         if ws.status is Status.RUNNING and deps.progress_due(ws):
             line = _progress(deps, ws)
