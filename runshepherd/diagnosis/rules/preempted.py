@@ -166,6 +166,16 @@ FAMILY = family(
             r"(?:terminated|stopped|reclaimed|deleted|interrupted)|terminated for host maintenance|compute\.instances\.hostError",
             0.88,
         ),
+        # EC2's state-change reason codes for an instance the platform stopped or took back (a spot reclaim, a
+        # scheduled retirement; https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_StateReason.html) and
+        # Azure's scheduled event for a spot VM about to be evicted (EventType "Preempt",
+        # https://learn.microsoft.com/azure/virtual-machines/linux/scheduled-events)
+        pat(
+            r"\bServer\.(?:SpotInstanceShutdown|SpotInstanceTermination|ScheduledStop)\b"
+            r"|[\"']?EventType[\"']?\s*[:=]\s*[\"']?Preempt\b",
+            0.9,
+            flags=0,
+        ),
         # salloc/srun when the allocation is taken away (a cancel or a preemption; a time limit says so itself)
         pat(r"Job allocation \d+ has been revoked", 0.6),
     ),

@@ -88,6 +88,10 @@ _NO_FIT = re.compile(
     r"|\bMaxSpotInstanceCountExceeded\b|ResourcesUnavailableError|Failed to provision all possible launchable resources"
     r"|Failed to acquire resources in all (?:zones|regions)|\bInsufficientCapacity\w*|\bCapacityError\b"
     r"|\bFAILED_NO_RESOURCE\b"  # SkyPilot's managed-job status when no cloud could provision it
+    # LSF's pending reasons as bjobs -p/-l lists them, each with the number of hosts that gave it ("Job's resource
+    # requirements not satisfied: 3 hosts;", "Not enough job slot(s): 1 host;", under "PENDING REASONS:" or
+    # "Candidate host pending reasons", https://www.ibm.com/docs/SSWRJV_10.1.0/lsf_command_ref/bjobs.p.1.html)
+    r"|^\s*[A-Z][^:;]{3,120}: \d+ hosts?;\s*$"
     # the cloud API refusing the request for instances or accelerators over the account's quota: AWS's error code
     # (SageMaker CreateTrainingJob, "ResourceLimitExceeded: You have exceeded an SageMaker resource limit") and
     # Google's error detail type for a quota check failure (google.rpc.QuotaFailure, status RESOURCE_EXHAUSTED)

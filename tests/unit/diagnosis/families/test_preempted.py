@@ -152,3 +152,19 @@ def test_lsf_termination_reasons_of_the_platform_or_its_administrator() -> None:
         log = f"Job <4242> exited; {reason}.\nExited with exit code 130.\n"
         d = diagnose_log_text(log)
         assert d.label == "preempted" and d.confidence < 0.8
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # EC2 StateReason codes (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_StateReason.html)
+        "Instance i-0abc123 state: terminated (Server.SpotInstanceTermination)\n",
+        "Server.SpotInstanceShutdown: The instance was stopped because the number of Spot requests with a maximum "
+        "price equal to or higher than the Spot price exceeded available capacity\n",
+        # Azure's Scheduled Events document for a spot VM about to be evicted
+        '{"DocumentIncarnation": 1, "Events": [{"EventId": "A1", "EventType": "Preempt", "ResourceType": '
+        '"VirtualMachine", "Resources": ["vm1"], "EventStatus": "Scheduled"}]}\n',
+    ],
+)
+def test_the_clouds_own_codes_for_a_machine_taken_back(log: str) -> None:
+    assert diagnose_log_text(log).label == "preempted"

@@ -252,3 +252,12 @@ def test_lsf_pending_reason_resource_requirements() -> None:
 def test_a_cluster_that_does_not_have_enough_resources() -> None:
     log = 'Traceback (most recent call last):\n  File "launch.py", line 9, in <module>\n    submit()\nRuntimeError: The cluster does not have enough resources to run this job.\n'
     assert diagnose_log_text(log).label == "unschedulable"
+
+
+def test_lsf_pending_reasons_with_their_host_counts() -> None:
+    # bjobs -p / -l (https://www.ibm.com/docs/SSWRJV_10.1.0/lsf_command_ref/bjobs.p.1.html): each reason with the
+    # number of hosts that gave it, whatever the reason's words
+    log = "PENDING REASONS:\n Job's resource requirements not satisfied: 3 hosts;\n Not enough job slot(s): 1 host;\n"
+    assert diagnose_log_text(log).label == "unschedulable"
+    # a sentence that happens to end in a host count is not a bjobs reason list
+    assert diagnose_log_text("Epoch 3: loss 0.41\nUsing 2 hosts\n").label == "healthy"
