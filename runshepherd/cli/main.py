@@ -104,19 +104,37 @@ def _session_id(value: str | None) -> str | None:
     return None if value is None else check_id(value, "session id")
 
 
+MIN_CADENCE = 0.1  # seconds: closer polls only load the scheduler
 MAX_CADENCE = 86400.0  # a day: a poll further apart than that watches nothing
 
 
 def _cadence(value: float | None) -> float | None:
-    """`--cadence`: click's range check lets inf and nan through (nan compares false), which would never poll."""
+    """`--cadence`, the one range check: click's own `min=` read nan as "should be greater than or equal to 0.1"
+    (nan compares false) and let inf through, either of which would never poll."""
     import math
 
-    if value is None or (math.isfinite(value) and value <= MAX_CADENCE):
+    if value is None or (math.isfinite(value) and MIN_CADENCE <= value <= MAX_CADENCE):
         return value
+    if not math.isfinite(value):
+        why = "not a number of seconds"
+    elif value < MIN_CADENCE:
+        why = f"below {MIN_CADENCE} s"
+    else:
+        why = "more than a day"
     raise UsageError(
-        f"--cadence {value}: give the seconds between status polls as a number from 0.1 to {MAX_CADENCE:.0f} "
-        "(a day), e.g. --cadence 30; leave it out for the adaptive default"
+        f"--cadence {value:g}: {why}; give the seconds between status polls as a number from {MIN_CADENCE} to "
+        f"{MAX_CADENCE:.0f} (a day), e.g. --cadence 30; leave it out for the adaptive default"
     )
+
+
+CadenceOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--cadence",
+        help=f"Seconds between status polls, {MIN_CADENCE} to {MAX_CADENCE:.0f} (default: adaptive).",
+        callback=_cadence,
+    ),
+]
 
 
 def _workflow_id(value: str | None) -> str | None:
@@ -325,10 +343,7 @@ def run(
     max_fixes: Annotated[
         int | None, typer.Option("--max-fixes", help="Automatic fix attempts before asking you (default 3).")
     ] = None,
-    cadence: Annotated[
-        float | None,
-        typer.Option("--cadence", help="Seconds between status polls (default: adaptive).", min=0.1, callback=_cadence),
-    ] = None,
+    cadence: CadenceOpt = None,
     notify: Annotated[
         list[str] | None,
         typer.Option(
@@ -557,9 +572,7 @@ def watch(
     runs: Annotated[
         Path | None, typer.Option("--runs", help=f"A YAML file of several runs to watch — {RUNS_SHAPE}.")
     ] = None,
-    cadence: Annotated[
-        float | None, typer.Option("--cadence", help="Seconds between polls.", min=0.1, callback=_cadence)
-    ] = None,
+    cadence: CadenceOpt = None,
     json_: JsonOpt = False,
     opts: Common = COMMON,
 ) -> None:
@@ -605,9 +618,7 @@ def chat(
         str | None, typer.Option("--session", help="Continue this conversation.", callback=_session_id)
     ] = None,
     new: Annotated[bool, typer.Option("--new", help="Start a new conversation named by --session.")] = False,
-    cadence: Annotated[
-        float | None, typer.Option("--cadence", help="Seconds between status polls.", min=0.1, callback=_cadence)
-    ] = None,
+    cadence: CadenceOpt = None,
     checkpointer: CheckpointerOpt = None,
 ) -> None:
     """A conversation that starts, inspects, explains and steers runs."""
@@ -622,9 +633,7 @@ def mcp(
     http: Annotated[
         str | None, typer.Option("--http", help="Serve streamable HTTP on HOST:PORT instead of stdio.")
     ] = None,
-    cadence: Annotated[
-        float | None, typer.Option("--cadence", help="Seconds between status polls.", min=0.1, callback=_cadence)
-    ] = None,
+    cadence: CadenceOpt = None,
     opts: Common = COMMON,
     checkpointer: CheckpointerOpt = None,
 ) -> None:
