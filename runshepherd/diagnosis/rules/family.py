@@ -133,6 +133,8 @@ class Family:
     frames: re.Pattern[str] | None = None  # source paths of the deepest traceback frame that point here
     frame_functions: re.Pattern[str] | None = None  # function names of the deepest frame that point here
     exceptions: re.Pattern[str] | None = None  # exception types (with their module) that point here
+    # its frames name checks that run before any work (a config's validation): not read after the run made progress
+    frames_before_work: bool = False
     fix_from_evidence: FixFromEvidence | None = None  # when the right fix depends on what the log shows
     recovered: Recovered | None = None  # when a signal of the family was transient (the engine drops it)
     root_words: tuple[RootWords, ...] = ()  # its vocabulary for reading a lone root error line (the backoff)
@@ -167,6 +169,7 @@ def family(
     frames: str | None = None,
     frame_functions: str | None = None,
     exceptions: str | None = None,
+    frames_before_work: bool = False,
     fix_from_evidence: FixFromEvidence | None = None,
     recovered: Recovered | None = None,
     root_words: tuple[RootWords, ...] = (),
@@ -220,6 +223,7 @@ def family(
         frames=re.compile(frames) if frames else None,
         frame_functions=re.compile(frame_functions) if frame_functions else None,
         exceptions=re.compile(exceptions) if exceptions else None,
+        frames_before_work=frames_before_work,
         fix_from_evidence=fix_from_evidence,
         recovered=recovered,
         root_words=root_words,
@@ -338,6 +342,8 @@ class TracebackRule:
                     hit = bool(f.frames.search(m.group("path").replace("\\", "/")))
                 if m and not hit and f.frame_functions is not None and m.group("func"):
                     hit = bool(f.frame_functions.fullmatch(m.group("func")))
+                if hit and f.frames_before_work and _worked_before(lines, idx):
+                    hit = False  # a check of the settings runs before any work: this one came after it
             if not hit:
                 continue
             evidence = [ln.raw.rstrip()] if et else []
@@ -396,6 +402,13 @@ def deepest_frame(lines: list[Any], idx: int) -> Any:
             if ln.index < idx - 3:
                 return None
     return None
+
+
+def _worked_before(lines: list[Any], idx: int) -> bool:
+    """The run made progress (two distinct progress lines: steps, losses, a moving bar) before line ``idx``."""
+    from runshepherd.diagnosis.positive import is_progress
+
+    return len({ln.text for ln in lines[:idx] if is_progress(ln)}) >= 2
 
 
 def _open_traceback_after(lines: list[Any], idx: int) -> bool:

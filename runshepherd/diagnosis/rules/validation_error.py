@@ -412,6 +412,9 @@ FAMILY = family(
     # ... and where a library builds its objects from the config it was given (mmcv's registry build_from_cfg,
     # detectron2's/diffusers' from_config, a builder's build_*_from_config): what it refuses is the config
     r"|_*(?:\w+_)?from_(?:cfg|config)(?:_\w+)?|_*build_\w*(?:cfg|config)\w*",
+    # (such checks run at start-up: the same functions raising after training steps check something else, such as
+    # Lightning's EarlyStopping._validate_condition_metric on the metrics an epoch logged)
+    frames_before_work=True,
     # exception types that say the configuration was rejected, whatever raised them: a schema's ValidationError,
     # Lightning's MisconfigurationException, *ConfigError, argparse's ArgumentError, absl's flag errors, a config
     # file that is not valid YAML (OmegaConf's missing-key errors are left out: code reading a key the config lacks

@@ -323,3 +323,19 @@ def test_a_real_parser_error_in_a_layout_no_wording_names() -> None:
     # anomalib's LightningCLI rejecting a config key (back-test v6: read as unknown by the code of that time)
     d, _, record = diagnose_dev("v-0009")
     assert d.label == record["label"] == "validation_error"
+
+
+def test_a_settings_check_raised_after_the_run_made_progress_is_not_a_rejected_configuration() -> None:
+    """zd-0023: Lightning's EarlyStopping._validate_condition_metric raises after the first epoch because the metric it
+    watches was never logged: a function named like a settings check, but the run had trained, so it is no
+    configuration refused before any work. The same check before any step still reads as validation_error."""
+    d, _, record = diagnose_dev("zd-0023")
+    assert d.label == record["label"] == "user_code_error"
+    check = (
+        '  File "/site-packages/lightning/pytorch/callbacks/early_stopping.py", line 153, in _validate_condition_metric\n'
+        "    raise RuntimeError(error_msg)\nRuntimeError: Early stopping conditioned on metric `val_loss` which is not "
+        "available.\n"
+    )
+    assert diagnose_log_text(TRACEBACK_START + check).label == "validation_error"
+    steps = "".join(f"Epoch 0: {i}0%|###| {i}/10 [00:0{i}<00:10, loss=2.{i}]\n" for i in range(1, 4))
+    assert diagnose_log_text(steps + TRACEBACK_START + check).label == "user_code_error"
