@@ -16,6 +16,7 @@ from functools import cached_property
 from runshepherd.diagnosis import formats
 from runshepherd.diagnosis.paste import unjson, unpaste, unpopup
 from runshepherd.diagnosis.prefilter import Alternatives, AnyGate, Gated, fold, prefilter_enabled
+from runshepherd.diagnosis.severity import is_error_record
 
 # Prefixes, applied repeatedly: ISO/OSMO/bracketed timestamps, [task][osmo], [rank0]:, "0: ", glog "E0509 12:00:00.1 12 f.cc:3]".
 _PREFIXES = [
@@ -190,9 +191,9 @@ def error_looking(lines: list[Line]) -> Iterator[Line]:
             continue
         if not ln.usable:
             continue
-        if (_ERRORISH_G.search(ln.text, ln.folded) or _ERRORISH_RAW.search(ln.clean)) and not _NOT_ERROR_G.search(
-            ln.text, ln.folded
-        ):
+        if (
+            _ERRORISH_G.search(ln.text, ln.folded) or _ERRORISH_RAW.search(ln.clean) or is_error_record(ln.clean)
+        ) and not _NOT_ERROR_G.search(ln.text, ln.folded):
             yield ln
 
 

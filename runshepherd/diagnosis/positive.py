@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 
 from runshepherd.diagnosis import formats
-from runshepherd.diagnosis.errorblock import _ERRORISH_G, _FAILING, _INFO_LEVEL, Line
+from runshepherd.diagnosis.errorblock import _ERRORISH_G, _FAILING, _INFO_LEVEL, _NOT_ERROR_G, Line, is_benign
 from runshepherd.diagnosis.prefilter import Alternatives, Gated
+from runshepherd.diagnosis.severity import severity
 
 # A failure that the program itself retried: a retry notice right after it, then proof that the retry worked
 # (an explicit success line, or the run finishing normally with no repeat of the same failure).
@@ -326,8 +327,8 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     """Why a log may be called healthy: ("finished", line) for a completion marker or exit 0, ("progress", line),
     ("rows", line) for a table of numeric rows with a growing counter (progress in no named format),
     ("started", line) for a run seen getting past its start-up, ("outputs", line) for a listing of the weights or
-    results it wrote, ("routine", line) for a log made of the libraries'
-    routine warnings and notices; None when the log shows none of them."""
+    results it wrote, ("routine", line) for a log made of the libraries' routine warnings and notices, or of records
+    whose headers state a level below error (:func:`_records`); None when the log shows none of them."""
     for ln in lines:
         if _FINISHED_G.search(ln.text, ln.folded):
             return "finished", ln
@@ -376,4 +377,47 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
             advice = False
     if routine and 2 * plain <= len(routine):
         return "routine", routine[0]
+    return _records(lines)
+
+
+# a line inside a record's body: indented, or a row or rule of a table the record printed
+_BODY = re.compile(r"^(?:\s|[|+][-=+|]|\|)")
+# a record that speaks of something going wrong, unless it says it did not ("(no failures)", "will not be killed")
+_NEGATED = re.compile(r"\b(?:no|not|never|without|0)\s+(?:be\s+|been\s+)?\w*\s*$", re.IGNORECASE)
+RECORDS = 3
+
+
+def _records(lines: list[Line]) -> tuple[str, Line] | None:
+    """A log made of the program's own records below error level (severity.py reads each line's header, whatever
+    the emitter's layout): at least ``RECORDS`` of them, at most half as many plain lines (a record's indented body
+    and a table it prints are its own), and none at error level or speaking of a failure at info/debug level (a
+    library that "could not open" something and says so at INFO may be why the run then stops: such a log stays
+    "unknown"). This is the weakest sign of health: the run is alive and talking, nothing more."""
+    records: list[Line] = []
+    plain = 0
+    for ln in lines:
+        if not ln.raw.strip():
+            continue
+        level = severity(ln.clean)
+        if level == "error" and not ln.harmless and not is_benign(ln.text, ln.folded):
+            return None
+        if level is None:
+            plain += 0 if _BODY.match(ln.clean) else 1
+            continue
+        if (
+            level in ("debug", "info")
+            and not ln.harmless
+            and not is_benign(ln.text, ln.folded)
+            and _speaks_of_failure(ln)
+        ):
+            return None
+        records.append(ln)
+    if len(records) >= RECORDS and 2 * plain <= len(records):
+        return "routine", records[0]
     return None
+
+
+def _speaks_of_failure(ln: Line) -> bool:
+    """The line names a failure it does not negate ("Unable to load cuDNN DSO", not "task will not be killed")."""
+    failing = any(not _NEGATED.search(ln.text[: m.start()]) for m in _FAILING.finditer(ln.text))
+    return failing and not _NOT_ERROR_G.search(ln.text, ln.folded)
