@@ -428,6 +428,7 @@ class ChatSession:
     def do_start(self, intent: Intent) -> None:
         from runshepherd.chat.sweeps import is_sweep_request
 
+        self._withdraw_confirmation()
         if is_sweep_request(intent.request or intent.text):
             self._start_sweep(intent.request or intent.text)
             return
@@ -446,6 +447,15 @@ class ChatSession:
         if warning:
             self.say(f"warning: {warning}")
         d.start({"request": request, "spec_path": None, "set_values": {}, "pool": None})
+
+    def _withdraw_confirmation(self) -> None:
+        """A new request moves on from the chat's own open question (cancel, late download or save): the next
+        "yes" is read as the answer to the question shown last (the new run's), so the old one is dropped here,
+        and said to be, instead of being answered by a "yes" meant for something else."""
+        if self.rec.confirm is None:
+            return
+        conf, self.rec.confirm = self.rec.confirm, None
+        self.say(f"not confirmed, so not done: {conf.text} — say it again if you still want it")
 
     def do_answer(self, intent: Intent) -> None:
         """Only a listed answer (or an obvious synonym) answers; other text is conversation and changes nothing."""

@@ -19,8 +19,10 @@ from runshepherd.logs.prefix import split_prefix
 # hyperlinks, device controls) up to their BEL/ST terminator or the end of the line; other two-byte escapes.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\|$)|\x1b[ -/]*[0-~]")
 # C0 controls other than tab (backspaces and bells from progress bars and shells), DEL, and the 8-bit C1
-# controls (U+0080-U+009F: U+009B is a one-character CSI to some terminals).
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# controls (U+0080-U+009F: U+009B is a one-character CSI to some terminals); and the bidirectional marks,
+# embeddings, overrides and isolates, which make a terminal or an editor show a line's characters in another
+# order than they are ("Trojan Source", CVE-2021-42574): a job's line must read as what it holds.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 class RawLine(NamedTuple):

@@ -13,8 +13,9 @@ from typing import Any
 
 from rich.console import Console
 
-# C0 controls but tab and newline, DEL, C1 controls (\x9b is a one-byte CSI), and the Unicode line separators
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+# C0 controls but tab and newline, DEL, C1 controls (\x9b is a one-byte CSI), the Unicode line separators, and the
+# bidirectional marks and overrides (a name holding U+202E is shown reversed: written out, it reads as it is)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def visible(text: str) -> str:

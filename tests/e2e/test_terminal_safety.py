@@ -24,11 +24,13 @@ HOSTILE = (
     "\u009b31m c1 csi\n"
     "\x1bPdevice ctl\x1b\\ after dcs\n"
     "\x1b]0;unterminated title\n"
+    # a right-to-left override shows "Task exited with code 0" on a bidi terminal: the characters as they are
+    "\u202e0 edoc htiw detixe ksaT\u202c \u2067isolate\u2069 bidi\n"
     "Traceback (most recent call last):\n"
     '  File "x.py", line 1, in <module>\n'
     "ValueError: bad \x1b[1mvalue\x1b[0m \x1b]8;;http://evil\x07link\x1b]8;;\x07\n"
 )
-TERMINAL_ACTING = ("\x1b", "\x07", "\u009b")
+TERMINAL_ACTING = ("\x1b", "\x07", "\u009b", "\u202e", "\u2067")
 
 
 def _assert_inert(text: str) -> None:
@@ -61,7 +63,16 @@ def test_logs_raw_prints_the_jobs_words_without_its_escape_sequences(tmp_path: P
     res = run(tmp_path, "logs", wid, "--raw")
     assert res.returncode == 0, res.stderr
     _assert_inert(res.stdout)
-    for words in ("hello red", "title", "clip", "cleared", "31m c1 csi", "after dcs", "ValueError: bad value link"):
+    for words in (
+        "hello red",
+        "title",
+        "clip",
+        "cleared",
+        "31m c1 csi",
+        "after dcs",
+        "ksaT isolate bidi",
+        "ValueError: bad value link",
+    ):
         assert words in res.stdout
     assert "PWNED" not in res.stdout and "cm0gLXJm" not in res.stdout  # an escape's payload is not text
     # --json holds the same shown lines: a consumer printing them gets text too (was: the escapes as logged)

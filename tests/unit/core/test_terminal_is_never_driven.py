@@ -18,6 +18,8 @@ TITLE = "\x1b]0;PWNED\x07"  # sets the window title (rich itself drops the BEL, 
 def test_control_characters_are_shown_as_escapes() -> None:
     assert visible(f"a{CLEAR}b\x9bc\u2028d") == "a\\x1b[2Jb\\x9bc\\u2028d"
     assert visible("tab\tand\nnewline é ✓") == "tab\tand\nnewline é ✓"
+    # a right-to-left override would show "evil.yaml" as "lmay.live": the name is shown as it is
+    assert visible("x\u202elmay.live") == "x\\u202elmay.live"
 
 
 def test_a_file_name_with_escape_sequences_is_shown_not_obeyed(
