@@ -163,3 +163,22 @@ def test_a_token_the_cut_splits_is_left_out_not_shown_in_part(tmp_path: Path, mo
     log.write_bytes(prefix + b"AKIAABCDEFGHIJKLMNOP and more " + b"z" * 5000 + b"\n")
     (line,) = redacted_lines(iter_existing([log], {log: log.stat().st_size}, None))
     assert "AKIA" not in line and line.endswith(f" … [line cut at {len(prefix):,} of {log.stat().st_size - 1:,} bytes]")
+
+
+def test_a_followed_line_longer_than_the_cap_is_cut_like_a_read_one(tmp_path: Path) -> None:
+    """Lines appended while a log is followed went out whole (a 200 KB line printed as it was): they are cut at
+    RAW_LINE_BYTES with the same marker as a line read back; a long line still being written waits, unheld."""
+    log = tmp_path / "log"
+    log.write_bytes(b"2025/01/01 00:00:00 [t] start\n")
+    follower = Follower([log], {log: log.stat().st_size})
+    long = b"2025/01/01 00:00:01 [t] " + b"x" * 200_000
+    with log.open("ab") as fh:
+        fh.write(long + b"\n2025/01/01 00:00:02 [t] after\n2025/01/01 00:00:03 [t] " + b"y" * 100_000)
+    cut, after = follower.poll()
+    assert cut.endswith(f" … [line cut at 65,536 of {len(long):,} bytes]") and len(cut) < 65_600, cut[-60:]
+    assert after == "2025/01/01 00:00:02 [t] after"
+    with log.open("ab") as fh:
+        fh.write(b"\n")
+    (rest,) = follower.poll()
+    assert rest.startswith("2025/01/01 00:00:03 [t] yyy") and rest.endswith("of 100,024 bytes]")
+    assert follower.poll() == []

@@ -12,6 +12,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
+from runshepherd.backends.linecap import RAW_LINE_BYTES, capped_lines, cut_line
+
 _BLOCK = 64 * 1024
 STAMP_LEN = len("2025/01/01 00:00:00")
 
@@ -98,20 +100,6 @@ def _start_of_last(path: Path, n: int, end: int) -> int | None:
                 return pos + cut + 1
             newlines += found
     return 0
-
-
-RAW_LINE_BYTES = 64 * 1024
-"""The most of one log line a reader is given (`logs --raw`, `-f`'s backlog, MCP's raw tail): a longer line keeps
-its first ``RAW_LINE_BYTES`` bytes and says where it was cut, so a 50 MB line costs neither 50 MB nor a screenful."""
-
-
-def cut_line(head: bytes, total: int) -> bytes:
-    """``head`` (the first bytes of a line of ``total`` bytes) marked as cut. A word the cut splits is left out
-    with it: half a token matches no redaction rule, so its first characters would be shown as they are."""
-    near = max(0, len(head) - 256)
-    gap = max(head.rfind(b" ", near), head.rfind(b"\t", near))
-    kept = head[: gap + 1] if gap > 0 else head
-    return kept + f" … [line cut at {len(kept):,} of {total:,} bytes]".encode()
 
 
 def _pieces(path: Path, start: int, end: int, size: int) -> Iterator[bytes]:
@@ -201,20 +189,23 @@ class Follower:
         self.offsets = dict(offsets)
 
     def poll(self) -> list[str]:
+        """Complete lines appended since the last poll, each capped like every raw line (`linecap`)."""
         batches = []
         for path in self.paths:
             start = self.offsets.get(path, 0)
+            lines: list[bytes] = []
             try:
                 with path.open("rb") as fh:
                     fh.seek(start)
-                    data = fh.read()
+                    for line, ended in capped_lines(fh, RAW_LINE_BYTES):
+                        if not ended:  # still being written: read it whole at a later poll
+                            break
+                        lines.append(line)
+                        self.offsets[path] = fh.tell()
             except FileNotFoundError:
                 continue
-            cut = data.rfind(b"\n")
-            if cut < 0:
-                continue
-            self.offsets[path] = start + cut + 1
-            batches.append(_decoded(data[: cut + 1]))
+            if lines:
+                batches.append([line.decode("utf-8", errors="replace") for line in lines])
         return list(merge_by_time(batches))
 
 

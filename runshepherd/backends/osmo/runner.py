@@ -21,6 +21,7 @@ from typing import Any
 from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
 
 from runshepherd.backends.base import AuthRequired, BackendError, BackendUnavailable, RetryLater
+from runshepherd.backends.linecap import RAW_LINE_BYTES, capped_lines
 from runshepherd.backends.osmo.parse import error_envelope
 
 EXIT_SUBMISSION = 1
@@ -117,12 +118,13 @@ class OsmoCli:
         )
         for attempt in retrying:
             with attempt:
-                return self._once(args, timeout or self.call_timeout, idle=None, keep_partial=False)
+                return self._once(args, timeout or self.call_timeout, idle=None, keep_partial=False, cap=None)
         raise AssertionError("unreachable")  # pragma: no cover
 
     # ----------------------------------------------------------------------------------- streams
     def capture(self, args: Sequence[str], *, timeout: float, idle: float | None = None) -> CliResult:
-        """Read a streaming command for at most ``timeout`` s (or until ``idle`` s pass without a new line)."""
+        """Read a streaming command (log or event lines) for at most ``timeout`` s (or until ``idle`` s pass without
+        a new line), each line capped at ``RAW_LINE_BYTES`` like every raw log line (`backends.linecap`)."""
         retrying = Retrying(
             retry=retry_if_exception_type(RetryLater),
             stop=stop_after_attempt(max(1, self.retries)),
@@ -131,7 +133,7 @@ class OsmoCli:
         )
         for attempt in retrying:
             with attempt:
-                return self._once(args, timeout, idle=idle, keep_partial=True)
+                return self._once(args, timeout, idle=idle, keep_partial=True, cap=RAW_LINE_BYTES)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def spool(
@@ -180,7 +182,9 @@ class OsmoCli:
         return SpoolResult(bytes=os.path.getsize(dest), cap_reason=None if reason == "idle" else reason)
 
     # ----------------------------------------------------------------------------------- internals
-    def _once(self, args: Sequence[str], timeout: float, *, idle: float | None, keep_partial: bool) -> CliResult:
+    def _once(
+        self, args: Sequence[str], timeout: float, *, idle: float | None, keep_partial: bool, cap: int | None
+    ) -> CliResult:
         AUTH_BREAKER.check()
         argv = [self.executable, *args]
         try:
@@ -196,7 +200,7 @@ class OsmoCli:
                 f"the OSMO CLI {self.executable!r} was not found — install it, or set backends.osmo.executable "
                 "in the config to its path"
             ) from None
-        lines, stderr, timed_out = _read_bounded(proc, timeout, idle)
+        lines, stderr, timed_out = _read_bounded(proc, timeout, idle, cap)
         stdout = "\n".join(lines)
         if timed_out and not keep_partial:
             raise BackendUnavailable(f"`{' '.join(argv[:3])}` gave no answer within {timeout:g}s — is OSMO reachable?")
@@ -208,19 +212,24 @@ class OsmoCli:
         return result
 
 
-def _read_bounded(proc: subprocess.Popen[bytes], timeout: float, idle: float | None) -> tuple[list[str], str, bool]:
+def _read_bounded(
+    proc: subprocess.Popen[bytes], timeout: float, idle: float | None, cap: int | None = None
+) -> tuple[list[str], str, bool]:
     """Collect stdout lines until EOF, the deadline or an idle gap; then kill the process group.
 
     Lines end at "\n" only (a "\r\n" end is one line too): a "\r", "\v" or U+2028 a job printed stays inside
-    its log line, behind the task prefix, instead of starting a line of its own."""
+    its log line, behind the task prefix, instead of starting a line of its own. With ``cap`` (a log stream) a
+    longer line keeps its first ``cap`` bytes and says where it was cut (`linecap.capped_lines`), never held whole."""
     q: queue.Queue[str | None] = queue.Queue()
     err_chunks: list[str] = []
 
     def pump_out() -> None:
         assert proc.stdout is not None
-        for raw in proc.stdout:
-            line = raw.decode("utf-8", "replace").removesuffix("\n")
-            q.put(line.removesuffix("\r"))
+        raws = (
+            ((raw.removesuffix(b"\n"), True) for raw in proc.stdout) if cap is None else capped_lines(proc.stdout, cap)
+        )
+        for raw, _ in raws:
+            q.put(raw.decode("utf-8", "replace").removesuffix("\r"))
         q.put(None)
 
     def pump_err() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from datetime import UTC
 from pathlib import Path
@@ -226,3 +227,19 @@ def test_whole_log_spools_the_full_stream_and_reports_a_bound_that_cut_it(make_b
     capped = make_backend(options={"pool": "fake-pool", "whole_log_timeout": 1.0}, FAKE_OSMO_LOGS_NEVER_END="1")
     d = digest_task(capped, sub.workflow_id, "hello", status="COMPLETED", config=LogConfig(), tail_lines=10)
     assert d.truncated and "capture timeout" in (d.truncation_reason or "")
+
+
+def test_a_log_line_longer_than_the_cap_is_cut_in_the_stream_too(make_backend: MakeBackend) -> None:
+    """OSMO's log stream handed a 200 KB line on whole (`logs --raw`, `logs -f`, MCP's raw tail printed it): it
+    is cut at RAW_LINE_BYTES with the marker the task log files use; the lines around it are kept."""
+    be = make_backend(options={"pool": "fake-pool"})
+    text = (
+        "workflow:\n  name: long\n  tasks:\n  - name: t\n    image: ubuntu\n"
+        "    command: [python3, -c, \"print('before'); print('L' * 200000); print('after')\"]\n"
+    )
+    sub = be.submit(spec_from_yaml(text))
+    wait_terminal(be, sub.workflow_id)
+    lines = list(be.logs(sub.workflow_id))
+    (cut,) = [ln for ln in lines if "LLLL" in ln]
+    assert len(cut.encode()) < 65_600 and re.search(r"L … \[line cut at 65,536 of 200,\d{3} bytes\]$", cut), cut[-80:]
+    assert any(ln.endswith("[t] before") for ln in lines) and any(ln.endswith("[t] after") for ln in lines)
