@@ -289,6 +289,70 @@ def _setting_error(
     return ConfigError(f"{where}: setting {field!r}: {msg} (got {got})")
 
 
+def _check_backend_options(
+    backends: dict[str, dict[str, Any]],
+    *,
+    env: dict[tuple[str, ...], str],
+    file: Path,
+    file_data: dict[str, Any],
+) -> None:
+    """A key under `backends:` that no backend reads is a typo or a wish, not a setting: `partitoin: gpu` ran on
+    the default partition and `local: pool: gpu-a` on the one local pool, without a word. Refused (exit 2) naming
+    where it was written (file and line, or the variable), the key, the closest option and what to do."""
+    import difflib
+
+    from runshepherd.backends import OPTIONS
+
+    for name, options in backends.items():
+        loc: tuple[str, ...] = ("backends", str(name))
+        if name not in OPTIONS:
+            raise ConfigError(
+                f"{_where(loc, env, file, file_data)}: there is no backend {str(name)!r} under 'backends' — "
+                f"use one of: {', '.join(OPTIONS)}"
+            )
+        known = OPTIONS[name]
+        for key in options:
+            if key in known:
+                continue
+            close = difflib.get_close_matches(str(key), known, n=1)
+            hint = f" — did you mean {close[0]!r}?" if close else ""
+            todo = (
+                f"its options: {', '.join(sorted(known))}"
+                if known
+                else f"the {name} backend takes no options: remove it"
+            )
+            raise ConfigError(
+                f"{_where((*loc, str(key)), env, file, file_data)}: backends.{name}.{key}: the {name} backend has no "
+                f"option {str(key)!r}{hint} ({todo})"
+            )
+
+
+def _where(loc: tuple[str, ...], env: dict[tuple[str, ...], str], file: Path, file_data: dict[str, Any]) -> str:
+    """Where a setting was written: ``FILE:LINE`` (the config file), the RUNSHEPHERD_* variable, else the default."""
+    if _has(file_data, loc):
+        line = _key_line(file, loc)
+        return f"{file}:{line}" if line else str(file)
+    var = env.get(loc)
+    return f"environment variable {var}" if var else "configuration"
+
+
+def _key_line(path: Path, loc: tuple[str, ...]) -> int | None:
+    """The 1-based line of the key at ``loc`` in a YAML file already read (and bounded) by `_read_yaml`."""
+    try:
+        node: Any = yaml.compose(path.read_text(encoding="utf-8", errors="replace"))
+    except (OSError, yaml.YAMLError):
+        return None
+    line = None
+    for part in loc:
+        if not isinstance(node, yaml.MappingNode):
+            return None
+        match = next(((k, v) for k, v in node.value if getattr(k, "value", None) == part), None)
+        if match is None:
+            return None
+        line, node = match[0].start_mark.line + 1, match[1]
+    return line
+
+
 def _shown(value: str, limit: int = 200) -> str:
     return repr(value) if len(value) <= limit else repr(value[:limit]) + "…"
 
@@ -344,6 +408,7 @@ def load_settings(
             file=user_file if file_data else None,
             file_data=file_data,
         ) from None
+    _check_backend_options(settings.backends, env=env_settings(env), file=user_file, file_data=file_data)
     # one redaction, everywhere in this process (logs/redact.py); not imported at all when there is nothing to set
     if settings.logs.redaction_patterns or "runshepherd.logs.redact" in sys.modules:
         from runshepherd.logs.redact import use_patterns

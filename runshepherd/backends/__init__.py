@@ -27,17 +27,17 @@ def make_backend(settings: Settings) -> Backend:
     name = settings.backend
     module_name, class_name = _BACKENDS[name]
     cls = getattr(importlib.import_module(module_name), class_name)
-    options: dict[str, Any] = dict(settings.backends.get(name) or {})
-    _check_options(name, options)
+    options: dict[str, Any] = dict(settings.backends.get(name) or {})  # checked at load (config.py)
     state_dir: Path = settings.resolved_state_dir()
     if name == "local":
         return cls(state_dir)
     return cls(state_dir, options)
 
 
-# The options each backend reads from its `backends:` section (README: "Options under `backends: osmo:`" …).
-OPTIONS = {
-    "local": frozenset({"pool"}),
+# The options each backend reads from its `backends:` section (README: "Options under `backends: osmo:`" …); any
+# other key is refused when the settings load (`config._check_backend_options`). The local backend reads none.
+OPTIONS: dict[str, frozenset[str]] = {
+    "local": frozenset(),
     "slurm": frozenset({"partition", "shared_dir", "slurm_conf", "python", "bin_dir"}),
     "osmo": frozenset(
         {
@@ -58,21 +58,3 @@ OPTIONS = {
         }
     ),
 }
-
-
-def _check_options(name: str, options: dict[str, Any]) -> None:
-    """An option the backend never reads is a typo, not a setting: `partitoin: gpu` ran on the default partition
-    without a word. Refused (exit 2) naming the closest option."""
-    import difflib
-
-    from runshepherd.errors import ConfigError
-
-    known = OPTIONS[name]
-    for key in options:
-        if key not in known:
-            close = difflib.get_close_matches(str(key), known, n=1)
-            hint = f" — did you mean {close[0]!r}?" if close else ""
-            raise ConfigError(
-                f"backends.{name}.{key}: the {name} backend has no option {str(key)!r}{hint} "
-                f"(its options: {', '.join(sorted(known))})"
-            )
