@@ -60,9 +60,9 @@ class AppRegistry:
         return _read_app(meta)
 
     def spec(self, ref: str) -> str:
-        name, _, ver = ref.partition(":")
+        name, colon, ver = ref.partition(":")
         app = self.get(name)
-        if ver and not ver.isdigit():
+        if colon and not (ver.isascii() and ver.isdigit()):  # `NAME:` with no version is a typo, not "latest"
             raise AppError(
                 f"{ref!r}: the version after ':' is a number, e.g. {name}:{app.latest} (latest is {app.latest})"
             )

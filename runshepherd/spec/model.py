@@ -453,7 +453,10 @@ class Workflow(_Strict):
 
         def visit(n: str, path: list[str]) -> None:
             if state.get(n) == 1:
-                raise ValueError("task inputs form a cycle: " + " → ".join(path + [n]))
+                loop = path[path.index(n) :] + [n]
+                if self.tasks:  # flat tasks: name the tasks the person wrote, not OSMO's implicit `<task>-group`s
+                    loop = [g.removesuffix("-group") for g in loop]
+                raise ValueError("task inputs form a cycle: " + " → ".join(loop) + ("" if self.tasks else " (groups)"))
             if state.get(n) == 2:
                 return
             state[n] = 1

@@ -10,7 +10,7 @@ import pytest
 from runshepherd.apps.registry import AppError, AppRegistry
 
 
-@pytest.mark.parametrize("ver", ["abc", "1:2", "-1", " 1", "v1"])
+@pytest.mark.parametrize("ver", ["abc", "1:2", "-1", " 1", "v1", "", "\u0661"])  # was: "" the latest, U+0661 version 1
 def test_a_version_that_is_not_a_number_is_said_with_the_latest(tmp_path: Path, ver: str) -> None:
     reg = AppRegistry(tmp_path)
     reg.save("trainer", "Trains.", "workflow: {}\n")
