@@ -103,6 +103,9 @@ _HEAD_WARNING = re.compile(r"\[(?:W|WARN|WARNING)\]")
 _TB_START = re.compile(r"Traceback \(most recent call last\)")
 _EXC_LINE = re.compile(
     r"^(?P<type>(?:[A-Za-z_][\w]*\.)*_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault)"
+    # the built-in classes whose names do not end that way (https://docs.python.org/3/library/exceptions.html
+    # #exception-hierarchy): a bare ``raise Exception("…")`` is the commonest of all
+    r"|(?:builtins\.)?(?:Exception|StopIteration|StopAsyncIteration|(?:Base)?ExceptionGroup)"
     # a C extension's module-level exception class named in lower case (cv2.error, struct.error, zlib.error, re.error)
     r"|(?:[A-Za-z_]\w*\.)+error(?=: ))(?::\s*(?P<msg>.*)|\s*$)"
 )

@@ -205,3 +205,22 @@ def test_a_printed_setting_named_like_a_failure_is_not_read_as_one() -> None:
     assert diagnose_log_text(probe).label == "unknown"
     # the same words said of the run are read
     assert diagnose_log_text("rendezvous timed out after 900 seconds waiting for rank 1\n").label != "unknown"
+
+
+@pytest.mark.parametrize(
+    ("last", "etype"),
+    [
+        # the built-in classes whose names do not end in Error/Exception/Exit/Interrupt
+        # (https://docs.python.org/3/library/exceptions.html#exception-hierarchy)
+        ('Exception: data file "train.bin" is corrupted', "Exception"),
+        ("StopIteration", "StopIteration"),
+        ("ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)", "ExceptionGroup"),
+    ],
+)
+def test_a_builtin_exception_of_any_name_after_progress_is_never_healthy(last: str, etype: str) -> None:
+    progress = "".join(f"Epoch {i}/10 loss {1 / i:.3f}\n" for i in range(1, 5))
+    bare = diagnose_log_text(progress + last + "\n")
+    assert bare.label != "healthy", (etype, bare.explanation)
+    tb = 'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n    step()\n'
+    d = diagnose_log_text(progress + tb + last + "\n")
+    assert d.label == "user_code_error" and any(etype in e for e in d.evidence), d.explanation
