@@ -58,6 +58,8 @@ class LogsConfig(_Section):
     @field_validator("redaction_patterns")
     @classmethod
     def _compiles(cls, v: list[str]) -> list[str]:
+        if not v:  # the usual case: the redaction rules (compiled at import) load only where a log is read
+            return v
         import re
 
         from runshepherd.logs.redact import nested_quantifier
@@ -164,6 +166,8 @@ class Settings(_Section):
     @classmethod
     def _notify_targets(cls, v: list[str]) -> list[str]:
         """Each target's form is checked at load, so the error names where it came from (variable or file)."""
+        if not v:  # the usual case: no import of the channels (smtplib, urllib.request, email) on every command
+            return v
         from runshepherd.notify.channels import channel_for
 
         for target in v:

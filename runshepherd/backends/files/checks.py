@@ -8,13 +8,15 @@ from __future__ import annotations
 import shutil
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 from runshepherd.backends.base import SubmissionRejected
 from runshepherd.backends.files.records import WorkflowFiles, object_dir
-from runshepherd.backends.files.taskprep import file_url_path
-from runshepherd.spec.model import Workflow
 from runshepherd.spec.tokens import TokenError, substitute_tokens
+
+if TYPE_CHECKING:  # the spec model (pydantic, ~10 ms): loaded by what submits; `list`/`status` only name `Host`
+    from runshepherd.spec.model import Workflow
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,8 @@ class Host:
 
 def check_workflow(workflow: Workflow, state_dir: Path, base_dir: Path | None, host: Host) -> list[str]:
     """Raise SubmissionRejected listing every problem (each says what to change); return warnings."""
+    from runshepherd.backends.files.taskprep import file_url_path
+
     problems: list[str] = []
     warnings: list[str] = []
     images = sorted({t.image for t in workflow.all_tasks()})

@@ -56,7 +56,6 @@ from runshepherd.backends.files.records import (
     write_json_atomic,
     write_text_atomic,
 )
-from runshepherd.backends.local.admission import Ledger, Usage
 from runshepherd.backends.local.machine import MachineInfo, detect_machine
 from runshepherd.backends.local.store import (
     GroupRecord,
@@ -72,6 +71,7 @@ from runshepherd.backends.local.store import (
 from runshepherd.names import is_id
 
 if TYPE_CHECKING:  # pragma: no cover
+    from runshepherd.backends.local.admission import Usage
     from runshepherd.spec.document import SpecDocument
 
 POOL = "local"
@@ -432,6 +432,8 @@ class LocalBackend:
 
     # ------------------------------------------------------------------------------------------ machine
     def _usage(self) -> Usage:
+        from runshepherd.backends.local.admission import Ledger  # pools/resources only: not every command's import
+
         return Ledger.usage_of(self.state_dir)
 
     def pools(self) -> list[Pool]:
