@@ -102,6 +102,7 @@ def draft_from_request(params: RequestParams, cwd: Path) -> Draft:
     for p in params.paths_missing:
         missing.append(f"data path {p} (not found on this machine)")
     missing.extend(params.unusable)  # "-3 epochs": never run with a number the person did not say
+    notes.extend(params.implausible)  # "epochs=1e9": kept as said (a proposal is a proposal), and said in the plan
     substitute = None
     if params.script:
         template = "script.yaml"

@@ -98,6 +98,9 @@ class RequestParams(BaseModel):
     demo_requested: bool = Field(False, description="the request asks for the bundled demo in so many words")
     understood: list[str] = Field(default_factory=list)
     unusable: list[str] = Field(default_factory=list, description="settings said with a value no run can take")
+    implausible: list[str] = Field(
+        default_factory=list, description="settings kept as said whose value is far beyond any usual run (a warning)"
+    )
 
 
 # Words after "train"/"on" that name nothing a person would expect us to find: the bundled demo fits them.
@@ -218,12 +221,24 @@ def _same_setting(said: str, flag: str, value: str | None) -> bool:
         return val == value
 
 
+# Beyond these a value is almost surely a slip ("epochs=1e9", "lr 30"): planned as said, never changed, but the plan
+# says so. Generous on purpose: a long pretraining run takes ~1e6 steps and a few hundred epochs at most.
+PLAUSIBLE_MAX: dict[str, float] = {
+    "epochs": 10_000,
+    "steps": 100_000_000,
+    "lr": 10,
+    "batch_size": 1_000_000,
+    "gpus": 4096,
+}
+
+
 def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
     t = " " + text.strip() + " "
     got: dict[str, object] = {}
     understood: list[str] = []
 
     unusable: list[str] = []
+    implausible: list[str] = []
 
     def said(key: str, m: re.Match[str] | None, need: str) -> None:
         """Keep what was said as the number it is, or name it as unusable: never the digits after a sign, a
@@ -241,6 +256,12 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
             return
         got[key] = int(value) if whole else value
         understood.append(f"{key}={typed}")
+        if value > (most := PLAUSIBLE_MAX[key]):
+            shown = f"{int(value):,}" if whole else f"{value:g}"
+            implausible.append(
+                f"{key.replace('_', ' ')} {typed}{f' = {shown}' if shown != typed else ''} looks unintended (runs rarely go above {most:,g}); "
+                f"it is planned as you said it — check the value before you submit"
+            )
 
     said("epochs", _first(_SAID + r"\s*epochs?\b", t) or _first(r"\bepochs?\s*[=:]?\s*" + _SAID, t), "of at least 1")
     steps = _first(_SAID + r"\s*(?:training\s+)?steps\b", t)
@@ -320,6 +341,7 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
         demo_requested=bool(re.search(r"\b(?:demo|bundled\s+trainer|example\s+trainer)\b", text, re.I)),
         understood=understood,
         unusable=unusable,
+        implausible=implausible,
         **got,
     )
 

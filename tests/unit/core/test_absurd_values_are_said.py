@@ -1,0 +1,38 @@
+"""A value far beyond any usual run ("epochs=1e9") was planned without a word. The plan keeps it as said (a proposal
+is a proposal: nothing is changed silently) and says the value and that it looks unintended."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from runshepherd.cli.main import main
+
+
+def test_run_plan_warns_about_a_billion_epochs_and_keeps_them(
+    here: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["run", "train a small classifier with epochs=1e9", "--no-input"]) == 3  # paused at submit
+    said = " ".join((lambda o: o.out + o.err)(capsys.readouterr()).split())
+    assert (
+        "epochs 1e9 = 1,000,000,000 looks unintended (runs rarely go above 10,000); it is planned as you said it"
+        in said
+    )
+    assert "Submit train-classifier to pool local? (see the warnings above)" in said
+
+
+def test_draft_keeps_the_value_and_says_so(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["draft", "train a small classifier with epochs=1e9 and lr 30", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert "- --epochs\n    - '1000000000'" in doc["spec"]  # kept as said, never changed
+    notes = " ".join(doc["notes"])
+    assert "epochs 1e9 = 1,000,000,000 looks unintended" in notes and "lr 30 looks unintended" in notes
+
+
+def test_usual_values_say_nothing(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["draft", "train a small classifier for 300 epochs with lr 3e-4 and batch size 4096", "--json"]) == 0
+    assert not any("looks unintended" in n for n in json.loads(capsys.readouterr().out)["notes"])
