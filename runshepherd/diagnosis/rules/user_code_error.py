@@ -86,6 +86,51 @@ def _own_package_not_importable(ctx: Context) -> list[Signal]:
     return []
 
 
+# The program's own native code did not build: a compiler's diagnostic on one of its source files (GCC/Clang
+# "file:line:col: error: message", https://gcc.gnu.org/onlinedocs/gcc/Diagnostic-Message-Formatting-Options.html; nvcc's
+# and MSVC's "file(line): error …") or GNU ld's "undefined reference to `symbol'" for its own objects, then "collect2:
+# error: ld returned 1 exit status". Not when the file is a system or installed package's header (its version does
+# not fit: a dependency) nor when the log builds a Python package (pip's wheel build failing is missing_dependency's)
+_COMPILE_ERROR = re.compile(
+    r"^(?P<file>[^\s:()]+\.(?:c|cc|cpp|cxx|cu|cuh|h|hh|hpp|hxx))(?::\d+(?::\d+)?:|\(\d+\)\s*:)\s*(?:fatal )?error\b"
+    r"|^(?P<obj>[^\s:()]+\.(?:c|cc|cpp|cxx|cu|o)):\(\.text[^)]*\): undefined reference to\b"
+)
+_SYSTEM_SOURCE = re.compile(
+    r"^(?:/usr/|/opt/|/Library/)|[/\\](?:site|dist)-packages[/\\]|[/\\](?:include|cuda[^/\\]*|torch|third_party)[/\\]"
+)
+_PACKAGE_BUILD = re.compile(
+    r"Building wheels? for |Running setup\.py |\bsetup\.py (?:install|develop|build)|subprocess-exited-with-error"
+    r"|Failed to build |\bpip install\b|Building editable for |\bbdist_wheel\b",
+    re.IGNORECASE,
+)
+
+
+def _own_build_failed(ctx: Context) -> list[Signal]:
+    lines = ctx.log.lines
+    for ln in lines:
+        m = _COMPILE_ERROR.match(ln.text.strip())
+        if m is None or _SYSTEM_SOURCE.search(m.group("file") or m.group("obj")):
+            continue
+        if any(_PACKAGE_BUILD.search(other.text) for other in lines):
+            return []
+        source = m.group("file") or m.group("obj")
+        what = "the compiler rejected" if m.group("file") else "the linker found no definition for a symbol used in"
+        return [
+            Signal(
+                "user_code_error",
+                "user",
+                0.7,
+                ln.index,
+                [ln.raw.rstrip()],
+                f"The program's own native code did not build: {what} its source '{source}'.",
+                "fix_code",
+                "Fix the code (or the build file's sources and link libraries) at the line the compiler or linker "
+                "names, build it locally, and resubmit.",
+            )
+        ]
+    return []
+
+
 def _root_exception(ctx: Context) -> list[Signal]:
     """The first exception that closes a traceback; later chained ones are consequences."""
     out: list[Signal] = []
@@ -210,6 +255,7 @@ FAMILY = family(
         _BREAKPOINT,
         FunctionRule("root_exception", _root_exception),
         FunctionRule("own_package_not_importable", _own_package_not_importable),
+        FunctionRule("own_build_failed", _own_build_failed),
     ),
     root_words=ROOT_WORDS,
 )

@@ -191,3 +191,30 @@ def test_a_module_missing_from_an_installed_library_or_another_directory_stays_a
     ):
         log = f"{tb}{frame}\n    import {mod}.x\nModuleNotFoundError: No module named '{mod}'\n"
         assert diagnose_log_text(log).label == "missing_dependency", frame
+
+
+def test_the_programs_own_native_code_that_does_not_build() -> None:
+    """zb-0015: GNU ld's "undefined reference to" for the program's own objects, then "collect2: error: ld returned 1
+    exit status"; GCC's and nvcc's diagnostics on its own sources (GCC's "file:line:col: error: message" format)."""
+    d, _, record = diagnose_dev("zb-0015")
+    assert d.label == record["label"] == "user_code_error" and "did not build" in d.explanation
+    assert d.confidence < 0.8
+    for log in (
+        "g++ -c src/ann.cpp\nsrc/ann.cpp:42:10: error: 'weights' was not declared in this scope\nmake: *** Error 1\n",
+        'kernels/attn.cu(88): error: identifier "blockDimx" is undefined\n1 error detected in the compilation\n',
+    ):
+        d = diagnose_log_text(log)
+        assert (d.label, d.fix.kind) == ("user_code_error", "fix_code"), log
+
+
+def test_a_package_build_or_a_missing_header_is_not_the_programs_code() -> None:
+    """A compile error while pip builds a wheel is the package's (its toolkit or version), and a missing header is a
+    dependency (the -dev package or toolkit is not installed)."""
+    pip = (
+        "Building wheel for flash-attn (setup.py) ... error\n"
+        "csrc/flash_attn/flash_api.cpp:12:10: error: 'at::cuda' has not been declared\n"
+        "error: subprocess-exited-with-error\n"
+    )
+    assert diagnose_log_text(pip).label != "user_code_error"
+    header = "csrc/ops.c:3:10: fatal error: cuda_runtime.h: No such file or directory\ncompilation terminated.\n"
+    assert diagnose_log_text(header).label == "missing_dependency"
