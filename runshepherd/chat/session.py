@@ -113,10 +113,22 @@ class ChatSession:
 
     def stop_runs(self, timeout: float = STOP_TIMEOUT) -> list[str]:
         """Ctrl-C: stop every busy run at its next safe point and wait for it; returns the sessions still busy."""
+        self._leave_waiting_sweeps(timeout)
         busy = [d for d in self.drivers.values() if d.busy]
         for d in busy:
             d.stop("Ctrl-C")
         return [d.session for d in busy if not d.wait(timeout)]
+
+    def _leave_waiting_sweeps(self, timeout: float = STOP_TIMEOUT) -> None:
+        """The chat ends while a sweep waits on a question here: the question goes unanswered the way a sweep
+        with no terminal leaves it (its plan kept in its record for `orchestrate resume SWEEP --answer …`, a fix
+        question pausing its points), not held by a thread that dies with the process (the sweep was lost)."""
+        from runshepherd.chat.sweeps import SweepDriver
+
+        for d in list(self.drivers.values()):
+            if isinstance(d, SweepDriver) and d.waiting:
+                d.stop("the chat ended")
+                d.wait(timeout)
 
     def _on_error(self, sid: str, exc: BaseException) -> None:
         self.say(
@@ -183,6 +195,8 @@ class ChatSession:
 
             values["outcome"] = "CANCELED"
             self.say(f"sweep {sid} ended CANCELED ({reason(record['canceled'])}) — 'compare the points' shows each")
+            return
+        if _outcome(values) == "NEEDS_INPUT":  # left at a question when the chat ended: the sweep said how on
             return
         self.say(f"sweep {sid} ended {values.get('outcome')} — 'compare the points' shows the table again")
 
@@ -334,6 +348,7 @@ class ChatSession:
         if not self.interactive:
             for d in list(self.drivers.values()):
                 d.wait(SETTLE_TIMEOUT)
+        self._leave_waiting_sweeps()
         from runshepherd.chat.sweeps import SweepDriver
 
         for sid, d in self.drivers.items():
@@ -346,7 +361,10 @@ class ChatSession:
         if waiting:
             self.say(f"waiting for your answer; continue with: orchestrate chat --session {self.rec.id}")
             return 3
-        return 0
+        # a sweep left at its question when the chat ended has said how to answer it (`orchestrate resume SWEEP`)
+        return (
+            3 if any(isinstance(d, SweepDriver) and _outcome(d) == "NEEDS_INPUT" for d in self.drivers.values()) else 0
+        )
 
     def persist(self) -> None:
         save(self.ctx.state_dir, self.rec)
@@ -817,3 +835,9 @@ class ChatSession:
                 state = (d.values or {}).get("outcome") or "stopped"
             rows.append(f"  {sid}  {d.workflow_id or '-'}  {state}{'  (current)' if sid == self.rec.current else ''}")
         self.say("runs:\n" + "\n".join(rows))
+
+
+def _outcome(d: Any) -> str | None:
+    """A driver's outcome (or a values dict's): None while it runs."""
+    values = d if isinstance(d, dict) else d.values
+    return (values or {}).get("outcome")

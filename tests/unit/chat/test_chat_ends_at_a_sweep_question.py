@@ -1,0 +1,39 @@
+"""A chat that ends (end of input, Ctrl-D) while a sweep it started waits on its plan: the plan is kept for
+`orchestrate resume SWEEP --answer …`, the chat says how, and exits 3 (paused). Before: the question lived only in a
+thread that died with the process — no sweep record, `orchestrate resume SWEEP` said "no session", the chat exited
+0 and a continued chat said the sweep "has submitted no workflow yet"."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+
+
+def test_a_sweep_plan_open_when_the_chat_ends_is_kept_for_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from runshepherd.chat.session import ChatSession
+    from runshepherd.chat.store import ChatRecord
+    from runshepherd.cli.context import CliContext
+    from runshepherd.sweep.status import read_record
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    shutil.copy(EXAMPLES / "sweep-lr.yaml", tmp_path / "sweep-lr.yaml")
+    ctx = CliContext.create(config=None, state_dir=tmp_path / "state", backend="local")
+    convo = ChatSession(ctx, ChatRecord(id="c1"), interactive=False, cadence=0.2)
+    try:
+        code = convo.run(["sweep lr over 0.1, 0.2 with sweep-lr.yaml"])
+    finally:
+        convo.stop_runs()
+    out = capsys.readouterr().out
+    sid = convo.rec.current
+    assert code == 3, out
+    record = read_record(ctx.state_dir, sid)
+    assert record is not None and record["question"]["text"] == "Submit 2 workflows (lr=0.1, lr=0.2)?", record
+    assert f"orchestrate resume {sid} --answer yes" in out and "ended NEEDS_INPUT" not in out, out
+    assert not ctx.backend.list_workflows(), "nothing may be submitted for an unanswered plan"
