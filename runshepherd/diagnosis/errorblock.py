@@ -16,7 +16,7 @@ from functools import cached_property
 from runshepherd.diagnosis import formats
 from runshepherd.diagnosis.paste import unjson, unpaste, unpopup
 from runshepherd.diagnosis.prefilter import Alternatives, AnyGate, Gated, fold, prefilter_enabled
-from runshepherd.diagnosis.severity import is_error_record
+from runshepherd.diagnosis.severity import is_error_record, is_info_record
 
 # Prefixes, applied repeatedly: ISO/OSMO/bracketed timestamps, [task][osmo], [rank0]:, "0: ", glog "E0509 12:00:00.1 12 f.cc:3]".
 _PREFIXES = [
@@ -192,7 +192,7 @@ def error_looking(lines: list[Line]) -> Iterator[Line]:
         if not ln.code and (_ENDED.search(ln.text) or _FAILED_RECORD_G.search(ln.text, ln.folded)):
             yield ln  # the process was ended, or its scheduler recorded it failed, whatever level the line was logged at
             continue
-        if not ln.usable:
+        if not ln.usable or is_info_record(ln.clean):
             continue
         if (
             _ERRORISH_G.search(ln.text, ln.folded) or _ERRORISH_RAW.search(ln.clean) or is_error_record(ln.clean)

@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from runshepherd.diagnosis.errorblock import _FAILING, _INFO_LEVEL, Line, exception_type, is_event_line, is_warning
+from runshepherd.diagnosis.errorblock import _FAILING, Line, exception_type, is_event_line, is_warning
 from runshepherd.diagnosis.models import Diagnosis
 from runshepherd.diagnosis.rules.base import ORDER_EVENT, ORDER_FAILURE_MESSAGE, Context, Signal
 from runshepherd.diagnosis.rules.family import FAMILIES, RootWords, _plain
+from runshepherd.diagnosis.severity import below_error
 
 # how the explanation of every reading says what it is (the LLM path treats such a verdict as unsure)
 READING = "this is a reading of one line"
@@ -50,19 +51,6 @@ _SETTING_AFTER = re.compile(
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 # a message cut by the terminal or the paste: the line ends mid-sentence and the next line goes on with it
 _OPEN_END = re.compile(r"(?:[:,(]|\b(?:but|and|or|to|of|for|the|a|an|in|on|with|at|by|is|was|from))\s*$", re.IGNORECASE)
-# A line the program logged below error level: a severity field (INFO, DEBUG, TRACE, NOTICE, WARN, WARNING; glog's and
-# Ray's one-letter ``I``/``W``/``D`` before the time) after a header of fields that each hold a digit, a bracket, a
-# paren or a pipe (time stamps, ``host:pid:tid``, ``[rank]``, ``file.cc:185``, ``(raylet)``), never after a word of a
-# message. NCCL's debug lines (``host:pid:tid [dev] NCCL WARN …``, older releases ``host:pid:tid [dev]
-# include/socket.h:185 WARN …``), Ray's ``[time W pid tid]``, glog's ``W0530 14:48:43``, TensorFlow's ``… W
-# tensorflow/core/…]``, logging's ``WARNING:root:``, logfmt's ``level=warn``: the program said it went on.
-_LOW_LEVEL = re.compile(
-    r"^\s*(?:[^\s]*[\d\[\](){}|][^\s]*\s+){0,6}?\[?(?:(?i:WARN(?:ING)?|INFO|DEBUG|TRACE|NOTICE)\b"
-    # (not a Kubernetes event's type column: ``8m22s   Warning   Failed   pod/x   …``)
-    r"(?!\s*\(|\s{2,}[A-Z][a-z]+[A-Za-z]*\s)"
-    r"|[IWD](?=\d{4} \d\d:|\s+\d|\s+[\w./-]+\.\w+:\d+\]))"
-    r"|\blevel=(?i:warn(?:ing)?|info|debug|trace)\b"
-)
 # a tqdm/Keras progress bar on the line (``45%|████▌     | 450/1000 [01:02<01:15, 7.2it/s, loss=nan]``, ``12/100
 # [==>....]``): its counters and postfix are not an error's words; text glued after the bar (a carriage return
 # overwrote it) is read alone
@@ -230,7 +218,7 @@ def _candidates(
             return
         # a line logged at INFO or DEBUG level is the program's own account of normal work (a shutdown notice, a
         # config dump), never the root error; the level is read after any process tag (``(EngineCore pid=7) INFO``)
-        if order == 0 and (_INFO_LEVEL.search(ln.text) or _INFO_LEVEL.search(ln.raw) or not _may_be_root(ln)):
+        if order == 0 and not _may_be_root(ln):
             return
         seen.add((order, ln.index))
         out.append((order, ln))
@@ -275,12 +263,13 @@ def _candidates(
 
 
 def _may_be_root(ln: Line) -> bool:
-    """A line that can be the root error: not logged below error level (a warning, a notice), not a grepped source
-    line, not a program's usage text (a Kubernetes event's ``Warning`` type is the event table's, not a level)."""
+    """A line that can be the root error: not logged below error level (a warning, a notice: the level its header
+    states, read by severity.py for every layout), not a grepped source line, not a program's usage text (a
+    Kubernetes event's ``Warning`` type is the event table's, not a level)."""
     clean = ln.clean
     if is_event_line(clean):
         return True
-    return not any(r.search(t) for r in (_LOW_LEVEL, _GREPPED, _USAGE) for t in (clean, ln.text))
+    return not any(below_error(t) or _GREPPED.search(t) or _USAGE.search(t) for t in (clean, ln.text, ln.raw))
 
 
 def _outside_bar(text: str) -> str:

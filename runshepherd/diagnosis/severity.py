@@ -55,11 +55,14 @@ HEADER_FIELDS = 8  # a level further into the line than this is a word of the me
 _FIELD = re.compile(r"^(?:\S*\d\S*|[\[(<]\S*|\S*[\])>]|[|\-:]+|[\w./-]+\.\w+:\d+\]?:?)$")
 _COMPONENT = re.compile(r"^[A-Z][A-Z0-9_-]{1,11}$")  # an emitter's upper-case name before its level (``NCCL INFO``)
 _BRACKETED = re.compile(r"\[([A-Za-z]{1,8})(?:\]|\|(?=\S))|<([A-Za-z]{1,8})>|^\[([A-Z])$")
-_GLOG = re.compile(r"^([IWEF])\d{4}$")
+# glog's letter and date, also bracketed after a tag (c10's ``[rank2]:[W326 09:37:45.124 ProcessGroupNCCL.cpp:1487]``)
+_GLOG = re.compile(r"^(?:\S*\[)?([IWEF])\d{3,4}$")
+# a level glued to the time stamp before it (``%(asctime)s:%(levelname)s:`` gives ``15:42:27,061:INFO:``)
+_GLUED = re.compile(r"^\S*\d[:,|-]\[?([A-Z]{3,8})(?:[\]:|-]\S*)?$")
 # what may follow a bare level letter at the head of a line: a time stamp or a source location (glog without its
 # date, TensorFlow 1's ``I tensorflow/…/x.cc:135]``, SkyPilot's ``I 03-07 15:54:39 …``)
 _AFTER_LETTER = re.compile(r"^(?:\d|[\w.-]*/[\w./-]*\.\w+:\d+\]|[\w.-]+\.\w+:\d+\])")
-_WORD_HEAD = re.compile(r"^[\[(<]?([A-Za-z]{3,8})(?:[\])>]?[:|\]-]*)$|^([A-Z]{3,8})[:|]")
+_WORD_HEAD = re.compile(r"^[\[(<]?([A-Za-z]{3,8})(?:[\])>]?[:|\]-]*)$|^([A-Z]{3,8})[:|\]]")
 
 
 def _word(tok: str, first: bool = True) -> Level | None:
@@ -81,8 +84,10 @@ def severity(line: str) -> Level | None:
     for k, tok in enumerate(toks[:HEADER_FIELDS]):
         if tok.startswith("level="):
             return _WORDS.get(tok[6:].strip("\"'").upper())
-        if k == 0 and (m := _GLOG.match(tok)):
+        if m := _GLOG.match(tok):
             return _LETTERS[m.group(1)]
+        if (m := _GLUED.match(tok)) and m.group(1) in _WORDS:
+            return _WORDS[m.group(1)]
         for b in _BRACKETED.finditer(tok):
             inner = b.group(1) or b.group(2) or b.group(3)
             if b.group(3) and not _AFTER_LETTER.match(toks[k + 1] if k + 1 < len(toks) else ""):
@@ -118,6 +123,11 @@ _ERROR_GATE = re.compile(
 def is_error_record(line: str) -> bool:
     """The line's header states an error level (``[error]``, ``E0530 …``, ``level=error``, ``… | ERROR | …``)."""
     return bool(_ERROR_GATE.search(line, 0, 240)) and severity(line) == "error"
+
+
+def is_info_record(line: str) -> bool:
+    """The line's header states info or debug level: the program's own account of normal work."""
+    return severity(line) in ("debug", "info")
 
 
 def below_error(line: str) -> bool:

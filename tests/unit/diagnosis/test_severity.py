@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
+from runshepherd.diagnosis.engine import root_reading
+from runshepherd.diagnosis.rules import Context
 from runshepherd.diagnosis.severity import severity
 from tests.unit.diagnosis.families.real import diagnose_dev
 
@@ -42,7 +44,15 @@ from tests.unit.diagnosis.families.real import diagnose_dev
         ("host:454:484 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>", "info"),
         ("host:454:484 [0] include/socket.h:185 WARN Call to connect failed : Connection refused", "warning"),
         ("[W reducer.cpp:1300] Warning: find_unused_parameters=True was specified", "warning"),
-        # no level: prose, plain output, an exception, a header named like a level
+        # c10's glog letter after a rank tag, Python logging's level glued to asctime, Ray's letter between stamps
+        (
+            "[rank2]:[W326 09:37:45.124598790 ProcessGroupNCCL.cpp:1487] Warning: destroy_process_group() was not called",
+            "warning",
+        ),
+        ("2018-03-23 15:42:27,061:INFO: train loss:1.32708", "info"),
+        ("[2024-01-01 10:00:00,123 W 123 456] worker.py:1 -- slow", "warning"),
+        # no level: prose, plain output, an exception, a header named like a level, squeue's partition named "debug"
+        ("3  debug bob   PENDING PartitionTimeLimit 1:00:00", None),
         ("I think the loss is fine", None),
         ("Epoch 1 loss 0.52", None),
         ("RuntimeError: CUDA error: out of memory", None),
@@ -93,3 +103,20 @@ def test_real_logs_of_records_below_error_level_are_weakly_healthy(case_id: str)
 def test_real_failures_made_of_records_are_not_called_healthy(case_id: str) -> None:
     d, _, record = diagnose_dev(case_id)
     assert record["label"] != "healthy" and d.label != "healthy"
+
+
+# Python logging's "%(asctime)s - %(name)s - %(levelname)s - %(message)s" layout: an INFO record whose words say
+# something failed, and the program went on
+_INFO_FAILED = "2021-01-10 12:58:08,904 - data.loader - INFO - FAILED to reach the mirror, out of memory on the proxy"
+
+
+def test_an_info_record_is_never_read_as_the_root_error_of_a_failed_run() -> None:
+    assert (
+        root_reading(Context.build(log_lines=[_INFO_FAILED, "2021-01-10 12:58:09,100 - trainer - INFO - go"])) is None
+    )
+
+
+def test_an_info_record_the_run_went_on_past_is_no_error_at_all() -> None:
+    steps = "\n".join(f"2021-01-10 12:59:0{i},000 - trainer - INFO - step {i} loss 0.{9 - i}1" for i in range(4))
+    d = diagnose_log_text(f"{_INFO_FAILED}\n{steps}")
+    assert d.label == "healthy" and d.confidence == 0.8 and "printed an error" not in d.explanation
