@@ -174,7 +174,7 @@ class Sessions:
         live = self._live.get(sid)
         snap = runner.snapshot()
         if not snap.values and not self._busy(sid):
-            raise UsageError(f"no session {sid!r}")
+            raise self._no_session(sid)
         v = snap.values or {}
         questions = runner.questions(snap) if snap.values else []
         here = self._busy(sid)
@@ -232,7 +232,7 @@ class Sessions:
             raise UsageError(f"session {sid} is being driven by another orchestrate process right now; answer it there")
         snap = runner.snapshot()
         if not snap.values:
-            raise UsageError(f"no session {sid!r}")
+            raise self._no_session(sid)
         questions = runner.questions(snap)
         if not questions:
             raise UsageError(f"session {sid} is not waiting for an answer")
@@ -244,6 +244,27 @@ class Sessions:
             answers[q.id] = parsed
         self._launch(sid, None, answers)
         return self.view(sid)
+
+    def _no_session(self, sid: str) -> UsageError:
+        """No session by that id; a sweep's id is said to be one, with where its state and its plan are (`session`
+        and `answer` read one session; `cancel` takes a sweep), instead of "no session"."""
+        from runshepherd.sweep.status import read_record
+
+        record = read_record(self.ctx.state_dir, sid)
+        if record is None:
+            return UsageError(f"no session {sid!r}")
+        waits = record.get("question") and not record.get("approved") and not record.get("declined")
+        plan = (
+            f"; it waits on its plan ({record['question'].get('text')}): the person answers it with "
+            f"`orchestrate resume {sid} --answer yes` or `--answer no`"
+            if waits and isinstance(record["question"], dict)
+            else ""
+        )
+        return UsageError(
+            f"{sid} is a sweep, not a session: `orchestrate status {sid}` shows its points (each point is session "
+            f"{sid}-pN, which `session` reads once it has started){plan}; `cancel` with session {sid} cancels "
+            "every point"
+        )
 
     def _cancel_sweep(self, record: dict[str, Any]) -> CancelResult:
         """A sweep id: the same cancel as `orchestrate cancel SWEEP` (`sweep/cancel.py`), final for every point."""

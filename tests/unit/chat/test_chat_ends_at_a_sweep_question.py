@@ -14,17 +14,15 @@ EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
 
 def test_a_sweep_plan_open_when_the_chat_ends_is_kept_for_resume(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from runshepherd.chat.session import ChatSession
     from runshepherd.chat.store import ChatRecord
     from runshepherd.cli.context import CliContext
     from runshepherd.sweep.status import read_record
 
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("HOME", str(tmp_path))
-    shutil.copy(EXAMPLES / "sweep-lr.yaml", tmp_path / "sweep-lr.yaml")
-    ctx = CliContext.create(config=None, state_dir=tmp_path / "state", backend="local")
+    shutil.copy(EXAMPLES / "sweep-lr.yaml", here / "sweep-lr.yaml")
+    ctx = CliContext.create(config=None, state_dir=here / "state", backend="local")
     convo = ChatSession(ctx, ChatRecord(id="c1"), interactive=False, cadence=0.2)
     try:
         code = convo.run(["sweep lr over 0.1, 0.2 with sweep-lr.yaml"])
