@@ -168,6 +168,17 @@ _SECRET_NOUNS = {
 }
 
 
+# A secret's variable name (HF_TOKEN, WANDB_API_KEY, db_password): what a job reads a secret from, never a model,
+# a dataset or the thing to train, whether or not its value was in the request (and then left out of it).
+_SECRET_NAME = re.compile(
+    r"(?:[A-Za-z][A-Za-z0-9]*_)*(?:token|api_?key|key|secret|password|passwd|pass|credentials?)", re.IGNORECASE
+)
+
+
+def is_secret_name(word: str) -> bool:
+    return bool(_SECRET_NAME.fullmatch(word))
+
+
 def without_secret_words(text: str) -> str:
     """``text`` without each redacted secret and what named it: the assigned name (``HF_TOKEN=[REDACTED:…]``) and
     the words just before it that describe it ("my hf token [REDACTED:hf_token]"), so a workflow is named after
@@ -198,6 +209,7 @@ def _name_from(text: str, script: str | None) -> str:
     text = re.sub(r"[\w./~-]+\.(?:py|sh)\b", " ", text)
     text = re.sub(_FLAG, " ", text)
     text = re.sub(_PATH, " ", text)
+    text = re.sub(r"(?<![\w.])[A-Za-z][\w]*", lambda m: " " if is_secret_name(m.group(0)) else m.group(0), text)
     # a word starts at a word boundary: the "e" of "3e-4" or the "x" of "8x" is part of a number, not a name
     words = [w.lower() for w in re.findall(r"(?<![\w.])[A-Za-z][A-Za-z0-9]*", text)]
     keep = [w for w in words if w not in _STOP and not (script and w in _LAUNCHERS)][:3]
@@ -288,14 +300,19 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
         unit = m.group(2).lower()[0]
         got["time_limit"] = f"{m.group(1)}{unit}"
         understood.append(f"time_limit={got['time_limit']}")
-    if m := _first(r"\b(?:model|architecture)\s+([A-Za-z][\w./-]*)", t):
-        if m.group(1).lower() not in _STOP and not m.group(1).lower().endswith(".py"):
+    named = " " + without_secret_words(text.strip()) + " "  # "model HF_TOKEN=…": the secret's place names nothing
+    if m := _first(r"\b(?:model|architecture)\s+([A-Za-z][\w./-]*)", named):
+        if (
+            m.group(1).lower() not in _STOP
+            and not m.group(1).lower().endswith(".py")
+            and not is_secret_name(m.group(1))
+        ):
             got["model"] = m.group(1)
             understood.append(f"model={m.group(1)}")
-    if m := _first(r"\b(?:dataset|data)\s+([A-Za-z][\w./-]*)", t) or _first(
-        r"\bon\s+([A-Za-z][\w-]*(?:/[\w.-]+)?)\s+(?:dataset|data)\b", t
+    if m := _first(r"\b(?:dataset|data)\s+([A-Za-z][\w./-]*)", named) or _first(
+        r"\bon\s+([A-Za-z][\w-]*(?:/[\w.-]+)?)\s+(?:dataset|data)\b", named
     ):
-        if m.group(1).lower() not in _STOP:  # "on my data" names no dataset
+        if m.group(1).lower() not in _STOP and not is_secret_name(m.group(1)):  # "on my data" names no dataset
             got["dataset"] = m.group(1)
             understood.append(f"dataset={m.group(1)}")
     if "time_limit" not in got and (m := _first(r"\bfor\s+(\d+)\s*(h|hours?|min(?:ute)?s?|d|days?)\b", t)):
@@ -337,7 +354,7 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
         flags=flags,
         paths=paths,
         paths_missing=missing_paths,
-        subject=_subject(text, got),
+        subject=_subject(named, got),
         demo_requested=bool(re.search(r"\b(?:demo|bundled\s+trainer|example\s+trainer)\b", text, re.I)),
         understood=understood,
         unusable=unusable,
@@ -361,7 +378,7 @@ def _subject(text: str, got: dict[str, object]) -> str | None:
             continue
         for nxt in words[i + 1 : i + 5]:
             low = nxt.lower()
-            if low in _STOP and low not in PLACES:
+            if (low in _STOP and low not in PLACES) or is_secret_name(nxt):  # "train with my HF_TOKEN on imdb"
                 continue
             if not (low[0].isdigit() or low in PLACES or low in GENERIC or low in _VERBS):
                 named.append(nxt)
