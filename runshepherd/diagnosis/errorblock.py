@@ -130,6 +130,11 @@ _ERRORISH = re.compile(
     # libstdc++'s std::terminate handler, which then aborts the process (vterminate.cc: "terminate called after
     # throwing an instance of '…'", "terminate called without an active exception", "terminate called recursively")
     r"|^\s*terminate called (?:after throwing|without an active exception|recursively)\b"
+    # a compiler's diagnostic at a source position: the GNU format "file:line[:column]: error: …" (gcc, clang, ld's
+    # callers, mypy; https://www.gnu.org/prep/standards/html_node/Errors.html) and the EDG/MSVC format
+    # "file(line): error …" (nvcc, cl.exe); a CUDA or C++ extension the run builds as it goes (a JIT op) can fail so
+    r"|^\s*[^\s:()]+\.[A-Za-z]\w{0,5}(?::\d+){1,2}: (?:fatal )?error\b"
+    r"|^\s*[^\s:()]+\.[A-Za-z]\w{0,5}\(\d+(?:,\s*\d+)?\): (?:catastrophic |fatal )?error\b"
 )
 _ERRORISH_RAW = re.compile(
     # (glog's header also when a paste bullets it, "* E0530 23:11:46.299486 1 logging.cc:43]"; SkyPilot's own

@@ -224,3 +224,20 @@ def test_a_builtin_exception_of_any_name_after_progress_is_never_healthy(last: s
     tb = 'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n    step()\n'
     d = diagnose_log_text(progress + tb + last + "\n")
     assert d.label == "user_code_error" and any(etype in e for e in d.evidence), d.explanation
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # GNU's "file:line:column: error: …" (https://www.gnu.org/prep/standards/html_node/Errors.html): a CUDA
+        # extension a run builds as it goes (a JIT op) failing to compile
+        '/root/.cache/torch_extensions/fused_adam/multi_tensor_adam.cu:12:5: error: identifier "__hadd2" is undefined',
+        # the EDG/MSVC "file(line): error …" of nvcc and cl.exe
+        'csrc/kernel.cu(45): error: identifier "__hadd2" is undefined',
+    ],
+)
+def test_a_compiler_error_after_progress_is_never_healthy(line: str) -> None:
+    progress = "".join(f"Epoch {i}/10 loss {1 / i:.3f}\n" for i in range(1, 5))
+    d = diagnose_log_text(progress + line + "\n")
+    assert d.label != "healthy", d.explanation
+    assert line in d.evidence
