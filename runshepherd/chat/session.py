@@ -205,6 +205,7 @@ class ChatSession:
         from runshepherd.chat.sweeps import SweepDriver, spec_said
         from runshepherd.cli import sweep as sw
         from runshepherd.sweep.driver import run_sweep
+        from runshepherd.sweep.points import CHAT_TERMS
 
         spec = spec_said(request, Path.cwd()) or self._last_spec()
         if spec is None:
@@ -234,6 +235,7 @@ class ChatSession:
                 cadence=self.cadence,
                 prompt=d.prompt,
                 quiet=True,
+                terms=CHAT_TERMS,  # said in the chat's words, never as --sweep/--repeat flags
             )
         except RunShepherdError as exc:
             self.say(f"could not start the sweep: {exc}")

@@ -74,12 +74,25 @@ def prepare(
     cadence: float | None,
     prompt: Any = None,
     quiet: bool = False,
+    terms: Any = None,
 ) -> Any:
     """Check the input and write each point's spec (bad input is exit 2 here, before anything is submitted);
-    the `Sweep` to run. Shared by `run --sweep`, `run --sweep --detach` and the chat."""
+    the `Sweep` to run. Shared by `run --sweep`, `run --sweep --detach` and the chat (``terms``: how its errors
+    word the sweep, `sweep.points.CHAT_TERMS` there)."""
     from runshepherd.spec import load_spec_file, parse_set_values
     from runshepherd.sweep.driver import Point, Sweep
-    from runshepherd.sweep.points import SEED_KEYS, check_keys, expand, label, parse_sweeps, point_spec, spec_keys
+    from runshepherd.sweep.points import (
+        CLI_TERMS,
+        SEED_KEYS,
+        check_keys,
+        expand,
+        label,
+        parse_sweeps,
+        point_spec,
+        spec_keys,
+    )
+
+    terms = terms or CLI_TERMS
 
     if spec is None:
         raise UsageError(
@@ -92,15 +105,15 @@ def prepare(
     load_spec_file(spec, set_values=set_values)  # bad input fails here: exit 2, nothing created
     text = spec.read_text(encoding="utf-8")
     defaults = spec_keys(text, spec.name)
-    swept = parse_sweeps(sweeps)
-    check_keys(swept, defaults, spec.name, text)
+    swept = parse_sweeps(sweeps, terms)
+    check_keys(swept, defaults, spec.name, text, terms)
     seed_key = next((k for k in SEED_KEYS if k in defaults), None)
     # a value the sweep sets itself would silently replace the --set one (`--sweep lr=0.1,0.2 --set lr=0.3`)
     by_sweep = [*swept, *([seed_key] if repeat > 1 and seed_key else [])]
     if both := next((k for k in by_sweep if k in set_values), None):
         how = f"--sweep {both}=…" if both in swept else f"--repeat {repeat}, which sets it to 0..{repeat - 1}"
         raise UsageError(f"{both} is set by --set and by {how}: each point would use the sweep's value — drop one")
-    points_values = expand(swept, repeat, seed_key=seed_key)
+    points_values = expand(swept, repeat, seed_key=seed_key, terms=terms)
     ctx.check_pool(pool, "--pool")
     sid = session or new_session_id()
     if ctx.runner(f"{sid}-p1").exists():

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 import yaml
@@ -22,11 +23,15 @@ def typed_values(
     source: str,
     flag: str = "--set",
     text: str | None = None,
+    named: Callable[[str], str] | None = None,
+    example: Callable[[str, str], str] | None = None,
+    give: str = "pass",
 ) -> dict[str, Any]:
     """``values`` with each one checked against the type of its default (int, float, bool, str, list, mapping);
     a boolean word ("false") becomes the boolean its default is, so `{% if flag %}` reads it as the person meant.
     A key without a default, or whose default is text or null, takes any value. Every mismatch is one problem
-    naming the file, the default's line, the key, what was given and what to pass instead (`SpecError`, exit 2)."""
+    naming the file, the default's line, the key, what was given and what to pass instead (`SpecError`, exit 2).
+    ``named``/``example``/``give`` word the key and the example another way than ``flag`` (the chat's sweep)."""
     from runshepherd.spec.loader import SpecError, SpecProblem  # the loader calls this module
 
     out = dict(values)
@@ -39,14 +44,16 @@ def typed_values(
         if ok:
             out[key] = converted
             continue
-        example = _example(default)
+        like = _example(default)
+        lead = named(key) if named else f"{flag} {key}"
+        shown = example(key, like) if example else f"{flag} {key}={like}"
         problems.append(
             SpecProblem(
                 source,
                 _default_line(text, key),
                 f"default-values.{key}",
-                f"{flag} {key} expects {wanted} like {example} (the type of its default), got {_shown(value)} — "
-                f"pass e.g. {flag} {key}={example}",
+                f"{lead} expects {wanted} like {like} (the type of its default), got {_shown(value)} — "
+                f"{give} e.g. {shown}",
             )
         )
     if problems:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from runshepherd.errors import UsageError
@@ -15,6 +16,31 @@ from runshepherd.spec.values import typed_values
 
 MAX_POINTS = 200  # a sweep bigger than this is a typo more often than a plan; say so before anything is submitted
 SEED_KEYS = ("seed", "random_seed")
+
+
+@dataclass(frozen=True)
+class SweepTerms:
+    """How bad sweep input is put to the person: in flags on the command line, in words in the chat, so the
+    chat never tells anyone to pass `--sweep` or `--repeat` (one message per problem, two ways to say it)."""
+
+    key: Callable[[str], str]  # the swept key at the head of an error: "--sweep lr" / "lr"
+    sweep: Callable[[str, str], str]  # sweeping KEY over "V1,V2": "--sweep lr=V1,V2" / "'sweep lr over V1, V2'"
+    repeat: Callable[[str], str]  # every point N times: "--repeat N" / "'repeat N times'"
+    give: str  # the verb before an example: "pass" / "say"
+
+
+CLI_TERMS = SweepTerms(
+    key=lambda k: f"--sweep {k}",
+    sweep=lambda k, v: f"--sweep {k}={v}",
+    repeat=lambda n: f"--repeat {n}",
+    give="pass",
+)
+CHAT_TERMS = SweepTerms(
+    key=lambda k: k,
+    sweep=lambda k, v: f"'sweep {k} over {v.replace(',', ', ')}'",
+    repeat=lambda n: f"'repeat {n} times'",
+    give="say",
+)
 
 
 def _cast(text: str) -> Any:
@@ -35,7 +61,7 @@ def _cast(text: str) -> Any:
     return value if isinstance(value, (int, float, bool, str)) else text
 
 
-def parse_sweeps(items: Iterable[str]) -> dict[str, list[Any]]:
+def parse_sweeps(items: Iterable[str], terms: SweepTerms = CLI_TERMS) -> dict[str, list[Any]]:
     """`KEY=V1,V2,…` per item → {KEY: [V1, V2, …]}; a key given twice, an empty value or no '=' is bad input."""
     out: dict[str, list[Any]] = {}
     for item in items:
@@ -45,12 +71,12 @@ def parse_sweeps(items: Iterable[str]) -> dict[str, list[Any]]:
         if not sep or not key or not raw.strip() or any(not v for v in values):
             raise UsageError(f"--sweep {item!r}: write KEY=V1,V2[,…], e.g. --sweep lr=1e-3,3e-4")
         if key in out:
-            raise UsageError(f"--sweep {key} is given twice; list all its values once: --sweep {key}=V1,V2")
-        out[key] = _distinct(key, values)
+            raise UsageError(f"{terms.key(key)} is given twice; list all its values once: {terms.sweep(key, 'V1,V2')}")
+        out[key] = _distinct(key, values, terms)
     return out
 
 
-def _distinct(key: str, texts: list[str]) -> list[Any]:
+def _distinct(key: str, texts: list[str], terms: SweepTerms = CLI_TERMS) -> list[Any]:
     """The cast values of one `--sweep KEY=…`; a value given twice (`0.1,0.1`, or `0.1,1e-1`) is bad input: the
     sweep would run one point where the person counted two."""
     first: dict[tuple[type, Any], str] = {}  # by type too: 1 and true are different values
@@ -66,21 +92,24 @@ def _distinct(key: str, texts: list[str]) -> list[Any]:
     was, again = repeated
     same = repr(again) if was == again else f"{again!r} (the same value as {was!r})"
     raise UsageError(
-        f"--sweep {key}: {same} is given twice, so the sweep would run it once; list each value once "
-        f"(--sweep {key}={','.join(first.values())}), or add --repeat N to run every point N times"
+        f"{terms.key(key)}: {same} is given twice, so the sweep would run it once; list each value once "
+        f"({terms.sweep(key, ','.join(first.values()))}), or add {terms.repeat('N')} to run every point N times"
     )
 
 
-def expand(sweeps: dict[str, list[Any]], repeat: int = 1, *, seed_key: str | None = None) -> list[dict[str, Any]]:
+def expand(
+    sweeps: dict[str, list[Any]], repeat: int = 1, *, seed_key: str | None = None, terms: SweepTerms = CLI_TERMS
+) -> list[dict[str, Any]]:
     """Every point: the cartesian product of the swept values, each repeated ``repeat`` times. A repeat sets
     ``seed_key`` to 0..repeat-1 when the spec has one (distinct seeds), else repeats the values unchanged."""
     if repeat < 1:
-        raise UsageError("--repeat must be 1 or more")
+        raise UsageError(f"{terms.repeat(str(repeat))}: the number of times must be 1 or more")
     if repeat > 1 and seed_key is not None and seed_key in sweeps:  # the repeat's seeds replaced the ones given
         n = len(sweeps[seed_key])
         raise UsageError(
-            f"--repeat {repeat} sets {seed_key} itself (0..{repeat - 1}), so it cannot also be swept "
-            f"(--sweep {seed_key}=…): give the seeds (--sweep {seed_key}=V1,…,V{n * repeat}) or --repeat {n * repeat}"
+            f"{terms.repeat(str(repeat))} sets {seed_key} itself (0..{repeat - 1}), so it cannot also be swept "
+            f"({terms.sweep(seed_key, '…')}): give the seeds ({terms.sweep(seed_key, f'V1,…,V{n * repeat}')}) or "
+            f"{terms.repeat(str(n * repeat))}"
         )
     keys = list(sweeps)
     points: list[dict[str, Any]] = []
@@ -100,19 +129,27 @@ def spec_keys(text: str, source: str) -> dict[str, Any]:
     return split_default_values(text, source)[1]
 
 
-def check_keys(sweeps: dict[str, list[Any]], defaults: dict[str, Any], source: str, text: str | None = None) -> None:
+def check_keys(
+    sweeps: dict[str, list[Any]],
+    defaults: dict[str, Any],
+    source: str,
+    text: str | None = None,
+    terms: SweepTerms = CLI_TERMS,
+) -> None:
     """A swept key the spec does not template is bad input: sweeping it would run the same job N times. A swept
     value of the wrong type for its default (`--sweep lr=0.1,abc`) is bad input too, before anything is written."""
     unknown = [k for k in sweeps if k not in defaults]
     if unknown:
         known = ", ".join(defaults) or "none"
         raise UsageError(
-            f"{source}: --sweep {', '.join(unknown)}: not a key of the spec's default-values (its keys: {known}); "
+            f"{source}: {terms.key(', '.join(unknown))}: not a key of the spec's default-values (its keys: {known}); "
             "add it under `default-values:` and use it as {{ " + unknown[0] + " }} in the spec"
         )
     for key, values in sweeps.items():
         for value in values:
-            typed_values({key: value}, defaults, source=source, flag="--sweep", text=text)
+            typed_values(
+                {key: value}, defaults, source=source, text=text, named=terms.key, example=terms.sweep, give=terms.give
+            )
 
 
 def point_spec(text: str, source: str, values: dict[str, Any]) -> str:
