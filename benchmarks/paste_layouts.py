@@ -312,6 +312,107 @@ def json_string(text: str, rnd: random.Random) -> str:
     return body + "\n"
 
 
+# what a person writes around a log in a thread, never what the log says: a lead-in, a remark between excerpts,
+# a closing question (in English and in the languages of the threads' commentary); none names a failure
+_LEAD_INS = [
+    "When I run the training script I get the following output:",
+    "Here is the full log:",
+    "I ran it again with the same config and this is what I see:",
+    "After that, the output is:",
+    "Then I get:",
+    "Below is the output of my run.",
+    "my command is as above, and the output:",
+    "Hi, thanks for the great work! I am trying to reproduce the results.",
+    "运行之后输出如下：",
+    "执行以下命令后：",
+    "Запускаю обучение, вывод такой:",
+    "Al ejecutar el script obtengo lo siguiente:",
+    "実行すると以下のようになります。",
+]
+_CLOSERS = [
+    "Any idea?",
+    "Any idea what is going on here?",
+    "Can someone help me with this?",
+    "Thanks in advance!",
+    "Is this expected?",
+    "What should I do?",
+    "请问这是什么原因？",
+    "Подскажите, пожалуйста, в чем дело?",
+    "¿Alguien sabe qué pasa?",
+]
+
+
+def _between(lines: list[str], rnd: random.Random) -> int:
+    """Where a person breaks a log to comment: before a traceback's header, else at a blank line (0: nowhere;
+    never inside a record: a traceback's frames, a warning's lines)."""
+    tb = [i for i, ln in enumerate(lines) if _TB.match(ln)]
+    if tb:
+        return tb[0]
+    blank = [i for i, ln in enumerate(lines) if not ln.strip() and 0 < i < len(lines) - 1]
+    return rnd.choice(blank) + 1 if blank else 0
+
+
+def prose(text: str, rnd: random.Random) -> str:
+    """The person's own sentences around and inside the log: a lead-in, a remark where the log breaks, a question
+    after it (each on its own line, as a thread shows a paste outside a code block)."""
+    lines = _lines(text)
+    at = _between(lines, rnd)
+    if at > 0:
+        lines[at:at] = ["", rnd.choice(_LEAD_INS[3:]), ""]
+    return _join([rnd.choice(_LEAD_INS), "", *lines, "", rnd.choice(_CLOSERS)], text)
+
+
+_COMMANDS = [
+    "$ python train.py --config configs/base.yaml",
+    "(venv) user@gpu-node:~/project$ torchrun --nproc_per_node 4 train.py --batch_size 32",
+    "[me@login01 experiments]$ sbatch run.sh",
+    "me@macbook ~/code % python main.py --epochs 10",
+    "root@3f2a9c1e7b2d:/workspace# bash scripts/finetune.sh",
+    ">>> trainer.train()",
+    "In [3]: main(args)",
+    "PS C:\\Users\\me\\project> python train.py --epochs 10",
+    "C:\\Users\\me\\project>python train.py --epochs 10",
+]
+
+
+def command(text: str, rnd: random.Random) -> str:
+    """The command the person typed, with its prompt, on the line above the output (a shell, Python's ``>>>``,
+    IPython's ``In [3]:``, PowerShell's ``PS C:\\…>``, cmd.exe's ``C:\\…>``)."""
+    return _join([rnd.choice(_COMMANDS), *_lines(text)], text)
+
+
+def powershell(text: str, rnd: random.Random) -> str:
+    """A native program's stderr in Windows PowerShell 5.1 (``2>&1``, the ISE): its first line becomes an error
+    record (``python : <line>``, the position ``At line:1 char:1``, the command underlined, ``+ CategoryInfo`` and
+    ``+ FullyQualifiedErrorId : NativeCommandError``), the lines after it are printed as they are."""
+    lines = _lines(text)
+    first = next((i for i, ln in enumerate(lines) if _ERRORISH.search(ln) or _TB.match(ln)), None)
+    if first is None:
+        return text
+    cmd = "python train.py --epochs 10"
+    head = lines[first]
+    record = [
+        f"python : {head}",
+        "At line:1 char:1",
+        f"+ {cmd}",
+        "+ " + "~" * len(cmd),
+        f"    + CategoryInfo          : NotSpecified: ({head}:String) [], RemoteException",
+        "    + FullyQualifiedErrorId : NativeCommandError",
+        " ",
+    ]
+    return _join([*lines[:first], *record, *lines[first + 1 :]], text)
+
+
+def elided(text: str, rnd: random.Random) -> str:
+    """A person's ``...`` (or ``[...]``) where they left lines out, once or twice between the log's lines."""
+    lines = _lines(text)
+    if len(lines) < 4:
+        return text
+    for at in sorted(rnd.sample(range(1, len(lines)), min(2, len(lines) - 1)), reverse=True):
+        lines[at:at] = [rnd.choice(["...", "[...]", "…", "(...)"])]
+    return _join(lines, text)
+
+
 LAYOUTS: dict[str, Layout] = {
     "bold": bold,
     "italics": italics,
@@ -338,6 +439,10 @@ LAYOUTS: dict[str, Layout] = {
     "hard_wrap": hard_wrap,
     "html_entities": html_entities,
     "json_string": json_string,
+    "prose": prose,
+    "command": command,
+    "powershell": powershell,
+    "elided": elided,
 }
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from runshepherd.diagnosis import formats
-from runshepherd.diagnosis.paste import unjson, unpaste, unpopup
+from runshepherd.diagnosis.paste import asides, unjson, unpaste, unpopup, unrecord
 from runshepherd.diagnosis.prefilter import Alternatives, AnyGate, Gated, fold, prefilter_enabled
 from runshepherd.diagnosis.severity import is_error_record, is_info_record
 
@@ -327,6 +327,7 @@ class Line:
     folded: str = field(default="", repr=False, compare=False)  # ``text`` as the literal prefilter sees it
     harmless: bool = False  # the line itself says it reports no failure: not even a warning-reading rule uses it
     unpasted: str | None = field(default=None, repr=False, compare=False)  # ``raw`` without a paste's layout
+    aside: bool = False  # the person's, not the program's: a typed command, an elision, their own sentence (paste.py)
 
     def __post_init__(self) -> None:
         if not self.folded:
@@ -340,7 +341,7 @@ class Line:
 
     @property
     def usable(self) -> bool:
-        return not self.warning and not self.code and bool(self.text.strip())
+        return not self.warning and not self.code and not self.aside and bool(self.text.strip())
 
     @cached_property
     def exit_codes(self) -> tuple[int, ...]:
@@ -379,9 +380,14 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
     ignored = False  # inside a traceback Python printed after "Exception ignored in …" (it was not raised)
     raw_lines, decoded = unjson(raw_lines)  # a log pasted as one JSON string: its own lines
     raw_lines, cleaned = unpopup(raw_lines, unpaste(decoded))  # a debugger's popup in Python's traceback order
+    raw_lines, cleaned = unrecord(raw_lines, cleaned)  # PowerShell's error record around a program's stderr
+    aside = asides(cleaned)  # the person's lines in a paste: a typed command, an elision, their own sentence
     for i, (raw, clean) in enumerate(zip(raw_lines, cleaned, strict=True)):
         text = _normalised(strip_prefix(clean), cleaned, i)
         folded = fold(text)
+        if aside[i]:  # the person's line: the program's record around it goes on (a traceback, a frame's source)
+            lines.append(Line(i, raw, text, warning=False, code=False, folded=folded, unpasted=clean, aside=True))
+            continue
         frame = bool(_FRAME.match(text))
         exc = exception_type(text)
         code = prev_frame and not frame and _indented(clean, text) and exc is None

@@ -423,6 +423,111 @@ def unpopup(raws: list[str], cleaned: list[str]) -> tuple[list[str], list[str]]:
     return [raws[k] for k in order], [read[k] for k in order]
 
 
+# Windows PowerShell 5.1 turns a native program's stderr into an error record when it is redirected (``2>&1``, the
+# ISE, ``$ErrorActionPreference = 'Stop'``): the first stderr line is printed as ``python : <line>``, then the
+# position (``At line:1 char:1``, ``At C:\x\run.ps1:53 char:13``, localised: ``En línea: 1 Carácter: 1``), the
+# command underlined (``+ python train.py``, ``+ ~~~~``), ``    + CategoryInfo          : NotSpecified: (<line>:String)
+# [], RemoteException`` and ``    + FullyQualifiedErrorId : NativeCommandError``; the program's later lines follow
+# as they are. Read as the program printed it: the head its own line, the record's scaffolding blank.
+_PS_FIELD = re.compile(r"^\s*\+ (?:CategoryInfo|FullyQualifiedErrorId|PSComputerName)\s*: ")
+_PS_NATIVE = re.compile(r"^\s*\+ FullyQualifiedErrorId\s*: NativeCommandError\b")
+_PS_PART = re.compile(r"^\s*\+ |^\s{3,}\S")  # a field or the command (``+ …``), a field's wrapped rest
+_PS_HEAD = re.compile(r"^(?:[\w.-]+|[A-Za-z]:\\[^:]*?)(?:\.exe)? : ")
+PS_RECORD_LINES = 12  # a record: the head, one or two position lines, the command and its rule, its fields
+
+
+def unrecord(raws: list[str], cleaned: list[str]) -> tuple[list[str], list[str]]:
+    """(raw, cleaned) lines with each PowerShell native-command error record read as the program printed it: its
+    head ``python : Traceback …`` read ``Traceback …`` (the raw line stays the evidence) and its scaffolding (the
+    position, the underlined command, the fields) left out, so the program's lines meet again as it printed them."""
+    if not any("NativeCommandError" in ln for ln in cleaned):
+        return raws, cleaned
+    drop: set[int] = set()
+    read = list(cleaned)
+    for f, ln in enumerate(cleaned):
+        if not _PS_NATIVE.match(ln):
+            continue
+        start = f  # the record's scaffolding above its last field: fields, their wrapped rest, the underlined command
+        while start > 0 and f - start < PS_RECORD_LINES and _PS_PART.match(cleaned[start - 1]):
+            start -= 1
+        end = f + 1  # the fields after it (PSComputerName) and the blank " " that closes the record
+        while end < len(cleaned) and end - f < 3 and (_PS_FIELD.match(cleaned[end]) or not cleaned[end].strip()):
+            end += 1
+        # its head and position: ``prog : line`` one to three lines above the command, the position between
+        head = next((k for k in range(start - 1, max(-1, start - 4), -1) if _PS_HEAD.match(cleaned[k])), None)
+        if head is not None:
+            read[head] = cleaned[head][len(_PS_HEAD.match(cleaned[head]).group(0)) :]  # type: ignore[union-attr]
+            start = head + 1
+        drop.update(range(start, end))
+    if not drop:
+        return raws, cleaned
+    keep = [k for k in range(len(cleaned)) if k not in drop]
+    return [raws[k] for k in keep], [read[k] for k in keep]
+
+
+# What a person adds to a log in a thread that the program never printed: a line read as the paste's, not the log's
+# (not usable by the rules: never a root line, never a plain line against a log of routine notices, never a break
+# in a table of progress; the raw line stays in the evidence). Each on a whole line of its own:
+# - the command they typed, after its prompt: a POSIX shell's ``$ cmd`` (bash's default PS1 ``\u@\h:\w\$ ``, Red
+#   Hat's ``[\u@\h \W]\$ ``, a virtualenv's ``(venv) `` before it, root's ``#``, zsh's ``host ~ %``), Python's
+#   ``>>> `` (sys.ps1; ``... `` is sys.ps2), IPython's ``In [3]: ``, PowerShell's ``PS C:\path> ``, cmd.exe's
+#   ``C:\path>``
+# - an elision mark where they left lines out: ``...``, ``…``, ``[...]``, ``(...)``, ``<snip>``
+# - their own sentence (words and sentence punctuation only: no path, option, bracket, quote, ``=`` or ``:`` inside
+#   it): said in the first person ("I get this error:", "my config is"); or, naming no failure, asked ("Any
+#   idea?") or a lead-in ending in a colon that opens a paragraph, without a number, the log unindented after it
+#   ("Here is the full log:"; never a program's heading, "Average time over 10 steps:" and its items); in a non-Latin script,
+#   a line ending in a colon or a question mark, never a localised system message ("已放弃 (核心已转储)")
+_PROMPT = re.compile(
+    r"^\s*(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+:[~/][^\s$#]*[$#]|\[[\w.-]+@[\w.-]+ [^\]]*\][$#]|[\w.-]+@[\w.-]+ [~/]\S* %"
+    r"|\$) \S"
+    r"|^\s*(?:>>>|\.\.\.) \S|^\s*In \[\d+\]: \S|^\s*PS [A-Za-z]:\\[^>]*> \S|^\s*[A-Za-z]:\\[^>\s]*>\S"
+)
+_ELISION = re.compile(r"^\s*(?:\.{3,}|…|\[(?:\.{3}|…)\]|\((?:\.{3}|…)\)|<snip>|\[snip\])\s*$", re.IGNORECASE)
+_SENTENCE = re.compile(r"^\s*[^\W\d_][\w'’ ,;\-]*(?:[.!?]+ [\w'’ ,;\-]*)*(?:[.!?]+|:)?\s*$")
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I’m|I've|I’ve|[Mm]y)\b")
+_RULE_LINE = re.compile(r"^\s*[-=_*#~+]{3,}")
+_FAILURE_WORD = re.compile(
+    r"(?i)error|exception|fail|fatal|abort|killed|denied|fault|crash|traceback|warn|oom|memory|refused|reset|timed? ?out"
+    r"|cannot|can't|unable|no such|not found|disconnect|terminat|core dump|\bnan\b"
+)
+_NON_LATIN_LEAD = re.compile(
+    r"^[^\x00-\x7f]*[\u0400-\u04ff\u0600-\u06ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af][^:?]*[:?：？]\s*$"
+)
+MAX_SENTENCE_WORDS, MAX_LEAD_IN_WORDS = 20, 8
+
+
+def asides(lines: list[str]) -> list[bool]:
+    """Per line: it is the person's, not the program's (a typed command, an elision mark, their own sentence)."""
+    out = []
+    for i, text in enumerate(lines):
+        # a lead-in opens a paragraph and the log follows it unindented (a program's heading has its items indented
+        # or a rule under it: LSF's "Resource usage summary:" over "    CPU time :", "Your job looked like:" over dashes)
+        after = next((ln for ln in lines[i + 1 : i + 4] if ln.strip()), "")
+        opens = (i == 0 or not lines[i - 1].strip()) and not after[:1].isspace() and not _RULE_LINE.match(after)
+        out.append(_aside(text, opens))
+    return out
+
+
+def _aside(text: str, opens: bool) -> bool:
+    if _ELISION.match(text):
+        return True
+    if _PROMPT.match(text):
+        return _FAILURE_WORD.search(text) is None  # never a program's own line after a like mark (">>> 3 errors")
+    if _SENTENCE.match(text):
+        words = text.split()
+        if not 2 <= len(words) <= MAX_SENTENCE_WORDS:  # (a model's generated paragraph in an eval log is longer)
+            return False
+        if _FIRST_PERSON.search(text):
+            return True
+        if _FAILURE_WORD.search(text):
+            return False
+        end = text.rstrip()[-1]
+        lead_in = end == ":" and opens and 3 <= len(words) <= MAX_LEAD_IN_WORDS and not any(c.isdigit() for c in text)
+        return end == "?" or lead_in
+    return _NON_LATIN_LEAD.match(text.strip()) is not None
+
+
 def unpaste(raw_lines: list[str]) -> list[str]:
     """Each line as the rules should read it: colour codes and markdown/HTML wrappers dropped, a column the
     pasting tool put on every line removed (repeatedly: a quoted list of gutter lines)."""

@@ -328,7 +328,9 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     ("rows", line) for a table of numeric rows with a growing counter (progress in no named format),
     ("started", line) for a run seen getting past its start-up, ("outputs", line) for a listing of the weights or
     results it wrote, ("routine", line) for a log made of the libraries' routine warnings and notices, or of records
-    whose headers state a level below error (:func:`_records`); None when the log shows none of them."""
+    whose headers state a level below error (:func:`_records`); None when the log shows none of them. The person's
+    lines in a paste (a typed command, an elision mark, their own sentence) are not the log's and are not read."""
+    lines = [ln for ln in lines if not ln.aside]
     for ln in lines:
         if _FINISHED_G.search(ln.text, ln.folded):
             return "finished", ln
