@@ -79,7 +79,7 @@ def prepare(
     """Check the input and write each point's spec (bad input is exit 2 here, before anything is submitted);
     the `Sweep` to run. Shared by `run --sweep`, `run --sweep --detach` and the chat (``terms``: how its errors
     word the sweep, `sweep.points.CHAT_TERMS` there)."""
-    from runshepherd.spec import load_spec_file, parse_set_values
+    from runshepherd.spec import load_spec_file, load_spec_text, parse_set_values
     from runshepherd.sweep.driver import Point, Sweep
     from runshepherd.sweep.points import (
         CLI_TERMS,
@@ -119,15 +119,20 @@ def prepare(
     if ctx.runner(f"{sid}-p1").exists():
         raise UsageError(f"sweep {sid} already exists; give another --session")
     folder = ctx.state_dir / "sweeps" / sid
+    # every point must render into a valid spec before anything is written (a bad one left a folder with no
+    # record) or submitted; the error names the point, not a file the person never wrote
+    bodies = []
+    for i, values in enumerate(points_values, start=1):
+        body = point_spec(text, spec.name, {**set_values, **values})
+        load_spec_text(body, source=f"{spec.name} rendered for point {i} ({label(values)})", base_dir=folder)
+        bodies.append(body)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "template.yaml").write_text(text, encoding="utf-8")  # what the app would be saved from (resume)
     points: list[Point] = []
     runs: dict[str, int] = {}
-    for i, values in enumerate(points_values, start=1):
-        body = point_spec(text, spec.name, {**set_values, **values})
+    for i, (values, body) in enumerate(zip(points_values, bodies, strict=True), start=1):
         path = folder / f"p{i}-{spec.name}"
         path.write_text(body, encoding="utf-8")
-        load_spec_file(path)  # the rendered point must be a valid spec before anything is submitted
         tag = None
         if repeat > 1 and seed_key is None:  # the same values N times: name each run, not "(defaults)" N times
             k = runs[label(values)] = runs.get(label(values), 0) + 1

@@ -72,8 +72,23 @@ def parse_sweeps(items: Iterable[str], terms: SweepTerms = CLI_TERMS) -> dict[st
             raise UsageError(f"--sweep {item!r}: write KEY=V1,V2[,…], e.g. --sweep lr=1e-3,3e-4")
         if key in out:
             raise UsageError(f"{terms.key(key)} is given twice; list all its values once: {terms.sweep(key, 'V1,V2')}")
+        _no_secret(key, values, terms)
         out[key] = _distinct(key, values, terms)
     return out
+
+
+def _no_secret(key: str, texts: list[str], terms: SweepTerms) -> None:
+    """A swept value is written into each point's spec, which RunShepherd keeps (as `--set` would): a secret among
+    them is refused before any point's spec is written (it was written to disk, then refused naming that file)."""
+    from runshepherd.spec.secrets import INSTEAD, kinds_in
+
+    for n, text in enumerate(texts, start=1):
+        if kinds := kinds_in(text):
+            raise UsageError(
+                f"{terms.key(key)}: value {n} is a secret ({', '.join(kinds)}) and would be written into the specs "
+                f"RunShepherd keeps — leave it out of the sweep and give the job the secret outside the spec "
+                f"({INSTEAD})"
+            )
 
 
 def _distinct(key: str, texts: list[str], terms: SweepTerms = CLI_TERMS) -> list[Any]:
