@@ -83,6 +83,19 @@ ROWS: tuple[ExceptionClass, ...] = (
         " https://huggingface.co/gpt2/resolve/main/missing.bin.",
         _HF_ERRORS,
     ),
+    ExceptionClass(
+        r"^(?:huggingface_hub\.(?:errors|utils\._errors)\.)?RepositoryNotFoundError$",
+        "file_not_found",
+        "huggingface_hub.errors.RepositoryNotFoundError: 404 Client Error. (Request ID: Root=1-6) Repository Not Found"
+        " for url: https://huggingface.co/api/models/bert-base-uncasd.",
+        _HF_ERRORS,
+    ),
+    ExceptionClass(
+        r"(?:^|\.)(?:DataFilesNotFoundError|EmptyDatasetError)$",
+        "file_not_found",
+        "datasets.data_files.EmptyDatasetError: The directory at /data/train doesn't contain any data files",
+        "https://github.com/huggingface/datasets/blob/main/src/datasets/data_files.py",
+    ),
     # -------------------------------------------------------------------------------------- permission_or_auth
     ExceptionClass(
         r"^(?:builtins\.)?PermissionError$",
@@ -135,10 +148,23 @@ ROWS: tuple[ExceptionClass, ...] = (
         _PY_EXC + "#ModuleNotFoundError",
     ),
     ExceptionClass(
-        r"^(?:importlib\.metadata\.|importlib_metadata\.)?PackageNotFoundError$",
+        r"^(?:\w+\.)*(?:importlib\.metadata\.|importlib_metadata\.)?PackageNotFoundError$",
         "missing_dependency",
         "importlib.metadata.PackageNotFoundError: No package metadata was found for bitsandbytes",
         "https://docs.python.org/3/library/importlib.metadata.html#importlib.metadata.PackageNotFoundError",
+    ),
+    ExceptionClass(
+        r"^(?:conda\.exceptions\.)?PackagesNotFoundError$",
+        "missing_dependency",
+        "PackagesNotFoundError: The following packages are not available from current channels:",
+        "https://github.com/conda/conda/blob/main/conda/exceptions.py",
+    ),
+    # the JVM's: a native library a class needs is not on java.library.path
+    ExceptionClass(
+        r"^(?:java\.lang\.)?UnsatisfiedLinkError$",
+        "missing_dependency",
+        "java.lang.UnsatisfiedLinkError: no jnind4jcpu in java.library.path",
+        "https://docs.oracle.com/en/java/javase/21/docs/api/java.base/java/lang/UnsatisfiedLinkError.html",
     ),
 )
 

@@ -133,12 +133,12 @@ FAMILY = family(
     # (huggingface_hub's RepositoryNotFoundError and RevisionNotFoundError: a model or dataset id, or a revision, that
     # the Hub does not have, most often a local path that is not there read as a repo id, or a typo; datasets'
     # DataFilesNotFoundError and EmptyDatasetError: the data files or directory it was pointed at hold nothing)
-    exceptions=r"(?:^|\.)(?:FileNotFound(?:Error|Exception)|NoSuchFile(?:Exception)?|IsADirectoryError|NotADirectoryError"
-    r"|RepositoryNotFoundError|RevisionNotFoundError|DataFilesNotFoundError|EmptyDatasetError)$"
-    # ... and any library's class named for a file, path, dataset, model, checkpoint or stored object that is not
-    # there (datasets' DatasetNotFoundError, azure's ResourceNotFoundError, S3's NoSuchKey); not huggingface_hub's
+    # (the documented classes, FileNotFoundError, IsADirectoryError, huggingface_hub's and datasets' not-found errors,
+    # are rows of diagnosis/formats/exceptions.py) any library's class named for a file, path, dataset, model,
+    # checkpoint or stored object that is not there (Java's FileNotFoundException and NoSuchFileException, datasets'
+    # DatasetNotFoundError, azure's ResourceNotFoundError, S3's NoSuchKey); not huggingface_hub's
     # LocalEntryNotFoundError, which is the Hub unreachable with nothing cached (network_download)
-    r"|(?:^|\.)(?:(?:File|Path|Dir(?:ectory)?|Folder|Dataset|Model|Repo(?:sitory)?|Blob|Object|Bucket|Entry|Resource"
+    exceptions=r"(?:^|\.)(?:(?:File|Path|Dir(?:ectory)?|Folder|Dataset|Model|Repo(?:sitory)?|Blob|Object|Bucket|Entry|Resource"
     r"|Checkpoint|Ckpt|Weights?)NotFound|NoSuch(?:File|Key|Bucket|Object|Path|Directory))(?:Error|Exception)?$",
     patterns=(
         pat(r"FileNotFoundError\b.*?(?:: '(?P<path>[^']+)')?$", 0.86),

@@ -634,9 +634,8 @@ FAMILY = family(
         FunctionRule("model_type_unknown", _model_type_unknown),
     ),
     fixer=fix_dependency,
-    # (the JVM's UnsatisfiedLinkError: a native library a class needs is not on java.library.path,
-    # https://docs.oracle.com/en/java/javase/21/docs/api/java.base/java/lang/UnsatisfiedLinkError.html)
-    exceptions=r"^(?:\w+\.)*(?:ModuleNotFoundError|PackageNotFoundError|DistributionNotFound|UnsatisfiedLinkError)$",
+    # (its exception classes, ModuleNotFoundError, PackageNotFoundError, UnsatisfiedLinkError…, are rows of the
+    # documented table, diagnosis/formats/exceptions.py)
     # a traceback that ends (or is cut off) inside a library's check of the packages it needs: transformers'
     # require_version/require_version_core (transformers/utils/versions.py), dep_version_check
     # (transformers/dependency_versions_check.py), requires_backends (transformers/utils/import_utils.py),
