@@ -9,6 +9,7 @@ prompt withdraws its question, and no node submits, resubmits, applies a fix or 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -22,6 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from runshepherd.backends.base import Backend
 
 SESSION_MARKS = "canceled"
+WORKFLOW_CLAIMS = "workflows"  # under SESSION_MARKS: one empty file per workflow the person's cancel reached
 # the follow-ups after a completed workflow: a cancel while one waits ends the session CANCELED, nothing downloaded
 # or saved (the workflow itself already ended: nothing of it to cancel)
 FOLLOW_UP_QUESTIONS = frozenset({"download", "save_app"})
@@ -160,11 +162,39 @@ def cancel(backend: Backend, state_dir: Path, t: CancelTarget, *, via: str, appr
     told = f"session {t.session} canceled: " + (f"its question ({t.kind}) is withdrawn; {after}" if t.kind else after)
     if t.workflow and not t.live and t.kind in FOLLOW_UP_QUESTIONS:  # what was canceled when the workflow is named
         told += f" (its workflow {t.workflow} had already ended; its outputs stay where they are)"
-    if t.live and t.workflow:
-        backend.cancel(t.workflow)
-        audit(state_dir, "cancel", approved_by=approved_by, session=t.session, workflow=t.workflow, via=via)
+    if t.live and t.workflow:  # by this call, or by the session itself that saw the mark first: one cancel either way
+        cancel_once(backend, state_dir, t.workflow, approved_by=approved_by, via=via, session=t.session)
         told += f"\n  cancel requested for {t.workflow}"
     return told
+
+
+def cancel_once(
+    backend: Backend,
+    state_dir: Path,
+    workflow_id: str,
+    *,
+    approved_by: str,
+    via: str,
+    session: str | None = None,
+    **details: Any,
+) -> bool:
+    """The scheduler's cancel of a workflow the person's cancel reached, made and audited once whoever gets there
+    first: the door after writing the mark, or the session that saw the mark in between (`sweep.cancel.cancel_own`).
+    Both did it before, so one cancel left two `cancel` audit lines. The first to create the workflow's claim file
+    cancels; True when this call did. A cancel the scheduler refused leaves no claim (it raises, as before)."""
+    claim = Path(state_dir) / SESSION_MARKS / WORKFLOW_CLAIMS / workflow_id
+    claim.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.close(os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        return False
+    try:
+        backend.cancel(workflow_id)
+    except BaseException:
+        claim.unlink(missing_ok=True)
+        raise
+    audit(state_dir, "cancel", approved_by=approved_by, session=session, workflow=workflow_id, via=via, **details)
+    return True
 
 
 def withdrawn(why: str) -> str:

@@ -106,7 +106,9 @@ def monitor(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
             from runshepherd.sweep.cancel import cancel_own
 
             halting = True
-            cancel_own(deps.backend, deps.state_dir, deps.session_id, wid, why)
+            point = state.get("sweep_point")
+            sweep = point["sweep"] if point else None
+            cancel_own(deps.backend, deps.state_dir, deps.session_id, wid, why, sweep)
         changed = ws.status.value != prev_status
         if changed:
             text = _transition_text(prev_status, ws)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from runshepherd.audit import record as audit
 from runshepherd.backends.base import Status
-from runshepherd.cancel_mark import read_mark, reason, session_halted, write_mark
+from runshepherd.cancel_mark import cancel_once, read_mark, reason, session_halted, session_mark_path, write_mark
 
 if TYPE_CHECKING:  # pragma: no cover
     from runshepherd.backends.base import Backend
@@ -96,20 +96,31 @@ def cancel_sweep(
     for p, wid, status in before:
         live = wid is not None and not Status(status).terminal()
         if wid is not None and live and not backend.query(wid).status.terminal():  # else its point already did
-            backend.cancel(wid)
-            audit(state_dir, "cancel", approved_by=approved_by, session=p["session"], workflow=wid, via=via, sweep=sid)
+            cancel_once(backend, state_dir, wid, approved_by=approved_by, via=via, session=p["session"], sweep=sid)
         out.append(PointCancel(p["index"], p["point"], p["session"], wid, status, live))
     return out
 
 
-def cancel_own(backend: Backend, state_dir: Path, session: str, workflow_id: str, why: str) -> None:
-    """A session cancels the workflow it submitted in the instant before the person's cancel of its sweep or of
-    itself (audited; ``why`` says which); one the cancel command already reached (the sweep's shared poll may not
-    show it yet) is left alone."""
+def cancel_own(
+    backend: Backend, state_dir: Path, session: str, workflow_id: str, why: str, sweep: str | None = None
+) -> None:
+    """A session cancels the workflow it submitted when it sees the person's cancel of its sweep or of itself
+    (``why`` says which) before the door does (a workflow submitted in the instant before the mark, or a door still
+    on its way): one cancel and one audit line between them (`cancel_once`), recorded as the door would (who, via
+    which door, from the mark). One the cancel already reached (the shared poll may not show it yet) is left alone."""
     if backend.query(workflow_id).status.terminal():
         return
-    backend.cancel(workflow_id)
-    audit(state_dir, "cancel", approved_by="person (their cancel)", session=session, workflow=workflow_id, via=why)
+    swept = canceled(state_dir, sweep) if sweep else None
+    mark = swept or read_mark(session_mark_path(state_dir, session)) or {}
+    cancel_once(
+        backend,
+        state_dir,
+        workflow_id,
+        approved_by=str(mark.get("approved_by") or "person (their cancel)"),
+        via=str(mark.get("via") or why),
+        session=session,
+        **({"sweep": sweep} if swept else {}),
+    )
 
 
 def summary(points: list[PointCancel]) -> dict[str, Any]:
