@@ -432,6 +432,14 @@ class CheapLogs(Protocol):
 
 
 @runtime_checkable
+class ForeignJobs(Protocol):
+    """Optional capability: a job submitted outside RunShepherd (plain sbatch) is followed with no workflow spec;
+    what the scheduler says it runs and where its output goes stands in for one (`explain`)."""
+
+    def description(self, workflow_id: str) -> str | None: ...
+
+
+@runtime_checkable
 class TaskPlacement(Protocol):
     """Optional capability: whether tasks run straight on a machine (the person's own, a cluster node) rather than
     each in its own container image. A fix that installs system packages would change that machine, so there the

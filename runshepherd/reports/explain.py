@@ -80,7 +80,30 @@ def explain_workflow(backend: Any, workflow_id: str) -> Explanation:
     a run submitted with `--set epochs=7 --set lr=0.3` was explained as running `--epochs 3 --lr 0.5`."""
     notes = [n for p in backend.pools() for n in p.notes]
     template = backend.spec(workflow_id, template=True)  # explain_spec redacts what it shows
+    if not template.strip():  # a job submitted outside RunShepherd: there is no spec; before, "0 task(s)"
+        return _explain_foreign(backend, workflow_id, notes)
     return explain_spec(template, workflow_id=workflow_id, backend_notes=notes, ran=backend.spec(workflow_id))
+
+
+def _explain_foreign(backend: Any, workflow_id: str, notes: list[str]) -> Explanation:
+    """What the scheduler says of a job RunShepherd did not write: its tasks, its command and output file when the
+    backend knows them (`ForeignJobs`); what it runs inside is unknown, and said to be."""
+    from runshepherd.backends.base import ForeignJobs
+    from runshepherd.logs import redact
+
+    ws = backend.query(workflow_id)
+    about = backend.description(workflow_id) if isinstance(backend, ForeignJobs) else None
+    said = [ln.lstrip("# ").strip() for ln in (about or "").splitlines() if ln.strip()]
+    command = next((ln.removeprefix("command: ") for ln in said if ln.startswith("command: ")), None)
+    runs = f"{command} (its contents are not read here)" if command else "unknown (submitted outside RunShepherd)"
+    tasks = [TaskExplanation(name=t.name, image="none (runs on the node)", runs=redact(runs)[0]) for t in ws.tasks]
+    lines = [f"{workflow_id}: {len(tasks)} task(s), submitted outside RunShepherd — there is no workflow spec"]
+    lines += [f"- {t.name}: runs `{t.runs}`" for t in tasks]
+    lines += [f"  {ln}" for ln in said if ln.startswith("output: ")]
+    lines += [f"note: {n}" for n in notes]
+    return Explanation(
+        workflow_id=workflow_id, name=ws.name, tasks=tasks, notes=notes, text=redact("\n".join(lines))[0]
+    )
 
 
 def explain_spec(

@@ -493,6 +493,12 @@ class SlurmBackend:
             return ""  # a job from plain sbatch has no workflow spec (its description is in `explain`)
         return (wf.template_path if template else wf.spec_path).read_text(encoding="utf-8")
 
+    def description(self, workflow_id: str) -> str | None:
+        """A plain sbatch job's command and output file, as Slurm reported them when it was first followed."""
+        wf = self._dir(workflow_id)
+        path = wf.root / "description.txt"
+        return path.read_text(encoding="utf-8") if wf.read_slurm_record().foreign and path.is_file() else None
+
     def cancel(self, workflow_id: str) -> None:
         """scancel every unfinished job of the workflow (one call), then wait (bounded) until Slurm agrees."""
         wf = self._dir(workflow_id)
