@@ -413,6 +413,34 @@ def elided(text: str, rnd: random.Random) -> str:
     return _join(lines, text)
 
 
+_FIRST_ATTEMPTS = [
+    [
+        "$ python train.py",
+        "Traceback (most recent call last):",
+        '  File "train.py", line 3, in <module>',
+        "    import wandb",
+        "ModuleNotFoundError: No module named 'wandb'",
+        "$ pip install wandb",
+        "Successfully installed wandb-0.16.6",
+        "$ python train.py",
+    ],
+    [
+        ">>> main(args)",
+        "Traceback (most recent call last):",
+        '  File "<stdin>", line 1, in <module>',
+        "NameError: name 'main' is not defined",
+        ">>> from train import main",
+        ">>> main(args)",
+    ],
+]
+
+
+def attempts(text: str, rnd: random.Random) -> str:
+    """Several attempts in one paste: a first run's error, the command that fixed it, the run again (the log): the
+    question is the last attempt, so its label is the log's."""
+    return _join([*rnd.choice(_FIRST_ATTEMPTS), *_lines(text)], text)
+
+
 LAYOUTS: dict[str, Layout] = {
     "bold": bold,
     "italics": italics,
@@ -443,6 +471,7 @@ LAYOUTS: dict[str, Layout] = {
     "command": command,
     "powershell": powershell,
     "elided": elided,
+    "attempts": attempts,
 }
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from runshepherd.diagnosis import formats
-from runshepherd.diagnosis.paste import asides, unjson, unpaste, unpopup, unrecord
+from runshepherd.diagnosis.paste import asides, superseded, unjson, unpaste, unpopup, unrecord
 from runshepherd.diagnosis.prefilter import Alternatives, AnyGate, Gated, fold, prefilter_enabled
 from runshepherd.diagnosis.severity import is_error_record, is_info_record
 
@@ -382,6 +382,11 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
     raw_lines, cleaned = unpopup(raw_lines, unpaste(decoded))  # a debugger's popup in Python's traceback order
     raw_lines, cleaned = unrecord(raw_lines, cleaned)  # PowerShell's error record around a program's stderr
     aside = asides(cleaned)  # the person's lines in a paste: a typed command, an elision, their own sentence
+    past = superseded(cleaned, aside)  # a first attempt the person ran again: not the log they ask about
+    if past:
+        raw_lines = raw_lines[: past.start] + raw_lines[past.stop :]
+        cleaned = cleaned[: past.start] + cleaned[past.stop :]
+        aside = aside[: past.start] + aside[past.stop :]
     for i, (raw, clean) in enumerate(zip(raw_lines, cleaned, strict=True)):
         text = _normalised(strip_prefix(clean), cleaned, i)
         folded = fold(text)

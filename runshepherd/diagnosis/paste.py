@@ -478,10 +478,10 @@ def unrecord(raws: list[str], cleaned: list[str]) -> tuple[list[str], list[str]]
 #   idea?") or a lead-in ending in a colon that opens a paragraph, without a number, the log unindented after it
 #   ("Here is the full log:"; never a program's heading, "Average time over 10 steps:" and its items); in a non-Latin script,
 #   a line ending in a colon or a question mark, never a localised system message ("已放弃 (核心已转储)")
-_PROMPT = re.compile(
-    r"^\s*(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+:[~/][^\s$#]*[$#]|\[[\w.-]+@[\w.-]+ [^\]]*\][$#]|[\w.-]+@[\w.-]+ [~/]\S* %"
+_PROMPT = re.compile(  # at the line's start: a program's own ">>> loss: 0.6" or "    $ conda init" is indented
+    r"^(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+:[~/][^\s$#]*[$#]|\[[\w.-]+@[\w.-]+ [^\]]*\][$#]|[\w.-]+@[\w.-]+ [~/]\S* %"
     r"|\$) \S"
-    r"|^\s*(?:>>>|\.\.\.) \S|^\s*In \[\d+\]: \S|^\s*PS [A-Za-z]:\\[^>]*> \S|^\s*[A-Za-z]:\\[^>\s]*>\S"
+    r"|^(?:>>>|\.\.\.) \S|^In \[\d+\]: \S|^PS [A-Za-z]:\\[^>]*> \S|^[A-Za-z]:\\[^>\s]*>\S"
 )
 _ELISION = re.compile(r"^\s*(?:\.{3,}|…|\[(?:\.{3}|…)\]|\((?:\.{3}|…)\)|<snip>|\[snip\])\s*$", re.IGNORECASE)
 _SENTENCE = re.compile(r"^\s*[^\W\d_][\w'’ ,;\-]*(?:[.!?]+ [\w'’ ,;\-]*)*(?:[.!?]+|:)?\s*$")
@@ -507,6 +507,27 @@ def asides(lines: list[str]) -> list[bool]:
         opens = (i == 0 or not lines[i - 1].strip()) and not after[:1].isspace() and not _RULE_LINE.match(after)
         out.append(_aside(text, opens))
     return out
+
+
+def superseded(lines: list[str], aside: list[bool]) -> range:
+    """Several attempts in one paste: when the person typed the same command again, what the first run printed is
+    an attempt they went past (the error they fixed before asking); the last run is the log. The lines from the
+    first run of a command up to its last run (empty when none was typed again: a later different command,
+    ``nvidia-smi`` or ``pip list`` after the error, supersedes nothing)."""
+    typed: dict[str, int] = {}
+    start = None
+    for i, text in enumerate(lines):
+        if not aside[i]:
+            continue
+        m = _PROMPT.match(text)
+        if m is None:
+            continue
+        command = " ".join(text[m.end() - 1 :].split())
+        if command in typed:
+            start = typed[command] if start is None else min(start, typed[command])
+            end = i
+        typed.setdefault(command, i)
+    return range(0) if start is None else range(start, end)
 
 
 def _aside(text: str, opens: bool) -> bool:

@@ -166,3 +166,33 @@ def test_a_log_printed_through_powershell_keeps_its_label(case_id: str) -> None:
     pasted = LAYOUTS.apply("powershell", text, case_id)
     assert "NativeCommandError" in pasted
     assert diagnose_log_text(pasted, case_id).label == diagnose_log_text(text, case_id).label
+
+
+FIRST_ATTEMPT = """$ python train.py
+Traceback (most recent call last):
+  File "train.py", line 3, in <module>
+    import wandb
+ModuleNotFoundError: No module named 'wandb'
+$ pip install wandb
+Successfully installed wandb-0.16.6
+$ python train.py
+"""
+
+
+@pytest.mark.parametrize("case_id", ["a-0001", "f-0037", "z-0035", "b-0033"])
+def test_a_first_attempt_run_again_is_not_the_log_asked_about(case_id: str) -> None:
+    text, record = dev_case(case_id)
+    assert diagnose_log_text(FIRST_ATTEMPT + text, case_id).label == record["label"]
+    assert LAYOUTS.apply("attempts", text, case_id).endswith(text)
+
+
+def test_a_different_command_after_the_error_supersedes_nothing() -> None:
+    pasted = (
+        "$ python train.py\n" + OOM + "\n$ nvidia-smi\nNo devices were found\n$ pip list | grep torch\ntorch 2.1.0\n"
+    )
+    d = diagnose_log_text(pasted, "x")
+    assert d.label == "gpu_oom" and any("CUDA out of memory" in e for e in d.evidence)
+
+
+def test_a_programs_own_indented_prompt_marks_are_the_log() -> None:
+    assert asides(["  >>> lr: 0.010000", "    $ conda init <SHELL_NAME>"]) == [False, False]
