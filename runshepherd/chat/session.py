@@ -101,6 +101,10 @@ class ChatSession:
         choices = q.get("choices") or ["yes", "no"]
         shown = "/".join(c.upper() if c == q.get("default") else c for c in choices)
         self.say(f"? {q.get('kind')}: {q.get('text')} [{shown}]")
+        if (conf := self.rec.confirm) is not None:
+            # a run asked while the chat's own question (a cancel…) was open: the next answer goes to that one, so
+            # it is shown again last — a "yes" meant for the run's question must not cancel a run unseen
+            self.say(f"? {conf.text} [yes/NO] — still open, and answered first (the question above waits)")
 
     def _on_done(self, sid: str, values: dict[str, Any]) -> None:
         with self._print_lock:
@@ -273,13 +277,13 @@ class ChatSession:
             d.workflow_id = (snap.values.get("attempt") or {}).get("workflow_id")
             if snap.interrupts:
                 d.waiting = {i.id: i.value for i in snap.interrupts}
-                self._on_question(sid, d.question or {})
+                self._on_question(sid, d.question or {})  # the chat's open confirmation, if any, is shown after it
             elif snap.next:
                 self.say(f"continuing session {sid} where it stopped")
                 d.start(None)
             else:
                 d.values = dict(snap.values)
-        if self.rec.confirm:
+        if self.rec.confirm and not any(d.waiting for d in self.drivers.values()):
             self.say(f"? {self.rec.confirm.text} [yes/NO]")
 
     @property
