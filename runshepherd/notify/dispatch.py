@@ -50,21 +50,40 @@ class Notifier:
         if self.sent_path is None:
             return set()
         try:
-            return {line.strip() for line in self.sent_path.read_text().splitlines() if line.strip()}
+            lines = [line.strip() for line in self.sent_path.read_text().splitlines() if line.strip()]
         except FileNotFoundError:
             return set()
+        sent: set[str] = set()
+        for line in lines:  # in order: a key, then `-key` when its delivery failed in the end
+            if line.startswith("-"):
+                sent.discard(line[1:])
+            else:
+                sent.add(line)
+        return sent
 
     def _was_sent(self, fingerprint: str, target: str) -> bool:
         # a bare fingerprint is a line written before dedup was per target: it counted for every target
         return fingerprint in self._sent or _sent_key(fingerprint, target) in self._sent
 
     def _remember(self, fingerprint: str, target: str) -> None:
+        """Claimed when queued (so a second monitor does not send it too), taken back if delivery fails."""
         key = _sent_key(fingerprint, target)
         self._sent.add(key)
+        self._append(key)
+
+    def _forget(self, fingerprint: str, target: str) -> None:
+        """Every attempt failed: the target was never told, so a later monitor (or this one) tells it. Appended as
+        `-key` (appends from several monitors do not clobber each other, a rewrite could)."""
+        key = _sent_key(fingerprint, target)
+        with self._lock:
+            self._sent.discard(key)
+            self._append("-" + key)
+
+    def _append(self, line: str) -> None:
         if self.sent_path is not None:
             self.sent_path.parent.mkdir(parents=True, exist_ok=True)
             with self.sent_path.open("a", encoding="utf-8") as fh:
-                fh.write(key + "\n")
+                fh.write(line + "\n")
 
     def notify(self, note: Notification) -> bool:
         """Queue ``note`` for each target that was not told this fingerprint yet; returns at once (True if queued
@@ -116,6 +135,7 @@ class Notifier:
             self.sent.append((shown_target(ch.target), note))
             return
         self.failed.append((shown_target(ch.target), note.fingerprint, last))
+        self._forget(note.fingerprint, ch.target)
         log.error("notify %s gave up after %d attempts: %s", shown_target(ch.target), self.attempts, last)
 
 

@@ -84,6 +84,23 @@ def test_dedup_survives_a_restart_through_the_sent_file(hook_server, tmp_path: P
     assert len(hook.posts) == 1
 
 
+def test_a_target_every_attempt_failed_for_is_told_by_the_next_monitor(hook_server, tmp_path: Path) -> None:  # noqa: ANN001
+    """Before: the target was marked told when the note was queued, so once the hook was back every later monitor
+    said "not notified again: … was already told … by an earlier monitor" and it never was."""
+    hook = hook_server(fail_first=2)  # the two attempts of the first monitor fail; the hook then answers
+    sent = tmp_path / "wf-1.sent"
+    first = Notifier(parse_targets([hook.url]), sent_path=sent, attempts=2, backoff=0.01)
+    first.notify(note())
+    first.close(timeout=10)
+    assert first.failed and not first.delivered
+    again = Notifier(parse_targets([hook.url]), sent_path=sent)
+    assert again.notify(note()) is True and not again.skipped
+    again.close(timeout=10)
+    assert again.delivered and len(hook.posts) == 1
+    third = Notifier(parse_targets([hook.url]), sent_path=sent)  # told now: never twice
+    assert third.notify(note()) is False and third.skipped
+
+
 def test_slack_and_discord_urls_get_their_body_shapes() -> None:
     slack = Webhook("https://hooks.slack.com/services/T000/B000/XXX").body(note())
     discord = Webhook("https://discord.com/api/webhooks/1/abc").body(note())
