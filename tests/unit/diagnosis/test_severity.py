@@ -10,7 +10,7 @@ from runshepherd.diagnosis import diagnose_log_text
 from runshepherd.diagnosis.engine import root_reading
 from runshepherd.diagnosis.rules import Context
 from runshepherd.diagnosis.severity import severity
-from tests.unit.diagnosis.families.real import diagnose_dev
+from .families.real import diagnose_dev
 
 
 @pytest.mark.parametrize(
