@@ -441,6 +441,39 @@ def attempts(text: str, rnd: random.Random) -> str:
     return _join([*rnd.choice(_FIRST_ATTEMPTS), *_lines(text)], text)
 
 
+_POSIX_PATH = re.compile(r"(?<![\w.:/~-])/(?:[\w.+@-]+/)+[\w.+@-]*")
+
+
+def _windows_path(m: re.Match[str]) -> str:
+    path = m.group(0)
+    for posix, win in (("/home/", "C:\\Users\\"), ("/root/", "C:\\Users\\root\\"), ("/usr/", "C:\\")):
+        if path.startswith(posix):
+            path = win + path[len(posix) :]
+            break
+    else:
+        path = "C:" + path
+    return path.replace("/", "\\")
+
+
+def windows(text: str, rnd: random.Random) -> str:
+    """The same run on Windows: absolute paths (a traceback's frames, a file it could not open) with a drive and
+    backslashes (``C:\\Users\\me\\anaconda3\\lib\\site-packages\\torch\\nn\\modules\\module.py``); URLs stay."""
+    return _join([ln if "://" in ln else _POSIX_PATH.sub(_windows_path, ln) for ln in _lines(text)], text)
+
+
+def localised(text: str, rnd: random.Random) -> str:
+    """The same run on a machine set to another language: the C library's and the shell's messages ("Segmentation
+    fault", "(core dumped)", "No such file or directory", "Killed") in one locale's translation (glibc's and bash's
+    catalogues, runshepherd/diagnosis/formats/locales.py)."""
+    from runshepherd.diagnosis.formats.locales import TRANSLATIONS
+
+    locale = rnd.choice(sorted({t.locale for t in TRANSLATIONS}))
+    for t in TRANSLATIONS:
+        if t.locale == locale:
+            text = text.replace(t.english, t.text)
+    return text
+
+
 LAYOUTS: dict[str, Layout] = {
     "bold": bold,
     "italics": italics,
@@ -472,6 +505,8 @@ LAYOUTS: dict[str, Layout] = {
     "powershell": powershell,
     "elided": elided,
     "attempts": attempts,
+    "windows": windows,
+    "localised": localised,
 }
 
 

@@ -24,6 +24,8 @@ import json
 import os
 import re
 
+from runshepherd.diagnosis.formats.locales import TRANSLATIONS
+
 # ECMA-48 control sequences (colours, cursor moves) and OSC hyperlinks; and the remains of a colour code whose
 # escape character a web form dropped (``[0;31m``, ``[1m``, ``[0m``)
 _ANSI = re.compile(
@@ -267,6 +269,17 @@ _TYPOGRAPHY_CHARS = re.compile(
 )
 _DASH = re.compile("(?<=\\s)[\u2013\u2014](?=\\s|\\w)|^[\u2013\u2014](?=\\w)")
 _ENTITY = re.compile(r"&(?:lt|gt|quot|amp|apos|#\d{1,5}|#x[0-9a-fA-F]{1,4});")
+
+
+# the C library's and the shell's messages in a non-English locale, read as the English text (formats/locales.py);
+# only translations that are no English or common word ("Speicherzugriffsfehler", "Permiso denegado"; a German
+# "Abgebrochen" alone is left as it is)
+_LOCALISED = {t.text: t.english for t in TRANSLATIONS if not t.text.isascii() or " " in t.text or len(t.text) >= 12}
+_LOCALISED_RE = re.compile("|".join(re.escape(k) for k in sorted(_LOCALISED, key=len, reverse=True)))
+
+
+def _english(line: str) -> str:
+    return _LOCALISED_RE.sub(lambda m: _LOCALISED[m.group(0)], line)
 
 
 def _plain(line: str) -> str:
@@ -558,6 +571,8 @@ def unpaste(raw_lines: list[str]) -> list[str]:
         lines = [_ANSI.sub("", ln) if ("\x1b" in ln or "[" in ln) else ln for ln in lines]
     if not joined.isascii() or "&" in joined:
         lines = [_plain(ln) for ln in lines]
+    if _LOCALISED_RE.search(joined):
+        lines = [_english(ln) for ln in lines]
     if "``" in joined or "~~~" in joined or "</" in joined or "<pre" in joined or "<details" in joined:
         lines = ["" if _WRAPPER.match(ln) else ln for ln in lines]
     lines = _marks(lines)
