@@ -48,9 +48,11 @@ def parse_auto(pool: str | None) -> tuple[bool, str | None]:
     """``auto`` / ``auto:H100`` → (True, "H100"|None); anything else → (False, None)."""
     if pool is None:
         return False, None
-    head, _, tail = pool.partition(":")
+    head, colon, tail = pool.partition(":")
     if head.strip().lower() != "auto":
         return False, None
+    if colon and not tail.strip():  # a type left out after the colon is a typo, not "any GPU type"
+        raise UsageError(f"pool {pool!r}: name the GPU type after the colon (auto:H100), or use auto for any pool")
     return True, (tail.strip().upper() or None)
 
 

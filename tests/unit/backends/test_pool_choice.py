@@ -38,6 +38,9 @@ def test_gpu_types_from_pool_names() -> None:
     assert requested_gpu_type("submit to a free pool") is None
     assert parse_auto("auto:h100") == (True, "H100") and parse_auto("auto") == (True, None)
     assert parse_auto("h100-east") == (False, None)
+    # `auto:` with no type was taken as `auto` (any pool), unasked; it is a typo: say the shape
+    with pytest.raises(UsageError, match=r"pool 'auto: ': name the GPU type after the colon \(auto:H100\)"):
+        parse_auto("auto: ")
 
 
 def test_the_h100_pool_with_room_wins_and_the_full_one_is_named() -> None:
