@@ -21,8 +21,10 @@ def draft(ctx: CliContext, request: str, output: Path | None, force: bool, as_js
     check_request(request)
     if (refused := _out_of_scope(ctx, request, as_json)) is not None:
         return refused
-    if output is not None and output.exists() and not force:
-        raise UsageError(f"{output} exists; choose another -o FILE or pass --force to replace it")
+    if output is not None and (output.exists() or output.is_symlink()) and not force:
+        # a link to nowhere does not "exist", yet writing to it creates the file it points at, elsewhere
+        what = "exists" if output.exists() else f"is a link to {output.readlink()}, where the spec would be written"
+        raise UsageError(f"{output} {what}; choose another -o FILE or pass --force to replace it")
     # before: the secret was dropped from the drafted spec without a word (`HF_TOKEN=hf_…` → no HF_TOKEN at all)
     request, warning = without_secrets(request, left_out_of="the drafted spec")
     expert = make_expert(ctx.settings.expert, settings=ctx.settings)
@@ -30,6 +32,8 @@ def draft(ctx: CliContext, request: str, output: Path | None, force: bool, as_js
     if output is not None:
         try:
             output.parent.mkdir(parents=True, exist_ok=True)
+            if output.is_symlink():  # --force replaces the link itself, never the file it points at
+                output.unlink()
             output.write_text(result.text, encoding="utf-8")
         except OSError as exc:  # a folder, /proc, a read-only place: say where and what to do, not "a bug"
             raise UsageError(

@@ -10,6 +10,7 @@ from runshepherd.diagnosis import diagnose_log_text
 from runshepherd.diagnosis.engine import root_reading
 from runshepherd.diagnosis.rules import Context
 from runshepherd.diagnosis.severity import severity
+
 from .families.real import diagnose_dev
 
 
