@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from runshepherd.diagnosis import formats
+from runshepherd.diagnosis.formats.compilers import ERROR_AT_SOURCE
 from runshepherd.diagnosis.paste import asides, superseded, unjson, unpaste, unpopup, unrecord
 from runshepherd.diagnosis.prefilter import Alternatives, AnyGate, Gated, fold, prefilter_enabled
 from runshepherd.diagnosis.severity import is_error_record, is_info_record
@@ -130,11 +131,8 @@ _ERRORISH = re.compile(
     # libstdc++'s std::terminate handler, which then aborts the process (vterminate.cc: "terminate called after
     # throwing an instance of '…'", "terminate called without an active exception", "terminate called recursively")
     r"|^\s*terminate called (?:after throwing|without an active exception|recursively)\b"
-    # a compiler's diagnostic at a source position: the GNU format "file:line[:column]: error: …" (gcc, clang, ld's
-    # callers, mypy; https://www.gnu.org/prep/standards/html_node/Errors.html) and the EDG/MSVC format
-    # "file(line): error …" (nvcc, cl.exe); a CUDA or C++ extension the run builds as it goes (a JIT op) can fail so
-    r"|^\s*[^\s:()]+\.[A-Za-z]\w{0,5}(?::\d+){1,2}: (?:fatal )?error\b"
-    r"|^\s*[^\s:()]+\.[A-Za-z]\w{0,5}\(\d+(?:,\s*\d+)?\): (?:catastrophic |fatal )?error\b"
+    # a compiler's diagnostic at a source position (formats/compilers.py)
+    r"|" + ERROR_AT_SOURCE
 )
 _ERRORISH_RAW = re.compile(
     # (glog's header also when a paste bullets it, "* E0530 23:11:46.299486 1 logging.cc:43]"; SkyPilot's own

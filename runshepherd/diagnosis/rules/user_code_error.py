@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from runshepherd.diagnosis.errorblock import cause_below, chained_after, exception_type
+from runshepherd.diagnosis.formats.compilers import ERROR_AT_SOURCE_RE, NATIVE_SOURCE
 from runshepherd.diagnosis.rules.base import Context, FunctionRule, PatternRule, Signal, pat
 from runshepherd.diagnosis.rules.family import family, words
 
@@ -86,14 +87,12 @@ def _own_package_not_importable(ctx: Context) -> list[Signal]:
     return []
 
 
-# The program's own native code did not build: a compiler's diagnostic on one of its source files (GCC/Clang
-# "file:line:col: error: message", https://gcc.gnu.org/onlinedocs/gcc/Diagnostic-Message-Formatting-Options.html; nvcc's
-# and MSVC's "file(line): error …") or GNU ld's "undefined reference to `symbol'" for its own objects, then "collect2:
-# error: ld returned 1 exit status". Not when the file is a system or installed package's header (its version does
-# not fit: a dependency) nor when the log builds a Python package (pip's wheel build failing is missing_dependency's)
-_COMPILE_ERROR = re.compile(
-    r"^(?P<file>[^\s:()]+\.(?:c|cc|cpp|cxx|cu|cuh|h|hh|hpp|hxx))(?::\d+(?::\d+)?:|\(\d+\)\s*:)\s*(?:fatal )?error\b"
-    r"|^(?P<obj>[^\s:()]+\.(?:c|cc|cpp|cxx|cu|o)):\(\.text[^)]*\): undefined reference to\b"
+# The program's own native code did not build: a compiler's diagnostic on one of its source files
+# (formats/compilers.py) or GNU ld's "undefined reference to `symbol'" for its own objects, then "collect2: error: ld
+# returned 1 exit status". Not when the file is a system or installed package's header (its version does not fit: a
+# dependency) nor when the log builds a Python package (pip's wheel build failing is missing_dependency's)
+_UNDEFINED_REFERENCE = re.compile(
+    r"^(?P<obj>[^\s:()]+\.(?:c|cc|cpp|cxx|cu|o)):\(\.text[^)]*\): undefined reference to\b"
 )
 _SYSTEM_SOURCE = re.compile(
     r"^(?:/usr/|/opt/|/Library/)|[/\\](?:site|dist)-packages[/\\]|[/\\](?:include|cuda[^/\\]*|torch|third_party)[/\\]"
@@ -108,13 +107,15 @@ _PACKAGE_BUILD = re.compile(
 def _own_build_failed(ctx: Context) -> list[Signal]:
     lines = ctx.log.lines
     for ln in lines:
-        m = _COMPILE_ERROR.match(ln.text.strip())
-        if m is None or _SYSTEM_SOURCE.search(m.group("file") or m.group("obj")):
+        compiled = ERROR_AT_SOURCE_RE.match(ln.text)
+        source = compiled.group("file") if compiled and NATIVE_SOURCE.search(compiled.group("file")) else None
+        linked = _UNDEFINED_REFERENCE.match(ln.text.strip()) if source is None else None
+        source = source or (linked.group("obj") if linked else None)
+        if source is None or _SYSTEM_SOURCE.search(source):
             continue
         if any(_PACKAGE_BUILD.search(other.text) for other in lines):
             return []
-        source = m.group("file") or m.group("obj")
-        what = "the compiler rejected" if m.group("file") else "the linker found no definition for a symbol used in"
+        what = "the compiler rejected" if linked is None else "the linker found no definition for a symbol used in"
         return [
             Signal(
                 "user_code_error",
