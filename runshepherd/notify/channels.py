@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import smtplib
 import subprocess
@@ -103,8 +104,14 @@ def shown_target(target: str) -> str:
     if target.startswith(("http://", "https://")):
         parts = urlsplit(target)
         host = (parts.hostname or "") + (f":{parts.port}" if parts.port else "")
-        target = urlunsplit((parts.scheme, host, parts.path, "…" if parts.query else "", ""))
+        path = _TOKEN_SEGMENT.sub("…", parts.path)
+        target = urlunsplit((parts.scheme, host, path, "…" if parts.query else "", ""))
     return redact(target)[0]
+
+
+# A path segment that reads as a key rather than a name (16+ characters mixing letters and digits: a Teams or
+# generic webhook's token, a GUID); services put it in the path as often as in the query.
+_TOKEN_SEGMENT = re.compile(r"(?<=/)(?=[^/]*[A-Za-z])(?=[^/]*\d)[A-Za-z0-9_@.=+-]{16,}(?=/|$)")
 
 
 def channel_for(target: str, smtp: SmtpConfig | None = None) -> Channel:

@@ -186,3 +186,15 @@ def test_a_webhook_url_with_a_password_is_refused_without_showing_it() -> None:
     with pytest.raises(ConfigError, match=r"https://127.0.0.1:9/hook: a user:password in a webhook URL") as err:
         parse_targets(["https://user:s3cr3tpassw0rd@127.0.0.1:9/hook"])
     assert "s3cr3tpassw0rd" not in str(err.value)
+
+
+def test_a_webhook_token_in_the_url_path_is_not_printed() -> None:
+    """Teams and generic hooks carry their key in the path (Slack's is redacted by its own rule, a query is cut):
+    `● notified …` and the failure lines printed it whole."""
+    from runshepherd.notify.channels import shown_target
+
+    key = "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
+    teams = f"https://acme.webhook.office.com/webhookb2/1f2e3d4c-aaaa-bbbb@72f988bf-86f1/IncomingWebhook/{key}/x"
+    assert shown_target(teams) == "https://acme.webhook.office.com/webhookb2/…/IncomingWebhook/…/x"
+    assert shown_target(f"http://127.0.0.1:8080/hooks/{key}") == "http://127.0.0.1:8080/hooks/…"
+    assert shown_target("https://example.org/api/v2/run-status") == "https://example.org/api/v2/run-status"
