@@ -275,6 +275,16 @@ _ENTITY = re.compile(r"&(?:lt|gt|quot|amp|apos|#\d{1,5}|#x[0-9a-fA-F]{1,4});")
 # only translations that are no English or common word ("Speicherzugriffsfehler", "Permiso denegado"; a German
 # "Abgebrochen" alone is left as it is)
 _LOCALISED = {t.text: t.english for t in TRANSLATIONS if not t.text.isascii() or " " in t.text or len(t.text) >= 12}
+# a shell's report of a job a signal killed, "<signal> (core dumped)", whole: there a short word is the signal's
+# ("Abgebrochen (Speicherabzug geschrieben)" is "Aborted (core dumped)")
+_LOCALISED |= {
+    f"{sig.text} {core.text}": f"{sig.english} {core.english}"
+    for core in TRANSLATIONS
+    if core.english == "(core dumped)"
+    for sig in TRANSLATIONS
+    if sig.locale == core.locale
+    and sig.english in ("Segmentation fault", "Aborted", "Bus error", "Illegal instruction")
+}
 _LOCALISED_RE = re.compile("|".join(re.escape(k) for k in sorted(_LOCALISED, key=len, reverse=True)))
 
 
@@ -301,10 +311,11 @@ def _dedented(lines: list[str]) -> list[str]:
 
 def uncolumned(line: str) -> str:
     """One evidence line without a column a paste or launcher puts on every line (a compose service, a gutter, a
-    rank or pod tag, a timestamp): for reading a quoted line on its own, where no share of lines can be counted."""
+    rank or pod tag, a timestamp), with a locale's C library and shell messages in English: for reading a quoted
+    line on its own, where no share of lines can be counted."""
     for col in (_COMPOSE, *_LAUNCHER, _GUTTER):
         line = col.sub("", line, count=1)
-    return line
+    return _english(line) if _LOCALISED_RE.search(line) else line  # and in English (formats/locales.py)
 
 
 # A log that reached the paste as JSON: the whole log one JSON string (a JSON API's ``{"detail": "…\\n…"}``, a
