@@ -33,6 +33,7 @@ from runshepherd.diagnosis.rules import (
     labels_for,
     recovered,
 )
+from runshepherd.diagnosis.severity import is_info_record
 
 BAND = 0.08
 MIN_STRENGTH = 0.5  # below this (and for secondary-only evidence) a failed run is "unknown", a clean one "healthy"
@@ -168,6 +169,22 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
     return out
 
 
+def _demote_info(signals: list[Signal], ctx: Context) -> list[Signal]:
+    """A line whose own header states info or debug level (severity.py: glog's ``I``, ``INFO``, ``level=info``) is
+    the program's account of work it went on with (TensorFlow 1 logs its failed libcuda probe as ``I …
+    cuda_gpu_executor.cc:1066] failed to find libcuda.so`` and runs on the CPU): it yields to a signal of another
+    family on a line that states no level or a higher one (a scheduler's ``PBS: job killed: walltime``)."""
+    lines = ctx.log.lines
+
+    def _info(s: Signal) -> bool:
+        return 0 <= s.order < len(lines) and is_info_record(lines[s.order].text)
+
+    if not any(_info(s) for s in signals):
+        return signals
+    louder = {s.label for s in signals if not s.secondary and s.strength >= MIN_STRENGTH and not _info(s)}
+    return [replace(s, strength=s.strength - 0.1) if _info(s) and louder - {s.label} else s for s in signals]
+
+
 # lines that do not stop what printed them: a shell script's failed command (bash goes on to the next line unless
 # ``set -e``: "slurm_script: line 9: SBATCH: command not found") and a Python warning ("….py:141: UserWarning: …")
 _NON_FATAL = re.compile(r"(?:^|: )(?:line \d+: )?[\w./+-]+: command not found\b|^\S+\.py:\d+: \w*Warning: ")
@@ -268,7 +285,7 @@ def verdict(
 ) -> Diagnosis:
     """One diagnosis for one context. ``failed`` = what the status says (None = unknown, e.g. a bare log)."""
     found = collect(ctx)
-    signals = _drop_recovered(found, ctx)
+    signals = _demote_info(_drop_recovered(found, ctx), ctx)
     if allowed is not None:
         signals = [s for s in signals if s.label in allowed]
     best = choose(signals)

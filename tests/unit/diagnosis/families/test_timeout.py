@@ -159,3 +159,25 @@ def test_a_wall_clock_limit_spelled_with_a_hyphen_is_a_time_limit() -> None:
     in the program (the user_code_error reading yields to the words)."""
     log = 'Traceback (most recent call last):\n  File "run.py", line 9, in <module>\n    wait()\nRuntimeError: the job hit its wall-clock limit\n'
     assert diagnose_log_text(log).label == "timeout"
+
+
+# TensorFlow 1 logs its failed libcuda probe at glog's INFO level and runs on the CPU
+# (tensorflow/stream_executor/cuda/cuda_gpu_executor.cc; glog's line prefix: https://github.com/google/glog#log-line-prefix-format)
+_TF_PROBE = (
+    "I tensorflow/stream_executor/cuda/cuda_gpu_executor.cc:1066] failed to find libcuda.so on this system: Failed "
+    "precondition: could not dlopen DSO: libcuda.so.1; dlerror: libcuda.so.1: cannot open shared object file: No "
+    "such file or directory"
+)
+
+
+def test_an_info_level_probe_yields_to_the_schedulers_walltime_kill() -> None:
+    d, _, record = diagnose_dev("zi-0017")
+    assert (d.label, record["label"]) == ("timeout", "timeout")
+    assert any("walltime" in e for e in d.evidence)
+    log = f"{_TF_PROBE}\nUsing TensorFlow backend.\nepoch 3 done\n=>> PBS: job killed: walltime 72081 exceeded limit 72000"
+    assert diagnose_log_text(log).label == "timeout"
+
+
+def test_an_info_level_line_alone_still_names_its_family() -> None:
+    # demoted only against a louder signal of another family: alone, the probe's failure is still the reading
+    assert diagnose_log_text(_TF_PROBE).label == "cuda_driver"
