@@ -210,3 +210,22 @@ def test_a_generic_exception_that_says_the_cuda_is_too_old_for_a_feature(message
     log = 'Traceback (most recent call last):\n  File "train.py", line 3, in <module>\n    step()\n' + message + "\n"
     d = diagnose_log_text(log)
     assert d.label == "cuda_driver" and d.confidence < 0.8, d
+
+
+def test_nccls_last_error_naming_a_driver_fault_is_that_fault() -> None:
+    # PyTorch appends "\nLast error:\n" + ncclGetLastError() to an NCCL error
+    # (torch/csrc/distributed/c10d/NCCLUtils.cpp, getNcclErrorDetailStr)
+    d, _, record = diagnose_dev("zj-0021")
+    assert (d.label, record["label"]) == ("cuda_driver", "cuda_driver")
+    assert any("Driver/library version mismatch" in e for e in d.evidence)
+
+
+def test_nccls_last_error_naming_a_network_fault_stays_nccl() -> None:
+    log = (
+        "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled system error "
+        "(run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5\n"
+        "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.\n"
+        "Last error:\n"
+        "socketStartConnect: Connect to 192.168.19.14<52822> failed : No route to host\n"
+    )
+    assert diagnose_log_text(log).label == "nccl_or_distributed"
