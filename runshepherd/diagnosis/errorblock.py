@@ -326,6 +326,8 @@ class Line:
     harmless: bool = False  # the line itself says it reports no failure: not even a warning-reading rule uses it
     unpasted: str | None = field(default=None, repr=False, compare=False)  # ``raw`` without a paste's layout
     aside: bool = False  # the person's, not the program's: a typed command, an elision, their own sentence (paste.py)
+    # positive.is_progress's answer, kept once asked: the recovery checks scan the lines after each error again
+    progress: bool | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.folded:

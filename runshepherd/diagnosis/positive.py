@@ -165,8 +165,13 @@ _DOC_PROGRESS = Alternatives.of(formats.compiled("progress"))
 
 
 def is_progress(ln: Line) -> bool:
-    """The line reports the run's work going on (steps, losses, a moving bar, a documented progress line)."""
-    return bool(_PROGRESS_G.search(ln.text, ln.folded)) or _DOC_PROGRESS.found(ln.text, ln.folded)
+    """The line reports the run's work going on (steps, losses, a moving bar, a documented progress line).
+
+    Kept on the line once asked: the checks that a run went on past an error scan the lines after each candidate
+    again, which made a long log's tail cost one full regex pass per candidate."""
+    if ln.progress is None:
+        ln.progress = bool(_PROGRESS_G.search(ln.text, ln.folded)) or _DOC_PROGRESS.found(ln.text, ln.folded)
+    return ln.progress
 
 
 # a summary of the work done that the emitter prints as the loop ends, also when it ends by an exception (detectron2's
