@@ -26,8 +26,14 @@ With ``--one-line MB`` a job prints ONE line of MB megabytes with the root error
 WF --raw`` (the line cut at ``RAW_LINE_BYTES``: bytes out, seconds, peak RSS) and ``orchestrate diagnose --log`` of
 the same line saved to a file (its verdict must name the error), against GNU ``wc -l`` reading the whole task log.
 
+With ``--retry-lines MB`` a log file of MB megabytes holds its root error (a missing module) in its first lines and
+then nothing but a client's distinct retry warnings: ``orchestrate diagnose --log`` of it (seconds, peak RSS, the
+verdict) against a Python loop that searches each of the same file's lines with one regex, in the same run. Every warning is a candidate the recovery
+checks look past, which once cost a regex pass over the tail per candidate.
+
     python benchmarks/bench_logs.py --raw 100
     python benchmarks/bench_logs.py --one-line 50
+    python benchmarks/bench_logs.py --retry-lines 100
 """
 
 from __future__ import annotations
@@ -479,6 +485,53 @@ def measure_one_line(size_mb: float, tmp: Path) -> bool:
     return ok
 
 
+RETRY_ROOT = 'Traceback (most recent call last):\n  File "train.py", line 3, in <module>\n    import foo\n' + (
+    "ModuleNotFoundError: No module named 'foo'\n"
+)
+
+
+def measure_retry_lines(size_mb: float, tmp: Path) -> bool:
+    """`diagnose --log` of a ``size_mb`` log whose root error is at its start and whose rest is retry warnings."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RUNSHEPHERD_")}
+    env.update(RUNSHEPHERD_STATE_DIR=str(tmp / "state"), HOME=str(tmp))
+    log = tmp / "retry.log"
+    with log.open("w") as f:
+        f.write(RETRY_ROOT)
+        i = 0
+        while f.tell() < size_mb * 1e6:
+            f.write(
+                f"2024-01-01 10:00:{i % 60:02d} WARNING Retrying (Retry(total=4, connect=None, read=None)) after "
+                f"connection broken by 'NewConnectionError' attempt {i}\n"
+            )
+            i += 1
+    orch = _orchestrate()
+    # the floor of any reader that looks at every line once: decode it and search it with one regex
+    loop = [
+        sys.executable,
+        "-c",
+        f"import re; r = re.compile(r'(?i)error|traceback'); "
+        f"n = sum(1 for ln in open({str(log)!r}, encoding='utf-8', errors='replace') if r.search(ln))",
+    ]
+    print(f"\nretry lines ({log.stat().st_size / 1e6:.0f} MB, the root error in the first lines)")
+    print(f"{'command':>22} {'seconds':>8} {'RSS MB':>7}")
+    rows = {}
+    for name, cmd in (
+        ("one regex per line", loop),
+        ("diagnose --log", [*orch, "diagnose", "--log", str(log), "--json"]),
+    ):
+        out, seconds, rss = _timed(cmd, env)
+        rows[name] = (out, seconds, rss)
+        print(f"{name:>22} {seconds:8.2f} {rss:7.0f}")
+    verdict = json.loads(rows["diagnose --log"][0])
+    ratio = rows["diagnose --log"][1] / max(rows["one regex per line"][1], 1e-3)
+    ok = verdict.get("label") == "missing_dependency" and ratio <= 10 and rows["diagnose --log"][2] <= 300
+    print(f"  verdict: {verdict.get('label')}; diagnose / one regex per line = {ratio:.1f}x")
+    print(
+        f"  {'PASS' if ok else 'MISS'}  the verdict names missing_dependency, within 10x one regex per line, under 300 MB"
+    )
+    return ok
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--big", action="store_true", help="add the 1 GB logs (a few minutes to generate)")
@@ -513,7 +566,17 @@ def main() -> int:
         metavar="MB",
         help="only measure `logs --raw` and `diagnose --log` of ONE line of MB megabytes (root error at its start)",
     )
+    parser.add_argument(
+        "--retry-lines",
+        type=float,
+        default=None,
+        metavar="MB",
+        help="only measure `diagnose --log` of an MB-megabyte log: root error first, then retry warnings",
+    )
     args = parser.parse_args()
+    if args.retry_lines is not None:
+        with tempfile.TemporaryDirectory(prefix="bench-logs-retry-") as tmp:
+            return 0 if measure_retry_lines(args.retry_lines, Path(tmp)) else 1
     if args.one_line is not None:
         with tempfile.TemporaryDirectory(prefix="bench-logs-one-line-") as tmp:
             return 0 if measure_one_line(args.one_line, Path(tmp)) else 1
