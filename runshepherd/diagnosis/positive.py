@@ -133,7 +133,7 @@ _PROGRESS = re.compile(
     r"|\b(?:throughput|latency|MFU|TFLOPs?)\b[^\n\d]{0,24}[:=]\s*\d"  # a benchmark's or a trainer's speed report
     # throughput and timing the other way round (``examples/sec: 14.6``, ``Tokens/s/GPU: 8678``), step-time profiles
     r"|\b(?:tokens|samples|examples|images|img|sequences|seqs|it|iters?|global_step|steps?|TFLOP)/s(?:ec)?(?:/GPU)?\s*[:=]\s*\d"
-    r"|\b(?:iter(?:ation)?|step|batch) time\s*[:=]\s*\d|\bover \d+ (?:steps|iterations|batches|epochs)\b"
+    r"|\b(?:iter(?:ation)?|step|batch|epoch) time(?:\s*\((?:s|sec|ms)\))?\s*[:=]\s*\d|\bover \d+ (?:steps|iterations|batches|epochs)\b"
     # evaluation metrics with a value (``val_top1: 0.346``, ``bleu = 27.1``)
     r"|(?:^|[\s_/-])(?:top-?\d+|f1|bleu|rouge-?\w*|auc|iou|wer|cer|mae|mse|rmse|map(?:@[\d.:]+)?)\s*[:=]\s*-?\d*\.\d+"
     r"|\b(?:train_|val_|eval_|valid_|test_)?loss(?:es)?\b['\"]?\s*[:=]?\s*-?\d+\.\d+"

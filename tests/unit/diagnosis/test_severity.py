@@ -145,3 +145,17 @@ def test_the_same_words_at_error_level_are_still_read() -> None:
 def test_real_vllm_server_with_debug_not_found_records_is_healthy() -> None:
     d, _, record = diagnose_dev("zl-0011")
     assert record["label"] == "healthy" and d.label == "healthy"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # DGL's distributed GraphSAGE example prints each epoch's time per partition (examples/pytorch/graphsage/dist/
+        # train_dist.py: "Part {}, Epoch Time(s): {:.4f}, sample+data_copy: …")
+        "Part 7, Epoch Time(s): 20.8654, sample+data_copy: 3.0675, forward: 3.5795, backward: 10.0897",
+        "epoch time: 12.5",
+    ],
+)
+def test_an_epoch_timing_report_is_progress(line: str) -> None:
+    d = diagnose_log_text("\n".join(line.replace("20.8654", f"20.86{i}") for i in range(3)))
+    assert d.label == "healthy"
