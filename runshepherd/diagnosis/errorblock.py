@@ -17,7 +17,7 @@ from runshepherd.diagnosis import formats
 from runshepherd.diagnosis.formats.compilers import ERROR_AT_SOURCE
 from runshepherd.diagnosis.paste import asides, superseded, unjson, unpaste, unpopup, unrecord
 from runshepherd.diagnosis.prefilter import Alternatives, AnyGate, Gated, fold, prefilter_enabled
-from runshepherd.diagnosis.severity import is_debug_record, is_error_record, is_info_record
+from runshepherd.diagnosis.severity import is_error_record, is_info_record
 
 # Prefixes, applied repeatedly: ISO/OSMO/bracketed timestamps, [task][osmo], [rank0]:, "0: ", glog "E0509 12:00:00.1 12 f.cc:3]".
 _PREFIXES = [
@@ -410,9 +410,7 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
             text.startswith("Exception in thread") and _tracker_thread(cleaned, i)
         ):
             ignored = True
-        # a debug-level record is the program's trace of what it looked at, never its report of a failure (vLLM's
-        # "[DEBUG] … No customer script … function found: HandlerFileNotFoundError" while it resolves optional hooks)
-        harmless = bool(_HARMLESS_G.search(text, folded)) or is_debug_record(clean)
+        harmless = bool(_HARMLESS_G.search(text, folded))
         lines.append(
             Line(
                 i,

@@ -125,15 +125,6 @@ def is_error_record(line: str) -> bool:
     return bool(_ERROR_GATE.search(line, 0, 240)) and severity(line) == "error"
 
 
-# every debug level severity() reads holds one of these (glog's ``D``/``V`` letters and bracketed ``[D]`` too)
-_DEBUG_GATE = re.compile(r"(?i:debug|trace|verbose)|(?<![A-Za-z])[DV](?![a-z])")
-
-
-def is_debug_record(line: str) -> bool:
-    """The line's header states debug level (``[DEBUG]``, ``DEBUG:root:``, ``level=debug``, ``TRACE``)."""
-    return bool(_DEBUG_GATE.search(line, 0, 240)) and severity(line) == "debug"
-
-
 def is_info_record(line: str) -> bool:
     """The line's header states info or debug level: the program's own account of normal work."""
     return severity(line) in ("debug", "info")

@@ -123,30 +123,6 @@ def test_an_info_record_the_run_went_on_past_is_no_error_at_all() -> None:
     assert d.label == "healthy" and d.confidence == 0.8 and "printed an error" not in d.explanation
 
 
-# vLLM's SageMaker hook lookup logs at DEBUG level what it did not find, then serves (model_hosting_container_standards'
-# handler_resolver.py: "No customer script %s function found: %s"): a debug record is a trace, not a failure report
-_DEBUG_NOT_FOUND = (
-    "(APIServer pid=229492) [DEBUG] model_hosting_container_standards - handler_resolver.py:71: No customer script "
-    "custom_sagemaker_ping_handler function found: HandlerFileNotFoundError"
-)
-
-
-def test_a_debug_record_is_never_failure_evidence() -> None:
-    steps = "\n".join(f"2021-01-10 12:59:0{i},000 - trainer - INFO - step {i} loss 0.{9 - i}1" for i in range(4))
-    d = diagnose_log_text(f"{_DEBUG_NOT_FOUND}\n{steps}")
-    assert d.label == "healthy" and not any("HandlerFileNotFoundError" in e for e in d.evidence)
-
-
-def test_the_same_words_at_error_level_are_still_read() -> None:
-    d = diagnose_log_text(_DEBUG_NOT_FOUND.replace("[DEBUG]", "[ERROR]"))
-    assert d.label != "healthy"
-
-
-def test_real_vllm_server_with_debug_not_found_records_is_healthy() -> None:
-    d, _, record = diagnose_dev("zl-0011")
-    assert record["label"] == "healthy" and d.label == "healthy"
-
-
 @pytest.mark.parametrize(
     "line",
     [
