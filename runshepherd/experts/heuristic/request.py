@@ -244,6 +244,10 @@ PLAUSIBLE_MAX: dict[str, float] = {
 }
 
 
+# a number followed by another setting's word is that setting's ("epochs 64 batch size", "steps 2 gpus")
+_UNIT_AFTER = re.compile(r"\s*(?:[A-Za-z]+\s+)?(?:epochs?|steps|batch|gpus?|cpus?|cores?|x)\b", re.I)
+
+
 def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
     t = " " + text.strip() + " "
     got: dict[str, object] = {}
@@ -252,13 +256,25 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
     unusable: list[str] = []
     implausible: list[str] = []
 
-    def said(key: str, m: re.Match[str] | None, need: str) -> None:
+    def said(key: str, m: re.Match[str] | None, need: str, *patterns: str) -> None:
         """Keep what was said as the number it is, or name it as unusable: never the digits after a sign, a
         point or an exponent ("-3 epochs" was epochs=3, "1e9 epochs" epochs=9). ``need``: a count of at least 1,
-        a count (0 too) or a rate (above 0)."""
+        a count (0 too) or a rate (above 0). ``patterns``: every wording of the setting, so that one said twice
+        with two values ("lr=0.1 … lr=0.2") is asked about rather than the first one taken unasked."""
         if m is None:
             return
         typed = m.group(1)
+        found = sorted(
+            (h.start(1), h.group(1))
+            for pat in patterns
+            for h in re.finditer(pat, t, re.I)
+            # "3 epochs 64 batch size": the 64 is the batch size's; "--epochs 2" is a flag the script gets as given
+            if not _UNIT_AFTER.match(t, h.end()) and not t[: h.start()].endswith(("-", "_"))
+        )
+        if len({float(v.replace(",", "")) for _, v in found}) > 1:
+            shown = " and ".join(dict.fromkeys(v for _, v in found))
+            unusable.append(f"{key.replace('_', ' ')} said twice with different values ({shown}): say it once")
+            return
         value = float(typed.replace(",", ""))
         fits = {"of at least 1": value >= 1, "of 0 or more": value >= 0, "above 0": value > 0}[need]
         whole = need != "above 0"
@@ -275,12 +291,18 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
                 f"it is planned as you said it — check the value before you submit"
             )
 
-    said("epochs", _first(_SAID + r"\s*epochs?\b", t) or _first(r"\bepochs?\s*[=:]?\s*" + _SAID, t), "of at least 1")
-    steps = _first(_SAID + r"\s*(?:training\s+)?steps\b", t)
-    said("steps", steps or _first(r"\b(?:max[_ ])?steps\s*[=:]?\s*" + _SAID, t), "of at least 1")
-    said("lr", _first(r"\b(?:lr|learning[\s_-]*rate)\s*(?:of|=|:)?\s*" + _SAID, t), "above 0")
-    batch = _first(r"\bbatch[\s_-]*(?:size)?\s*(?:of|=|:)?\s*" + _SAID, t)
-    said("batch_size", batch or _first(_SAID + r"\s*batch[\s_-]*size", t), "of at least 1")
+    for key, need, *patterns in (
+        ("epochs", "of at least 1", _SAID + r"\s*epochs?\b", r"\bepochs?\s*[=:]?\s*" + _SAID),
+        ("steps", "of at least 1", _SAID + r"\s*(?:training\s+)?steps\b", r"\b(?:max[_ ])?steps\s*[=:]?\s*" + _SAID),
+        ("lr", "above 0", r"\b(?:lr|learning[\s_-]*rate)\s*(?:of|=|:)?\s*" + _SAID),
+        (
+            "batch_size",
+            "of at least 1",
+            r"\bbatch[\s_-]*(?:size)?\s*(?:of|=|:)?\s*" + _SAID,
+            _SAID + r"\s*batch[\s_-]*size",
+        ),
+    ):
+        said(key, next((m for pat in patterns if (m := _first(pat, t))), None), need, *patterns)
     if m := _first(_SAID + r"\s*(?:x\s*)?(?:[A-Za-z0-9]+\s+)?gpus?\b", t) or _first(r"\bgpus?\s*[=:]\s*" + _SAID, t):
         said("gpus", m, "of 0 or more")
     elif _first(r"\b(?:on|with|using)\s+(?:a|one)\s+gpu\b", t):
