@@ -285,8 +285,7 @@ def _setting_error(
         else:
             todo = f"setting {field!r}: {msg} — fix the value or unset {var}"
         return ConfigError(f"environment variable {var}={redact_line(_shown(str(environ.get(var, ''))))}: {todo}")
-    in_file = file is not None and _has(file_data, loc)
-    where = str(file) if in_file else "configuration"
+    where = _where(loc, {}, file, file_data) if file is not None else "configuration"
     if err["type"] == "extra_forbidden":  # the name is what is wrong: its value is never shown (`smtp: password: …`)
         known = ", ".join(_field_names(loc[:-1]))
         return ConfigError(f"{where}: there is no setting {field!r} — remove it or use one of: {known}")
@@ -348,6 +347,10 @@ def _key_line(path: Path, loc: tuple[str, ...]) -> int | None:
         return None
     line = None
     for part in loc:
+        if isinstance(node, yaml.SequenceNode) and part.isdigit() and int(part) < len(node.value):
+            node = node.value[int(part)]  # a list item: its own line (`- 5`)
+            line = node.start_mark.line + 1
+            continue
         if not isinstance(node, yaml.MappingNode):
             return None
         match = next(((k, v) for k, v in node.value if getattr(k, "value", None) == part), None)
@@ -363,9 +366,12 @@ def _shown(value: str, limit: int = 200) -> str:
 
 def _has(data: Any, loc: tuple[str, ...]) -> bool:
     for part in loc:
-        if not isinstance(data, dict) or part not in data:
+        if isinstance(data, list) and part.isdigit() and int(part) < len(data):
+            data = data[int(part)]
+        elif isinstance(data, dict) and part in data:
+            data = data[part]
+        else:
             return False
-        data = data[part]
     return True
 
 

@@ -144,4 +144,21 @@ def test_a_bad_value_in_the_default_user_file_names_that_file(home: Path, capsys
     cfg.parent.mkdir(parents=True)
     cfg.write_text("cadence: {short: -2}\n")
     assert main(["sessions"]) == 2
-    assert f"{cfg}: setting 'cadence.short': Input should be greater than 0 (got -2)" in capsys.readouterr().err
+    assert f"{cfg}:1: setting 'cadence.short': Input should be greater than 0 (got -2)" in capsys.readouterr().err
+
+
+def test_a_value_of_the_wrong_type_names_the_file_line_it_is_on(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Before: `c.yaml: setting 'logs.tail_lines': …` — no line, so a long config had to be searched by hand."""
+    cfg = home / "c.yaml"
+    cfg.write_text("backends:\n  local: {}\nlogs:\n  tail_lines: lots\n")
+    assert main(["list", "--config", str(cfg)]) == 2
+    err = capsys.readouterr().err
+    assert f"{cfg}:4: setting 'logs.tail_lines'" in err and "(got 'lots')" in err
+
+
+def test_a_bad_list_item_names_its_own_line(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Before: an item of a list was 'configuration: setting …', as if the file had not said it."""
+    cfg = home / "c.yaml"
+    cfg.write_text("notify:\n  - desktop\n  - 7\n")
+    assert main(["list", "--config", str(cfg)]) == 2
+    assert f"{cfg}:3: setting 'notify.1': Input should be a valid string (got 7)" in capsys.readouterr().err
