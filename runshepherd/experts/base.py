@@ -104,3 +104,15 @@ def make_expert(
         patterns=settings.logs.redaction_patterns,
         pools=pools,
     )
+
+
+def draft_for(expert: WorkflowExpert, request: str, *, cwd: Path) -> Draft:
+    """The one way a request reaches an expert (the plan step and `orchestrate draft`): the parts of it that read
+    as shell commands are cut out first (`request_shell`), so nothing of them runs or names the workflow, and the
+    draft's notes say which parts were not used and why."""
+    from runshepherd.request_shell import not_used_notes, split_shell
+
+    clean, cut = split_shell(request)
+    draft = expert.draft_spec(clean, cwd=cwd)
+    draft.notes = [*not_used_notes(cut), *draft.notes]
+    return draft

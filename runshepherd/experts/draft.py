@@ -17,6 +17,8 @@ import yaml
 from pydantic import BaseModel, Field
 
 from runshepherd.errors import UsageError
+from runshepherd.experts.base import draft_for
+from runshepherd.request_shell import split_shell
 
 _URL = re.compile(r"\b(?:s3|gs|azure|tos|swift)://[^\s'\"<>,;)]+", re.IGNORECASE)
 _IMAGE = re.compile(r"\b((?:[a-z0-9.-]+\.[a-z]{2,}|localhost)(?::\d+)?/[a-z0-9._/-]+(?::[\w.-]+)?)", re.IGNORECASE)
@@ -186,8 +188,8 @@ def draft(request: str, expert: Any, cwd: Path) -> DraftResult:
     """The expert's draft, shaped and validated (our strict model); nothing is submitted."""
     from runshepherd.spec import load_spec_text
 
-    base = expert.draft_spec(request, cwd=cwd)
-    result = shape(base.spec_text, parse_cues(request))
+    base = draft_for(expert, request, cwd=cwd)
+    result = shape(base.spec_text, parse_cues(split_shell(request)[0]))
     base_dir = Path(base.base_dir) if base.base_dir else None
     doc = load_spec_text(result.text, source="the drafted spec", base_dir=base_dir)
     missing = [m for m in base.missing if not (result.replaced_demo and "demo" in m)]  # about a task now gone

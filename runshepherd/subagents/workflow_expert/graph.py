@@ -18,7 +18,8 @@ from typing_extensions import TypedDict
 from runshepherd.backends.base import Pool
 from runshepherd.backends.pool_choice import PoolChoice, choose_pool, parse_auto, requested_gpu_type
 from runshepherd.errors import UsageError
-from runshepherd.experts.base import WorkflowExpert
+from runshepherd.experts.base import WorkflowExpert, draft_for
+from runshepherd.request_shell import split_shell
 from runshepherd.request_text import REQUEST_MAX, too_long
 from runshepherd.spec import SpecError, load_spec_file, load_spec_text
 
@@ -73,7 +74,7 @@ def write(state: ExpertState, runtime: Runtime[ExpertContext]) -> dict[str, Any]
                 "message": "using your spec unchanged",
                 "error": None,
             }
-        draft = runtime.context.expert.draft_spec(state.get("request", ""), cwd=Path(state.get("cwd") or "."))
+        draft = draft_for(runtime.context.expert, state.get("request", ""), cwd=Path(state.get("cwd") or "."))
         doc = load_spec_text(
             draft.spec_text,
             source="drafted spec",
@@ -116,7 +117,7 @@ def check(state: ExpertState) -> dict[str, Any]:
     warnings = list(state.get("warnings") or [])
     chosen = state.get("pool") or wf.pool
     auto, gpu_type = parse_auto(chosen)
-    gpu_type = gpu_type or requested_gpu_type(state.get("request") or "")  # "an H100 pool", "on H100s"
+    gpu_type = gpu_type or requested_gpu_type(split_shell(state.get("request") or "")[0])  # "an H100 pool", "on H100s"
     if (auto or not chosen) and pools:
         known = [Pool.model_validate(p) for p in pools]
         gpus = wf.total_gpus()
