@@ -1,7 +1,8 @@
 """`orchestrate mcp`: the product's tools over MCP (the official `mcp` SDK), on stdio or streamable HTTP.
 
 Wiring only: the tools are `tools.py` (read-only digests) and `sessions.py` (start_run, session, answer, cancel).
-A tool that fails on bad input returns an MCP tool error with the same one-line message the CLI prints.
+A tool that fails on bad input returns an MCP tool error with the one-line message the CLI prints, its flags and
+commands said as this server's tools and arguments (`wording.py`).
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ def _guard(fn: Any, *args: Any, **kwargs: Any) -> Any:
         return fn(*args, **kwargs)
     except RunShepherdError as exc:
         from runshepherd.logs.redact import redact_line  # an error may quote a value the caller passed
+        from runshepherd.mcpserver.wording import in_tool_terms  # the CLI's flags said as this server's arguments
 
-        raise ToolError(redact_line(str(exc))) from None
+        raise ToolError(redact_line(in_tool_terms(str(exc)))) from None
 
 
 def build_server(ctx: CliContext, *, cadence: float | None = None, sessions: Sessions | None = None) -> MCPServer:

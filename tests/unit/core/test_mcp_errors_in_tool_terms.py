@@ -1,0 +1,65 @@
+"""An MCP tool's error names the tools and arguments the caller has, not the CLI's flags and commands.
+
+Before: `status` of an unknown id said "run `orchestrate list` to see the known ones", `validate` with a bad
+`set_values` item said "e.g. --set epochs=5", and an unknown pool said "omit --pool": things an MCP client cannot do.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client
+
+from runshepherd.cli.context import CliContext
+from runshepherd.mcpserver.server import build_server
+from runshepherd.mcpserver.wording import MCP_TERMS
+
+ROOT = Path(__file__).resolve().parents[3]
+SPEC = ROOT / "examples" / "train-classifier.yaml"
+
+
+def _errors(state: Path, calls: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    server = build_server(CliContext.create(config=None, state_dir=state, backend="local"))
+
+    async def main() -> list[str]:
+        said = []
+        async with Client(server) as client:
+            for name, args in calls:
+                res = await client.call_tool(name, args)
+                assert res.is_error, f"{name} should have failed: {res.structured_content}"
+                said.append(" ".join(getattr(c, "text", "") for c in res.content))
+        return said
+
+    return anyio.run(main)
+
+
+def test_tool_errors_name_tools_and_arguments_not_flags(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    unknown, bad_item, bad_pool, set_on_request = _errors(
+        tmp_path / "state",
+        [
+            ("status", {"workflow_id": "nosuch"}),
+            ("validate", {"spec_path": str(SPEC), "set_values": ["epochs"]}),
+            ("validate", {"spec_path": str(SPEC), "pool": "gpu-nope"}),
+            ("start_run", {"request": "train a small classifier", "set_values": ["epochs=5"]}),
+        ],
+    )
+    assert unknown.endswith("call list_workflows to see the known ones"), unknown
+    assert bad_item.endswith("set_values 'epochs': expected KEY=VALUE, e.g. set_values=[\"epochs=5\"]"), bad_item
+    assert bad_pool.endswith("use 'local' or leave pool out"), bad_pool
+    assert "(with spec_path)" in set_on_request and 'e.g. request="train' in set_on_request, set_on_request
+    for said in (unknown, bad_item, bad_pool, set_on_request):
+        assert "--" not in said and "orchestrate " not in said, said
+
+
+def test_every_cli_phrase_the_table_rewrites_is_still_one_the_product_writes() -> None:
+    """A table entry whose CLI wording no longer occurs anywhere in the product would rewrite nothing, silently."""
+    files = [p for p in (ROOT / "runshepherd").rglob("*.py") if p.name != "wording.py" or p.parent.name != "mcpserver"]
+    source = "\n".join(p.read_text(encoding="utf-8") for p in files)  # the table itself is not the product's words
+    source = source.replace("{", "").replace("}", "")  # f-string fields: `--set {key}` is written `--set key`
+    for cli, _ in MCP_TERMS:
+        assert re.search(cli, source), f"{cli!r} is written nowhere in runshepherd/"
