@@ -32,6 +32,7 @@ from runshepherd.diagnosis.rules import (
     fix_for,
     labels_for,
     recovered,
+    yield_to_details,
 )
 from runshepherd.diagnosis.severity import is_info_record
 
@@ -185,39 +186,6 @@ def _demote_info(signals: list[Signal], ctx: Context) -> list[Signal]:
     return [replace(s, strength=s.strength - 0.1) if _info(s) and louder - {s.label} else s for s in signals]
 
 
-_LAST_ERROR = re.compile(r"^\s*Last error:\s*$")
-
-
-def _nccl_last_error(signals: list[Signal], ctx: Context) -> list[Signal]:
-    """PyTorch ends an NCCL error with NCCL's own account of it, ``\\nLast error:\\n`` + ``ncclGetLastError()``
-    (torch/csrc/distributed/c10d/NCCLUtils.cpp, getNcclErrorDetailStr): when an infrastructure family reads that
-    detail line (``nvmlInit_v2() failed: Driver/library version mismatch``; a kernel's illegal memory access there stays
-    NCCL's, as the holdout labels it), the generic NCCL error just above it
-    (``ncclSystemError: … or external library call failed``) is its echo, and yields 0.2."""
-    lines = ctx.log.lines
-    details = [i + 1 for i, ln in enumerate(lines[:-1]) if _LAST_ERROR.match(ln.text)]
-    named = [
-        d
-        for d in details
-        if any(
-            s.order == d
-            and s.label != "nccl_or_distributed"
-            and s.origin == "infra"
-            and not s.secondary
-            and s.strength >= 0.8
-            for s in signals
-        )
-    ]
-    if not named:
-        return signals
-    return [
-        replace(s, strength=s.strength - 0.2)
-        if s.label == "nccl_or_distributed" and any(d - 6 <= s.order < d for d in named)
-        else s
-        for s in signals
-    ]
-
-
 # lines that do not stop what printed them: a shell script's failed command (bash goes on to the next line unless
 # ``set -e``: "slurm_script: line 9: SBATCH: command not found") and a Python warning ("….py:141: UserWarning: …")
 _NON_FATAL = re.compile(r"(?:^|: )(?:line \d+: )?[\w./+-]+: command not found\b|^\S+\.py:\d+: \w*Warning: ")
@@ -318,7 +286,7 @@ def verdict(
 ) -> Diagnosis:
     """One diagnosis for one context. ``failed`` = what the status says (None = unknown, e.g. a bare log)."""
     found = collect(ctx)
-    signals = _nccl_last_error(_demote_info(_drop_recovered(found, ctx), ctx), ctx)
+    signals = yield_to_details(_demote_info(_drop_recovered(found, ctx), ctx), ctx.log.lines)
     if allowed is not None:
         signals = [s for s in signals if s.label in allowed]
     best = choose(signals)

@@ -37,6 +37,7 @@ from runshepherd.diagnosis.rules.family import (
     infra_labels,
     labels_for,
     recovered,
+    yield_to_details,
 )
 
 __all__ = [
@@ -53,4 +54,5 @@ __all__ = [
     "infra_labels",
     "labels_for",
     "recovered",
+    "yield_to_details",
 ]

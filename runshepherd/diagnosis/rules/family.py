@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from runshepherd.diagnosis.errorblock import strip_prefix
@@ -113,6 +113,25 @@ def words(expr: str, strength: float, topic: str, *, when: str | None = None, un
 
 
 @dataclass(frozen=True)
+class CauseDetail:
+    """A detail block the family prints after its summary: a header line, then the line that names the cause.
+
+    When a family of one of ``origins`` reads that detail line in its own wording (a signal of 0.8 or more), the
+    family's summary in the ``within`` lines above it is the detail's echo, and yields ``by``.
+    """
+
+    header: re.Pattern[str]
+    origins: frozenset[Origin]
+    within: int = 6
+    by: float = 0.2
+
+
+def cause_detail(header: str, *, origins: tuple[Origin, ...], within: int = 6, by: float = 0.2) -> CauseDetail:
+    """Declare the detail block a family prints after its summary (``header``: the line just before the detail)."""
+    return CauseDetail(re.compile(header), frozenset(origins), within, by)
+
+
+@dataclass(frozen=True)
 class Family:
     label: Label
     origin: Origin
@@ -138,6 +157,7 @@ class Family:
     fix_from_evidence: FixFromEvidence | None = None  # when the right fix depends on what the log shows
     recovered: Recovered | None = None  # when a signal of the family was transient (the engine drops it)
     root_words: tuple[RootWords, ...] = ()  # its vocabulary for reading a lone root error line (the backoff)
+    detail: CauseDetail | None = None  # a detail it prints after its summary names the cause (another family's)
 
 
 FAMILIES: dict[str, Family] = {}
@@ -173,6 +193,7 @@ def family(
     fix_from_evidence: FixFromEvidence | None = None,
     recovered: Recovered | None = None,
     root_words: tuple[RootWords, ...] = (),
+    detail: CauseDetail | None = None,
 ) -> Family:
     """Declare a family and register its rules: its patterns, ``rules``, its statuses and exits, ``late_rules``.
 
@@ -181,6 +202,8 @@ def family(
     ``in_warnings`` reads the family's own ``patterns`` on warning-level lines as well, skipping lines on the benign
     list (a scheduler's verdict is often logged at warning or info level).
     ``root_words`` is the family's vocabulary for the engine's backoff before "unknown" (``diagnosis/rootline.py``).
+    ``detail`` is the block it prints after its summary to name the cause (:func:`cause_detail`): another family's
+    reading of that cause outranks the summary (:func:`yield_to_details`).
     """
     if label in FAMILIES:
         raise ValueError(f"failure family {label!r} is declared twice")
@@ -227,6 +250,7 @@ def family(
         fix_from_evidence=fix_from_evidence,
         recovered=recovered,
         root_words=root_words,
+        detail=detail,
     )
     FAMILIES[label] = fam
     for r in (*own, *rules):
@@ -434,6 +458,38 @@ def echoes_by_evidence(s: Signal) -> bool:
     # the evidence is the raw line: read it without a logger's, launcher's or paste's prefix ("2024-… Aborted …",
     # "worker-1  | Aborted (core dumped)")
     return any(f.echo_evidence.search(e) or f.echo_evidence.search(strip_prefix(uncolumned(e))) for e in s.evidence)
+
+
+def yield_to_details(signals: list[Signal], lines: list[Any]) -> list[Signal]:
+    """A family's summary yields to the cause its own detail block names (``Family.detail``): when a family of the
+    declared origins reads the line after the block's header in its own wording (0.8 or more, primary), the
+    declaring family's signals in the ``within`` lines above that line are its echo and lose ``by``."""
+    out = signals
+    for f in FAMILIES.values():
+        d = f.detail
+        if d is None:
+            continue
+        named = [
+            i + 1
+            for i, ln in enumerate(lines[:-1])
+            if d.header.match(ln.text)
+            and any(
+                s.order == i + 1
+                and s.label != f.label
+                and s.origin in d.origins
+                and not s.secondary
+                and s.strength >= 0.8
+                for s in out
+            )
+        ]
+        if named:
+            out = [
+                replace(s, strength=s.strength - d.by)
+                if s.label == f.label and any(n - d.within <= s.order < n for n in named)
+                else s
+                for s in out
+            ]
+    return out
 
 
 def caused_by(label: str) -> frozenset[str]:

