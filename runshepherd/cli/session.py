@@ -125,6 +125,8 @@ def drive(
     finally:
         if renderer.notifier is not None:
             renderer.notifier.close()
+            for line in renderer.notifier.notifier.undelivered_lines():  # the person asked to be told: say it failed
+                (ctx.err if as_json else ctx.out).print(f"warning: {line}", markup=False)
 
 
 def _drive(

@@ -138,8 +138,8 @@ def _say_notified(ctx: CliContext, notifier: Any, as_json: bool) -> None:
         console.print(
             f"● not notified again: {target} was already told {_fact(note)} by an earlier monitor", markup=False
         )
-    for target, _, error in notifier.failed:
-        console.print(f"warning: could not notify {target}: {error}", markup=False)
+    for line in notifier.undelivered_lines():
+        console.print(f"warning: {line}", markup=False)
 
 
 def _fact(note: Any) -> str:

@@ -136,7 +136,25 @@ class Notifier:
             return
         self.failed.append((shown_target(ch.target), note.fingerprint, last))
         self._forget(note.fingerprint, ch.target)
-        log.error("notify %s gave up after %d attempts: %s", shown_target(ch.target), self.attempts, last)
+        # said once per target by the command when it is done (`undelivered_lines`), not once per notification here
+        log.debug("notify %s gave up after %d attempts: %s", shown_target(ch.target), self.attempts, last)
+
+    def undelivered_lines(self) -> list[str]:
+        """One warning per target that could not be told, however many notifications failed for it: a run's four
+        undelivered notes to one dead webhook were four identical error lines, and `watch` printed each twice."""
+        by_target: dict[str, list[str]] = {}
+        for target, _, error in self.failed:
+            by_target.setdefault(target, []).append(error)
+        lines = []
+        for target, errors in by_target.items():
+            n = len(errors)
+            what = "1 notification was" if n == 1 else f"{n} notifications were"
+            each = "" if n == 1 else " each"
+            lines.append(
+                f"could not notify {target}: {what} not delivered after {self.attempts} attempts{each} "
+                f"(last error: {errors[-1]})"
+            )
+        return lines
 
 
 def _sent_key(fingerprint: str, target: str) -> str:

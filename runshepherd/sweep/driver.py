@@ -384,6 +384,8 @@ def _run_point(ctx: Any, sweep: Sweep, p: Point, *, as_json: bool, lock: threadi
         questions.finished()
         if renderer.notifier is not None:
             renderer.notifier.close()
+            for line in renderer.notifier.notifier.undelivered_lines():  # the person asked to be told: say it failed
+                _emit(renderer, lock, Message(level="warning", text=line).wire())
 
 
 def _drive_point(

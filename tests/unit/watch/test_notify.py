@@ -173,10 +173,30 @@ def test_a_failing_webhook_is_reported_without_its_credentials(caplog: pytest.Lo
     with caplog.at_level(logging.WARNING):
         n.notify(note())
         n.close(timeout=10)
-    shown = caplog.text + repr(n.failed)
+    said = n.undelivered_lines()
+    shown = caplog.text + repr(n.failed) + "\n".join(said)
     assert "abcdef0123456789abcdef" not in shown
     assert n.failed[0][0] == "http://127.0.0.1:9/hook?…"
-    assert caplog.text.count("127.0.0.1:9/hook") == 1  # one line when it gives up, not one per attempt
+    assert "127.0.0.1:9/hook" not in caplog.text  # not one line per attempt, nor one per notification
+    assert said == [
+        "could not notify http://127.0.0.1:9/hook?…: 1 notification was not delivered after 3 attempts "
+        "(last error: URLError: <urlopen error [Errno 111] Connection refused>)"
+    ]
+
+
+def test_several_undelivered_notes_to_one_target_are_one_line(caplog: pytest.LogCaptureFixture) -> None:
+    """Was: a run's four notes to a dead webhook printed four identical 'gave up after 5 attempts' error lines, and
+    `watch` printed each failure twice (the log line and its own warning)."""
+    import logging
+
+    n = Notifier(parse_targets(["http://127.0.0.1:9/hook"]), attempts=2, backoff=0.01)
+    with caplog.at_level(logging.INFO):
+        for status in ("RUNNING", "COMPLETED"):
+            n.notify(note(status=status))
+        n.close(timeout=10)
+    assert len(n.failed) == 2 and "127.0.0.1:9/hook" not in caplog.text
+    (line,) = n.undelivered_lines()
+    assert line.startswith("could not notify http://127.0.0.1:9/hook: 2 notifications were not delivered after 2")
 
 
 def test_a_webhook_url_with_a_password_is_refused_without_showing_it() -> None:
