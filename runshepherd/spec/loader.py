@@ -7,7 +7,6 @@ pydantic error dump for a typo in their YAML.
 from __future__ import annotations
 
 import difflib
-import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from runshepherd.errors import RunShepherdError
+from runshepherd.number_reading import implausible, read_number
 from runshepherd.spec.document import SpecDocument
 from runshepherd.spec.limits import (
     MAX_SPEC_BYTES,
@@ -68,22 +68,11 @@ def parse_set_values(pairs: Iterable[str], *, cast: bool = True) -> dict[str, An
         key = key.strip()
         if not sep or not key:
             raise RunShepherdError(f"--set {pair!r}: expected KEY=VALUE, e.g. --set epochs=5")
-        given = _cast(value) if cast else value
+        given = read_number(value) if cast else value
         if key in out and out[key] != given:  # `--set epochs=1 --set epochs=2` silently ran with 2
             raise RunShepherdError(f"--set {key} is given twice ({out[key]!r}, then {given!r}); give it once")
         out[key] = given
     return out
-
-
-def _cast(value: str) -> Any:
-    for conv in (int, float):
-        try:
-            cast = conv(value)
-        except ValueError:
-            continue
-        # '1e999' stays what was typed: float() makes it inf, and an error would quote 'inf'
-        return cast if not isinstance(cast, float) or math.isfinite(cast) else value
-    return value
 
 
 # ------------------------------------------------------------------------------------------- public API
@@ -153,6 +142,9 @@ def load_spec_text(
     except ValidationError as exc:
         raise SpecError(_problems(exc, root, source, text, rendered)) from None
     warnings = list(warnings)
+    for key, value in set_values.items():  # "--set epochs=1e9": said like the request's own absurd values
+        if warning := implausible(key, value, f"--set {key}={value}"):
+            warnings.append(warning)
     _refuse_secrets(text, source, rendered, root, set_values, defaults_line, warnings, refuse=secrets == "refuse")
     warnings.extend(_lint(model, base_dir))
     return SpecDocument(

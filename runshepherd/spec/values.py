@@ -13,7 +13,9 @@ from typing import Any
 
 import yaml
 
-_BOOL_WORDS = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
+from runshepherd.number_reading import other_digits, other_digits_hint, whole
+
+BOOL_WORDS = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
 
 
 def typed_values(
@@ -47,12 +49,16 @@ def typed_values(
         like = _example(default)
         lead = named(key) if named else f"{flag} {key}"
         shown = example(key, like) if example else f"{flag} {key}={like}"
+        digits = other_digits(value) if isinstance(value, str) else None
         problems.append(
             SpecProblem(
                 source,
                 _default_line(text, key),
                 f"default-values.{key}",
-                f"{lead} expects {wanted} like {like} (the type of its default), got {_shown(value)} — "
+                f"{lead} expects {wanted} like {like} (the type of its default): "
+                + other_digits_hint(value, example(key, digits) if example else f"{flag} {key}={digits}")
+                if digits is not None
+                else f"{lead} expects {wanted} like {like} (the type of its default), got {_shown(value)} — "
                 f"{give} e.g. {shown}",
             )
         )
@@ -68,12 +74,11 @@ def _check(value: Any, default: Any) -> tuple[bool, Any, str]:
     if isinstance(default, bool):  # before int: a bool is an int in Python
         if isinstance(value, bool):
             return True, value, "true or false"
-        if isinstance(value, str) and value.strip().lower() in _BOOL_WORDS:
-            return True, _BOOL_WORDS[value.strip().lower()], "true or false"
+        if isinstance(value, str) and value.strip().lower() in BOOL_WORDS:
+            return True, BOOL_WORDS[value.strip().lower()], "true or false"
         return False, value, "true or false"
-    if isinstance(default, int):
-        ok = isinstance(value, int) and not isinstance(value, bool)
-        return ok, value, "a whole number"
+    if isinstance(default, int):  # 1e9 or 3.0 given for a whole number is that whole number (`number_reading`)
+        return (n := whole(value)) is not None, value if n is None else n, "a whole number"
     if isinstance(default, float):
         ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
         return ok, value, "a number" if ok or _finite_text(value) else "a finite number"

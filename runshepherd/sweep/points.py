@@ -4,15 +4,15 @@ concrete spec. Pure functions: no backend, no session."""
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from runshepherd.errors import UsageError
+from runshepherd.number_reading import read_number
 from runshepherd.spec.loader import split_default_values
 from runshepherd.spec.render import RenderProblem, render_template
-from runshepherd.spec.values import typed_values
+from runshepherd.spec.values import BOOL_WORDS, typed_values
 
 MAX_POINTS = 200  # a sweep bigger than this is a typo more often than a plan; say so before anything is submitted
 SEED_KEYS = ("seed", "random_seed")
@@ -44,21 +44,12 @@ CHAT_TERMS = SweepTerms(
 
 
 def _cast(text: str) -> Any:
-    """'3' → 3, '1e-3' → 0.001, 'true' → True, anything else stays text (as `--set` does)."""
-    import yaml
-
-    try:
-        value = yaml.safe_load(text)
-    except yaml.YAMLError:
-        return text
-    if isinstance(value, str) and text.strip():
-        try:
-            value = float(text)
-        except ValueError:
-            return text
-    if isinstance(value, float) and not math.isfinite(value):
-        return text  # '1e999' stays what was typed: an error quotes it, not 'inf'
-    return value if isinstance(value, (int, float, bool, str)) else text
+    """'3' → 3, '1e-3' → 0.001, 'true' → True, anything else stays text: numbers as `--set` reads them
+    (`number_reading.read_number`: '1e999' and '٣' stay what was typed, so an error quotes them)."""
+    value = read_number(text)
+    if isinstance(value, str) and value.strip().lower() in BOOL_WORDS:
+        return BOOL_WORDS[value.strip().lower()]
+    return value
 
 
 def parse_sweeps(items: Iterable[str], terms: SweepTerms = CLI_TERMS) -> dict[str, list[Any]]:

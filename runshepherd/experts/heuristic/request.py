@@ -11,6 +11,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from runshepherd.number_reading import implausible, other_digits, other_digits_hint
+
 # A number as typed, sign, point, exponent and thousands commas included, so "-3", "2.5" and "1e9" are read whole.
 _SAID = r"(?<![\w.])([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[-+]?\d+)?)(?!\d|\.\d)"
 _STOP = {
@@ -233,17 +235,6 @@ def _same_setting(said: str, flag: str, value: str | None) -> bool:
         return val == value
 
 
-# Beyond these a value is almost surely a slip ("epochs=1e9", "lr 30"): planned as said, never changed, but the plan
-# says so. Generous on purpose: a long pretraining run takes ~1e6 steps and a few hundred epochs at most.
-PLAUSIBLE_MAX: dict[str, float] = {
-    "epochs": 10_000,
-    "steps": 100_000_000,
-    "lr": 10,
-    "batch_size": 1_000_000,
-    "gpus": 4096,
-}
-
-
 # a number followed by another setting's word is that setting's ("epochs 64 batch size", "steps 2 gpus")
 _UNIT_AFTER = re.compile(r"\s*(?:[A-Za-z]+\s+)?(?:epochs?|steps|batch|gpus?|cpus?|cores?|x)\b", re.I)
 
@@ -254,7 +245,7 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
     understood: list[str] = []
 
     unusable: list[str] = []
-    implausible: list[str] = []
+    implausible_: list[str] = []
 
     def said(key: str, m: re.Match[str] | None, need: str, *patterns: str) -> None:
         """Keep what was said as the number it is, or name it as unusable: never the digits after a sign, a
@@ -275,6 +266,9 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
             shown = " and ".join(dict.fromkeys(v for _, v in found))
             unusable.append(f"{key.replace('_', ' ')} said twice with different values ({shown}): say it once")
             return
+        if (digits := other_digits(typed)) is not None:  # "epochs=٣": never read silently (number_reading)
+            unusable.append(f"{key.replace('_', ' ')} {other_digits_hint(typed, f'{key}={digits}')}")
+            return
         value = float(typed.replace(",", ""))
         fits = {"of at least 1": value >= 1, "of 0 or more": value >= 0, "above 0": value > 0}[need]
         whole = need != "above 0"
@@ -284,12 +278,15 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
             return
         got[key] = int(value) if whole else value
         understood.append(f"{key}={typed}")
-        if value > (most := PLAUSIBLE_MAX[key]):
-            shown = f"{int(value):,}" if whole else f"{value:g}"
-            implausible.append(
-                f"{key.replace('_', ' ')} {typed}{f' = {shown}' if shown != typed else ''} looks unintended (runs rarely go above {most:,g}); "
-                f"it is planned as you said it — check the value before you submit"
-            )
+        if warning := implausible(key, got[key], f"{key.replace('_', ' ')} {typed}"):
+            implausible_.append(warning)
+
+    def plain(what: str, m: re.Match[str], example: str) -> bool:
+        """Whether the number in ``m`` is written in 0-9; else it is named as unusable (`number_reading`)."""
+        if (digits := other_digits(m.group(1))) is None:
+            return True
+        unusable.append(f"{what} {other_digits_hint(m.group(1), example.format(digits))}")
+        return False
 
     for key, need, *patterns in (
         ("epochs", "of at least 1", _SAID + r"\s*epochs?\b", r"\bepochs?\s*[=:]?\s*" + _SAID),
@@ -308,17 +305,21 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
     elif _first(r"\b(?:on|with|using)\s+(?:a|one)\s+gpu\b", t):
         got["gpus"] = 1
         understood.append("gpus=1")
-    if m := _first(r"(\d+)\s*cpus?\b", t) or _first(r"(\d+)\s*cores?\b", t):
+    if (m := _first(r"(\d+)\s*cpus?\b", t) or _first(r"(\d+)\s*cores?\b", t)) and plain("cpus", m, "{} cpus"):
         got["cpus"] = float(m.group(1))
         understood.append(f"cpus={m.group(1)}")
-    if m := _first(r"(\d+)\s*(gi|gib|gb|g|mi|mib|mb)\b(?:\s*(?:of\s+)?(?:ram|memory|mem))?", t):
+    if (m := _first(r"(\d+)\s*(gi|gib|gb|g|mi|mib|mb)\b(?:\s*(?:of\s+)?(?:ram|memory|mem))?", t)) and plain(
+        "memory", m, "{}" + m.group(2)
+    ):
         unit = "Gi" if m.group(2).lower().startswith("g") else "Mi"
         got["memory"] = f"{m.group(1)}{unit}"
         understood.append(f"memory={got['memory']}")
-    if m := _first(
-        r"(?:time[\s_-]*limit|within|at most|max(?:imum)?|for at most)\s*(?:of\s*)?(\d+)\s*(h|hours?|m|min(?:ute)?s?|s|sec(?:ond)?s?|d|days?)\b",
-        t,
-    ):
+    if (
+        m := _first(
+            r"(?:time[\s_-]*limit|within|at most|max(?:imum)?|for at most)\s*(?:of\s*)?(\d+)\s*(h|hours?|m|min(?:ute)?s?|s|sec(?:ond)?s?|d|days?)\b",
+            t,
+        )
+    ) and plain("time limit", m, "{}" + m.group(2)):
         unit = m.group(2).lower()[0]
         got["time_limit"] = f"{m.group(1)}{unit}"
         understood.append(f"time_limit={got['time_limit']}")
@@ -337,7 +338,11 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
         if m.group(1).lower() not in _STOP and not is_secret_name(m.group(1)):  # "on my data" names no dataset
             got["dataset"] = m.group(1)
             understood.append(f"dataset={m.group(1)}")
-    if "time_limit" not in got and (m := _first(r"\bfor\s+(\d+)\s*(h|hours?|min(?:ute)?s?|d|days?)\b", t)):
+    if (
+        "time_limit" not in got
+        and (m := _first(r"\bfor\s+(\d+)\s*(h|hours?|min(?:ute)?s?|d|days?)\b", t))
+        and plain("time limit", m, "{} " + m.group(2))
+    ):
         got["time_limit"] = f"{m.group(1)}{m.group(2).lower()[0]}"
         understood.append(f"time_limit={got['time_limit']}")
     script = None
@@ -380,7 +385,7 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
         demo_requested=bool(re.search(r"\b(?:demo|bundled\s+trainer|example\s+trainer)\b", text, re.I)),
         understood=understood,
         unusable=unusable,
-        implausible=implausible,
+        implausible=implausible_,
         **got,
     )
 

@@ -295,3 +295,14 @@ def test_a_root_line_reading_is_unsure_and_shown_to_the_model_as_only_that() -> 
     assert "ERROR: could not open shared object libfoo.so" in verbatim
     sure = Diagnosis(label="missing_dependency", origin="user", confidence=0.9, explanation="No module named foo")
     assert not is_unsure(sure)
+
+
+def test_absurd_values_a_model_writes_into_a_draft_are_said(tmp_path: Path) -> None:
+    """The check a request's own values get (`number_reading.implausible`) reads what the model wrote too."""
+    from runshepherd.experts.draft import draft
+
+    billion = GOOD.replace('--epochs, "1"', '--epochs, "1000000000"')
+    ex, _ = expert(by_tool(SpecDraft=lambda ms: call("SpecDraft", spec_yaml=billion)))
+    notes = " ".join(draft("train tiny", ex, tmp_path).notes)
+    assert "--epochs 1000000000 in task train = 1,000,000,000 looks unintended" in notes
+    assert "--lr 50 in task train looks unintended (runs rarely go above 10)" in notes
