@@ -186,11 +186,32 @@ class ChatSession:
         self.drivers[sid] = d  # type: ignore[assignment]  # duck-types RunDriver
         return d
 
+    def _continue_sweep(self, sid: str, d: Any) -> None:
+        """A sweep the last chat left unfinished. Kept at its plan (nothing submitted yet), it asks the plan here
+        again, as `orchestrate resume SWEEP` would: before, the continued chat said it had "stopped". Past its plan,
+        its points' sessions are continued by `orchestrate resume SWEEP`, which the chat names."""
+        from runshepherd.cli.sweep import resumed_sweep
+        from runshepherd.sweep.cancel import canceled
+        from runshepherd.sweep.driver import run_sweep
+        from runshepherd.sweep.status import read_record
+
+        record = read_record(self.ctx.state_dir, sid) or {}
+        at_plan = record.get("approved") is False and not record.get("declined")
+        if not at_plan or canceled(self.ctx.state_dir, sid) is not None:
+            self.say(f"sweep {sid} stopped with the last chat; continue it with: orchestrate resume {sid}")
+            return
+        sweep = resumed_sweep(
+            self.ctx, sid, record, yes=False, interactive=True, cadence=self.cadence, max_fixes=None, prompt=d.prompt
+        )
+        self.say(f"sweep {sid} is still waiting for its plan to be answered; nothing of it was submitted")
+        d.start(lambda: run_sweep(self.ctx, sweep, as_json=False))
+        d.wait(SETTLE_TIMEOUT)  # until it asks again, so its question is shown before the next line is read
+
     def _on_sweep_done(self, sid: str, values: dict[str, Any]) -> None:
         from runshepherd.sweep.status import read_record
 
         record = read_record(self.ctx.state_dir, sid)
-        if record is None:  # the plan was declined (or never answered)
+        if record is None or record.get("declined"):  # the plan was declined (or never answered)
             values["outcome"] = "CANCELED"
             self.say(f"sweep {sid}: nothing was submitted")
             return
@@ -271,7 +292,7 @@ class ChatSession:
             snap = self._graph_state(sid)
             if not snap.values:
                 if (sweep := self._sweep_driver(sid)) is not None and sweep.values is None:
-                    self.say(f"sweep {sid} stopped with the last chat; continue it with: orchestrate resume {sid}")
+                    self._continue_sweep(sid, sweep)
                 continue
             d = self._driver(sid)
             d.workflow_id = (snap.values.get("attempt") or {}).get("workflow_id")

@@ -198,12 +198,44 @@ def resume(
     """`orchestrate resume SWEEP [--answer A]`: a sweep paused at its plan asks it (or takes A); an approved one
     continues every point's session (finished ones only report; A answers the points that wait), then the
     comparison and the follow-ups once. None when SWEEP is not a sweep this state dir started."""
-    from runshepherd.sweep.driver import Point, Sweep, run_sweep
+    from runshepherd.sweep.driver import run_sweep
     from runshepherd.sweep.status import read_record
 
     record = read_record(ctx.state_dir, sid)
     if record is None:
         return None
+    sweep = resumed_sweep(
+        ctx,
+        sid,
+        record,
+        yes=yes,
+        interactive=not no_input and sys.stdin.isatty(),
+        cadence=cadence,
+        max_fixes=max_fixes,
+        prompt=_prompter(ctx, sid),
+    )
+    if answer is not None and not sweep.approved and not sweep.declined:
+        _refuse_if_canceled(ctx, sweep, record, answer, as_json)
+    if answer is not None and not sweep.declined:
+        _take_answer(ctx, sweep, record, answer)
+    return run_sweep(ctx, sweep, as_json=as_json)
+
+
+def resumed_sweep(
+    ctx: CliContext,
+    sid: str,
+    record: dict[str, Any],
+    *,
+    yes: bool,
+    interactive: bool,
+    cadence: float | None,
+    max_fixes: int | None,
+    prompt: Any,
+) -> Any:
+    """The `Sweep` a stored record describes, to continue (`resume SWEEP`, or a continued chat that asks its plan
+    again): the points' specs as written, its plan approved or still waiting, its own settings unless given."""
+    from runshepherd.sweep.driver import Point, Sweep
+
     folder = ctx.state_dir / "sweeps" / sid
     points = [
         Point(
@@ -214,28 +246,22 @@ def resume(
         )
         for p in record["points"]
     ]
-    approved = record.get("approved") is not False  # False only while its plan waits for an answer
-    sweep = Sweep(
+    return Sweep(
         sid=sid,
         spec_source=Path(record["spec"]),
         template=(folder / "template.yaml").read_text(encoding="utf-8"),
         points=points,
         yes=yes,
-        interactive=not no_input and sys.stdin.isatty(),
+        interactive=interactive,
         max_parallel=int(record.get("max_parallel") or len(points)),
         cadence=cadence if cadence is not None else record.get("cadence"),
         max_fixes=max_fixes if max_fixes is not None else record.get("max_fixes"),
         pool=record.get("pool"),
-        prompt=_prompter(ctx, sid),
+        prompt=prompt,
         resumed=True,
-        approved=approved,
+        approved=record.get("approved") is not False,  # False only while its plan waits for an answer
         declined=bool(record.get("declined")),
     )
-    if answer is not None and not approved and not sweep.declined:
-        _refuse_if_canceled(ctx, sweep, record, answer, as_json)
-    if answer is not None and not sweep.declined:
-        _take_answer(ctx, sweep, record, answer)
-    return run_sweep(ctx, sweep, as_json=as_json)
 
 
 def _refuse_if_canceled(ctx: CliContext, sweep: Any, record: dict[str, Any], answer: str, as_json: bool) -> None:
