@@ -34,7 +34,6 @@ from runshepherd.diagnosis.rules import (
     recovered,
     yield_to_details,
 )
-from runshepherd.diagnosis.severity import is_info_record
 
 BAND = 0.08
 MIN_STRENGTH = 0.5  # below this (and for secondary-only evidence) a failed run is "unknown", a clean one "healthy"
@@ -171,14 +170,14 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
 
 
 def _demote_info(signals: list[Signal], ctx: Context) -> list[Signal]:
-    """A line whose own header states info or debug level (severity.py: glog's ``I``, ``INFO``, ``level=info``) is
-    the program's account of work it went on with (TensorFlow 1 logs its failed libcuda probe as ``I …
-    cuda_gpu_executor.cc:1066] failed to find libcuda.so`` and runs on the CPU): it yields to a signal of another
-    family on a line that states no level or a higher one (a scheduler's ``PBS: job killed: walltime``)."""
+    """A signal on a quiet record (``Line.quiet``: its header states info or debug level) yields 0.1 to a signal of
+    another family on a line that is not quiet: TensorFlow 1 logs its failed libcuda probe as ``I …
+    cuda_gpu_executor.cc:1066] failed to find libcuda.so`` and runs on the CPU, so a scheduler's ``PBS: job killed:
+    walltime`` outranks it; alone, the probe is still the reading."""
     lines = ctx.log.lines
 
     def _info(s: Signal) -> bool:
-        return 0 <= s.order < len(lines) and is_info_record(lines[s.order].text)
+        return 0 <= s.order < len(lines) and lines[s.order].quiet
 
     if not any(_info(s) for s in signals):
         return signals

@@ -195,7 +195,7 @@ def error_looking(lines: list[Line]) -> Iterator[Line]:
         if not ln.code and (_ENDED.search(ln.text) or _FAILED_RECORD_G.search(ln.text, ln.folded)):
             yield ln  # the process was ended, or its scheduler recorded it failed, whatever level the line was logged at
             continue
-        if not ln.usable or is_info_record(ln.clean):
+        if not ln.usable or ln.quiet:
             continue
         if (
             _ERRORISH_G.search(ln.text, ln.folded) or _ERRORISH_RAW.search(ln.clean) or is_error_record(ln.clean)
@@ -342,6 +342,17 @@ class Line:
     @property
     def usable(self) -> bool:
         return not self.warning and not self.code and not self.aside and bool(self.text.strip())
+
+    @cached_property
+    def quiet(self) -> bool:
+        """The record's own header states info or debug level (severity.py, read on the line as the program printed
+        it): the program's account of work it went on with. The one severity rule both readers apply: such a line is
+        never an error line by its form (:func:`error_looking`: an ``INFO … FAILED to reach the mirror`` notice), and
+        a family that reads a failure in its words (NCCL's ``-> 5`` trace at INFO, a NaN loss logged at INFO, TensorFlow
+        1's INFO libcuda probe) is weaker than a reading of another family on a line stating no level or a higher one
+        (the engine's choice: it yields 0.1, never dropped, since those words name a real failure when nothing louder
+        does)."""
+        return is_info_record(self.clean)
 
     @cached_property
     def exit_codes(self) -> tuple[int, ...]:

@@ -8,6 +8,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 from runshepherd.diagnosis.engine import root_reading
+from runshepherd.diagnosis.errorblock import error_looking, prepare
 from runshepherd.diagnosis.rules import Context
 from runshepherd.diagnosis.severity import severity
 
@@ -135,3 +136,15 @@ def test_an_info_record_the_run_went_on_past_is_no_error_at_all() -> None:
 def test_an_epoch_timing_report_is_progress(line: str) -> None:
     d = diagnose_log_text("\n".join(line.replace("20.8654", f"20.86{i}") for i in range(3)))
     assert d.label == "healthy"
+
+
+def test_one_quiet_reading_serves_the_error_lines_and_the_engines_choice() -> None:
+    # a paste's column ("worker-1 | ") is undone before the header is read, for both readers alike
+    lines = prepare([f"worker-1  | {_INFO_FAILED}", "worker-1  | ERROR - the job stopped"]).lines
+    assert [ln.quiet for ln in lines] == [True, False]
+    assert [ln.index for ln in error_looking(lines)] == [1]
+    # TensorFlow 1's INFO libcuda probe is the reading alone, and yields to a scheduler's walltime kill after it
+    # (glog's line prefix: https://github.com/google/glog#log-line-prefix-format)
+    probe = "I tensorflow/stream_executor/cuda/cuda_gpu_executor.cc:1066] failed to find libcuda.so on this system"
+    assert prepare([probe]).lines[0].quiet
+    assert diagnose_log_text(f"{probe}\n=>> PBS: job killed: walltime 72081 exceeded limit 72000").label == "timeout"
