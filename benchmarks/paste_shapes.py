@@ -9,6 +9,10 @@ command they typed: a shell prompt, ``>>>``, ``In [3]:``, ``PS C:\\>``), ``hard_
 ``windows`` (``C:\\`` paths, PowerShell error records), ``non_english`` (letters outside Latin script), ``glued``
 (several excerpts: an elision ``...`` or two typed commands), ``traceback_only`` (a Python traceback and nothing
 around it), ``attempts`` (two or more tracebacks ending in different errors).
+
+Each shape is read with the reader's own definitions (``diagnosis/paste.py``, ``diagnosis/errorblock.py``): a shape
+counted here is one the reader knows by the same facts. The few patterns below are what the reader needs no
+definition of, each saying why.
 """
 
 from __future__ import annotations
@@ -19,59 +23,72 @@ import re
 import sys
 from pathlib import Path
 
-from runshepherd.diagnosis.paste import _PROMPT  # the reader's own prompt and elision forms
+from runshepherd.diagnosis.errorblock import _TB_START, exception_type
+from runshepherd.diagnosis.paste import (
+    _BULLET,
+    _ELISION,
+    _ENTITY,
+    _MARK,
+    _PROMPT,
+    _PS_FIELD,
+    _WRAPPER,
+    NON_LATIN,
+    _unemphasised,
+    asides,
+)
 
-_FENCE = re.compile(r"^\s*(?:`{3,}|~{3,})")
-_MD = re.compile(
-    r"^\s*(?:`{3,}|~{3,})|^\s*</?(?:details|summary|pre|code)\b|^\s*>(?!>)|^\s*[-*+] \S|&(?:lt|gt|quot|amp|#\d+);"
-    r"|^\s*(\*\*|__|`)\S.*\S\1\s*$"
-)
-_ERRORISH = re.compile(r"(?i)error|exception|traceback|fail|killed|warn|abort|denied|fault|not found")
-# the person's own sentence: words and spaces, a first/second person or a question or a lead-in to the log
-_PROSE = re.compile(
-    r"(?i)^\s*(?:i|i'm|i've|my|we|when|then|after|but|here|this|it|so|now|also|however|any|and|update|edit|"
-    r"please|thanks|running|if|the (?:same|error|output|full))\b[^\[\]{}=|/\\<>]*[.:?!]?\s*$"
-)
-_QUESTION = re.compile(r"^[A-Za-z][A-Za-z ,'’]+\?\s*$")
-_WINDOWS = re.compile(r"\b[A-Za-z]:\\\w|^\s*\+ (?:CategoryInfo|FullyQualifiedErrorId)|^\s*PS [A-Za-z]:\\")
-_NON_LATIN = re.compile(r"[\u0400-\u04ff\u0590-\u06ff\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
-# an elision, also a program's own (``... (truncated)``)
-_ELISION_MARK = re.compile(
-    r"^\s*(?:\.{3,}|…|\[\.\.\.\]|\(\.\.\.\)|<snip>|\[snip\]|\.\.\. ?\(?(?:more|truncated|omitted).*)\s*$", re.I
-)
-_TB = re.compile(r"^\s*Traceback \(most recent call last\)")
-_EXC = re.compile(r"^((?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Interrupt|Exit)):")
+# differs: a program's own cut ("... (truncated)", "... 20 more") makes the log an excerpt, though the reader
+# rightly keeps it as the program's line, not the person's elision
+_CUT = re.compile(r"^\s*\.\.\. ?\(?(?:\d+ )?(?:more|truncated|omitted)\b", re.IGNORECASE)
+# differs: a Windows path (``C:\Users\…``) is only text to the reader (it needs no definition of one)
+_WINDOWS_PATH = re.compile(r"\b[A-Za-z]:\\\w")
+_DRIVE = re.compile(r"^(?:PS )?[A-Za-z]:\\")  # the prompt's working directory: ``PS C:\>``, ``C:\Users\me>``
+_NON_LATIN = re.compile(NON_LATIN)
+# differs: the reader joins a line that reaches the log's own width (paste._soft_width); counting needs only the
+# widths terminals, editors and mail wrap at
+_WRAP_WIDTHS = (72, 76, 78, 80, 100, 120, 132, 160, 200)
+
+
+def _markdown(line: str) -> bool:
+    """A markdown or HTML mark the reader undoes (paste.unpaste): a fence or wrapper tag, a quote mark, a list
+    bullet, an HTML entity, whole-line emphasis."""
+    return bool(
+        _WRAPPER.match(line)
+        or _MARK.match(line).group().startswith(">")  # type: ignore[union-attr]  (it matches every line)
+        or _BULLET.match(line)
+        or _ENTITY.search(line)
+        or _unemphasised(line) != line
+    )
 
 
 def shapes(text: str) -> set[str]:
     lines = text.splitlines()
     nonempty = [ln for ln in lines if ln.strip()]
+    aside = asides(lines)  # the person's lines: a typed command, an elision mark, their own sentence
+    typed = [ln for ln, a in zip(lines, aside, strict=True) if a and _PROMPT.match(ln)]
+    elided = [ln for ln, a in zip(lines, aside, strict=True) if a and _ELISION.match(ln)]
     out: set[str] = set()
-    if any(_MD.search(ln) for ln in lines):
+    if any(_markdown(ln) for ln in lines):
         out.add("markdown")
-    if any(_PROMPT.match(ln) for ln in lines):
+    if typed:
         out.add("command")
-    if any(
-        (_PROSE.match(ln) or _QUESTION.match(ln.strip()))
-        and len(ln.split()) >= 3
-        and not _ERRORISH.search(ln.split(":")[0] if ":" in ln else "")
-        for ln in lines
-    ):
+    if any(a and not _PROMPT.match(ln) and not _ELISION.match(ln) for ln, a in zip(lines, aside, strict=True)):
         out.add("prose")
     lengths = collections.Counter(len(ln) for ln in lines if len(ln) >= 60)
-    if any(n >= 2 and width in (72, 76, 78, 80, 100, 120, 132, 160, 200) for width, n in lengths.items()):
+    if any(n >= 2 and width in _WRAP_WIDTHS for width, n in lengths.items()):
         out.add("hard_wrap")
-    if any(_WINDOWS.search(ln) for ln in lines):
+    # a path, a PowerShell error record's field, a command typed at PowerShell's or cmd.exe's prompt
+    if any(_WINDOWS_PATH.search(ln) or _PS_FIELD.match(ln) for ln in lines) or any(_DRIVE.match(t) for t in typed):
         out.add("windows")
     if any(_NON_LATIN.search(ln) for ln in lines):
         out.add("non_english")
-    tbs = [i for i, ln in enumerate(lines) if _TB.match(ln)]
-    excs = [m.group(1) + ln[m.end() :].strip()[:40] for ln in lines if (m := _EXC.match(ln.strip()))]
-    if any(_ELISION_MARK.match(ln) for ln in lines) or sum(_PROMPT.match(ln) is not None for ln in lines) >= 2:
+    tbs = [i for i, ln in enumerate(lines) if _TB_START.search(ln)]
+    excs = [f"{et[0]}{et[1].strip()[:40]}" for ln in lines if (et := exception_type(ln.strip()))]
+    if elided or any(_CUT.match(ln) for ln in lines) or len(typed) >= 2:
         out.add("glued")
     if len(tbs) >= 2 and len(set(excs)) >= 2:
         out.add("attempts")
-    if tbs and nonempty and _TB.match(nonempty[0]) and _EXC.match(nonempty[-1].strip()):
+    if tbs and nonempty and _TB_START.search(nonempty[0]) and exception_type(nonempty[-1].strip()):
         out.add("traceback_only")
     return out
 

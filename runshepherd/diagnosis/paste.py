@@ -515,9 +515,9 @@ _FAILURE_WORD = re.compile(
     r"(?i)error|exception|fail|fatal|abort|killed|denied|fault|crash|traceback|warn|oom|memory|refused|reset|timed? ?out"
     r"|cannot|can't|unable|no such|not found|disconnect|terminat|core dump|\bnan\b"
 )
-_NON_LATIN_LEAD = re.compile(
-    r"^[^\x00-\x7f]*[\u0400-\u04ff\u0600-\u06ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af][^:?]*[:?：？]\s*$"
-)
+# letters of the scripts a localised system or a person writes in (Cyrillic, Arabic, kana, CJK, Hangul)
+NON_LATIN = r"[\u0400-\u04ff\u0600-\u06ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
+_NON_LATIN_LEAD = re.compile(r"^[^\x00-\x7f]*" + NON_LATIN + r"[^:?]*[:?：？]\s*$")
 MAX_SENTENCE_WORDS, MAX_LEAD_IN_WORDS = 20, 8
 
 
