@@ -449,6 +449,16 @@ class TaskPlacement(Protocol):
 
 
 @runtime_checkable
+class UnfitRefusal(Protocol):
+    """Optional capability: whether the scheduler itself refuses, at submit, a task no node can hold (OSMO's
+    capacity validation, which the fix loop answers with a smaller request) rather than queueing it for ever. Where
+    it does not (local; Slurm, where such a job can pend; a backend that does not say), the plan never submits such
+    a task (`workflow_expert.check`)."""
+
+    refuses_unfit: bool
+
+
+@runtime_checkable
 class SpecValidator(Protocol):
     """Optional capability: check a spec against the scheduler without submitting (`osmo workflow validate`,
     local admission); returns the problems found, [] when it would be accepted."""
@@ -463,6 +473,11 @@ def usage_of(backend: object, workflow_id: str) -> list[TaskUsage] | None:
 
 def has_cheap_logs(backend: object) -> bool:
     return isinstance(backend, CheapLogs) and backend.cheap_logs
+
+
+def refuses_unfit(backend: object) -> bool:
+    """False unless the backend declares that its scheduler refuses a task no node can hold (the safe side)."""
+    return isinstance(backend, UnfitRefusal) and backend.refuses_unfit
 
 
 def runs_on_host(backend: object) -> bool:

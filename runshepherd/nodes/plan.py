@@ -6,7 +6,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from runshepherd.backends.base import jsonable
+from runshepherd.backends.base import jsonable, refuses_unfit
 from runshepherd.events import Planned
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import SessionState, new_attempt, new_session_nonce
@@ -28,6 +28,7 @@ def plan(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
             "pools": pools,
             "nodes": nodes,
             "pool": state.get("pool"),
+            "refuses_unfit": refuses_unfit(deps.backend),
         },
         context=ExpertContext(expert=deps.get_expert()),
     )
@@ -44,6 +45,9 @@ def plan(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
             missing=out.get("missing") or [],
         )
     )
+    if why := out.get("cannot_start"):  # before any question: a "yes" or "demo" could not make it start
+        say("error", why)
+        return {"outcome": "FAILED", "outcome_reason": why, "spec": out["spec"], "spec_name": out["spec_name"], **llm}
     nonce = state.get("session_nonce") or new_session_nonce()
     return {
         "spec": out["spec"],

@@ -22,7 +22,8 @@ def _events(tmp: Path, *args: str) -> tuple[int, list[dict]]:
     [
         ("train resnet50 on my images at {tmp}/imgs with batch size 64", ["{tmp}/imgs", "resnet50"]),
         ("fine-tune bert on imdb for 2 epochs", ["bert", "imdb"]),
-        ("run python train.py --lr 3e-4 on 4 GPUs for 2 hours", ["train.py"]),
+        # no "on 4 GPUs": on this GPU-less machine such a plan ends unsubmitted before any question (mend27)
+        ("run python train.py --lr 3e-4 for 2 hours", ["train.py"]),
         ("train a classifier on {tmp}/nonexistent/data.npz", ["{tmp}/nonexistent/data.npz"]),
     ],
 )

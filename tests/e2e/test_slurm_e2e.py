@@ -73,18 +73,16 @@ def test_oom_fails_as_out_of_memory_and_the_fix_raises_mem(tmp_path: Path) -> No
     assert [t["mem_mb"] for t in slurm_record(tmp_path, second)["tasks"]] == [512]
 
 
-@pytest.mark.slow
-def test_request_larger_than_the_node_is_explained_and_canceled(tmp_path: Path) -> None:
+def test_request_larger_than_every_node_is_never_submitted(tmp_path: Path) -> None:
+    """Before: sbatch took it, it pended ('No single machine …') until --yes's default canceled it (mend27)."""
     spec = tmp_path / "too-big.yaml"
     spec.write_text(TOO_BIG)
     res = orchestrate(tmp_path, "run", "--spec", str(spec), timeout=90)
     events = json_lines(res.stdout)
-    pending = next(e for e in events if e["event"] == "pending")
-    assert pending["kind"] == "node_fit" and "No single machine" in pending["text"]
-    answered = next(e for e in events if e["event"] == "answered" and e["kind"] == "pending")
-    assert answered["answer"] == "cancel" and answered["automatic"]  # --yes takes the default: cancel
-    assert any(e["event"] == "message" and e["text"].startswith("canceled too-big-1") for e in events)
-    assert events[-1]["outcome"] == "NEEDS_INPUT" and res.returncode != 0
+    assert not [e for e in events if e["event"] in ("submitted", "question")]
+    assert events[-1]["outcome"] == "FAILED" and res.returncode == 1
+    assert "can hold one task: it asks for cpu 64" in events[-1]["reason"]
+    assert "is not submitted — ask for at most what one node has" in events[-1]["reason"]
 
 
 SLOW_POINT = """\

@@ -124,14 +124,14 @@ def test_unfixable_failure_asks_the_person(saver, backend, tmp_path: Path) -> No
     assert s.kinds("diagnosis")[0]["label"] == "file_not_found"
 
 
-def test_gpu_request_is_explained_and_canceled(saver, backend, tmp_path: Path) -> None:
+def test_a_gpu_request_no_node_can_hold_is_never_submitted(saver, backend, tmp_path: Path) -> None:
+    """Before: submitted under --yes, then PENDING for ever until the node_fit question canceled it."""
     s = Session(saver, make_deps(backend, tmp_path, auto_yes=True))
     out = s.run({"request": "gpu", "spec_path": str(EXAMPLES / "fail-gpu.yaml")})
-    pending = s.kinds("pending")
-    assert pending and pending[0]["kind"] == "node_fit"
-    assert "GPU" in pending[0]["text"]
-    assert out["outcome"] == "NEEDS_INPUT"
-    assert backend.query(out["workflow_ids"][0]).status.value == "FAILED_CANCELED"
+    assert out["outcome"] == "FAILED" and not out.get("workflow_ids") and backend.list_workflows() == []
+    assert out["outcome_reason"].startswith("no node in pool local can hold one task: it asks for gpu 2")
+    assert "is not submitted — ask for at most what one node has (gpu 0," in out["outcome_reason"]
+    assert s.questions == []  # nothing to answer: no answer could make it start
 
 
 MANY = """\

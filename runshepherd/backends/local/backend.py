@@ -111,6 +111,7 @@ class LocalBackend:
     name = "local"
     cheap_logs = True  # logs are local files: the monitor may refresh progress between status polls
     runs_on_host = True  # tasks are processes on this machine (the image is recorded, not used)
+    refuses_unfit = False  # admission queues a task this machine cannot hold for ever: the plan never submits it
 
     def __init__(self, state_dir: Path, *, machine: MachineInfo | None = None) -> None:
         self.state_dir = Path(state_dir).expanduser().resolve()

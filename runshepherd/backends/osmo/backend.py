@@ -66,6 +66,7 @@ DATA_SCHEMES = ("s3", "gs", "azure", "tos", "swift")
 class OsmoBackend:
     name = "osmo"
     runs_on_host = False  # each task runs in its own container image: a fix may add software to it
+    refuses_unfit = True  # capacity validation refuses at submit; the fix loop proposes a request that fits
 
     def __init__(self, state_dir: Path, options: dict[str, Any] | None = None) -> None:
         opts = dict(options or {})

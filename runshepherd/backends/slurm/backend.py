@@ -88,6 +88,7 @@ ABANDONED = "abandoned"  # marks the folder of a submit killed before its record
 class SlurmBackend:
     name = "slurm"
     runs_on_host = True  # tasks run on the cluster's nodes as the submitting user (no container image)
+    refuses_unfit = False  # a request beyond every node can pend at sbatch for ever: the plan never submits it
 
     def __init__(self, state_dir: Path, options: dict[str, Any] | None = None) -> None:
         opts = dict(options or {})

@@ -49,6 +49,8 @@ class ExpertState(TypedDict):
     missing: NotRequired[list[str]]
     substitute: NotRequired[str | None]
     error: NotRequired[str | None]
+    cannot_start: NotRequired[str | None]  # why no node of the pool could ever run a task: never submitted
+    refuses_unfit: NotRequired[bool]  # the scheduler refuses such a task itself (`backends.base.refuses_unfit`)
     new_spec: NotRequired[str | None]
     diff: NotRequired[str | None]
     fix_kind: NotRequired[str]
@@ -140,13 +142,31 @@ def check(state: ExpertState) -> dict[str, Any]:
         and n["memory_total_gi"] >= need["memory"]
         and n.get("gpu_total", 0) >= need["gpu"]
     ]
-    if nodes and not fits:
-        biggest = max(nodes, key=lambda n: (n.get("gpu_total", 0), n["cpu_total"], n["memory_total_gi"]))
+    cannot_start = None
+    biggest = max(nodes, key=lambda n: (n.get("gpu_total", 0), n["cpu_total"], n["memory_total_gi"]), default={})
+    if nodes and not fits and state.get("refuses_unfit"):
         warnings.append(
             f"no node in pool {chosen} can fit one task (needs cpu {need['cpu']:g}, memory {need['memory']:.1f}Gi, "
             f"gpu {need['gpu']:g}; the largest node has cpu {biggest['cpu_total']:g}, memory "
             f"{biggest['memory_total_gi']:.1f}Gi, gpu {biggest.get('gpu_total', 0)}) — as it is, it cannot start "
-            "there: it waits in the queue until such a node joins, or the scheduler refuses it (Slurm does)"
+            "there: the scheduler refuses it at submit"
+        )
+    elif nodes and not fits:  # this backend would queue it for ever: it could never start, so it is never submitted
+        short = [
+            f"{what} {need[key]:g}{unit} (the largest node has {biggest.get(total, 0):g}{unit})"
+            for what, key, total, unit in (
+                ("gpu", "gpu", "gpu_total", ""),
+                ("cpu", "cpu", "cpu_total", ""),
+                ("memory", "memory", "memory_total_gi", "Gi"),
+            )
+            if need[key] > biggest.get(total, 0)
+        ]
+        most = f"gpu {biggest.get('gpu_total', 0):g}, cpu {biggest['cpu_total']:g}, memory {biggest['memory_total_gi']:.1f}Gi"
+        cannot_start = (
+            f"no node in pool {chosen} can hold one task: it asks for {', '.join(short) or 'more than any node has'}, "
+            f"so it could never start there and is not submitted — ask for at most what one node has ({most}) in "
+            "the request or the spec's resources, or run it where such a node exists (another pool: --pool, or "
+            "another backend: --backend)"
         )
     res = ", ".join(f"{k} {v:g}" if k != "memory" else f"memory {v:.2g}Gi" for k, v in need.items() if v)
     tasks = len(wf.all_tasks())
@@ -154,6 +174,7 @@ def check(state: ExpertState) -> dict[str, Any]:
         "spec_name": wf.name,
         "pool": chosen,
         "warnings": warnings,
+        "cannot_start": cannot_start,
         "message": f"{state.get('message', '')}: {wf.name} ({tasks} task{'s' if tasks != 1 else ''}, {res or 'no resource request'}) for pool {chosen}",
     }
 
