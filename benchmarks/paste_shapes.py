@@ -29,10 +29,10 @@ from runshepherd.diagnosis.paste import (
     _ELISION,
     _ENTITY,
     _MARK,
-    _PROMPT,
     _PS_FIELD,
     _WRAPPER,
     NON_LATIN,
+    PROMPT,
     _unemphasised,
     asides,
 )
@@ -65,14 +65,14 @@ def shapes(text: str) -> set[str]:
     lines = text.splitlines()
     nonempty = [ln for ln in lines if ln.strip()]
     aside = asides(lines)  # the person's lines: a typed command, an elision mark, their own sentence
-    typed = [ln for ln, a in zip(lines, aside, strict=True) if a and _PROMPT.match(ln)]
+    typed = [ln for ln, a in zip(lines, aside, strict=True) if a and PROMPT.match(ln)]
     elided = [ln for ln, a in zip(lines, aside, strict=True) if a and _ELISION.match(ln)]
     out: set[str] = set()
     if any(_markdown(ln) for ln in lines):
         out.add("markdown")
     if typed:
         out.add("command")
-    if any(a and not _PROMPT.match(ln) and not _ELISION.match(ln) for ln, a in zip(lines, aside, strict=True)):
+    if any(a and not PROMPT.match(ln) and not _ELISION.match(ln) for ln, a in zip(lines, aside, strict=True)):
         out.add("prose")
     lengths = collections.Counter(len(ln) for ln in lines if len(ln) >= 60)
     if any(n >= 2 and width in _WRAP_WIDTHS for width, n in lengths.items()):

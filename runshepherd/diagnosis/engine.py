@@ -10,8 +10,10 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from runshepherd.diagnosis.errorblock import Line, traceback_end
+from runshepherd.diagnosis.errorblock import _TB_START, Line, traceback_end
+from runshepherd.diagnosis.formats.nonfatal import COMMAND_NOT_FOUND, PYTHON_WARNING
 from runshepherd.diagnosis.models import Diagnosis, DiagnosisInput, Fix, TaskRecord
+from runshepherd.diagnosis.paste import PROMPT
 from runshepherd.diagnosis.positive import (
     finished_after,
     is_progress,
@@ -187,8 +189,7 @@ def _demote_info(signals: list[Signal], ctx: Context) -> list[Signal]:
 
 # lines that do not stop what printed them: a shell script's failed command (bash goes on to the next line unless
 # ``set -e``: "slurm_script: line 9: SBATCH: command not found") and a Python warning ("….py:141: UserWarning: …")
-_NON_FATAL = re.compile(r"(?:^|: )(?:line \d+: )?[\w./+-]+: command not found\b|^\S+\.py:\d+: \w*Warning: ")
-_TRACEBACK_START = re.compile(r"^\s*Traceback \(most recent call last\):")
+_NON_FATAL = re.compile(f"{COMMAND_NOT_FOUND}|{PYTHON_WARNING}")
 
 
 def _ran_on_to_traceback(s: Signal, signals: list[Signal], lines: list[Line]) -> bool:
@@ -198,21 +199,18 @@ def _ran_on_to_traceback(s: Signal, signals: list[Signal], lines: list[Line]) ->
     shell tried to run, a driver warning before a TypeError)."""
     if not 0 <= s.order < len(lines) or not _NON_FATAL.search(lines[s.order].text):
         return False
-    start = next((ln.index for ln in lines[s.order + 1 :] if _TRACEBACK_START.search(ln.text)), None)
+    start = next((ln.index for ln in lines[s.order + 1 :] if _TB_START.search(ln.text)), None)
     return start is not None and any(
         o.label != s.label and not o.secondary and o.strength >= MIN_STRENGTH and o.order > start for o in signals
     )
 
 
-# an interactive shell's prompt with the command typed at it ("(env) user@host:~/proj$ capture-pane -S -1000",
-# "[root@host dir]# nvidia-smi", a bare "$ ls"), and the shell's word for a command it could not find
-_PROMPT = re.compile(r"^(?:\([\w.-]+\) )?(?:\[?[\w.-]+@[\w.-]+[: ][^$#\n]*\]?|)[$#] (?P<cmd>\S.*)$")
 # a command line that starts a run (a launcher, a script): its program missing is that run failing to start
 _LAUNCH = re.compile(
     r"(?:^|[\s;&|/])(?:python[\d.]*|torchrun|accelerate|deepspeed|srun|sbatch|mpirun|horovodrun|ray|[\w./-]+\.(?:py|sh))"
     r"(?=\s|$)"
 )
-_NOT_FOUND_CMD = re.compile(r"^(?:-?(?:ba|z)?sh: )?(?:line \d+: )?(?P<bin>[\w./+-]+): command not found\b")
+_NOT_FOUND_CMD = re.compile(COMMAND_NOT_FOUND)
 
 
 def _typed_after_the_run(s: Signal, lines: list[Line]) -> bool:
@@ -227,10 +225,11 @@ def _typed_after_the_run(s: Signal, lines: list[Line]) -> bool:
     prompt = next(
         (ln for ln in reversed(lines[: s.order]) if ln.text.strip() and not _NOT_FOUND_CMD.search(ln.text)), None
     )
-    p = _PROMPT.match(prompt.text.strip()) if prompt is not None else None
-    if prompt is None or p is None or m.group("bin") not in re.split(r"[\s;&|]+", p.group("cmd")):
+    p = PROMPT.match(prompt.clean) if prompt is not None else None
+    if prompt is None or p is None:
         return False
-    if _LAUNCH.search(p.group("cmd")):
+    typed = prompt.clean[p.end() - 1 :]  # (the prompt's pattern ends on the command's first character)
+    if m.group("bin") not in re.split(r"[\s;&|]+", typed) or _LAUNCH.search(typed):
         return False
     return any(is_progress(ln) for ln in lines[: prompt.index])
 

@@ -502,7 +502,7 @@ def unrecord(raws: list[str], cleaned: list[str]) -> tuple[list[str], list[str]]
 #   idea?") or a lead-in ending in a colon that opens a paragraph, without a number, the log unindented after it
 #   ("Here is the full log:"; never a program's heading, "Average time over 10 steps:" and its items); in a non-Latin script,
 #   a line ending in a colon or a question mark, never a localised system message ("已放弃 (核心已转储)")
-_PROMPT = re.compile(  # at the line's start: a program's own ">>> loss: 0.6" or "    $ conda init" is indented
+PROMPT = re.compile(  # at the line's start: a program's own ">>> loss: 0.6" or "    $ conda init" is indented
     r"^(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+:[~/][^\s$#]*[$#]|\[[\w.-]+@[\w.-]+ [^\]]*\][$#]|[\w.-]+@[\w.-]+ [~/]\S* %"
     r"|\$) \S"
     r"|^(?:>>>|\.\.\.) \S|^In \[\d+\]: \S|^PS [A-Za-z]:\\[^>]*> \S|^[A-Za-z]:\\[^>\s]*>\S"
@@ -543,7 +543,7 @@ def superseded(lines: list[str], aside: list[bool]) -> range:
     for i, text in enumerate(lines):
         if not aside[i]:
             continue
-        m = _PROMPT.match(text)
+        m = PROMPT.match(text)
         if m is None:
             continue
         command = " ".join(text[m.end() - 1 :].split())
@@ -557,7 +557,7 @@ def superseded(lines: list[str], aside: list[bool]) -> range:
 def _aside(text: str, opens: bool) -> bool:
     if _ELISION.match(text):
         return True
-    if _PROMPT.match(text):
+    if PROMPT.match(text):
         return _FAILURE_WORD.search(text) is None  # never a program's own line after a like mark (">>> 3 errors")
     if _SENTENCE.match(text):
         words = text.split()
