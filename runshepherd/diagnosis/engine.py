@@ -22,6 +22,7 @@ from runshepherd.diagnosis.positive import (
     recovered_after,
     resolved_later,
     retried_at,
+    survived_channel,
 )
 from runshepherd.diagnosis.rootline import read_root_line
 from runshepherd.diagnosis.rules import (
@@ -139,6 +140,7 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
     for s in signals:
         if (
             _went_on_past(s, signals, lines)
+            or survived_channel(lines, s.order)
             or recovered(ctx, s)
             or _ran_on_to_traceback(s, signals, lines)
             or _typed_after_the_run(s, lines)
@@ -390,7 +392,12 @@ def _open_errors(ctx: Context) -> list[Line]:
 def _got_past(lines: list[Line], idx: int) -> bool:
     """The run went on past line ``idx``: it finished later, kept making progress (steps, metrics, a moving
     progress bar on two or more later lines), or retried and recovered."""
-    return finished_after(lines, idx) or progressed_after(lines, idx) or _retried_ok(lines, idx)
+    return (
+        finished_after(lines, idx)
+        or progressed_after(lines, idx)
+        or _retried_ok(lines, idx)
+        or survived_channel(lines, idx)
+    )
 
 
 def _healthy(ctx: Context, signals: list[Signal], task: str | None) -> Diagnosis:

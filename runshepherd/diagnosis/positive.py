@@ -13,7 +13,7 @@ import re
 from runshepherd.diagnosis import formats
 from runshepherd.diagnosis.errorblock import _ERRORISH_G, _FAILING, _INFO_LEVEL, _NOT_ERROR_G, Line, is_benign
 from runshepherd.diagnosis.prefilter import Alternatives, Gated
-from runshepherd.diagnosis.severity import severity
+from runshepherd.diagnosis.severity import error_channel, severity
 
 # A failure that the program itself retried: a retry notice right after it, then proof that the retry worked
 # (an explicit success line, or the run finishing normally with no repeat of the same failure).
@@ -123,6 +123,35 @@ def finished_after(lines: list[Line], idx: int) -> bool:
     return any(_FINISHED_G.search(ln.text, ln.folded) for ln in lines[idx + 1 :])
 
 
+SURVIVED_STEPS = 3
+
+
+def survived_channel(lines: list[Line], idx: int) -> bool:
+    """Line ``idx`` is an error record of an emitter (``wandb: ERROR``) that the run already went on past: an earlier
+    error record of the same emitter at the same level was followed by ``SURVIVED_STEPS`` lines of progress and then
+    by the run saying it finished, all before this one. That emitter is a side channel (an experiment tracker, a
+    telemetry or log upload) whose errors do not stop the run; a later error of another emitter still counts."""
+    if not 0 <= idx < len(lines):
+        return False
+    key = error_channel(lines[idx].text)
+    if key is None:
+        return False
+    steps: set[str] = set()
+    finished = False
+    for ln in reversed(lines[:idx]):
+        if len(steps) >= SURVIVED_STEPS and finished and error_channel(ln.text) == key:
+            return True
+        if not finished and _FINISHED_G.search(ln.text, ln.folded):
+            finished = True
+        elif (
+            len(steps) < SURVIVED_STEPS
+            and is_progress(ln)
+            and not (ln.usable and _ERRORISH_G.search(ln.text, ln.folded))
+        ):
+            steps.add(ln.text)
+    return False
+
+
 # Positive evidence that a run works: progress (steps, epochs, progress bars, loss values, throughput) or a
 # completion marker. "healthy" needs one of these (or an exit code of 0).
 _PROGRESS = re.compile(
@@ -214,9 +243,10 @@ def _advisory(ln: Line) -> bool:
 
 # A bare row of numbers a training script prints each step or epoch (``7, 0.044, 17.460, 2.587``, ``76970 2.6265``),
 # optionally after a timestamp tag closed by ``]`` or as a markdown table row (``| 1 | 0.52 | 0.61 |``): the first
-# column is a counter, the others are measured values
+# column is a counter, the others are measured values. The counter may count fractions (an epoch's progress as a
+# decimal, ``99.7802\t0.8266``, the way trainers that log several times per epoch number their rows): it still grows.
 _COUNTER_ROW = re.compile(
-    r"^\s*(?:\S{0,40}\]\s*|\|\s*)?(?P<n>\d{1,9})(?P<rest>(?:(?:\s*[,|;]\s*|\s+)-?\d*\.?\d+(?:e[-+]?\d+)?%?){1,12})\s*[,|;]?\s*$",
+    r"^\s*(?:\S{0,40}\]\s*|\|\s*)?(?P<n>\d{1,9}(?:\.\d+)?)(?P<rest>(?:(?:\s*[,|;]\s*|\s+)-?\d*\.?\d+(?:e[-+]?\d+)?%?){1,12})\s*[,|;]?\s*$",
     re.IGNORECASE,
 )
 COUNTER_ROWS = 3
@@ -226,7 +256,7 @@ def _counter_rows(lines: list[Line]) -> Line | None:
     """The first of ``COUNTER_ROWS`` numeric rows whose counter column keeps growing and whose other columns hold
     measured (decimal) values: a training loop's own progress table, whatever it names its columns."""
     run: list[Line] = []
-    last = -1
+    last = -1.0
     for ln in lines:
         if not ln.text.strip():
             continue
@@ -234,7 +264,7 @@ def _counter_rows(lines: list[Line]) -> Line | None:
         if m is None:
             run, last = [], -1
             continue
-        n = int(m.group("n"))
+        n = float(m.group("n"))
         if n <= last:
             run = []
         run.append(ln)

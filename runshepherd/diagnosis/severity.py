@@ -133,3 +133,24 @@ def is_info_record(line: str) -> bool:
 def below_error(line: str) -> bool:
     """The line's header states a level below error (debug, info, warning): the program said it went on."""
     return severity(line) in ("debug", "info", "warning")
+
+
+# The emitter a record names before its error level, as a logger prints it: ``wandb: ERROR …`` (wandb's terminal
+# log), ``(APIServer pid=23283) ERROR 08-01 21:34:51 …`` (vLLM's process-tagged logger), ``slurmstepd: error: …``. A
+# header of time stamps and ids alone names no emitter (a program's main logger).
+# (the header ends on a separator: ``wandb:``, ``)``, ``]``, ``|``, ``-``; "RuntimeError: CUDA error: …" is a message)
+_CHANNEL = re.compile(
+    r"^(?P<pre>[^\n]{0,60}?[:\])|-]\s*)(?<![\w-])(?P<lvl>ERROR|FATAL|CRITICAL|[Ee]rror|[Ff]atal)(?=[:\]|\s])"
+)
+_EXCEPTION = re.compile(r"(?:Error|Exception|Warning)\b")
+_NAME = re.compile(r"[A-Za-z][\w.-]{2,}")
+_NUMBER = re.compile(r"\d+")
+
+
+def error_channel(line: str) -> str | None:
+    """The emitter and level an error record states in its header, its numbers (pids, times, ranks) blanked, so
+    every record of the same emitter at that level has the same key; None when the header names no emitter."""
+    m = _CHANNEL.match(line)
+    if m is None or not _NAME.search(m.group("pre")) or _EXCEPTION.search(m.group("pre")):
+        return None
+    return f"{_NUMBER.sub('#', m.group('pre').strip())} {m.group('lvl').upper()}"

@@ -10,7 +10,7 @@ from runshepherd.diagnosis import diagnose_log_text
 from runshepherd.diagnosis.engine import root_reading
 from runshepherd.diagnosis.errorblock import error_looking, prepare
 from runshepherd.diagnosis.rules import Context
-from runshepherd.diagnosis.severity import severity
+from runshepherd.diagnosis.severity import error_channel, severity
 
 from .families.real import diagnose_dev
 
@@ -148,3 +148,20 @@ def test_one_quiet_reading_serves_the_error_lines_and_the_engines_choice() -> No
     probe = "I tensorflow/stream_executor/cuda/cuda_gpu_executor.cc:1066] failed to find libcuda.so on this system"
     assert prepare([probe]).lines[0].quiet
     assert diagnose_log_text(f"{probe}\n=>> PBS: job killed: walltime 72081 exceeded limit 72000").label == "timeout"
+
+
+def test_the_emitter_an_error_record_names_is_its_channel() -> None:
+    """wandb's terminal log ("wandb: ERROR …"), vLLM's process-tagged records ("(APIServer pid=23283) ERROR 08-01 …")
+    and slurmstepd name their emitter before the level: one key per emitter and level, numbers blanked. A header of
+    time stamps alone, an exception's message ("RuntimeError: CUDA error: …") and a bare "ERROR:" name none."""
+    assert error_channel("wandb: ERROR Dropped streaming file chunk") == "wandb: ERROR"
+    a = error_channel("(APIServer pid=23283) ERROR 08-01 21:34:51 [async_llm.py:704] AsyncLLM output_handler failed.")
+    b = error_channel("(APIServer pid=9) ERROR 08-02 01:00:00 [serving.py:1] request failed")
+    assert a == b == "(APIServer pid=#) ERROR"
+    assert error_channel("slurmstepd: error: cgroup clean-up failed") == "slurmstepd: ERROR"
+    for line in (
+        "2019-10-31 17:02:15,476\tERROR services.py:1375 -- x",
+        "RuntimeError: CUDA error: out of memory",
+        "ERROR: Could not find a version",
+    ):
+        assert error_channel(line) is None, line

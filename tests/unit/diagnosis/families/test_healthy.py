@@ -674,3 +674,36 @@ def test_a_command_typed_at_the_prompt_after_the_run_is_not_the_runs_failure() -
     relaunch = "epoch 1 loss: 0.51\nepoch 2 loss: 0.42\n$ torchrun --nproc_per_node 2 train.py\n-bash: torchrun: command not found\n"
     assert diagnose_log_text(relaunch).label == "missing_dependency"
     assert diagnose_log_text("$ nvitop\n-bash: nvitop: command not found\n").label == "missing_dependency"
+
+
+def test_a_counter_that_counts_fractions_of_an_epoch_is_progress() -> None:
+    """TRAIN zi-0002 (retired v9, unknown "no error and no progress" before): a Torch7 job prints rows of "fraction
+    of the epochs done, loss" ("99.780317659915\t0.82659873962402") and then "The loss after 5 epochs is …". The
+    counter column grows though it counts fractions: progress in no named format, a weak verdict."""
+    d, _, record = diagnose_dev("zi-0002")
+    assert d.label == record["label"] == "healthy" and d.confidence < 0.8 and "counter" in d.explanation
+    rows = "".join(f"{k / 4:.4f}\t{1.0 / k:.5f}\n" for k in range(1, 5))
+    assert diagnose_log_text(rows).label == "healthy"
+    # a decimal first column that does not grow (a constant learning rate, a falling loss) is no counter
+    same = "".join(f"0.0002\t{1.0 / k:.5f}\n" for k in range(1, 5))
+    falling = "".join(f"{2.0 / k:.4f}\t{1.0 / k:.5f}\n" for k in range(1, 5))
+    assert diagnose_log_text(same).label == diagnose_log_text(falling).label == "unknown"
+
+
+def test_errors_of_an_emitter_the_run_already_went_on_past() -> None:
+    """TRAIN zm-0010 (retired v9, file_not_found before): a YOLOv8 run whose wandb sync logs "wandb: ERROR Dropped
+    streaming file chunk" while the epochs go on, then "32 epochs completed in 0.037 hours.", then a run of "wandb:
+    ERROR Error while calling W&B API: run … not found … (<Response [404]>)". An emitter whose error the run went on
+    past before it finished is a side channel: its later errors are not the run's failure."""
+    d, _, record = diagnose_dev("zm-0010")
+    assert d.label == record["label"] == "healthy" and d.confidence < 0.8 and "went on past" in d.explanation
+    steps = "".join(f"epoch {k} loss: {1.0 / k:.3f}\n" for k in range(1, 5))
+    side = "tracker: ERROR upload of chunk 3 dropped\n" + steps + "Training completed.\n"
+    late = "tracker: ERROR run abc not found (<Response [404]>)\n"
+    assert diagnose_log_text(side + late).label == "healthy"
+    # another emitter's error after the finish, or the same emitter's error with no finish before it, still counts
+    other = "srun: error: node1: task 0: Exited with exit code 1\n"
+    assert diagnose_log_text(side + other).label != "healthy"
+    cut = "slurmstepd: error: cgroup clean-up failed\n" + steps
+    limit = "slurmstepd: error: *** JOB 7 ON node1 CANCELLED AT 2024-05-01T10:00:00 DUE TO TIME LIMIT ***\n"
+    assert diagnose_log_text(cut + limit).label == "timeout"
