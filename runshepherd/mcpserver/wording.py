@@ -18,6 +18,7 @@ MCP_TERMS: tuple[tuple[str, str], ...] = (
     (r"--set\b", "set_values"),
     (r"or omit --pool\b", "or leave pool out"),
     (r"--pool\b", "pool"),
+    (r"\(`orchestrate pools` lists them\)", "(the pools tool lists them)"),
     (r"--spec FILE\b", "spec_path"),
     (r'e\.g\. orchestrate "', 'e.g. request="'),
 )

@@ -38,9 +38,12 @@ class TaskLog:
         self._lock = threading.Lock()
 
     def write(self, text: str, *, control: bool = False) -> None:
-        line = format_line(self.task, text, control=control) + "\n"
+        """Each line of `text` gets the task's tag: an echoed multi-line `python -c` script or error, written bare
+        after its first line, read as the job's own output (its `raise RuntimeError(...)` line became the
+        diagnosis's evidence, and `logs --task` could not place it)."""
+        lines = "".join(format_line(self.task, part, control=control) + "\n" for part in text.split("\n"))
         with self._lock:
-            self._fh.write(line)
+            self._fh.write(lines)
             self._fh.flush()
 
     def pump(self, stream: IO[bytes]) -> None:

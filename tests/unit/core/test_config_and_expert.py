@@ -155,6 +155,9 @@ def test_cadence_follows_the_skill() -> None:
         ("fixes: {max_fix_attempts: -5}\n", r"setting 'fixes.max_fix_attempts': Input should be greater than or eq"),
         ("cadence: {short: -1}\n", r"setting 'cadence.short': Input should be greater than 0 \(got -1\)"),
         ("logs: {redaction_patterns: ['.*']}\n", r"'\.\*' matches an empty text, so it would hide every line"),
+        # was accepted: "." turned a one-line config error into 147 KB of "[REDACTED:custom]"
+        ("logs: {redaction_patterns: ['.']}\n", r"'\.' matches a single ordinary character \('a'\), so it would hide"),
+        ("logs: {redaction_patterns: ['[a-z]+']}\n", r"'\[a-z\]\+' matches a single ordinary character \('a'\)"),
     ],
 )
 def test_a_hostile_config_file_is_a_config_error_not_a_crash(tmp_path: Path, text: str | bytes, message: str) -> None:
@@ -242,3 +245,11 @@ def test_a_flag_whose_value_was_a_secret_is_left_out_of_the_job(tmp_path: Path) 
     args = load_spec_text(draft.spec_text, base_dir=tmp_path).workflow.tasks[0].args
     assert args == ["--epochs", "2"] and "REDACTED" not in draft.spec_text, draft.spec_text
     assert draft.understood == ["script=train.py", "--epochs=2"]
+
+
+def test_a_redaction_pattern_that_names_a_secret_is_kept(tmp_path: Path) -> None:
+    from runshepherd.config import load_settings
+
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("logs: {redaction_patterns: ['mytoken-[A-Za-z0-9]{20,}', 'secret=\\\\S+']}\n")
+    assert load_settings(cfg, flags={}).logs.redaction_patterns[0] == "mytoken-[A-Za-z0-9]{20,}"

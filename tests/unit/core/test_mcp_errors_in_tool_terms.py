@@ -39,20 +39,22 @@ def _errors(state: Path, calls: list[tuple[str, dict[str, Any]]]) -> list[str]:
 
 def test_tool_errors_name_tools_and_arguments_not_flags(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
-    unknown, bad_item, bad_pool, set_on_request = _errors(
+    unknown, bad_item, bad_pool, set_on_request, run_pool = _errors(
         tmp_path / "state",
         [
             ("status", {"workflow_id": "nosuch"}),
             ("validate", {"spec_path": str(SPEC), "set_values": ["epochs"]}),
             ("validate", {"spec_path": str(SPEC), "pool": "gpu-nope"}),
             ("start_run", {"request": "train a small classifier", "set_values": ["epochs=5"]}),
+            ("start_run", {"request": "train a small classifier", "pool": "gpu-nope"}),
         ],
     )
     assert unknown.endswith("call list_workflows to see the known ones"), unknown
     assert bad_item.endswith("set_values 'epochs': expected KEY=VALUE, e.g. set_values=[\"epochs=5\"]"), bad_item
     assert bad_pool.endswith("use 'local' or leave pool out"), bad_pool
     assert "(with spec_path)" in set_on_request and 'e.g. request="train' in set_on_request, set_on_request
-    for said in (unknown, bad_item, bad_pool, set_on_request):
+    assert run_pool.endswith("its pools: local (the pools tool lists them)"), run_pool  # was `orchestrate pools`
+    for said in (unknown, bad_item, bad_pool, set_on_request, run_pool):
         assert "--" not in said and "orchestrate " not in said, said
 
 
