@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from runshepherd.diagnosis.chains import yield_handled
 from runshepherd.diagnosis.errorblock import _TB_START, Line, traceback_end
 from runshepherd.diagnosis.formats.nonfatal import COMMAND_NOT_FOUND, PYTHON_WARNING
 from runshepherd.diagnosis.models import Diagnosis, DiagnosisInput, Fix, TaskRecord
@@ -287,6 +288,7 @@ def verdict(
     """One diagnosis for one context. ``failed`` = what the status says (None = unknown, e.g. a bare log)."""
     found = collect(ctx)
     signals = yield_to_details(_demote_info(_drop_recovered(found, ctx), ctx), ctx.log.lines)
+    signals = yield_handled(signals, ctx.log.lines)
     if allowed is not None:
         signals = [s for s in signals if s.label in allowed]
     best = choose(signals)
