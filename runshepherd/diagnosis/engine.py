@@ -529,9 +529,14 @@ def diagnose(inp: DiagnosisInput) -> list[Diagnosis]:
     return out
 
 
+def _task_tag(task: str) -> re.Pattern[str]:
+    """OSMO's tag of one task's lines and events, ``[task]`` or ``[task retry-N]``."""
+    return re.compile(r"\[" + re.escape(task) + r"(?: retry-\d+)?\]")
+
+
 def _events_for(events: list[str], task: str) -> list[str]:
     """Events of one task: OSMO lines are tagged ``[task]``; untagged (Kubernetes-style) lines apply to all."""
-    tag = re.compile(r"\[" + re.escape(task) + r"(?: retry-\d+)?\]")
+    tag = _task_tag(task)
     any_tag = re.compile(r"^\S+ \S+ \[[^\]]+\]")
     return [e for e in events if tag.search(e) or not any_tag.match(e)]
 
@@ -541,7 +546,7 @@ def _logs_for(inp: DiagnosisInput, task: str) -> list[str]:
         return inp.log_lines[task]
     if len(inp.log_lines) == 1:
         return next(iter(inp.log_lines.values()))
-    tag = re.compile(r"\[" + re.escape(task) + r"(?: retry-\d+)?\]")
+    tag = _task_tag(task)
     return [ln for lines in inp.log_lines.values() for ln in lines if tag.search(ln)]
 
 
