@@ -236,6 +236,12 @@ class Sessions:
         questions = runner.questions(snap)
         if not questions:
             raise UsageError(f"session {sid} is not waiting for an answer")
+        from runshepherd.cli.session import canceled_answer, canceled_while_paused
+
+        why = canceled_while_paused(self.ctx.state_dir, sid, snap.values)
+        if why:  # was: the answer was taken ("running", driven by this server) after the person's cancel
+            self._launch(sid, None, None)  # as `resume --answer`: its question's node sees the cancel and ends it
+            raise UsageError(canceled_answer(why, answer, [q.payload() for q in questions], "session"))
         answers = {}
         for q in questions:
             parsed = parse_answer(answer, q.choices, q.default) if answer.strip() else None
@@ -253,13 +259,20 @@ class Sessions:
         record = read_record(self.ctx.state_dir, sid)
         if record is None:
             return UsageError(f"no session {sid!r}")
+        from runshepherd.cancel_mark import reason
+        from runshepherd.sweep.cancel import canceled
+
+        mark = canceled(self.ctx.state_dir, sid)  # was: a sweep canceled at its plan still "waits on its plan"
         waits = record.get("question") and not record.get("approved") and not record.get("declined")
-        plan = (
-            f"; it waits on its plan ({record['question'].get('text')}): the person answers it with "
-            f"`orchestrate resume {sid} --answer yes` or `--answer no`"
-            if waits and isinstance(record["question"], dict)
-            else ""
-        )
+        if mark is not None:
+            plan = f"; it was {reason(mark)}: final, no point starts, resubmits or is fixed after it"
+        elif waits and isinstance(record["question"], dict):
+            plan = (
+                f"; it waits on its plan ({record['question'].get('text')}): the person answers it with "
+                f"`orchestrate resume {sid} --answer yes` or `--answer no`"
+            )
+        else:
+            plan = ""
         return UsageError(
             f"{sid} is a sweep, not a session: `orchestrate status {sid}` shows its points (each point is session "
             f"{sid}-pN, which `session` reads once it has started){plan}; `cancel` with session {sid} cancels "

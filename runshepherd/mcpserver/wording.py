@@ -15,6 +15,7 @@ MCP_TERMS: tuple[tuple[str, str], ...] = (
     (r"run `orchestrate list` to see the known ones", "call list_workflows to see the known ones"),
     (r"e\.g\. --set (\S+)", r'e.g. set_values=["\1"]'),
     (r"pass --set (\S+)", r'pass "\1" in set_values'),
+    (r"so --answer ('[^']*'|\S+) was not applied", r"so the answer \1 was not applied"),
     (r"--set\b", "set_values"),
     (r"or omit --pool\b", "or leave pool out"),
     (r"--pool\b", "pool"),

@@ -63,7 +63,8 @@ async def cancel_scenario(client: Client, tmp_path: Path) -> None:
     # `session` says so too (it still said "waiting" with the withdrawn question; `orchestrate sessions` knew)
     seen = await _call(client, "session", session=waiting)
     assert seen["state"] == "canceled" and seen["question"] is None and "canceled by you" in seen["note"], seen
-    await _call(client, "answer", session=waiting, answer="yes")  # too late: the cancel is final
+    too_late = await _error(client, "answer", session=waiting, answer="yes")  # the cancel is final
+    assert "was canceled by you (mcp cancel, " in too_late and "so the answer yes was not applied" in too_late
     ended = await _until_settled(client, waiting)
     assert ended["state"] == "CANCELED" and not ended["workflow_ids"], ended
     slow = TINY.replace("name: tiny", "name: slow").replace("echo step $i/3", "sleep 1; echo step $i/3")

@@ -34,3 +34,10 @@ def test_session_and_answer_of_a_sweep_id_say_it_is_a_sweep_and_how_to_answer_it
         assert f"Submit 2 workflows (lr=0.1, lr=0.3)?): the person answers it with `orchestrate resume {sweep}" in said
     with pytest.raises(UsageError, match="^no session 'nosuch'$"):
         sessions.view("nosuch")
+    # canceled at its plan (here by MCP's own cancel): it no longer "waits on its plan"; it says who canceled it
+    assert sessions.cancel(sweep, None).canceled
+    with pytest.raises(UsageError) as err:
+        sessions.view(sweep)
+    said = str(err.value)
+    assert "waits on its plan" not in said and "--answer yes" not in said, said
+    assert "; it was canceled by you (mcp cancel, " in said and "final, no point starts" in said, said
