@@ -789,6 +789,7 @@ def _argv_with_default_command(argv: list[str]) -> list[str]:
     A bare request is a sentence (two words or more); one word is a mistyped command (did-you-mean) or needs
     `run`, so `orchestrate version` or `orchestrate stauts x` never plans a job."""
     import difflib
+    import itertools
 
     if not argv:
         return argv
@@ -812,6 +813,16 @@ def _argv_with_default_command(argv: list[str]) -> list[str]:
     if near:
         raise UsageError(
             f"no command {first!r} — did you mean `orchestrate {near[0]}`? (`orchestrate --help` lists them)"
+        )
+    words_after = list(itertools.takewhile(lambda a: not a.startswith("-"), argv[1:]))
+    if words_after:  # `orchestrate train a small classifier --yes`: a sentence the shell split, not one word
+        import shlex
+
+        sentence = " ".join([first, *words_after])
+        rest = "".join(f" {shlex.quote(a)}" for a in argv[1 + len(words_after) :])
+        raise UsageError(
+            f"{first!r} is not a command, and the shell split your request into {len(words_after) + 1} arguments — "
+            f"put the whole request in one pair of quotes: orchestrate {shlex.quote(sentence)}{rest}"
         )
     raise UsageError(
         f"{first!r} is not a command, and one word is not a request — describe the job in a sentence "
