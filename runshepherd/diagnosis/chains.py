@@ -37,7 +37,8 @@ YIELD = 0.1  # below the handler's reading by more than the engine's band: the h
 
 def handled_spans(lines: list[Any]) -> list[tuple[int, int, int]]:
     """For each "during handling" marker: (first line of the handled traceback, the marker, the exception line
-    that closes the handler's traceback). Bounded: ``_SPAN`` lines each way, markers only where the text has one."""
+    that closes the handler's traceback). Bounded: ``_SPAN`` lines each way, markers only where the text has one;
+    without a ``Traceback`` header above the marker, the handled traceback is its exception line alone."""
     out: list[tuple[int, int, int]] = []
     for m, ln in enumerate(lines):
         if "During handling" not in ln.text or not _DURING.search(ln.text):
@@ -45,6 +46,9 @@ def handled_spans(lines: list[Any]) -> list[tuple[int, int, int]]:
         start = m
         while start > 0 and m - start < _SPAN and not _TB_HEAD.search(lines[start].text):
             start -= 1
+        if not _TB_HEAD.search(lines[start].text):
+            # a paste that lost the header: only the handled exception line and what follows it up to the marker
+            start = next((k for k in range(m - 1, start - 1, -1) if exception_type(lines[k].text)), m)
         end = m + 1
         while end < len(lines) - 1 and end - m < _SPAN and exception_type(lines[end].text) is None:
             end += 1

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from runshepherd.diagnosis import diagnose_log_text
+from runshepherd.diagnosis.chains import handled_spans
+from runshepherd.diagnosis.errorblock import prepare
 from tests.unit.diagnosis.families.real import diagnose_dev
 
 # https://docs.python.org/3/tutorial/errors.html#exception-chaining: a handler that fails with a generic error
@@ -59,3 +61,17 @@ def test_wandb_permission_refused_while_handling_a_404() -> None:
     d, _, record = diagnose_dev("zm-0025")
     assert d.label == record["label"] == "permission_or_auth"
     assert d.evidence[0].startswith("wandb.errors.CommError: Permission denied")
+
+
+def test_a_handled_traceback_without_its_header_reaches_back_only_to_its_exception() -> None:
+    # an earlier, unrelated failure far above a chain whose handled traceback lost its header keeps its reading
+    lines = ["slurmstepd: error: Detected 1 oom_kill event in StepId=7.0. Some of your processes may have been killed."]
+    lines += [f"epoch 1 step {i} loss 0.5" for i in range(3)]
+    lines += HANDLED_404.format(
+        link="During handling of the above exception, another exception occurred:"
+    ).splitlines()[1:]
+    spans = handled_spans(prepare(lines).lines)
+    assert len(spans) == 1
+    start, mark, end = spans[0]
+    assert lines[start].startswith("requests.exceptions.HTTPError")
+    assert lines[end].startswith("PermissionError")
