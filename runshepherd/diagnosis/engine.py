@@ -24,6 +24,7 @@ from runshepherd.diagnosis.positive import (
     resolved_later,
     retried_at,
     survived_channel,
+    talked_on_past,
 )
 from runshepherd.diagnosis.rootline import read_root_line
 from runshepherd.diagnosis.rules import (
@@ -142,6 +143,7 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
         if (
             _went_on_past(s, signals, lines)
             or survived_channel(lines, s.order)
+            or (s.label not in COMPLETED_LABELS and talked_on_past(lines, s.order, ctx.log.errors))
             or recovered(ctx, s)
             or _ran_on_to_traceback(s, signals, lines)
             or _typed_after_the_run(s, lines)
@@ -388,7 +390,11 @@ def root_reading(ctx: Context, allowed: set[str] | None = None) -> Signal | None
 def _open_errors(ctx: Context) -> list[Line]:
     """The error-looking lines the run did not get past (nothing after them shows it went on)."""
     lines = ctx.log.lines
-    return [ln for ln in ctx.log.errors if not _got_past(lines, ln.index)]
+    return [
+        ln
+        for ln in ctx.log.errors
+        if not _got_past(lines, ln.index) and not talked_on_past(lines, ln.index, ctx.log.errors)
+    ]
 
 
 def _got_past(lines: list[Line], idx: int) -> bool:
@@ -432,8 +438,8 @@ def _healthy(ctx: Context, signals: list[Signal], task: str | None) -> Diagnosis
     if past is not None:
         confidence -= 0.15  # an error it got past, a retried failure: the verdict is less sure
         explanation = (
-            f"{_HEALTHY_PAST[why]}. It printed an error, but went on past it (it was retried, or steps followed): "
-            f"“{past.strip()[:200]}”."
+            f"{_HEALTHY_PAST[why]}. It printed an error, but went on past it (it was retried, or steps or its own "
+            f"records followed): “{past.strip()[:200]}”."
         )
     elif signals:
         confidence -= 0.15  # a hint too weak to name a failure: the verdict is less sure

@@ -123,6 +123,34 @@ def finished_after(lines: list[Line], idx: int) -> bool:
     return any(_FINISHED_G.search(ln.text, ln.folded) for ln in lines[idx + 1 :])
 
 
+# a clock time in a record's header (``2019-10-31 17:02:15,476``, ``I0203 20:56:03.518998``, ``[07/04/2024-13:50:35]``)
+_CLOCK = re.compile(r"(?<![\d:])([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(?![\d:])")
+TALKED_RECORDS = 5
+TALKED_SECONDS = 60
+
+
+def talked_on_past(lines: list[Line], idx: int, errors: list[Line]) -> bool:
+    """Line ``idx`` states no level of its own (a stray line of another program amid a levelled log: a batch
+    system's wrapper, a shell) and the program went on writing its own records below error level after it, at least
+    ``TALKED_RECORDS`` of them over ``TALKED_SECONDS`` or more of their clock, with no error-looking line (``errors``)
+    after it: the run worked on for minutes past that line, so it is not what stopped the run. An error that stops a
+    run is followed within seconds by its end (a traceback, a shutdown), or by a later error."""
+    if not 0 <= idx < len(lines) or any(e.index > idx for e in errors) or severity(lines[idx].clean) is not None:
+        return False
+    records, first, last = 0, None, None
+    for ln in lines[idx + 1 :]:
+        if severity(ln.clean) not in ("debug", "info", "warning"):
+            continue
+        records += 1
+        if m := _CLOCK.search(ln.clean, 0, 80):
+            t = int(m.group(1)) * 3600 + int(m.group(2)) * 60 + int(m.group(3))
+            first = t if first is None else min(first, t)
+            last = t if last is None else max(last, t)
+        if records >= TALKED_RECORDS and first is not None and last is not None and last - first >= TALKED_SECONDS:
+            return True
+    return False
+
+
 SURVIVED_STEPS = 3
 
 

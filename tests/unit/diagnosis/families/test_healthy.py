@@ -707,3 +707,23 @@ def test_errors_of_an_emitter_the_run_already_went_on_past() -> None:
     cut = "slurmstepd: error: cgroup clean-up failed\n" + steps
     limit = "slurmstepd: error: *** JOB 7 ON node1 CANCELLED AT 2024-05-01T10:00:00 DUE TO TIME LIMIT ***\n"
     assert diagnose_log_text(cut + limit).label == "timeout"
+
+
+def test_a_stray_line_the_program_then_worked_on_past_for_minutes() -> None:
+    """TRAIN zi-0015 (retired v9, permission_or_auth before): LSF's wrapper prints "Unable to open log file.
+    Permission denied" (no level of its own) before the Python program starts; Ray Tune then logs its own INFO and
+    WARNING records from 17:02:15 to 17:11:41 and returns its analysis. Minutes of the program's own records after a
+    line, and no error after it, show the run worked on past it (a weak verdict: nothing shows steps)."""
+    d, _, record = diagnose_dev("zi-0015")
+    assert d.label == record["label"] == "healthy" and d.confidence < 0.6 and "went on past" in d.explanation
+    stray = "Unable to open log file. Permission denied\n"
+    records = "".join(
+        f"2024-05-01 10:{m:02d}:00,000\tINFO worker.py:12 -- trial {m} reported\n" for m in range(0, 10, 2)
+    )
+    assert diagnose_log_text(stray + records).label == "healthy"
+    # the same records within seconds of it, an error after them, or the program's own error record: not past it
+    quick = "".join(f"2024-05-01 10:00:{s:02d},000\tINFO worker.py:12 -- shutting down {s}\n" for s in range(0, 10, 2))
+    assert diagnose_log_text(stray + quick).label != "healthy"
+    assert diagnose_log_text(stray + records + "RuntimeError: the trial runner stopped\n").label != "healthy"
+    own = "2024-05-01 09:59:00,000\tERROR io.py:3 -- Unable to open log file. Permission denied\n"
+    assert diagnose_log_text(own + records).label != "healthy"
