@@ -58,6 +58,8 @@ def stage_line(d: TaskDigest) -> str:
         if silent:
             return f"ended {d.ended} before any application output"
         parts: list[str] = [f"ended {d.ended}; last logged: {d.stage}"]
+    elif d.stage == "not started":  # queued or unschedulable (PENDING), or the scheduler said so: nothing starts yet
+        return "Not started yet, no application output"
     elif silent:
         return "Container starting, no application output yet"
     else:

@@ -27,6 +27,8 @@ from runshepherd.logs.redact import LineRedactor, compile_extra
 _TIME_CHECK_EVERY = 4096
 _HEADER_PREFIX = "Workflow "  # "Workflow <id> has logs:" printed by `osmo workflow logs`
 _RUNNING = frozenset({"RUNNING"})
+# a workflow or task queued, waiting on another task or being scheduled: no container yet (INITIALIZING has one)
+_NOT_STARTED = frozenset({"PENDING", "WAITING", "SUBMITTING", "PROCESSING", "SCHEDULING"})
 _SAMPLE_EVERY = 16
 # Lines always fully extracted: losses (spikes must not be missed), non-finite values, evaluation.
 _ALWAYS = ("loss", "nan", "inf", "eval", "epoch", "acc", "total optimization")
@@ -197,6 +199,8 @@ def mark_stale(
     said = str(getattr(status, "value", status)).upper() if status is not None else ""
     if said == "COMPLETED" or said.startswith("FAILED"):
         return digest.model_copy(update={"ended": said, "eta_seconds": None, "eta_at": None})
+    if said in _NOT_STARTED and digest.stage == "no output":  # was shown as "Container starting" while unscheduled
+        digest = digest.model_copy(update={"stage": "not started"})
     running = status is not None and said in _RUNNING
     if not running or now is None or digest.last_update is None:
         return digest

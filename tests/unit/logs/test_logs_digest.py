@@ -42,8 +42,20 @@ def test_osmo_fixtures_without_application_output(fixtures_dir: Path) -> None:
     assert (empty.lines_read, empty.stage, empty.root_error) == (0, "no output", None)
     not_started = read_log_file(fixtures_dir / "workflow_logs_private_image.txt")
     assert not_started.stage == "not started"
-    for digest in (empty, not_started):
-        assert "Container starting, no application output yet" in digest_to_markdown([digest])
+    assert "Container starting, no application output yet" in digest_to_markdown([empty])
+    assert "Not started yet, no application output" in digest_to_markdown([not_started])
+
+
+def test_a_pending_task_is_not_said_to_be_starting(tmp_path: Path) -> None:
+    """`orchestrate status` of a workflow that can never be scheduled (gpu: 2 on a machine with none) said
+    "Container starting": nothing was starting. A queued task (PENDING, WAITING) with no output has not started."""
+    log = tmp_path / "log"
+    log.write_text("")
+    for status in ("PENDING", "WAITING", "SCHEDULING"):
+        shown = digest_to_markdown([read_log_file(log, status=status)])
+        assert "Not started yet, no application output" in shown and "Container starting" not in shown, shown
+    for status in ("INITIALIZING", "RUNNING"):
+        assert "Container starting" in digest_to_markdown([read_log_file(log, status=status)])
 
 
 def test_file_without_timestamps_uses_mtime_and_can_be_stale(tmp_path: Path) -> None:
