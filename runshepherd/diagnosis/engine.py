@@ -557,8 +557,9 @@ def _logs_for(inp: DiagnosisInput, task: str) -> list[str]:
 
 
 def _declared_outputs(spec_text: str | None) -> list[str]:
+    """The output URLs the spec's tasks declare (never an input's URL), read as the backends read them."""
     if not spec_text:
         return []
-    return re.findall(r"^\s*-?\s*url:\s*(\S+://\S+)", spec_text, flags=re.MULTILINE) + re.findall(
-        r"^\s*path:\s*(s3://\S+|gs://\S+|swift://\S+|az://\S+)", spec_text, flags=re.MULTILINE
-    )
+    from runshepherd.backends.osmo.parse import declared_outputs
+
+    return [url for urls in declared_outputs(spec_text).values() for url in urls]

@@ -57,3 +57,32 @@ def test_dvc_stage_whose_declared_output_was_not_written() -> None:
 def test_root_line_vocabulary_reads_output_missing(case_id: str, quoted: str) -> None:
     """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
     assert_read_as(case_id, "output_missing", quoted)
+
+
+_SPEC = (
+    "workflow:\n  name: t\n  tasks:\n  - name: train\n    image: x\n    command: [python]\n"
+    '    args: [train.py, --out, "{{output}}"]\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("block", "label"),
+    [
+        ("    inputs:\n    - url: s3://bucket/data/\n", "healthy"),  # an input's URL is no declared output
+        ("    outputs:\n    - url: s3://bucket/out/\n", "output_missing"),
+        ("    outputs:\n    - url: {path: s3://bucket/out/}\n", "output_missing"),
+    ],
+)
+def test_a_completed_run_misses_only_the_outputs_its_spec_declares(block: str, label: str) -> None:
+    from runshepherd.backends.base import Status
+    from runshepherd.diagnosis import DiagnosisInput, diagnose
+    from runshepherd.diagnosis.models import TaskRecord
+
+    inp = DiagnosisInput(
+        status=Status.COMPLETED,
+        tasks=[TaskRecord(name="train", status="COMPLETED", exit_code=0)],
+        log_lines={"train": ["step 1 loss 0.5", "done"]},
+        spec_text=_SPEC + block,
+        workflow_outputs=[],
+    )
+    assert [d.label for d in diagnose(inp)] == [label]
