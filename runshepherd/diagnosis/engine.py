@@ -23,6 +23,7 @@ from runshepherd.diagnosis.positive import (
     recovered_after,
     resolved_later,
     retried_at,
+    started_past,
     survived_channel,
     talked_on_past,
 )
@@ -143,7 +144,10 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
         if (
             _went_on_past(s, signals, lines)
             or survived_channel(lines, s.order)
-            or (s.label not in COMPLETED_LABELS and talked_on_past(lines, s.order, ctx.log.errors))
+            or (
+                s.label not in COMPLETED_LABELS
+                and (talked_on_past(lines, s.order, ctx.log.errors) or started_past(lines, s.order, ctx.log.errors))
+            )
             or recovered(ctx, s)
             or _ran_on_to_traceback(s, signals, lines)
             or _typed_after_the_run(s, lines)

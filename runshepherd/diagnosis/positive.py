@@ -151,6 +151,16 @@ def talked_on_past(lines: list[Line], idx: int, errors: list[Line]) -> bool:
     return False
 
 
+def started_past(lines: list[Line], idx: int, errors: list[Line]) -> bool:
+    """Line ``idx`` is a record its emitter logs at debug level (its account of a path it took: an optional handler it
+    looked for and did without) and the program then got through its start-up (a server up, training begun), with no
+    error-looking line (``errors``) after it: that record did not stop the run. Info and warning records are not
+    read so (a start-up line can follow the warning that names what later kills the run)."""
+    if not 0 <= idx < len(lines) or any(e.index > idx for e in errors) or severity(lines[idx].clean) != "debug":
+        return False
+    return any(_STARTED_G.search(ln.text, ln.folded) for ln in lines[idx + 1 :])
+
+
 SURVIVED_STEPS = 3
 
 

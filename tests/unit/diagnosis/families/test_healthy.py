@@ -727,3 +727,19 @@ def test_a_stray_line_the_program_then_worked_on_past_for_minutes() -> None:
     assert diagnose_log_text(stray + records + "RuntimeError: the trial runner stopped\n").label != "healthy"
     own = "2024-05-01 09:59:00,000\tERROR io.py:3 -- Unable to open log file. Permission denied\n"
     assert diagnose_log_text(own + records).label != "healthy"
+
+
+def test_a_debug_record_the_program_started_up_past() -> None:
+    """TRAIN zl-0011 (retired v9, file_not_found before): vLLM's SageMaker shim logs "[DEBUG] … No customer script
+    custom_sagemaker_invocation_handler function found: HandlerFileNotFoundError", then the server comes up ("Application
+    startup complete."), answers a request and shuts down. A record its emitter logs at debug level, followed by the
+    program's start-up and no error, did not stop the run."""
+    d, _, record = diagnose_dev("zl-0011")
+    assert d.label == record["label"] == "healthy" and d.confidence < 0.8 and "went on past" in d.explanation
+    probe = "2024-05-01 10:00:00 [DEBUG] loader.py:71: No custom handler found: File '/opt/model.py' not found\n"
+    up = "INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)\n"
+    assert diagnose_log_text(probe + up).label == "healthy"
+    # at info level, or with an error after the start-up, it still counts
+    info = probe.replace("[DEBUG]", "[INFO]")
+    assert diagnose_log_text(info + up).label != "healthy"
+    assert diagnose_log_text(probe + up + "ERROR:    Exception in ASGI application\n").label != "healthy"
