@@ -106,6 +106,9 @@ class CancelTarget:
         if self.session and self.kind:
             shown = f"; {self.workflow} {self.status}" if self.live else ""
             return confirm_text(self.session, self.question, shown)
+        if self.session and not self.live:  # between attempts, or before its first submit: the cancel stops it
+            last = f"; its last workflow {self.workflow} {self.status}" if self.workflow else ""
+            return f"Cancel session {self.session} (nothing more would be submitted or fixed{last})? This is final."
         return f"Cancel {self.workflow} ({self.status})?"
 
 
@@ -122,18 +125,30 @@ def find_target(backend: Backend, state_dir: Path, target: str, checkpointer: st
         done = session_halted(state_dir, w.session)()
         nothing = f"session {w.session} was already canceled; nothing to cancel" if done else None
         return CancelTarget(w.session, w.workflow_id, status, w.kind, w.text, nothing)
+
+    def going(session: str) -> tuple[bool, str | None]:
+        """Whether the session has not ended (between attempts it still submits, fixes and resubmits), and the
+        workflow of its latest attempt."""
+        values = SessionRunner(state_dir, session, checkpointer=checkpointer).snapshot().values or {}
+        alive = not values.get("outcome") and session_halted(state_dir, session)() is None
+        return alive, (values.get("attempt") or {}).get("workflow_id")
+
     if has_session(state_dir, target, checkpointer):
-        snap = SessionRunner(state_dir, target, checkpointer=checkpointer).snapshot()
-        wid = ((snap.values or {}).get("attempt") or {}).get("workflow_id")
+        alive, wid = going(target)
         if not wid:
-            return CancelTarget(
-                target, None, None, nothing=f"session {target} has submitted nothing, so there is nothing to cancel"
-            )
+            nothing = None if alive else f"session {target} has submitted nothing, so there is nothing to cancel"
+            return CancelTarget(target, None, None, nothing=nothing)
         session: str | None = target
     else:
         wid, session = target, submitted_by(state_dir, target)
+        alive = False
+        if session is not None and has_session(state_dir, session, checkpointer):
+            alive, latest = going(session)
+            alive = alive and latest == wid  # an older attempt's workflow ended; the cancel names that one
     status = backend.query(wid).status
-    nothing = f"{wid} already ended ({status.value}); nothing to cancel" if status.terminal() else None
+    # was: a sweep point whose attempt had just FAILED was "already ended; nothing to cancel", then resubmitted
+    ended = status.terminal() and not alive
+    nothing = f"{wid} already ended ({status.value}); nothing to cancel" if ended else None
     return CancelTarget(session, wid, status.value, nothing=nothing)
 
 
