@@ -45,7 +45,11 @@ def write(state_dir: Path, rec: WatchRecord) -> None:
     path = record_path(state_dir, rec.workflow_id)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(rec.model_dump_json(indent=2), encoding="utf-8")
+    # owner-only, like audit.jsonl: a webhook's URL carries its token (`?token=…`, Slack's path), and a state dir
+    # on a shared login node is often readable by others (was 0644 with the URL in it)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(rec.model_dump_json(indent=2))
     tmp.replace(path)
 
 
