@@ -9,7 +9,10 @@ from pathlib import Path
 
 from cli_helpers import json_lines, run, spawn
 
-# steps is swept: a point of 1 step completes at once, one of 40 runs until it is canceled
+# steps is swept: a point of 1 step completes at once, one of 40 runs until it is canceled. "Until it is canceled",
+# not for 40 s: under load the test took longer than 41 s to reach its sweep cancel, by then the steps=41 point had
+# COMPLETED on its own (its workflow's state.json: COMPLETED 1 s before the audited "cancel sweep"), and the product
+# rightly canceled nothing (`canceled_workflows` 0, 1 of 13 runs with two busy loops on the 2 cores)
 SLOW_SWEEP = """\
 workflow:
   name: slowsweep
@@ -19,7 +22,7 @@ workflow:
   - name: slow
     image: ubuntu:24.04
     command: [bash, -c]
-    args: ["for i in $(seq 1 {{ steps }}); do echo step $i/{{ steps }}; sleep 1; done; echo ok > {{output}}/ok.txt"]
+    args: ["i=0; while [ $i -lt 1 ] || [ {{ steps }} -gt 1 ]; do i=$((i+1)); echo step $i/{{ steps }}; sleep 1; done; echo ok > {{output}}/ok.txt"]
 
 default-values:
   steps: 1
