@@ -178,9 +178,51 @@ def cancel(backend: Backend, state_dir: Path, t: CancelTarget, *, via: str, appr
     if t.workflow and not t.live and t.kind in FOLLOW_UP_QUESTIONS:  # what was canceled when the workflow is named
         told += f" (its workflow {t.workflow} had already ended; its outputs stay where they are)"
     if t.live and t.workflow:  # by this call, or by the session itself that saw the mark first: one cancel either way
-        cancel_once(backend, state_dir, t.workflow, approved_by=approved_by, via=via, session=t.session)
+        sent = cancel_once(backend, state_dir, t.workflow, approved_by=approved_by, via=via, session=t.session)
         told += f"\n  cancel requested for {t.workflow}"
+        if sent == "resent":
+            told += "\n  " + RESENT.format(wid=t.workflow, why=f"session {t.session}")
     return told
+
+
+# A claim not acknowledged for this long, whose claimer cannot be seen (another host, or a claim from before claims
+# said who made them), is taken as lost: a live claimer sends its cancel within seconds.
+CLAIM_STALE_SECONDS = 60.0
+
+
+def _claim_state(claim: Path) -> dict[str, Any]:
+    try:
+        return dict(json.loads(claim.read_text(encoding="utf-8") or "{}"))
+    except (OSError, ValueError):
+        return {}
+
+
+def _claim_lost(claim: Path, seen: dict[str, Any]) -> bool:
+    """Whether a claim the scheduler never acknowledged was left by a process that ended before it sent the
+    cancel (same host: its pid is gone), or is older than `CLAIM_STALE_SECONDS` with no claimer to look at."""
+    import socket
+
+    pid = seen.get("pid")
+    if isinstance(pid, int) and seen.get("host") == socket.gethostname():
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        except PermissionError:
+            return False
+        return False
+    try:
+        import time
+
+        return time.time() - claim.stat().st_mtime > CLAIM_STALE_SECONDS
+    except OSError:
+        return False
+
+
+def _write_claim(claim: Path, data: dict[str, Any]) -> None:
+    tmp = claim.with_name(claim.name + ".tmp")
+    tmp.write_text(json.dumps(data), encoding="utf-8")
+    tmp.replace(claim)
 
 
 def cancel_once(
@@ -192,24 +234,51 @@ def cancel_once(
     via: str,
     session: str | None = None,
     **details: Any,
-) -> bool:
+) -> str | None:
     """The scheduler's cancel of a workflow the person's cancel reached, made and audited once whoever gets there
     first: the door after writing the mark, or the session that saw the mark in between (`sweep.cancel.cancel_own`).
     Both did it before, so one cancel left two `cancel` audit lines. The first to create the workflow's claim file
-    cancels; True when this call did. A cancel the scheduler refused leaves no claim (it raises, as before)."""
+    cancels and then records that the scheduler took it (``sent``); "sent" when this call did. A cancel the
+    scheduler refused leaves no claim (it raises, as before).
+
+    A claim the scheduler never acknowledged, left by a process that died between the claim and the call (a kill,
+    a crash), was a lost cancel: the workflow ran on and nobody sent it again. Now whoever comes next — the resumed
+    session's monitor, another `orchestrate cancel` — sends it again (a cancel is idempotent on every backend) and
+    gets "resent", which it says; the audit line says `resent: true`."""
+    import socket
+
     claim = Path(state_dir) / SESSION_MARKS / WORKFLOW_CLAIMS / workflow_id
     claim.parent.mkdir(parents=True, exist_ok=True)
+    mine = {"pid": os.getpid(), "host": socket.gethostname(), "at": datetime.now(UTC).isoformat(timespec="seconds")}
+    resent = False
     try:
-        os.close(os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        fd = os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
     except FileExistsError:
-        return False
+        seen = _claim_state(claim)
+        if seen.get("sent") or not _claim_lost(claim, seen):
+            return None
+        _write_claim(claim, mine)  # taken over: the next one to look sees a live claimer
+        resent = True
+    else:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(mine))
     try:
         backend.cancel(workflow_id)
     except BaseException:
         claim.unlink(missing_ok=True)
         raise
-    audit(state_dir, "cancel", approved_by=approved_by, session=session, workflow=workflow_id, via=via, **details)
-    return True
+    _write_claim(claim, {**mine, "sent": True})
+    extra = {"resent": True} if resent else {}
+    audit(
+        state_dir, "cancel", approved_by=approved_by, session=session, workflow=workflow_id, via=via, **details, **extra
+    )
+    return "resent" if resent else "sent"
+
+
+RESENT = (
+    "the cancel of {wid} ({why}) had been claimed but never reached the scheduler (the process making it ended "
+    "first): sent again now"
+)
 
 
 def withdrawn(why: str) -> str:

@@ -16,7 +16,7 @@ from runshepherd.events import Progress, StatusChanged
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import MAX_TRANSITIONS, SessionState, cap, submitted_id
 from runshepherd.nodes.cadence import interval, is_training
-from runshepherd.nodes.common import DRAIN_SLICE, emit, snapshot
+from runshepherd.nodes.common import DRAIN_SLICE, emit, say, snapshot
 
 PROGRESS_TAIL = 300
 
@@ -108,7 +108,8 @@ def monitor(state: SessionState, runtime: Runtime[Deps]) -> dict[str, Any]:
             halting = True
             point = state.get("sweep_point")
             sweep = point["sweep"] if point else None
-            cancel_own(deps.backend, deps.state_dir, deps.session_id, wid, why, sweep)
+            if resent := cancel_own(deps.backend, deps.state_dir, deps.session_id, wid, why, sweep):
+                say("warning", resent)
         changed = ws.status.value != prev_status
         if changed:
             text = _transition_text(prev_status, ws)

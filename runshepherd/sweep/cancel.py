@@ -15,7 +15,15 @@ from typing import TYPE_CHECKING, Any
 
 from runshepherd.audit import record as audit
 from runshepherd.backends.base import Status
-from runshepherd.cancel_mark import cancel_once, read_mark, reason, session_halted, session_mark_path, write_mark
+from runshepherd.cancel_mark import (
+    RESENT,
+    cancel_once,
+    read_mark,
+    reason,
+    session_halted,
+    session_mark_path,
+    write_mark,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from runshepherd.backends.base import Backend
@@ -103,16 +111,17 @@ def cancel_sweep(
 
 def cancel_own(
     backend: Backend, state_dir: Path, session: str, workflow_id: str, why: str, sweep: str | None = None
-) -> None:
+) -> str | None:
     """A session cancels the workflow it submitted when it sees the person's cancel of its sweep or of itself
     (``why`` says which) before the door does (a workflow submitted in the instant before the mark, or a door still
     on its way): one cancel and one audit line between them (`cancel_once`), recorded as the door would (who, via
-    which door, from the mark). One the cancel already reached (the shared poll may not show it yet) is left alone."""
+    which door, from the mark). One the cancel already reached (the shared poll may not show it yet) is left alone.
+    Returns what to say when it sent again a cancel a dead process had claimed and never sent, else None."""
     if backend.query(workflow_id).status.terminal():
-        return
+        return None
     swept = canceled(state_dir, sweep) if sweep else None
     mark = swept or read_mark(session_mark_path(state_dir, session)) or {}
-    cancel_once(
+    sent = cancel_once(
         backend,
         state_dir,
         workflow_id,
@@ -121,6 +130,7 @@ def cancel_own(
         session=session,
         **({"sweep": sweep} if swept else {}),
     )
+    return RESENT.format(wid=workflow_id, why=why) if sent == "resent" else None
 
 
 def summary(points: list[PointCancel]) -> dict[str, Any]:

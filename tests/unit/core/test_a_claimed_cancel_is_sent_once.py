@@ -1,0 +1,59 @@
+"""`cancel_mark.cancel_once`: one cancel per workflow whoever gets there first, acknowledged once the scheduler took
+it; a claim whose maker died before sending it is sent again, once, and says so (see
+tests/e2e/test_a_lost_cancel_is_sent_again.py for the session path)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+from runshepherd.cancel_mark import cancel_once
+
+
+class Scheduler:
+    def __init__(self) -> None:
+        self.canceled: list[str] = []
+
+    def cancel(self, workflow_id: str) -> None:
+        self.canceled.append(workflow_id)
+
+
+def _claim(state: Path, wid: str, **data: object) -> None:
+    claim = state / "canceled" / "workflows" / wid
+    claim.parent.mkdir(parents=True, exist_ok=True)
+    claim.write_text(json.dumps({"host": socket.gethostname(), **data}))
+
+
+def _dead_pid() -> int:
+    proc = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    return int(proc.stdout)
+
+
+def test_first_sends_then_nobody_else(tmp_path: Path) -> None:
+    backend = Scheduler()
+    kw = {"approved_by": "--yes", "via": "orchestrate cancel"}
+    assert cancel_once(backend, tmp_path, "wf-1", **kw) == "sent"  # type: ignore[arg-type]
+    assert cancel_once(backend, tmp_path, "wf-1", **kw) is None  # type: ignore[arg-type]
+    assert backend.canceled == ["wf-1"]
+
+
+def test_a_live_claimer_is_left_to_send_it(tmp_path: Path) -> None:
+    _claim(tmp_path, "wf-2", pid=os.getpid())  # claimed, being sent by a process still alive
+    backend = Scheduler()
+    assert cancel_once(backend, tmp_path, "wf-2", approved_by="--yes", via="chat") is None  # type: ignore[arg-type]
+    assert backend.canceled == []
+
+
+def test_a_dead_claimers_cancel_is_sent_again_once_and_audited_as_such(tmp_path: Path) -> None:
+    _claim(tmp_path, "wf-3", pid=_dead_pid())
+    backend = Scheduler()
+    kw = {"approved_by": "--yes", "via": "orchestrate cancel"}
+    assert cancel_once(backend, tmp_path, "wf-3", **kw) == "resent"  # type: ignore[arg-type]
+    assert cancel_once(backend, tmp_path, "wf-3", **kw) is None  # type: ignore[arg-type]
+    assert backend.canceled == ["wf-3"]
+    audit = [json.loads(x) for x in (tmp_path / "audit.jsonl").read_text().splitlines()]
+    assert [(a["what"], a["workflow"], a.get("resent")) for a in audit] == [("cancel", "wf-3", True)]
