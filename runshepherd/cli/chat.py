@@ -87,7 +87,10 @@ def chat(
     try:
         lock.acquire(timeout=0)
     except Timeout:
-        raise SessionBusy(f"chat {chat_id} is open in another orchestrate process") from None
+        raise SessionBusy(  # said what to do: it named the chat and stopped there
+            f"chat {chat_id} is open in another orchestrate process — continue it in that terminal, or end it there "
+            "(`quit`, or Ctrl-D) and run this again; `orchestrate chat` starts a new chat meanwhile"
+        ) from None
     convo = ChatSession(ctx, record, interactive=tty, model=model, cadence=cadence)
     try:
         return convo.run(source)
