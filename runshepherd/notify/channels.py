@@ -123,15 +123,26 @@ def channel_for(target: str, smtp: SmtpConfig | None = None) -> Channel:
                 f"notify target {shown_target(t)}: a user:password in a webhook URL is not supported — use the URL "
                 "your service gives, with its token in the path or query"
             )
+        if not urlsplit(t).hostname:  # was tried 5 times over ~8 s, then "urlopen error no host given"
+            raise ConfigError(f"notify target {shown_target(t)!r} names no host — give the webhook's whole URL")
         return Webhook(t)
     if t.startswith("mailto:") and "@" in t:
         return Mail(t.removeprefix("mailto:"), smtp or SmtpConfig())
     if t == "desktop":
         return Desktop()
     if t.startswith("file:") and len(t) > len("file:"):
-        return JsonLines(t.removeprefix("file://") if t.startswith("file://") else t.removeprefix("file:"))
+        path = t.removeprefix("file://") if t.startswith("file://") else t.removeprefix("file:")
+        if Path(path).expanduser().is_dir():  # was tried 5 times, then "IsADirectoryError"
+            raise ConfigError(
+                f"notify target {t!r} is a folder — give a file in it (file:{path.rstrip('/')}/notes.jsonl): "
+                "each notification is appended to it as one JSON line"
+            )
+        return JsonLines(path)
+    from runshepherd.logs import redact
+
+    shown = redact(_TOKEN_SEGMENT.sub("…", target))[0]  # a hook typed without https:// keeps its key in the path
     raise ConfigError(
-        f"notify target {target!r} not understood — use https://… (webhook), mailto:you@example.com, desktop "
+        f"notify target {shown!r} not understood — use https://… (webhook), mailto:you@example.com, desktop "
         "or file:PATH"
     )
 

@@ -218,3 +218,20 @@ def test_a_webhook_token_in_the_url_path_is_not_printed() -> None:
     assert shown_target(teams) == "https://acme.webhook.office.com/webhookb2/…/IncomingWebhook/…/x"
     assert shown_target(f"http://127.0.0.1:8080/hooks/{key}") == "http://127.0.0.1:8080/hooks/…"
     assert shown_target("https://example.org/api/v2/run-status") == "https://example.org/api/v2/run-status"
+
+
+@pytest.mark.parametrize(
+    ("target", "said"),
+    [
+        # each was accepted, tried 5 times over ~8 s, then "could not notify" (no host given / IsADirectoryError)
+        ("https://", "notify target 'https://' names no host — give the webhook's whole URL"),
+        ("file:{tmp}", "notify target 'file:{tmp}' is a folder — give a file in it (file:{tmp}/notes.jsonl)"),
+        # a hook typed without https:// printed its key whole
+        ("example.com/hooks/ab12cd34ef56gh78ij90kl", "notify target 'example.com/hooks/…' not understood"),
+    ],
+)
+def test_a_target_that_cannot_work_is_refused_before_watching(tmp_path: Path, target: str, said: str) -> None:
+    with pytest.raises(ConfigError) as err:
+        parse_targets([target.format(tmp=tmp_path)])
+    assert str(err.value).startswith(said.format(tmp=tmp_path)), str(err.value)
+    assert "ab12cd34ef56gh78ij90kl" not in str(err.value)
