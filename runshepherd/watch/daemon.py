@@ -13,6 +13,7 @@ import signal
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 from runshepherd.watch import registry
 from runshepherd.watch.session import build_monitor
@@ -60,12 +61,21 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if monitor.notifier is not None:
             monitor.notifier.close(timeout=60)
-            for target, note in monitor.notifier.sent:
-                logging.info("notified %s: %s %s", target, note.workflow_id, note.status)
-            for target, note in monitor.notifier.skipped:
-                logging.info("not notified again: %s was already told %s %s", target, note.workflow_id, note.status)
+            log_notified(monitor.notifier)
         registry.update(state_dir, args.workflow_id, ended=ended)
     return 0
+
+
+def log_notified(notifier: Any) -> None:
+    """What the monitor's notifications came to, in its log (the only place a background monitor can say it):
+    who was told, who had been told already, and each target that could not be told (`undelivered_lines`; the
+    dispatcher logs a give-up at debug level only, so without this line the log said nothing of it)."""
+    for target, note in notifier.sent:
+        logging.info("notified %s: %s %s", target, note.workflow_id, note.status)
+    for target, note in notifier.skipped:
+        logging.info("not notified again: %s was already told %s %s", target, note.workflow_id, note.status)
+    for line in notifier.undelivered_lines():
+        logging.warning("%s", line)
 
 
 if __name__ == "__main__":  # pragma: no cover

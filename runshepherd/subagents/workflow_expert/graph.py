@@ -165,8 +165,8 @@ def check(state: ExpertState) -> dict[str, Any]:
         cannot_start = (
             f"no node in pool {chosen} can hold one task: it asks for {', '.join(short) or 'more than any node has'}, "
             f"so it could never start there and is not submitted — ask for at most what one node has ({most}) in "
-            "the request or the spec's resources, or run it where such a node exists (another pool: --pool, or "
-            "another backend: --backend)"
+            "the request or the spec's resources, or run it where such a node exists (another pool, or another "
+            "backend)"  # no flag named: the chat and MCP reach this plan too, and have no --pool or --backend
         )
     res = ", ".join(f"{k} {v:g}" if k != "memory" else f"memory {v:.2g}Gi" for k, v in need.items() if v)
     tasks = len(wf.all_tasks())

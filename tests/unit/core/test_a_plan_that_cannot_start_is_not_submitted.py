@@ -23,3 +23,25 @@ def test_eight_gpus_on_a_machine_without_gpus_is_not_submitted_and_not_asked(
     assert "so it could never start there and is not submitted — ask for at most what one node has (gpu 0" in said
     assert "Run the bundled demo trainer" not in said and "submitted train-resnet50" not in said
     assert not (here / "state" / "workflows").exists() or not any((here / "state" / "workflows").iterdir())
+
+
+def test_over_mcp_the_reason_names_no_command_line_flag(here: Path) -> None:
+    """The plan is every door's (CLI, chat, MCP): its reason said `--pool` and `--backend`, flags an MCP caller or a
+    chat has not got. It says what to change in words every door can act on."""
+    import time
+
+    from runshepherd.cli.context import CliContext
+    from runshepherd.mcpserver.sessions import Sessions
+
+    sessions = Sessions(CliContext.create(config=None, state_dir=here / "state", backend="local"))
+    sid = sessions.start("train resnet50 on 8 GPUs").session
+    for _ in range(600):
+        view = sessions.view(sid)
+        if view.state != "running":
+            break
+        time.sleep(0.05)
+    assert view.state == "FAILED", view
+    reason = view.outcome_reason or ""
+    assert "no node in pool local can hold one task" in reason, reason
+    assert "run it where such a node exists (another pool, or another backend)" in reason, reason
+    assert "--" not in reason, reason
