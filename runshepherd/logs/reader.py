@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from runshepherd.backends.base import Status, TaskStatus
 from runshepherd.logs.config import LogConfig
 from runshepherd.logs.cues import may_be_error, may_be_event, may_hold_secret, words_of
 from runshepherd.logs.decode import RawLine, clean_text, cut_line, iter_file_lines
@@ -27,8 +28,9 @@ from runshepherd.logs.redact import LineRedactor, compile_extra
 _TIME_CHECK_EVERY = 4096
 _HEADER_PREFIX = "Workflow "  # "Workflow <id> has logs:" printed by `osmo workflow logs`
 _RUNNING = frozenset({"RUNNING"})
-# a workflow or task queued, waiting on another task or being scheduled: no container yet (INITIALIZING has one)
-_NOT_STARTED = frozenset({"PENDING", "WAITING", "SUBMITTING", "PROCESSING", "SCHEDULING"})
+# a workflow pending, or a task queued, waiting on another task or being scheduled (`TaskStatus.in_queue`, the one
+# definition): no container yet (INITIALIZING has one)
+_NOT_STARTED = frozenset({Status.PENDING.value, *(t.value for t in TaskStatus if t.in_queue())})
 _SAMPLE_EVERY = 16
 # Lines always fully extracted: losses (spikes must not be missed), non-finite values, evaluation.
 _ALWAYS = ("loss", "nan", "inf", "eval", "epoch", "acc", "total optimization")
