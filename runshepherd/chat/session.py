@@ -135,6 +135,14 @@ class ChatSession:
                 d.wait(timeout)
 
     def _on_error(self, sid: str, exc: BaseException) -> None:
+        from runshepherd.graph.checkpoint import CheckpointerUnavailable
+
+        if isinstance(exc, CheckpointerUnavailable):  # "the session is kept" was false: its store is what failed
+            self.say(
+                f"error in session {sid}: {exc} — only what it stored before that is kept; once the database is "
+                f"back, `orchestrate resume {quoted(sid)}` continues it from there"
+            )
+            return
         self.say(
             f"error in session {sid}: {exc} — the session is kept; say 'status' or continue it with "
             f"`orchestrate resume {quoted(sid)}`"

@@ -73,6 +73,11 @@ def chat(
     from runshepherd.graph.checkpoint import SessionBusy
     from runshepherd.graph.runner import new_session_id
 
+    if ctx.settings.checkpointer:  # exit 4 before the chat opens, as `run` does: its sessions could not be kept
+        from runshepherd.graph.checkpoint import open_saver
+
+        with open_saver(ctx.state_dir, ctx.settings.checkpointer):
+            pass
     chat_id = session or new_session_id()
     record = load(ctx.state_dir, chat_id)
     if session is not None and (record is None) != new:
