@@ -91,6 +91,7 @@ def setting_of(name: str) -> str | None:
 
 
 _WORD = re.compile(r"[\s=:]+")
+UNINTENDED = "looks unintended"  # the warning's words, read back by `not_yet_warned`
 
 
 def implausible(name: str, value: Any, said: str) -> str | None:
@@ -106,7 +107,7 @@ def implausible(name: str, value: Any, said: str) -> str | None:
     exact = whole(value) if key != "lr" else None
     shown = f"{exact:,}" if exact is not None else f"{value:g}"
     return (
-        f"{said}{'' if shown in _WORD.split(said) else f' = {shown}'} looks unintended (runs rarely go above "
+        f"{said}{'' if shown in _WORD.split(said) else f' = {shown}'} {UNINTENDED} (runs rarely go above "
         f"{most:,.0f}); it is planned as you said it — check the value before you submit"
     )
 
@@ -144,3 +145,11 @@ def spec_implausible(spec_text: str) -> list[tuple[str, str]]:
             if w := implausible(flag, value, f"{flag} {value} in task {task.get('name', '?')}"):
                 out.append((str(setting_of(flag)), w))
     return list(dict.fromkeys(out))
+
+
+def not_yet_warned(written: list[tuple[str, str]], notes: list[str]) -> list[str]:
+    """The warnings of `spec_implausible` (``written``) for settings no note already warns of: a value the request's
+    own reading warned of ("epochs 1e9 … looks unintended") is said once, not again for the spec it was drafted into.
+    A request's warning starts with the setting's first word (`implausible`'s ``said``: "epochs", "batch size")."""
+    said = {n.split(" ", 1)[0] for n in notes if UNINTENDED in n}
+    return list(dict.fromkeys(w for key, w in written if key.split("_")[0] not in said))

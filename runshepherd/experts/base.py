@@ -110,14 +110,12 @@ def draft_for(expert: WorkflowExpert, request: str, *, cwd: Path) -> Draft:
     """The one way a request reaches an expert (the plan step and `orchestrate draft`): the parts of it that read
     as shell commands are cut out first (`request_shell`), so nothing of them runs or names the workflow, and the
     draft's notes say which parts were not used and why."""
-    from runshepherd.number_reading import spec_implausible
+    from runshepherd.number_reading import not_yet_warned, spec_implausible
     from runshepherd.request_shell import not_used_notes, split_shell
 
     clean, cut = split_shell(request)
     draft = expert.draft_spec(clean, cwd=cwd)
-    # what the expert wrote is checked like what the person typed (an LLM's "--epochs 1000000000"); a setting the
-    # request's own reading already warned of is said once
-    said = {n.split(" ", 1)[0] for n in draft.notes if "looks unintended" in n}
-    written = [w for key, w in spec_implausible(draft.spec_text) if key.split("_")[0] not in said]
-    draft.notes = [*not_used_notes(cut), *draft.notes, *dict.fromkeys(written)]
+    # what the expert wrote is checked like what the person typed (an LLM's "--epochs 1000000000")
+    written = not_yet_warned(spec_implausible(draft.spec_text), draft.notes)
+    draft.notes = [*not_used_notes(cut), *draft.notes, *written]
     return draft

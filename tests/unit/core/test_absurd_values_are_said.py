@@ -36,3 +36,14 @@ def test_draft_keeps_the_value_and_says_so(here: Path, capsys: pytest.CaptureFix
 def test_usual_values_say_nothing(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["draft", "train a small classifier for 300 epochs with lr 3e-4 and batch size 4096", "--json"]) == 0
     assert not any("looks unintended" in n for n in json.loads(capsys.readouterr().out)["notes"])
+
+
+def test_a_value_the_request_warned_of_is_not_warned_of_again_for_the_drafted_spec(
+    here: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The drafted spec carries the request's epochs=1e9 into its default-values, which the spec check reads as
+    well (`experts.base.draft_for`): the person is told once."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["run", "train a small classifier with epochs=1e9", "--no-input"]) == 3
+    said = " ".join((lambda o: o.out + o.err)(capsys.readouterr()).split())
+    assert said.count("looks unintended") == 1, said
