@@ -21,6 +21,8 @@ def draft(ctx: CliContext, request: str, output: Path | None, force: bool, as_js
     check_request(request)
     if (refused := _out_of_scope(ctx, request, as_json)) is not None:
         return refused
+    if output is not None and output.is_dir():  # was "exists; … pass --force to replace it": --force cannot
+        raise UsageError(f"-o {output} is a folder — give a file path for the spec, e.g. -o {output / 'job.yaml'}")
     if output is not None and (output.exists() or output.is_symlink()) and not force:
         # a link to nowhere does not "exist", yet writing to it creates the file it points at, elsewhere
         what = "exists" if output.exists() else f"is a link to {output.readlink()}, where the spec would be written"
