@@ -25,10 +25,9 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from runshepherd.diagnosis.errorblock import exception_type
+from runshepherd.diagnosis.errorblock import _TB_START, exception_type
 
 _DURING = re.compile(r"During handling of the above exception, another exception occurred")
-_TB_HEAD = re.compile(r"Traceback \(most recent call last\)")
 # how far a traceback reaches from its chain marker: deep stacks (a trainer's loop, a tracker's retry layers) print
 # 40-80 frames of two lines each
 _SPAN = 200
@@ -44,9 +43,9 @@ def handled_spans(lines: list[Any]) -> list[tuple[int, int, int]]:
         if "During handling" not in ln.text or not _DURING.search(ln.text):
             continue
         start = m
-        while start > 0 and m - start < _SPAN and not _TB_HEAD.search(lines[start].text):
+        while start > 0 and m - start < _SPAN and not _TB_START.search(lines[start].text):
             start -= 1
-        if not _TB_HEAD.search(lines[start].text):
+        if not _TB_START.search(lines[start].text):
             # a paste that lost the header: only the handled exception line and what follows it up to the marker
             start = next((k for k in range(m - 1, start - 1, -1) if exception_type(lines[k].text)), m)
         end = m + 1

@@ -5,7 +5,8 @@ from __future__ import annotations
 from runshepherd.diagnosis import diagnose_log_text
 from runshepherd.diagnosis.chains import handled_spans
 from runshepherd.diagnosis.errorblock import prepare
-from tests.unit.diagnosis.families.real import diagnose_dev
+
+from .families.real import diagnose_dev
 
 # https://docs.python.org/3/tutorial/errors.html#exception-chaining: a handler that fails with a generic error
 TUTORIAL_DURING = """Traceback (most recent call last):
