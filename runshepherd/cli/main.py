@@ -865,6 +865,11 @@ def _refuse_script_flags_outside_the_request(command: Any, args: list[str]) -> N
             request.append(token)
         i += 1
     flags = " ".join(t.split("=", 1)[0] for t in unknown if t.startswith("--"))
+    if len(request) > 1 and not unknown and "--help" not in known:  # was click's "Got unexpected extra argument(s)"
+        raise UsageError(
+            f"the shell split your request into {len(request)} arguments — put the whole request in one pair of "
+            f"quotes: orchestrate run {shlex.join([' '.join(request), *known])}"
+        )
     if not unknown or not request or "--help" in known:
         return
     if any(difflib.get_close_matches(f, takes_value, n=1, cutoff=0.8) for f in flags.split()):

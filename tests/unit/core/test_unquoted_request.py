@@ -25,3 +25,11 @@ def test_an_unquoted_request_is_shown_quoted_and_nothing_is_planned(
 def test_one_word_is_still_not_a_request(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["classifier", "--yes"]) == 2
     assert "one word is not a request" in capsys.readouterr().err
+
+
+def test_an_unquoted_request_after_run_is_shown_quoted(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Was click's "Got unexpected extra argument(s) (a small classifier)" and the whole usage text."""
+    assert main(["run", "train", "a", "small", "classifier", "--no-input"]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert err.startswith("error: the shell split your request into 4 arguments"), err
+    assert "orchestrate run 'train a small classifier' --no-input" in err and "Usage:" not in err, err
