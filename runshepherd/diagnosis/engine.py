@@ -14,7 +14,7 @@ from runshepherd.diagnosis.chains import yield_handled
 from runshepherd.diagnosis.errorblock import _TB_START, Line, traceback_end
 from runshepherd.diagnosis.formats.nonfatal import COMMAND_NOT_FOUND, PYTHON_WARNING
 from runshepherd.diagnosis.models import Diagnosis, DiagnosisInput, Fix, TaskRecord
-from runshepherd.diagnosis.paste import PROMPT
+from runshepherd.diagnosis.paste import typed_command
 from runshepherd.diagnosis.positive import (
     finished_after,
     is_progress,
@@ -234,10 +234,9 @@ def _typed_after_the_run(s: Signal, lines: list[Line]) -> bool:
     prompt = next(
         (ln for ln in reversed(lines[: s.order]) if ln.text.strip() and not _NOT_FOUND_CMD.search(ln.text)), None
     )
-    p = PROMPT.match(prompt.clean) if prompt is not None else None
-    if prompt is None or p is None:
+    typed = typed_command(prompt.clean) if prompt is not None else None
+    if prompt is None or typed is None:
         return False
-    typed = prompt.clean[p.end() - 1 :]  # (the prompt's pattern ends on the command's first character)
     if m.group("bin") not in re.split(r"[\s;&|]+", typed) or _LAUNCH.search(typed):
         return False
     return any(is_progress(ln) for ln in lines[: prompt.index])

@@ -533,6 +533,12 @@ def asides(lines: list[str]) -> list[bool]:
     return out
 
 
+def typed_command(text: str) -> str | None:
+    """The command typed at a prompt on this line (``PROMPT``), or None when the line is no prompt."""
+    m = PROMPT.match(text)
+    return None if m is None else text[m.end() - 1 :]  # the prompt's pattern ends on the command's first character
+
+
 def superseded(lines: list[str], aside: list[bool]) -> range:
     """Several attempts in one paste: when the person typed the same command again, what the first run printed is
     an attempt they went past (the error they fixed before asking); the last run is the log. The lines from the
@@ -543,10 +549,10 @@ def superseded(lines: list[str], aside: list[bool]) -> range:
     for i, text in enumerate(lines):
         if not aside[i]:
             continue
-        m = PROMPT.match(text)
-        if m is None:
+        typed_here = typed_command(text)
+        if typed_here is None:
             continue
-        command = " ".join(text[m.end() - 1 :].split())
+        command = " ".join(typed_here.split())
         if command in typed:
             start = typed[command] if start is None else min(start, typed[command])
             end = i
