@@ -12,7 +12,8 @@ from cli_helpers import json_lines, run, spawn
 # steps is swept: a point of 1 step completes at once, one of 40 runs until it is canceled. "Until it is canceled",
 # not for 40 s: under load the test took longer than 41 s to reach its sweep cancel, by then the steps=41 point had
 # COMPLETED on its own (its workflow's state.json: COMPLETED 1 s before the audited "cancel sweep"), and the product
-# rightly canceled nothing (`canceled_workflows` 0, 1 of 13 runs with two busy loops on the 2 cores)
+# rightly canceled nothing (`canceled_workflows` 0, 1 of 13 runs with two busy loops on the 2 cores). At most 15 min:
+# a test that fails before its cancel must not leave a job looping for ever on a shared machine
 SLOW_SWEEP = """\
 workflow:
   name: slowsweep
@@ -22,7 +23,7 @@ workflow:
   - name: slow
     image: ubuntu:24.04
     command: [bash, -c]
-    args: ["i=0; while [ $i -lt 1 ] || [ {{ steps }} -gt 1 ]; do i=$((i+1)); echo step $i/{{ steps }}; sleep 1; done; echo ok > {{output}}/ok.txt"]
+    args: ["i=0; while [ $i -lt 1 ] || ( [ {{ steps }} -gt 1 ] && [ $i -lt 900 ] ); do i=$((i+1)); echo step $i/{{ steps }}; sleep 1; done; echo ok > {{output}}/ok.txt"]
 
 default-values:
   steps: 1
