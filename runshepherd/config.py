@@ -71,16 +71,16 @@ class LogsConfig(_Section):
                 raise ValueError(f"{p!r} is not a regular expression ({exc}) — fix it or remove it") from None
             if rx.fullmatch(""):  # ".*" or "x?" redacted every line and every error message, this one included
                 raise ValueError(f"{p!r} matches an empty text, so it would hide every line — make it match the secret")
+            if nested_quantifier(p):  # checked at load, before any log line can make it backtrack for hours
+                raise ValueError(
+                    f"{p!r} repeats a repeat (a nested quantifier such as `(a+)+`), which can take exponential time on "
+                    "a log line — write it without the outer repeat, e.g. `a+`"
+                )
             ordinary = next((c for c in "aZ0 :-/." if rx.fullmatch(c)), None)
             if ordinary is not None:  # "." or "\w" replaced every character of every line, errors included
                 raise ValueError(
                     f"{p!r} matches a single ordinary character ({ordinary!r}), so it would hide most of every line — "
                     "make it match the secret itself, e.g. `mytoken-[A-Za-z0-9]{20,}`"
-                )
-            if nested_quantifier(p):  # checked at load, before any log line can make it backtrack for hours
-                raise ValueError(
-                    f"{p!r} repeats a repeat (a nested quantifier such as `(a+)+`), which can take exponential time on "
-                    "a log line — write it without the outer repeat, e.g. `a+`"
                 )
         return v
 
