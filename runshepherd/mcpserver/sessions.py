@@ -273,10 +273,11 @@ class Sessions:
             )
         else:
             plan = ""
+        # a canceled sweep is not offered its cancel again
+        cancel = "" if mark is not None else f"; `cancel` with session {sid} cancels every point"
         return UsageError(
             f"{sid} is a sweep, not a session: `orchestrate status {sid}` shows its points (each point is session "
-            f"{sid}-pN, which `session` reads once it has started){plan}; `cancel` with session {sid} cancels "
-            "every point"
+            f"{sid}-pN, which `session` reads once it has started){plan}{cancel}"
         )
 
     def _cancel_sweep(self, record: dict[str, Any]) -> CancelResult:

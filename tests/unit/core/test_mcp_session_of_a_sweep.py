@@ -41,3 +41,4 @@ def test_session_and_answer_of_a_sweep_id_say_it_is_a_sweep_and_how_to_answer_it
     said = str(err.value)
     assert "waits on its plan" not in said and "--answer yes" not in said, said
     assert "; it was canceled by you (mcp cancel, " in said and "final, no point starts" in said, said
+    assert "cancels every point" not in said, said  # a canceled sweep is not offered its cancel again
