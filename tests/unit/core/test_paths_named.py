@@ -26,7 +26,10 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     [
         (["watch", "--runs", "adir"], "adir: is a folder — give the runs file itself"),
         (["watch", "--runs", "list.yaml"], "list.yaml: expected a mapping with a top-level `runs:` list"),
-        (["draft", "train a small classifier", "-o", "adir", "--force"], "-o adir is a folder — give a file path for the spec"),
+        (
+            ["draft", "train a small classifier", "-o", "adir", "--force"],
+            "-o adir is a folder — give a file path for the spec",
+        ),
         (["download", "file:///x/objects/wf-1/train", "afile"], "afile is a file, not a folder"),
         (["download", "file:///x/objects/wf-1/train", "afile/sub"], "afile is a file, not a folder"),
     ],
