@@ -339,14 +339,14 @@ def _check_backend_options(
 def _where(loc: tuple[str, ...], env: dict[tuple[str, ...], str], file: Path, file_data: dict[str, Any]) -> str:
     """Where a setting was written: ``FILE:LINE`` (the config file), the RUNSHEPHERD_* variable, else the default."""
     if _has(file_data, loc):
-        line = _key_line(file, loc)
+        line = key_line(file, loc)
         return f"{file}:{line}" if line else str(file)
     var = env.get(loc)
     return f"environment variable {var}" if var else "configuration"
 
 
-def _key_line(path: Path, loc: tuple[str, ...]) -> int | None:
-    """The 1-based line of the key at ``loc`` in a YAML file already read (and bounded) by `_read_yaml`."""
+def key_line(path: Path, loc: tuple[str, ...]) -> int | None:
+    """The 1-based line of the key at ``loc`` in a YAML file already read and bounded (a config, a runs file)."""
     try:
         node: Any = yaml.compose(path.read_text(encoding="utf-8", errors="replace"))
     except (OSError, yaml.YAMLError):

@@ -66,9 +66,14 @@ def load_runs(path: Path) -> list[RunEntry]:
     try:
         runs = RunsFile.model_validate(data).runs
     except ValidationError as exc:
+        from runshepherd.config import key_line
+
         err = exc.errors()[0]
         where = ".".join(str(x) for x in err["loc"])
-        raise UsageError(f"{path}: {where}: {err['msg']} — the shape is {RUNS_SHAPE}") from None
+        line = key_line(path, tuple(str(x) for x in err["loc"]))  # FILE:LINE, as a config or spec error says
+        raise UsageError(
+            f"{path}{f':{line}' if line else ''}: {where}: {err['msg']} — the shape is {RUNS_SHAPE}"
+        ) from None
     seen: dict[tuple[str | None, str], str] = {}
     for r in runs:  # the same run twice would be watched, reported and notified twice
         key = (r.backend, r.identity)
