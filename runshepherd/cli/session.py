@@ -510,7 +510,7 @@ def resume(
     if SessionRunner.ended(snap):
         values = snap.values
         if answer is not None:  # was: the answer dropped without a word and the old result shown (exit 0 or 1)
-            raise UsageError(_nothing_to_answer(session, values, answer))
+            raise UsageError(nothing_to_answer(session, values, answer))
         renderer = Renderer(session=session, as_json=as_json, out=ctx.out)
         return _done(ctx, renderer, session, values)
     if (busy := driven_elsewhere(ctx, session, snap.values)) is not None:  # before "not waiting": it is driven
@@ -531,7 +531,7 @@ def resume(
         raise SessionBusy(driven_elsewhere(ctx, session, snap.values) or str(exc)) from None
 
 
-def _nothing_to_answer(session: str, values: dict[str, Any], answer: str) -> str:
+def nothing_to_answer(session: str, values: dict[str, Any], answer: str) -> str:
     """`resume --answer` on a finished session: it has ended (its outcome) and asks nothing, so the answer is unused."""
     done = done_event(values)
     if done.get("declined"):

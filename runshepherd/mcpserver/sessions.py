@@ -234,9 +234,12 @@ class Sessions:
         if not snap.values:
             raise self._no_session(sid)
         questions = runner.questions(snap)
+        from runshepherd.cli.session import canceled_answer, canceled_while_paused, nothing_to_answer
+
+        if not questions and snap.values.get("outcome"):  # was "is not waiting for an answer": say how it ended
+            raise UsageError(nothing_to_answer(sid, snap.values, answer))
         if not questions:
             raise UsageError(f"session {sid} is not waiting for an answer")
-        from runshepherd.cli.session import canceled_answer, canceled_while_paused
 
         why = canceled_while_paused(self.ctx.state_dir, sid, snap.values)
         if why:  # was: the answer was taken ("running", driven by this server) after the person's cancel
