@@ -276,8 +276,10 @@ def cancel_once(
 
 
 RESENT = (
-    "the cancel of {wid} ({why}) had been claimed but never reached the scheduler (the process making it ended "
-    "first): sent again now"
+    # what is known: nobody confirmed it sent, and its maker is gone (a dead pid) or silent past CLAIM_STALE_SECONDS;
+    # not that the scheduler never got it (the maker may have died just after sending)
+    "the cancel of {wid} ({why}) had been claimed but was never confirmed sent (the process making it ended, or "
+    "was not heard from for over a minute): sent again now"
 )
 
 

@@ -66,7 +66,9 @@ def test_a_claimed_cancel_the_scheduler_never_got_is_sent_again_on_resume(tmp_pa
     said = [e["text"] for e in events if e["event"] == "message"]
     assert any(
         "the cancel of forever-1 (session k1 was canceled by you (orchestrate cancel" in t
-        and "had been claimed but never reached the scheduler (the process making it ended first): sent again now" in t
+        and "had been claimed but was never confirmed sent (the process making it ended, or was not heard from for "
+        "over a minute): sent again now"
+        in t
         for t in said
     ), said
     assert events[-1]["outcome"] == "CANCELED" and resumed.returncode == 1, events[-1]
