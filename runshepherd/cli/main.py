@@ -783,6 +783,18 @@ def data_check(
 ALIASES = {"version": "--version", "help": "--help"}
 
 
+def _split_by_the_shell(words: list[str], command: str | None, options: list[str]) -> str:
+    """What to say of a request typed without quotes: the shell handed each word on separately. The command to type
+    instead keeps the person's options after the quoted request."""
+    import shlex
+
+    typed = shlex.join([*([command] if command else []), " ".join(words), *options])
+    return (
+        f"the shell split your request into {len(words)} arguments — put the whole request in one pair of quotes: "
+        f"orchestrate {typed}"
+    )
+
+
 def _argv_with_default_command(argv: list[str]) -> list[str]:
     """`orchestrate "train X" --yes` means `orchestrate run "train X" --yes`.
 
@@ -816,14 +828,8 @@ def _argv_with_default_command(argv: list[str]) -> list[str]:
         )
     words_after = list(itertools.takewhile(lambda a: not a.startswith("-"), argv[1:]))
     if words_after:  # `orchestrate train a small classifier --yes`: a sentence the shell split, not one word
-        import shlex
-
-        sentence = " ".join([first, *words_after])
-        rest = "".join(f" {shlex.quote(a)}" for a in argv[1 + len(words_after) :])
-        raise UsageError(
-            f"{first!r} is not a command, and the shell split your request into {len(words_after) + 1} arguments — "
-            f"put the whole request in one pair of quotes: orchestrate {shlex.quote(sentence)}{rest}"
-        )
+        words, rest = [first, *words_after], argv[1 + len(words_after) :]
+        raise UsageError(f"{first!r} is not a command, and {_split_by_the_shell(words, None, rest)}")
     raise UsageError(
         f"{first!r} is not a command, and one word is not a request — describe the job in a sentence "
         f'(orchestrate "train a small classifier"), or plan it as written with: orchestrate run {first!r}'
@@ -866,10 +872,7 @@ def _refuse_script_flags_outside_the_request(command: Any, args: list[str]) -> N
         i += 1
     flags = " ".join(t.split("=", 1)[0] for t in unknown if t.startswith("--"))
     if len(request) > 1 and not unknown and "--help" not in known:  # was click's "Got unexpected extra argument(s)"
-        raise UsageError(
-            f"the shell split your request into {len(request)} arguments — put the whole request in one pair of "
-            f"quotes: orchestrate run {shlex.join([' '.join(request), *known])}"
-        )
+        raise UsageError(_split_by_the_shell(request, "run", known))
     if not unknown or not request or "--help" in known:
         return
     if any(difflib.get_close_matches(f, takes_value, n=1, cutoff=0.8) for f in flags.split()):
