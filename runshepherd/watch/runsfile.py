@@ -45,6 +45,7 @@ class RunsFile(BaseModel):
 
 
 def load_runs(path: Path) -> list[RunEntry]:
+    from runshepherd.config import key_line
     from runshepherd.spec.limits import LimitExceeded, load_yaml, read_small_text
 
     try:
@@ -66,8 +67,6 @@ def load_runs(path: Path) -> list[RunEntry]:
     try:
         runs = RunsFile.model_validate(data).runs
     except ValidationError as exc:
-        from runshepherd.config import key_line
-
         err = exc.errors()[0]
         where = ".".join(str(x) for x in err["loc"])
         line = key_line(path, tuple(str(x) for x in err["loc"]))  # FILE:LINE, as a config or spec error says
@@ -83,4 +82,9 @@ def load_runs(path: Path) -> list[RunEntry]:
                 "(list every notify target under it)"
             )
         seen[key] = r.id
+    if not runs:  # was "say what to watch: orchestrate watch ID, or --runs runs.yaml" to a person who gave one
+        line = key_line(path, ("runs",))
+        raise UsageError(
+            f"{path}{f':{line}' if line else ''}: `runs:` lists no run — add one (the shape is {RUNS_SHAPE})"
+        )
     return runs

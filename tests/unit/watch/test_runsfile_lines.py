@@ -24,3 +24,12 @@ def test_a_bad_field_of_the_second_run_names_its_line(tmp_path: Path) -> None:
     with pytest.raises(UsageError) as err:
         load_runs(runs)
     assert str(err.value).startswith(f"{runs}:6: runs.1.notify: Input should be a valid list"), str(err.value)
+
+
+def test_an_empty_runs_list_names_the_file(tmp_path: Path) -> None:
+    """Was "say what to watch: orchestrate watch ID, or --runs runs.yaml" — to a person who had given --runs."""
+    runs = tmp_path / "runs.yaml"
+    runs.write_text("# nothing yet\nruns: []\n")
+    with pytest.raises(UsageError) as err:
+        load_runs(runs)
+    assert str(err.value).startswith(f"{runs}:2: `runs:` lists no run — add one (the shape is runs: a list"), err
