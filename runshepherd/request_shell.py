@@ -2,7 +2,7 @@
 
 A request is read for a job: what to train, with which script and settings. A part of it that reads as a shell
 command — after `&&`, `||` or `|`, inside `$(…)` or backticks, or a part after `;` or a line break that starts with
-a command such as `rm`, `curl` or `sudo` — is cut out before any expert (heuristic or LLM) reads the request, so no
+a command such as `rm`, `curl` or `sudo` (or `cat`, `source`, `eval` given a shell-shaped argument) — is cut out before any expert (heuristic or LLM) reads the request, so no
 setting, path or workflow name is taken from it (before: the fragment was dropped without a word and the workflow
 was named `train-classifier-rm`), and the plan names each part and why it was not used.
 """
@@ -37,6 +37,13 @@ _COMMANDS = frozenset(
         *("cat", "echo", "printf", "tee", "cd", "ls", "env", "export", "unset", "alias", "source"),
     }
 )
+# Commands that are English words too: "; source data is s3://b/x", "; eval on the test set", "; export the model"
+# are the job's words. They read as a command only with a shell-shaped argument after them (a flag, a path, a
+# number, `NAME=value`, a quoted string) or a redirection (`echo x > f`).
+_WORDS_TOO = frozenset({"touch", "init", "cat", "echo", "tee", "env", "export", "alias", "source", "service", "exec"})
+_WORDS_TOO |= {"eval", "kill", "halt", "truncate", "shred", "su"}
+_SHELL_ARG = re.compile(r"""[-/~.$'"]|\d+$|[A-Za-z_]\w*=|\S*/""")
+_REDIRECT = re.compile(r"\s\d?[<>]{1,2}\s*\S")
 _INLINE = re.compile(r"(?:ba|z|da)?sh\s+-c\b|python3?\s+-c\b|perl\s+-e\b|node\s+-e\b", re.I)
 # Quoted text is one word to a shell: an operator inside it (`--run-name 'a;b'`) separates nothing.
 _PIECE = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|\$\([^)\n]*\)?|`[^`\n]*`?|&&|\|\||[;|\n]|[^'\"$`&|;\n]+|[$&]")
@@ -46,7 +53,14 @@ def _is_command(part: str) -> bool:
     words = part.split()
     while words and re.fullmatch(r"[A-Za-z_]\w*=\S*", words[0]):  # `FOO=1 rm …`: assignments before the command
         words = words[1:]
-    return bool(words) and (words[0].lower() in _COMMANDS or bool(_INLINE.match(" ".join(words))))
+    if not words:
+        return False
+    if _INLINE.match(" ".join(words)):
+        return True
+    head = words[0].lower()
+    if head in _WORDS_TOO:
+        return len(words) > 1 and (bool(_SHELL_ARG.match(words[1])) or bool(_REDIRECT.search(part)))
+    return head in _COMMANDS
 
 
 def split_shell(text: str) -> tuple[str, list[str]]:

@@ -54,6 +54,16 @@ def test_draft_says_so_too(here: Path, capsys: pytest.CaptureFixture[str]) -> No
         ("train for 3 epochs; use lr 0.01", "train for 3 epochs; use lr 0.01", []),
         ("train with train.py --run-name 'a;b'", "train with train.py --run-name 'a;b'", []),
         ("python train.py --epochs 2", "python train.py --epochs 2", []),
+        # a command that is an English word too is the job's word unless a shell-shaped argument follows (review27:
+        # "; source data is s3://b/x" lost the data source)
+        ("train a classifier; source data is s3://b/x", "train a classifier; source data is s3://b/x", []),
+        ("train for 2 epochs; eval on the test set", "train for 2 epochs; eval on the test set", []),
+        ("train it\nexport the model to onnx", "train it\nexport the model to onnx", []),
+        ("train it; cat images are in /data", "train it; cat images are in /data", []),
+        ("train it; source ~/.bashrc", "train it", ["; source ~/.bashrc"]),
+        ("train it; export HF_HOME=/tmp/x", "train it", ["; export HF_HOME=/tmp/x"]),
+        ("train it; echo done > /tmp/mark", "train it", ["; echo done > /tmp/mark"]),
+        ("train it; cat /etc/passwd", "train it", ["; cat /etc/passwd"]),
     ],
 )
 def test_what_reads_as_a_command(request_text: str, kept: str, cut: list[str]) -> None:
