@@ -214,7 +214,7 @@ class Sessions:
             question=QuestionView(**q.__dict__) if q is not None else None,
             outcome_reason=v.get("outcome_reason"),
             status_artifact=v.get("report_path"),
-            recent_events=list(live.events) if live else [],
+            recent_events=[_in_tool_terms(e) for e in live.events] if live else [],
             error=live.error if live else None,
             resume_hint=resume,
             driven_by="this server" if here else "another process" if elsewhere else None,
@@ -339,3 +339,13 @@ class Sessions:
             return CancelResult(session=t.session, workflow_id=t.workflow, canceled=False, message=told)
         told = cancel(self.ctx.backend, self.ctx.state_dir, t, via="mcp cancel", approved_by="person")
         return CancelResult(session=t.session, workflow_id=t.workflow, canceled=True, message=told)
+
+
+def _in_tool_terms(event: dict[str, Any]) -> dict[str, Any]:
+    """A plan's warnings are written for the command line ("--set epochs=1e9 looks unintended"): said here with this
+    server's argument names, as its errors are (`wording.py`)."""
+    from runshepherd.mcpserver.wording import in_tool_terms
+
+    if not event.get("warnings"):
+        return event
+    return {**event, "warnings": [in_tool_terms(str(w)) for w in event["warnings"]]}

@@ -65,3 +65,30 @@ def test_every_cli_phrase_the_table_rewrites_is_still_one_the_product_writes() -
     source = source.replace("{", "").replace("}", "")  # f-string fields: `--set {key}` is written `--set key`
     for cli, _ in MCP_TERMS:
         assert re.search(cli, source), f"{cli!r} is written nowhere in runshepherd/"
+
+
+def test_a_plans_warning_names_the_argument_not_the_flag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before: MCP's `session` showed "--set epochs=1000000000 … looks unintended" to a caller that passed set_values."""
+    import time
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    server = build_server(CliContext.create(config=None, state_dir=tmp_path / "state", backend="local"), cadence=0.2)
+
+    async def main() -> list[str]:
+        async with Client(server) as client:
+            spec = str(ROOT / "examples" / "templated.yaml")  # its default-values take epochs
+            started = await client.call_tool("start_run", {"spec_path": spec, "set_values": ["epochs=1000000000"]})
+            sid = started.structured_content["session"]
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                view = (await client.call_tool("session", {"session": sid})).structured_content
+                planned = [e for e in view["recent_events"] if e.get("event") == "planned"]
+                if planned and view["state"] != "running":
+                    await client.call_tool("cancel", {"session": sid})
+                    return list(planned[0]["warnings"])
+                await anyio.sleep(0.2)
+        raise AssertionError("the session never planned")
+
+    warnings = anyio.run(main)
+    unintended = [w for w in warnings if "1000000000" in w]
+    assert unintended and all("set_values epochs=1000000000" in w and "--set" not in w for w in unintended), warnings
