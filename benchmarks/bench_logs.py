@@ -31,9 +31,16 @@ then nothing but a client's distinct retry warnings: ``orchestrate diagnose --lo
 verdict) against a Python loop that searches each of the same file's lines with one regex, in the same run. Every warning is a candidate the recovery
 checks look past, which once cost a regex pass over the tail per candidate.
 
+With ``--error-lines N`` a log holds N training steps, each followed by a side channel's error record (a tracker's
+``wandb: ERROR … 404`` while the run goes on): ``orchestrate diagnose --log`` of it and of the same shape with 4N,
+start-up (a 3-line log) taken off both. Every error line is a candidate the recovery checks look past; a check that
+rescans the rest of the log per candidate makes the time grow with the square of N (2,000 lines took 2.5 minutes).
+The bar: 4N costs at most 6x N (linear is 4x, quadratic 16x).
+
     python benchmarks/bench_logs.py --raw 100
     python benchmarks/bench_logs.py --one-line 50
     python benchmarks/bench_logs.py --retry-lines 100
+    python benchmarks/bench_logs.py --error-lines 2000
 """
 
 from __future__ import annotations
@@ -532,6 +539,41 @@ def measure_retry_lines(size_mb: float, tmp: Path) -> bool:
     return ok
 
 
+def _error_lines_log(path: Path, n: int) -> Path:
+    with path.open("w") as f:
+        for i in range(n):
+            f.write(f"epoch 1 step {i} loss 0.{i % 9}\n")
+            f.write(f"wandb: ERROR Error while calling W&B API: run not found (<Response [404]>) {i}\n")
+    return path
+
+
+def measure_error_lines(n: int, tmp: Path) -> bool:
+    """`diagnose --log` of N and of 4N (step, error record) pairs, start-up taken off: the growth must be linear."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RUNSHEPHERD_")}
+    env.update(RUNSHEPHERD_STATE_DIR=str(tmp / "state"), HOME=str(tmp))
+    orch = _orchestrate()
+    tiny = tmp / "tiny.log"
+    tiny.write_text("epoch 1 step 1 loss 0.5\nepoch 1 step 2 loss 0.4\nepoch 1 step 3 loss 0.3\n")
+    print(
+        f"\nerror lines (a side channel's error record after each of N steps)\n{'log':>22} {'seconds':>8} {'RSS MB':>7}"
+    )
+    rows: dict[str, tuple[str, float, float]] = {}
+    for name, path in (
+        ("3 lines (start-up)", tiny),
+        (f"N = {n}", _error_lines_log(tmp / "n.log", n)),
+        (f"4N = {4 * n}", _error_lines_log(tmp / "4n.log", 4 * n)),
+    ):
+        rows[name] = _timed([*orch, "diagnose", "--log", str(path), "--json"], env)
+        print(f"{name:>22} {rows[name][1]:8.2f} {rows[name][2]:7.0f}")
+    start = rows["3 lines (start-up)"][1]
+    one, four = (max(rows[k][1] - start, 1e-3) for k in (f"N = {n}", f"4N = {4 * n}"))
+    ratio = four / one
+    ok = ratio <= 6 and rows[f"4N = {4 * n}"][2] <= 300
+    print(f"  4N / N (start-up taken off) = {ratio:.1f}x (linear 4x, quadratic 16x)")
+    print(f"  {'PASS' if ok else 'MISS'}  4N costs at most 6x N, under 300 MB")
+    return ok
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--big", action="store_true", help="add the 1 GB logs (a few minutes to generate)")
@@ -573,7 +615,17 @@ def main() -> int:
         metavar="MB",
         help="only measure `diagnose --log` of an MB-megabyte log: root error first, then retry warnings",
     )
+    parser.add_argument(
+        "--error-lines",
+        type=int,
+        default=None,
+        metavar="N",
+        help="only measure `diagnose --log` of N and 4N (step, side-channel error) pairs: its growth must be linear",
+    )
     args = parser.parse_args()
+    if args.error_lines is not None:
+        with tempfile.TemporaryDirectory(prefix="bench-logs-errors-") as tmp:
+            return 0 if measure_error_lines(args.error_lines, Path(tmp)) else 1
     if args.retry_lines is not None:
         with tempfile.TemporaryDirectory(prefix="bench-logs-retry-") as tmp:
             return 0 if measure_retry_lines(args.retry_lines, Path(tmp)) else 1

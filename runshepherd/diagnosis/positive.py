@@ -119,8 +119,19 @@ def progressed_after(lines: list[Line], idx: int, steps: int = 2, skip: frozense
 
 
 def finished_after(lines: list[Line], idx: int) -> bool:
-    """True when the log, after ``idx``, says the run finished normally."""
-    return any(_FINISHED_G.search(ln.text, ln.folded) for ln in lines[idx + 1 :])
+    """True when the log, after ``idx``, says the run finished normally.
+
+    Asked once per error line, so the answer for every position is filled by one backward pass over the log the
+    first time (``Line.finish_from``): 2,000 interleaved error lines took 2.5 minutes as one tail scan each."""
+    start = max(idx + 1, 0)
+    if start >= len(lines):
+        return False
+    if lines[start].finish_from is None:
+        later = False
+        for ln in reversed(lines):
+            later = later or bool(_FINISHED_G.search(ln.text, ln.folded))
+            ln.finish_from = later
+    return bool(lines[start].finish_from)
 
 
 # a clock time in a record's header (``2019-10-31 17:02:15,476``, ``I0203 20:56:03.518998``, ``[07/04/2024-13:50:35]``)
