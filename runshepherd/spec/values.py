@@ -16,6 +16,9 @@ import yaml
 from runshepherd.number_reading import other_digits, other_digits_hint, whole
 
 BOOL_WORDS = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
+# Jinja's delimiters: a value is put into the rendered spec as text, and a point's spec (or a resubmitted one) is read
+# again as a template, so `--sweep 'name={{ 7*7 }}'` ran as 49 and `{% for … %}` loops ran until the output budget
+_TEMPLATE_SYNTAX = re.compile(r"\{\{|\{%|\{#")
 
 
 def typed_values(
@@ -39,6 +42,18 @@ def typed_values(
     out = dict(values)
     problems: list[SpecProblem] = []
     for key, value in values.items():
+        lead = named(key) if named else f"{flag} {key}"
+        if isinstance(value, str) and (syntax := _TEMPLATE_SYNTAX.search(value)):
+            problems.append(
+                SpecProblem(
+                    source,
+                    _default_line(text, key) if key in defaults else None,
+                    f"default-values.{key}" if key in defaults else key,
+                    f"{lead}: {_shown(value)} holds template syntax ({syntax.group()!r}), which the spec would run as "
+                    "a template instead of taking it as the value — give the value itself",
+                )
+            )
+            continue
         if key not in defaults:
             continue
         default = defaults[key]
@@ -47,7 +62,6 @@ def typed_values(
             out[key] = converted
             continue
         like = _example(default)
-        lead = named(key) if named else f"{flag} {key}"
         shown = example(key, like) if example else f"{flag} {key}={like}"
         digits = other_digits(value) if isinstance(value, str) else None
         problems.append(
