@@ -18,6 +18,7 @@ from runshepherd.diagnosis.formats.compilers import ERROR_AT_SOURCE
 from runshepherd.diagnosis.paste import asides, superseded, unjson, unpaste, unpopup, unrecord
 from runshepherd.diagnosis.prefilter import Alternatives, AnyGate, Gated, fold, prefilter_enabled
 from runshepherd.diagnosis.severity import is_error_record, is_info_record
+from runshepherd.logs.echo import echo_lines
 
 # Prefixes, applied repeatedly: ISO/OSMO/bracketed timestamps, [task][osmo], [rank0]:, "0: ", glog "E0509 12:00:00.1 12 f.cc:3]".
 _PREFIXES = [
@@ -401,6 +402,7 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
         raw_lines = raw_lines[: past.start] + raw_lines[past.stop :]
         cleaned = cleaned[: past.start] + cleaned[past.stop :]
         aside = aside[: past.start] + aside[past.stop :]
+    echo = echo_lines(cleaned)  # the task's command as the scheduler echoed it: source, never the job's output
     for i, (raw, clean) in enumerate(zip(raw_lines, cleaned, strict=True)):
         text = _normalised(strip_prefix(clean), cleaned, i)
         folded = fold(text)
@@ -435,7 +437,7 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
                 or is_warning(text, folded)
                 or bool(_INFO_SEVERITY.match(clean))
                 or bool(head and _HEAD_WARNING.search(head)),
-                code=code or (in_tb and text.strip().startswith("^")),
+                code=code or (in_tb and text.strip().startswith("^")) or echo[i],
                 folded=folded,
                 harmless=harmless,
                 unpasted=None if clean == raw else clean,

@@ -16,6 +16,7 @@ from runshepherd.backends.base import Status, TaskStatus
 from runshepherd.logs.config import LogConfig
 from runshepherd.logs.cues import may_be_error, may_be_event, may_hold_secret, words_of
 from runshepherd.logs.decode import RawLine, clean_text, cut_line, iter_file_lines
+from runshepherd.logs.echo import CommandEcho
 from runshepherd.logs.errors import ErrorCollector
 from runshepherd.logs.events import EventTracker
 from runshepherd.logs.filescan import scan_file, wants_fast_scan
@@ -46,6 +47,7 @@ class LogDigester:
         self._progress = ProgressTracker()
         self._metrics = MetricTracker(self.config.metric_window, self.config.spike_factor)
         self._errors = ErrorCollector()
+        self._echo = CommandEcho()
         self._events = EventTracker()
         self.lines = 0
         self.lines_skimmed = 0
@@ -127,6 +129,8 @@ class LogDigester:
         if self.lines == 1 and text.startswith(_HEADER_PREFIX) and text.endswith("has logs:"):
             return
         self._events.saw_output()
+        if self._echo.observe(_platform, text):  # the command as the scheduler echoed it: not the job's output
+            return
         lineno = self.lines
         in_error = self._errors.observe(lineno, text, may_be_error(low, hits))
         if not hits and not in_error and not any(map(low.__contains__, _ALWAYS)):
