@@ -774,8 +774,7 @@ class ChatSession:
         return d.session if isinstance(d, SweepDriver) else None
 
     def do_why_pending(self, intent: Intent) -> None:
-        from runshepherd.diagnosis.pending import explain_pending
-        from runshepherd.nodes.explain_pending import request_of
+        from runshepherd.diagnosis.pending import explain_pending, request_of
 
         wid = self._wid(intent)
         if not wid:

@@ -196,6 +196,14 @@ def largest_fit(req: ResourceRequest, node: Node) -> ResourceRequest:
 
 
 # ------------------------------------------------------------------------------------------- judgement
+def request_of(spec_text: str, pool: str | None) -> ResourceRequest:
+    """A spec's largest task request (what one machine must hold), read, never kept."""
+    from runshepherd.spec import load_spec_text
+
+    need = load_spec_text(spec_text, secrets="warn").workflow.largest_request()
+    return ResourceRequest(gpu=need.gpu, cpu=need.cpu, memory_gi=need.memory_gi, storage_gi=need.storage_gi, pool=pool)
+
+
 def explain_pending(
     events: list[str], pools: list[Pool], nodes: list[Node], request: ResourceRequest
 ) -> PendingExplanation:

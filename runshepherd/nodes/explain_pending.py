@@ -8,18 +8,11 @@ from typing import Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
-from runshepherd.diagnosis.pending import ResourceRequest
+from runshepherd.diagnosis.pending import request_of
 from runshepherd.events import Pending
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import SessionState, submitted_id
 from runshepherd.nodes.common import ask, emit, say
-
-
-def request_of(spec_text: str, pool: str | None) -> ResourceRequest:
-    from runshepherd.spec import load_spec_text
-
-    need = load_spec_text(spec_text, secrets="warn").workflow.largest_request()  # read, never kept
-    return ResourceRequest(gpu=need.gpu, cpu=need.cpu, memory_gi=need.memory_gi, storage_gi=need.storage_gi, pool=pool)
 
 
 def explain_pending(state: SessionState, runtime: Runtime[Deps]) -> Command[Literal["monitor", "cancel_workflow"]]:

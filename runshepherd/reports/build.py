@@ -201,6 +201,8 @@ def snapshot(
     usage = usage_of(backend, workflow_id) if ws.status is Status.RUNNING else []
     resources = requested_resources(backend.spec(workflow_id), usage, ws)
     facts = _facts(ws, digests)
+    if ws.status is Status.PENDING and (never := _never_starts(backend, ws)) is not None:
+        facts = facts.model_copy(update={"risks": [never, *facts.risks]})
     canceled = ws.status is Status.FAILED_CANCELED
     diag = diagnosis_of(backend, ws, digests) if ws.status.failed() and not canceled else None
     if canceled:  # runs_dir is <state_dir>/runs (architecture §12): the audit log sits beside it
@@ -214,6 +216,21 @@ def snapshot(
     except OSError:  # a read-only or full state dir: the status is still shown, only its file is not kept
         path = None
     return Snapshot(ws=ws, report=report.model_copy(update={"artifact": path}), digests=digests, diagnosis=diag)
+
+
+def _never_starts(backend: Backend, ws: WorkflowStatus) -> str | None:
+    """A queued run no machine of its pool can ever hold, said as the session graph says it (`explain_pending`'s
+    per-node fit), so `status` and `watch` do not say "Risk: none seen" until the 600 s queue escalation."""
+    from runshepherd.backends.base import BackendError
+    from runshepherd.diagnosis.pending import explain_pending, request_of
+    from runshepherd.spec import SpecError
+
+    try:
+        request = request_of(backend.spec(ws.workflow_id), ws.pool)
+        result = explain_pending([], backend.pools(), backend.resources(None), request)
+    except (BackendError, SpecError, OSError):  # nothing known about the pool: no claim either way
+        return None
+    return result.summary if result.kind == "node_fit" else None
 
 
 def report_for(
