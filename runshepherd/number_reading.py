@@ -117,6 +117,8 @@ def spec_implausible(spec_text: str) -> list[tuple[str, str]]:
     an expert wrote, e.g. an LLM's draft, is checked like what a person typed."""
     import yaml
 
+    from runshepherd.spec.raw_tasks import raw_tasks
+
     try:
         data = yaml.safe_load(spec_text)
     except yaml.YAMLError:
@@ -129,11 +131,7 @@ def spec_implausible(spec_text: str) -> list[tuple[str, str]]:
     ):
         if w := implausible(str(key), value, f"{key}: {value} in default-values"):
             out.append((str(setting_of(str(key))), w))
-    wf = data.get("workflow")
-    wf = wf if isinstance(wf, dict) else {}
-    groups = [g for g in wf.get("groups") or [] if isinstance(g, dict)]
-    tasks = list(wf.get("tasks") or []) + [t for g in groups for t in g.get("tasks") or []]
-    for task in tasks:
+    for task in raw_tasks(data.get("workflow")):
         if not isinstance(task, dict):
             continue
         words = [str(w) for part in ("command", "args") for w in task.get(part) or [] if w is not None]

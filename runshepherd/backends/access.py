@@ -14,6 +14,7 @@ from urllib.parse import unquote, urlparse
 from pydantic import BaseModel
 
 from runshepherd.backends.base import OutOfScope
+from runshepherd.spec.raw_tasks import raw_tasks
 
 Access = Literal["read", "write"]
 
@@ -72,7 +73,7 @@ def storage_locations(spec_text: str, task: str | None, *, limit: int = 4) -> li
         wf = (yaml.safe_load(spec_text) or {}).get("workflow") or {}
     except yaml.YAMLError:
         return []
-    tasks = list(wf.get("tasks") or []) + [t for g in wf.get("groups") or [] for t in g.get("tasks") or []]
+    tasks = raw_tasks(wf)
     found: list[tuple[str, Access]] = []
     for t in tasks:
         if not isinstance(t, dict) or (task is not None and t.get("name") != task):

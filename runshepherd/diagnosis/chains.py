@@ -25,9 +25,9 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from runshepherd.diagnosis.errorblock import _TB_START, exception_type
+from runshepherd.diagnosis.errorblock import _TB_START, DURING_HANDLING, exception_type
 
-_DURING = re.compile(r"During handling of the above exception, another exception occurred")
+_DURING = re.compile(DURING_HANDLING + ", another exception occurred")
 # how far a traceback reaches from its chain marker: deep stacks (a trainer's loop, a tracker's retry layers) print
 # 40-80 frames of two lines each
 _SPAN = 200

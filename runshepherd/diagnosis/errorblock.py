@@ -204,7 +204,10 @@ def error_looking(lines: list[Line]) -> Iterator[Line]:
             yield ln
 
 
-_CHAINED = re.compile(r"During handling of the above exception|The above exception was the direct cause")
+# Python's two sentences between chained tracebacks (PEP 3134): chains.py reads which link it is
+DURING_HANDLING = "During handling of the above exception"
+DIRECT_CAUSE = "The above exception was the direct cause"
+_CHAINED = re.compile(f"{DURING_HANDLING}|{DIRECT_CAUSE}")
 
 _EXIT_PATTERNS = [
     re.compile(r"exit(?:ed with)? code[:=\s]+\(?(-?\d+)", re.IGNORECASE),  # Flyte: "exit code (137)"

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from runshepherd.errors import UsageError
 from runshepherd.experts.base import draft_for
 from runshepherd.request_shell import split_shell
+from runshepherd.spec.raw_tasks import raw_tasks
 
 _URL = re.compile(r"\b(?:s3|gs|azure|tos|swift)://[^\s'\"<>,;)]+", re.IGNORECASE)
 _IMAGE = re.compile(r"\b((?:[a-z0-9.-]+\.[a-z]{2,}|localhost)(?::\d+)?/[a-z0-9._/-]+(?::[\w.-]+)?)", re.IGNORECASE)
@@ -98,7 +99,7 @@ def parse_cues(request: str) -> DraftCues:
 def network_fetches(spec: dict[str, Any]) -> list[str]:
     """Lines of task commands, args and inline files that fetch over the network."""
     wf = spec.get("workflow") or {}
-    tasks = list(wf.get("tasks") or []) + [t for g in wf.get("groups") or [] for t in g.get("tasks") or []]
+    tasks = raw_tasks(wf)
     found = []
     for t in tasks:
         texts = [*map(str, t.get("command") or []), *map(str, t.get("args") or [])]
