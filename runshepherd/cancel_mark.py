@@ -225,6 +225,20 @@ def _write_claim(claim: Path, data: dict[str, Any]) -> None:
     tmp.replace(claim)
 
 
+def _take_over(claim: Path, mine: dict[str, Any]) -> bool:
+    """Take over a lost claim, atomically: the look (is it sent? is its claimer gone?) and the write happen under
+    one lock, so of two doors that look at the same moment only the first resends; the second then sees a live
+    claimer (this process) and leaves it. Without the lock both could read "lost" and both resend."""
+    from filelock import FileLock
+
+    with FileLock(str(claim.with_name(claim.name + ".lock")), timeout=30):
+        seen = _claim_state(claim)
+        if seen.get("sent") or not _claim_lost(claim, seen):
+            return False
+        _write_claim(claim, mine)  # taken over: the next one to look sees a live claimer
+        return True
+
+
 def cancel_once(
     backend: Backend,
     state_dir: Path,
@@ -254,10 +268,8 @@ def cancel_once(
     try:
         fd = os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
     except FileExistsError:
-        seen = _claim_state(claim)
-        if seen.get("sent") or not _claim_lost(claim, seen):
+        if not _take_over(claim, mine):
             return None
-        _write_claim(claim, mine)  # taken over: the next one to look sees a live claimer
         resent = True
     else:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:

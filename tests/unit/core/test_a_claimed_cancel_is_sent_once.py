@@ -57,3 +57,39 @@ def test_a_dead_claimers_cancel_is_sent_again_once_and_audited_as_such(tmp_path:
     assert backend.canceled == ["wf-3"]
     audit = [json.loads(x) for x in (tmp_path / "audit.jsonl").read_text().splitlines()]
     assert [(a["what"], a["workflow"], a.get("resent")) for a in audit] == [("cancel", "wf-3", True)]
+
+
+def test_two_doors_that_find_a_lost_claim_at_once_resend_it_once(tmp_path: Path, monkeypatch) -> None:
+    """The look (lost?) and the take-over are one step: a door that looks while another takes over sees a live
+    claimer. Both doors are held right after their look until the other has looked too (or a second passed)."""
+    import contextlib
+    import threading
+
+    from runshepherd import cancel_mark
+
+    _claim(tmp_path, "wf-4", pid=_dead_pid())
+    real = cancel_mark._claim_lost
+    both_looked = threading.Barrier(2, timeout=1.0)
+
+    def look_then_wait(claim: Path, seen: dict[str, object]) -> bool:
+        answer = real(claim, seen)
+        # a broken barrier: the other door could not look meanwhile (it waits for this one's take-over)
+        with contextlib.suppress(threading.BrokenBarrierError):
+            both_looked.wait()
+        return answer
+
+    monkeypatch.setattr(cancel_mark, "_claim_lost", look_then_wait)
+    backend = Scheduler()
+    said: list[str | None] = []
+    doors = [
+        threading.Thread(
+            target=lambda v=via: said.append(cancel_once(backend, tmp_path, "wf-4", approved_by="--yes", via=v))
+        )  # type: ignore[arg-type,misc]
+        for via in ("orchestrate cancel", "chat")
+    ]
+    for d in doors:
+        d.start()
+    for d in doors:
+        d.join(10)
+    assert backend.canceled == ["wf-4"]
+    assert sorted(said, key=str) == sorted(["resent", None], key=str)
