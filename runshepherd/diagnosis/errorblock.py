@@ -33,6 +33,14 @@ _PREFIXES = [
     re.compile(r"^\s*\((?:[\w.\-]+ )?(?:\w+=\w+ )*pid=\d+(?:, ip=[\d.]+)?\)\s*"),
     re.compile(r"^\s*\d{1,4}:\s+(?=\S)"),
     re.compile(r"^\s*[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+\d+\s+[\w./-]+:\d+\]\s*"),
+    # a logger's record header of level word, date and time, then the emitting file and line (vLLM's ``ERROR 06-17
+    # 05:17:35 [core.py:400] ``, older ``ERROR 06-17 05:17:35 engine.py:400] ``): the message after it may be a line of
+    # a traceback (logger.exception logs one record per line), whose indentation it keeps (one space is the header's).
+    # Not at INFO or DEBUG level: those records are the program's account of its work, read whole as before
+    re.compile(
+        r"^\s*(?:WARNING|WARN|ERROR|CRITICAL|FATAL)\s+(?:\d{4}-)?\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?"
+        r"\s+\[?[\w./-]+:\d+\] ?"
+    ),
     re.compile(r"^\s*(?:INFO|DEBUG)\s*[:|-]\s*"),
     # logs pasted into issues and chats: markdown quotes ("> "), list bullets ("* "), pytest's "E   " failure lines
     re.compile(r"^\s*(?:>(?!>)|\*)\s+(?=\S)|^E {3,}(?=\S)"),
@@ -101,7 +109,7 @@ _IPY_FRAME = re.compile(
 )
 _IPY_CODE = re.compile(r"^\s*(?:-*>\s*)?\d+\s")
 # a severity tag among the stripped prefixes (``[2024-01-01 10:00:00] [WARNING] …``): the line is a warning
-_HEAD_WARNING = re.compile(r"\[(?:W|WARN|WARNING)\]")
+_HEAD_WARNING = re.compile(r"\[(?:W|WARN|WARNING)\]|\b(?:WARN|WARNING)\b")  # (the head holds prefixes only)
 _TB_START = re.compile(r"Traceback \(most recent call last\)")
 _EXC_LINE = re.compile(
     r"^(?P<type>(?:[A-Za-z_][\w]*\.)*_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault)"
