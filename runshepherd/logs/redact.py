@@ -29,6 +29,10 @@ _ASSIGN_NAME = (
     r"access[_-]?key|private[_-]?key|credentials?|auth[_-]?key)"
 )
 
+# The names a secret is given in prose ("secret 9f8e…", "my password is hunter2-…"); "token" is left out, a
+# tokenizer's words ("token 50256", "pad token id2") are printed far more often than a credential in prose.
+_PROSE_NAME = r"(?:secret(?:[ _-]?key)?|password|passwd|passphrase|api[ _-]?key)"
+
 
 @dataclass(frozen=True)
 class _Rule:
@@ -112,6 +116,20 @@ def _rules() -> list[_Rule]:
                 + _ASSIGN_NAME
                 + r")\b[\"']?\s*[=:]\s*[\"']?)(?!\[REDACTED)(?!\d+:(?:\d+:)?(?:\s|$))"
                 r"([^\s\"',;&}]+)",
+                flags,
+            ),
+            keep_group=1,
+            named=True,
+        ),
+        _Rule(
+            "secret",
+            # said in words, no `=` (`my secret is hunter2-x`, `the api secret 9f8e…`): only a value with a letter
+            # and a digit, unquoted unless after "is"/"was", no path — so `secrets manager`, `the secret is
+            # needed`, `secret "db-creds-2" not found` (Kubernetes names the secret, not its value) stay as written
+            re.compile(
+                r"((?<![\w./\\-])\b(" + _PROSE_NAME + r")\s+(?:(?:is|was)\s+[\"'`]?)?)(?!\[REDACTED)"
+                r"(?=[\w+=.~!@#$%^&*-]*\d)(?=[\w+=.~!@#$%^&*-]*[A-Za-z])"
+                r"([A-Za-z0-9][\w+=.~!@#$%^&*-]{5,})(?=[\s\"'`,;)]|$)",
                 flags,
             ),
             keep_group=1,
