@@ -533,15 +533,21 @@ def resume(
 
 def nothing_to_answer(session: str, values: dict[str, Any], answer: str) -> str:
     """`resume --answer` on a finished session: it has ended (its outcome) and asks nothing, so the answer is unused."""
-    done = done_event(values)
+    todo = f"`orchestrate resume {quoted(session)}` without --answer shows its result"
+    return ended_answer(f"session {session}", done_event(values), answer, todo)
+
+
+def ended_answer(who: str, done: dict[str, Any], answer: str, todo: str) -> str:
+    """`resume --answer` on a session or sweep (``who``) that has ended as ``done`` (a `done` event's outcome,
+    reason, declined) says how it ended, that there is no question so the answer was not used, and ``todo``."""
     if done.get("declined"):
         ended = str(done.get("reason") or "not submitted, as you said")
     else:
         reason = done.get("reason") if done.get("outcome") != "COMPLETED" else None
         ended = f"{done.get('outcome')}" + (f" — {reason}" if reason else "")
     return (
-        f"session {session} has already ended: {ended.rstrip(' .')}. There is no question to answer, so --answer "
-        f"{quoted(answer)} was not used; `orchestrate resume {quoted(session)}` without --answer shows its result"
+        f"{who} has already ended: {ended.rstrip(' .')}. There is no question to answer, so --answer "
+        f"{quoted(answer)} was not used; {todo}"
     )
 
 

@@ -216,6 +216,8 @@ def resume(
     )
     if answer is not None and not sweep.approved and not sweep.declined:
         _refuse_if_canceled(ctx, sweep, record, answer, as_json)
+    if answer is not None:
+        _refuse_if_ended(ctx, sweep.sid, record, answer)
     if answer is not None and not sweep.declined:
         _take_answer(ctx, sweep, record, answer)
     return run_sweep(ctx, sweep, as_json=as_json)
@@ -282,6 +284,32 @@ def _refuse_if_canceled(ctx: CliContext, sweep: Any, record: dict[str, Any], ans
         Renderer(session=sweep.sid, as_json=True, out=ctx.out).event(done)
     asked = [record["question"]] if record.get("question") else []
     raise UsageError(canceled_answer(f"sweep {sweep.sid} was {reason(mark)}", answer, asked, "sweep"))
+
+
+def _refuse_if_ended(ctx: CliContext, sid: str, record: dict[str, Any], answer: str) -> None:
+    """`resume SWEEP --answer A` on a sweep that has ended (its plan answered no, or its run over: the outcome its
+    record keeps, and no point's session left to continue — a point that gave up ends NEEDS_INPUT too) asks
+    nothing: exit 2 saying how it ended, as for an ended session (§13.2), and where its result is. Was: "not
+    waiting for an answer; run `orchestrate resume SWEEP`" (or, after a no, exit 0 with A silently dropped)."""
+    from runshepherd.cli.session import ended_answer
+    from runshepherd.graph.runner import SessionRunner
+
+    outcome = record.get("outcome")
+    if record.get("declined"):
+        done: dict[str, Any] = {"outcome": "CANCELED", "declined": True}
+    elif outcome in ("COMPLETED", "FAILED", "CANCELED") or (
+        outcome == "NEEDS_INPUT"
+        and all(SessionRunner.ended(ctx.runner(p["session"]).snapshot()) for p in record.get("points") or [])
+    ):
+        done = {"outcome": outcome, "reason": record.get("reason")}
+    else:
+        return
+    where = f" and its comparison ({record['artifact']})" if record.get("artifact") else ""
+    todo = (
+        f"`orchestrate status {sid}` shows its points{where}; to run it again, start a new sweep "
+        f"(`orchestrate run --spec {record.get('spec') or 'FILE'} --sweep KEY=V1,V2`)"
+    )
+    raise UsageError(ended_answer(f"sweep {sid}", done, answer, todo))
 
 
 def _take_answer(ctx: CliContext, sweep: Any, record: dict[str, Any], answer: str) -> None:

@@ -110,16 +110,6 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
     mark = canceled(ctx.state_dir, sweep.sid)  # the person's cancel is final: no follow-up is offered after it
     artifact = _write_artifact(ctx.state_dir, sweep, results, best)
     top.event(Message(level="info", text=f"comparison written to {artifact}").wire())
-    write_record(
-        ctx.state_dir,
-        sweep.sid,
-        {**record, "results": [_public(r) for r in results], "best": best, "artifact": str(artifact)},
-    )
-    if not as_json:
-        for row in table_markdown(results, best).splitlines():
-            ctx.out.print(row, markup=False)
-    downloaded, download_dir = _offer_downloads(ctx, sweep, results, top) if mark is None else ([], None)
-    app = _offer_app(ctx, sweep, results, top) if mark is None else None
     outcomes = [r["status"] for r in results]
     outcome = (
         "CANCELED"
@@ -139,6 +129,23 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
     )
     if mark is not None:
         reason = f"{cancel_reason(mark)}; " + ", ".join(f"#{r['index']} {r['status']}" for r in results)
+    write_record(  # with how it ended: `resume SWEEP --answer` on an ended sweep says so (cli/sweep.py)
+        ctx.state_dir,
+        sweep.sid,
+        {
+            **record,
+            "results": [_public(r) for r in results],
+            "best": best,
+            "artifact": str(artifact),
+            "outcome": outcome,
+            "reason": reason,
+        },
+    )
+    if not as_json:
+        for row in table_markdown(results, best).splitlines():
+            ctx.out.print(row, markup=False)
+    downloaded, download_dir = _offer_downloads(ctx, sweep, results, top) if mark is None else ([], None)
+    app = _offer_app(ctx, sweep, results, top) if mark is None else None
     done = Done(
         outcome=outcome,
         reason=reason,
