@@ -22,10 +22,21 @@ def too_long(text: str) -> str:
 
 
 def check_request(text: str | None) -> str | None:
-    """``text`` unchanged when it is short enough, else a UsageError (exit 2) saying what to do instead."""
+    """``text`` as every reader of it takes it (`without_controls`) when it is short enough, else a UsageError
+    (exit 2) saying what to do instead."""
     if text is not None and len(text) > REQUEST_MAX:
         raise UsageError(too_long(text))
-    return text
+    return without_controls(text) if text is not None else None
+
+
+def without_controls(text: str) -> str:
+    """``text`` with no escape sequence or control character (line breaks and tabs kept): a terminal title
+    (`\x1b]0;evil\x07`), a colour or a clipboard write in a pasted request is acted on by a terminal, never
+    read as words, so none of it may name the workflow, set a value or reach a spec (was: `draft "train a
+    classifier \x1b]0;evil\x07…"` named it `train-classifier-evil`). One rule with the logs' (`logs/decode.py`)."""
+    from runshepherd.logs.decode import strip_controls
+
+    return strip_controls(text)
 
 
 _ASSIGNED = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*[=:]\s*[\"']?\[REDACTED:")
@@ -39,6 +50,7 @@ def without_secrets(text: str, *, left_out_of: str) -> tuple[str, str | None]:
     process-wide list (`logs/redact.use_patterns`, set by `load_settings`)."""
     from runshepherd.logs.redact import redact
 
+    text = without_controls(text)  # the doors that never call `check_request` (the chat, MCP) clean it here
     clean, found = redact(text)
     if not found:
         return text, None

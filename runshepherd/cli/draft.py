@@ -16,9 +16,9 @@ def draft(ctx: CliContext, request: str, output: Path | None, force: bool, as_js
     from runshepherd.experts.draft import draft as make_draft
     from runshepherd.request_text import without_secrets
 
+    request = check_request(request) or ""
     if not request.strip():
         raise UsageError('say what to draft, e.g. orchestrate draft "train with train.py on 2 GPUs" -o train.yaml')
-    check_request(request)
     if (refused := _out_of_scope(ctx, request, as_json)) is not None:
         return refused
     if output is not None and output.is_dir():  # was "exists; … pass --force to replace it": --force cannot

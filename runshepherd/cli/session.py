@@ -348,9 +348,9 @@ def check_new_session(
     from runshepherd.experts.scope import out_of_scope
     from runshepherd.spec import load_spec_file, parse_set_values
 
+    request = check_request(request)
     if not (request or "").strip() and spec is None:
         raise UsageError('say what to run, e.g. orchestrate "train a small classifier for 3 epochs", or --spec FILE')
-    check_request(request)
     if request and spec is None and (verdict := out_of_scope(request)) is not None:
         raise UsageError(verdict.text())
     _refuse_a_question(request, spec)
@@ -384,9 +384,9 @@ def run(
 ) -> int:
     from runshepherd.spec import load_spec_file, parse_set_values
 
+    request = check_request(request)
     if not (request or "").strip() and spec is None:
         raise UsageError('say what to run, e.g. orchestrate "train a small classifier for 3 epochs", or --spec FILE')
-    check_request(request)
     session = session or new_session_id()
     request = _without_secrets(ctx, request, session, as_json)
     if request and spec is None and (refused := _out_of_scope(ctx, request, as_json)) is not None:
