@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from runshepherd.number_reading import implausible, other_digits, other_digits_hint
+from runshepherd.number_reading import implausible, other_digits, other_digits_hint, read_number
 
 # A number as typed, sign, point, exponent and thousands commas included, so "-3", "2.5" and "1e9" are read whole.
 _SAID = r"(?<![\w.])([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[-+]?\d+)?)(?!\d|\.\d)"
@@ -276,7 +276,9 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
             why = f"not {'a whole number' if whole else 'a number'} {need}" if math.isfinite(value) else "too large"
             unusable.append(f"{key.replace('_', ' ')} {typed} ({why})")
             return
-        got[key] = int(value) if whole else value
+        # a count typed in digits is kept digit for digit: float() rounds past 2**53 (…891 would run as …168)
+        exact = read_number(typed.replace(",", ""))
+        got[key] = (exact if isinstance(exact, int) else int(value)) if whole else value
         understood.append(f"{key}={typed}")
         if warning := implausible(key, got[key], f"{key.replace('_', ' ')} {typed}"):
             implausible_.append(warning)

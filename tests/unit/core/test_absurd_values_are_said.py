@@ -47,3 +47,13 @@ def test_a_value_the_request_warned_of_is_not_warned_of_again_for_the_drafted_sp
     assert main(["run", "train a small classifier with epochs=1e9", "--no-input"]) == 3
     said = " ".join((lambda o: o.out + o.err)(capsys.readouterr()).split())
     assert said.count("looks unintended") == 1, said
+
+
+def test_a_huge_count_is_planned_digit_for_digit(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """'12345678901234567891 epochs' was read through a float: the spec ran 12345678901234567168 epochs and the
+    warning said '= 12,345,678,901,234,567,168 … planned as you said it'."""
+    assert main(["draft", "train a small classifier for 12345678901234567891 epochs", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert "- --epochs\n    - '12345678901234567891'" in doc["spec"]
+    notes = " ".join(doc["notes"])
+    assert "epochs 12345678901234567891 = 12,345,678,901,234,567,891 looks unintended" in notes
