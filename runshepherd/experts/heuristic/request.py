@@ -235,8 +235,16 @@ def _same_setting(said: str, flag: str, value: str | None) -> bool:
         return val == value
 
 
-# a number followed by another setting's word is that setting's ("epochs 64 batch size", "steps 2 gpus")
-_UNIT_AFTER = re.compile(r"\s*(?:[A-Za-z]+\s+)?(?:epochs?|steps|batch|gpus?|cpus?|cores?|x)\b", re.I)
+# a number followed by another setting's word is that setting's ("epochs 64 batch size", "steps 2 gpus"); by its
+# own setting's word it is this one's ("3 epochs with epochs=1e9": 3 and 1e9 are both said for epochs)
+_UNIT_AFTER = re.compile(r"\s*(?:[A-Za-z]+\s+)?(epochs?|steps|batch|gpus?|cpus?|cores?|x)\b", re.I)
+_OWN_UNIT = {"epochs": ("epoch", "epochs"), "steps": ("steps",), "batch_size": ("batch",)}
+
+
+def _other_setting_after(key: str, t: str, pos: int) -> bool:
+    """Whether the number ending at ``pos`` is followed by another setting's word, so it is not ``key``'s."""
+    m = _UNIT_AFTER.match(t, pos)
+    return m is not None and m.group(1).lower() not in _OWN_UNIT.get(key, ())
 
 
 def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
@@ -260,7 +268,7 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
             for pat in patterns
             for h in re.finditer(pat, t, re.I)
             # "3 epochs 64 batch size": the 64 is the batch size's; "--epochs 2" is a flag the script gets as given
-            if not _UNIT_AFTER.match(t, h.end()) and not t[: h.start()].endswith(("-", "_"))
+            if not _other_setting_after(key, t, h.end(1)) and not t[: h.start()].endswith(("-", "_"))
         )
         if len({float(v.replace(",", "")) for _, v in found}) > 1:
             shown = " and ".join(dict.fromkeys(v for _, v in found))

@@ -23,13 +23,29 @@ def test_two_learning_rates_pause_the_run_and_name_both(
 
 
 @pytest.mark.parametrize(
-    ("request_text", "key"),
-    [("train epochs=2 for 3 epochs", "epochs"), ("train with 100 steps and max_steps=200", "steps")],
+    ("request_text", "key", "both"),
+    [
+        ("train epochs=2 for 3 epochs", "epochs", "2 and 3"),
+        ("train with 100 steps and max_steps=200", "steps", "100 and 200"),
+        # a word between the setting's own word and the next wording: "3 epochs" was read as the next one's
+        ("train a small classifier for 3 epochs with epochs=1e9", "epochs", "3 and 1e9"),
+        ("train 5 training steps with steps=7", "steps", "5 and 7"),
+        ("train with 32 batch size and batch size 64", "batch size", "32 and 64"),
+    ],
 )
-def test_two_values_in_two_wordings_are_named(request_text: str, key: str) -> None:
-    assert parse_request(request_text).unusable == [
-        f"{key} said twice with different values ({'2 and 3' if key == 'epochs' else '100 and 200'}): say it once"
-    ]
+def test_two_values_in_two_wordings_are_named(request_text: str, key: str, both: str) -> None:
+    assert parse_request(request_text).unusable == [f"{key} said twice with different values ({both}): say it once"]
+
+
+def test_three_epochs_and_a_billion_pause_the_run_naming_both(
+    here: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: planned "epochs=3" without a word about the 1e9 said after it."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["run", "train a small classifier for 3 epochs with epochs=1e9", "--no-input"]) == 3
+    said = " ".join((lambda o: o.out + o.err)(capsys.readouterr()).split())
+    assert "epochs said twice with different values (3 and 1e9): say it once" in said
+    assert "epochs=3" not in said
 
 
 @pytest.mark.parametrize(
