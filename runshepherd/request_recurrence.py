@@ -1,0 +1,49 @@
+"""A request that asks for a job again and again ("every night", "every day at 3am", "daily") is run once, and the
+plan says so.
+
+RunShepherd runs a job once, now: it has no scheduler of its own. So the words asking for a repeat are cut out
+before any expert reads the request (they name no workflow: before, "train a small classifier every night" was
+`train-classifier-every`, and the repeat was dropped without a word), and the plan names them and what to use
+instead: cron (or a systemd timer) running `orchestrate run --spec FILE --yes`, or the scheduler's own recurring
+jobs where it has them. Cadences inside a job ("evaluate every epoch", "checkpoint every 30 minutes", "every 100
+steps") are the job's own settings and stay; so do "daily"/"nightly" used as adjectives ("daily prices", "the
+pytorch nightly image").
+"""
+
+from __future__ import annotations
+
+import re
+
+_TIME = r"(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?|noon|midnight)"
+_DAY_UNIT = (
+    r"(?:night|day|morning|evening|afternoon|week|weekday|weekend|month|year"
+    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
+)
+_RECURRENCE = re.compile(
+    rf"(?:\bat\s+{_TIME}\s+)?"  # "at 3am every day"
+    rf"(?:\b(?:every|each)\s+(?:other\s+|single\s+)?(?:\d+\s+)?{_DAY_UNIT}\b"
+    rf"|\b(?:daily|nightly|weekly|monthly)\b(?=\s*(?:$|[,.;:!?)]|at\s+{_TIME}|and\b|on\b)))"
+    rf"(?:\s+at\s+{_TIME}\b)?",  # "every day at 3am"
+    re.I,
+)
+
+
+def split_recurrence(text: str) -> tuple[str, list[str]]:
+    """``text`` without the words that ask for the job to repeat, and those words as written (in order)."""
+    said = [m.group(0).strip() for m in _RECURRENCE.finditer(text)]
+    if not said:
+        return text, []
+    clean = _RECURRENCE.sub(" ", text)
+    return re.sub(r"[ \t]{2,}", " ", clean).strip(), said
+
+
+def recurrence_notes(said: list[str]) -> list[str]:
+    """The plan's words for a repeat the request asked for: not done, and what does it."""
+    if not said:
+        return []
+    shown = ", ".join(f"`{s}`" for s in said)
+    return [
+        f"not done: {shown} — RunShepherd runs the job once, now, and never again by itself; to repeat it, have cron "
+        "(or a systemd timer) run `orchestrate run --spec FILE --yes` at those times, or use the scheduler's own "
+        "recurring jobs where it has them"
+    ]

@@ -1,0 +1,57 @@
+"""A request asking for a repeat ("every night", "every day at 3am", "daily") is run once, and the plan says so and
+what to use instead; the repeat's words name no workflow.
+
+Before: `orchestrate run "train a small classifier every night for 3 epochs"` planned `train-classifier-every` and
+said nothing about the repeat it would never do."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from runshepherd.cli.main import main
+from runshepherd.request_recurrence import split_recurrence
+
+
+def test_the_plan_says_the_repeat_is_not_done(
+    here: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["run", "train a small classifier every night for 3 epochs", "--no-input", "--json"]) == 3
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    [planned] = [e for e in events if e["event"] == "planned"]
+    assert planned["spec_name"] == "train-classifier"
+    [note] = [w for w in planned["warnings"] if "every night" in w]
+    assert note.startswith("not done: `every night` — RunShepherd runs the job once") and "cron" in note
+
+
+@pytest.mark.parametrize(
+    ("request_text", "said"),
+    [
+        ("every day at 3am train a small classifier for 2 epochs", "every day at 3am"),
+        ("train a small classifier daily", "daily"),
+        ("train a small classifier for 2 epochs at 3am every day", "at 3am every day"),
+    ],
+)
+def test_draft_notes_it(request_text: str, said: str, here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["draft", request_text, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["name"] == "train-classifier"
+    assert any(n.startswith(f"not done: `{said}`") for n in doc["notes"]), doc["notes"]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "train a small classifier, evaluate every epoch and log every 100 steps",
+        "train a small classifier and checkpoint every 30 minutes",
+        "train a small classifier on daily prices",
+        "train a classifier with the pytorch nightly image",
+        "train a small classifier for 2 epochs",
+    ],
+)
+def test_a_cadence_inside_the_job_is_no_repeat(request_text: str) -> None:
+    assert split_recurrence(request_text) == (request_text, [])
