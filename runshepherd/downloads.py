@@ -7,6 +7,7 @@ copies next to DEST and moves them in only when nothing would be clobbered.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import tempfile
@@ -62,10 +63,15 @@ def fetch(
 
     ``overwrite``: False refuses (exit 2, nothing written) when a file is already there; a callable is asked
     with the files that would be replaced."""
-    dest = dest.expanduser().resolve()
-    there = dest
-    while not there.exists() and there != there.parent:
-        there = there.parent
+    try:
+        dest = dest.expanduser().resolve()
+        there = dest
+        while not there.exists() and there != there.parent:
+            there = there.parent
+    except OSError as exc:  # a name the filesystem cannot hold: the person's DEST, not a machine problem (exit 2)
+        if exc.errno != errno.ENAMETOOLONG:
+            raise
+        raise UsageError(_name_too_long(dest)) from None
     if not there.is_dir():  # before staging: nothing is written beside a file the person named by mistake
         raise UsageError(f"{there} is a file, not a folder — downloads go into a folder: give a folder path as DEST")
     near = dest.parent
@@ -103,6 +109,26 @@ def fetch(
         return written
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _name_too_long(dest: Path) -> str:
+    """What to say of a DEST the filesystem cannot name: which part is too long, and the limits."""
+
+    def limit(name: str, default: int) -> int:
+        try:
+            return int(os.pathconf(Path.cwd().anchor or "/", name))
+        except (OSError, ValueError):
+            return default
+
+    name_max, path_max = limit("PC_NAME_MAX", 255), limit("PC_PATH_MAX", 4096)
+    longest = max(dest.parts, key=len, default="")
+    shown = str(dest) if len(str(dest)) <= 80 else f"{str(dest)[:60]}…"
+    why = (
+        f"one folder name in it is {len(longest)} characters long, and this filesystem allows at most {name_max}"
+        if len(longest) > name_max
+        else f"the path is {len(str(dest))} characters long, and this system allows at most {path_max}"
+    )
+    return f"DEST {shown}: the folder name is too long ({why}); nothing was written — give a shorter folder as DEST"
 
 
 def _refuse_links_below(dest: Path, finals: list[Path]) -> None:

@@ -1,0 +1,29 @@
+"""`orchestrate download WF DEST` with a DEST the filesystem cannot name (a 300-character folder name, a path past
+PATH_MAX) is the person's input to fix: exit 2, one line naming the folder problem and the limit, nothing written.
+Before: exit 1 "a file name is too long for this filesystem" reported as a machine problem (an OSError from
+checking whether DEST exists)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from runshepherd.cli.main import main
+
+
+@pytest.mark.parametrize(
+    ("dest", "why"),
+    [
+        ("a" * 300, "one folder name in it is 300 characters long, and this filesystem allows at most"),
+        ("/".join(["b" * 200] * 25), "the path is"),
+    ],
+)
+def test_a_folder_name_too_long_is_exit_2_naming_it(
+    dest: str, why: str, here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["download", "tiny-1", dest]) == 2
+    said = " ".join(capsys.readouterr().err.split())
+    assert "the folder name is too long (" in said and why in said, said
+    assert "give a shorter folder as DEST" in said and "Traceback" not in said
+    assert not any(p.name.startswith(("a", "b", ".runshepherd-download-")) for p in here.iterdir())
