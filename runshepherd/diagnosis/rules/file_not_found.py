@@ -98,6 +98,8 @@ _NOT_THERE = (
     r"|\bnot a (?:file|directory)\b|\bis a directory\b|\bnot a valid (?:path|file|directory|model identifier)\b"
     r"|\bno (?:files?|checkpoints?|images?|data|such \w+) (?:were |was )?found\b|\bFile ?Not ?Found\b|\bErrno 2\b"
     r"|\bENOENT\b|\bpath\b(?:[^.]|\.\S){0,40}\b(?:invalid|not exist|not found)\b"
+    # the adjective for the same ("Cannot save file into a non-existent directory", "nonexistent paths: […]")
+    r"|\bnon-?existent\b"
     # a folder the program was pointed at that holds nothing it can read ("The directory /data/train does not contain
     # any images", "checkpoint path /x is empty")
     r"|\b(?:directory|folder|dir|path)\b(?:[^.]|\.\S){0,60}\b(?:is empty|(?:does not|doesn't) contain any|contains no)\b"

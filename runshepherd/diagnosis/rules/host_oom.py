@@ -67,7 +67,10 @@ ROOT_WORDS = (
     ),
     # the host's memory named as such (RAM, system or CPU memory), whatever device the line also names
     words(
-        r"\b(?:insufficient|not enough|out of|ran out of|exceed\w*) (?:the )?(?:\w+ )?(?:RAM|host memory|system memory|CPU memory)\b",
+        r"\b(?:insufficient|not enough|out of|ran out of|exceed\w*) (?:the )?(?:\w+ )?(?:RAM|host memory|system memory|CPU memory)\b"
+        # a need larger than what the machine has ("requires more system memory (164.8 GiB) than is available")
+        r"|\bmore (?:\w+ )?(?:RAM|host memory|system memory|CPU memory)\b(?:[^.]|\.\S){0,40}\bthan (?:is |are )?"
+        r"(?:available|free)\b",
         0.6,
         "running out of the machine's memory (RAM)",
     ),

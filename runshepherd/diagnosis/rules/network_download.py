@@ -151,7 +151,10 @@ ROOT_WORDS = (
         # huggingface_hub's LocalEntryNotFoundError: the file is not cached and the Hub could not be reached
         r"|\bLocal ?Entry ?Not ?Found\b"
         # a socket's own timeout (Python's socket.timeout, ssl's "The read operation timed out")
-        r"|\bsocket\.timeout\b|\b(?:read|write|handshake) operation timed out\b",
+        r"|\bsocket\.timeout\b|\b(?:read|write|handshake) operation timed out\b"
+        # a request to a service that ran out of time ("The request exceeded the maximum allowed time, please try
+        # again", "request timed out"): the call over the network did not complete
+        r"|\brequests?\b(?:[^.]|\.\S){0,40}\b(?:timed? ?out|exceeded\b(?:[^.]|\.\S){0,30}\btime)\b",
         0.61,
         "a network connection that failed",
         unless=_BETWEEN_RANKS,

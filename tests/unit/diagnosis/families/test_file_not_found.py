@@ -315,3 +315,18 @@ def test_a_store_without_the_named_artifact_is_an_input_that_is_not_there() -> N
     d, _, record = diagnose_dev("zg-0015")
     assert d.label == record["label"] == "file_not_found"
     assert d.confidence < 0.8  # one line's reading
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "OSError: Cannot save file into a non-existent directory: 'results/run-7'",
+        "RuntimeError: refusing to read from nonexistent folder reports",
+    ],
+)
+def test_a_path_called_non_existent_is_a_path_to_fix(line: str) -> None:
+    # the adjective says what "does not exist" says; the exception is otherwise a bare one, read as a code error
+    d = diagnose_log_text(
+        f'Traceback (most recent call last):\n  File "main.py", line 4, in <module>\n    go()\n{line}\n'
+    )
+    assert d.label == "file_not_found" and d.confidence < 0.8

@@ -264,3 +264,9 @@ def test_root_line_vocabulary_reads_host_oom(case_id: str, quoted: str) -> None:
 def test_the_machines_memory_named_ram_is_host_memory() -> None:
     log = 'Traceback (most recent call last):\n  File "run.py", line 9, in <module>\n    load()\nValueError: Not enough RAM to load the dataset\n'
     assert diagnose_log_text(log).label == "host_oom"
+
+
+def test_a_need_for_more_system_memory_than_the_machine_has_is_host_memory() -> None:
+    log = "loading weights\nError: the model needs more system memory (96.0 GiB) than is available (31.2 GiB)\n"
+    d = diagnose_log_text(log)
+    assert d.label == "host_oom" and d.confidence < 0.8

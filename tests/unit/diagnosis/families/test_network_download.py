@@ -315,3 +315,17 @@ def test_the_standard_librarys_http_client_refusing_a_dataset_download_is_a_down
     d, _, record = diagnose_dev("zc-0012")
     assert d.label == record["label"] == "network_download"
     assert any("urllib.error.HTTPError" in e for e in d.evidence)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "catalog.errors.APIError: The request exceeded the maximum allowed time, please try again.",
+        "RuntimeError: search request to the tile service timed out after 3 attempts",
+    ],
+)
+def test_a_request_that_ran_out_of_time_is_a_network_call(line: str) -> None:
+    d = diagnose_log_text(
+        f'Traceback (most recent call last):\n  File "get.py", line 7, in <module>\n    fetch()\n{line}\n'
+    )
+    assert d.label == "network_download" and d.confidence < 0.8
