@@ -30,8 +30,10 @@ _ASSIGN_NAME = (
 )
 
 # The names a secret is given in prose ("secret 9f8e…", "my password is hunter2-…"); "token" is left out, a
-# tokenizer's words ("token 50256", "pad token id2") are printed far more often than a credential in prose.
-_PROSE_NAME = r"(?:secret(?:[ _-]?key)?|password|passwd|passphrase|api[ _-]?key)"
+# tokenizer's words ("token 50256", "pad token id2") are printed far more often than a credential in prose, but a
+# service's key or token ("my wandb key is 0123…", "hf token …") names a credential.
+_SERVICE = r"(?:wandb|w&b|hf|hugging[ _-]?face|openai|anthropic|github|ngc|nvidia|comet|neptune)"
+_PROSE_NAME = rf"(?:secret(?:[ _-]?key)?|password|passwd|passphrase|api[ _-]?key|{_SERVICE}[ _-]?(?:key|token))"
 
 
 @dataclass(frozen=True)
@@ -152,6 +154,7 @@ _TRIGGER = re.compile(
     r"|PRIVATE KEY"
     r"|(?i:pass|pwd|token|secret|api.?key|access.?key|credential|bearer|authorization|accountkey|sharedaccesskey"
     r"|sig=|auth.?key)"
+    rf"|(?i:{_SERVICE}[ _-]?key)"
 )
 
 

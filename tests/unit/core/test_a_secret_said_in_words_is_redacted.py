@@ -7,6 +7,7 @@ explanation, and `draft "… my secret is hunter2-…"` kept it with no warning.
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from runshepherd.logs import redact
 
 SECRET = "hunter2-correct-horse"
 HEX = "9f8e7d6c5b4a39281716aabb"
+WANDB = "0123456789abcdef0123456789abcdef01234567"  # a W&B API key's shape: 40 hex digits
 LOG = (
     "Starting training\n"
     f"secret: {HEX}\n"
@@ -37,6 +39,18 @@ def test_diagnose_log_shows_no_secret_said_in_words(here: Path, capsys: pytest.C
     assert SECRET not in shown and HEX not in shown
 
 
+def test_run_keeps_a_wandb_key_said_in_words_out_of_the_session(
+    here: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """'my wandb key is <40 hex>' was kept in the session's request (sessions.sqlite) with no warning."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["run", f"train a small classifier, my wandb key is {WANDB}", "--no-input"]) == 3
+    said = capsys.readouterr()
+    assert "your request holds a secret (api_key)" in said.out + said.err and WANDB not in said.out + said.err
+    stored = b"".join(p.read_bytes() for p in (here / "state").rglob("*") if p.is_file())
+    assert stored and WANDB.encode() not in stored
+
+
 def test_draft_leaves_out_a_secret_said_in_words(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["draft", f"train a small classifier for 3 epochs, my secret is {SECRET}", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
@@ -52,6 +66,9 @@ def test_draft_leaves_out_a_secret_said_in_words(here: Path, capsys: pytest.Capt
         (f"Using secret {HEX}", "Using secret [REDACTED:secret]"),
         ("the db password was s3cr3t-pass now", "the db password was [REDACTED:password] now"),
         (f"secret: {HEX}", "secret: [REDACTED:secret]"),
+        (f"my wandb key is {WANDB}", "my wandb key is [REDACTED:api_key]"),
+        (f"W&B key {WANDB}", "W&B key [REDACTED:api_key]"),
+        (f"the hf token is {HEX}", "the hf token is [REDACTED:token]"),
     ],
 )
 def test_a_secret_in_words_is_redacted(line: str, shown: str) -> None:
@@ -70,6 +87,8 @@ def test_a_secret_in_words_is_redacted(line: str, shown: str) -> None:
         "set the secret HF_TOKEN before submitting",
         "the secret is 8 characters long",
         "token 50256 is the end of text",
+        "wandb key is not set, logging offline",
+        "hf token missing: run huggingface-cli login",
     ],
 )
 def test_ordinary_words_about_secrets_stay(line: str) -> None:
