@@ -55,3 +55,38 @@ def test_draft_notes_it(request_text: str, said: str, here: Path, capsys: pytest
 )
 def test_a_cadence_inside_the_job_is_no_repeat(request_text: str) -> None:
     assert split_recurrence(request_text) == (request_text, [])
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        # a file name, a path or a flag's value: cutting "daily" out of them broke the path the expert reads
+        "train a small classifier on data/daily.csv",
+        "train a small classifier on the files in data/daily",
+        "run train.py --schedule daily",
+        "run train.py --schedule=nightly",
+        # the days are the data's: what the model is about, not when it runs
+        "forecast sales for each day of the week",
+        "predict the temperature for every day in march",
+        "train a model on each year of data separately",
+        "train a classifier on data from every weekend",
+        # frequency words in a list of adjectives
+        "train a forecaster on daily and weekly prices",
+        "fine-tune gpt2 on the daily, weekly and monthly reports",
+    ],
+)
+def test_a_path_a_flag_or_the_datas_days_are_no_repeat(request_text: str) -> None:
+    assert split_recurrence(request_text) == (request_text, [])
+
+
+@pytest.mark.parametrize(
+    ("request_text", "clean", "said"),
+    [
+        ("retrain it daily and email me", "retrain it and email me", ["daily"]),
+        ("retrain weekly on new data", "retrain on new data", ["weekly"]),
+        ("retrain every night at midnight", "retrain", ["every night at midnight"]),
+        ("run train.py nightly", "run train.py", ["nightly"]),
+    ],
+)
+def test_a_repeat_beside_those_is_still_cut(request_text: str, clean: str, said: list[str]) -> None:
+    assert split_recurrence(request_text) == (clean, said)
