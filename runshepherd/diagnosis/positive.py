@@ -243,12 +243,16 @@ _DOC_PROGRESS = Alternatives.of(formats.compiled("progress"))
 
 
 def is_progress(ln: Line) -> bool:
-    """The line reports the run's work going on (steps, losses, a moving bar, a documented progress line).
+    """The line reports the run's work going on (steps, losses, a moving bar, a documented progress line). Source a
+    traceback quotes under a frame (``Line.code``: ``load_dataset(split, epoch=0)``) is the program's text, never a step
+    it took.
 
     Kept on the line once asked: the checks that a run went on past an error scan the lines after each candidate
     again, which made a long log's tail cost one full regex pass per candidate."""
     if ln.progress is None:
-        ln.progress = bool(_PROGRESS_G.search(ln.text, ln.folded)) or _DOC_PROGRESS.found(ln.text, ln.folded)
+        ln.progress = not ln.code and (
+            bool(_PROGRESS_G.search(ln.text, ln.folded)) or _DOC_PROGRESS.found(ln.text, ln.folded)
+        )
     return ln.progress
 
 
