@@ -78,6 +78,11 @@ _BENIGN = re.compile(
     # a resumed run naming the preemption it recovered from, and a missing file the program chose to skip
     r"|\b(?:previous|last|earlier) (?:attempt|run|job) (?:was|got) preempted|resum\w* (?:after|from) (?:a )?preemption"
     r"|not found\b.{0,60}\bskipp(?:ed|ing)\b|\bskipp(?:ed|ing)\b.{0,40}\bnot found\b"
+    # an optional feature the program does without, in its own sentence quoting the import error it caught
+    # ("Skipping tfevents export: No module named 'tensorboard'", "[vis] plot skipped: No module named 'matplotlib'",
+    # "No module named 'apex', disabling fused Adam"); the error raised ("ModuleNotFoundError: No module named …") is not
+    r"|\b(?:skipp(?:ed|ing)|disabl(?:ed|ing)|not (?:be )?(?:used|enabled))\b[^.]{0,60}\bNo module named\b"
+    r"|(?<!Error: )\bNo module named\b[^.]{0,60}\b(?:skipp(?:ed|ing)|disabl(?:ed|ing))\b"
     r"|This message is"
     r"|waitForInput: socket .* timed out after 0ms"
     # info-level C++ log lines (c10d, NCCL, glog-in-brackets): ``[I socket.cpp:480] ...``

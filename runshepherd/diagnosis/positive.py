@@ -256,6 +256,58 @@ def is_progress(ln: Line) -> bool:
     return ln.progress
 
 
+# A program's own counter line, whatever it names its fields ("tick 12  kimg 1408.0  time 3h 16m  sec/tick 885.4",
+# "it 300 | lr 2e-4 | 0.53", a step line in another language): its template is the line with its dates, clock times
+# and numbers masked. A number glued to a word ("A100", a hex id) is part of the template, not a value.
+_STAMP = re.compile(
+    r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?:[T ]?\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?Z?)?|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}"
+    r"|\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?"
+)
+_VALUE = re.compile(r"(?<![A-Za-z0-9_.-])-?\d+(?:\.\d+)?(?:e[-+]?\d+)?", re.IGNORECASE)
+# the counter leads the line, named by the word before it and followed by a field of its own ("tick #  kimg #",
+# "it # | lr #", "Epoch #, Time #s"), not by more bare values (a table's row, a process listing's pid and usage)
+_KEYED_COUNTER = re.compile(r"^[^\w#]*(?:\[[^\]]*\]\s*)?[^\W\d_]{2,}[\s:=]*?(?<=[\s:=])#(?!\s*[-\d#])")
+COUNTER_LINES = 3
+
+
+def _measured(run: list[tuple[Line, list[str]]]) -> bool:
+    """Another value of the run's lines changes, and not in step with the counter (a rank listing's
+    ``rank: 1 (local_rank: 1)`` repeats the counter)."""
+    return any(
+        len({v[i] for _, v in run}) > 1 and any(v[i] != v[0] for _, v in run)
+        for i in range(1, min(len(v) for _, v in run))
+    )
+
+
+def mark_counters(lines: list[Line]) -> list[Line]:
+    """Mark as progress (``Line.progress``) the lines of every run of ``COUNTER_LINES`` or more lines sharing one
+    template (:data:`_STAMP` and :data:`_VALUE` masked, words kept) whose first value keeps growing while another of
+    their values changes: the run counting its own work. A repeated notice whose only rising number is its clock
+    ("Waiting for the head node… 10:00:01"), a list of ranks or processes (one value each), a retry or a failure
+    counted ("Attempt 2 failed") are not that. Returns ``lines``."""
+    runs: dict[str, list[tuple[Line, list[str]]]] = {}
+    for ln in lines:
+        if not ln.usable or _FAILING.search(ln.text) or _COUNTING_TRIES.search(ln.text) or _LOADING_BAR.search(ln.text):
+            continue
+        if _ERRORISH_G.search(ln.text, ln.folded):
+            continue
+        body = _STAMP.sub(" ", ln.text)
+        values = _VALUE.findall(body)
+        if len(values) < 2:
+            continue
+        template = " ".join(_VALUE.sub("#", body).split())
+        if not _KEYED_COUNTER.match(template):
+            continue
+        run = runs.setdefault(template, [])
+        if run and float(values[0]) <= float(run[-1][1][0]):
+            run.clear()
+        run.append((ln, values))
+        if len(run) >= COUNTER_LINES and _measured(run):
+            for counted, _ in run:
+                counted.progress = True
+    return lines
+
+
 # a summary of the work done that the emitter prints as the loop ends, also when it ends by an exception (detectron2's
 # after_train runs in a ``finally``): progress in a log with no error, never a sign the run went on past one
 _SUMMARY_G = Gated.of(formats.compiled("summary"))

@@ -15,6 +15,7 @@ from typing import Protocol
 
 from runshepherd.diagnosis.errorblock import ErrorBlock, Line, is_benign, prepare
 from runshepherd.diagnosis.models import FixKind, Label, MetricsHints, Origin
+from runshepherd.diagnosis.positive import mark_counters
 from runshepherd.diagnosis.prefilter import AnyGate, Gate, Gated, gate_for, prefilter_enabled
 
 # Where a signal came from, in the order of trust (docs/architecture.md §10, signal hierarchy). Lower sorts first.
@@ -76,13 +77,15 @@ class Context:
         declared_outputs: list[str] | None = None,
         written_outputs: list[str] | None = None,
     ) -> Context:
+        log = prepare(list(log_lines or []))
+        mark_counters(log.lines)  # a program's own counter lines are progress, read over the whole log
         return cls(
             task=task,
             status=status.upper() if status else None,
             exit_code=exit_code,
             failure_message=failure_message,
             events=prepare(list(events or [])),
-            log=prepare(list(log_lines or [])),
+            log=log,
             spec_text=spec_text,
             metrics=metrics,
             declared_outputs=list(declared_outputs or []),

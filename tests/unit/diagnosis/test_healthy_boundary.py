@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from runshepherd.diagnosis import diagnose_log_text
 from runshepherd.diagnosis.errorblock import prepare
-from runshepherd.diagnosis.positive import is_progress
+from runshepherd.diagnosis.positive import is_progress, mark_counters
 
 
 def test_a_traceback_frames_source_line_is_not_progress() -> None:
@@ -20,3 +20,40 @@ def test_a_traceback_frames_source_line_is_not_progress() -> None:
     lines = prepare(log.splitlines()).lines
     assert lines[3].code and not is_progress(lines[3])
     assert diagnose_log_text(log).label != "healthy"
+
+
+def test_a_program_that_skips_an_optional_feature_for_a_missing_module_is_not_missing_a_dependency() -> None:
+    # the program's own sentence quotes the import error it caught and carries on with its work
+    log = (
+        "epoch 1 loss 0.91\n"
+        "  [report] histogram plot skipped: No module named 'seaborn'\n"
+        "epoch 2 loss 0.72\n"
+        "Run complete.\n"
+    )
+    assert diagnose_log_text(log).label == "healthy"
+    # the error raised, as Python prints it, is still the run's missing dependency
+    raised = "epoch 1 loss 0.91\nModuleNotFoundError: No module named 'seaborn'\n"
+    assert diagnose_log_text(raised).label == "missing_dependency"
+
+
+def test_a_counter_line_of_the_programs_own_wording_is_progress() -> None:
+    # no vocabulary names these fields: the template repeats, its leading counter grows and a measured value changes
+    log = (
+        "Disabling upload: No module named 'boto3' (results stay local)\n"
+        "round 0    imgs 2048.0   wall 1m 10s   gpu 7.91\n"
+        "round 1    imgs 2052.0   wall 2m 21s   gpu 8.02\n"
+        "round 2    imgs 2056.0   wall 3m 33s   gpu 7.98\n"
+        "round 3    imgs 2060.0   wall 4m 40s   gpu 8.10\n"
+    )
+    lines = mark_counters(prepare(log.splitlines()).lines)
+    assert [ln.progress for ln in lines[1:]] == [True] * 4
+    assert diagnose_log_text(log).label == "healthy"
+
+
+def test_a_repeated_notice_with_a_rising_clock_or_a_listing_is_not_progress() -> None:
+    waiting = [f"[2024-05-01 10:0{i}:00] Waiting for worker 3 to join (attempts left: 5)" for i in range(5)]
+    ranks = [f"  host      : node{i}  rank : {i} (local_rank: {i})" for i in range(4)]
+    listing = [f"root {4100 + i} 87.{i} 4.4 1750 2352 ? Rl 00:36 217:52 python" for i in range(4)]
+    for block in (waiting, ranks, listing):
+        lines = mark_counters(prepare(block).lines)
+        assert not any(ln.progress for ln in lines), block[0]
