@@ -63,15 +63,19 @@ def fetch(
 
     ``overwrite``: False refuses (exit 2, nothing written) when a file is already there; a callable is asked
     with the files that would be replaced."""
+    # a name the filesystem cannot hold is the person's DEST to fix, not a machine problem (exit 2). Read from the
+    # name: Python 3.13's Path.exists() answers False for it (os.path.exists) where 3.11 and 3.12 raise
+    if (too_long := _name_too_long(Path(os.path.abspath(dest.expanduser())))) is not None:
+        raise UsageError(too_long)
     try:
         dest = dest.expanduser().resolve()
         there = dest
         while not there.exists() and there != there.parent:
             there = there.parent
-    except OSError as exc:  # a name the filesystem cannot hold: the person's DEST, not a machine problem (exit 2)
+    except OSError as exc:  # resolved through a link into a name too long
         if exc.errno != errno.ENAMETOOLONG:
             raise
-        raise UsageError(_name_too_long(dest)) from None
+        raise UsageError(_name_too_long(dest, always=True) or "") from None
     if not there.is_dir():  # before staging: nothing is written beside a file the person named by mistake
         raise UsageError(f"{there} is a file, not a folder — downloads go into a folder: give a folder path as DEST")
     near = dest.parent
@@ -111,24 +115,31 @@ def fetch(
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def _name_too_long(dest: Path) -> str:
-    """What to say of a DEST the filesystem cannot name: which part is too long, and the limits."""
-
-    def limit(name: str, default: int) -> int:
-        try:
-            return int(os.pathconf(Path.cwd().anchor or "/", name))
-        except (OSError, ValueError):
-            return default
-
-    name_max, path_max = limit("PC_NAME_MAX", 255), limit("PC_PATH_MAX", 4096)
-    longest = max(dest.parts, key=len, default="")
+def _name_too_long(dest: Path, *, always: bool = False) -> str | None:
+    """What to say of a DEST the filesystem cannot name (which part is too long, and the limit of the filesystem
+    DEST would be on), or None when its names fit (``always``: the system said they do not, so say it anyway)."""
+    name_max, path_max = _limit(dest, "PC_NAME_MAX", 255), _limit(dest, "PC_PATH_MAX", 4096)
+    size = {part: len(os.fsencode(part)) for part in dest.parts}  # the limits count bytes: "é" is two
+    longest = max(dest.parts, key=lambda part: size[part], default="")
+    unit = "characters" if size.get(longest, 0) == len(longest) else "bytes"
     shown = str(dest) if len(str(dest)) <= 80 else f"{str(dest)[:60]}…"
-    why = (
-        f"one folder name in it is {len(longest)} characters long, and this filesystem allows at most {name_max}"
-        if len(longest) > name_max
-        else f"the path is {len(str(dest))} characters long, and this system allows at most {path_max}"
-    )
+    if size.get(longest, 0) > name_max:
+        why = f"one folder name in it is {size[longest]} {unit} long, and this filesystem allows at most {name_max}"
+    elif len(os.fsencode(dest)) >= path_max or always:  # PATH_MAX counts the terminating NUL
+        why = f"the path is {len(os.fsencode(dest))} bytes long, and this system allows at most {path_max - 1}"
+    else:
+        return None
     return f"DEST {shown}: the folder name is too long ({why}); nothing was written — give a shorter folder as DEST"
+
+
+def _limit(dest: Path, name: str, default: int) -> int:
+    """``os.pathconf``'s ``name`` for the filesystem DEST would be on (its nearest folder that exists)."""
+    for there in (dest, *dest.parents):
+        try:
+            return int(os.pathconf(there, name))
+        except (OSError, ValueError):
+            continue
+    return default
 
 
 def _refuse_links_below(dest: Path, finals: list[Path]) -> None:

@@ -17,6 +17,7 @@ from runshepherd.cli.main import main
     [
         ("a" * 300, "one folder name in it is 300 characters long, and this filesystem allows at most"),
         ("/".join(["b" * 200] * 25), "the path is"),
+        ("é" * 200, "one folder name in it is 400 bytes long, and this filesystem allows at most"),
     ],
 )
 def test_a_folder_name_too_long_is_exit_2_naming_it(
@@ -27,3 +28,16 @@ def test_a_folder_name_too_long_is_exit_2_naming_it(
     assert "the folder name is too long (" in said and why in said, said
     assert "give a shorter folder as DEST" in said and "Traceback" not in said
     assert not any(p.name.startswith(("a", "b", ".runshepherd-download-")) for p in here.iterdir())
+
+
+def test_it_is_read_from_the_name_not_from_a_failed_look(
+    here: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Python 3.13's Path.exists() is os.path.exists: False for a name too long, where 3.11 raised. The refusal
+    must not depend on that (with 3.13's exists the download went on and failed later, exit 1)."""
+    import os
+
+    monkeypatch.setattr(Path, "exists", lambda self, **_: os.path.exists(self))
+    assert main(["download", "tiny-1", "a" * 300]) == 2
+    said = " ".join(capsys.readouterr().err.split())
+    assert "one folder name in it is 300 characters long" in said, said
