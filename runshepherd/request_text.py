@@ -8,6 +8,7 @@ plan step — refuses a longer one with exit 2 and says where long text belongs.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from runshepherd.errors import UsageError
 
@@ -60,3 +61,27 @@ def without_secrets(text: str, *, left_out_of: str) -> tuple[str, str | None]:
         f"your request holds a secret ({', '.join(sorted(found))}): it is left out of {left_out_of} — give a job "
         f"its secrets as environment variables set outside the request ({export}OSMO: `orchestrate credential set`)"
     )
+
+
+@dataclass(frozen=True)
+class Entered:
+    """A request as every reader after the door sees it."""
+
+    text: str  # secrets redacted, shell commands (`request_shell`) and a repeat (`request_recurrence`) cut out
+    secret_warning: str | None = None  # what to tell the person about a secret it held (`without_secrets`)
+    not_used: list[str] = field(default_factory=list)  # the plan's words for each part cut out (and a repeat)
+
+
+def enter(text: str, *, left_out_of: str) -> Entered:
+    """The one place a person's request is taken in (`run`, `draft`, the chat, MCP's `start_run`, and the plan step
+    for a LangGraph server client, which writes the session's state itself): its secrets are redacted, its shell
+    commands and a repeat it asks for ("every night", `request_recurrence`) cut out here, once, so no reader after
+    it (the recipe sizing, the pool choice, the expert, the app description) sees them, and the plan (or `draft`'s
+    notes) says what was not used or done."""
+    from runshepherd.request_recurrence import recurrence_notes, split_recurrence
+    from runshepherd.request_shell import not_used_notes, split_shell
+
+    redacted, warning = without_secrets(text, left_out_of=left_out_of)
+    kept, cut = split_shell(redacted)
+    kept, repeat = split_recurrence(kept)  # "every night": run once, and the plan says so
+    return Entered(kept, warning, [*not_used_notes(cut), *recurrence_notes(repeat)])

@@ -98,10 +98,9 @@ class AppRegistry:
 
 def describe(spec_name: str, request: str) -> str:
     """One sentence for the app, from what the person asked (or the spec's name); never from a part of the request
-    that reads as a shell command (`request_shell`: it was not used for the job either)."""
-    from runshepherd.request_shell import split_shell
-
-    text = split_shell(request)[0].strip().rstrip(".")
+    that reads as a shell command (the session's request is kept as it came through the door, `request_text.enter`,
+    which cut those out: they were not used for the job either)."""
+    text = request.strip().rstrip(".")
     if text:
         return sentence_start(text) + "."  # never "Train.py": a file name keeps its case
     return f"Runs the {spec_name} workflow."

@@ -456,13 +456,14 @@ class ChatSession:
         """A spec written next to the conversation (never over an existing file) and validated; nothing submitted."""
         from runshepherd.experts.base import make_expert
         from runshepherd.experts.draft import draft
-        from runshepherd.request_text import without_secrets
+        from runshepherd.request_text import enter
 
-        request, warning = without_secrets(intent.request or intent.text, left_out_of="the drafted spec")
-        if warning:
-            self.say(f"warning: {warning}")
+        entered = enter(intent.request or intent.text, left_out_of="the drafted spec")
+        if entered.secret_warning:
+            self.say(f"warning: {entered.secret_warning}")
         try:
-            result = draft(request, make_expert(self.ctx.settings.expert, settings=self.ctx.settings), Path.cwd())
+            expert = make_expert(self.ctx.settings.expert, settings=self.ctx.settings)
+            result = draft(entered.text, expert, Path.cwd(), not_used=entered.not_used)
         except RunShepherdError as exc:
             self.say(f"could not draft it: {exc}")
             return
@@ -480,10 +481,14 @@ class ChatSession:
 
     def do_start(self, intent: Intent) -> None:
         from runshepherd.chat.sweeps import is_sweep_request
+        from runshepherd.request_text import enter
 
         self._withdraw_confirmation()
-        if is_sweep_request(intent.request or intent.text):
-            self._start_sweep(intent.request or intent.text)
+        entered = enter(intent.request or intent.text, left_out_of="the session, the plan and the job")
+        if is_sweep_request(entered.text):
+            for said in filter(None, [entered.secret_warning, *entered.not_used]):
+                self.say(f"warning: {said}")
+            self._start_sweep(entered.text)
             return
         sid = new_session_id()
         d = self._driver(sid)
@@ -491,15 +496,10 @@ class ChatSession:
         self.rec.current = sid
         self.persist()
         self.say(f"starting session {sid} for: {intent.request or intent.text}")
-        from runshepherd.request_text import without_secrets
-
-        request, warning = without_secrets(
-            intent.request or intent.text,
-            left_out_of="the session, the plan and the job",
-        )
-        if warning:
-            self.say(f"warning: {warning}")
-        d.start({"request": request, "spec_path": None, "set_values": {}, "pool": None})
+        if entered.secret_warning:
+            self.say(f"warning: {entered.secret_warning}")
+        first = {"request": entered.text, "request_not_used": entered.not_used, "spec_path": None}
+        d.start({**first, "set_values": {}, "pool": None})
 
     def _withdraw_confirmation(self) -> None:
         """A new request moves on from the chat's own open question (cancel, late download or save): the next

@@ -14,7 +14,7 @@ def draft(ctx: CliContext, request: str, output: Path | None, force: bool, as_js
     from runshepherd.cli.session import _out_of_scope
     from runshepherd.experts.base import make_expert
     from runshepherd.experts.draft import draft as make_draft
-    from runshepherd.request_text import without_secrets
+    from runshepherd.request_text import enter
 
     request = check_request(request) or ""
     if not request.strip():
@@ -28,9 +28,10 @@ def draft(ctx: CliContext, request: str, output: Path | None, force: bool, as_js
         what = "exists" if output.exists() else f"is a link to {output.readlink()}, where the spec would be written"
         raise UsageError(f"{output} {what}; choose another -o FILE or pass --force to replace it")
     # before: the secret was dropped from the drafted spec without a word (`HF_TOKEN=hf_…` → no HF_TOKEN at all)
-    request, warning = without_secrets(request, left_out_of="the drafted spec")
+    entered = enter(request, left_out_of="the drafted spec")
+    warning = entered.secret_warning
     expert = make_expert(ctx.settings.expert, settings=ctx.settings)
-    result = make_draft(request, expert, Path.cwd())
+    result = make_draft(entered.text, expert, Path.cwd(), not_used=entered.not_used)
     if output is not None:
         try:
             output.parent.mkdir(parents=True, exist_ok=True)

@@ -41,6 +41,7 @@ def run_plan(
     plan: RecipePlan,
     *,
     request: str,
+    not_used: list[str],
     sets: list[str],
     pool: str | None,
     session: str,
@@ -60,14 +61,17 @@ def run_plan(
     if pool is None or auto:
         choice = choose_pool(ctx.backend.pools(), gpu_type or requested_gpu_type(request), spec_gpus(doc) * n)
         pool, why = choice.pool, choice.reason
+    # ``request`` came through the door (`request_text.enter`): what it cut out is said, never read here
+    warnings = [*not_used, *([f"pool chosen: {why}"] if why else [])]
     if as_json:
-        warnings = [f"pool chosen: {why}"] if why else []
         planned = Planned(spec_name=doc.name, pool=pool, message=plan.explanation(), warnings=warnings)
         ctx.print_json({**planned.wire(), "session": session})
     else:
         ctx.out.print(f"● plan      {plan.explanation()}", markup=False)
         if why:
             ctx.out.print(f"● pool      {why}", markup=False)
+        for note in not_used:
+            ctx.out.print(f"  ! {note}", markup=False)  # as a session's plan shows its warnings
     if not yes and not sys.stdin.isatty():
         raise UsageError(f"submitting {n} workflows needs confirmation: run again with --yes")
     # N runs of one spec are a sweep (`--repeat N`): one session id, the plan asked once, each run watched,

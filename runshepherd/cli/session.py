@@ -388,7 +388,7 @@ def run(
     if not (request or "").strip() and spec is None:
         raise UsageError('say what to run, e.g. orchestrate "train a small classifier for 3 epochs", or --spec FILE')
     session = session or new_session_id()
-    request = _without_secrets(ctx, request, session, as_json)
+    request, not_used = _entered(ctx, request, session, as_json)
     if request and spec is None and (refused := _out_of_scope(ctx, request, as_json)) is not None:
         return refused
     _refuse_a_question(request, spec)
@@ -400,6 +400,7 @@ def run(
                 ctx,
                 plan,
                 request=request,
+                not_used=not_used,
                 sets=sets,
                 pool=pool,
                 session=session,
@@ -431,6 +432,7 @@ def run(
         ctx.out.print(f"session {sid} (resume with: orchestrate resume {quoted(sid)})", markup=False)
     first = {
         "request": request or f"run {spec}",
+        "request_not_used": not_used,
         "spec_path": str(spec.resolve()) if spec else None,
         "set_values": set_values,
         "pool": pool,
@@ -439,21 +441,22 @@ def run(
     return drive(ctx, session=sid, first_input=first, deps=deps, as_json=as_json, interactive=interactive)
 
 
-def _without_secrets(ctx: CliContext, request: str | None, session: str, as_json: bool) -> str | None:
-    """A secret pasted into a request must not reach a checkpoint, a spec, a name or a model: redact it first,
-    and say so — the job will not get it, and the person should know before it runs without it."""
+def _entered(ctx: CliContext, request: str | None, session: str, as_json: bool) -> tuple[str | None, list[str]]:
+    """The request through the door (`request_text.enter`) and the plan's words for what it cut out. A secret
+    pasted into a request must not reach a checkpoint, a spec, a name or a model: it is redacted, and said so at
+    once — the job will not get it, and the person should know before it runs without it."""
     from runshepherd.events import Message
-    from runshepherd.request_text import without_secrets
+    from runshepherd.request_text import enter
 
     if not request:
-        return request
-    request, text = without_secrets(request, left_out_of="the session, the plan and the job")
-    if text is not None:
+        return request, []
+    entered = enter(request, left_out_of="the session, the plan and the job")
+    if (text := entered.secret_warning) is not None:
         if as_json:
             ctx.print_json(Message(level="warning", text=text, session=session).wire())
         else:
             ctx.out.print(f"  warning: {text}", markup=False)
-    return request
+    return entered.text, entered.not_used
 
 
 def _recipe_plan(request: str) -> Any:

@@ -106,19 +106,15 @@ def make_expert(
     )
 
 
-def draft_for(expert: WorkflowExpert, request: str, *, cwd: Path) -> Draft:
-    """The one way a request reaches an expert (the plan step and `orchestrate draft`): the parts of it that read
-    as shell commands (`request_shell`) and the words asking for a repeat ("every night", `request_recurrence`)
-    are cut out first, so nothing of them runs or names the workflow, and the draft's notes say which parts were
-    not used or done and why."""
+def draft_for(expert: WorkflowExpert, request: str, *, cwd: Path, not_used: list[str]) -> Draft:
+    """The one way a request reaches an expert (the plan step and `orchestrate draft`). ``request`` is as it came
+    through the door (`request_text.enter`: its shell commands and a repeat it asks for already cut out); the
+    draft's notes start with the door's ``not_used`` words, so the plan says which parts were not used or done and
+    why."""
     from runshepherd.number_reading import not_yet_warned, spec_implausible
-    from runshepherd.request_recurrence import recurrence_notes, split_recurrence
-    from runshepherd.request_shell import not_used_notes, split_shell
 
-    clean, cut = split_shell(request)
-    clean, repeat = split_recurrence(clean)  # "every night": run once, and the plan says so
-    draft = expert.draft_spec(clean, cwd=cwd)
+    draft = expert.draft_spec(request, cwd=cwd)
     # what the expert wrote is checked like what the person typed (an LLM's "--epochs 1000000000")
     written = not_yet_warned(spec_implausible(draft.spec_text), draft.notes)
-    draft.notes = [*not_used_notes(cut), *recurrence_notes(repeat), *draft.notes, *written]
+    draft.notes = [*not_used, *draft.notes, *written]
     return draft

@@ -18,7 +18,6 @@ from pydantic import BaseModel, Field
 
 from runshepherd.errors import UsageError
 from runshepherd.experts.base import draft_for
-from runshepherd.request_shell import split_shell
 from runshepherd.spec.raw_tasks import raw_tasks
 
 _URL = re.compile(r"\b(?:s3|gs|azure|tos|swift)://[^\s'\"<>,;)]+", re.IGNORECASE)
@@ -185,12 +184,13 @@ def shape(spec_text: str, cues: DraftCues) -> DraftResult:
     return DraftResult(name=str(wf["name"]), text=text, placeholders=placeholders, notes=notes, replaced_demo=replaced)
 
 
-def draft(request: str, expert: Any, cwd: Path) -> DraftResult:
-    """The expert's draft, shaped and validated (our strict model); nothing is submitted."""
+def draft(request: str, expert: Any, cwd: Path, *, not_used: list[str]) -> DraftResult:
+    """The expert's draft of a request as it came through the door (`request_text.enter`), shaped and validated
+    (our strict model); nothing is submitted."""
     from runshepherd.spec import load_spec_text
 
-    base = draft_for(expert, request, cwd=cwd)
-    result = shape(base.spec_text, parse_cues(split_shell(request)[0]))
+    base = draft_for(expert, request, cwd=cwd, not_used=not_used)
+    result = shape(base.spec_text, parse_cues(request))
     base_dir = Path(base.base_dir) if base.base_dir else None
     doc = load_spec_text(result.text, source="the drafted spec", base_dir=base_dir)
     missing = [m for m in base.missing if not (result.replaced_demo and "demo" in m)]  # about a task now gone

@@ -132,7 +132,8 @@ class SweepPoint(TypedDict):
 
 
 class SessionState(TypedDict):
-    request: str
+    request: str  # as it came through the door (`request_text.enter`): secrets redacted, shell commands cut out
+    request_not_used: NotRequired[list[str]]  # the door's words for each part it cut out (the plan's warnings)
     spec_path: NotRequired[str | None]
     spec_base_dir: NotRequired[str | None]
     set_values: NotRequired[dict[str, Any]]

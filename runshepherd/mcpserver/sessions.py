@@ -148,7 +148,7 @@ class Sessions:
 
         from runshepherd.cli.session import check_new_session
         from runshepherd.graph.runner import new_session_id
-        from runshepherd.request_text import without_secrets
+        from runshepherd.request_text import Entered, enter
         from runshepherd.spec import parse_set_values
 
         if not request and not spec_path:
@@ -161,10 +161,15 @@ class Sessions:
         sid = check_id(session, "session id") if session else new_session_id()
         if self._runner(sid).exists():
             raise UsageError(f"session {sid} already exists; use `session` to see it, `answer` to continue it")
-        req, warning = f"run {spec}", None
-        if request:
-            req, warning = without_secrets(request, left_out_of="the session, the plan and the job")
-        first = {"request": req, "spec_path": str(spec) if spec else None, "set_values": values, "pool": pool}
+        entered = enter(request, left_out_of="the session, the plan and the job") if request else Entered(f"run {spec}")
+        req, warning = entered.text, entered.secret_warning
+        first = {
+            "request": req,
+            "request_not_used": entered.not_used,
+            "spec_path": str(spec) if spec else None,
+            "set_values": values,
+            "pool": pool,
+        }
         self._launch(sid, first, None)
         return SessionView(session=sid, state="running", request=req, note=warning)
 

@@ -367,8 +367,9 @@ def _run_point(ctx: Any, sweep: Sweep, p: Point, *, as_json: bool, lock: threadi
             )
         return given
 
-    first = {
+    first: dict[str, Any] = {
         "request": f"sweep {sweep.sid} point #{p.index}: {p.name}",
+        "request_not_used": [],  # our own words for the point, not a person's request: no door to pass
         "spec_path": str(p.spec_path),
         "set_values": {},
         "pool": sweep.pool,

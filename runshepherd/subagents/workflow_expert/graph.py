@@ -19,7 +19,6 @@ from runshepherd.backends.base import Pool
 from runshepherd.backends.pool_choice import PoolChoice, choose_pool, parse_auto, requested_gpu_type
 from runshepherd.errors import UsageError
 from runshepherd.experts.base import WorkflowExpert, draft_for
-from runshepherd.request_shell import split_shell
 from runshepherd.request_text import REQUEST_MAX, too_long
 from runshepherd.spec import SpecError, load_spec_file, load_spec_text
 
@@ -31,7 +30,8 @@ class ExpertContext:
 
 class ExpertState(TypedDict):
     mode: str  # "plan" | "fix"
-    request: NotRequired[str]
+    request: NotRequired[str]  # as it came through the door (`request_text.enter`)
+    not_used: NotRequired[list[str]]  # the door's words for each part of it that was cut out
     spec_path: NotRequired[str | None]
     set_values: NotRequired[dict[str, Any]]
     cwd: NotRequired[str]
@@ -76,7 +76,12 @@ def write(state: ExpertState, runtime: Runtime[ExpertContext]) -> dict[str, Any]
                 "message": "using your spec unchanged",
                 "error": None,
             }
-        draft = draft_for(runtime.context.expert, state.get("request", ""), cwd=Path(state.get("cwd") or "."))
+        draft = draft_for(
+            runtime.context.expert,
+            state.get("request", ""),
+            cwd=Path(state.get("cwd") or "."),
+            not_used=state.get("not_used") or [],
+        )
         doc = load_spec_text(
             draft.spec_text,
             source="drafted spec",
@@ -119,7 +124,7 @@ def check(state: ExpertState) -> dict[str, Any]:
     warnings = list(state.get("warnings") or [])
     chosen = state.get("pool") or wf.pool
     auto, gpu_type = parse_auto(chosen)
-    gpu_type = gpu_type or requested_gpu_type(split_shell(state.get("request") or "")[0])  # "an H100 pool", "on H100s"
+    gpu_type = gpu_type or requested_gpu_type(state.get("request") or "")  # "an H100 pool", "on H100s"
     if (auto or not chosen) and pools:
         known = [Pool.model_validate(p) for p in pools]
         gpus = wf.total_gpus()

@@ -68,3 +68,29 @@ def test_draft_says_so_too(here: Path, capsys: pytest.CaptureFixture[str]) -> No
 )
 def test_what_reads_as_a_command(request_text: str, kept: str, cut: list[str]) -> None:
     assert split_shell(request_text) == (kept, cut)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "fragment"),
+    [
+        # before: the fragment's `.sh` read as the person's own script, so no recipe sized the request at all
+        ("generate 130 images with Isaac Sim; rm -f ./old.sh", "; rm -f ./old.sh"),
+        # before: the pool choice read "H100" from the fragment
+        ("generate 130 images with Isaac Sim && echo on H100", "&& echo on H100"),
+    ],
+)
+def test_a_recipe_sized_request_is_read_without_what_the_door_cut_out(
+    here: Path, monkeypatch: pytest.MonkeyPatch, request_text: str, fragment: str
+) -> None:
+    """The request is cut once where it enters (`request_text.enter`); `cli/recipes.py` reads what is left."""
+    seen: list[dict[str, object]] = []
+
+    def run_plan(ctx: object, plan: object, **kw: object) -> int:
+        seen.append({"submissions": getattr(plan, "submissions", None), **kw})
+        return 0
+
+    monkeypatch.setattr("runshepherd.cli.recipes.run_plan", run_plan)
+    assert main(["run", request_text, "--yes", "--json"]) == 0
+    [call] = seen
+    assert call["submissions"] == 3 and call["request"] == "generate 130 images with Isaac Sim"
+    assert [n.split(" — ")[0] for n in call["not_used"]] == [f"not used: `{fragment}`"]  # type: ignore[attr-defined]

@@ -303,6 +303,6 @@ def test_absurd_values_a_model_writes_into_a_draft_are_said(tmp_path: Path) -> N
 
     billion = GOOD.replace('--epochs, "1"', '--epochs, "1000000000"')
     ex, _ = expert(by_tool(SpecDraft=lambda ms: call("SpecDraft", spec_yaml=billion)))
-    notes = " ".join(draft("train tiny", ex, tmp_path).notes)
+    notes = " ".join(draft("train tiny", ex, tmp_path, not_used=[]).notes)
     assert "--epochs 1000000000 in task train = 1,000,000,000 looks unintended" in notes
     assert "--lr 50 in task train looks unintended (runs rarely go above 10)" in notes
