@@ -247,6 +247,13 @@ def _other_setting_after(key: str, t: str, pos: int) -> bool:
     return m is not None and m.group(1).lower() not in _OWN_UNIT.get(key, ())
 
 
+def _as_said(typed: str) -> float:
+    """The number ``typed`` is, exactly when it is a whole number in digits (two counts past 2**53 that differ are
+    two values, though a float reads them as one), for comparing what was said."""
+    exact = read_number(typed.replace(",", ""))
+    return exact if isinstance(exact, int) else float(typed.replace(",", ""))
+
+
 def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
     t = " " + text.strip() + " "
     got: dict[str, object] = {}
@@ -270,7 +277,7 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
             # "3 epochs 64 batch size": the 64 is the batch size's; "--epochs 2" is a flag the script gets as given
             if not _other_setting_after(key, t, h.end(1)) and not t[: h.start()].endswith(("-", "_"))
         )
-        if len({float(v.replace(",", "")) for _, v in found}) > 1:
+        if len({_as_said(v) for _, v in found}) > 1:
             shown = " and ".join(dict.fromkeys(v for _, v in found))
             unusable.append(f"{key.replace('_', ' ')} said twice with different values ({shown}): say it once")
             return
@@ -285,7 +292,7 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
             unusable.append(f"{key.replace('_', ' ')} {typed} ({why})")
             return
         # a count typed in digits is kept digit for digit: float() rounds past 2**53 (…891 would run as …168)
-        exact = read_number(typed.replace(",", ""))
+        exact = _as_said(typed)
         got[key] = (exact if isinstance(exact, int) else int(value)) if whole else value
         understood.append(f"{key}={typed}")
         if warning := implausible(key, got[key], f"{key.replace('_', ' ')} {typed}"):

@@ -31,6 +31,12 @@ def test_two_learning_rates_pause_the_run_and_name_both(
         ("train a small classifier for 3 epochs with epochs=1e9", "epochs", "3 and 1e9"),
         ("train 5 training steps with steps=7", "steps", "5 and 7"),
         ("train with 32 batch size and batch size 64", "batch size", "32 and 64"),
+        # two counts past 2**53 that a float reads as one number: both planned digit for digit, so both are said
+        (
+            "train for 12345678901234567891 epochs with epochs=12345678901234567890",
+            "epochs",
+            "12345678901234567891 and 12345678901234567890",
+        ),
     ],
 )
 def test_two_values_in_two_wordings_are_named(request_text: str, key: str, both: str) -> None:
