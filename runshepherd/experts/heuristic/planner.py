@@ -116,7 +116,7 @@ def draft_from_request(params: RequestParams, cwd: Path) -> Draft:
             args=_flat(pairs),
         )
         passed = {str(v) for _, v in pairs}
-        for p in params.paths:
+        for p in [*params.paths, *params.urls]:
             if p not in passed:
                 notes.append(f"{p} is named but not passed to {params.script} — add it as a flag (e.g. --data {p})")
         if pairs:
@@ -158,6 +158,8 @@ def draft_from_request(params: RequestParams, cwd: Path) -> Draft:
         for p in params.paths:
             if p not in data[:1]:
                 missing.append(f"data path {p} (the demo trainer reads one .npz or .csv file; name your script)")
+        for u in params.urls:
+            missing.append(f"data URL {u} (the demo trainer reads one local .npz or .csv file; name your script)")
         if data:
             pairs.append(("--data", str((cwd / Path(data[0]).expanduser()).resolve())))
             notes.append(f"the demo trainer reads your data from {data[0]}")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 from pydantic import BaseModel, Field
 
@@ -96,6 +97,7 @@ class RequestParams(BaseModel):
     flags: list[tuple[str, str | None]] = Field(default_factory=list, description="`--flag value` said verbatim")
     paths: list[str] = Field(default_factory=list, description="local paths named that exist")
     paths_missing: list[str] = Field(default_factory=list, description="local paths named that do not exist")
+    urls: list[str] = Field(default_factory=list, description="locations named as URLs other than file:// (s3://…)")
     subject: str | None = Field(None, description="what to train when it is not a generic word (resnet50, bert)")
     demo_requested: bool = Field(False, description="the request asks for the bundled demo in so many words")
     understood: list[str] = Field(default_factory=list)
@@ -146,6 +148,9 @@ GENERIC = {
 # Words after "on" that are where it runs, not what it trains on.
 PLACES = {"gpu", "gpus", "cpu", "cpus", "cluster", "slurm", "osmo", "pool", "node", "nodes", "machine", "local"}
 _VERBS = {"train", "fine-tune", "finetune", "pretrain", "pre-train", "evaluate", "eval", "benchmark"}
+# a location written as a URL ("on s3://bucket/data", "file:///data/x.csv"): a place the job would read, never a
+# model or dataset word ("s3") nor a path the `_PATH` pattern sees part of
+_URL = r"(?<![\w.+-])([A-Za-z][A-Za-z0-9+.-]*://[^\s\"'<>,;]*[^\s\"'<>,;.)])"
 _PATH = r"(?<![\w:/.-])((?:~|\.{1,2})?/[\w.~/+-]*[\w~]|[\w.-]+/[\w./+-]*\.[A-Za-z0-9]{1,6})(?![\w/])"
 # a flag's value may be quoted, spaces and all: `--run-name 'my first run'` (before: the script got `'my`)
 _QUOTED = r"'[^'\n]*'|\"[^\"\n]*\""
@@ -210,6 +215,7 @@ def _name_from(text: str, script: str | None) -> str:
         text = text.replace(script, " ")
     text = re.sub(r"[\w./~-]+\.(?:py|sh)\b", " ", text)
     text = re.sub(_FLAG, " ", text)
+    text = re.sub(_URL, " ", text)
     text = re.sub(_PATH, " ", text)
     text = re.sub(r"(?<![\w.])[A-Za-z][\w]*", lambda m: " " if is_secret_name(m.group(0)) else m.group(0), text)
     # a word starts at a word boundary: the "e" of "3e-4" or the "x" of "8x" is part of a number, not a name
@@ -340,7 +346,9 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
         unit = m.group(2).lower()[0]
         got["time_limit"] = f"{m.group(1)}{unit}"
         understood.append(f"time_limit={got['time_limit']}")
-    named = " " + without_secret_words(text.strip()) + " "  # "model HF_TOKEN=…": the secret's place names nothing
+    named = (
+        " " + re.sub(_URL, " ", without_secret_words(text.strip())) + " "
+    )  # "model HF_TOKEN=…": the secret's place names nothing
     if m := _first(r"\b(?:model|architecture)\s+([A-Za-z][\w./-]*)", named):
         if (
             m.group(1).lower() not in _STOP
@@ -384,7 +392,14 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
         understood.append(f"{m.group(1)}={value}" if value is not None else m.group(1))
     paths: list[str] = []
     missing_paths: list[str] = []
-    for cand in dict.fromkeys(re.findall(_PATH, re.sub(_FLAG, lambda m: m.group(0), text))):
+    urls: list[str] = []
+    for url in dict.fromkeys(re.findall(_URL, text)):
+        if url.lower().startswith("file://"):  # file:///data/x.csv is the local path /data/x.csv
+            local = unquote(urlsplit(url).path)
+            (paths if Path(local).exists() else missing_paths).append(local)
+        else:
+            urls.append(url)
+    for cand in dict.fromkeys(re.findall(_PATH, re.sub(_URL, " ", text))):
         if cand == script or cand in missing_scripts or cand.endswith((".py", ".sh")):
             continue
         p = Path(cand).expanduser()
@@ -398,6 +413,7 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
         flags=flags,
         paths=paths,
         paths_missing=missing_paths,
+        urls=urls,
         subject=_subject(named, got),
         demo_requested=bool(re.search(r"\b(?:demo|bundled\s+trainer|example\s+trainer)\b", text, re.I)),
         understood=understood,
@@ -413,6 +429,7 @@ def _subject(text: str, got: dict[str, object]) -> str | None:
     Generic words (a small classifier, a model) and places (on 4 GPUs) name nothing we would have to find."""
     named = [str(v) for v in (got.get("model"), got.get("dataset")) if v and str(v).lower() not in GENERIC]
     clean = re.sub(_FLAG, " ", text)
+    clean = re.sub(_URL, " ", clean)
     clean = re.sub(_PATH, " ", clean)
     clean = re.sub(r"[\w./~-]+\.(?:py|sh)\b", " ", clean)
     clean = re.sub(r"\[REDACTED:[^\]]*\]", " ", clean)
