@@ -13,20 +13,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from quick_examples import EXAMPLES as EXAMPLES  # re-exported: e2e tests import them from here
+from quick_examples import quick_example as quick_example
+
 REPO = Path(__file__).resolve().parents[2]
-EXAMPLES = REPO / "examples"
-
-
-def quick_example(tmp: Path, name: str) -> Path:
-    """The shipped ``examples/NAME`` with the demo trainer's per-step sleep off (``--step-delay 0``, appended so it
-    wins): for tests that only need the run to finish, not to catch it running. The sleep is ~3.6 s of idle wall
-    time per run at the product default (0.02 s x 180 steps); the spec is otherwise the shipped file."""
-    text = (EXAMPLES / name).read_text()
-    marker = '--output-dir, "{{output}}"]'
-    assert marker in text, f"{name}: no demo trainer args ending in {marker}"
-    out = tmp / f"quick-{name}"
-    out.write_text(text.replace(marker, '--output-dir, "{{output}}", --step-delay, "0"]'))
-    return out
 
 
 def orchestrate_bin() -> list[str]:

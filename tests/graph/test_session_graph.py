@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from graph_helpers import EXAMPLES, Session, make_deps
 from langgraph.checkpoint.memory import InMemorySaver
+from quick_examples import quick_example
 
 from runshepherd.graph.routes import after_monitor
 from runshepherd.graph.runner import Emitted, Question, SessionRunner
@@ -81,7 +82,8 @@ def test_oom_is_fixed_by_raising_memory(saver, backend, tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_nan_is_fixed_by_lowering_lr(saver, backend, tmp_path: Path) -> None:
     s = Session(saver, make_deps(backend, tmp_path, auto_yes=True))
-    out = s.run({"request": "nan", "spec_path": str(EXAMPLES / "fail-nan.yaml")})
+    # the nan comes at step 3 whatever the step delay; the fixed run only has to finish
+    out = s.run({"request": "nan", "spec_path": str(quick_example(tmp_path, "fail-nan.yaml"))})
     assert out["outcome"] == "COMPLETED", out.get("outcome_reason")
     assert s.kinds("diagnosis")[0]["label"] == "nan_loss"
     assert out["fix_attempts"] == 1
@@ -172,17 +174,20 @@ def test_router_is_pure_and_total() -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("example", "label", "changed"),
+    ("example", "label", "changed", "quick"),
     [
-        ("fail-timeout.yaml", "timeout", "+    exec_timeout: 8s"),
-        ("fail-outputs-typo.yaml", "output_missing", '--output-dir, "{{output}}"]'),
+        ("fail-timeout.yaml", "timeout", "+    exec_timeout: 8s", False),  # its step delay is what times out
+        ("fail-outputs-typo.yaml", "output_missing", '--output-dir, "{{output}}"]', True),
     ],
 )
-def test_more_fix_rules_end_to_end(backend, tmp_path: Path, example: str, label: str, changed: str) -> None:
+def test_more_fix_rules_end_to_end(
+    backend, tmp_path: Path, example: str, label: str, changed: str, quick: bool
+) -> None:
     from langgraph.checkpoint.memory import InMemorySaver
 
     s = Session(InMemorySaver(), make_deps(backend, tmp_path, auto_yes=True))
-    out = s.run({"request": label, "spec_path": str(EXAMPLES / example)})
+    spec = quick_example(tmp_path, example) if quick else EXAMPLES / example
+    out = s.run({"request": label, "spec_path": str(spec)})
     assert out["outcome"] == "COMPLETED", out.get("outcome_reason")
     assert s.kinds("diagnosis")[0]["label"] == label
     assert changed in s.kinds("fix")[0]["diff"]
