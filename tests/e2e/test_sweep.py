@@ -7,14 +7,12 @@ import math
 import re
 from pathlib import Path
 
-from cli_helpers import EXAMPLES, json_lines, run
+from cli_helpers import EXAMPLES, json_lines, quick_example, run
 
 from runshepherd.events import EVENTS
 
 
 def test_lr_sweep_fixes_the_diverging_point_and_compares_both(tmp_path: Path) -> None:
-    from cli_helpers import quick_example
-
     spec = str(quick_example(tmp_path, "sweep-lr.yaml"))  # the ends, fix and comparison are asserted: no step sleep
     res = run(tmp_path, "run", "--spec", spec, "--sweep", "lr=0.05,1.0", "--yes", "--json", "--cadence", "0.5")
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr
@@ -111,7 +109,7 @@ def test_a_detached_sweep_returns_at_once_and_attach_follows_every_point(tmp_pat
     process of their own; `attach SWEEP` replays every point ([pN]) and the comparison; `status SWEEP` answers."""
     from runshepherd.sweep.status import read_record
 
-    spec = str(EXAMPLES / "sweep-lr.yaml")
+    spec = str(quick_example(tmp_path, "sweep-lr.yaml"))  # the points' ends are followed: no per-step sleep
     args = ("run", "--spec", spec, "--sweep", "lr=0.05,1.0", "--yes", "--detach", "--cadence", "0.5")
     res = run(tmp_path, *args, "--session", "swd")
     assert res.returncode == 0, res.stdout + res.stderr
@@ -145,8 +143,6 @@ def test_a_sweep_with_no_input_waits_at_a_question_that_resume_answer_really_ans
     """`run --sweep --no-input` without --yes exited 3 saying "run it on a terminal or pass --yes", and
     `resume SWEEP` then said "no session". Now the plan waits in the sweep's record: the exact `resume … --answer
     yes` line, `sessions` lists the sweep, a point's fix question pauses the same way, and each line works."""
-    from cli_helpers import quick_example
-
     spec = str(quick_example(tmp_path, "sweep-lr.yaml"))
     first = run(
         tmp_path, "run", "--spec", spec, "--sweep", "lr=0.05,1.0", "--no-input", "--session", "swi", "--cadence", "0.5"
