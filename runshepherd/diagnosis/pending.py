@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -200,8 +200,38 @@ def request_of(spec_text: str, pool: str | None) -> ResourceRequest:
     """A spec's largest task request (what one machine must hold), read, never kept."""
     from runshepherd.spec import load_spec_text
 
-    need = load_spec_text(spec_text, secrets="warn").workflow.largest_request()
+    return largest_request(load_spec_text(spec_text, secrets="warn").workflow, pool)
+
+
+def largest_request(workflow: Any, pool: str | None) -> ResourceRequest:
+    """A workflow's largest task request (`Workflow.largest_request`) as the per-node fit reads it."""
+    need = workflow.largest_request()
     return ResourceRequest(gpu=need.gpu, cpu=need.cpu, memory_gi=need.memory_gi, storage_gi=need.storage_gi, pool=pool)
+
+
+Short = Literal["gpu", "cpu", "memory"]
+
+
+class NodeFit(_Model):
+    """No machine of a pool can hold one task: its largest machine, and what the task asks more of than it has."""
+
+    biggest: Node
+    short: list[Short]
+
+
+def never_fits(request: ResourceRequest, nodes: list[Node]) -> NodeFit | None:
+    """The per-node fit, the one place it is judged (the plan's `cannot_start`, `explain_pending`, `status`): a
+    task must fit one machine, however much the pool has in total. None when a machine of ``nodes`` (one pool's)
+    holds all of it, or when no machine is known."""
+    asked: dict[Short, float] = {"gpu": request.gpu, "cpu": request.cpu, "memory": request.memory_gi}
+
+    def has(n: Node) -> dict[Short, float]:
+        return {"gpu": n.gpu_total, "cpu": n.cpu_total, "memory": n.memory_total_gi}
+
+    if not nodes or any(all(has(n)[k] >= v for k, v in asked.items()) for n in nodes):
+        return None
+    biggest = max(nodes, key=lambda n: (n.gpu_total, n.cpu_total, n.memory_total_gi))
+    return NodeFit(biggest=biggest, short=[k for k, v in asked.items() if v and v > has(biggest)[k]])
 
 
 def explain_pending(
@@ -215,42 +245,33 @@ def explain_pending(
     where = f" in pool {pool.name}" if pool else ""
 
     # 1. per-node fit: a task must fit one machine, however much the pool has in total
-    if pool_nodes:
-        biggest = max(pool_nodes, key=lambda n: (n.gpu_total, n.cpu_total, n.memory_total_gi))
-        too_big = [
-            what
-            for what, asked, have in (
-                ("GPUs", request.gpu, biggest.gpu_total),
-                ("CPUs", request.cpu, biggest.cpu_total),
-                ("GiB of memory", request.memory_gi, biggest.memory_total_gi),
-            )
-            if asked and asked > have
-        ]
-        if too_big:
-            fit = largest_fit(request, biggest)
-            summary = (
-                f"No single machine{where} can ever hold this task: it asks for "
-                + ", ".join(_ask(request, w) for w in too_big)
-                + f", and the largest machine has {_have(biggest, too_big)}. Waiting will not help."
-            )
-            suggestions.append(
-                f"Ask for at most what one machine has, e.g. gpu: {fit.gpu}, cpu: {int(fit.cpu)}, "
-                f"memory: {wording.memory(fit.memory_gi)}"
-                + (f", storage: {wording.memory(fit.storage_gi)}" if fit.storage_gi else "")
-                + " — or split the work over several tasks (multi-node training)."
-            )
-            others = _pools_fitting(pools, request, exclude=pool)
-            if others:
-                suggestions.append("Or use a pool with bigger machines: " + ", ".join(others))
-            return PendingExplanation(
-                kind="node_fit",
-                origin="capacity",
-                summary=summary,
-                reasons=reasons,
-                suggestions=suggestions,
-                largest_fit=fit,
-                other_pools=others,
-            )
+    if (unfit := never_fits(request, pool_nodes)) is not None:
+        biggest = unfit.biggest
+        too_big = [{"gpu": "GPUs", "cpu": "CPUs", "memory": "GiB of memory"}[k] for k in unfit.short]
+        fit = largest_fit(request, biggest)
+        summary = (
+            f"No single machine{where} can ever hold this task: it asks for "
+            + ", ".join(_ask(request, w) for w in too_big)
+            + f", and the largest machine has {_have(biggest, too_big)}. Waiting will not help."
+        )
+        suggestions.append(
+            f"Ask for at most what one machine has, e.g. gpu: {fit.gpu}, cpu: {int(fit.cpu)}, "
+            f"memory: {wording.memory(fit.memory_gi)}"
+            + (f", storage: {wording.memory(fit.storage_gi)}" if fit.storage_gi else "")
+            + " — or split the work over several tasks (multi-node training)."
+        )
+        others = _pools_fitting(pools, request, exclude=pool)
+        if others:
+            suggestions.append("Or use a pool with bigger machines: " + ", ".join(others))
+        return PendingExplanation(
+            kind="node_fit",
+            origin="capacity",
+            summary=summary,
+            reasons=reasons,
+            suggestions=suggestions,
+            largest_fit=fit,
+            other_pools=others,
+        )
 
     # 2. quota vs capacity from the pool's GPU accounting
     if pool is not None and request.gpu:

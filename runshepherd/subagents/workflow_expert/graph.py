@@ -15,8 +15,9 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from typing_extensions import TypedDict
 
-from runshepherd.backends.base import Pool
+from runshepherd.backends.base import Node, Pool
 from runshepherd.backends.pool_choice import PoolChoice, choose_pool, parse_auto, requested_gpu_type
+from runshepherd.diagnosis.pending import largest_request, never_fits
 from runshepherd.errors import UsageError
 from runshepherd.experts.base import WorkflowExpert, draft_for
 from runshepherd.request_text import REQUEST_MAX, too_long
@@ -102,12 +103,6 @@ def write(state: ExpertState, runtime: Runtime[ExpertContext]) -> dict[str, Any]
     }
 
 
-def _request(wf: Any) -> dict[str, float]:
-    """The biggest single task request: what one node must fit (memory in GiB)."""
-    need = wf.largest_request()
-    return {"cpu": need.cpu, "memory": need.memory_gi, "gpu": float(need.gpu)}
-
-
 def check(state: ExpertState) -> dict[str, Any]:
     """Resource check and pool choice: effective free GPUs = min(quota free, total free); per-node fit."""
     if state.get("error"):
@@ -118,7 +113,8 @@ def check(state: ExpertState) -> dict[str, Any]:
         base_dir=Path(base) if (base := state.get("base_dir")) else None,
     )
     wf = doc.workflow
-    need = _request(wf)
+    ask = largest_request(wf, None)  # the biggest single task request: what one node must hold
+    need = {"cpu": ask.cpu, "memory": ask.memory_gi, "gpu": float(ask.gpu)}
     pools = state.get("pools") or []
     nodes = state.get("nodes") or []
     warnings = list(state.get("warnings") or [])
@@ -139,34 +135,21 @@ def check(state: ExpertState) -> dict[str, Any]:
             warnings.append(f"pool chosen: {choice.reason}")
     elif auto:
         chosen = None  # no pool list from this backend: its default
-    fits = [
-        n
-        for n in nodes
-        if (not chosen or n.get("pool") == chosen)
-        and n["cpu_total"] >= need["cpu"]
-        and n["memory_total_gi"] >= need["memory"]
-        and n.get("gpu_total", 0) >= need["gpu"]
-    ]
     cannot_start = None
-    biggest = max(nodes, key=lambda n: (n.get("gpu_total", 0), n["cpu_total"], n["memory_total_gi"]), default={})
-    if nodes and not fits and state.get("refuses_unfit"):
+    unfit = never_fits(ask, [Node.model_validate(n) for n in nodes if not chosen or n.get("pool") == chosen])
+    biggest = unfit.biggest if unfit is not None else None
+    if biggest is not None and state.get("refuses_unfit"):
         warnings.append(
             f"no node in pool {chosen} can fit one task (needs cpu {need['cpu']:g}, memory {need['memory']:.1f}Gi, "
-            f"gpu {need['gpu']:g}; the largest node has cpu {biggest['cpu_total']:g}, memory "
-            f"{biggest['memory_total_gi']:.1f}Gi, gpu {biggest.get('gpu_total', 0)}) — as it is, it cannot start "
+            f"gpu {need['gpu']:g}; the largest node has cpu {biggest.cpu_total:g}, memory "
+            f"{biggest.memory_total_gi:.1f}Gi, gpu {biggest.gpu_total}) — as it is, it cannot start "
             "there: the scheduler refuses it at submit"
         )
-    elif nodes and not fits:  # this backend would queue it for ever: it could never start, so it is never submitted
-        short = [
-            f"{what} {need[key]:g}{unit} (the largest node has {biggest.get(total, 0):g}{unit})"
-            for what, key, total, unit in (
-                ("gpu", "gpu", "gpu_total", ""),
-                ("cpu", "cpu", "cpu_total", ""),
-                ("memory", "memory", "memory_total_gi", "Gi"),
-            )
-            if need[key] > biggest.get(total, 0)
-        ]
-        most = f"gpu {biggest.get('gpu_total', 0):g}, cpu {biggest['cpu_total']:g}, memory {biggest['memory_total_gi']:.1f}Gi"
+    elif unfit is not None and biggest is not None:  # queued for ever: it could never start, so never submitted
+        has = {"gpu": biggest.gpu_total, "cpu": biggest.cpu_total, "memory": biggest.memory_total_gi}
+        unit = {"gpu": "", "cpu": "", "memory": "Gi"}
+        short = [f"{k} {need[k]:g}{unit[k]} (the largest node has {has[k]:g}{unit[k]})" for k in unfit.short]
+        most = f"gpu {biggest.gpu_total:g}, cpu {biggest.cpu_total:g}, memory {biggest.memory_total_gi:.1f}Gi"
         cannot_start = (
             f"no node in pool {chosen} can hold one task: it asks for {', '.join(short) or 'more than any node has'}, "
             f"so it could never start there and is not submitted — ask for at most what one node has ({most}) in "
