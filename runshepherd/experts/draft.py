@@ -21,7 +21,10 @@ from runshepherd.experts.base import draft_for
 from runshepherd.spec.raw_tasks import raw_tasks
 
 _URL = re.compile(r"\b(?:s3|gs|azure|tos|swift)://[^\s'\"<>,;)]+", re.IGNORECASE)
-_IMAGE = re.compile(r"\b((?:[a-z0-9.-]+\.[a-z]{2,}|localhost)(?::\d+)?/[a-z0-9._/-]+(?::[\w.-]+)?)", re.IGNORECASE)
+# an image reference, never the host part of a URL (https://example.com/x.csv is data, not an image)
+_IMAGE = re.compile(
+    r"(?<![\w.-]://)\b((?:[a-z0-9.-]+\.[a-z]{2,}|localhost)(?::\d+)?/[a-z0-9._/-]+(?::[\w.-]+)?)", re.IGNORECASE
+)
 _TOPOLOGY_KEYS = ("gpu-clique", "nvlink", "rack", "zone", "spine", "block", "hostname")
 # What a task script must not do to get data: OSMO's inputs/outputs move it (and a fetch in a script is
 # invisible to the scheduler's retries and credentials).
