@@ -234,6 +234,16 @@ def never_fits(request: ResourceRequest, nodes: list[Node]) -> NodeFit | None:
     return NodeFit(biggest=biggest, short=[k for k, v in asked.items() if v and v > has(biggest)[k]])
 
 
+def never_fits_summary(request: ResourceRequest, unfit: NodeFit, pool: str | None) -> str:
+    """The sentence for a task no machine of ``pool`` can hold (`explain_pending`, and `status` of a queued run)."""
+    too_big = [{"gpu": "GPUs", "cpu": "CPUs", "memory": "GiB of memory"}[k] for k in unfit.short]
+    return (
+        f"No single machine{f' in pool {pool}' if pool else ''} can ever hold this task: it asks for "
+        + ", ".join(_ask(request, w) for w in too_big)
+        + f", and the largest machine has {_have(unfit.biggest, too_big)}. Waiting will not help."
+    )
+
+
 def explain_pending(
     events: list[str], pools: list[Pool], nodes: list[Node], request: ResourceRequest
 ) -> PendingExplanation:
@@ -246,14 +256,8 @@ def explain_pending(
 
     # 1. per-node fit: a task must fit one machine, however much the pool has in total
     if (unfit := never_fits(request, pool_nodes)) is not None:
-        biggest = unfit.biggest
-        too_big = [{"gpu": "GPUs", "cpu": "CPUs", "memory": "GiB of memory"}[k] for k in unfit.short]
-        fit = largest_fit(request, biggest)
-        summary = (
-            f"No single machine{where} can ever hold this task: it asks for "
-            + ", ".join(_ask(request, w) for w in too_big)
-            + f", and the largest machine has {_have(biggest, too_big)}. Waiting will not help."
-        )
+        fit = largest_fit(request, unfit.biggest)
+        summary = never_fits_summary(request, unfit, pool.name if pool else None)
         suggestions.append(
             f"Ask for at most what one machine has, e.g. gpu: {fit.gpu}, cpu: {int(fit.cpu)}, "
             f"memory: {wording.memory(fit.memory_gi)}"

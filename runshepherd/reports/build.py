@@ -199,9 +199,10 @@ def snapshot(
     ws = backend.query(workflow_id)
     digests = digests_for(backend, ws, task=None, settings=settings)
     usage = usage_of(backend, workflow_id) if ws.status is Status.RUNNING else []
-    resources = requested_resources(backend.spec(workflow_id), usage, ws)
+    spec_text = backend.spec(workflow_id)
+    resources = requested_resources(spec_text, usage, ws)
     facts = _facts(ws, digests)
-    if ws.status is Status.PENDING and (never := _never_starts(backend, ws)) is not None:
+    if ws.status is Status.PENDING and (never := _never_starts(backend, ws, spec_text)) is not None:
         facts = facts.model_copy(update={"risks": [never, *facts.risks]})
     canceled = ws.status is Status.FAILED_CANCELED
     diag = diagnosis_of(backend, ws, digests) if ws.status.failed() and not canceled else None
@@ -218,19 +219,23 @@ def snapshot(
     return Snapshot(ws=ws, report=report.model_copy(update={"artifact": path}), digests=digests, diagnosis=diag)
 
 
-def _never_starts(backend: Backend, ws: WorkflowStatus) -> str | None:
-    """A queued run no machine of its pool can ever hold, said as the session graph says it (`explain_pending`'s
-    per-node fit), so `status` and `watch` do not say "Risk: none seen" until the 600 s queue escalation."""
+def _never_starts(backend: Backend, ws: WorkflowStatus, spec_text: str) -> str | None:
+    """A queued run no machine of its pool can ever hold, said as the session graph says it (the per-node fit,
+    `pending.never_fits`), so `status` and `watch` do not say "Risk: none seen" until the 600 s queue escalation.
+    One backend read per poll: the machines of the run's pool (``spec_text`` is the spec the report already read)."""
     from runshepherd.backends.base import BackendError
-    from runshepherd.diagnosis.pending import explain_pending, request_of
+    from runshepherd.diagnosis.pending import never_fits, never_fits_summary, request_of
     from runshepherd.spec import SpecError
 
     try:
-        request = request_of(backend.spec(ws.workflow_id), ws.pool)
-        result = explain_pending([], backend.pools(), backend.resources(None), request)
+        request = request_of(spec_text, ws.pool)
+        nodes = backend.resources(ws.pool)
     except (BackendError, SpecError, OSError):  # nothing known about the pool: no claim either way
         return None
-    return result.summary if result.kind == "node_fit" else None
+    named = {n.pool for n in nodes}
+    pool = ws.pool or (next(iter(named)) if len(named) == 1 else None)  # a backend of one pool need not name it
+    unfit = never_fits(request, [n for n in nodes if pool is None or n.pool == pool])
+    return never_fits_summary(request, unfit, pool) if unfit is not None else None
 
 
 def report_for(

@@ -35,3 +35,56 @@ def test_a_run_that_fits_says_no_such_risk(here: Path, capsys: pytest.CaptureFix
         assert "can ever hold" not in capsys.readouterr().out
     finally:
         main(["cancel", wid, "--yes"])
+
+
+def test_a_queued_run_costs_one_backend_read_per_poll_for_the_fit(tmp_path: Path) -> None:
+    """`_never_starts` read the spec again, the pools and every node on each poll of a queued run (three reads);
+    now it reads the machines of the run's pool once and the spec the report already read."""
+    from runshepherd.backends.base import Node, Status, WorkflowStatus
+    from runshepherd.config import Settings
+    from runshepherd.reports.build import snapshot
+
+    reads: list[str] = []
+    spec = (EXAMPLES / "fail-gpu.yaml").read_text()  # 2 GPUs
+
+    class Backend:
+        name = "fake"
+
+        def query(self, wid: str) -> WorkflowStatus:
+            return WorkflowStatus(workflow_id=wid, name="w", status=Status.PENDING, pool="debug", backend="fake")
+
+        def logs(self, wid: str, task: str | None = None, *, tail: int | None = None, timeout: float | None = None):  # noqa: ANN201
+            return iter([])
+
+        def events(self, wid: str, task: str | None = None) -> list[object]:
+            return []
+
+        def spec(self, wid: str, *, template: bool = False) -> str:
+            reads.append("spec")
+            return spec
+
+        def pools(self) -> list[object]:
+            reads.append("pools")
+            return []
+
+        def resources(self, pool: str | None = None) -> list[Node]:
+            reads.append(f"resources {pool}")
+            return [
+                Node(hostname="n1", pool="debug", cpu_total=8, cpu_free=8, memory_total_gi=32, memory_free_gi=32),
+                Node(
+                    hostname="big",
+                    pool="other",
+                    cpu_total=8,
+                    cpu_free=8,
+                    memory_total_gi=32,
+                    memory_free_gi=32,
+                    gpu_total=8,
+                    gpu_free=8,
+                ),
+            ][: 1 if pool == "debug" else 2]
+
+    snap = snapshot(Backend(), "wf-1", runs_dir=tmp_path, settings=Settings())  # type: ignore[arg-type]
+    assert reads == ["spec", "resources debug"]  # before: spec, spec, pools, resources None
+    assert (snap.report.risk or "").startswith(
+        "No single machine in pool debug can ever hold this task: it asks for 2 GPUs, and the largest machine has 0"
+    ), snap.report.risk
