@@ -229,9 +229,11 @@ class ChatSession:
             values["outcome"] = "CANCELED"
             self.say(f"sweep {sid} ended CANCELED ({reason(record['canceled'])}) — 'compare the points' shows each")
             return
-        if _outcome(values) == "NEEDS_INPUT":  # left at a question when the chat ended: the sweep said how on
+        if values.get("paused"):  # left at a question when the chat ended: the sweep said how on
             return
-        self.say(f"sweep {sid} ended {values.get('outcome')} — 'compare the points' shows the table again")
+        # how the sweep itself said it ended (a point that gave up ends it NEEDS_INPUT with nothing to answer)
+        values["outcome"] = record.get("outcome") or values.get("outcome")
+        self.say(f"sweep {sid} ended {values['outcome']} — 'compare the points' shows the table again")
 
     def _start_sweep(self, request: str) -> None:
         """The same sweep as `orchestrate run --spec S --sweep …`: the plan asked here, answered here."""
@@ -398,7 +400,9 @@ class ChatSession:
             return 3
         # a sweep left at its question when the chat ended has said how to answer it (`orchestrate resume SWEEP`)
         return (
-            3 if any(isinstance(d, SweepDriver) and _outcome(d) == "NEEDS_INPUT" for d in self.drivers.values()) else 0
+            3
+            if any(isinstance(d, SweepDriver) and (d.values or {}).get("paused") for d in self.drivers.values())
+            else 0
         )
 
     def persist(self) -> None:

@@ -71,8 +71,8 @@ class SweepDriver:
     def _run(self, run: Callable[[], int]) -> None:
         try:
             code = run()
-            outcome = {0: "COMPLETED", 3: "NEEDS_INPUT"}.get(code, "FAILED")
-            self.values = {"outcome": outcome, "sweep": self.session}
+            outcome = {0: "COMPLETED", 3: "NEEDS_INPUT"}.get(code, "FAILED")  # the record's own, once read
+            self.values = {"outcome": outcome, "sweep": self.session, "paused": code == 3}
             self.on_done(self.session, self.values)
         except BaseException as exc:  # said in the conversation; `orchestrate resume SWEEP` continues it
             self.on_error(self.session, exc)

@@ -120,6 +120,10 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
     )
     failed = [r for r in results if r["status"] != "COMPLETED"]
     waiting = [r for r in results if r.get("question")]  # `resume SWEEP --answer A` answers each of them
+    # paused only when a point can go on (a question waits, or Ctrl-C stopped it at a safe point); a point that gave
+    # up ends NEEDS_INPUT as a session that gave up does, with nothing to resume: exit 1, no resume line (was: "a
+    # point waits for your answer; continue with: orchestrate resume S", exit 3, though no question waited)
+    paused = outcome == "NEEDS_INPUT" and any(r.get("question") or r.get("stopped") for r in results)
     choices = list(waiting[0]["question"].get("choices") or ["yes", "no"]) if waiting else []
     reason = (
         None
@@ -161,10 +165,8 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
         status_artifact=str(artifact),
         results=[_public(r) for r in results],
         best=best,
-        paused=outcome == "NEEDS_INPUT",  # a point waits for an answer: the sweep continues where it stopped
-        resume=f"orchestrate resume {sweep.sid}" + (f" --answer {choices[0]}" if choices else "")
-        if outcome == "NEEDS_INPUT"
-        else None,
+        paused=paused,  # a point waits for an answer: the sweep continues where it stopped
+        resume=f"orchestrate resume {sweep.sid}" + (f" --answer {choices[0]}" if choices else "") if paused else None,
         answers=choices or None,
         question=waiting[0]["question"]["text"] if waiting else None,
     )
@@ -185,7 +187,7 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
                 else f"a point waits for your answer; continue with: {done.resume}",
                 markup=False,
             )
-    return {"COMPLETED": 0, "NEEDS_INPUT": 3}.get(outcome, 1)
+    return 3 if paused else 0 if outcome == "COMPLETED" else 1
 
 
 def approve(ctx: Any, sweep: Sweep, top: Renderer) -> int | None:
@@ -414,6 +416,7 @@ def _drive_point(
     values: dict[str, Any] = {}
     outcome = "FAILED"
     asked: dict[str, Any] | None = None  # the question the point waits on when nobody could answer it here
+    stopped = False  # stopped at a safe point (Ctrl-C): resumable, like a question
     for item in runner.run(start, answers=sweep.answers.get(child) if start is None else None, answer=answer):
         if isinstance(item, Emitted):
             if sweep.budget is not None:
@@ -428,10 +431,10 @@ def _drive_point(
             values, outcome = item.values, "NEEDS_INPUT"
             asked = item.questions[0].payload()
         elif isinstance(item, Stopped):
-            values, outcome = item.values, "NEEDS_INPUT"
+            values, outcome, stopped = item.values, "NEEDS_INPUT", True
         elif isinstance(item, Finished):
             values, outcome = item.values, str(item.values.get("outcome") or "FAILED")
-    return {**_result(ctx, p, child, values, outcome), "question": asked}
+    return {**_result(ctx, p, child, values, outcome), "question": asked, "stopped": stopped}
 
 
 def _result(ctx: Any, p: Point, child: str, values: dict[str, Any], outcome: str) -> dict[str, Any]:
