@@ -328,10 +328,12 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
     elif _first(r"\b(?:on|with|using)\s+(?:a|one)\s+gpu\b", t):
         got["gpus"] = 1
         understood.append("gpus=1")
-    if (m := _first(r"(\d+)\s*cpus?\b", t) or _first(r"(\d+)\s*cores?\b", t)) and plain("cpus", m, "{} cpus"):
+    # the whole number as typed, decimals too: "1.5Gi" is 1.5Gi, never its "5Gi" (nor "2.5 cpus" 5 CPUs)
+    amount = r"(?<![\w.])(\d+(?:\.\d+)?)"
+    if (m := _first(amount + r"\s*cpus?\b", t) or _first(amount + r"\s*cores?\b", t)) and plain("cpus", m, "{} cpus"):
         got["cpus"] = float(m.group(1))
         understood.append(f"cpus={m.group(1)}")
-    if (m := _first(r"(\d+)\s*(gi|gib|gb|g|mi|mib|mb)\b(?:\s*(?:of\s+)?(?:ram|memory|mem))?", t)) and plain(
+    if (m := _first(amount + r"\s*(gi|gib|gb|g|mi|mib|mb)\b(?:\s*(?:of\s+)?(?:ram|memory|mem))?", t)) and plain(
         "memory", m, "{}" + m.group(2)
     ):
         unit = "Gi" if m.group(2).lower().startswith("g") else "Mi"
