@@ -16,6 +16,14 @@ def count(n: float, noun: str) -> str:
     return f"{shown} {noun}es" if noun.endswith(("s", "sh", "ch", "x")) else f"{shown} {noun}s"
 
 
+def amount(n: float) -> str:
+    """A resource amount as written, never in exponent notation: 128 → "128", 0.5 → "0.5", 1e6 → "1000000",
+    1.53 → "1.53" (at most two decimals, or two significant digits below 1: 0.0098)."""
+    if n and abs(n) < 1:
+        return f"{n:.2g}"
+    return f"{n:.2f}".rstrip("0").rstrip(".")
+
+
 def memory(gi: float) -> str:
     """A memory request a spec accepts, rounded down so it still fits: whole Gi, else Mi (at least 1Mi)."""
     if gi >= 1:

@@ -15,6 +15,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from typing_extensions import TypedDict
 
+from runshepherd import wording
 from runshepherd.backends.base import Node, Pool
 from runshepherd.backends.pool_choice import PoolChoice, choose_pool, parse_auto, requested_gpu_type
 from runshepherd.diagnosis.pending import largest_request, never_fits
@@ -140,15 +141,16 @@ def check(state: ExpertState) -> dict[str, Any]:
     biggest = unfit.biggest if unfit is not None else None
     if biggest is not None and state.get("refuses_unfit"):
         warnings.append(
-            f"no node in pool {chosen} can fit one task (needs cpu {need['cpu']:g}, memory {need['memory']:.1f}Gi, "
-            f"gpu {need['gpu']:g}; the largest node has cpu {biggest.cpu_total:g}, memory "
+            f"no node in pool {chosen} can fit one task (needs cpu {wording.amount(need['cpu'])}, memory "
+            f"{need['memory']:.1f}Gi, gpu {wording.amount(need['gpu'])}; the largest node has cpu {biggest.cpu_total:g}, memory "
             f"{biggest.memory_total_gi:.1f}Gi, gpu {biggest.gpu_total}) — as it is, it cannot start "
             "there: the scheduler refuses it at submit"
         )
     elif unfit is not None and biggest is not None:  # queued for ever: it could never start, so never submitted
         has = {"gpu": biggest.gpu_total, "cpu": biggest.cpu_total, "memory": biggest.memory_total_gi}
         unit = {"gpu": "", "cpu": "", "memory": "Gi"}
-        short = [f"{k} {need[k]:g}{unit[k]} (the largest node has {has[k]:g}{unit[k]})" for k in unfit.short]
+        a = wording.amount
+        short = [f"{k} {a(need[k])}{unit[k]} (the largest node has {a(has[k])}{unit[k]})" for k in unfit.short]
         most = f"gpu {biggest.gpu_total:g}, cpu {biggest.cpu_total:g}, memory {biggest.memory_total_gi:.1f}Gi"
         cannot_start = (
             f"no node in pool {chosen} can hold one task: it asks for {', '.join(short) or 'more than any node has'}, "
@@ -156,7 +158,7 @@ def check(state: ExpertState) -> dict[str, Any]:
             "the request or the spec's resources, or run it where such a node exists (another pool, or another "
             "backend)"  # no flag named: the chat and MCP reach this plan too, and have no --pool or --backend
         )
-    res = ", ".join(f"{k} {v:g}" if k != "memory" else f"memory {v:.2g}Gi" for k, v in need.items() if v)
+    res = ", ".join(f"{k} {wording.amount(v)}{'Gi' if k == 'memory' else ''}" for k, v in need.items() if v)
     tasks = len(wf.all_tasks())
     return {
         "spec_name": wf.name,
