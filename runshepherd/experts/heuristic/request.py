@@ -435,7 +435,8 @@ def _subject(text: str, got: dict[str, object]) -> str | None:
     clean = re.sub(_PATH, " ", clean)
     clean = re.sub(r"[\w./~-]+\.(?:py|sh)\b", " ", clean)
     clean = re.sub(r"\[REDACTED:[^\]]*\]", " ", clean)
-    words = re.findall(r"[A-Za-z0-9][\w.-]*[\w]|[A-Za-z0-9]", clean)
+    # whole words in any script: "ѕmall" (a Cyrillic ѕ) is named as typed, never as the "mall" after its first letter
+    words = re.findall(r"[^\W_][\w.-]*\w|[^\W_]", clean)
     for i, w in enumerate(words):
         if w.lower() not in _VERBS and w.lower() != "on":
             continue
