@@ -11,7 +11,9 @@ import pytest
 from runshepherd.cli.main import main
 
 
-@pytest.mark.parametrize(("request_", "named"), [("train a ѕmall classifier", "ѕmall"), ("train ｒesnet50", "ｒesnet50")])
+@pytest.mark.parametrize(
+    ("request_", "named"), [("train a ѕmall classifier", "ѕmall"), ("train ｒesnet50", "ｒesnet50")]
+)
 def test_the_word_is_named_as_typed(
     here: Path, request_: str, named: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
