@@ -12,7 +12,9 @@ from dataclasses import replace
 
 from runshepherd.diagnosis.chains import yield_handled
 from runshepherd.diagnosis.errorblock import _TB_START, Line, traceback_end
+from runshepherd.diagnosis.formats.launchers import LAUNCH
 from runshepherd.diagnosis.formats.nonfatal import COMMAND_NOT_FOUND, PYTHON_WARNING
+from runshepherd.diagnosis.formats.task_tags import TAGGED_EVENT, task_tag
 from runshepherd.diagnosis.models import Diagnosis, DiagnosisInput, Fix, TaskRecord
 from runshepherd.diagnosis.paste import typed_command
 from runshepherd.diagnosis.positive import (
@@ -214,11 +216,6 @@ def _ran_on_to_traceback(s: Signal, signals: list[Signal], lines: list[Line]) ->
     )
 
 
-# a command line that starts a run (a launcher, a script): its program missing is that run failing to start
-_LAUNCH = re.compile(
-    r"(?:^|[\s;&|/])(?:python[\d.]*|torchrun|accelerate|deepspeed|srun|sbatch|mpirun|horovodrun|ray|[\w./-]+\.(?:py|sh))"
-    r"(?=\s|$)"
-)
 _NOT_FOUND_CMD = re.compile(COMMAND_NOT_FOUND)
 
 
@@ -237,7 +234,7 @@ def _typed_after_the_run(s: Signal, lines: list[Line]) -> bool:
     typed = typed_command(prompt.clean) if prompt is not None else None
     if prompt is None or typed is None:
         return False
-    if m.group("bin") not in re.split(r"[\s;&|]+", typed) or _LAUNCH.search(typed):
+    if m.group("bin") not in re.split(r"[\s;&|]+", typed) or LAUNCH.search(typed):
         return False
     return any(is_progress(ln) for ln in lines[: prompt.index])
 
@@ -538,16 +535,10 @@ def diagnose(inp: DiagnosisInput) -> list[Diagnosis]:
     return out
 
 
-def _task_tag(task: str) -> re.Pattern[str]:
-    """OSMO's tag of one task's lines and events, ``[task]`` or ``[task retry-N]``."""
-    return re.compile(r"\[" + re.escape(task) + r"(?: retry-\d+)?\]")
-
-
 def _events_for(events: list[str], task: str) -> list[str]:
     """Events of one task: OSMO lines are tagged ``[task]``; untagged (Kubernetes-style) lines apply to all."""
-    tag = _task_tag(task)
-    any_tag = re.compile(r"^\S+ \S+ \[[^\]]+\]")
-    return [e for e in events if tag.search(e) or not any_tag.match(e)]
+    tag = task_tag(task)
+    return [e for e in events if tag.search(e) or not TAGGED_EVENT.match(e)]
 
 
 def _logs_for(inp: DiagnosisInput, task: str) -> list[str]:
@@ -555,7 +546,7 @@ def _logs_for(inp: DiagnosisInput, task: str) -> list[str]:
         return inp.log_lines[task]
     if len(inp.log_lines) == 1:
         return next(iter(inp.log_lines.values()))
-    tag = _task_tag(task)
+    tag = task_tag(task)
     return [ln for lines in inp.log_lines.values() for ln in lines if tag.search(ln)]
 
 
@@ -563,6 +554,6 @@ def _declared_outputs(spec_text: str | None) -> list[str]:
     """The output URLs the spec's tasks declare (never an input's URL), read as the backends read them."""
     if not spec_text:
         return []
-    from runshepherd.backends.osmo.parse import declared_outputs
+    from runshepherd.spec.outputs import declared_outputs
 
     return [url for urls in declared_outputs(spec_text).values() for url in urls]

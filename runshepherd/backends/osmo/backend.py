@@ -43,6 +43,7 @@ from runshepherd.backends.osmo.runner import OsmoCli, OsmoCommandError
 from runshepherd.backends.osmo.store import OsmoStore
 from runshepherd.backends.osmo.version import Capabilities, check_spec, label_value
 from runshepherd.spec.loader import split_default_values
+from runshepherd.spec.outputs import declared_outputs
 
 if TYPE_CHECKING:  # pragma: no cover
     from runshepherd.spec.document import SpecDocument
@@ -253,7 +254,7 @@ class OsmoBackend:
         got = self.store.outputs(workflow_id)
         if got is None:
             try:
-                got = parse.declared_outputs(self.spec(workflow_id))
+                got = declared_outputs(self.spec(workflow_id))
             except WorkflowNotFound:  # the query answered, the spec did not: outputs unknown, not an error
                 got = {}
             self.store.record_outputs(workflow_id, got)

@@ -12,8 +12,6 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-import yaml
-
 from runshepherd.backends.base import (
     Event,
     Links,
@@ -452,35 +450,6 @@ def error_envelope(stdout: str, stderr: str) -> ErrorEnvelope | None:
         if m:
             return ErrorEnvelope(message=m["msg"].strip(), code=m["code"])
     return None
-
-
-# --------------------------------------------------------------------------------------------- spec outputs
-def declared_outputs(spec_text: str) -> dict[str, list[str]]:
-    """Output URLs per task from a (rendered) spec; tolerant of odd shapes, never raises on bad YAML."""
-    try:
-        data = yaml.safe_load(spec_text)
-    except yaml.YAMLError:
-        return {}
-    wf = data.get("workflow") if isinstance(data, dict) else None
-    if not isinstance(wf, dict):
-        return {}
-    tasks = list(wf.get("tasks") or [])
-    for g in wf.get("groups") or []:
-        if isinstance(g, dict):
-            tasks.extend(g.get("tasks") or [])
-    out: dict[str, list[str]] = {}
-    for t in tasks:
-        if not isinstance(t, dict) or "name" not in t:
-            continue
-        urls = []
-        for o in t.get("outputs") or []:
-            url = o.get("url") if isinstance(o, dict) else None
-            if isinstance(url, dict):  # seen in the eval fixtures: `url: {path: s3://…}`
-                url = url.get("path")
-            if isinstance(url, str) and url:
-                urls.append(url)
-        out[str(t["name"])] = urls
-    return out
 
 
 def credentials_from_json(text: str) -> list[Credential]:
