@@ -41,6 +41,18 @@ def _guard(fn: Any, *args: Any, **kwargs: Any) -> Any:
         raise ToolError(redact_line(in_tool_terms(str(exc)))) from None
 
 
+SetValues = list[str] | dict[str, str | int | float | bool] | None
+
+
+def _pairs(set_values: SetValues) -> list[str] | None:
+    """``set_values`` as the KEY=VALUE list every door reads: a caller may pass {"epochs": 5} as well as
+    ["epochs=5"] (before, a mapping was refused by the SDK's argument check with pydantic's raw error, which quoted
+    the values unredacted and named no tool argument)."""
+    if isinstance(set_values, dict):
+        return [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in set_values.items()]
+    return set_values
+
+
 def build_server(ctx: CliContext, *, cadence: float | None = None, sessions: Sessions | None = None) -> MCPServer:
     server: MCPServer = MCPServer("runshepherd", instructions=INSTRUCTIONS)
     sessions = sessions or Sessions(ctx, cadence=cadence)
@@ -72,9 +84,9 @@ def build_server(ctx: CliContext, *, cadence: float | None = None, sessions: Ses
         return _guard(t.explain, ctx, workflow_id)
 
     @server.tool(annotations=READ_ONLY)
-    def validate(spec_path: str, set_values: list[str] | None = None, pool: str | None = None) -> t.ValidateResult:
-        """Check a spec file (KEY=VALUE template values) without submitting it."""
-        return _guard(t.validate, ctx, spec_path, set_values, pool)
+    def validate(spec_path: str, set_values: SetValues = None, pool: str | None = None) -> t.ValidateResult:
+        """Check a spec file (template values as ["KEY=VALUE", …] or {"KEY": VALUE}) without submitting it."""
+        return _guard(t.validate, ctx, spec_path, _pairs(set_values), pool)
 
     @server.tool(annotations=READ_ONLY)
     def pools() -> t.PoolsResult:
@@ -85,13 +97,13 @@ def build_server(ctx: CliContext, *, cadence: float | None = None, sessions: Ses
     def start_run(
         request: str | None = None,
         spec_path: str | None = None,
-        set_values: list[str] | None = None,
+        set_values: SetValues = None,
         pool: str | None = None,
         session: str | None = None,
     ) -> SessionView:
         """Start a session (plan, then ask before submitting) in the background; returns its id at once.
         Poll `session` and pass the person's answers to `answer`."""
-        return _guard(sessions.start, request, spec_path, set_values, pool, session)
+        return _guard(sessions.start, request, spec_path, _pairs(set_values), pool, session)
 
     @server.tool(annotations=READ_ONLY)
     def session(session: str) -> SessionView:
