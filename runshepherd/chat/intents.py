@@ -164,7 +164,8 @@ def route(text: str, *, waiting: str | None = None, known: list[str] | None = No
         )
     if sweep_from_request(text) is not None:  # "sweep lr over 1e-3, 3e-4 with FILE", "run this with 3 seeds"
         return Intent(kind="start", text=text, request=text.strip())
-    if re.search(r"\b(sweep|points?)\b", t) and re.search(
+    # "sweep" as a word, never inside a name ("status of sweep-lr-1" asks about that workflow, not the sweep)
+    if re.search(r"(?<![\w.-])(sweep|points?)(?![\w-])", t) and re.search(
         r"\b(how|status|doing|going|progress|compare|comparison|best|which)\b", t
     ):
         return Intent(kind="sweep_status", text=text)

@@ -66,6 +66,14 @@ def test_a_sweep_said_in_the_chat_starts_one_and_a_question_about_it_asks_its_st
         assert route(text).kind == "sweep_status", text
 
 
+def test_a_workflow_whose_name_holds_sweep_is_asked_about_by_name() -> None:
+    """'status of sweep-lr-1' (examples/sweep-lr.yaml's first workflow) was read as a question about the sweep:
+    'no sweep yet — start one: …' for a workflow that had COMPLETED."""
+    for text in ("status of sweep-lr-1", "progress of my-sweep-2"):
+        got = route(text)
+        assert got.kind == "status" and got.workflow == text.split()[-1], (text, got)
+
+
 @pytest.mark.parametrize(
     ("said", "command"),
     [
