@@ -135,8 +135,11 @@ def draft_from_request(params: RequestParams, cwd: Path) -> Draft:
                 "for 3 epochs')"
             )
         if params.subject and not params.demo_requested:
-            missing.append(
-                f"model/dataset {params.subject} (no script was named to train it; the bundled demo cannot — "
+            missing.append(  # a script named but not here was said just above: never "no script was named"
+                f"model/dataset {params.subject} (the bundled demo cannot train it — put "
+                f"{' or '.join(params.scripts_missing)} in {cwd}, or name a script that is there)"
+                if params.scripts_missing
+                else f"model/dataset {params.subject} (no script was named to train it; the bundled demo cannot — "
                 "say which script, e.g. 'with train.py')"
             )
         epochs = params.epochs or 3
