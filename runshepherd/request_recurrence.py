@@ -43,9 +43,16 @@ def split_recurrence(text: str) -> tuple[str, list[str]]:
     found = [m for m in _RECURRENCE.finditer(text) if not _FLAG_BEFORE.search(text, 0, m.start())]
     if not found:
         return text, []
-    clean = " ".join(
-        text[start:end] for start, end in zip([0, *(m.end() for m in found)], [*(m.start() for m in found), len(text)])
-    )
+    pieces = [text[a:b] for a, b in zip([0, *(m.end() for m in found)], [*(m.start() for m in found), len(text)])]
+    clean = pieces[0]
+    for piece in pieces[
+        1:
+    ]:  # the request reads on as written: "classifier daily." is "classifier.", never "classifier ."
+        piece = piece.lstrip(" \t")
+        clean = clean.rstrip(" \t") + ("" if piece[:1] in tuple(",.;:!?)") else " ") + piece
+    clean = re.sub(r"\(\s*\)", " ", clean)  # "(every night)"
+    if not pieces[0].strip():  # "every night, train …" is "train …"
+        clean = clean.lstrip(" \t,.;:!?")
     return re.sub(r"[ \t]{2,}", " ", clean).strip(), [m.group(0).strip() for m in found]
 
 

@@ -90,3 +90,18 @@ def test_a_path_a_flag_or_the_datas_days_are_no_repeat(request_text: str) -> Non
 )
 def test_a_repeat_beside_those_is_still_cut(request_text: str, clean: str, said: list[str]) -> None:
     assert split_recurrence(request_text) == (clean, said)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "clean"),
+    [
+        # what is left reads as written: the session keeps it, and an app saved from it is described by it
+        ("every night, train a small classifier", "train a small classifier"),
+        ("Every day at 3am: train a small classifier", "train a small classifier"),
+        ("train a small classifier daily.", "train a small classifier."),
+        ("train a small classifier (every night)", "train a small classifier"),
+        ("train it every monday, and weekly on fridays", "train it, and on fridays"),
+    ],
+)
+def test_what_is_left_leaves_no_stray_punctuation(request_text: str, clean: str) -> None:
+    assert split_recurrence(request_text)[0] == clean
