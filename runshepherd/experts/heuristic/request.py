@@ -144,6 +144,12 @@ GENERIC = {
     "folder",
     "table",
     "tabular",
+    # a split of the data ("evaluate ./model.pt on the test set"): which part, never a dataset to find
+    "test",
+    "validation",
+    "val",
+    "dev",
+    "holdout",
 }
 # Words after "on" that are where it runs, not what it trains on.
 PLACES = {"gpu", "gpus", "cpu", "cpus", "cluster", "slurm", "osmo", "pool", "node", "nodes", "machine", "local"}

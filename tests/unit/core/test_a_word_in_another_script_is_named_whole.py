@@ -22,3 +22,14 @@ def test_the_word_is_named_as_typed(
     out = capsys.readouterr()
     said = " ".join((out.out + out.err).split())
     assert f"missing: model/dataset {named} (" in said, said
+
+
+def test_a_split_of_the_data_is_not_a_model(
+    here: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """'evaluate ./model.pt on the test set' asked about 'model/dataset test': a split of the data, not a name."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["run", "evaluate ./model.pt on the test set", "--no-input"]) == 3
+    out = capsys.readouterr()
+    said = " ".join((out.out + out.err).split())
+    assert "missing: data path ./model.pt" in said and "model/dataset test" not in said, said
