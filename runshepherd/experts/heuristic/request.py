@@ -413,6 +413,12 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
         p = Path(cand).expanduser()
         p = p if p.is_absolute() or cwd is None else cwd / p
         (paths if p.exists() else missing_paths).append(cand)
+    # a data file named bare ("on data.csv") that is in the working folder is that path, as "./data.csv" is; one
+    # that is not there stays a word (it may name a dataset, "imdb.csv" on a hub)
+    for cand in dict.fromkeys(re.findall(r"(?<![\w./~:-])(\w[\w.-]*\.(?:csv|tsv|npz|jsonl?|parquet))\b", text)):
+        if cwd is not None and cand not in paths and (cwd / cand).is_file():
+            paths.append(cand)
+            named = re.sub(rf"(?<![\w./~:-]){re.escape(cand)}\b", " ", named)
     return RequestParams(
         text=text.strip(),
         name=_name_from(text, script),

@@ -43,3 +43,13 @@ def test_a_bucket_url_is_named_as_a_location_not_a_model(
     said = _plan("train a small classifier on s3://bucket/data", monkeypatch, capsys)
     assert "missing: data URL s3://bucket/data (the demo trainer reads one local .npz or .csv file" in said
     assert "model/dataset s3" not in said and "train-classifier-s3" not in said
+
+
+def test_a_bare_data_file_in_the_folder_is_read_like_dot_slash(
+    here: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """'on data.csv' (in the folder) asked about 'model/dataset data.csv … the bundled demo cannot', while
+    'on ./data.csv' was read; a name that is not in the folder stays a word ('imdb.csv' may be a hub dataset)."""
+    (here / "data.csv").write_text("a,b\n1,2\n")
+    said = _plan("train a small classifier on data.csv", monkeypatch, capsys)
+    assert "the demo trainer reads your data from data.csv" in said and "model/dataset" not in said, said
