@@ -60,7 +60,8 @@ def test_every_scored_blind_split_is_retired_into_dev_and_keeps_its_rule():
     assert {_split_module().split_v9_of(f"{p}-0001") for p in ("zi", "zj", "zk", "zl", "zm")} == {"blind"}
     assert {split_of(f"{p}-0001") for p in ("zn", "zo", "zp", "zq", "zr")} == {"dev"}
     assert {_split_module().split_v10_of(f"{p}-0001") for p in ("zn", "zo", "zp", "zq", "zr")} == {"blind"}
-    assert {split_of(f"{p}-0001") for p in ("zs", "zt", "zu", "zv", "zw")} == {"blind"}
+    assert {split_of(f"{p}-0001") for p in ("zs", "zt", "zu", "zv", "zw")} == {"dev"}
+    assert {_split_module().split_v11_of(f"{p}-0001") for p in ("zs", "zt", "zu", "zv", "zw")} == {"blind"}
     assert {_split_module().split_v5_of(f"{p}-0001") for p in "opqrs"} == {"blind"}
     assert {_split_module().split_v4_of(f"{p}-0001") for p in "lmn"} == {"blind"}
     assert {_split_module().split_v3_of(f"{p}-0001") for p in "ijk"} == {"blind"}
