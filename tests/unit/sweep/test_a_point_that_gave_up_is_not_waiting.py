@@ -7,23 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from sweep_specs import FAILS_ABOVE_ONE_STEP as SPEC
 
 from runshepherd.cli.main import main
-
-SPEC = """\
-workflow:
-  name: tinysweep
-  resources:
-    default: {cpu: 0.25, memory: 128Mi}
-  tasks:
-  - name: t
-    image: ubuntu:24.04
-    command: [bash, -c]
-    args: ["echo step {{ steps }}; exit $(( {{ steps }} > 1 ? 3 : 0 ))"]
-
-default-values:
-  steps: 1
-"""
 
 
 def test_a_sweep_whose_point_gave_up_ends_without_a_resume_line(here: Path, capsys: pytest.CaptureFixture[str]) -> None:

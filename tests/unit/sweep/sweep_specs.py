@@ -1,0 +1,17 @@
+"""Sweep specs the sweep tests share."""
+
+# a point with steps > 1 fails (exit 3) and nothing can fix it: steps=1,2 gives one completed and one failed point
+FAILS_ABOVE_ONE_STEP = """\
+workflow:
+  name: tinysweep
+  resources:
+    default: {cpu: 0.25, memory: 128Mi}
+  tasks:
+  - name: t
+    image: ubuntu:24.04
+    command: [bash, -c]
+    args: ["echo step {{ steps }}; exit $(( {{ steps }} > 1 ? 3 : 0 ))"]
+
+default-values:
+  steps: 1
+"""
