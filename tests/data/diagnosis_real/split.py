@@ -40,8 +40,9 @@ Two generations:
   was collected, so no dev run ever read one; frozen when its collectors landed (`README-v11.md`); scored once with
   the stop's starting code and once after the stop's work (81.5% -> 81.5% labels), then retired into `dev` in the
   same stop so its misses could be studied.
-- No blind split is frozen now: the next one is collected from sources not in parts a-zw and frozen before it is
-  scored (`BLIND_PARTS` names its parts, before any of them is collected).
+- blind v12 (stop 29): every case of parts zx, zy, zz, zza and zzb, from threads and committed job logs not in
+  parts a-zw (committed files only from repositories no earlier part used). Its parts are named here before any
+  of them is collected, so no dev run can read one; frozen when its collectors land.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ()  # none frozen now: see the docstring
+BLIND_PARTS: tuple[str, ...] = ("zx-", "zy-", "zz-", "zza-", "zzb-")  # blind v12, named before collection
 BLIND_V11_PARTS = ("zs-", "zt-", "zu-", "zv-", "zw-")
 BLIND_V10_PARTS = ("zn-", "zo-", "zp-", "zq-", "zr-")
 BLIND_V9_PARTS = ("zi-", "zj-", "zk-", "zl-", "zm-")
@@ -124,7 +125,7 @@ def split_v11_of(case_id: str) -> Split:
 
 
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (none now); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` are the blind split (v12); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 
