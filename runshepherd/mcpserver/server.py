@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from mcp.server import MCPServer
-from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError, UnexpectedToolError
 from mcp_types import ToolAnnotations
+from pydantic import ValidationError
 
 from runshepherd.cli.context import CliContext
 from runshepherd.errors import RunShepherdError, UsageError
@@ -41,20 +42,73 @@ def _guard(fn: Any, *args: Any, **kwargs: Any) -> Any:
         raise ToolError(redact_line(in_tool_terms(str(exc)))) from None
 
 
+_JSON_TYPES = {"integer": "an integer", "number": "a number", "string": "a string", "boolean": "a boolean"}
+
+
+def _expected(schema: dict[str, Any]) -> str:
+    """What an argument's JSON schema takes, in words ("an integer", "a list of strings or a mapping")."""
+    if "anyOf" in schema:
+        said = [_expected(s) for s in schema["anyOf"] if s.get("type") != "null"]
+        return " or ".join([", ".join(said[:-1]), said[-1]] if len(said) > 2 else said)
+    kind = schema.get("type")
+    if kind == "array":
+        item = _expected(schema.get("items") or {})
+        return f"a list of {item.split(' ', 1)[1]}s" if item.startswith(("a ", "an ")) else "a list"
+    if kind == "object" and isinstance(values := schema.get("additionalProperties"), dict):
+        return f"a mapping whose values are each {_expected(values)}"
+    return _JSON_TYPES.get(str(kind), "a mapping" if kind == "object" else "another value")
+
+
+def _given(value: Any) -> str:
+    """The JSON type of a value the caller passed: never the value, which may hold a secret."""
+    kinds: list[tuple[type, str]] = [(bool, "a boolean"), (int, "an integer"), (float, "a number"), (str, "a string")]
+    kinds += [(list, "a list"), (dict, "a mapping"), (type(None), "null")]
+    return next((said for kind, said in kinds if isinstance(value, kind)), "another value")
+
+
+def argument_problems(tool: str, schema: dict[str, Any], arguments: dict[str, Any], exc: ValidationError) -> str:
+    """The SDK's argument check failing, said per argument and without the values: pydantic's own text quotes
+    each rejected value (a token in `set_values`, a path) and links its docs, which tells a caller nothing to do."""
+    props = schema.get("properties") or {}
+    said: dict[str, str] = {}
+    for err in exc.errors():
+        name = str(err["loc"][0]) if err["loc"] else "arguments"
+        if err["type"] == "missing":
+            said.setdefault(name, f"argument {name} is required")
+        elif name in props:
+            given = _given(arguments.get(name))
+            said.setdefault(name, f"argument {name}: expected {_expected(props[name])}, got {given}")
+        else:
+            said.setdefault(name, f"argument {name} is not one {tool} takes ({', '.join(props)})")
+    return f"Error executing tool {tool}: " + "; ".join(said.values())
+
+
+class _Server(MCPServer):
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        """Every tool's argument check, said in one place (`argument_problems`), whatever the argument's type."""
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(exc, UnexpectedToolError) or not isinstance(cause, ValidationError):
+                raise
+            schema = next((t.input_schema for t in await self.list_tools() if t.name == name), {})
+            raise ToolError(argument_problems(name, schema, arguments, cause)) from cause  # the SDK logs field names
+
+
 SetValues = list[str] | dict[str, str | int | float | bool] | None
 
 
 def _pairs(set_values: SetValues) -> list[str] | None:
     """``set_values`` as the KEY=VALUE list every door reads: a caller may pass {"epochs": 5} as well as
-    ["epochs=5"] (before, a mapping was refused by the SDK's argument check with pydantic's raw error, which quoted
-    the values unredacted and named no tool argument)."""
+    ["epochs=5"] (another shape is refused by the argument check, `argument_problems`)."""
     if isinstance(set_values, dict):
         return [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in set_values.items()]
     return set_values
 
 
 def build_server(ctx: CliContext, *, cadence: float | None = None, sessions: Sessions | None = None) -> MCPServer:
-    server: MCPServer = MCPServer("runshepherd", instructions=INSTRUCTIONS)
+    server: MCPServer = _Server("runshepherd", instructions=INSTRUCTIONS)
     sessions = sessions or Sessions(ctx, cadence=cadence)
 
     @server.tool(annotations=READ_ONLY)

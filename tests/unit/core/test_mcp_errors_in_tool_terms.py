@@ -92,3 +92,37 @@ def test_a_plans_warning_names_the_argument_not_the_flag(tmp_path: Path, monkeyp
     warnings = anyio.run(main)
     unintended = [w for w in warnings if "1000000000" in w]
     assert unintended and all("set_values epochs=1000000000" in w and "--set" not in w for w in unintended), warnings
+
+
+TOKEN = "hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
+
+
+def test_a_wrong_typed_argument_is_said_per_argument_without_its_value(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before: the SDK's argument check answered with pydantic's raw text, which quotes each rejected value (a token
+    passed as a single `set_values` string came back whole) and links pydantic's docs. One place now says it for
+    every tool and type: the argument, what it takes, what came (its type, never its value)."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    said = _errors(
+        tmp_path / "state",
+        [
+            ("logs", {"workflow_id": "x", "tail": "abc"}),
+            ("start_run", {"request": "train a small classifier", "session": 5}),
+            ("validate", {"spec_path": str(SPEC), "set_values": f"token={TOKEN}"}),
+            ("validate", {"spec_path": str(SPEC), "set_values": {"epochs": {"nested": TOKEN}}}),
+            ("status", {"workflow_id": [TOKEN]}),
+            ("logs", {}),
+        ],
+    )
+    for text in said:
+        assert TOKEN[:8] not in text and "pydantic" not in text and "input_value" not in text, text
+    assert said[0] == "Error executing tool logs: argument tail: expected an integer, got a string"
+    assert said[1].endswith("argument session: expected a string, got an integer")
+    assert said[2].endswith(
+        "argument set_values: expected a list of strings or a mapping "
+        + "whose values are each a string, an integer, a number or a boolean, got a string"
+    )
+    assert "argument set_values: expected" in said[3]
+    assert said[4].endswith("argument workflow_id: expected a string, got a list")
+    assert said[5].endswith("argument workflow_id is required")
