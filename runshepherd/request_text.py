@@ -23,21 +23,53 @@ def too_long(text: str) -> str:
 
 
 def check_request(text: str | None) -> str | None:
-    """``text`` as every reader of it takes it (`without_controls`) when it is short enough, else a UsageError
-    (exit 2) saying what to do instead."""
+    """``text`` when it is short enough, else a UsageError (exit 2) saying what to do instead. Its escapes and
+    controls are taken out by `enter`, which also says what an unended one swallowed (`unended_escape`)."""
     if text is not None and len(text) > REQUEST_MAX:
         raise UsageError(too_long(text))
-    return without_controls(text) if text is not None else None
+    return text
+
+
+# The 8-bit C1 controls are the 7-bit escapes ESC + (0x40-0x5F) in one character: U+009B is a CSI ("\x9b31m" a
+# colour), U+009D an OSC. Said as their 7-bit form, the one rule below strips the whole sequence, not just the
+# introducer (was: "\x9b31m" left "31m" in the request).
+_C1 = re.compile(r"[\x80-\x9f]")
+# A string escape (OSC, DCS, SOS, PM, APC) with no BEL/ST after it: a terminal takes everything after it as the
+# string (a window title, say), so the request's reader drops it too, and `enter` says so.
+_UNENDED = re.compile(r"\x1b[\]PX^_]([^\x07\x1b]*)$")
+
+
+def _seven_bit(text: str) -> str:
+    return _C1.sub(lambda m: "\x1b" + chr(ord(m.group()) - 0x40), text) if not text.isascii() else text
 
 
 def without_controls(text: str) -> str:
     """``text`` with no escape sequence or control character (line breaks and tabs kept): a terminal title
     (`\x1b]0;evil\x07`), a colour or a clipboard write in a pasted request is acted on by a terminal, never
     read as words, so none of it may name the workflow, set a value or reach a spec (was: `draft "train a
-    classifier \x1b]0;evil\x07…"` named it `train-classifier-evil`). One rule with the logs' (`logs/decode.py`)."""
+    classifier \x1b]0;evil\x07…"` named it `train-classifier-evil`). One rule with the logs' (`logs/decode.py`),
+    with the 8-bit C1 escapes read as their 7-bit form first."""
     from runshepherd.logs.decode import strip_controls
 
-    return strip_controls(text)
+    return strip_controls(_seven_bit(text))
+
+
+def unended_escape(text: str) -> str | None:
+    """The words an escape string that is never ended swallows (`"train … \x1b]0;evil for 3 epochs"` → "evil for
+    3 epochs"), or None. A terminal would not show them either, but a person must not lose words without a word."""
+    from runshepherd.logs.decode import strip_controls
+
+    if (m := _UNENDED.search(_seven_bit(text))) is None:
+        return None
+    return re.sub(r"^\d+;", "", strip_controls(m.group(1))).strip() or None
+
+
+def unended_note(words: str) -> str:
+    return (
+        f"not used: `{words}` — it follows a terminal escape that is never ended (ESC ] with no BEL or ESC \\), "
+        "so a terminal swallows it as a title or a command instead of showing it; if it is part of the job, say it "
+        "again without the escape"
+    )
 
 
 _ASSIGNED = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*[=:]\s*[\"']?\[REDACTED:")
@@ -78,10 +110,12 @@ def enter(text: str, *, left_out_of: str) -> Entered:
     commands and a repeat it asks for ("every night", `request_recurrence`) cut out here, once, so no reader after
     it (the recipe sizing, the pool choice, the expert, the app description) sees them, and the plan (or `draft`'s
     notes) says what was not used or done."""
+    from runshepherd.logs.redact import redact_line
     from runshepherd.request_recurrence import recurrence_notes, split_recurrence
     from runshepherd.request_shell import not_used_notes, split_shell
 
     redacted, warning = without_secrets(text, left_out_of=left_out_of)
     kept, cut = split_shell(redacted)
     kept, repeat = split_recurrence(kept)  # "every night": run once, and the plan says so
-    return Entered(kept, warning, [*not_used_notes(cut), *recurrence_notes(repeat)])
+    swallowed = [unended_note(redact_line(words))] if (words := unended_escape(text)) else []
+    return Entered(kept, warning, [*swallowed, *not_used_notes(cut), *recurrence_notes(repeat)])

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from runshepherd.cli.context import CliContext
 from runshepherd.errors import UsageError
-from runshepherd.request_text import check_request
+from runshepherd.request_text import check_request, without_controls
 
 
 def draft(ctx: CliContext, request: str, output: Path | None, force: bool, as_json: bool) -> int:
@@ -17,9 +17,11 @@ def draft(ctx: CliContext, request: str, output: Path | None, force: bool, as_js
     from runshepherd.request_text import enter
 
     request = check_request(request) or ""
-    if not request.strip():
+    if not without_controls(request).strip():
         raise UsageError('say what to draft, e.g. orchestrate draft "train with train.py on 2 GPUs" -o train.yaml')
-    if (refused := _out_of_scope(ctx, request, as_json)) is not None:
+    # before: the secret was dropped from the drafted spec without a word (`HF_TOKEN=hf_…` → no HF_TOKEN at all)
+    entered = enter(request, left_out_of="the drafted spec")
+    if (refused := _out_of_scope(ctx, entered.text, as_json)) is not None:
         return refused
     if output is not None and output.is_dir():  # was "exists; … pass --force to replace it": --force cannot
         raise UsageError(f"-o {output} is a folder — give a file path for the spec, e.g. -o {output / 'job.yaml'}")
@@ -27,8 +29,6 @@ def draft(ctx: CliContext, request: str, output: Path | None, force: bool, as_js
         # a link to nowhere does not "exist", yet writing to it creates the file it points at, elsewhere
         what = "exists" if output.exists() else f"is a link to {output.readlink()}, where the spec would be written"
         raise UsageError(f"{output} {what}; choose another -o FILE or pass --force to replace it")
-    # before: the secret was dropped from the drafted spec without a word (`HF_TOKEN=hf_…` → no HF_TOKEN at all)
-    entered = enter(request, left_out_of="the drafted spec")
     warning = entered.secret_warning
     expert = make_expert(ctx.settings.expert, settings=ctx.settings)
     result = make_draft(entered.text, expert, Path.cwd(), not_used=entered.not_used)

@@ -22,7 +22,7 @@ from runshepherd.graph.context import build_deps
 from runshepherd.graph.runner import new_session_id
 from runshepherd.names import quoted
 from runshepherd.render.session import Renderer, done_event, exit_code, paused
-from runshepherd.request_text import check_request
+from runshepherd.request_text import check_request, enter, without_controls
 
 
 class PromptInterrupted(Exception):
@@ -349,8 +349,10 @@ def check_new_session(
     from runshepherd.spec import load_spec_file, parse_set_values
 
     request = check_request(request)
-    if not (request or "").strip() and spec is None:
+    if not without_controls(request or "").strip() and spec is None:
         raise UsageError('say what to run, e.g. orchestrate "train a small classifier for 3 epochs", or --spec FILE')
+    if request:  # what `run` reads: the request through the door (`_entered`)
+        request = enter(request, left_out_of="the session, the plan and the job").text
     if request and spec is None and (verdict := out_of_scope(request)) is not None:
         raise UsageError(verdict.text())
     _refuse_a_question(request, spec)
@@ -385,7 +387,7 @@ def run(
     from runshepherd.spec import load_spec_file, parse_set_values
 
     request = check_request(request)
-    if not (request or "").strip() and spec is None:
+    if not without_controls(request or "").strip() and spec is None:
         raise UsageError('say what to run, e.g. orchestrate "train a small classifier for 3 epochs", or --spec FILE')
     session = session or new_session_id()
     request, not_used = _entered(ctx, request, session, as_json)
@@ -446,7 +448,6 @@ def _entered(ctx: CliContext, request: str | None, session: str, as_json: bool) 
     pasted into a request must not reach a checkpoint, a spec, a name or a model: it is redacted, and said so at
     once — the job will not get it, and the person should know before it runs without it."""
     from runshepherd.events import Message
-    from runshepherd.request_text import enter
 
     if not request:
         return request, []

@@ -45,3 +45,28 @@ def test_the_chat_and_mcp_door_cleans_it_too() -> None:
     from runshepherd.request_text import without_secrets
 
     assert without_secrets(BEL, left_out_of="the session") == ("train a small classifier for 3 epochs", None)
+
+
+UNENDED = "train a small classifier \x1b]0;evil for 5 epochs"
+
+
+def test_words_an_unended_title_swallows_are_said_in_the_plan(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Before: an OSC with no BEL/ST took the rest of the request with it, silently: 'for 5 epochs' was gone and
+    the plan read 3 epochs (the demo's default) without a word."""
+    assert main(["draft", UNENDED, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["name"] == "train-classifier"
+    [note] = [n for n in doc["notes"] if "never ended" in n]
+    assert "`evil for 5 epochs`" in note
+    assert main(["run", UNENDED, "--no-input", "--json", "--session", "unended"]) == 3
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    [planned] = [e for e in events if e["event"] == "planned"]
+    assert any("never ended" in w and "evil for 5 epochs" in w for w in planned["warnings"]), planned
+
+
+def test_an_8_bit_escape_is_stripped_whole() -> None:
+    """Before: the one-character CSI U+009B lost only itself, leaving its parameters ('31m') in the request."""
+    from runshepherd.request_text import enter
+
+    said = enter("train a small classifier \x9b31mfor 3 epochs \x9d0;title\x07now", left_out_of="the session")
+    assert said.text == "train a small classifier for 3 epochs now" and said.not_used == []
