@@ -520,6 +520,8 @@ def resume(
     if (busy := driven_elsewhere(ctx, session, snap.values)) is not None:  # before "not waiting": it is driven
         raise SessionBusy(busy)
     deps = make_deps(ctx, session, yes=yes, cadence=cadence, max_fixes=max_fixes)
+    if not as_json:  # like a fresh run's first line: what this resume took up, before its next event
+        ctx.out.print(reattached(session, snap.values), markup=False)
     if answer is not None and (why := canceled_while_paused(ctx.state_dir, session, snap.values)) is not None:
         # The cancel is final: the session is ended as it says (its question's node sees the cancel first), and the
         # answer is refused like one to an ended session (exit 2), never taken as a run that failed (was exit 1).
@@ -533,6 +535,18 @@ def resume(
         )
     except SessionBusy as exc:  # took the lock between the look above and the run
         raise SessionBusy(driven_elsewhere(ctx, session, snap.values) or str(exc)) from None
+
+
+def reattached(session: str, values: dict[str, Any]) -> str:
+    """The first line `resume` prints: the workflow it re-attached to and the state last seen, or that nothing was
+    submitted yet. Before, a session whose process was killed mid-run resumed with its next progress line, so the
+    person could not tell which run (or attempt) they were now watching."""
+    attempt = values.get("attempt") or {}
+    if wf := attempt.get("workflow_id"):
+        seen = (values.get("last_status") or {}).get("status") or "SUBMITTED"
+        return f"session {session}: re-attached to {wf} (attempt {attempt.get('n', 1)}, last seen {seen})"
+    planned = f"{values['spec_name']} is planned, " if values.get("spec_name") else ""
+    return f"session {session}: resumed — {planned}nothing submitted yet"
 
 
 def nothing_to_answer(session: str, values: dict[str, Any], answer: str) -> str:
