@@ -250,7 +250,7 @@ def _same_setting(said: str, flag: str, value: str | None) -> bool:
 # a number followed by another setting's word is that setting's ("epochs 64 batch size", "steps 2 gpus"); by its
 # own setting's word it is this one's ("3 epochs with epochs=1e9": 3 and 1e9 are both said for epochs)
 _UNIT_AFTER = re.compile(r"\s*(?:[A-Za-z]+\s+)?(epochs?|steps|batch|gpus?|cpus?|cores?|x)\b", re.I)
-_OWN_UNIT = {"epochs": ("epoch", "epochs"), "steps": ("steps",), "batch_size": ("batch",)}
+_OWN_UNIT = {"epochs": ("epoch", "epochs"), "steps": ("steps",), "batch_size": ("batch",), "gpus": ("gpu", "gpus")}
 
 
 def _other_setting_after(key: str, t: str, pos: int) -> bool:
@@ -329,8 +329,11 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
         ),
     ):
         said(key, next((m for pat in patterns if (m := _first(pat, t))), None), need, *patterns)
-    if m := _first(_SAID + r"\s*(?:x\s*)?(?:[A-Za-z0-9]+\s+)?gpus?\b", t) or _first(r"\bgpus?\s*[=:]\s*" + _SAID, t):
-        said("gpus", m, "of 0 or more")
+    # one word may name the kind ("8 A100 gpus", "2 nvidia gpus"), but "per"/"each" makes it a rate of another setting:
+    # "batch size 4 per gpu on 8 gpus" is 8 GPUs (was 4)
+    gpus = (_SAID + r"\s*(?:x\s*)?(?:(?!(?:per|each|a|an)\b)[A-Za-z0-9]+\s+)?gpus?\b", r"\bgpus?\s*[=:]\s*" + _SAID)
+    if m := next((m for pat in gpus if (m := _first(pat, t))), None):
+        said("gpus", m, "of 0 or more", *gpus)
     elif _first(r"\b(?:on|with|using)\s+(?:a|one)\s+gpu\b", t):
         got["gpus"] = 1
         understood.append("gpus=1")

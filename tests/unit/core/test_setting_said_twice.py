@@ -64,3 +64,29 @@ def test_three_epochs_and_a_billion_pause_the_run_naming_both(
 )
 def test_one_value_or_neighbouring_settings_are_no_conflict(request_text: str) -> None:
     assert parse_request(request_text).unusable == []
+
+
+def test_two_gpu_counts_pause_the_run_and_name_both(
+    here: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: "on 2 gpus and 4 gpus" planned gpus=2 silently (gpus had no said-twice check)."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["run", "train a small classifier on 2 gpus and 4 gpus", "--no-input"]) == 3
+    said = " ".join((lambda o: o.out + o.err)(capsys.readouterr()).split())
+    assert "gpus said twice with different values (2 and 4): say it once" in said
+    assert "gpus=2" not in said
+
+
+@pytest.mark.parametrize(
+    ("request_text", "gpus"),
+    [
+        ("train with batch size 4 per gpu on 8 gpus", 8),  # was 4: "per" sat between the 4 and "gpu"
+        ("train on 8 gpus with a batch size of 4 per gpu", 8),
+        ("train on 2 A100 gpus", 2),  # one word naming the kind is still the count's
+        ("train on 4 x h100 gpus with gpus=4", 4),  # the same count said twice is no conflict
+        ("train for 3 epochs on 2 gpus", 2),
+    ],
+)
+def test_a_gpu_count_is_the_one_said_for_gpus(request_text: str, gpus: int) -> None:
+    got = parse_request(request_text)
+    assert (got.gpus, got.unusable) == (gpus, [])
