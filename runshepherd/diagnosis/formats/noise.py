@@ -180,4 +180,13 @@ MARKERS: tuple[Marker, ...] = (
         'INFO:     127.0.0.1:56148 - "GET /v1/models HTTP/1.1" 404 Not Found',
         "https://github.com/encode/uvicorn/blob/master/uvicorn/logging.py",
     ),
+    # docker run's notice that the image is not in the local store, printed before it pulls it: a failed pull says so
+    # in its own words after it (pull access denied, manifest unknown)
+    Marker(
+        "docker",
+        "benign",
+        r"^Unable to find image '[^']+' locally$",
+        "Unable to find image 'hello-world:latest' locally",
+        "https://github.com/docker/cli/blob/master/cli/command/container/create.go",
+    ),
 )

@@ -145,7 +145,9 @@ FAMILY = family(
     patterns=(
         pat(r"FileNotFoundError\b.*?(?:: '(?P<path>[^']+)')?$", 0.86),
         pat(r"can't open file '(?P<path>[^']+)': \[Errno 2\]", 0.88),
-        pat(r"\[Errno 2\] No such file or directory(?:: '(?P<path>[^']+)')?", 0.86),
+        # (a bare "[Errno 2] No such file or directory" that names no path is no proof of one: the program's own words
+        # around it say what was not there, a program it ran as well as a file; the plain pattern below reads it)
+        pat(r"\[Errno 2\] No such file or directory(?:: '(?P<path>[^']+)'|:\s*\S)", 0.86),
         pat(r"^(?:/bin/)?(?:ba)?sh: (?:line \d+: )?(?P<path>\S+): No such file or directory", 0.84),
         pat(r"(?<!shared object file: )No such file or directory", 0.76),
         pat(r"does not appear to have a file named (?P<path>\S+)", 0.86),

@@ -124,11 +124,12 @@ _EXEC_FRAME = re.compile(
 _NOT_THERE = re.compile(
     r"\[Errno 2\] No such file or directory|\[WinError 2\]"  # (Windows' own words are in the system's language)
 )
-_PROGRAM = re.compile(
-    r"\[Errno 2\] No such file or directory: '(?P<bin>ffmpeg|ffprobe|git|git-lfs|nvcc|ninja|gcc|g\+\+|cc|c\+\+|cmake|make"
-    r"|java|sox|espeak(?:-ng)?|nvidia-smi|docker|unzip|wget|curl|aria2c|tesseract|pdflatex|latex|dot|rsync|ssh"
-    r"|sbatch|srun|squeue|scontrol|kubectl|conda|pip|pip3|python3?(?:\.\d+)?|hipcc|clang|ld|as)'"
+_PROGRAMS = (
+    r"ffmpeg|ffprobe|git|git-lfs|nvcc|ninja|gcc|g\+\+|cc|c\+\+|cmake|make|java|sox|espeak(?:-ng)?|nvidia-smi|docker"
+    r"|unzip|wget|curl|aria2c|tesseract|pdflatex|latex|dot|rsync|ssh|sbatch|srun|squeue|scontrol|kubectl|conda|pip|pip3"
+    r"|python3?(?:\.\d+)?|hipcc|clang|ld|as"
 )
+_PROGRAM = re.compile(r"\[Errno 2\] No such file or directory: '(?P<bin>" + _PROGRAMS + r")'")
 
 
 def _program_not_installed(ctx: Context) -> list[Signal]:
@@ -344,6 +345,24 @@ FAMILY = family(
         # file_not_found's
         pat(r"\bexecve?\(\): (?P<bin>[\w.+\-]+): No such file or directory", 0.9),
         pat(r'exec: "?(?P<bin>[\w.+\-/]+)"?: executable file not found in \$PATH', 0.9),
+        # a program whose file is not there, named as one: Go's os/exec and the container runtimes built on it stat the
+        # program before they start it ('exec: "/usr/bin/nvidia-container-cli": stat /usr/bin/nvidia-container-cli: no
+        # such file or directory'), and a shell ran a path into a folder of programs (…/bin/, …/sbin/: "bash:
+        # /usr/bin/python: No such file or directory"; a name with an extension there, run.sh, is a script, a path)
+        pat(r'\bexec: "(?P<bin>[^"\s]+)": stat \S+: no such file or directory', 0.9),
+        pat(
+            r"(?<![\w./\-])(?:/bin/)?(?:ba|da|z)?sh: (?:\d+: |line \d+: )?(?P<bin>\S*/s?bin/[\w+\-]+(?:\.\d+)*): No such file or "
+            r"directory",
+            0.9,
+        ),
+        # a program a library looks for before it runs it, named by a well-known program's name ("RuntimeError: Could
+        # not find nvcc and default cuda_home='/usr/local/cuda' doesn't exist", "Unable to run conda package manager")
+        pat(
+            r"\b(?:could not|couldn't|cannot|can't|unable to|failed to) (?:find|locate|run|execute|launch) (?:the )?"
+            r"(?:program |executable |binary |command )?['\"`]?(?P<bin>" + _PROGRAMS + r")['\"`]?"
+            r"(?: (?:package manager|binary|executable|compiler|program|command))?(?=\s*(?:$|[.,;:)]|\b(?:and|in|on|or|to)\b))",
+            0.88,
+        ),
         pat(r"executable file not found in \$PATH", 0.88),
         # a shared library of a package (libcudart.so.12 is the CUDA runtime a wheel ships; only the driver's
         # libcuda.so / libnvidia-* belong to the node)

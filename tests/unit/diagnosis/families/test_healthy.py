@@ -743,3 +743,16 @@ def test_a_debug_record_the_program_started_up_past() -> None:
     info = probe.replace("[DEBUG]", "[INFO]")
     assert diagnose_log_text(info + up).label != "healthy"
     assert diagnose_log_text(probe + up + "ERROR:    Exception in ASGI application\n").label != "healthy"
+
+
+def test_docker_runs_notice_that_it_pulls_the_image_first_is_not_a_missing_file() -> None:
+    # docker run prints it whenever the image is not in the local store yet, then pulls it and runs the container
+    log = (
+        "Unable to find image 'python:3.12-slim' locally\n"
+        "3.12-slim: Pulling from library/python\n"
+        "Digest: sha256:0f3c\n"
+        "Status: Downloaded newer image for python:3.12-slim\n"
+        "accuracy 0.91\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "healthy", d

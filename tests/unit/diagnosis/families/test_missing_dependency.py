@@ -564,3 +564,48 @@ def test_a_traceback_ending_in_a_librarys_dependency_check_is_a_missing_dependen
     assert diagnose_log_text(TRACEBACK_START + frame.format("check_min_version") + msg).label == "missing_dependency"
     # the same ImportError raised in the user's own function is not read as a dependency check by its frame
     assert diagnose_log_text(TRACEBACK_START + frame.format("build_model") + msg).label != "missing_dependency"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # Go's os/exec (and the container runtimes built on it) stat the program before starting it
+        'ERROR: failed to start the hook: exec: "/usr/local/bin/gpu-hook": stat /usr/local/bin/gpu-hook: no such '
+        "file or directory\n",
+        # a shell ran a path into a folder of programs, behind a launcher's process column
+        "(worker, pid=311) /bin/sh: 1: /opt/conda/envs/train/bin/python3.11: No such file or directory\n",
+        "bash: line 4: /home/u/.local/bin/accelerate: No such file or directory\n",
+        # a library that looks for a well-known program before it runs it
+        "RuntimeError: Could not find ninja, and the build of the extension needs it\n",
+        "Unable to run git; the version stamp is left empty.\n",
+    ],
+)
+def test_a_program_whose_file_is_not_there_is_a_missing_program(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert d.label == "missing_dependency" and d.fix.kind == "add_dependency"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # a script (an extension) in a bin folder, a data folder, a repository a tool looks for: paths, not programs
+        "bash: ./bin/launch.sh: No such file or directory\n",
+        "bash: /data/corpus/bin/shard-0003.tar: No such file or directory\n",
+        "fatal: Could not find git repository at /srv/ckpt\n",
+    ],
+)
+def test_a_script_or_data_path_in_the_same_words_stays_a_path(log: str) -> None:
+    assert diagnose_log_text(log).label == "file_not_found"
+
+
+def test_a_bare_errno_2_gives_way_to_the_programs_own_words_about_it() -> None:
+    # "[Errno 2]" naming no path, then the program saying the command it ran could not be run
+    log = (
+        "Running: ['conda', 'env', 'list']\n"
+        "[Errno 2] No such file or directory\n"
+        "Unable to run conda to build the environment from its specification.\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "missing_dependency" and "conda" in d.explanation
+    # alone, it is still a path that is not there
+    assert diagnose_log_text("[Errno 2] No such file or directory\n").label == "file_not_found"
