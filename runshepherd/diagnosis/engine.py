@@ -441,8 +441,11 @@ def _healthy(ctx: Context, signals: list[Signal], task: str | None) -> Diagnosis
             f"{_HEALTHY_PAST[why]}. It printed an error, but went on past it (it was retried, or steps or its own "
             f"records followed): “{past.strip()[:200]}”."
         )
-    elif signals:
-        confidence -= 0.15  # a hint too weak to name a failure: the verdict is less sure
+    else:
+        if found:  # the line the verdict rests on, quoted: a clean verdict never stands on no line
+            explanation += f" It rests on this line: “{found[1].raw.strip()[:200]}”."
+        if signals:
+            confidence -= 0.15  # a hint too weak to name a failure: the verdict is less sure
     return Diagnosis(
         label="healthy",
         origin="user",

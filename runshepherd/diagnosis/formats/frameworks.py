@@ -15,6 +15,7 @@ _DETECTRON2_HOOKS = "https://github.com/facebookresearch/detectron2/blob/main/de
 _TF_HOOKS = "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/training/basic_session_run_hooks.py"
 _IGNITE = "https://github.com/pytorch/ignite/blob/master/ignite/engine/engine.py"
 _FASTAI = "https://docs.fast.ai/tutorial.vision.html"
+_MMENGINE = "https://github.com/open-mmlab/mmengine/blob/main/mmengine/runner/log_processor.py"
 
 MARKERS: tuple[Marker, ...] = (
     # ---------------------------------------------------------------------------------------------- finished
@@ -160,7 +161,16 @@ MARKERS: tuple[Marker, ...] = (
         "progress",
         r"\bEpoch\(train\)\s*\[\d+\]\s*\[\s*\d+/\d+\]|\bIter\(train\)\s*\[\s*\d+/\d+\]",
         "Epoch(train)  [1][  50/1000]  lr: 2.0000e-02  eta: 0:12:03  time: 0.0732  data_time: 0.0036  memory: 1234  loss: 0.5432",
-        "https://github.com/open-mmlab/mmengine/blob/main/mmengine/runner/log_processor.py",
+        _MMENGINE,
+    ),
+    # the same processor's record of a validation or test loop's batches: get_log_after_iter writes
+    # "Epoch(val) [E][i/N]" by epoch, "Epoch(test) [i/N]" for a test loop, "Iter(val|test) [i/N]" by iteration
+    Marker(
+        "mmengine",
+        "progress",
+        r"\b(?:Epoch|Iter)\((?:val|test)\)\s*(?:\[\d+\]\s*)?\[\s*\d+/\d+\]",
+        "Epoch(test) [ 50/500]    eta: 0:01:10  time: 0.1534  data_time: 0.0021  memory: 1560",
+        _MMENGINE,
     ),
     Marker(
         "detectron2",

@@ -192,6 +192,22 @@ MARKERS: tuple[Marker, ...] = (
         "=== Run (ID '8f3c2b1a9d7e4f60a1b2c3d4e5f60718') succeeded ===",
         "https://github.com/mlflow/mlflow/blob/master/mlflow/projects/__init__.py",
     ),
+    # SageMaker: the training toolkit inside the container once the entry point returned 0 (a non-zero return is
+    # "Reporting training FAILURE"), and the SDK's status line for the job once it is Completed
+    Marker(
+        "sagemaker training toolkit",
+        "finished",
+        r"\bReporting training SUCCESS\b",
+        "2022-09-21 13:21:05,188 sagemaker-training-toolkit INFO     Reporting training SUCCESS",
+        "https://github.com/aws/sagemaker-training-toolkit/blob/master/src/sagemaker_training/trainer.py",
+    ),
+    Marker(
+        "sagemaker python sdk",
+        "finished",
+        r"\bCompleted - Training job completed\b",
+        "2024-01-10 09:06:38 Completed - Training job completed",
+        "https://github.com/aws/sagemaker-python-sdk/blob/master/src/sagemaker/session.py",
+    ),
     # Airflow's task runner: the task's process exited 0 and the task instance was marked SUCCESS
     Marker(
         "airflow",

@@ -57,3 +57,28 @@ def test_a_repeated_notice_with_a_rising_clock_or_a_listing_is_not_progress() ->
     for block in (waiting, ranks, listing):
         lines = mark_counters(prepare(block).lines)
         assert not any(ln.progress for ln in lines), block[0]
+
+
+def test_a_test_loops_counter_and_a_platforms_success_report_are_documented_health() -> None:
+    # mmengine's record of a test loop's batches: a run working through its evaluation, not a bare notice
+    test_loop = (
+        "07/11 09:14:02 - mmengine - INFO - Load checkpoint from runs/seg_r50/iter_16000.pth\n"
+        "07/11 09:14:31 - mmengine - INFO - Epoch(test) [ 400/2000]    eta: 0:02:11  time: 0.0821  data_time: 0.0012\n"
+        "07/11 09:15:04 - mmengine - INFO - Epoch(test) [ 800/2000]    eta: 0:01:38  time: 0.0818  data_time: 0.0011\n"
+        "saved mask 0801.png\n"
+    )
+    lines = prepare(test_loop.splitlines()).lines
+    assert is_progress(lines[1]) and is_progress(lines[2])
+    d = diagnose_log_text(test_loop)
+    assert d.label == "healthy" and d.confidence == 0.8 and "Epoch(test)" in d.evidence[0]
+    # SageMaker's training toolkit once the entry point returned 0; its FAILURE report is no such thing
+    sagemaker = (
+        "Invoking script with the following command:\n"
+        "/opt/conda/bin/python3 fit.py --trees 200\n"
+        "2023-03-02 11:40:09,101 sagemaker-training-toolkit INFO     Reporting training SUCCESS\n"
+        "Training seconds: 93\n"
+    )
+    d = diagnose_log_text(sagemaker)
+    assert d.label == "healthy" and d.confidence == 0.9 and "Reporting training SUCCESS" in d.explanation
+    failed = sagemaker.replace("INFO     Reporting training SUCCESS", "ERROR    Reporting training FAILURE")
+    assert diagnose_log_text(failed).label != "healthy"
