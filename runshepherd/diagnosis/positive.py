@@ -71,7 +71,31 @@ _STARTED = re.compile(
     f"|{formats.pattern_of('started')}",
     re.IGNORECASE,
 )
+# The same said in other languages, of the training, the task(s), the job or all of the work (not of a set-up step:
+# "配置完成，开始训练" is the configuration done, training starting; not of one epoch: "第1轮训练完成"): Chinese 完成,
+# Japanese 完了, Korean 완료, Russian завершено. Read only on lines that are not plain ASCII (no literal gate holds).
+_FINISHED_ABROAD = re.compile(
+    r"(?<![轮次批步\d])(?:训练|任务|全部|所有[^\s，。,.]{0,6}|程序运行|推理|评估)(?:都|均|全部)?(?:已经|已)?(?:全部)?"
+    r"(?:成功|顺利)?完成(?![度率了一]|情况)"
+    r"|(?:学習|訓練|トレーニング|処理|タスク|ジョブ|推論|評価|すべて|全て)(?:が|は)?(?:すべて|全て)?(?:正常に|無事に)?完了"
+    r"(?:しました|した|です)"
+    r"|(?:학습|훈련|작업|처리|모든\s*\S{1,8}?)(?:이|가|은|는|을|를)?\s*(?:모두\s*)?(?:성공적으로\s*|정상적으로\s*)?완료"
+    r"(?:되었|됐|했|하였)"
+    r"|\b(?:обучение|тренировка|задач[аи]|работа|выполнение|все задачи)\s+(?:было\s+)?(?:успешно\s+)?"
+    r"заверш(?:ено|ена|ены|илось|илась|ились)\b",
+    re.IGNORECASE,
+)
 _RETRY_G, _RECOVERED_G, _FINISHED_G = Gated.of(_RETRY), Gated.of(_RECOVERED), Gated.of(_FINISHED)
+
+
+def says_finished(ln: Line) -> bool:
+    """The line says the run finished normally: a completion marker (:data:`_FINISHED`, the documented formats'
+    ``finished`` rows) or its wording in another language (:data:`_FINISHED_ABROAD`)."""
+    if _FINISHED_G.search(ln.text, ln.folded):
+        return True
+    return not ln.text.isascii() and bool(_FINISHED_ABROAD.search(ln.text))
+
+
 RETRY_WINDOW = 6
 RECOVERY_WINDOW = 25
 
@@ -129,7 +153,7 @@ def finished_after(lines: list[Line], idx: int) -> bool:
     if lines[start].finish_from is None:
         later = False
         for ln in reversed(lines):
-            later = later or bool(_FINISHED_G.search(ln.text, ln.folded))
+            later = later or says_finished(ln)
             ln.finish_from = later
     return bool(lines[start].finish_from)
 
@@ -190,7 +214,7 @@ def survived_channel(lines: list[Line], idx: int) -> bool:
     for ln in reversed(lines[:idx]):
         if len(steps) >= SURVIVED_STEPS and finished and error_channel(ln.text) == key:
             return True
-        if not finished and _FINISHED_G.search(ln.text, ln.folded):
+        if not finished and says_finished(ln):
             finished = True
         elif (
             len(steps) < SURVIVED_STEPS
@@ -495,7 +519,7 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     lines in a paste (a typed command, an elision mark, their own sentence) are not the log's and are not read."""
     lines = [ln for ln in lines if not ln.aside]
     for ln in lines:
-        if _FINISHED_G.search(ln.text, ln.folded):
+        if says_finished(ln):
             return "finished", ln
     # a bar loading the model's weights or fetching files is the run's start-up, not its work going on
     progress = next((ln for ln in lines if is_progress(ln) and not _LOADING_BAR.search(ln.text)), None)

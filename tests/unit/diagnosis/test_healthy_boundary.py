@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from runshepherd.diagnosis import diagnose_log_text
 from runshepherd.diagnosis.errorblock import prepare
-from runshepherd.diagnosis.positive import is_progress, mark_counters
+from runshepherd.diagnosis.positive import is_progress, mark_counters, says_finished
 
 
 def test_a_traceback_frames_source_line_is_not_progress() -> None:
@@ -82,3 +82,19 @@ def test_a_test_loops_counter_and_a_platforms_success_report_are_documented_heal
     assert d.label == "healthy" and d.confidence == 0.9 and "Reporting training SUCCESS" in d.explanation
     failed = sagemaker.replace("INFO     Reporting training SUCCESS", "ERROR    Reporting training FAILURE")
     assert diagnose_log_text(failed).label != "healthy"
+
+
+def test_the_run_said_finished_in_another_language_is_a_finish() -> None:
+    finished = [
+        "[2025-03-04 10:02:11][INFO] 推理任务已全部完成。",  # zh: the inference task(s) all completed
+        "2025-03-04 10:02:11 - INFO - 学習が正常に完了しました",  # ja: the training completed normally
+        "2025-03-04 10:02:11 - INFO - 학습이 성공적으로 완료되었습니다.",  # ko: the training completed successfully
+        "2025-03-04 10:02:11 - INFO - Обучение успешно завершено",  # ru: the training finished successfully
+    ]
+    for last in finished:
+        log = "载入数据 / loading data shards\n" + last + "\n"
+        d = diagnose_log_text(log)
+        assert d.label == "healthy" and d.confidence == 0.9 and last in d.evidence[0], last
+    # a set-up step done and one epoch done are not the run finishing
+    for line in ("配置完成，开始训练...", "第3轮训练完成", "数据预处理完成率 40%"):
+        assert not says_finished(prepare([line]).lines[0]), line
