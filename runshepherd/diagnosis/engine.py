@@ -55,6 +55,8 @@ _HEALTHY_WHY = {
     "work done out of a total), and the log shows no error; nothing names it, so this is a weaker sign of progress.",
     "started": "The run started normally (it got past its start-up) and the log shows no error; nothing in it shows "
     "steps advancing or the run finishing yet.",
+    "results": "The log is mostly a table of numeric results the run printed (rows of measured values of one width), "
+    "and it shows no error; nothing names a step or the run's finish, so this is a weak verdict.",
     "routine": "The log holds only the libraries' routine warnings and notices and no error; nothing in it shows "
     "progress or completion yet, so this is a weak verdict.",
     "status": "The scheduler reports the run as not failed and the log shows no error; nothing in the log itself "
@@ -68,6 +70,7 @@ _HEALTHY_PAST = {
     "finished": "The run finished: the log says so",
     "progress": "The run is making progress (steps, losses or a progress bar)",
     "rows": "The run prints a counter that keeps growing",
+    "results": "The log is mostly a table of numeric results the run printed",
     "started": "The run started normally (it got past its start-up), though nothing shows steps advancing yet",
     "routine": "The log holds only the libraries' routine notices besides one error, and nothing shows progress or "
     "completion yet",
@@ -428,6 +431,7 @@ def _healthy(ctx: Context, signals: list[Signal], task: str | None) -> Diagnosis
         "finished": 0.9,
         "progress": 0.8,
         "rows": 0.7,
+        "results": 0.6,
         "started": 0.6,
         "status": 0.6,
         "outputs": 0.6,

@@ -510,9 +510,56 @@ def _counter_fractions(lines: list[Line]) -> Line | None:
     return None
 
 
+# A row of results the run printed, by its shape, whatever it names: three or more fields, at least two thirds of them
+# numbers and one a decimal (a measured value): a confusion matrix's row (``[[852.  15.  26.]``), a CSV line of timings
+# (``direct,gpu,1.577,1.591,1.565``), a metrics table's row. A listing of processes, jobs or ranks has names, states
+# and clock times among its numbers (fewer than two thirds) and no decimal in most of its rows.
+_FIELD_SPLIT = re.compile(r"[\s,;|\[\]()]+")
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?%?", re.IGNORECASE)
+_MEASURED = re.compile(r"\d\.\d|\d\.$|^\.\d")
+RESULT_ROWS = 3
+
+
+def _result_width(ln: Line) -> int | None:
+    """The number of fields of a row of results (:data:`_NUMBER` fields), None when the line is not one."""
+    if not ln.usable:
+        return None
+    fields = [f for f in _FIELD_SPLIT.split(ln.text.strip()) if f]
+    numbers = [f for f in fields if _NUMBER.fullmatch(f)]
+    if len(numbers) < 3 or 3 * len(numbers) < 2 * len(fields) or not any(_MEASURED.search(n) for n in numbers):
+        return None
+    return len(fields)
+
+
+def _results(lines: list[Line]) -> Line | None:
+    """The first row of a table of results that dominates the log: ``RESULT_ROWS`` or more distinct rows of one width
+    in a row (blank lines between them do not part them), and such rows at least a third of the log's non-blank lines.
+    A run whose log is mostly the numbers it computed produced its results; a debug print amid a longer log is not
+    that, nor is one row printed over and over (values that never change were not measured)."""
+    found: Line | None = None
+    run: list[Line] = []
+    width: int | None = None
+    rows = filled = 0
+    for ln in lines:
+        if not ln.raw.strip():
+            continue
+        filled += 1
+        w = _result_width(ln)
+        rows += w is not None
+        if w is None or w != width:
+            run = []
+        width = w
+        if w is not None:
+            run.append(ln)
+        if found is None and len({r.text.strip() for r in run}) >= RESULT_ROWS:
+            found = run[0]
+    return found if found is not None and 3 * rows >= filled else None
+
+
 def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     """Why a log may be called healthy: ("finished", line) for a completion marker or exit 0, ("progress", line),
-    ("rows", line) for a table of numeric rows with a growing counter (progress in no named format),
+    ("rows", line) for a table of numeric rows with a growing counter (progress in no named format), ("results",
+    line) for a log made mostly of a table of numeric results (:func:`_results`),
     ("started", line) for a run seen getting past its start-up, ("outputs", line) for a listing of the weights or
     results it wrote, ("routine", line) for a log made of the libraries' routine warnings and notices, or of records
     whose headers state a level below error (:func:`_records`); None when the log shows none of them. The person's
@@ -532,6 +579,9 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     rows = _counter_rows(lines) or _counter_fractions(lines) or _loss_table(lines)
     if rows is not None:
         return "rows", rows
+    results = _results(lines)
+    if results is not None:
+        return "results", results
     started = next((ln for ln in lines if _STARTED_G.search(ln.text, ln.folded)), None)
     if started is not None:
         return "started", started

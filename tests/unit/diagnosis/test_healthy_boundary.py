@@ -98,3 +98,33 @@ def test_the_run_said_finished_in_another_language_is_a_finish() -> None:
     # a set-up step done and one epoch done are not the run finishing
     for line in ("配置完成，开始训练...", "第3轮训练完成", "数据预处理完成率 40%"):
         assert not says_finished(prepare([line]).lines[0]), line
+
+
+def test_a_log_that_is_mostly_a_table_of_numeric_results_produced_them() -> None:
+    matrix = (
+        "scoring fold 2 of the held-out split\n"
+        "per-class confusion (rows: truth)\n"
+        "[[412.   9.   3.   0.]\n"
+        " [ 11. 380.  22.   4.]\n"
+        " [  2.  17. 401.   6.]\n"
+        " [  0.   5.   9. 433.]]\n"
+        "macro summary\n"
+    )
+    d = diagnose_log_text(matrix)
+    assert d.label == "healthy" and d.confidence == 0.6 and "[[412." in d.evidence[0]
+    assert "[[412." in d.explanation  # the verdict quotes the line it rests on
+    timings = "kernel,threads,t1,t2,t3\n" + "".join(f"blur,{n},0.{n}41,0.{n}38,0.{n}44\n" for n in (1, 2, 4, 8))
+    assert diagnose_log_text(timings).label == "healthy"
+    # numbers that are not results: a process listing, a whole-number table, a memory report, a job listing, and a
+    # tensor printed once amid a longer log that then stops
+    not_results = [
+        "".join(f"user {4100 + i} 97.{i} 4.4 1750 2352 ? Rl 00:36 217:52 python train.py\n" for i in range(4)),
+        "".join(f"{i} 0 0 {81234 - i * 40} 2212 40112 0 0 12 {30 + i} 990 2100 12 3 85 0 0\n" for i in range(4)),
+        "Process RSS: 96377.68 MB\nProcess VMS: 311149.66 MB\nSystem available: 1326.06 MB\nSwap used: 2493.55 MB\n",
+        "".join(f"  {88120 + i}  gpu  sweep_{i}  alice PD  0:00  1  (Priority)\n" for i in range(4)),
+        "building the encoder\nloading shards from /data/web\nshard list ready\nmask weights:\n"
+        "tensor([[0.1252, 0.3312, 0.9021],\n        [0.4410, 0.0131, 0.5551],\n        [0.7114, 0.2270, 0.3001]])\n"
+        "wiring the optimizer\ncompiling the graph\nwarm-up pass\nreading the eval split\nsharding the cache\n",
+    ]
+    for log in not_results:
+        assert diagnose_log_text(log).label != "healthy", log.splitlines()[0]

@@ -517,10 +517,12 @@ def test_numeric_rows_are_progress_only_with_a_growing_counter_and_measured_valu
     assert d.label == "healthy" and d.confidence < 0.8 and "counter" in d.explanation
     csv = "epoch,train_loss,val_loss\n" + "".join(f"{i},{1.0 / i:.4f},{0.9 / i:.4f}\n" for i in range(1, 5))
     assert diagnose_log_text(csv).label == "healthy"
-    # the counter does not grow (a table of measurements), or the columns are integers (ids, sizes): no progress
-    same = "".join(f"3, {1.0 / i:.4f}, {2.5 + i / 10:.3f}\n" for i in range(1, 5))
+    # the counter does not grow (a table of measurements): no progress, only results printed (weaker, and said so);
+    # the columns are integers (ids, sizes): neither
+    same = diagnose_log_text("".join(f"3, {1.0 / i:.4f}, {2.5 + i / 10:.3f}\n" for i in range(1, 5)))
+    assert same.label == "healthy" and same.confidence == 0.6 and "counter" not in same.explanation
     ints = "".join(f"{i} {i * 1024} {i * 7}\n" for i in range(1, 5))
-    assert diagnose_log_text(same).label == diagnose_log_text(ints).label == "unknown"
+    assert diagnose_log_text(ints).label == "unknown"
 
 
 def test_a_tracker_thread_dying_does_not_stop_the_training() -> None:
