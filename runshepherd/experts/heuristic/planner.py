@@ -87,6 +87,9 @@ _JOB_WORDS = re.compile(
 )
 
 
+_WEIGHTS = (".pt", ".pth", ".ckpt", ".safetensors", ".onnx", ".gguf")  # a model's weights, never its data
+
+
 def draft_from_request(params: RequestParams, cwd: Path) -> Draft:
     """Run what was asked or say what is missing: a named script must be here, named paths must exist, and a
     model or dataset named in words is never quietly replaced by the bundled demo (`missing` makes it a question)."""
@@ -99,8 +102,10 @@ def draft_from_request(params: RequestParams, cwd: Path) -> Draft:
         "gpus": params.gpus or 0,
         "time_limit": params.time_limit or "30m",
     }
-    for p in params.paths_missing:
-        missing.append(f"data path {p} (not found on this machine)")
+    for p in params.paths_missing:  # "evaluate ./model.pt": a checkpoint, not data
+        missing.append(
+            f"{'checkpoint' if p.lower().endswith(_WEIGHTS) else 'data path'} {p} (not found on this machine)"
+        )
     missing.extend(params.unusable)  # "-3 epochs": never run with a number the person did not say
     notes.extend(params.implausible)  # "epochs=1e9": kept as said (a proposal is a proposal), and said in the plan
     substitute = None

@@ -424,7 +424,7 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
             named = re.sub(rf"(?<![\w./~:-]){re.escape(cand)}\b", " ", named)
     return RequestParams(
         text=text.strip(),
-        name=_name_from(text, script),
+        name=_name_from(text, script or next(iter(missing_scripts), None)),  # "python train.py" (not here): train
         script=script,
         scripts_missing=missing_scripts,
         flags=flags,

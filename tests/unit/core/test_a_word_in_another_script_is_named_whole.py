@@ -32,4 +32,4 @@ def test_a_split_of_the_data_is_not_a_model(
     assert main(["run", "evaluate ./model.pt on the test set", "--no-input"]) == 3
     out = capsys.readouterr()
     said = " ".join((out.out + out.err).split())
-    assert "missing: data path ./model.pt" in said and "model/dataset test" not in said, said
+    assert "missing: checkpoint ./model.pt" in said and "model/dataset test" not in said, said
