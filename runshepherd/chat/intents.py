@@ -169,7 +169,9 @@ def route(text: str, *, waiting: str | None = None, known: list[str] | None = No
         r"\b(how|status|doing|going|progress|compare|comparison|best|which)\b", t
     ):
         return Intent(kind="sweep_status", text=text)
-    if re.search(r"\b(status|progress|how(?:'s| is) it going|how far|is it (done|finished|running)|eta)\b", t):
+    # "how is sweep-lr-1 doing", "how's my training going" (was: help)
+    doing = r"how(?:'s| is) (?:the |my )?[\w.-]+ (?:doing|going|coming along)"
+    if re.search(rf"\b(status|progress|{doing}|how far|is it (done|finished|running)|eta)\b", t):
         # a run named but not found ("status of ../../etc") is said to be unknown, never answered with the current
         return Intent(kind="status", text=text, workflow=wid or _named(t))
     if re.search(

@@ -373,6 +373,14 @@ class ChatSession:
             f"'.'), never paths; this chat's runs: {runs}; `orchestrate list` shows every workflow"
         )
 
+    def _in_chat_terms(self, message: str) -> str:
+        """An unknown workflow said as `_named_run` says an unknown name: with this chat's runs, and `orchestrate
+        list` as the shell command it is (was: "run `orchestrate list` to see the known ones", said in the chat as
+        if it were something to type here)."""
+        runs = ", ".join(x.workflow_id for x in self.drivers.values() if x.workflow_id) or "none yet"
+        known = f"this chat's runs: {runs}; `orchestrate list` in a shell shows every workflow"
+        return message.replace("run `orchestrate list` to see the known ones", known)
+
     # -- the loop ---------------------------------------------------------------------------------------------
     def run(self, lines: Iterable[str]) -> int:
         self.say(f"chat {self.rec.id} — continue it later with: orchestrate chat --session {self.rec.id}")
@@ -431,7 +439,7 @@ class ChatSession:
         try:
             getattr(self, f"do_{intent.kind}")(intent)
         except RunShepherdError as exc:  # e.g. a workflow id that does not exist: say it, the conversation goes on
-            self.say(f"error: {exc}")
+            self.say(f"error: {self._in_chat_terms(str(exc))}")
         self.persist()
         return True
 

@@ -64,14 +64,20 @@ def test_a_sweep_said_in_the_chat_starts_one_and_a_question_about_it_asks_its_st
         assert got.kind == "start" and got.request == text, text
     for text in ("how is the sweep doing?", "compare the points", "which point is best?"):
         assert route(text).kind == "sweep_status", text
+    for text in ("how is my training doing", "how's it going", "how is train-classifier-1 coming along"):
+        assert route(text).kind == "status", text
 
 
 def test_a_workflow_whose_name_holds_sweep_is_asked_about_by_name() -> None:
     """'status of sweep-lr-1' (examples/sweep-lr.yaml's first workflow) was read as a question about the sweep:
-    'no sweep yet — start one: …' for a workflow that had COMPLETED."""
-    for text in ("status of sweep-lr-1", "progress of my-sweep-2"):
+    'no sweep yet — start one: …' for a workflow that had COMPLETED; 'how is sweep-lr-1 doing' fell to help."""
+    for text, wid in (
+        ("status of sweep-lr-1", "sweep-lr-1"),
+        ("progress of my-sweep-2", "my-sweep-2"),
+        ("how is sweep-lr-1 doing", "sweep-lr-1"),
+    ):
         got = route(text)
-        assert got.kind == "status" and got.workflow == text.split()[-1], (text, got)
+        assert got.kind == "status" and got.workflow == wid, (text, got)
 
 
 @pytest.mark.parametrize(

@@ -27,5 +27,8 @@ def test_status_of_an_unknown_run_or_a_path_is_said_to_be_unknown(
         assert said.startswith(f"error: no run or session named '{asked.split()[-1]}'"), said
         assert f"this chat's runs: {wid}" in said and f"Run: {wid}" not in said and "Task:" not in said
     assert "no workflow 'nosuchrun'" in answers["status of nosuchrun"]
+    # said in the chat's words, with this chat's runs (was: "run `orchestrate list` to see the known ones")
+    assert f"this chat's runs: {wid}; `orchestrate list` in a shell" in answers["status of nosuchrun"]
+    assert "run `orchestrate list`" not in answers["status of nosuchrun"]
     assert f"Run: {wid}" not in answers["status of nosuchrun"]
     assert f"Run: {wid}" in by_session
