@@ -241,7 +241,7 @@ def split_default_values(text: str, source: str = "<spec>") -> tuple[str, dict[s
         line = start + (exc.line or 1)
         raise SpecError([SpecProblem(source, line, "default-values", str(exc))]) from None
     except yaml.YAMLError as exc:
-        line = start + 1 + (exc.problem_mark.line if getattr(exc, "problem_mark", None) else 0)
+        line = start + 1 + (_yaml_line(exc, block) or 0)
         raise SpecError(
             [SpecProblem(source, line, "default-values", f"is not valid YAML: {_yaml_reason(exc)}")]
         ) from None
@@ -270,13 +270,28 @@ def _render_hint(exc: RenderProblem, text: str) -> str:
 
 
 # ------------------------------------------------------------------------------------------- YAML
+def _yaml_line(exc: yaml.YAMLError, text: str) -> int | None:
+    """The 0-based line YAML stopped at: its mark, or for a character it refused to read, where that character is."""
+    if isinstance(exc, yaml.reader.ReaderError):
+        return text.count("\n", 0, exc.position) if isinstance(exc.position, int) else None
+    mark = getattr(exc, "problem_mark", None)
+    return mark.line if mark else None
+
+
 def _yaml_reason(exc: yaml.YAMLError) -> str:
+    if isinstance(exc, yaml.reader.ReaderError) and isinstance(exc.character, int):  # PyYAML gives its code
+        code = exc.character
+        escape = f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+        return (
+            f"the file holds the character #x{code:04x}, which YAML does not allow in a file — remove it, or "
+            f'inside a double-quoted value write it as the escape "{escape}"; is this really a text spec?'
+        )
     problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
     context = getattr(exc, "context", None)
     hint = ""
     if problem and "mapping values are not allowed" in problem:
         hint = " — a value containing ': ' needs quotes, or the indentation is off"
-    elif problem and ("found character '\\t'" in problem or "tab" in problem):
+    elif problem and re.search(r"'\\t'|\btab\b", problem):
         hint = " — YAML indentation must use spaces, not tabs"
     elif context and "flow mapping" in context:
         hint = " — a value starting with '{' must be quoted"
@@ -289,8 +304,8 @@ def _parse_yaml(rendered: str, source: str) -> tuple[Any, yaml.Node | None]:
     except LimitExceeded as exc:
         raise SpecError([SpecProblem(source, exc.line, "", str(exc))]) from None
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark else None
+        at = _yaml_line(exc, rendered)
+        line = at + 1 if at is not None else None
         raise SpecError([SpecProblem(source, line, "", f"YAML syntax error: {_yaml_reason(exc)}")]) from None
     return data, root
 
