@@ -34,6 +34,15 @@ _AUTH = re.compile(
     r"|insufficient_scope",
     re.IGNORECASE,
 )
+# Docker Hub's one answer for a repository it does not have and for a private one asked for without a login ("pull
+# access denied for x, repository does not exist or may require 'docker login': denied: requested access to the
+# resource is denied"): the words "denied" there are no proof that a credential is missing; most often the name is
+# wrong (a local image never pushed, a typo). Another line saying "unauthorized" or "authentication required" is.
+_EITHER = re.compile(
+    r"pull access denied for \S+, repository does not exist or may require '?docker login'?(?:: denied)?"
+    r"|(?:denied: )?requested access to the resource is denied",
+    re.IGNORECASE,
+)
 # Docker Hub asked for a path that starts with another registry's host (``/v2/nvcr.io/nvidia/…``): the image
 # reference was written so that the tool did not see the registry (enroot/pyxis want ``host#path``), and the
 # 401 is Docker Hub's answer for a repository it does not have. The fix is the image reference, not a credential.
@@ -50,8 +59,12 @@ _PULL_G, _PULLED_G, _DISK_G = Gated.of(_PULL), Gated.of(_PULLED), Gated.of(_DISK
 # docker build's legacy builder prints the step, then the registry's bare answer for the base image it could not
 # fetch (``Step 1/22 : FROM nvcr.io/…`` then ``unauthorized: authentication required``): that answer is the pull's
 _FROM_STEP = re.compile(r"^Step \d+/\d+ : FROM\s+\S+", re.IGNORECASE)
+# (bare, or after the request it answers, as the daemon quotes it: ``Get https://nvcr.io/v2/…/manifests/x: unauthorized:
+# authentication required``)
 _REGISTRY_ANSWER = re.compile(
-    r"^(?:unauthorized|denied|manifest unknown|not found|toomanyrequests|name unknown)\b(?::|\s*$)", re.IGNORECASE
+    r"^(?:(?:Get|Head) \"?https?://[^\s\"]+/v2/[^\s\"]*\"?: )?"
+    r"(?:unauthorized|denied|manifest unknown|not found|toomanyrequests|name unknown)\b(?::|\s*$)",
+    re.IGNORECASE,
 )
 
 
@@ -93,7 +106,7 @@ def _image_pull(ctx: Context) -> list[Signal]:
     # the most informative line: one that says *why* (auth / not found), else the first
     why = [h for h in hits if re.search(r"Failed to pull|denied|unauthori|not found|manifest", h[2], re.I)]
     chosen = (why or hits)[:2]
-    auth = any(_AUTH.search(h[2]) for h in hits) and not any(_MISADDRESSED.search(h[2]) for h in hits)
+    auth = any(_AUTH.search(_EITHER.sub(" ", h[2])) for h in hits) and not any(_MISADDRESSED.search(h[2]) for h in hits)
     image = next((m.group("image") for h in hits if (m := _IMAGE.search(h[2]))), None)
     name = f" '{image}'" if image else ""
     if auth:

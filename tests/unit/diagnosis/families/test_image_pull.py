@@ -21,7 +21,17 @@ def test_a_registry_refusal_is_an_image_pull_needing_credentials() -> None:
         "require 'docker login': denied: requested access to the resource is denied\n"
     )
     d = diagnose_log_text(log)
-    assert (d.label, d.fix.kind) == ("image_pull", "fix_credentials")
+    # Docker Hub answers so for a repository it does not have as well as for a private one: the name comes first
+    assert (d.label, d.fix.kind) == ("image_pull", "fix_image")
+    # the registry's own "unauthorized" about the image is what says a credential is missing
+    for answer in (
+        "Error response from daemon: Head https://registry.example.com/v2/myorg/trainer/manifests/1.2: unauthorized: "
+        "authentication required\n",
+        "Step 1/9 : FROM registry.example.com/myorg/base:1.2\nGet https://registry.example.com/v2/myorg/base/"
+        "manifests/1.2: unauthorized: authentication required\n",
+    ):
+        d = diagnose_log_text(answer + log)
+        assert (d.label, d.fix.kind) == ("image_pull", "fix_credentials"), answer
 
 
 def test_docker_hub_asked_for_another_registrys_path_is_an_image_reference_fix() -> None:
