@@ -198,12 +198,15 @@ def resume(
     """`orchestrate resume SWEEP [--answer A]`: a sweep paused at its plan asks it (or takes A); an approved one
     continues every point's session (finished ones only report; A answers the points that wait), then the
     comparison and the follow-ups once. None when SWEEP is not a sweep this state dir started."""
+    from runshepherd.graph.checkpoint import SessionBusy
     from runshepherd.sweep.driver import run_sweep
     from runshepherd.sweep.status import read_record
 
     record = read_record(ctx.state_dir, sid)
     if record is None:
         return None
+    if (busy := _driven_elsewhere(ctx, sid, record)) is not None:  # before its plan is shown again or "not waiting"
+        raise SessionBusy(busy)
     sweep = resumed_sweep(
         ctx,
         sid,
@@ -263,6 +266,31 @@ def resumed_sweep(
         resumed=True,
         approved=record.get("approved") is not False,  # False only while its plan waits for an answer
         declined=bool(record.get("declined")),
+    )
+
+
+def _driven_elsewhere(ctx: CliContext, sid: str, record: dict[str, Any]) -> str | None:
+    """A sweep another process drives now (in the background, or a `run`/`resume` in another terminal, seen by the
+    point it runs holding its session's lock): who, and what the person can do from here; None when no one does."""
+    from runshepherd.cli import detached
+    from runshepherd.graph.checkpoint import driver, session_driven
+
+    url = ctx.settings.checkpointer
+    busy = [p["session"] for p in record.get("points") or [] if session_driven(ctx.state_dir, p["session"], url)]
+    background = detached.running(ctx.state_dir, sid)
+    if not busy and not background:
+        return None
+    who = driver(ctx.state_dir, busy[0], url) if busy else None
+    head = f"sweep {sid} is being driven by another orchestrate process" + (f" ({who})" if who else "")
+    todo = (
+        f"it runs in the background: follow it with `orchestrate attach {sid}`"
+        if background
+        else f"answer or follow it where it runs, or stop it there (Ctrl-C; nothing is lost) and run "
+        f"`orchestrate resume {sid}`"
+    )
+    return (
+        f"{head}, so it is not resumed here — {todo}; `orchestrate status {sid}` shows its points, "
+        f"`orchestrate cancel {sid}` cancels it"
     )
 
 
