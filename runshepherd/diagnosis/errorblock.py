@@ -186,6 +186,9 @@ _INFO_LEVEL = re.compile(
     # Hydra's job logging puts the logger's name in brackets before the level ("[2024-01-01 10:00:00,000][__main__]
     # [INFO] - …"), where the field before INFO holds lower-case letters
     r"|^\s*(?:\[[^\]\n]{1,80}\]){1,3}\[(?:INFO|DEBUG)\]"
+    # Python logging's "%(asctime)s - %(name)s - %(levelname)s - %(message)s" (the logging cookbook's format): the
+    # logger's name, often lower-case, between the stamp and the level ("2021-11-09 18:03:30,159 - mmdet - INFO - …")
+    r"|^[^a-z]{0,40}? - [\w.\-]+ - (?:INFO|DEBUG) - "
     r"|^(?:time=\S+\s+)?level=(?:info|debug|INFO|DEBUG)\b"
     r"|^\s*\[?\d{4}-\d{2}-\d{2} [\d:.]+: I [\w./\-]+\.\w+:\d+\]"  # TensorFlow's C++ log header at INFO severity
     # a bracketed one-letter severity after the emitter's tags (TensorRT-LLM's "[07/04/2024-13:50:35] [TRT-LLM] [I] …")

@@ -128,3 +128,16 @@ def test_a_log_that_is_mostly_a_table_of_numeric_results_produced_them() -> None
     ]
     for log in not_results:
         assert diagnose_log_text(log).label != "healthy", log.splitlines()[0]
+
+
+def test_python_loggings_default_format_with_a_lower_case_logger_is_an_info_notice() -> None:
+    # "%(asctime)s - %(name)s - %(levelname)s - %(message)s": the logger's name sits between the stamp and the level
+    log = (
+        "2022-06-14 08:12:40,311 - segkit - INFO - Scoring the val split...\n"
+        "/opt/segkit/eval/metrics.py:88: UserWarning: the ignore index is deprecated since v0.4\n"
+        "  warnings.warn(\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and d.confidence == 0.5 and "Scoring the val split" in d.evidence[0]
+    # an error record in the same format is not a notice
+    assert diagnose_log_text(log.replace(" - INFO - ", " - ERROR - ")).label != "healthy"
