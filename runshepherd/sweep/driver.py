@@ -574,6 +574,7 @@ def _ask(sweep: Sweep, top: Renderer, kind: str, text: str, default: str) -> str
         top.event(Answered(kind=kind, text=text, answer=default).wire())
         return default
     if not sweep.interactive:
-        top.event(Answered(kind=kind, text=f"{text} (no terminal to ask on: not done)", answer="no").wire())
+        # nobody answered it, so it is never shown as an answer ("→ no (pre-answered)" was untrue)
+        top.event(Message(level="info", text=f"not asked (no terminal to ask on), so not done: {text}").wire())
         return "no"
     return str(sweep.prompt(kind, text, default, ["yes", "no"]) or "no")
