@@ -228,15 +228,27 @@ def _write_claim(claim: Path, data: dict[str, Any]) -> None:
 def _take_over(claim: Path, mine: dict[str, Any]) -> bool:
     """Take over a lost claim, atomically: the look (is it sent? is its claimer gone?) and the write happen under
     one lock, so of two doors that look at the same moment only the first resends; the second then sees a live
-    claimer (this process) and leaves it. Without the lock both could read "lost" and both resend."""
-    from filelock import FileLock
+    claimer (this process) and leaves it. Without the lock both could read "lost" and both resend.
 
-    with FileLock(str(claim.with_name(claim.name + ".lock")), timeout=30):
+    The lock is the claim file's own (flock, per open file, so two threads exclude each other too), not a
+    `<claim>.lock` beside it that was never removed (one per taken-over claim piled up in the state dir, and
+    removing it is unsafe while another door waits on it). The take-over's last step replaces the claim; a door
+    that waited on the old file then reads the new one by its path, and sees a live claimer."""
+    import fcntl
+
+    try:
+        fd = os.open(claim, os.O_RDONLY)
+    except FileNotFoundError:  # its maker's cancel failed and withdrew the claim: nothing was lost
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
         seen = _claim_state(claim)
         if seen.get("sent") or not _claim_lost(claim, seen):
             return False
         _write_claim(claim, mine)  # taken over: the next one to look sees a live claimer
         return True
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def cancel_once(

@@ -93,3 +93,11 @@ def test_two_doors_that_find_a_lost_claim_at_once_resend_it_once(tmp_path: Path,
         d.join(10)
     assert backend.canceled == ["wf-4"]
     assert sorted(said, key=str) == sorted(["resent", None], key=str)
+
+
+def test_a_take_over_leaves_nothing_beside_the_claims(tmp_path: Path) -> None:
+    """Before: each taken-over claim left a `<claim>.lock` file in the state dir, never removed."""
+    for wid in ("wf-5", "wf-6"):
+        _claim(tmp_path, wid, pid=_dead_pid())
+        assert cancel_once(Scheduler(), tmp_path, wid, approved_by="--yes", via="chat") == "resent"  # type: ignore[arg-type]
+    assert sorted(p.name for p in (tmp_path / "canceled" / "workflows").iterdir()) == ["wf-5", "wf-6"]
