@@ -25,7 +25,13 @@ def visible(text: str) -> str:
 
 
 class SafeConsole(Console):
-    """A rich Console whose `print` shows text through `visible` (rich itself passes ESC through)."""
+    """A rich Console whose `print` shows text through `visible` (rich itself passes ESC through), and never turns
+    `:name:` into an emoji: a spec's 'cat:dog:bird' or a log's ':x:' is shown as written (markup=False alone does not
+    stop rich's emoji codes)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("emoji", False)
+        super().__init__(*args, **kwargs)
 
     def print(self, *objects: Any, **kwargs: Any) -> None:
         super().print(*(visible(o) if isinstance(o, str) else o for o in objects), **kwargs)

@@ -35,3 +35,16 @@ def test_a_file_name_with_escape_sequences_is_shown_not_obeyed(
     assert main(["validate", str(spec)]) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\\x1b]0;PWNED\\x07evil.yaml: train-classifier is valid" in out, out
+
+
+def test_colon_words_are_shown_as_written_never_as_emoji(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # before: `app show` printed a spec's "labels cat:dog:bird, :x: here" as "labels cat🐶bird, ❌ here" (rich's
+    # emoji codes; markup=False does not stop them), and explain quoted a command's 'cat:dog:bird' the same way
+    from runshepherd.apps.registry import AppRegistry
+
+    text = (EXAMPLES / "templated.yaml").read_text() + "# labels cat:dog:bird, :x: here\n"
+    AppRegistry(here / "state" / "apps").save("tpl", "labels :dog: and :cat:", text)
+    assert main(["app", "show", "tpl"]) == 0
+    out = capsys.readouterr().out
+    assert "labels cat:dog:bird, :x: here" in out and "labels :dog: and :cat:" in out, out
+    assert "🐶" not in out and "❌" not in out
