@@ -320,16 +320,12 @@ def _refuse_if_ended(ctx: CliContext, sid: str, record: dict[str, Any], answer: 
     nothing: exit 2 saying how it ended, as for an ended session (§13.2), and where its result is. Was: "not
     waiting for an answer; run `orchestrate resume SWEEP`" (or, after a no, exit 0 with A silently dropped)."""
     from runshepherd.cli.session import ended_answer
-    from runshepherd.graph.runner import SessionRunner
+    from runshepherd.sweep.driver import has_ended
 
-    outcome = record.get("outcome")
     if record.get("declined"):
         done: dict[str, Any] = {"outcome": "CANCELED", "declined": True}
-    elif outcome in ("COMPLETED", "FAILED", "CANCELED") or (
-        outcome == "NEEDS_INPUT"
-        and all(SessionRunner.ended(ctx.runner(p["session"]).snapshot()) for p in record.get("points") or [])
-    ):
-        done = {"outcome": outcome, "reason": record.get("reason")}
+    elif has_ended(ctx, record):
+        done = {"outcome": record.get("outcome"), "reason": record.get("reason")}
     else:
         return
     where = f" and its comparison ({record['artifact']})" if record.get("artifact") else ""

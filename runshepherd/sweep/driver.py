@@ -25,7 +25,7 @@ from runshepherd.sweep.points import label
 from runshepherd.sweep.poll import SharedPoll
 from runshepherd.sweep.questions import OncePerDiagnosis, Who
 from runshepherd.sweep.results import best_point, metrics_of, table_markdown
-from runshepherd.sweep.status import write_record
+from runshepherd.sweep.status import read_record, write_record
 
 
 @dataclass
@@ -79,6 +79,10 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
     """Ask once, run every point, compare, offer the follow-ups once; the exit code of the whole sweep."""
     top = Renderer(session=sweep.sid, as_json=as_json, out=ctx.out)
     lock = sweep._lock
+    before = (read_record(ctx.state_dir, sweep.sid) or {}) if sweep.resumed else {}
+    # a sweep that had ended offered its follow-ups then: a resume only reports it again (was: asked them again,
+    # and a yes downloaded every point a second time, to a new folder)
+    offered = before.get("follow_ups") if before and has_ended(ctx, before) else None
     code = approve(ctx, sweep, top)
     if code is not None:
         return code
@@ -133,23 +137,28 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
     )
     if mark is not None:
         reason = f"{cancel_reason(mark)}; " + ", ".join(f"#{r['index']} {r['status']}" for r in results)
-    write_record(  # with how it ended: `resume SWEEP --answer` on an ended sweep says so (cli/sweep.py)
-        ctx.state_dir,
-        sweep.sid,
-        {
-            **record,
-            "results": [_public(r) for r in results],
-            "best": best,
-            "artifact": str(artifact),
-            "outcome": outcome,
-            "reason": reason,
-        },
-    )
+    record = {
+        **record,
+        "results": [_public(r) for r in results],
+        "best": best,
+        "artifact": str(artifact),
+        "outcome": outcome,
+        "reason": reason,
+    }
+    write_record(ctx.state_dir, sweep.sid, record)  # `resume SWEEP --answer` on an ended sweep says so (cli/sweep.py)
     if not as_json:
         for row in table_markdown(results, best).splitlines():
             ctx.out.print(row, markup=False)
-    downloaded, download_dir = _offer_downloads(ctx, sweep, results, top) if mark is None else ([], None)
-    app = _offer_app(ctx, sweep, results, top) if mark is None else None
+    downloaded: list[str] = []
+    download_dir, app = None, None
+    if offered is not None:
+        downloaded, download_dir, app = offered["downloaded"], offered["download_dir"], offered["app"]
+        top.event(Message(level="info", text="its follow-ups were offered when it ended: not asked again").wire())
+    elif mark is None:
+        downloaded, download_dir = _offer_downloads(ctx, sweep, results, top)
+        app = _offer_app(ctx, sweep, results, top)
+    follow_ups = {"downloaded": downloaded, "download_dir": download_dir, "app": app}
+    write_record(ctx.state_dir, sweep.sid, {**record, "follow_ups": follow_ups})
     done = Done(
         outcome=outcome,
         reason=reason,
@@ -188,6 +197,18 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
                 markup=False,
             )
     return 3 if paused else 0 if outcome == "COMPLETED" else 1
+
+
+def has_ended(ctx: Any, record: dict[str, Any]) -> bool:
+    """Whether a sweep's record says it ended: its outcome kept, and no point's session left to continue (a point
+    that gave up ends NEEDS_INPUT too)."""
+    from runshepherd.graph.runner import SessionRunner
+
+    outcome = record.get("outcome")
+    return outcome in ("COMPLETED", "FAILED", "CANCELED") or (
+        outcome == "NEEDS_INPUT"
+        and all(SessionRunner.ended(ctx.runner(p["session"]).snapshot()) for p in record.get("points") or [])
+    )
 
 
 def approve(ctx: Any, sweep: Sweep, top: Renderer) -> int | None:
