@@ -55,6 +55,8 @@ _STOP = {
     "step",
     "gpus",
     "gpu",
+    "per",  # "batch size 4 per gpu" names no workflow "train-per"
+    "each",
     "lr",
     "learning",
     "rate",

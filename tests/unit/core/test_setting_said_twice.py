@@ -90,3 +90,10 @@ def test_two_gpu_counts_pause_the_run_and_name_both(
 def test_a_gpu_count_is_the_one_said_for_gpus(request_text: str, gpus: int) -> None:
     got = parse_request(request_text)
     assert (got.gpus, got.unusable) == (gpus, [])
+
+
+def test_a_rate_per_gpu_names_no_workflow() -> None:
+    """Before: "per" (and "each") was a telling word, so "python train.py on 8 gpus with batch size 4 per gpu"
+    drafted a workflow named "per", and the demo's "train-classifier-per"."""
+    assert parse_request("train a small classifier on 8 gpus with batch size 4 per gpu").name == "train-classifier"
+    assert parse_request("train a small classifier with 2 gpus each").name == "train-classifier"
