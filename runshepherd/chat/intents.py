@@ -176,7 +176,8 @@ def route(text: str, *, waiting: str | None = None, known: list[str] | None = No
         return Intent(kind="status", text=text, workflow=wid or _named(t))
     if re.search(
         r"\b(list|show)( my| the)? (runs|sessions|workflows)\b|^(my )?(runs|sessions|workflows)$"
-        r"|\b(what|which) (runs|sessions|workflows) (do|have|are)\b",
+        r"|\b(what|which) (runs|sessions|workflows) (do|have|are)\b"
+        r"|\bwhat(?:'s| is| are)? (?:still )?running\b|\b(?:is )?(?:anything|something) (?:still )?running\b",
         t,
     ):
         return Intent(kind="list_runs", text=text)

@@ -80,6 +80,19 @@ def test_a_workflow_whose_name_holds_sweep_is_asked_about_by_name() -> None:
         assert got.kind == "status" and got.workflow == wid, (text, got)
 
 
+def test_what_is_running_lists_the_runs() -> None:
+    """'what is running?' — the first thing many people ask — fell to the help text, as if not understood."""
+    for text in (
+        "what is running?",
+        "what's running",
+        "what's still running?",
+        "is anything running?",
+        "anything running",
+    ):
+        assert route(text).kind == "list_runs", text
+    assert route("is it running?").kind == "status"  # the current run: its status, as before
+
+
 @pytest.mark.parametrize(
     ("said", "command"),
     [
