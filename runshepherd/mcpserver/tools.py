@@ -75,6 +75,7 @@ def list_workflows(ctx: CliContext, statuses: list[str] | None = None, pool: str
         wanted = [Status(s.upper()) for s in statuses or []] or None
     except ValueError as exc:
         raise UsageError(f"status: {exc}; use one of {', '.join(s.value for s in Status)}") from None
+    ctx.check_pool(pool, "pool")  # a pool the backend does not have lists nothing: said, as `list --pool` says it
     return WorkflowList(workflows=ctx.backend.list_workflows(statuses=wanted, pool=pool))
 
 

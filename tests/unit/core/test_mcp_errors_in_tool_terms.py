@@ -58,6 +58,14 @@ def test_tool_errors_name_tools_and_arguments_not_flags(tmp_path: Path, monkeypa
         assert "--" not in said and "orchestrate " not in said, said
 
 
+def test_listing_a_pool_that_is_not_there_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """list_workflows pool="gpu-nope" answered {"workflows": []} (a typo read as "nothing ran there"), while
+    `orchestrate list --pool gpu-nope` and start_run's pool say the pool is not there."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (said,) = _errors(tmp_path / "state", [("list_workflows", {"pool": "gpu-nope"})])
+    assert "no pool 'gpu-nope'" in said and said.endswith("its pools: local (the pools tool lists them)"), said
+
+
 def test_every_cli_phrase_the_table_rewrites_is_still_one_the_product_writes() -> None:
     """A table entry whose CLI wording no longer occurs anywhere in the product would rewrite nothing, silently."""
     files = [p for p in (ROOT / "runshepherd").rglob("*.py") if p.name != "wording.py" or p.parent.name != "mcpserver"]
