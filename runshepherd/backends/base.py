@@ -298,13 +298,18 @@ class OutOfScope(BackendError):
     exit_code = 2
 
 
+# What an unknown workflow's error ends with when its backend gives no hint of its own: the chat says it in its own
+# terms (`ChatSession._in_chat_terms`), MCP in its tools' (`mcpserver/wording`).
+KNOWN_ONES = "run `orchestrate list` to see the known ones"
+
+
 class WorkflowNotFound(BackendError):
     exit_code = 2
 
     def __init__(self, workflow_id: str, backend: str, hint: str = "") -> None:
         self.workflow_id = workflow_id
         msg = f"no workflow {workflow_id!r} on the {backend} backend"
-        super().__init__(msg + (f" — {hint}" if hint else " — run `orchestrate list` to see the known ones"))
+        super().__init__(msg + f" — {hint or KNOWN_ONES}")
 
 
 class SubmissionRejected(BackendError):

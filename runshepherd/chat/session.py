@@ -366,20 +366,24 @@ class ChatSession:
                 return str(ids[-1])
         if d is not None or is_id(name):
             raise UsageError(f"session {name} has submitted no workflow yet — nothing to report on")
-        runs = ", ".join(x.workflow_id for x in self.drivers.values() if x.workflow_id) or "none yet"
         shown = name if len(name) <= 60 else name[:57] + "…"
         raise UsageError(
             f"no run or session named {shown!r} — runs and sessions are named by ids (letters, digits, '-', '_', "
-            f"'.'), never paths; this chat's runs: {runs}; `orchestrate list` shows every workflow"
+            f"'.'), never paths; this chat's runs: {self._runs()}; `orchestrate list` shows every workflow"
         )
+
+    def _runs(self) -> str:
+        """This chat's workflows, as an unknown name or workflow is answered with them."""
+        return ", ".join(x.workflow_id for x in self.drivers.values() if x.workflow_id) or "none yet"
 
     def _in_chat_terms(self, message: str) -> str:
         """An unknown workflow said as `_named_run` says an unknown name: with this chat's runs, and `orchestrate
         list` as the shell command it is (was: "run `orchestrate list` to see the known ones", said in the chat as
         if it were something to type here)."""
-        runs = ", ".join(x.workflow_id for x in self.drivers.values() if x.workflow_id) or "none yet"
-        known = f"this chat's runs: {runs}; `orchestrate list` in a shell shows every workflow"
-        return message.replace("run `orchestrate list` to see the known ones", known)
+        known = f"this chat's runs: {self._runs()}; `orchestrate list` in a shell shows every workflow"
+        from runshepherd.backends.base import KNOWN_ONES
+
+        return message.replace(KNOWN_ONES, known)
 
     # -- the loop ---------------------------------------------------------------------------------------------
     def run(self, lines: Iterable[str]) -> int:

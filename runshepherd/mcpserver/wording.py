@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import re
 
+from runshepherd.backends.base import KNOWN_ONES
+
 MCP_TERMS: tuple[tuple[str, str], ...] = (
     # (the CLI's words, as a regex over the error line; the tool's words)
-    (r"run `orchestrate list` to see the known ones", "call list_workflows to see the known ones"),
+    (re.escape(KNOWN_ONES), "call list_workflows to see the known ones"),
     (r"e\.g\. --set (\S+)", r'e.g. set_values=["\1"]'),
     (r"pass --set (\S+)", r'pass "\1" in set_values'),
     (r"so --answer ('[^']*'|\S+) was not (applied|used)", r"so the answer \1 was not \2"),
