@@ -83,7 +83,7 @@ def without_secrets(text: str, *, left_out_of: str) -> tuple[str, str | None]:
     process-wide list (`logs/redact.use_patterns`, set by `load_settings`)."""
     from runshepherd.logs.redact import redact
 
-    text = without_controls(text)  # the doors that never call `check_request` (the chat, MCP) clean it here
+    text = without_controls(text)  # every door cleans it here, through `enter` (`check_request` checks length only)
     clean, found = redact(text)
     if not found:
         return text, None
