@@ -233,10 +233,12 @@ def approve(ctx: Any, sweep: Sweep, top: Renderer) -> int | None:
                 "so they differ only where the job itself is not deterministic",
             ).wire()
         )
-    gpus = max((sum(t.gpu for t in a) for a in asks), default=0)
-    pool = sweep.pool or _spec_pool(sweep.points[0])
-    verdict, fit = fit_sentence(asks, read_pool(ctx.backend, pool, gpus), max(1, sweep.max_parallel))
-    top.event(Message(level="info" if verdict == "yes" else "warning", text=fit).wire())
+    started = sweep.resumed and sweep.approved and any(ctx.runner(sweep.child(p)).exists() for p in sweep.points)
+    if not started:  # once its points run, what is free counts them: "fits now" would judge the sweep by itself
+        gpus = max((sum(t.gpu for t in a) for a in asks), default=0)
+        pool = sweep.pool or _spec_pool(sweep.points[0])
+        verdict, fit = fit_sentence(asks, read_pool(ctx.backend, pool, gpus), max(1, sweep.max_parallel))
+        top.event(Message(level="info" if verdict == "yes" else "warning", text=fit).wire())
     shown = ", ".join(p.name for p in sweep.points[:12]) + ("…" if len(sweep.points) > 12 else "")
     text = f"Submit {len(sweep.points)} workflows ({shown})?"
     if not sweep.approved and (mark := canceled(ctx.state_dir, sweep.sid)) is not None:  # canceled at its plan
@@ -247,7 +249,6 @@ def approve(ctx: Any, sweep: Sweep, top: Renderer) -> int | None:
             top.out.print(done_line(sweep.sid, done, kind="sweep"), markup=False)
         return 1
     if sweep.resumed and sweep.approved:
-        started = any(ctx.runner(sweep.child(p)).exists() for p in sweep.points)
         said = "resuming sweep {}: its plan was approved before" if started else "sweep {}: its plan was approved"
         top.event(Message(level="info", text=said.format(sweep.sid)).wire())
     elif sweep.yes:
