@@ -86,6 +86,14 @@ _FINISHED_ABROAD = re.compile(
     re.IGNORECASE,
 )
 _RETRY_G, _RECOVERED_G, _FINISHED_G = Gated.of(_RETRY), Gated.of(_RECOVERED), Gated.of(_FINISHED)
+# A notice that the job is not running: still queued, not placeable, or taken off its machine ("Job 3 is PENDING",
+# "status: Pending (Unschedulable)", "waiting for resources"). Said at INFO it is still no sign of health: a log of
+# such notices is a job that has not started. A server's "Pending: 0 reqs" counter is not a job state.
+_NOT_RUNNING = re.compile(
+    r"\bPENDING\b(?!\s*[:=]\s*\d)"
+    r"|(?i:\b(?:status|state|phase)\W{0,3}pending\b(?!\s*[:=]?\s*\d)|\bunschedulable\b|\bevicted\b|\bpreempted\b"
+    r"|\bwaiting for (?:resources|capacity|an? (?:node|gpu|slot)|(?:free )?(?:nodes|gpus|slots))\b)"
+)
 
 
 def says_finished(ln: Line) -> bool:
@@ -606,6 +614,8 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
         elif (ln.warning and not ln.code) or _INFO_LEVEL.match(ln.clean) or _INFO_LEVEL.match(ln.text):
             if _RETRY_G.search(ln.text, ln.folded) and not recovered_after(lines, ln.index):
                 return None  # a failure being retried, with no sign it got through, is not routine noise
+            if _NOT_RUNNING.search(ln.text):
+                return None  # a job still queued or taken off its machine has shown no health yet
             routine.append(ln)
             notice = True
         elif ln.usable and _advisory(ln) and not (notice and routine):
@@ -643,6 +653,8 @@ def _records(lines: list[Line]) -> tuple[str, Line] | None:
         if level is None:
             plain += 0 if _BODY.match(ln.clean) else 1
             continue
+        if level in ("debug", "info") and _NOT_RUNNING.search(ln.text):
+            return None
         if (
             level in ("debug", "info")
             and not ln.harmless

@@ -87,6 +87,25 @@ def test_retries_that_never_get_through_are_not_routine_noise() -> None:
 @pytest.mark.parametrize(
     "log",
     [
+        "2024-05-01 10:00:00,123 - launcher - INFO - Job 3 is PENDING, waiting for resources\n" * 4,
+        "[2024-05-01 10:00:00] INFO: Waiting for job 3 to start (state: PENDING, reason: Resources)\n" * 3,
+        "INFO 05-01 10:00:00 Pod trainer-0 status: Pending (Unschedulable)\n" * 3,
+        "I0501 10:00:00.000000 1 agent.go:12] worker pod evicted, waiting for a node\n" * 3,
+    ],
+)
+def test_notices_that_the_job_is_not_running_are_not_routine_noise(log: str) -> None:
+    """A job still queued or taken off its machine says so at INFO: that is no sign of health."""
+    assert diagnose_log_text(log).label != "healthy"
+
+
+def test_a_servers_pending_request_counter_is_not_a_job_state() -> None:
+    line = "INFO 05-01 10:00:{:02d} metrics.py:341] Avg prompt throughput: 0.0 tokens/s, Running: 1 reqs, Pending: 0 reqs\n"
+    assert diagnose_log_text("".join(line.format(s) for s in (0, 10, 20))).label == "healthy"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
         # Slurm's COMPLETED state: scontrol show job, an sacct row, seff (every process exited 0)
         "JobId=1234 JobName=train\n   JobState=COMPLETED Reason=None Dependency=(null)\n   ExitCode=0:0\n",
         "       JobID    JobName      State ExitCode\n     4242424      train  COMPLETED      0:0\n",
