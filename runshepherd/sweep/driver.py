@@ -240,7 +240,7 @@ def approve(ctx: Any, sweep: Sweep, top: Renderer) -> int | None:
         verdict, fit = fit_sentence(asks, read_pool(ctx.backend, pool, gpus), max(1, sweep.max_parallel))
         top.event(Message(level="info" if verdict == "yes" else "warning", text=fit).wire())
     shown = ", ".join(p.name for p in sweep.points[:12]) + ("…" if len(sweep.points) > 12 else "")
-    text = f"Submit {len(sweep.points)} workflows ({shown})?"
+    text = f"Submit {wording.count(len(sweep.points), 'workflow')} ({shown})?"
     if not sweep.approved and (mark := canceled(ctx.state_dir, sweep.sid)) is not None:  # canceled at its plan
         done = Done(outcome="CANCELED", reason=f"{cancel_reason(mark)}; nothing was submitted").wire()
         if top.as_json:

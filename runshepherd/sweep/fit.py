@@ -114,6 +114,8 @@ def fit_sentence(points: list[list[TaskRequest]], now: PoolNow, max_parallel: in
         "sweep; "
         if at_once < n
         else f"all {n} run at once; "
+        if n > 1
+        else "one point; "
     )
     if now.unknown is not None:
         return "unknown", queue + f"fits the pool now: unknown — {now.unknown}"
@@ -129,7 +131,8 @@ def fit_sentence(points: list[list[TaskRequest]], now: PoolNow, max_parallel: in
         free += f", GPU quota free {quota}" if quota is not None else "; the pool reports no GPU quota, only free GPUs"
     where = f"pool {now.name} ({free})"
     if fit >= at_once:
-        return "yes", queue + f"fits the pool now: yes — room for the {at_once} at once in {where}"
+        room_for = f"the {at_once} at once" if at_once > 1 else "it"
+        return "yes", queue + f"fits the pool now: yes — room for {room_for} in {where}"
     if fit == 0:
         return (
             "no",

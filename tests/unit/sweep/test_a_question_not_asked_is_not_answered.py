@@ -15,7 +15,8 @@ from runshepherd.cli.main import main
 def test_follow_ups_not_asked_are_said_as_not_asked(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (here / "s.yaml").write_text(SPEC)
     assert main(["run", "--spec", "s.yaml", "--sweep", "steps=1", "--no-input", "--session", "swq"]) == 3
-    capsys.readouterr()
+    plan = capsys.readouterr().out
+    assert "Submit 1 workflow (steps=1)?" in plan and "all 1 run" not in plan, plan  # was 'Submit 1 workflows'
     assert main(["resume", "swq", "--answer", "yes", "--no-input"]) == 0
     out = capsys.readouterr().out
     lines = [ln for ln in out.splitlines() if "no terminal to ask on" in ln]

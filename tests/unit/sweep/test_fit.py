@@ -98,3 +98,13 @@ def test_no_pool_named_is_the_pool_each_points_plan_would_choose() -> None:
     assert now.name == "big"  # the most free GPUs: what choose_pool (and so every point's plan) picks
     verdict, text = fit_sentence([POINT] * 4, now, max_parallel=4)
     assert verdict == "yes" and "pool big" in text
+
+
+def test_a_sweep_of_one_point_is_said_in_the_singular() -> None:
+    """'--sweep lr=0.1' planned 'all 1 run at once; fits the pool now: yes — room for the 1 at once' and asked
+    'Submit 1 workflows (lr=0.1)?'."""
+    be = Reporting([Pool(name="gpu-pool", backend="osmo", quota_free=8, total_free=16)], [node("a", 64, 512, 8)])
+    verdict, text = fit_sentence([POINT], read_pool(be, "gpu-pool", 1), max_parallel=1)  # type: ignore[arg-type]
+    assert verdict == "yes" and text.startswith("one point; fits the pool now: yes — room for it in pool gpu-pool"), (
+        text
+    )
