@@ -10,6 +10,7 @@ from urllib.parse import unquote, urlparse
 from runshepherd.backends.base import BackendError, OutOfScope
 from runshepherd.backends.files.logfiles import TaskLog
 from runshepherd.backends.files.records import WorkflowFiles
+from runshepherd.names import is_id
 
 MAX_LISTED = 1000
 
@@ -59,7 +60,7 @@ def scoped_source(url: str, store: Path, *, backend: str) -> Path:
     if parsed.scheme != "file":
         named = (  # `orchestrate download train-classifier-1`: a workflow id where its outputs' URL belongs
             f"; to download a workflow's outputs, `orchestrate status {url}` names their URL"
-            if not parsed.scheme and "/" not in url
+            if not parsed.scheme and is_id(url)  # never for '' or 'my outputs': `orchestrate status ` names nothing
             else ""
         )
         raise OutOfScope(

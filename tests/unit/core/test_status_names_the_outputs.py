@@ -47,6 +47,7 @@ def test_download_of_a_workflow_id_points_to_status(tmp_path: Path) -> None:
 
     with pytest.raises(RunShepherdError, match="`orchestrate status train-classifier-1` names their URL"):
         scoped_source("train-classifier-1", tmp_path, backend="the local backend")
-    with pytest.raises(RunShepherdError) as err:
-        scoped_source("/etc/passwd", tmp_path, backend="the local backend")
-    assert "orchestrate status" not in str(err.value)
+    for not_an_id in ("/etc/passwd", "", "my outputs"):  # '' said "`orchestrate status ` names their URL"
+        with pytest.raises(RunShepherdError) as err:
+            scoped_source(not_an_id, tmp_path, backend="the local backend")
+        assert "orchestrate status" not in str(err.value), not_an_id
