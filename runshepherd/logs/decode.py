@@ -16,8 +16,10 @@ from typing import BinaryIO, NamedTuple
 from runshepherd.logs.prefix import split_prefix
 
 # CSI (colours, cursor moves, screen clears); OSC, DCS, SOS, PM and APC strings (window titles, clipboard writes,
-# hyperlinks, device controls) up to their BEL/ST terminator or the end of the line; other two-byte escapes.
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\|$)|\x1b[ -/]*[0-~]")
+# hyperlinks, device controls) up to their BEL/ST terminator, the next ESC (which ends the string and starts an
+# escape of its own, as a terminal reads it: "\x1b]0;title\x1b f" is a title and an escape) or the end of the line;
+# other two-byte escapes.
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\|(?=\x1b)|$)|\x1b[ -/]*[0-~]")
 # C0 controls other than tab (backspaces and bells from progress bars and shells), DEL, and the 8-bit C1
 # controls (U+0080-U+009F: U+009B is a one-character CSI to some terminals); and the bidirectional marks,
 # embeddings, overrides and isolates, which make a terminal or an editor show a line's characters in another

@@ -15,9 +15,12 @@ from runshepherd.cli.main import main
 
 BEL = "train a small classifier \x1b]0;evil title\x07for 3 epochs"
 ST = "train a small classifier \x1b]2;pwned\x1b\\ for 3 epochs"
+# a title ended by the next escape (a colour reset), not by BEL/ST: that ESC ends the string (was: the title's text
+# stayed and named the workflow "train-classifier-pwned": only the title's first two characters were stripped)
+STRAY_ESC = "train a small classifier \x1b]0;pwned\x1b[0m for 3 epochs"
 
 
-@pytest.mark.parametrize("request_text", [BEL, ST])
+@pytest.mark.parametrize("request_text", [BEL, ST, STRAY_ESC])
 def test_draft_names_the_workflow_from_the_words_only(
     request_text: str, here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
