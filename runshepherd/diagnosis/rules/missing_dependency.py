@@ -360,7 +360,9 @@ FAMILY = family(
         pat(
             r"\b(?:could not|couldn't|cannot|can't|unable to|failed to) (?:find|locate|run|execute|launch) (?:the )?"
             r"(?:program |executable |binary |command )?['\"`]?(?P<bin>" + _PROGRAMS + r")['\"`]?"
-            r"(?: (?:package manager|binary|executable|compiler|program|command))?(?=\s*(?:$|[.,;:)]|\b(?:and|in|on|or|to)\b))",
+            r"(?: (?:package manager|binary|executable|compiler|program|command))?(?=\s*(?:$|[.,;:)]|\b(?:and|in|on|or|to)\b))"
+            # ("failed to run make: exit status 2" is a program that ran and failed: it is there)
+            r"(?!\s*:\s*(?:exit|returned|return code|status|error code|signal|killed)\b)",
             0.88,
         ),
         pat(r"executable file not found in \$PATH", 0.88),

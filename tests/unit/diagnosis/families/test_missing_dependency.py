@@ -609,3 +609,15 @@ def test_a_bare_errno_2_gives_way_to_the_programs_own_words_about_it() -> None:
     assert d.label == "missing_dependency" and "conda" in d.explanation
     # alone, it is still a path that is not there
     assert diagnose_log_text("[Errno 2] No such file or directory\n").label == "file_not_found"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # the program ran and exited non-zero: it is installed (a compile error above it is the failure)
+        'csrc/flash_fwd.cu(12): error: identifier "foo" is undefined\nerror: failed to run make: exit status 2\n',
+        "Installing dependencies\nerror: failed to execute git: exit status 1\n",
+    ],
+)
+def test_a_program_that_ran_and_failed_is_not_a_missing_program(log: str) -> None:
+    assert diagnose_log_text(log).label != "missing_dependency"
