@@ -74,12 +74,21 @@ _STARTED = re.compile(
 # The same said in other languages, of the training, the task(s), the job or all of the work (not of a set-up step:
 # "配置完成，开始训练" is the configuration done, training starting; not of one epoch: "第1轮训练完成"): Chinese 完成,
 # Japanese 完了, Korean 완료, Russian завершено. Read only on lines that are not plain ASCII (no literal gate holds).
+# "All of" a set-up step (所有数据加载完成, 모든 다운로드가 완료되었습니다: all data loaded, all downloads done) and a
+# preprocessing (前処理, 전처리) are the start-up, not the run: the "all of" never reaches across a set-up word (_SET_UP_ZH, _SET_UP_KO).
+_SET_UP_ZH = r"加载|下载|读取|准备|初始化|预处理|配置|导入|安装"
+_SET_UP_KO = r"다운로드|로드|로딩|준비|초기화|전처리|설치"
 _FINISHED_ABROAD = re.compile(
-    r"(?<![轮次批步\d])(?:训练|任务|全部|所有[^\s，。,.]{0,6}|程序运行|推理|评估)(?:都|均|全部)?(?:已经|已)?(?:全部)?"
+    r"(?<![轮次批步\d])(?:训练|任务|全部|所有(?:(?!"
+    + _SET_UP_ZH
+    + r")[^\s，。,.]){0,6}|程序运行|推理|评估)(?:都|均|全部)?"
+    r"(?:已经|已)?(?:全部)?"
     r"(?:成功|顺利)?完成(?![度率了一]|情况)"
-    r"|(?:学習|訓練|トレーニング|処理|タスク|ジョブ|推論|評価|すべて|全て)(?:が|は)?(?:すべて|全て)?(?:正常に|無事に)?完了"
+    r"|(?:学習|訓練|トレーニング|(?<!前)処理|タスク|ジョブ|推論|評価|すべて|全て)(?:が|は)?(?:すべて|全て)?(?:正常に|無事に)?完了"
     r"(?:しました|した|です)"
-    r"|(?:학습|훈련|작업|처리|모든\s*\S{1,8}?)(?:이|가|은|는|을|를)?\s*(?:모두\s*)?(?:성공적으로\s*|정상적으로\s*)?완료"
+    r"|(?:학습|훈련|(?<!전처리\s)작업|(?<!전)처리|모든\s*(?:(?!"
+    + _SET_UP_KO
+    + r")\S){1,8}?)(?:이|가|은|는|을|를)?\s*(?:모두\s*)?(?:성공적으로\s*|정상적으로\s*)?완료"
     r"(?:되었|됐|했|하였)"
     r"|\b(?:обучение|тренировка|задач[аи]|работа|выполнение|все задачи)\s+(?:было\s+)?(?:успешно\s+)?"
     r"заверш(?:ено|ена|ены|илось|илась|ились)\b",

@@ -100,6 +100,22 @@ def test_the_run_said_finished_in_another_language_is_a_finish() -> None:
         assert not says_finished(prepare([line]).lines[0]), line
 
 
+def test_all_of_a_set_up_step_done_in_another_language_is_not_a_finish() -> None:
+    # all data loaded, all files downloaded, preprocessing done (ja, ko), all downloads done: then the run starts
+    for line in (
+        "所有数据加载完成",
+        "所有文件下载完成",
+        "データの前処理が完了しました",
+        "데이터 전처리 작업이 완료되었습니다",
+        "모든 다운로드가 완료되었습니다",
+    ):
+        d = diagnose_log_text(line + "\n开始训练 / starting\n")
+        assert not (d.label == "healthy" and d.confidence == 0.9), (line, d.explanation)
+    # all of the tasks, all of the training done: the run finished
+    for line in ("所有任务已完成", "모든 학습이 완료되었습니다"):
+        assert says_finished(prepare([line]).lines[0]), line
+
+
 def test_a_log_that_is_mostly_a_table_of_numeric_results_produced_them() -> None:
     matrix = (
         "scoring fold 2 of the held-out split\n"
