@@ -92,7 +92,10 @@ def _check(value: Any, default: Any) -> tuple[bool, Any, str]:
             return True, BOOL_WORDS[value.strip().lower()], "true or false"
         return False, value, "true or false"
     if isinstance(default, int):  # 1e9 or 3.0 given for a whole number is that whole number (`number_reading`)
-        return (n := whole(value)) is not None, value if n is None else n, "a whole number"
+        n = whole(value)
+        if n is not None and not -(2**63) <= n < 2**63:  # a session keeps its values in 64 bits (was: a crash)
+            return False, value, f"a whole number within 64 bits (at most {2**63 - 1:,})"
+        return n is not None, value if n is None else n, "a whole number"
     if isinstance(default, float):
         ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
         return ok, value, "a number" if ok or _finite_text(value) else "a finite number"
