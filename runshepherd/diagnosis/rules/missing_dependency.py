@@ -348,11 +348,12 @@ FAMILY = family(
         # a program whose file is not there, named as one: Go's os/exec and the container runtimes built on it stat the
         # program before they start it ('exec: "/usr/bin/nvidia-container-cli": stat /usr/bin/nvidia-container-cli: no
         # such file or directory'), and a shell ran a path into a folder of programs (…/bin/, …/sbin/: "bash:
-        # /usr/bin/python: No such file or directory"; a name with an extension there, run.sh, is a script, a path)
+        # /usr/bin/python: No such file or directory"; a name with an extension there, run.sh, is a script, a path; so is
+        # a relative one, ./bin/train: the person's own file, not an installed program)
         pat(r'\bexec: "(?P<bin>[^"\s]+)": stat \S+: no such file or directory', 0.9),
         pat(
-            r"(?<![\w./\-])(?:/bin/)?(?:ba|da|z)?sh: (?:\d+: |line \d+: )?(?P<bin>\S*/s?bin/[\w+\-]+(?:\.\d+)*): No such file or "
-            r"directory",
+            r"(?<![\w./\-])(?:/bin/)?(?:ba|da|z)?sh: (?:\d+: |line \d+: )?"
+            r"(?P<bin>(?:~/|/)(?:\S*/)?s?bin/[\w+\-]+(?:\.\d+)*): No such file or directory",
             0.9,
         ),
         # a program a library looks for before it runs it, named by a well-known program's name ("RuntimeError: Could

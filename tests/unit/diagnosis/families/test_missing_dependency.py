@@ -590,6 +590,7 @@ def test_a_program_whose_file_is_not_there_is_a_missing_program(log: str) -> Non
     [
         # a script (an extension) in a bin folder, a data folder, a repository a tool looks for: paths, not programs
         "bash: ./bin/launch.sh: No such file or directory\n",
+        "bash: ./bin/train: No such file or directory\n",  # the person's own program, by a relative path
         "bash: /data/corpus/bin/shard-0003.tar: No such file or directory\n",
         "fatal: Could not find git repository at /srv/ckpt\n",
     ],
