@@ -545,6 +545,8 @@ def reattached(session: str, values: dict[str, Any]) -> str:
     if wf := attempt.get("workflow_id"):
         seen = (values.get("last_status") or {}).get("status") or "SUBMITTED"
         return f"session {session}: re-attached to {wf} (attempt {attempt.get('n', 1)}, last seen {seen})"
+    if ids := values.get("workflow_ids"):  # a retry or fix approved, its attempt not submitted yet
+        return f"session {session}: resumed — attempt {attempt.get('n')} is not submitted yet (the last was {ids[-1]})"
     planned = f"{values['spec_name']} is planned, " if values.get("spec_name") else ""
     return f"session {session}: resumed — {planned}nothing submitted yet"
 

@@ -36,3 +36,14 @@ def test_resume_of_a_killed_run_names_the_workflow_first(here: Path, capsys: pyt
     assert main(["resume", "killed", "--no-input"]) == 3  # the run ends, then its follow-up question waits
     first = capsys.readouterr().out.splitlines()[0]
     assert re.fullmatch(r"session killed: re-attached to train-classifier-1 \(attempt 1, last seen \w+\)", first), first
+
+
+def test_a_resume_between_a_retry_and_its_submission_names_the_last_workflow() -> None:
+    """Killed after a fix or retry was approved, before its attempt was submitted: an earlier attempt was (was:
+    "nothing submitted yet", as if the session had never run)."""
+    from runshepherd.cli.session import reattached
+
+    values = {"spec_name": "train-classifier", "attempt": {"n": 2, "workflow_id": None}, "workflow_ids": ["wf-1"]}
+    assert reattached("s", values) == "session s: resumed — attempt 2 is not submitted yet (the last was wf-1)"
+    first = {"spec_name": "train-classifier", "attempt": {"n": 1, "workflow_id": None}}
+    assert reattached("s", first) == "session s: resumed — train-classifier is planned, nothing submitted yet"
