@@ -66,7 +66,8 @@ def unended_escape(text: str) -> str | None:
 
 def unended_note(words: str) -> str:
     return (
-        f"not used: `{words}` — it follows a terminal escape that is never ended (ESC ] with no BEL or ESC \\), "
+        f"not used: `{words}` — it follows a terminal escape that is never ended (a string such as ESC ] or ESC P, "
+        "with no BEL or ESC \\ after it), "
         "so a terminal swallows it as a title or a command instead of showing it; if it is part of the job, say it "
         "again without the escape"
     )

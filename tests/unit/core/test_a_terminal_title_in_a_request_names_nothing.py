@@ -73,3 +73,16 @@ def test_an_8_bit_escape_is_stripped_whole() -> None:
 
     said = enter("train a small classifier \x9b31mfor 3 epochs \x9d0;title\x07now", left_out_of="the session")
     assert said.text == "train a small classifier for 3 epochs now" and said.not_used == []
+
+
+def test_an_unended_device_string_is_said_as_what_it_is() -> None:
+    """Before: the note for an unended DCS (ESC P, or its 8-bit U+0090) said "ESC ] with no BEL", an escape the
+    request does not hold."""
+    from runshepherd.request_text import enter
+
+    for request in (
+        "train a small classifier \x1bPdata for 5 epochs",
+        "train a small classifier \x90data for 5 epochs",
+    ):
+        [note] = enter(request, left_out_of="the session").not_used
+        assert "`data for 5 epochs`" in note and "ESC ] or ESC P" in note, note
