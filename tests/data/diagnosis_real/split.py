@@ -41,8 +41,12 @@ Two generations:
   the stop's starting code and once after the stop's work (81.5% -> 81.5% labels), then retired into `dev` in the
   same stop so its misses could be studied.
 - blind v12 (stop 29): every case of parts zx, zy, zz, zza and zzb, from threads and committed job logs not in
-  parts a-zw (committed files only from repositories no earlier part used). Its parts are named here before any
-  of them is collected, so no dev run can read one; frozen when its collectors land.
+  parts a-zw (committed files only from repositories no earlier part used). Its parts were named here before any
+  of them was collected, so no dev run ever read one; frozen when its collectors landed (`README-v12.md`); scored
+  once with the stop's starting code and once after the stop's work (79.7% -> 79.7% labels), then retired into
+  `dev` in the same stop so its misses can be studied.
+- No blind split is frozen now: the next one is collected from sources not in parts a-zzb and frozen before it is
+  scored (`BLIND_PARTS` names its parts, before any of them is collected).
 """
 
 from __future__ import annotations
@@ -56,7 +60,8 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ("zx-", "zy-", "zz-", "zza-", "zzb-")  # blind v12, named before collection
+BLIND_PARTS: tuple[str, ...] = ()  # none frozen now: see the docstring
+BLIND_V12_PARTS = ("zx-", "zy-", "zz-", "zza-", "zzb-")
 BLIND_V11_PARTS = ("zs-", "zt-", "zu-", "zv-", "zw-")
 BLIND_V10_PARTS = ("zn-", "zo-", "zp-", "zq-", "zr-")
 BLIND_V9_PARTS = ("zi-", "zj-", "zk-", "zl-", "zm-")
@@ -124,8 +129,13 @@ def split_v11_of(case_id: str) -> Split:
     return "blind" if case_id.startswith(BLIND_V11_PARTS) else "dev"
 
 
+def split_v12_of(case_id: str) -> Split:
+    """The stop-29 rule: parts zx, zy, zz, zza and zzb were the blind split (v12), every other part `dev`."""
+    return "blind" if case_id.startswith(BLIND_V12_PARTS) else "dev"
+
+
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (v12); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` are the blind split (none now); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 

@@ -64,10 +64,11 @@ def test_every_scored_blind_split_is_retired_into_dev_and_keeps_its_rule():
     assert {_split_module().split_v11_of(f"{p}-0001") for p in ("zs", "zt", "zu", "zv", "zw")} == {"blind"}
 
 
-def test_blind_v12_is_named_before_it_is_collected():
+def test_blind_v12_is_retired_into_dev_and_keeps_its_rule():
     split_of = _split_module().split_of
-    assert {split_of(f"{p}-0001") for p in ("zx", "zy", "zz", "zza", "zzb")} == {"blind"}
-    assert {split_of(f"{p}-0001") for p in ("zs", "zw", "a", "zr")} == {"dev"}
+    assert {split_of(f"{p}-0001") for p in ("zx", "zy", "zz", "zza", "zzb")} == {"dev"}
+    assert {_split_module().split_v12_of(f"{p}-0001") for p in ("zx", "zy", "zz", "zza", "zzb")} == {"blind"}
+    assert {_split_module().split_v12_of(f"{p}-0001") for p in ("zs", "zw", "a", "zr")} == {"dev"}
     assert {_split_module().split_v5_of(f"{p}-0001") for p in "opqrs"} == {"blind"}
     assert {_split_module().split_v4_of(f"{p}-0001") for p in "lmn"} == {"blind"}
     assert {_split_module().split_v3_of(f"{p}-0001") for p in "ijk"} == {"blind"}
