@@ -114,6 +114,25 @@ def shown_target(target: str) -> str:
 _TOKEN_SEGMENT = re.compile(r"(?<=/)(?=[^/]*[A-Za-z])(?=[^/]*\d)[A-Za-z0-9_@.=+-]{16,}(?=/|$)")
 
 
+def _not_a_notes_file(path: Path) -> str | None:
+    """Why an existing file must not take notifications, or None: a file:PATH target appends to what is there, so a
+    typo'd or pasted path (``/etc/passwd``, a device, someone's YAML) would be damaged silently. A new file, an empty
+    one, or one whose first line is a JSON object (a notification written before) is fine."""
+    if not path.exists():
+        return None
+    if not path.is_file():
+        return "is not a regular file"
+    with path.open("rb") as fh:
+        head = fh.readline(65536)
+    if not head.strip():
+        return None
+    try:
+        first = json.loads(head)
+    except ValueError:
+        first = None
+    return None if isinstance(first, dict) else "already holds something other than notifications (JSON lines)"
+
+
 def channel_for(target: str, smtp: SmtpConfig | None = None) -> Channel:
     """A channel for one target string; a clear error (what is accepted) otherwise."""
     t = target.strip()
@@ -136,6 +155,12 @@ def channel_for(target: str, smtp: SmtpConfig | None = None) -> Channel:
             raise ConfigError(
                 f"notify target {t!r} is a folder — give a file in it (file:{path.rstrip('/')}/notes.jsonl): "
                 "each notification is appended to it as one JSON line"
+            )
+        not_ours = _not_a_notes_file(Path(path).expanduser())
+        if not_ours:
+            raise ConfigError(
+                f"notify target {t!r} {not_ours}, so notifications would be appended to it — give a new file "
+                "(e.g. file:~/runshepherd-notes.jsonl) or one earlier notifications went to"
             )
         return JsonLines(path)
     from runshepherd.logs import redact

@@ -235,3 +235,22 @@ def test_a_target_that_cannot_work_is_refused_before_watching(tmp_path: Path, ta
         parse_targets([target.format(tmp=tmp_path)])
     assert str(err.value).startswith(said.format(tmp=tmp_path)), str(err.value)
     assert "ab12cd34ef56gh78ij90kl" not in str(err.value)
+
+
+def test_a_file_that_holds_something_else_is_never_appended_to(tmp_path: Path) -> None:
+    """`file:/etc/passwd` (or any pasted path) was appended to, silently damaging the file."""
+    other = tmp_path / "passwd"
+    other.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    with pytest.raises(ConfigError) as err:
+        parse_targets([f"file:{other}"])
+    assert "already holds something other than notifications" in str(err.value)
+    assert other.read_text() == "root:x:0:0:root:/root:/bin/bash\n"
+    with pytest.raises(ConfigError, match="is not a regular file"):
+        parse_targets(["file:/dev/null"])
+
+
+def test_a_notes_file_written_before_takes_more_notes(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.jsonl"
+    channel_for(f"file:{notes}").send(note())
+    channel_for(f"file:{notes}").send(note(status="COMPLETED", label="completed", evidence=""))
+    assert [json.loads(line)["status"] for line in notes.read_text().splitlines()] == ["FAILED", "COMPLETED"]
