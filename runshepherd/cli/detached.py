@@ -65,6 +65,13 @@ def running(state_dir: Path, session: str) -> bool:
     return rec is not None and process_alive(rec.pid, rec.create_time)
 
 
+def running_elsewhere(state_dir: Path, session: str) -> bool:
+    """True while the session's background process runs and is not this one: that process resumes its own sweep
+    (`start(command="resume")`), which must not read as someone else driving it."""
+    rec = read(state_dir, session)
+    return rec is not None and rec.pid != os.getpid() and running(state_dir, session)
+
+
 def detached_sessions(state_dir: Path) -> list[str]:
     base = _dir(state_dir)
     return sorted(p.stem for p in base.glob("*.json")) if base.is_dir() else []

@@ -277,7 +277,7 @@ def _driven_elsewhere(ctx: CliContext, sid: str, record: dict[str, Any]) -> str 
 
     url = ctx.settings.checkpointer
     busy = [p["session"] for p in record.get("points") or [] if session_driven(ctx.state_dir, p["session"], url)]
-    background = detached.running(ctx.state_dir, sid)
+    background = detached.running_elsewhere(ctx.state_dir, sid)
     if not busy and not background:
         return None
     who = driver(ctx.state_dir, busy[0], url) if busy else None
