@@ -326,7 +326,7 @@ class SlurmBackend:
         else:
             new.state, new.status = "UNKNOWN", TaskStatus.FAILED_BACKEND_ERROR
             new.failure_message = f"Slurm no longer knows job {job.job_id} and it left no exit record"
-        if done is not None and done.timed_out and new.status.terminal() and new.status is not TaskStatus.COMPLETED:
+        if done is not None and done.timed_out and new.status.terminal():  # stopped at the limit, whatever it exited
             limit = f"{rec.exec_timeout:g}s" if rec.exec_timeout else "its exec_timeout"
             new.status = TaskStatus.FAILED_EXEC_TIMEOUT
             new.failure_message = f"exec_timeout of {limit} exceeded; the runner stopped the command (job {job.job_id})"

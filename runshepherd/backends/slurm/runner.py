@@ -70,7 +70,10 @@ def main(argv: list[str]) -> int:
     outputs = _store(root, task, log)
     _finish(root, task, code, outputs, timed_out=timed_out)
     log.close()
-    return code
+    return TIMED_OUT if timed_out and code == 0 else code
+
+
+TIMED_OUT = 124  # the job's exit when a command stopped at exec_timeout exited 0 anyway (as timeout(1) says it)
 
 
 STOP_GRACE = 5.0  # seconds between SIGTERM and SIGKILL at exec_timeout (the test cluster's KillWait)
@@ -87,11 +90,13 @@ def _exec_timeout(root: Path) -> float | None:
 
 def _signal_tree(proc: subprocess.Popen[bytes], signum: int) -> None:
     """The command and every process it started (the command stays in the job's process group, which Slurm's
-    process tracking may rely on)."""
+    process tracking may rely on). The command is signalled first: a shell whose children ended before it heard
+    the signal would return from ``wait`` with 0, and the stopped task would read as finished."""
     import psutil
 
     try:
-        tree = [*psutil.Process(proc.pid).children(recursive=True), psutil.Process(proc.pid)]
+        root = psutil.Process(proc.pid)
+        tree = [root, *root.children(recursive=True)]
     except psutil.NoSuchProcess:
         return  # it ended meanwhile
     for p in tree:
