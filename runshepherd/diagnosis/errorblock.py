@@ -15,6 +15,7 @@ from functools import cached_property
 
 from runshepherd.diagnosis import formats
 from runshepherd.diagnosis.formats.compilers import ERROR_AT_SOURCE
+from runshepherd.diagnosis.formats.jobstates import JobState, states_in
 from runshepherd.diagnosis.paste import asides, superseded, unjson, unpaste, unpopup, unrecord
 from runshepherd.diagnosis.prefilter import Alternatives, AnyGate, Gated, fold, prefilter_enabled
 from runshepherd.diagnosis.severity import is_error_record, is_info_record
@@ -204,12 +205,13 @@ _FAILING = re.compile(
     r"|hang|hung|stuck|timed? ?out|denied|refused|invalid|corrupt\w*|missing)\b",
     re.IGNORECASE,
 )
+_FAILING_G, _ENDED_G = Gated.of(_FAILING), Gated.of(_ENDED)
 
 
 def error_looking(lines: list[Line]) -> Iterator[Line]:
     """Non-warning lines that look like an error (by severity, tool prefix or exception form), in order."""
     for ln in lines:
-        if not ln.code and (_ENDED.search(ln.text) or _FAILED_RECORD_G.search(ln.text, ln.folded)):
+        if not ln.code and (_ENDED_G.search(ln.text, ln.folded) or _FAILED_RECORD_G.search(ln.text, ln.folded)):
             yield ln  # the process was ended, or its scheduler recorded it failed, whatever level the line was logged at
             continue
         if not ln.usable or ln.quiet:
@@ -351,6 +353,8 @@ class Line:
     # positive.finished_after's answer for "this line or a later one says the run finished", filled for every line of
     # the log by one backward pass the first time it is asked (it was one regex pass over the tail per error line)
     finish_from: bool | None = field(default=None, repr=False, compare=False)
+    # positive.says_finished's answer, kept once asked (the recovery checks walk back over the same lines per error)
+    finished: bool | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.folded:
@@ -399,10 +403,29 @@ class ErrorBlock:
         """The error-looking lines (:func:`error_looking`), found once: the verdict asks for them more than once."""
         return list(error_looking(self.lines))
 
+    @cached_property
+    def last_frame(self) -> int | None:
+        """The index of the last traceback frame line (``File "…", line N``), found once: every family's traceback
+        rule asks when a traceback was cut off before its exception line."""
+        return next((ln.index for ln in reversed(self.lines) if _FRAME.match(ln.text)), None)
+
+    @cached_property
+    def job_states(self) -> list[tuple[int, JobState]]:
+        """Slurm's job states these lines print (:func:`~.formats.jobstates.states_in`), read once: several families
+        ask."""
+        return states_in([ln.text for ln in self.lines], [ln.folded for ln in self.lines])
+
     def window(self, before: int = 20, after: int = 10) -> list[Line]:
         if self.root is None:
             return self.lines[-(before + after) :]
         return self.lines[max(0, self.root - before) : self.root + after + 1]
+
+
+# A line is read up to this many characters (its layout undone); evidence still quotes it whole. Lines longer than this
+# are payloads, not messages (a request object with its token ids, a tensor or a JSON document printed on one line),
+# and every regex pass over a line is linear in its length at best: a log with four 230,000-character request dumps
+# took 2.5 s, while the error sentences the rules read are at most a few hundred characters.
+MAX_LINE = 10_000
 
 
 def prepare(raw_lines: list[str]) -> ErrorBlock:
@@ -415,6 +438,7 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
     raw_lines, decoded = unjson(raw_lines)  # a log pasted as one JSON string: its own lines
     raw_lines, cleaned = unpopup(raw_lines, unpaste(decoded))  # a debugger's popup in Python's traceback order
     raw_lines, cleaned = unrecord(raw_lines, cleaned)  # PowerShell's error record around a program's stderr
+    cleaned = [c if len(c) <= MAX_LINE else c[:MAX_LINE] for c in cleaned]  # (after unpaste: it reads line lengths)
     aside = asides(cleaned)  # the person's lines in a paste: a typed command, an elision, their own sentence
     past = superseded(cleaned, aside)  # a first attempt the person ran again: not the log they ask about
     if past:

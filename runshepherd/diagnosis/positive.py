@@ -11,7 +11,15 @@ from __future__ import annotations
 import re
 
 from runshepherd.diagnosis import formats
-from runshepherd.diagnosis.errorblock import _ERRORISH_G, _FAILING, _INFO_LEVEL, _NOT_ERROR_G, Line, is_benign
+from runshepherd.diagnosis.errorblock import (
+    _ERRORISH_G,
+    _FAILING,
+    _FAILING_G,
+    _INFO_LEVEL,
+    _NOT_ERROR_G,
+    Line,
+    is_benign,
+)
 from runshepherd.diagnosis.prefilter import Alternatives, Gated
 from runshepherd.diagnosis.severity import error_channel, severity
 
@@ -94,7 +102,10 @@ _FINISHED_ABROAD = re.compile(
     r"заверш(?:ено|ена|ены|илось|илась|ились)\b",
     re.IGNORECASE,
 )
-_RETRY_G, _RECOVERED_G, _FINISHED_G = Gated.of(_RETRY), Gated.of(_RECOVERED), Gated.of(_FINISHED)
+_RETRY_G, _RECOVERED_G = Gated.of(_RETRY), Gated.of(_RECOVERED)
+# yes/no tests on every line: each of their dozens of alternatives behind its own literal gate (Alternatives), so a line
+# holding one literal runs one alternative, not the whole alternation (170 us a line on average for _FINISHED)
+_FINISHED_ALT = Alternatives.of(_FINISHED)
 # A notice that the job is not running: still queued, not placeable, or taken off its machine ("Job 3 is PENDING",
 # "status: Pending (Unschedulable)", "waiting for resources"). Said at INFO it is still no sign of health: a log of
 # such notices is a job that has not started. A server's "Pending: 0 reqs" counter is not a job state.
@@ -108,9 +119,11 @@ _NOT_RUNNING = re.compile(
 def says_finished(ln: Line) -> bool:
     """The line says the run finished normally: a completion marker (:data:`_FINISHED`, the documented formats'
     ``finished`` rows) or its wording in another language (:data:`_FINISHED_ABROAD`)."""
-    if _FINISHED_G.search(ln.text, ln.folded):
-        return True
-    return not ln.text.isascii() and bool(_FINISHED_ABROAD.search(ln.text))
+    if ln.finished is None:  # kept once asked: the recovery checks walk back over the same lines for each error
+        ln.finished = _FINISHED_ALT.found(ln.text, ln.folded) or (
+            not ln.text.isascii() and bool(_FINISHED_ABROAD.search(ln.text))
+        )
+    return ln.finished
 
 
 RETRY_WINDOW = 6
@@ -210,7 +223,7 @@ def started_past(lines: list[Line], idx: int, errors: list[Line]) -> bool:
     read so (a start-up line can follow the warning that names what later kills the run)."""
     if not 0 <= idx < len(lines) or any(e.index > idx for e in errors) or severity(lines[idx].clean) != "debug":
         return False
-    return any(_STARTED_G.search(ln.text, ln.folded) for ln in lines[idx + 1 :])
+    return any(_STARTED_ALT.found(ln.text, ln.folded) for ln in lines[idx + 1 :])
 
 
 SURVIVED_STEPS = 3
@@ -278,7 +291,8 @@ _PROGRESS = re.compile(
     r"|^\s*\d+/\d+(?:\s+-?\d+(?:\.\d+)?(?:e[-+]?\d+)?[KMG]?){4,}\s*$",
     re.IGNORECASE,
 )
-_PROGRESS_G, _STARTED_G = Gated.of(_PROGRESS), Gated.of(_STARTED)
+# (one alternative of _PROGRESS has no literal, so the whole regex has no gate: each alternative is gated alone)
+_PROGRESS_ALT, _STARTED_ALT = Alternatives.of(_PROGRESS), Alternatives.of(_STARTED)
 # the documented progress lines, each alternative behind its own literal gate (_PROGRESS runs ungated on every line)
 _DOC_PROGRESS = Alternatives.of(formats.compiled("progress"))
 
@@ -292,7 +306,7 @@ def is_progress(ln: Line) -> bool:
     again, which made a long log's tail cost one full regex pass per candidate."""
     if ln.progress is None:
         ln.progress = not ln.code and (
-            bool(_PROGRESS_G.search(ln.text, ln.folded)) or _DOC_PROGRESS.found(ln.text, ln.folded)
+            _PROGRESS_ALT.found(ln.text, ln.folded) or _DOC_PROGRESS.found(ln.text, ln.folded)
         )
     return ln.progress
 
@@ -349,9 +363,9 @@ def mark_counters(lines: list[Line]) -> list[Line]:
     counted ("Attempt 2 failed") are not that. Returns ``lines``."""
     runs: dict[str, _CounterRun] = {}
     for ln in lines:
-        if not ln.usable or _FAILING.search(ln.text) or _COUNTING_TRIES.search(ln.text) or _LOADING_BAR.search(ln.text):
+        if not ln.usable or _FAILING_G.search(ln.text, ln.folded) or _COUNTING_TRIES_G.search(ln.text, ln.folded):
             continue
-        if _ERRORISH_G.search(ln.text, ln.folded):
+        if _LOADING_BAR_G.search(ln.text, ln.folded) or _ERRORISH_G.search(ln.text, ln.folded):
             continue
         body = _STAMP.sub(" ", ln.text)
         values = _VALUE.findall(body)
@@ -376,10 +390,12 @@ def mark_counters(lines: list[Line]) -> list[Line]:
 # after_train runs in a ``finally``): progress in a log with no error, never a sign the run went on past one
 _SUMMARY_G = Gated.of(formats.compiled("summary"))
 _LOADING_BAR = re.compile(r"^\s*(?:Loading|Downloading|Fetching)\b[^|\n]{0,60}(?:\d+%|\d+/\d+)", re.IGNORECASE)
+_LOADING_BAR_G = Gated.of(_LOADING_BAR)
 # a loss named with a prefix or suffix, as a key with a value ("'training_loss': 0.44", "loss_mask: 0.12", GANs'
 # "D_loss: 0.31"): progress for a log with no error, too loose (a test net's outputs) to show a run went on past one;
 # a value blown up to an exponent of 10 or more ("main/loss_ctc": -5.67e+35) is a diverging run, not progress
 _LOSS_KEY = re.compile(r"\b(?:\w+_loss|loss_\w+)\b['\"]?\s*[:=]\s*-?\d+\.\d+(?!\d|e\+?\d\d)", re.IGNORECASE)
+_LOSS_KEY_G = Gated.of(_LOSS_KEY)
 # A row of a directory listing naming a non-empty weights or results file: coreutils ``ls -l`` ("-rw-r--r-- 1 root root
 # 104868128 Jan  9 18:16 adapter_model.safetensors", sizes also as -h's "4.6G") and cmd.exe's ``dir`` ("01/09/2024
 # 06:16 PM       104,868,128 adapter_model.safetensors")
@@ -406,8 +422,11 @@ _ADVISORY = re.compile(
 )
 
 
+_ADVISORY_ALT = Alternatives.of(_ADVISORY)
+
+
 def _advisory(ln: Line) -> bool:
-    return ln.usable and bool(_ADVISORY.search(ln.text)) and not _FAILING.search(ln.text)
+    return ln.usable and _ADVISORY_ALT.found(ln.text, ln.folded) and not _FAILING_G.search(ln.text, ln.folded)
 
 
 # A bare row of numbers a training script prints each step or epoch (``7, 0.044, 17.460, 2.587``, ``76970 2.6265``),
@@ -499,6 +518,7 @@ def _repeated_loss_rows(lines: list[Line]) -> Line | None:
 # (``2024/01/01``, ``01/02/2024``) and not a retry or a failure being counted ("Attempt 2/5 failed")
 _FRACTION = re.compile(r"(?<![\d/.])(?P<n>\d{1,9})\s?/\s?(?P<of>\d{1,9})(?![\d/.])")
 _COUNTING_TRIES = re.compile(r"\b(?:retr\w*|attempt\w*|tr(?:y|ies|ying)|restart\w*)\b", re.IGNORECASE)
+_COUNTING_TRIES_G = Gated.of(_COUNTING_TRIES)
 
 
 def _counter_fractions(lines: list[Line]) -> Line | None:
@@ -508,9 +528,9 @@ def _counter_fractions(lines: list[Line]) -> Line | None:
     last: dict[int, int] = {}
     seen: dict[int, int] = {}
     for ln in lines:
-        if not ln.usable or "/" not in ln.text or _FAILING.search(ln.text) or _COUNTING_TRIES.search(ln.text):
+        if not ln.usable or "/" not in ln.text or _FAILING_G.search(ln.text, ln.folded):
             continue
-        if _LOADING_BAR.search(ln.text):
+        if _COUNTING_TRIES_G.search(ln.text, ln.folded) or _LOADING_BAR_G.search(ln.text, ln.folded):
             continue
         m = _FRACTION.search(ln.text)
         if m is None:
@@ -586,9 +606,13 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
         if says_finished(ln):
             return "finished", ln
     # a bar loading the model's weights or fetching files is the run's start-up, not its work going on
-    progress = next((ln for ln in lines if is_progress(ln) and not _LOADING_BAR.search(ln.text)), None)
+    progress = next((ln for ln in lines if is_progress(ln) and not _LOADING_BAR_G.search(ln.text, ln.folded)), None)
     progress = progress or next(
-        (ln for ln in lines if (ln.usable and _LOSS_KEY.search(ln.text)) or _SUMMARY_G.search(ln.text, ln.folded)),
+        (
+            ln
+            for ln in lines
+            if (ln.usable and _LOSS_KEY_G.search(ln.text, ln.folded)) or _SUMMARY_G.search(ln.text, ln.folded)
+        ),
         None,
     )
     if progress is not None:
@@ -599,7 +623,7 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     results = _results(lines)
     if results is not None:
         return "results", results
-    started = next((ln for ln in lines if _STARTED_G.search(ln.text, ln.folded)), None)
+    started = next((ln for ln in lines if _STARTED_ALT.found(ln.text, ln.folded)), None)
     if started is not None:
         return "started", started
     # a directory listing of the weights or results the run wrote (the user showing what it left behind)

@@ -206,9 +206,11 @@ class Alternatives:
 
 def _split_alternatives(regex: re.Pattern[str]) -> tuple[Gated, ...] | None:
     """The top-level alternatives of ``regex`` compiled alone (same flags), or None when that is not certain to mean
-    the same: verbose patterns, group references, or a parse that is not one top-level branch of as many parts."""
+    the same: verbose patterns, numbered group references (a part numbers its groups afresh), conditionals, or a parse
+    that is not one top-level branch of as many parts. A named reference stays: a part compiles only when it defines
+    the group it names, and then it is the same group (``(?P<n>\\d+) of (?P=n) steps``)."""
     pattern = regex.pattern
-    if not isinstance(pattern, str) or regex.flags & re.VERBOSE or re.search(r"\\[1-9]|\(\?P=|\(\?\(", pattern):
+    if not isinstance(pattern, str) or regex.flags & re.VERBOSE or re.search(r"\\[1-9]|\(\?\(", pattern):
         return None
     parts: list[str] = []
     depth, in_class, start, i = 0, False, 0, 0

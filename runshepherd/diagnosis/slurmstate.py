@@ -3,7 +3,6 @@ with its own words, so the state table stays one place and the family stays one 
 
 from __future__ import annotations
 
-from runshepherd.diagnosis.formats.jobstates import states_in
 from runshepherd.diagnosis.models import FixKind, Origin
 from runshepherd.diagnosis.rules.base import Context, FunctionRule, Signal
 
@@ -14,7 +13,7 @@ def job_state_rule(label: str, origin: Origin, fix_kind: FixKind, explanation: s
     def slurm_job_state(ctx: Context) -> list[Signal]:
         lines = ctx.log.lines
         out: list[Signal] = []
-        for i, st in states_in([ln.text for ln in lines]):
+        for i, st in ctx.log.job_states:
             if st.label != label or lines[i].code:
                 continue
             out.append(

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from runshepherd.diagnosis.prefilter import Gate, Gated
+
 _SQUEUE = "https://slurm.schedmd.com/squeue.html#SECTION_JOB-STATE-CODES"
 _SACCT = "https://slurm.schedmd.com/sacct.html#SECTION_JOB-STATE-CODES"
 
@@ -53,9 +55,13 @@ JOB_STATES: tuple[JobState, ...] = (
 
 _BY_CODE = {s.code: s for s in JOB_STATES}
 _BY_NAME = {s.name: s for s in JOB_STATES}
-_SCONTROL = re.compile(r"\bJobState=([A-Z_]+)\b")
-# a table header naming the job and its state column (squeue: JOBID … ST/STATE; sacct: JobID … State)
-_HEADER = re.compile(r"^\s*(?=.*\bJOBID\b)(?=.*(?:^|\s|\|)(?:ST|STATE)(?:\s|\||$))", re.IGNORECASE)
+_SCONTROL = Gated.of(re.compile(r"\bJobState=([A-Z_]+)\b"))
+# a table header naming the job and its state column (squeue: JOBID … ST/STATE; sacct: JobID … State); its gate is
+# written out (the literal is inside a lookahead, where gate_for does not look): no line without "jobid" is a header
+_HEADER = Gated(
+    re.compile(r"^\s*(?=.*\bJOBID\b)(?=.*(?:^|\s|\|)(?:ST|STATE)(?:\s|\||$))", re.IGNORECASE),
+    Gate((("jobid",),), icase=True),
+)
 _RULE = re.compile(r"^[\s-]*-{3,}[\s-]*$")
 MAX_ROWS = 200
 
@@ -73,16 +79,17 @@ def state_named(value: str, *, compact: bool) -> JobState | None:
     return _BY_NAME.get(v)
 
 
-def states_in(texts: list[str]) -> list[tuple[int, JobState]]:
+def states_in(texts: list[str], folded: list[str] | None = None) -> list[tuple[int, JobState]]:
     """(line index, state) for every state Slurm prints in ``texts``: scontrol's ``JobState=`` and the state column
-    of squeue and sacct tables (plain or ``|``-separated), read under their header."""
+    of squeue and sacct tables (plain or ``|``-separated), read under their header. ``folded`` is
+    :func:`~runshepherd.diagnosis.prefilter.fold` of each text when known."""
     found: list[tuple[int, JobState]] = []
     header: tuple[int, str] | None = None
     for i, text in enumerate(texts):
         m = _SCONTROL.search(text)
         if m and m.group(1) in _BY_NAME:
             found.append((i, _BY_NAME[m.group(1)]))
-        if _HEADER.match(text):
+        if _HEADER.admits(text, folded[i] if folded is not None else None) and _HEADER.regex.match(text):
             header = (i, text)
             continue
         if header is None:

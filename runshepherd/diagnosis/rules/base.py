@@ -210,9 +210,11 @@ class PatternRule:
     exclude: re.Pattern[str] | None = None  # lines that match it are another family's, whatever else they say
     skip_benign: bool = False  # with in_warnings: a line on the benign list is not read
     any_gate: AnyGate | None = field(init=False, compare=False, repr=False)
+    excluded: Gated | None = field(init=False, compare=False, repr=False)  # ``exclude`` behind its literal gate
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "any_gate", AnyGate.of([p.gate for p in self.patterns]))
+        object.__setattr__(self, "excluded", Gated.of(self.exclude) if self.exclude is not None else None)
 
     def __call__(self, ctx: Context) -> list[Signal]:
         out: list[Signal] = []
@@ -230,7 +232,7 @@ class PatternRule:
             order, ln = items[i]
             text = ln.text
             folded = ln.folded
-            if self.exclude is not None and self.exclude.search(text):
+            if self.excluded is not None and self.excluded.search(text, folded):
                 continue
             if self.skip_benign and ln.warning and is_benign(text, folded):
                 continue

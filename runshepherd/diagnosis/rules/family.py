@@ -352,7 +352,7 @@ class TracebackRule:
         lines = ctx.log.lines
         ends = list(ctx.log.exceptions[:6])
         if lines and not ends or (ends and _open_traceback_after(lines, ends[-1])):
-            last_frame = next((ln.index for ln in reversed(lines) if _FRAME_PATH.match(ln.text)), None)
+            last_frame = ctx.log.last_frame
             if last_frame is not None:
                 ends.append(last_frame)
         for idx in ends:

@@ -6,6 +6,7 @@ import re
 
 from runshepherd.diagnosis.errorblock import error_looking
 from runshepherd.diagnosis.positive import progressed_after
+from runshepherd.diagnosis.prefilter import Gated
 from runshepherd.diagnosis.rules.base import Context, FunctionRule, Signal, pat
 from runshepherd.diagnosis.rules.family import exits, family, words
 
@@ -33,7 +34,7 @@ def _pip_index_unreachable(ctx: Context) -> list[Signal]:
     """pip says "no matching distribution" when it never reached the index: its connection retries (printed as
     warnings) come first, so that is a network failure, not a missing package."""
     lines = ctx.log.lines
-    missing = next((ln for ln in lines if ln.usable and _PIP_NOT_FOUND.search(ln.text)), None)
+    missing = next((ln for ln in lines if ln.usable and _PIP_NOT_FOUND_G.search(ln.text, ln.folded)), None)
     if missing is None:
         return []
     retries = [ln for ln in lines[max(0, missing.index - 60) : missing.index] if _PIP_UNREACHABLE.search(ln.text)]
@@ -70,12 +71,14 @@ _DOWNLOADING = re.compile(
     r"|\bin (?:\w*download\w*|get_file|load_data|urlretrieve)\b",
     re.IGNORECASE,
 )
+# (each run on every line of a log by its literal gate: most logs hold none of these words)
+_PIP_NOT_FOUND_G, _CORRUPT_G, _DOWNLOADING_G = Gated.of(_PIP_NOT_FOUND), Gated.of(_CORRUPT), Gated.of(_DOWNLOADING)
 
 
 def _corrupt_download(ctx: Context) -> list[Signal]:
     lines = ctx.log.lines
-    bad = next((ln for ln in reversed(lines) if not ln.code and _CORRUPT.search(ln.text)), None)
-    if bad is None or not any(_DOWNLOADING.search(ln.text) for ln in lines):
+    bad = next((ln for ln in reversed(lines) if not ln.code and _CORRUPT_G.search(ln.text, ln.folded)), None)
+    if bad is None or not any(_DOWNLOADING_G.search(ln.text, ln.folded) for ln in lines):
         return []
     return [
         Signal(
@@ -96,6 +99,7 @@ def _corrupt_download(ctx: Context) -> list[Signal]:
 # pip's own retry notice (pip/_vendor/urllib3/connectionpool.py logs it as a warning): ``Retrying (Retry(total=3,
 # …)) after connection broken by 'NewConnectionError(…)': /simple/numpy/``
 _PIP_RETRY = re.compile(r"Retrying \(Retry\(total=\d+.*\) after connection broken by")
+_PIP_RETRY_G = Gated.of(_PIP_RETRY)
 # pip got through after all: it collected, downloaded or installed something after its last retry
 _PIP_GOT_THROUGH = re.compile(
     r"Successfully (?:installed|downloaded|built)|^\s*(?:Collecting|Downloading|Using cached|Requirement already satisfied"
@@ -108,7 +112,7 @@ def _pip_retries_unanswered(ctx: Context) -> list[Signal]:
     off while pip was still retrying, or killed for it), with no other error in it: the network, weaker than pip's
     own verdict. Where the log shows an error, that error is the verdict (retries are pip's routine noise)."""
     lines = ctx.log.lines
-    retries = [ln for ln in lines if _PIP_RETRY.search(ln.text)]
+    retries = [ln for ln in lines if _PIP_RETRY_G.search(ln.text, ln.folded)]
     if not retries:
         return []
     after = lines[retries[-1].index + 1 :]

@@ -195,15 +195,16 @@ _ALLOCATED = re.compile(
     r"has been allocated resources|Granted job allocation|are ready for job|Nodes are ready for job|Step created for",
     re.IGNORECASE,
 )
+_QUEUED_G, _ALLOCATED_G = Gated.of(_QUEUED), Gated.of(_ALLOCATED)
 
 
 def _still_queued(ctx: Context) -> list[Signal]:
     lines = ctx.log.lines
-    queued = next((ln for ln in lines if _QUEUED.search(ln.text)), None)
+    queued = next((ln for ln in lines if _QUEUED_G.search(ln.text, ln.folded)), None)
     if queued is None:
         return []
     rest = lines[queued.index + 1 :]
-    if any(_ALLOCATED.search(ln.text) for ln in rest) or positive_evidence(rest) is not None:
+    if any(_ALLOCATED_G.search(ln.text, ln.folded) for ln in rest) or positive_evidence(rest) is not None:
         return []
     return [
         Signal(

@@ -132,3 +132,18 @@ def test_a_non_fatal_line_before_a_programs_own_exception_is_history(case_id: st
 def test_a_command_not_found_with_no_program_after_it_is_still_the_failure() -> None:
     d = diagnose_log_text("/var/spool/slurmd/job1/slurm_script: line 12: torchrun: command not found\n")
     assert d.label == "missing_dependency"
+
+
+def test_a_line_is_read_up_to_max_line_characters_and_quoted_whole() -> None:
+    from runshepherd.diagnosis.errorblock import MAX_LINE, prepare
+
+    payload = ", ".join(str(128000 + i) for i in range(MAX_LINE))  # a request dump: several times MAX_LINE
+    oom = "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB"
+    head = prepare([f"{oom} while serving input_ids=[{payload}]"]).lines[0]
+    assert len(head.text) == MAX_LINE and head.text.startswith(oom) and len(head.raw) > 5 * MAX_LINE
+    d = diagnose_log_text(f"{oom} while serving input_ids=[{payload}]\n")
+    assert d.label == "gpu_oom" and d.evidence[0].endswith(
+        f"{128000 + MAX_LINE - 1}]"
+    )  # the evidence is the whole line
+    # what only lies past the first MAX_LINE characters of a line is not read
+    assert diagnose_log_text(f"input_ids=[{payload}] {oom}\n").label != "gpu_oom"

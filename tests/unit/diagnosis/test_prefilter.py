@@ -137,6 +137,7 @@ def test_lines_in_finds_exactly_the_lines_a_gate_admits() -> None:
         (r"loss scale\b.*(?:to|->)\s*\d|You should probably TRAIN|^\s*\[W[^\]]*\]", 3),
         (r"x(a|b)|[|(]y|\|z|(?i:Warn)ing", 4),  # a nested '|', one in a class, an escaped one
         (r"[]|]q|r$", 2),  # a ']' first in a class is a literal
+        (r"(?P<n>\d+) of (?P=n) steps|all done", 2),  # a named reference inside its own part
     ],
 )
 def test_alternatives_find_exactly_what_the_whole_regex_finds(expr: str, n_parts: int) -> None:
@@ -155,6 +156,9 @@ def test_alternatives_find_exactly_what_the_whole_regex_finds(expr: str, n_parts
         "]q",
         "|q",
         "r",
+        "12 of 12 steps (100%) done",
+        "11 of 12 steps (92%) done",
+        "ALL DONE",
         "nothing here",
     ]
     for line in lines:
@@ -163,7 +167,7 @@ def test_alternatives_find_exactly_what_the_whole_regex_finds(expr: str, n_parts
             assert alt.found(line) == (regex.search(line) is not None), line
 
 
-@pytest.mark.parametrize("expr", [r"ab|ac", r"(a)x|\1y", r"single", r"a|b"])
+@pytest.mark.parametrize("expr", [r"ab|ac", r"(a)x|\1y", r"(?P<g>a)x|(?P=g)y", r"(a)?(?(1)b|c)|d", r"single", r"a|b"])
 def test_alternatives_not_split_when_the_parts_would_not_mean_the_same(expr: str) -> None:
     alt = Alternatives.of(re.compile(expr))
     assert alt.parts is None  # the whole regex runs
