@@ -676,15 +676,16 @@ def sessions(ctx: CliContext, as_json: bool) -> None:
 
     # One line per session at any width (80 columns included), like `list` and `pools`: the id and the state always
     # show; narrow terminals shorten the time and "stopped by you" (was: the workflow dropped at 80 columns beside
-    # it), then drop the workflow; the request (or the question it waits on) takes the room left, cut with "…".
+    # it), then drop the updated time (the workflow is what `status`, `logs` and `watch` take), then the workflow
+    # (the time comes back when it fits); the request (or the question it waits on) takes the room left, cut with "…".
     times = [(r["last_update"] or "-")[:16].replace("T", " ") if r["last_update"] else "-" for r in rows]
     states = [("stopped by you", "you said no") if r["declined"] else (r["state"], r["state"]) for r in rows]
     table, _ = fitted_table(
         [
             Col("Session", [r["session"] for r in rows]),
             Col("State", [long for long, _ in states], short=("State", [short for _, short in states]), shorten=1),
-            Col("Workflow", [r["workflow"] or "-" for r in rows], drop=2),
-            Col("Updated", times, short=("Updated", [t[5:] if t != "-" else t for t in times]), shorten=1),
+            Col("Workflow", [r["workflow"] or "-" for r in rows], drop=3),
+            Col("Updated", times, short=("Updated", [t[5:] if t != "-" else t for t in times]), shorten=1, drop=2),
             Col(
                 "Request · waiting for",
                 [" ".join((f"? {r['question']}" if r["question"] else (r["request"] or "-")).split()) for r in rows],

@@ -57,6 +57,12 @@ def fitted_table(cols: list[Col], width: int) -> tuple[Table, list[Col]]:
         shown = [c for c in cols if not c.drop or step < c.drop]
         if sum(c.fitting_width(step) for c in shown) + 2 * (len(shown) - 1) <= width:
             break
+    # a column dropped at an earlier step than the one that made the rest fit comes back when there is room for it
+    # (the last dropped is the most wanted: it is tried first): a workflow id too long to keep drops alone, never
+    # taking the updated time with it
+    for c in sorted((c for c in cols if all(c is not s for s in shown)), key=lambda c: -c.drop):
+        if sum(s.fitting_width(step) for s in shown) + c.fitting_width(step) + 2 * len(shown) <= width:
+            shown = [s for s in cols if s is c or any(s is t for t in shown)]
     fills = [c for c in shown if c.fill]
     if not fills and sum(c.width(step) for c in shown) + 2 * (len(shown) - 1) > width:
         # nothing left to shorten or drop and still too wide: the widest column is cut with "…" rather than
