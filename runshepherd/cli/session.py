@@ -520,8 +520,7 @@ def resume(
     if (busy := driven_elsewhere(ctx, session, snap.values)) is not None:  # before "not waiting": it is driven
         raise SessionBusy(busy)
     deps = make_deps(ctx, session, yes=yes, cadence=cadence, max_fixes=max_fixes)
-    if not as_json:  # like a fresh run's first line: what this resume took up, before its next event
-        ctx.out.print(reattached(session, snap.values), markup=False)
+    say_resumed(ctx, session, reattached(session, snap.values), as_json)
     if answer is not None and (why := canceled_while_paused(ctx.state_dir, session, snap.values)) is not None:
         # The cancel is final: the session is ended as it says (its question's node sees the cancel first), and the
         # answer is refused like one to an ended session (exit 2), never taken as a run that failed (was exit 1).
@@ -535,6 +534,17 @@ def resume(
         )
     except SessionBusy as exc:  # took the lock between the look above and the run
         raise SessionBusy(driven_elsewhere(ctx, session, snap.values) or str(exc)) from None
+
+
+def say_resumed(ctx: CliContext, session: str, line: str, as_json: bool) -> None:
+    """The first line of a resume, like a fresh run's first line: what it took up, before its next event. With
+    --json an info message, so a script (and a detached sweep's `attach`) sees it too (was: the terminal only)."""
+    from runshepherd.events import Message
+
+    if as_json:
+        ctx.print_json(Message(level="info", text=line, session=session).wire())
+    else:
+        ctx.out.print(line, markup=False)
 
 
 def reattached(session: str, values: dict[str, Any]) -> str:

@@ -47,3 +47,21 @@ def test_a_resume_between_a_retry_and_its_submission_names_the_last_workflow() -
     assert reattached("s", values) == "session s: resumed — attempt 2 is not submitted yet (the last was wf-1)"
     first = {"spec_name": "train-classifier", "attempt": {"n": 1, "workflow_id": None}}
     assert reattached("s", first) == "session s: resumed — train-classifier is planned, nothing submitted yet"
+
+
+def test_the_first_line_is_in_the_json_stream(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`resume --json` carries the same first line as an info message (was: printed on the terminal only)."""
+    os.environ["RUNSHEPHERD_BACKEND"] = "local"
+    try:
+        assert main(["run", "train a small classifier for 1 epoch", "--no-input", "--session", "paused"]) == 3
+        capsys.readouterr()
+        main(["resume", "paused", "--json", "--no-input", "--answer", "no"])
+    finally:
+        del os.environ["RUNSHEPHERD_BACKEND"]
+    first = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert first == {
+        "event": "message",
+        "level": "info",
+        "text": "session paused: resumed — train-classifier is planned, nothing submitted yet",
+        "session": "paused",
+    }, first
