@@ -140,7 +140,12 @@ def find_target(backend: Backend, state_dir: Path, target: str, checkpointer: st
             return CancelTarget(target, None, None, nothing=nothing)
         session: str | None = target
     else:
-        wid, session = target, submitted_by(state_dir, target)
+        from runshepherd.watch.targets import resolve
+
+        # read as `watch` reads it: a plain sbatch job's bare id (`cancel 104`) is its workflow sbatch-104 (was:
+        # refused with "use sbatch-104" while `watch 104` took the same number)
+        wid = resolve(backend, target)
+        session = submitted_by(state_dir, wid)
         alive = False
         if session is not None and has_session(state_dir, session, checkpointer):
             alive, latest = going(session)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,26 @@ def test_a_job_with_a_separate_error_file_is_diagnosed_from_it(tmp_path: Path) -
 def test_an_id_slurm_does_not_know_is_one_clear_line(tmp_path: Path) -> None:
     res = _watch(tmp_path, "999999")
     assert res.returncode == 2 and "Slurm does not know job 999999" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_cancel_reads_a_bare_job_id_as_watch_does(tmp_path: Path) -> None:
+    """`cancel 104` of a plain sbatch job cancels it, as `watch 104` follows it (was: exit 2, "use sbatch-104")."""
+    job = _sbatch(tmp_path, "--output=/dev/null", "--wrap", "sleep 120")
+    try:
+        res = subprocess.run(
+            [*orchestrate_bin(), "cancel", job, "--backend", "slurm", "--yes"],
+            cwd=tmp_path,
+            env=_env(tmp_path),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert res.returncode == 0 and res.stdout.strip() == f"● cancel requested for sbatch-{job}", res
+        for _ in range(20):  # scontrol keeps an ended job a while (no accounting storage here)
+            shown = subprocess.run(["scontrol", "show", "job", "-o", job], env=_env(tmp_path), capture_output=True)
+            if b"JobState=CANCELLED" in shown.stdout:
+                break
+            time.sleep(0.5)
+        assert b"JobState=CANCELLED" in shown.stdout, shown.stdout
+    finally:
+        subprocess.run(["scancel", job], env=_env(tmp_path), check=False)
