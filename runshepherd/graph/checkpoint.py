@@ -51,8 +51,13 @@ def shown_url(url: str) -> str:
     from urllib.parse import urlsplit
 
     parts = urlsplit(url)
+    # libpq takes a password in the query too (`?password=…`): hidden the same way as one before the host
+    pairs = [pair.partition("=") for pair in parts.query.split("&") if pair]
+    if any(k.lower() == "password" and v for k, _, v in pairs):
+        query = "&".join(f"{k}{eq}{'***' if k.lower() == 'password' and v else v}" for k, eq, v in pairs)
+        parts = parts._replace(query=query)
     if parts.password is None:
-        return url
+        return parts.geturl()
     host = parts.hostname or ""
     netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
     return parts._replace(netloc=netloc).geturl()

@@ -117,7 +117,8 @@ def _rules() -> list[_Rule]:
                 r"((?<![\w./\\])\b("
                 + _ASSIGN_NAME
                 + r")\b[\"']?\s*[=:]\s*[\"']?)(?!\[REDACTED)(?!\d+:(?:\d+:)?(?:\s|$))"
-                r"([^\s\"',;&}]+)",
+                # a colon that ends the value is the sentence's ("…?password=S3cret: connection failed"), kept
+                r"([^\s\"',;&}]*[^\s\"',;&}:])",
                 flags,
             ),
             keep_group=1,

@@ -163,6 +163,28 @@ def test_an_unreachable_postgres_is_a_clear_error(tmp_path: Path) -> None:
     assert "secret" not in str(err.value) and "scripts/pg-up.sh" in str(err.value)
 
 
+def test_a_password_in_the_url_query_is_hidden_and_the_sentence_kept(tmp_path: Path) -> None:
+    """`?password=S3cret` (libpq reads it there too) is shown as `***`, like one before the host. Before, the log
+    redaction caught it and ate the colon after it: "…?password=[REDACTED:password] connection failed: …"."""
+    from runshepherd.graph.checkpoint import CheckpointerUnavailable
+
+    deps = make_deps(LocalBackend(tmp_path / "state"), tmp_path)
+    url = "postgresql://nobody@127.0.0.1:9/x?sslmode=disable&password=S3cret"
+    runner = SessionRunner(deps.state_dir, "s1", deps, checkpointer=url)
+    with pytest.raises(CheckpointerUnavailable) as err:
+        runner.snapshot()
+    said = str(err.value)
+    assert "postgresql://nobody@127.0.0.1:9/x?sslmode=disable&password=***: connection failed" in said, said
+    assert "S3cret" not in said, said
+
+
+def test_the_log_redaction_leaves_a_colon_that_ends_a_secret() -> None:
+    from runshepherd.logs.redact import redact
+
+    text, _ = redact("db?password=S3cret: connection failed; token=ab:cd here")
+    assert text == "db?password=[REDACTED:password]: connection failed; token=[REDACTED:token] here", text
+
+
 def _count(db: Path, table: str, thread: str, what: str = "*") -> int:
     with sqlite3.connect(db) as conn:
         return conn.execute(f"SELECT count({what}) FROM {table} WHERE thread_id=?", (thread,)).fetchone()[0]
