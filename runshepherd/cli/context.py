@@ -90,5 +90,10 @@ class CliContext:
         )
 
     def print_json(self, obj: Any) -> None:
-        sys.stdout.write(json.dumps(obj, default=str) + "\n")
-        sys.stdout.flush()
+        try:
+            sys.stdout.write(json.dumps(obj, default=str) + "\n")
+            sys.stdout.flush()
+        except BrokenPipeError:  # `… --json | head -1`: the reader has what it wanted
+            from runshepherd.render.safe import closed_pipe
+
+            closed_pipe()

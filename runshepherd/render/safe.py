@@ -8,8 +8,10 @@ character as its escape (`\x1b`), so the person sees the name as it is and the t
 
 from __future__ import annotations
 
+import os
 import re
-from typing import Any
+import sys
+from typing import Any, NoReturn
 
 from rich.console import Console
 
@@ -35,3 +37,20 @@ class SafeConsole(Console):
 
     def print(self, *objects: Any, **kwargs: Any) -> None:
         super().print(*(visible(o) if isinstance(o, str) else o for o in objects), **kwargs)
+
+    def on_broken_pipe(self) -> None:
+        """The reader closed the pipe (`orchestrate recipe list | head -1`): see `closed_pipe`."""
+        self.quiet = True
+        closed_pipe()
+
+
+CLOSED_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a command whose reader closed its pipe
+
+
+def closed_pipe() -> NoReturn:
+    """End quietly when the reader of stdout is gone (`| head`): nothing more is written (the interpreter's last
+    flush included, which would print "Exception ignored …"), and the exit status is the one a shell gives a
+    command stopped by SIGPIPE. Was: a silent exit 1 (rich's, and click's for a write it saw fail), which the exit
+    codes keep for a run that failed."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    raise SystemExit(CLOSED_PIPE)
