@@ -106,13 +106,44 @@ _RETRY_G, _RECOVERED_G = Gated.of(_RETRY), Gated.of(_RECOVERED)
 # yes/no tests on every line: each of their dozens of alternatives behind its own literal gate (Alternatives), so a line
 # holding one literal runs one alternative, not the whole alternation (170 us a line on average for _FINISHED)
 _FINISHED_ALT = Alternatives.of(_FINISHED)
+# What runs a job taken off its machine: evicted or preempted said of the job, pod, task, node, cluster ("this job is
+# preempted", "the actor's node was preempted", "worker pod evicted", "evicting pod trainer-0"), or as a state or reason
+# field (Kubernetes' "Reason: Evicted", a kubectl column "0/1   Evicted   0   18h", an event's "Warning   Evicted
+# pod/x", Kueue's "Preempted to accommodate a workload", Slurm's PREEMPTED); not what a cache or a server drops of its
+# own ("evicted 3 entries", "Evicted 12 blocks from the KV cache", "evicted_count=1000"). One definition, read by this
+# module's notices and by the preempted family's eviction rule.
+_RUNNER = (
+    r"(?:job|pod|task|node|cluster|instance|vm|worker|actor|trial|container|allocation|machine|host|replica"
+    r"|workload|run|step)s?"
+)
+
+
+def taken_off(*words: str) -> str:
+    """The pattern (compile it with re.IGNORECASE) of a job taken off its machine in ``words`` (``"evicted"``,
+    ``"preempted"``), said of what runs it or as its state. Every alternative holds one of the words, so the literal
+    prefilter gates it on them."""
+    said = "|".join(words)
+    doing = "|".join(w[:-2] + "ing" for w in words)
+    return (
+        rf"\b{_RUNNER}\b(?:\s+[\w'’.\-]+){{0,3}}?\s+(?:(?:was|were|is|are|has been|have been|got|being|been)\s+)?"
+        rf"(?:{said})\b"
+        rf"|\b(?:{said}|{doing})\s+(?:the\s+|a\s+)?{_RUNNER}\b"
+        rf"|(?:status|state|phase|reason|type)\W{{0,3}}(?:{said})\b"
+        # a column of a listing or an event's reason, set off by two spaces or a tab (a kubectl row, sacct's State)
+        rf"|(?:\S(?:\s{{2,}}|\t)|^\s*|['\"])(?:{said})(?=\s{{2,}}|\t|\s*$|\s+(?:pod|job|node)/|\s+to accommodate\b)"
+    )
+
+
+TAKEN_OFF = taken_off("evicted", "preempted")
+
 # A notice that the job is not running: still queued, not placeable, or taken off its machine ("Job 3 is PENDING",
 # "status: Pending (Unschedulable)", "waiting for resources"). Said at INFO it is still no sign of health: a log of
 # such notices is a job that has not started. A server's "Pending: 0 reqs" counter is not a job state.
 _NOT_RUNNING = re.compile(
     r"\bPENDING\b(?!\s*[:=]\s*\d)"
-    r"|(?i:\b(?:status|state|phase)\W{0,3}pending\b(?!\s*[:=]?\s*\d)|\bunschedulable\b|\bevicted\b|\bpreempted\b"
-    r"|\bwaiting for (?:resources|capacity|an? (?:node|gpu|slot)|(?:free )?(?:nodes|gpus|slots))\b)"
+    r"|(?i:\b(?:status|state|phase)\W{0,3}pending\b(?!\s*[:=]?\s*\d)|\bunschedulable\b"
+    r"|\bwaiting for (?:resources|capacity|an? (?:node|gpu|slot)|(?:free )?(?:nodes|gpus|slots))\b"
+    f"|{TAKEN_OFF})"
 )
 
 
@@ -649,6 +680,8 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
                 return None  # a failure being retried, with no sign it got through, is not routine noise
             if _NOT_RUNNING.search(ln.text):
                 return None  # a job still queued or taken off its machine has shown no health yet
+            if not ln.warning and _failure_notice(ln):
+                return None  # an INFO notice that something failed may be why the run stops (as in _records)
             routine.append(ln)
             notice = True
         elif ln.usable and _advisory(ln) and not (notice and routine):
@@ -688,12 +721,7 @@ def _records(lines: list[Line]) -> tuple[str, Line] | None:
             continue
         if level in ("debug", "info") and _NOT_RUNNING.search(ln.text):
             return None
-        if (
-            level in ("debug", "info")
-            and not ln.harmless
-            and not is_benign(ln.text, ln.folded)
-            and _speaks_of_failure(ln)
-        ):
+        if level in ("debug", "info") and _failure_notice(ln):
             return None
         records.append(ln)
     if len(records) >= RECORDS and 2 * plain <= len(records):
@@ -701,7 +729,25 @@ def _records(lines: list[Line]) -> tuple[str, Line] | None:
     return None
 
 
+def _failure_notice(ln: Line) -> bool:
+    """A notice below warning level that speaks of a failure, and is not one its emitter calls harmless."""
+    return not ln.harmless and not is_benign(ln.text, ln.folded) and _speaks_of_failure(ln)
+
+
+# a failure word that names a measured quantity, its value after it ("timeout rate: 0.00", "Timeout cases: 49 299",
+# "num_errors=0", "failed (total): 3"): a metric or a counter the program reports, not a statement that something failed
+_METRIC_NAMED = re.compile(
+    r"[\w-]*(?:[ _](?:rate|ratio|count|cases|case|percentage|fraction|frequency|number|total|pct))?"
+    r"(?:\s*\([^()]{0,40}\))?\s*[:=]\s*[-+]?(?:\d|(?:nan|inf)\b)",
+    re.IGNORECASE,
+)
+
+
 def _speaks_of_failure(ln: Line) -> bool:
-    """The line names a failure it does not negate ("Unable to load cuDNN DSO", not "task will not be killed")."""
-    failing = any(not _NEGATED.search(ln.text[: m.start()]) for m in _FAILING.finditer(ln.text))
+    """The line names a failure it does not negate ("Unable to load cuDNN DSO", not "task will not be killed") and
+    does not use only as a measured quantity's name ("timeout rate: 0.00")."""
+    failing = any(
+        not _NEGATED.search(ln.text[: m.start()]) and not _METRIC_NAMED.match(ln.text, m.end())
+        for m in _FAILING.finditer(ln.text)
+    )
     return failing and not _NOT_ERROR_G.search(ln.text, ln.folded)

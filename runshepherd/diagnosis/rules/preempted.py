@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from runshepherd.diagnosis.positive import taken_off
 from runshepherd.diagnosis.rules.base import PatternRule, pat
 from runshepherd.diagnosis.rules.family import exits, family, words
 from runshepherd.diagnosis.slurmstate import job_state_rule
@@ -39,7 +40,8 @@ _NODE_LOST = PatternRule(
     in_warnings=True,
 )
 
-# a bare "Evicted" is the kubelet's pod status or event; at warning level the word is a cache's routine notice
+# the kubelet's pod status or event, a job evicted from its node (positive.taken_off, the one definition: said of what
+# runs the job or as its state, never of a cache's entries); at warning level the word is a cache's routine notice
 _EVICTED = PatternRule(
     name="evicted",
     label="preempted",
@@ -47,7 +49,7 @@ _EVICTED = PatternRule(
     fix_kind="resubmit",
     explanation=_EXPL,
     fix_description=_FIX,
-    patterns=(pat(r"\bEvicted\b|pod (?:was )?evicted", 0.72),),
+    patterns=(pat(taken_off("evicted"), 0.72),),
 )
 
 # Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): preemption and spot reclamation in the

@@ -98,6 +98,53 @@ def test_notices_that_the_job_is_not_running_are_not_routine_noise(log: str) -> 
     assert diagnose_log_text(log).label != "healthy"
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "INFO cache.py:88] prefix cache: evicted 3 entries (LRU)",
+        "INFO: Evicted 12 blocks from the KV cache",
+        "INFO allocator.cc:120] After 1596 get requests, put_count=1209 evicted_count=1000 eviction_rate=0.82",
+    ],
+)
+def test_a_cache_evicting_entries_is_not_a_job_taken_off_its_machine(line: str) -> None:
+    """Evicted or preempted says the job is not running only of what runs it (a job, pod, task, node: one definition,
+    positive.TAKEN_OFF, read by the routine reading and by the preempted family); a cache dropping its own entries is
+    routine talk."""
+    log = f"INFO: loading model from /models/m\n{line}\nINFO: serving on port 8000\n"
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and "routine" in d.explanation, line
+    taken_off = log.replace(line, "INFO agent.go:12] worker pod evicted, waiting for a node")
+    assert diagnose_log_text(taken_off).label != "healthy"
+
+
+def test_an_info_notice_that_something_failed_is_not_routine_noise() -> None:
+    """The routine reading asks of an INFO line what the records reading asks: does it speak of a failure? Apptainer's
+    --nv finding no NVIDIA driver files on the host says so at INFO and WARNING, and the program then runs on the CPU."""
+    log = (
+        "INFO:    Could not find any NVIDIA binaries on this host!\n"
+        "WARNING: You may need to edit /usr/local/etc/singularity/nvliblist.conf\n"
+    )
+    assert diagnose_log_text(log).label != "healthy"
+    # the same notices with nothing failing in them stay routine
+    assert diagnose_log_text(log.replace("Could not find any", "Found 3")).label == "healthy"
+
+
+def test_a_failure_word_naming_a_measured_quantity_is_not_a_failure() -> None:
+    """A metric or counter named with a failure word, its value after it ("timeout rate: 0.00", "Timeout cases: 49
+    299"), is a result the program reports at INFO, not a notice that something failed."""
+    head = "2023-01-01 11:04:49, INFO: "
+    log = (
+        f"{head}human number: 20\n{head}Circle width: 8.48\n"
+        f"{head}Testing success rate: 0.92, collision rate: 0.07, timeout rate: 0.00\n"
+        f"{head}Timeout cases: 49 299\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and "routine" in d.explanation
+    assert diagnose_log_text(log.replace("Timeout cases: 49 299", "Timeout while waiting for case 49")).label != (
+        "healthy"
+    )
+
+
 def test_a_servers_pending_request_counter_is_not_a_job_state() -> None:
     line = "INFO 05-01 10:00:{:02d} metrics.py:341] Avg prompt throughput: 0.0 tokens/s, Running: 1 reqs, Pending: 0 reqs\n"
     assert diagnose_log_text("".join(line.format(s) for s in (0, 10, 20))).label == "healthy"
