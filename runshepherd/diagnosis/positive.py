@@ -293,6 +293,10 @@ _PROGRESS = re.compile(
     r"|\d+/\d+ \[\d+:\d+|\d+%\|"
     r"|\b\d+(?:\.\d+)?\s*(?:it/s|s/it|samples/s(?:ec)?|tokens/s(?:ec)?|examples/s(?:ec)?|img/s|images/s(?:ec)?"
     r"|req(?:uest)?s/s(?:ec)?|toks?/s|frames/s(?:ec)?)\b"
+    # any countable unit of the program's work per second ("0.20 prompts/s", "0.09 batches/sec", "12.54 steps/s",
+    # "31199166.25 records/s"): a measured throughput, whatever the items are called; not bytes or bits, which is a
+    # transfer's speed ("243.8 MBs/sec")
+    r"|\b\d+(?:\.\d+)?\s*(?![kmgtp]?i?b(?:yte|it)?s/)[a-z]{2,}s/s(?:ec)?\b"
     r"|\b(?:throughput|latency|MFU|TFLOPs?)\b[^\n\d]{0,24}[:=]\s*\d"  # a benchmark's or a trainer's speed report
     # throughput and timing the other way round (``examples/sec: 14.6``, ``Tokens/s/GPU: 8678``), step-time profiles
     r"|\b(?:tokens|samples|examples|images|img|sequences|seqs|it|iters?|global_step|steps?|TFLOP)/s(?:ec)?(?:/GPU)?\s*[:=]\s*\d"

@@ -525,6 +525,15 @@ MARKERS: tuple[Marker, ...] = (
         _FASTAI,
     ),
     # ------------------------------------------------------------------------------------------------ failed
+    # LightGBM's command-line program catches any exception at its top level, prints this line and the exception's
+    # text to stderr, and exits -1 (src/main.cpp); "Unknown Exceptions" for anything that is not a std::exception
+    Marker(
+        "lightgbm",
+        "failed",
+        r"^(?:Met Exceptions:|Unknown Exceptions)\s*$",
+        "Met Exceptions:",
+        "https://github.com/microsoft/LightGBM/blob/master/src/main.cpp",
+    ),
     Marker(
         "prefect",
         "failed",

@@ -6,6 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 from runshepherd.diagnosis.errorblock import prepare
+from runshepherd.diagnosis.positive import is_progress
 
 from .real import dev_case, diagnose_dev
 
@@ -127,6 +128,20 @@ def test_an_info_notice_that_something_failed_is_not_routine_noise() -> None:
     assert diagnose_log_text(log).label != "healthy"
     # the same notices with nothing failing in them stay routine
     assert diagnose_log_text(log.replace("Could not find any", "Found 3")).label == "healthy"
+
+
+@pytest.mark.parametrize("rate", ["0.20 prompts/s", "0.09 batches/sec", "12.54 steps/s", "31199166.25 records/s"])
+def test_any_unit_of_work_per_second_is_progress(rate: str) -> None:
+    """A throughput is progress whatever the program calls its items: a read timeout retried while the run goes on
+    counting its items at a measured rate is history, not the verdict. A transfer's speed (bytes or bits per second) is
+    not the run's work."""
+    log = (
+        "'The read operation timed out' thrown while requesting GET https://huggingface.co/datasets/x/resolve/main/a.parquet\n"
+        "Retrying in 1s [Retry 1/5].\n" + "".join(f"{n}/3000 items  ({rate})\n" for n in (200, 400, 600, 800))
+    )
+    assert diagnose_log_text(log).label == "healthy", rate
+    assert not is_progress(prepare(["Received 255852544 of 9359913026 (2.7%), 243.8 MBs/sec"]).lines[0])
+    assert not is_progress(prepare(["downloaded 12 files at 3.4 Mbits/s"]).lines[0])
 
 
 def test_a_failure_word_naming_a_measured_quantity_is_not_a_failure() -> None:
@@ -824,3 +839,16 @@ def test_docker_runs_notice_that_it_pulls_the_image_first_is_not_a_missing_file(
     )
     d = diagnose_log_text(log)
     assert d.label == "healthy", d
+
+
+def test_lightgbm_reporting_an_exception_is_not_healthy_whatever_its_info_lines_said() -> None:
+    """LightGBM's command-line program prints "Met Exceptions:" and the exception's text when it stops on one (its
+    documented failed record, formats/frameworks.py): the [Info] notices before it are not a working run."""
+    info = (
+        "[LightGBM] [Info] Finished loading parameters\n[LightGBM] [Info] Finished loading data in 0.09 seconds\n"
+        "[LightGBM] [Info] Number of positive: 3716, number of negative: 3284\n"
+        "[LightGBM] [Info] This is the GPU trainer!!\n[LightGBM] [Info] Total Bins 6143\n"
+        "[LightGBM] [Info] Number of data: 7000, number of used features: 28\n"
+    )
+    assert diagnose_log_text(info).label == "healthy"
+    assert diagnose_log_text(info + "Met Exceptions:\nNo OpenCL device found\n").label != "healthy"
