@@ -18,8 +18,13 @@ from runshepherd.logs.prefix import split_prefix
 # CSI (colours, cursor moves, screen clears); OSC, DCS, SOS, PM and APC strings (window titles, clipboard writes,
 # hyperlinks, device controls) up to their BEL/ST terminator, the next ESC (which ends the string and starts an
 # escape of its own, as a terminal reads it: "\x1b]0;title\x1b f" is a title and an escape) or the end of the line;
-# other two-byte escapes.
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\|(?=\x1b)|$)|\x1b[ -/]*[0-~]")
+# other two-byte escapes; and the 8-bit CSI (U+009B, the one-character form of ESC [) with its parameters, which
+# otherwise left "31m" behind once the control itself was dropped. A log's undecodable bytes are U+FFFD, never a C1
+# control, so only a character the job wrote as a C1 CSI is read this way (its strings, OSC and DCS, are not:
+# unended they would swallow the rest of the line; their control is dropped below, their text kept).
+_ANSI = re.compile(
+    r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\|(?=\x1b)|$)|\x1b[ -/]*[0-~]"
+)
 # C0 controls other than tab (backspaces and bells from progress bars and shells), DEL, and the 8-bit C1
 # controls (U+0080-U+009F: U+009B is a one-character CSI to some terminals); and the bidirectional marks,
 # embeddings, overrides and isolates, which make a terminal or an editor show a line's characters in another
@@ -58,7 +63,7 @@ def strip_controls(text: str) -> str:
     Log text is printed to the person's terminal (`logs --raw`, `logs -f`, `diagnose --log`): a line from a job
     must never set the window title, write the clipboard (OSC 52), move the cursor or clear the screen.
     """
-    if "\x1b" in text:
+    if "\x1b" in text or "\x9b" in text:
         text = _ANSI.sub("", text)
     if not text.isprintable() and _CONTROL.search(text):
         text = _CONTROL.sub("", text)

@@ -38,6 +38,17 @@ def test_ansi_colour_codes_are_stripped() -> None:
     assert digest.progress is not None and digest.progress.current == 3
 
 
+def test_an_8_bit_csi_leaves_none_of_its_parameters(tmp_path: Path) -> None:
+    """U+009B is the one-character form of ESC [: its parameters and final go with it (was: "31mRuntimeError: boom",
+    the control dropped and "31m" left in the line `logs` and `diagnose` show)."""
+    path = tmp_path / "c1.log"
+    path.write_bytes("\u009b31mRuntimeError: boom\u009b0m\n\u009b1;32mstep 3/10\u009b0m\n".encode())
+    digest = read_log_file(path)
+    assert digest.root_error == "RuntimeError: boom", digest.root_error
+    assert digest.progress is not None and digest.progress.current == 3
+    assert clean_text("\u009b2J\u009b1;1Hloss=0.5") == "loss=0.5"
+
+
 def test_long_lines_are_cut_with_a_marker(tmp_path: Path) -> None:
     config = LogConfig(max_line_chars=100)
     digest = read_log(["ERROR " + "x" * 5000], config=config)
