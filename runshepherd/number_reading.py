@@ -102,7 +102,11 @@ def implausible(name: str, value: Any, said: str) -> str | None:
         return None
     if isinstance(value, str):
         value = read_number(value.strip())
-    if not isinstance(value, (int, float)) or not math.isfinite(value) or value <= (most := PLAUSIBLE_MAX[key]):
+    if not isinstance(value, (int, float)) or not math.isfinite(value):
+        return None
+    if value < 0:  # no count, rate or size is negative: a slip of the sign, or a range read as one value
+        return f"{said} {UNINTENDED} (below zero); it is planned as you said it — check the value before you submit"
+    if value <= (most := PLAUSIBLE_MAX[key]):
         return None
     exact = whole(value) if key != "lr" else None
     shown = f"{exact:,}" if exact is not None else f"{value:g}"

@@ -211,6 +211,15 @@ def has_ended(ctx: Any, record: dict[str, Any]) -> bool:
     )
 
 
+def _slips(sweep: Sweep) -> list[str]:
+    """A swept value far beyond any usual run, or below zero ("--sweep epochs=-1,2"), said in the plan before its
+    question, as `--set` and a request say it (was: the points planned and submitted without a word)."""
+    from runshepherd.number_reading import implausible
+
+    said = dict.fromkeys((k, v) for p in sweep.points for k, v in p.values.items())
+    return [w for k, v in said if (w := implausible(k, v, f"--sweep {k}={v}"))]
+
+
 def approve(ctx: Any, sweep: Sweep, top: Renderer) -> int | None:
     """The plan, asked once: every point, the resources they ask for together and whether they fit the pool now
     (`sweep/fit.py`). None when approved (the sweep's
@@ -222,7 +231,9 @@ def approve(ctx: Any, sweep: Sweep, top: Renderer) -> int | None:
         f"sweep of {len(sweep.points)} point(s) from {sweep.spec_source.name}: {each} "
         f"(all {len(asks)} together: {total_ask(asks)})"
     )
-    top.event(Planned(spec_name=sweep.spec_source.stem, pool=sweep.pool, message=message, warnings=[]).wire())
+    top.event(
+        Planned(spec_name=sweep.spec_source.stem, pool=sweep.pool, message=message, warnings=_slips(sweep)).wire()
+    )
     for p, a in zip(sweep.points, asks, strict=True):
         top.event(Message(level="info", text=f"#{p.index} {p.name}" + ("" if same else f": {total_ask([a])}")).wire())
     if any(p.tag for p in sweep.points):  # --repeat on a spec with no seed to vary
