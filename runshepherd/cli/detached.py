@@ -59,17 +59,21 @@ def read(state_dir: Path, session: str) -> DetachedRecord | None:
 
 def running(state_dir: Path, session: str) -> bool:
     """True while the session's background process (the same process, not a reused pid) runs."""
+    return _alive(read(state_dir, session))
+
+
+def _alive(rec: DetachedRecord | None) -> bool:
     from runshepherd.backends.local.store import process_alive
 
-    rec = read(state_dir, session)
     return rec is not None and process_alive(rec.pid, rec.create_time)
 
 
 def running_elsewhere(state_dir: Path, session: str) -> bool:
     """True while the session's background process runs and is not this one: that process resumes its own sweep
-    (`start(command="resume")`), which must not read as someone else driving it."""
+    (`start(command="resume")`), which must not read as someone else driving it. The record is read once (was
+    twice: a record rewritten between the reads could pair one process's pid with another's liveness)."""
     rec = read(state_dir, session)
-    return rec is not None and rec.pid != os.getpid() and running(state_dir, session)
+    return rec is not None and rec.pid != os.getpid() and _alive(rec)
 
 
 def detached_sessions(state_dir: Path) -> list[str]:
