@@ -7,23 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from sweep_specs import tinysweep
 
 from runshepherd.cli.main import main
 
-SPEC = """\
-workflow:
-  name: eps
-  resources:
-    default: {cpu: 0.25, memory: 128Mi}
-  tasks:
-  - name: t
-    image: ubuntu:24.04
-    command: [bash, -c]
-    args: ["echo epochs {{ epochs }}"]
-
-default-values:
-  epochs: 1
-"""
+SPEC = tinysweep("echo epochs {{ epochs }}", key="epochs")
 
 
 def test_a_negative_or_huge_swept_value_is_said_before_the_question(

@@ -8,23 +8,11 @@ import json
 from pathlib import Path
 
 import pytest
+from sweep_specs import tinysweep
 
 from runshepherd.cli.main import main
 
-SPEC = """\
-workflow:
-  name: tinysweep
-  resources:
-    default: {cpu: 0.25, memory: 128Mi}
-  tasks:
-  - name: t
-    image: ubuntu:24.04
-    command: [bash, -c]
-    args: ["echo {{ steps }}"]
-
-default-values:
-  steps: 1
-"""
+SPEC = tinysweep("echo {{ steps }}")
 
 
 def test_an_answer_to_a_sweep_canceled_at_its_plan_is_refused_saying_so(

@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 from sweep_specs import FAILS_ABOVE_ONE_STEP as SPEC
+from sweep_specs import tinysweep
 
 from runshepherd.cli.main import main
 
 # long enough that both points still run when the kill lands, however late the reader of its events is
-SLOW = SPEC.replace("echo step {{ steps }};", "echo step {{ steps }}; sleep 20;")
+SLOW = tinysweep("echo step {{ steps }}; sleep 20; exit $(( {{ steps }} > 1 ? 3 : 0 ))")
 
 
 def test_a_sweep_waiting_at_its_plan(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
