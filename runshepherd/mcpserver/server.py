@@ -79,13 +79,23 @@ def argument_problems(tool: str, schema: dict[str, Any], arguments: dict[str, An
             given = _given(arguments.get(name))
             said.setdefault(name, f"argument {name}: expected {_expected(props[name])}, got {given}")
         else:
-            said.setdefault(name, f"argument {name} is not one {tool} takes ({', '.join(props)})")
+            said.setdefault(name, _not_taken(tool, name, props))
     return f"Error executing tool {tool}: " + "; ".join(said.values())
+
+
+def _not_taken(tool: str, name: str, props: dict[str, Any]) -> str:
+    return f"argument {name} is not one {tool} takes ({', '.join(props) or 'it takes none'})"
 
 
 class _Server(MCPServer):
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
-        """Every tool's argument check, said in one place (`argument_problems`), whatever the argument's type."""
+        """Every tool's argument check, said in one place (`argument_problems`), whatever the argument's type. An
+        argument the tool does not take is refused by name before the call (the SDK drops it silently: `answer`
+        with extra="…" answered as if it were not there)."""
+        schema = next((t.input_schema for t in await self.list_tools() if t.name == name), None)
+        if schema is not None and (extra := [k for k in arguments or {} if k not in (schema.get("properties") or {})]):
+            props = schema.get("properties") or {}
+            raise ToolError(f"Error executing tool {name}: " + "; ".join(_not_taken(name, k, props) for k in extra))
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:

@@ -70,6 +70,12 @@ class _Live:
     error: str | None = None
 
 
+def no_session(sid: str) -> str:
+    """What `session`, `answer` and `cancel` say of an id no session has: where its ids come from (was: "no
+    session 'x'" alone; this server lists no sessions, so the pointer is the call that made it)."""
+    return f"no session {sid!r} — a session's id is the `session` that start_run returned"
+
+
 class Sessions:
     """Background sessions of one server process (thread per active session; state lives in the checkpointer)."""
 
@@ -266,7 +272,7 @@ class Sessions:
 
         record = read_record(self.ctx.state_dir, sid)
         if record is None:
-            return UsageError(f"no session {sid!r}")
+            return UsageError(no_session(sid))
         from runshepherd.cancel_mark import reason
         from runshepherd.sweep.cancel import canceled
 
@@ -328,7 +334,7 @@ class Sessions:
                 return self._cancel_sweep(sweep)
             if not self._runner(sid).snapshot().values:  # nothing checkpointed yet: planning, or no such session
                 if not self._busy(sid):
-                    raise UsageError(f"no session {sid!r}")
+                    raise UsageError(no_session(sid))
                 return self._stop_planning(sid)
             target = sid
         else:

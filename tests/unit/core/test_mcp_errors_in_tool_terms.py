@@ -134,3 +134,15 @@ def test_a_wrong_typed_argument_is_said_per_argument_without_its_value(
     assert "argument set_values: expected" in said[3]
     assert said[4].endswith("argument workflow_id: expected a string, got a list")
     assert said[5].endswith("argument workflow_id is required")
+
+
+def test_an_unknown_session_and_an_unknown_argument_are_said(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before: "no session 'nope'" with no word of where ids come from, and an argument a tool does not take
+    (answer's extra="…") dropped without a word by the SDK."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    nope, extra = _errors(
+        tmp_path / "state",
+        [("session", {"session": "nope"}), ("answer", {"session": "nope", "answer": "yes", "extra": "x"})],
+    )
+    assert nope.endswith("no session 'nope' — a session's id is the `session` that start_run returned"), nope
+    assert extra == "Error executing tool answer: argument extra is not one answer takes (session, answer)", extra

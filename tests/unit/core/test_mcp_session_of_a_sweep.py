@@ -32,7 +32,9 @@ def test_session_and_answer_of_a_sweep_id_say_it_is_a_sweep_and_how_to_answer_it
         said = str(err.value)
         assert said.startswith(f"{sweep} is a sweep, not a session: `orchestrate status {sweep}`"), said
         assert f"Submit 2 workflows (lr=0.1, lr=0.3)?): the person answers it with `orchestrate resume {sweep}" in said
-    with pytest.raises(UsageError, match="^no session 'nosuch'$"):
+    with pytest.raises(
+        UsageError, match="^no session 'nosuch' — a session's id is the `session` that start_run returned$"
+    ):
         sessions.view("nosuch")
     # canceled at its plan (here by MCP's own cancel): it no longer "waits on its plan"; it says who canceled it
     assert sessions.cancel(sweep, None).canceled
