@@ -57,7 +57,11 @@ class AppRegistry:
         if not meta.is_file():
             known = ", ".join(a.name for a in self.list_apps()) if self.root.is_dir() else ""
             raise AppError(f"no app {name!r}" + (f" — known apps: {known}" if known else " — none saved yet"))
-        return _read_app(meta)
+        _inside(meta, name)
+        app = _read_app(meta)
+        # the folder is the app's name (`app submit NAME` finds it by that): an app.json that says another name (a
+        # folder renamed or copied by hand) is shown under the folder's, never listed as an app no command finds
+        return app if app.name == name else app.model_copy(update={"name": name})
 
     def spec(self, ref: str) -> str:
         name, colon, ver = ref.partition(":")
@@ -70,6 +74,7 @@ class AppRegistry:
         path = self._dir(name) / f"v{version}.yaml"
         if not path.is_file():
             raise AppError(f"app {name!r} has no version {version} (latest is {app.latest})")
+        _inside(path, name)
         return path.read_text(encoding="utf-8")
 
     def save(self, name: str, description: str, spec_text: str, source_workflow: str | None = None) -> App:
@@ -104,6 +109,15 @@ def describe(spec_name: str, request: str) -> str:
     if text:
         return sentence_start(text) + "."  # never "Train.py": a file name keeps its case
     return f"Runs the {spec_name} workflow."
+
+
+def _inside(path: Path, name: str) -> None:
+    """An app's files are its folder's own: a link (v2.yaml -> /etc/passwd) is refused, never followed and shown."""
+    if path.is_symlink():
+        raise AppError(
+            f"app {name!r}: {path.name} is a link ({path} -> {path.readlink()}); an app's files are read only from "
+            "its own folder — replace the link with the file itself"
+        )
 
 
 def _read_app(meta: Path) -> App:
