@@ -46,9 +46,12 @@ Two generations:
   once with the stop's starting code and once after the stop's work (79.7% -> 79.7% labels), then retired into
   `dev` in the same stop so its misses can be studied.
 - blind v13 (stop 30): every case of parts zzc, zzd, zze, zzf and zzg, from threads and committed job logs not in
-  parts a-zzb (committed files only from repositories no earlier part used). Its parts are named here before any of
-  them is collected, so no dev run ever reads one; frozen when its collectors land, then scored once with the
-  stop's starting code and once after the stop's work.
+  parts a-zzb (committed files only from repositories no earlier part used). Its parts were named here before any
+  of them was collected, so no dev run ever read one; frozen when its collectors landed (`README-v13.md`); scored
+  once with the stop's starting code and once after the stop's work (82.1% -> 82.1% labels), then retired into
+  `dev` in the same stop so its misses can be studied.
+- No blind split is frozen now: the next one is collected from sources not in parts a-zzg and frozen before it is
+  scored (`BLIND_PARTS` names its parts, before any of them is collected).
 """
 
 from __future__ import annotations
@@ -62,7 +65,8 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ("zzc-", "zzd-", "zze-", "zzf-", "zzg-")  # blind v13, named before collection
+BLIND_PARTS: tuple[str, ...] = ()  # none frozen now: see the docstring
+BLIND_V13_PARTS = ("zzc-", "zzd-", "zze-", "zzf-", "zzg-")
 BLIND_V12_PARTS = ("zx-", "zy-", "zz-", "zza-", "zzb-")
 BLIND_V11_PARTS = ("zs-", "zt-", "zu-", "zv-", "zw-")
 BLIND_V10_PARTS = ("zn-", "zo-", "zp-", "zq-", "zr-")
@@ -136,8 +140,13 @@ def split_v12_of(case_id: str) -> Split:
     return "blind" if case_id.startswith(BLIND_V12_PARTS) else "dev"
 
 
+def split_v13_of(case_id: str) -> Split:
+    """The stop-30 rule: parts zzc, zzd, zze, zzf and zzg were the blind split (v13), every other part `dev`."""
+    return "blind" if case_id.startswith(BLIND_V13_PARTS) else "dev"
+
+
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (v13); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` are the blind split (none now); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 

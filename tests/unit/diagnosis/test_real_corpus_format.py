@@ -75,7 +75,8 @@ def test_blind_v12_is_retired_into_dev_and_keeps_its_rule():
     assert {_split_module().split_v2_of(f"{p}-0001") for p in "cde"} == {"blind"}
 
 
-def test_blind_v13_is_named_before_it_is_collected():
+def test_blind_v13_is_retired_into_dev_and_keeps_its_rule():
     split_of = _split_module().split_of
-    assert {split_of(f"{p}-0001") for p in ("zzc", "zzd", "zze", "zzf", "zzg")} == {"blind"}
-    assert {split_of(f"{p}-0001") for p in ("zz", "zzb", "zx", "a")} == {"dev"}
+    assert {split_of(f"{p}-0001") for p in ("zzc", "zzd", "zze", "zzf", "zzg")} == {"dev"}
+    assert {_split_module().split_v13_of(f"{p}-0001") for p in ("zzc", "zzd", "zze", "zzf", "zzg")} == {"blind"}
+    assert {_split_module().split_v13_of(f"{p}-0001") for p in ("zz", "zzb", "zx", "a")} == {"dev"}
