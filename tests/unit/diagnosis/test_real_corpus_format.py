@@ -80,3 +80,9 @@ def test_blind_v13_is_retired_into_dev_and_keeps_its_rule():
     assert {split_of(f"{p}-0001") for p in ("zzc", "zzd", "zze", "zzf", "zzg")} == {"dev"}
     assert {_split_module().split_v13_of(f"{p}-0001") for p in ("zzc", "zzd", "zze", "zzf", "zzg")} == {"blind"}
     assert {_split_module().split_v13_of(f"{p}-0001") for p in ("zz", "zzb", "zx", "a")} == {"dev"}
+
+
+def test_blind_v14_is_named_before_it_is_collected():
+    split_of = _split_module().split_of
+    assert {split_of(f"{p}-0001") for p in ("zzh", "zzi", "zzj", "zzk", "zzl")} == {"blind"}
+    assert {split_of(f"{p}-0001") for p in ("zzg", "zzc", "zz", "a")} == {"dev"}
