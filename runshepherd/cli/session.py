@@ -346,6 +346,7 @@ def check_new_session(
     """What `run` refuses before anything starts, checked before a detached session is spawned or an MCP
     `start_run` answers with a session id (neither has a terminal to say it on later)."""
     from runshepherd.experts.scope import out_of_scope
+    from runshepherd.graph.checkpoint import check_reachable
     from runshepherd.spec import load_spec_file, parse_set_values
 
     request = check_request(request)
@@ -364,6 +365,7 @@ def check_new_session(
         raise UsageError(_SET_NEEDS_SPEC)
     ctx.check_pool(pool or spec_pool, "--pool" if pool else f"the spec's pool ({spec})")
     check_settings(ctx)
+    check_reachable(ctx.settings.checkpointer)  # the detached process would only write this to its log
     if session is None:
         return
     if ctx.runner(session).exists():
@@ -633,9 +635,9 @@ def sessions(ctx: CliContext, as_json: bool) -> None:
     rows = []
     url = ctx.settings.checkpointer
     if url or db_path(ctx.state_dir).exists():
-        from runshepherd.graph.builder import compile_graph  # langgraph: ~0.7 s to import, only when there are sessions
+        with open_saver(ctx.state_dir, url) as saver:  # an unreachable session database is said before langgraph loads
+            from runshepherd.graph.builder import compile_graph  # ~0.7 s to import, only when there are sessions
 
-        with open_saver(ctx.state_dir, url) as saver:
             graph = compile_graph(saver)
             for tid in thread_ids(saver)[:100]:
                 snap = graph.get_state(session_config(tid))

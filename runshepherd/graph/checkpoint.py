@@ -29,7 +29,9 @@ if TYPE_CHECKING:
     from langgraph.checkpoint.sqlite import SqliteSaver
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
-CONNECT_TIMEOUT = 10  # seconds before an unreachable session database is an error, not a hang
+# seconds before an unreachable session database is an error, not a hang; the URL's `?connect_timeout=N` or
+# PGCONNECT_TIMEOUT says otherwise (libpq's own knobs)
+CONNECT_TIMEOUT = 4
 
 
 class SessionBusy(RunShepherdError):
@@ -211,16 +213,27 @@ def _refuse_truncated(path: Path) -> None:
         raise damaged(path, "it is empty: 0 bytes")
 
 
+def check_reachable(url: str | None) -> None:
+    """CheckpointerUnavailable (exit 4) now when ``url`` is a session database that cannot be reached: what a
+    command that goes on elsewhere (a detached session, an MCP run) checks before it answers; nothing for SQLite."""
+    if url:
+        _connect(url).close()
+
+
 def _connect(url: str) -> Any:
+    import os
+
     import psycopg
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
     from psycopg.rows import dict_row
 
     if not is_postgres(url):
         raise CheckpointerUnavailable(f"checkpointer {shown_url(url)!r}: use a postgresql://USER@HOST:PORT/DB URL")
     try:
-        return psycopg.Connection.connect(
-            url, autocommit=True, prepare_threshold=0, row_factory=dict_row, connect_timeout=CONNECT_TIMEOUT
-        )
+        given = "connect_timeout" in conninfo_to_dict(url) or os.environ.get("PGCONNECT_TIMEOUT")
+        # the URL's (or the environment's) own timeout holds: a connect_timeout keyword would override it
+        conninfo = url if given else make_conninfo(url, connect_timeout=CONNECT_TIMEOUT)
+        return psycopg.Connection.connect(conninfo, autocommit=True, prepare_threshold=0, row_factory=dict_row)
     except psycopg.Error as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise CheckpointerUnavailable(
@@ -237,6 +250,7 @@ def _lock_key(conn: Any, name: str) -> int:
 
 @contextmanager
 def open_postgres(url: str) -> Iterator[PostgresSaver]:
+    conn = _connect(url)  # first: an unreachable database is said before langgraph's saver is imported
     from langgraph.checkpoint.postgres import PostgresSaver
 
     class CompactPostgresSaver(PostgresSaver):
@@ -246,7 +260,6 @@ def open_postgres(url: str) -> Iterator[PostgresSaver]:
                 return super().get_next_version(current, channel)
             return 1 if current is None else current + 1
 
-    conn = _connect(url)
     try:
         saver = CompactPostgresSaver(conn)
         # setup() creates tables and indexes (CONCURRENTLY, so no transaction): serialise first-time setup

@@ -127,9 +127,9 @@ class SessionRunner:
 
     def snapshot(self) -> StateSnapshot:
         """The session's latest checkpoint (empty ``values`` when there is no such session). Takes no lock."""
-        from runshepherd.graph.builder import compile_graph
+        with self._open() as saver:  # opened first: an unreachable session database is said before langgraph loads
+            from runshepherd.graph.builder import compile_graph
 
-        with self._open() as saver:
             return compile_graph(saver).get_state(session_config(self.session))
 
     def exists(self) -> bool:
