@@ -77,6 +77,10 @@ class sweep_status(BaseModel):  # noqa: N801
     """How the latest sweep is doing: every point's status, workflow and attempt, and the best point."""
 
 
+class pools(BaseModel):  # noqa: N801
+    """The backend's pools with the GPUs a job can use in each now."""
+
+
 class help(BaseModel):  # noqa: N801,A001
     """Say what the chat can do."""
 
@@ -94,6 +98,7 @@ TOOLS: dict[str, tuple[type[BaseModel], str]] = {
     "answer": (answer, "answer"),
     "list_runs": (list_runs, "list_runs"),
     "sweep_status": (sweep_status, "sweep_status"),
+    "pools": (pools, "pools"),
     "help": (help, "help"),
 }
 

@@ -1,7 +1,7 @@
 """The deterministic intent router: a sentence → one typed intent. No model, no I/O, pure and total.
 
 Phrasings it understands (docs/architecture.md §1, §13): start a run from a sentence, status, why pending, logs of a task,
-what a workflow does, why it failed, download the outputs, save as an app, cancel, list runs, and answers to
+what a workflow does, why it failed, download the outputs, save as an app, cancel, list runs, the pools, and answers to
 the question a run (or the chat) is waiting on.
 """
 
@@ -28,6 +28,7 @@ IntentKind = Literal[
     "answer",
     "list_runs",
     "sweep_status",
+    "pools",
     "out_of_scope",
     "draft",
     "help",
@@ -103,6 +104,8 @@ def _named(text: str) -> str | None:
     return words[0] if len(words) == 1 else None  # "for lr 0.1" describes a run; it names none
 
 
+_STATES = r"(?:running|done|finished|complete|completed|over|started|starting|alive)(?: yet| now)?"
+
 _START = re.compile(
     r"^(?:please\s+|can you\s+|could you\s+|i want to\s+|let's\s+|lets\s+)?"
     r"(train|fine-?tune|finetune|run|launch|start|evaluate|eval|generate|submit|pretrain|benchmark)\b"
@@ -169,6 +172,19 @@ def route(text: str, *, waiting: str | None = None, known: list[str] | None = No
         r"\b(how|status|doing|going|progress|compare|comparison|best|which)\b", t
     ):
         return Intent(kind="sweep_status", text=text)
+    # "is train-7 running", "is mnist done yet" (was: help): that run's status; "is it running" the current one's
+    if m := re.fullmatch(r"is (?:the |my |our )?([\w.-]+)(?: run| job| workflow)? (?:still )?" + _STATES, t):
+        if m.group(1) not in {"anything", "something", "everything", "nothing", "there"}:
+            return Intent(
+                kind="status", text=text, workflow=wid or (None if m.group(1) in _CURRENT_WORDS else m.group(1))
+            )
+    # "list pools", "which pools have free gpus" (was: help); "train it on the free gpus" is a run to start
+    if not _START.match(t) and re.search(
+        r"\b(?:list|show)(?: me)?(?: the| my| all)?(?: gpu)? pools\b|^(?:gpu )?pools$|\b(?:what|which)(?: gpu)? pools\b"
+        r"|\bwhere can i run\b|\bfree gpus\b|\bgpus? (?:are )?free\b",
+        t,
+    ):
+        return Intent(kind="pools", text=text)
     # "how is sweep-lr-1 doing", "how's my training going" (was: help)
     doing = r"how(?:'s| is) (?:the |my )?[\w.-]+ (?:doing|going|coming along)"
     if re.search(rf"\b(status|progress|{doing}|how far|is it (done|finished|running)|eta)\b", t):
@@ -201,6 +217,7 @@ _CLI_FOR = {
     "explain_workflow": "explain",
     "download": "status",
     "list_runs": "list",
+    "pools": "pools",
 }
 _ASKING = re.compile(r"(?:what|why|how|show|list|cancel|stop|kill|abort|download|is|where|which|when)\b")
 
@@ -217,6 +234,8 @@ def cli_command_for(text: str) -> str | None:
         return None
     if verb == "list":
         return "orchestrate list (workflows) or orchestrate sessions (sessions)"
+    if verb == "pools":
+        return "orchestrate pools"
     target = intent.workflow or "WORKFLOW"
     if intent.kind == "download":
         return f"orchestrate status {target} (its output URLs), then orchestrate download URL DIR"

@@ -39,6 +39,7 @@ HELP = """I can:
   answer a question      "yes", "no", "retry", "stop"
   start a sweep          "sweep lr over 1e-3, 3e-4 with examples/sweep-lr.yaml", "run sweep-lr.yaml with 3 seeds"
   a sweep's progress     "how is the sweep doing?", "compare the points", "which point is best?"
+  pools and free GPUs    "list pools", "which pools have free gpus"
   list runs / quit"""
 
 
@@ -776,12 +777,32 @@ class ChatSession:
         """'how is the sweep doing?', 'compare the points': the latest sweep, one line per point, the best."""
         from runshepherd.sweep.status import latest_record, read_record, status_lines
 
+        # the current run's sweep, else this chat's latest one, else the state dir's latest, said to be that
+        ours = [r for sid in reversed(self.rec.runs) if (r := read_record(self.ctx.state_dir, sid)) is not None]
         current = self._current_sweep()
-        record = read_record(self.ctx.state_dir, current) if current else latest_record(self.ctx.state_dir)
+        record = read_record(self.ctx.state_dir, current) if current else (ours[0] if ours else None)
+        if record is None and (record := latest_record(self.ctx.state_dir)) is not None:
+            self.say(
+                f"this chat has started no sweep; the latest sweep in {self.ctx.state_dir} is {record.get('sweep')}:"
+            )
         if record is None:
             self.say("no sweep yet — start one: 'sweep lr over 1e-3, 3e-4 with FILE.yaml'")
             return
         self.say("\n".join(status_lines(record, self._values_of)))
+
+    def do_pools(self, intent: Intent) -> None:
+        """'list pools', 'which pools have free gpus': each pool with what a job can use now, as `orchestrate pools`."""
+
+        def n(v: int | None) -> str:
+            return "unknown" if v is None else str(v)
+
+        lines = []
+        for p in self.ctx.backend.pools():
+            line = f"  {p.name} ({p.status}): {n(p.effective_gpu_free())} GPUs free for a job now"
+            line += f" (quota free {n(p.quota_free)}, total free {n(p.total_free)} of {n(p.total_capacity)})"
+            lines.append(line + (f" — {p.description}" if p.description else ""))
+            lines += [f"    note: {note}" for note in p.notes]
+        self.say("pools:\n" + "\n".join(lines) if lines else "the backend reports no pools")
 
     def _current_sweep(self) -> str | None:
         from runshepherd.chat.sweeps import SweepDriver
