@@ -57,6 +57,10 @@ _STOP = {
     "gpu",
     "per",  # "batch size 4 per gpu" names no workflow "train-per"
     "each",
+    "node",  # "8 gpus (2 nodes x 4 gpus)" names no workflow "train-resnet-nodes"
+    "nodes",
+    "x",
+    "total",
     "lr",
     "learning",
     "rate",
@@ -261,6 +265,24 @@ def _other_setting_after(key: str, t: str, pos: int) -> bool:
     return m is not None and m.group(1).lower() not in _OWN_UNIT.get(key, ())
 
 
+# a GPU count said per node, with the node count: "2 nodes x 4 gpus", "4 gpus per node on 2 nodes", "2 nodes with 4
+# gpus each"; its total is nodes times that ("8 gpus (2 nodes x 4 gpus)" says 8 GPUs once, never 8 and 4)
+_PER_NODE = (
+    r"(?<![\w.])(\d+)\s*nodes?\s*(?:x|\*|×|with|of)\s*(\d+)\s*(?:[A-Za-z0-9]+\s+)?gpus?\b",
+    r"(?<![\w.])(\d+)\s*(?:[A-Za-z0-9]+\s+)?gpus?\s*(?:per|each|a|/)\s*node\b.*?(?<![\w.])(\d+)\s*nodes?\b",
+)
+
+
+def _gpus_per_node(t: str) -> dict[int, int]:
+    """Where a GPU count is said per node: the count's position, and how many nodes it is said for."""
+    scale = {}
+    for h in re.finditer(_PER_NODE[0], t, re.I):
+        scale[h.start(2)] = int(h.group(1))
+    for h in re.finditer(_PER_NODE[1], t, re.I):
+        scale[h.start(1)] = int(h.group(2))
+    return scale
+
+
 def _as_said(typed: str) -> float:
     """The number ``typed`` is, exactly when it is a whole number in digits (two counts past 2**53 that differ are
     two values, though a float reads them as one), for comparing what was said."""
@@ -291,8 +313,14 @@ def parse_request(text: str, cwd: Path | None = None) -> RequestParams:
             # "3 epochs 64 batch size": the 64 is the batch size's; "--epochs 2" is a flag the script gets as given
             if not _other_setting_after(key, t, h.end(1)) and not t[: h.start()].endswith(("-", "_"))
         )
-        if len({_as_said(v) for _, v in found}) > 1:
-            shown = " and ".join(dict.fromkeys(v for _, v in found))
+        # "8 gpus (2 nodes x 4 gpus)": the 4 is per node, 8 in all; the total is the count meant when both are said
+        per_node = _gpus_per_node(t) if key == "gpus" and len(found) > 1 else {}
+        totals = [at for at, _ in found if at not in per_node]
+        if per_node and totals and m.start(1) in per_node:
+            m = next(h for h in re.finditer(patterns[0], t, re.I) if h.start(1) == totals[0])
+            typed = m.group(1)
+        if len({_as_said(v) * per_node.get(at, 1) for at, v in found}) > 1:
+            shown = " and ".join(dict.fromkeys(v + (" per node" if at in per_node else "") for at, v in found))
             unusable.append(f"{key.replace('_', ' ')} said twice with different values ({shown}): say it once")
             return
         if (digits := other_digits(typed)) is not None:  # "epochs=٣": never read silently (number_reading)

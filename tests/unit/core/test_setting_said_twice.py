@@ -97,3 +97,28 @@ def test_a_rate_per_gpu_names_no_workflow() -> None:
     drafted a workflow named "per", and the demo's "train-classifier-per"."""
     assert parse_request("train a small classifier on 8 gpus with batch size 4 per gpu").name == "train-classifier"
     assert parse_request("train a small classifier with 2 gpus each").name == "train-classifier"
+
+
+def test_a_gpu_count_per_node_is_not_a_second_total(
+    here: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: "8 gpus (2 nodes x 4 gpus)" paused as "gpus said twice with different values (8 and 4)", and the
+    workflow was named "train-resnet-nodes". Now 2 nodes x 4 GPUs is the 8 GPUs said, and planned without a pause."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    main(["run", "train a small classifier with 8 gpus (2 nodes x 4 gpus) for 1 epoch", "--no-input"])
+    said = " ".join((lambda o: o.out + o.err)(capsys.readouterr()).split())
+    assert "said twice" not in said and "gpus=8" in said, said
+    for request_text in ("train resnet on 2 nodes x 4 gpus (8 gpus)", "16 gpus total, 8 gpus per node on 2 nodes"):
+        got = parse_request(request_text)
+        assert (got.unusable, got.gpus) == ([], 16 if "16" in request_text else 8), request_text
+    assert parse_request("train resnet with 8 gpus (2 nodes x 4 gpus)").name == "train-resnet"
+    # a total that does not fit what each node gets is still asked about, saying which count was per node
+    unusable = parse_request("train resnet with 8 gpus (2 nodes x 2 gpus)").unusable
+    assert unusable == ["gpus said twice with different values (8 and 2 per node): say it once"]
+
+
+def test_batch_on_each_of_n_gpus_names_no_model() -> None:
+    """ "batch 32 on each of 4 gpus": "each" after "on" is not a model or dataset to find."""
+    got = parse_request("train bert with batch 32 on each of 4 gpus")
+    assert (got.subject, got.batch_size, got.gpus, got.name) == ("bert", 32, 4, "train-bert")
+    assert parse_request("train with batch 32 on each of 4 gpus").subject is None
