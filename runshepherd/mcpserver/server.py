@@ -66,12 +66,17 @@ def _given(value: Any) -> str:
     return next((said for kind, said in kinds if isinstance(value, kind)), "another value")
 
 
-def argument_problems(tool: str, schema: dict[str, Any], arguments: dict[str, Any], exc: ValidationError) -> str:
-    """The SDK's argument check failing, said per argument and without the values: pydantic's own text quotes
-    each rejected value (a token in `set_values`, a path) and links its docs, which tells a caller nothing to do."""
+def argument_problems(
+    tool: str, schema: dict[str, Any], arguments: dict[str, Any], exc: ValidationError | None = None
+) -> str | None:
+    """What is wrong with a call's arguments, said per argument and without the values; None when nothing is. An
+    argument the tool does not take is named before the call (the SDK drops it silently); ``exc``, the SDK's own
+    check failing, is said here too: pydantic's text quotes each rejected value (a token in `set_values`, a path)
+    and links its docs, which tells a caller nothing to do."""
     props = schema.get("properties") or {}
-    said: dict[str, str] = {}
-    for err in exc.errors():
+    not_taken = f"is not one {tool} takes ({', '.join(props) or 'it takes none'})"
+    said = {k: f"argument {k} {not_taken}" for k in arguments or {} if k not in props}
+    for err in exc.errors() if exc is not None else []:
         name = str(err["loc"][0]) if err["loc"] else "arguments"
         if err["type"] == "missing":
             said.setdefault(name, f"argument {name} is required")
@@ -79,31 +84,33 @@ def argument_problems(tool: str, schema: dict[str, Any], arguments: dict[str, An
             given = _given(arguments.get(name))
             said.setdefault(name, f"argument {name}: expected {_expected(props[name])}, got {given}")
         else:
-            said.setdefault(name, _not_taken(tool, name, props))
-    return f"Error executing tool {tool}: " + "; ".join(said.values())
-
-
-def _not_taken(tool: str, name: str, props: dict[str, Any]) -> str:
-    return f"argument {name} is not one {tool} takes ({', '.join(props) or 'it takes none'})"
+            said.setdefault(name, f"argument {name} {not_taken}")
+    return f"Error executing tool {tool}: " + "; ".join(said.values()) if said else None
 
 
 class _Server(MCPServer):
+    _schemas: dict[str, dict[str, Any]] | None = None  # each tool's input schema by name, read once
+
+    async def _schema(self, name: str) -> dict[str, Any] | None:
+        if self._schemas is None or name not in self._schemas:  # a tool added since is read then
+            self._schemas = {t.name: t.input_schema for t in await self.list_tools()}
+        return self._schemas.get(name)
+
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         """Every tool's argument check, said in one place (`argument_problems`), whatever the argument's type. An
         argument the tool does not take is refused by name before the call (the SDK drops it silently: `answer`
         with extra="…" answered as if it were not there)."""
-        schema = next((t.input_schema for t in await self.list_tools() if t.name == name), None)
-        if schema is not None and (extra := [k for k in arguments or {} if k not in (schema.get("properties") or {})]):
-            props = schema.get("properties") or {}
-            raise ToolError(f"Error executing tool {name}: " + "; ".join(_not_taken(name, k, props) for k in extra))
+        schema = await self._schema(name)
+        if schema is not None and (problems := argument_problems(name, schema, arguments)):
+            raise ToolError(problems)
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
             cause = exc.__cause__
             if isinstance(exc, UnexpectedToolError) or not isinstance(cause, ValidationError):
                 raise
-            schema = next((t.input_schema for t in await self.list_tools() if t.name == name), {})
-            raise ToolError(argument_problems(name, schema, arguments, cause)) from cause  # the SDK logs field names
+            problems = argument_problems(name, schema or {}, arguments, cause) or str(exc)
+            raise ToolError(problems) from cause  # the SDK logs field names
 
 
 SetValues = list[str] | dict[str, str | int | float | bool] | None

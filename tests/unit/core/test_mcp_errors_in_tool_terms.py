@@ -146,3 +146,34 @@ def test_an_unknown_session_and_an_unknown_argument_are_said(tmp_path: Path, mon
     )
     assert nope.endswith("no session 'nope' — a session's id is the `session` that start_run returned"), nope
     assert extra == "Error executing tool answer: argument extra is not one answer takes (session, answer)", extra
+
+
+def test_tool_calls_read_the_tool_list_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before: every call listed every tool (building each one's schema) to find its own schema: twice for a call
+    whose arguments the SDK refused. The unknown-argument message is still said, by `argument_problems` alone."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    server = build_server(CliContext.create(config=None, state_dir=tmp_path / "state", backend="local"))
+    listed = 0
+    real = type(server).list_tools
+
+    async def counted(self: Any) -> Any:
+        nonlocal listed
+        listed += 1
+        return await real(self)
+
+    monkeypatch.setattr(type(server), "list_tools", counted)
+
+    async def main() -> list[str]:
+        said = []
+        for args in ({"session": "nope", "answer": "yes", "extra": "x"}, {"session": 3, "answer": "yes"}) * 3:
+            with pytest.raises(ToolError) as err:
+                await server.call_tool("answer", args)
+            said.append(str(err.value))
+        return said
+
+    said = anyio.run(main)
+    assert listed == 1, listed
+    assert said[0] == "Error executing tool answer: argument extra is not one answer takes (session, answer)"
+    assert said[1].endswith("argument session: expected a string, got an integer"), said[1]
