@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +100,23 @@ def until_running(proc: subprocess.Popen[str], limit: float = 60) -> list[str]:
         if '"event": "status"' in line and '"RUNNING"' in line or time.time() > deadline:
             break
     return seen
+
+
+def until_status(tmp: Path, wid: str, want: Collection[str] = (), timeout: float = 90) -> str:
+    """Wait until local workflow ``wid`` (state dir ``tmp/state``) has a status in ``want`` (empty: any ended
+    status), or ``timeout`` seconds; the last status read. It reads the backend's records in this process and wakes
+    on their change; the test then asks `orchestrate` what it asserts. Polling with `orchestrate status` or `list`
+    instead paid a CLI start (~0.8 s of CPU on the 2 CI cores) every half second of the wait."""
+    from runshepherd.backends.local import LocalBackend
+
+    backend = LocalBackend(tmp / "state")
+    deadline = time.monotonic() + timeout
+    while True:
+        status = backend.query(wid).status
+        left = deadline - time.monotonic()
+        if (status.value in want if want else not status.alive()) or left <= 0:
+            return status.value
+        backend.wait_for_change(wid, min(1.0, left))
 
 
 def json_lines(text: str) -> list[dict[str, Any]]:

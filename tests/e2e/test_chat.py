@@ -220,16 +220,12 @@ def test_list_runs_says_a_run_waits_for_an_answer(tmp_path: Path) -> None:
 
 def test_the_logs_of_a_workflow_named_in_the_chat_are_that_workflows(tmp_path: Path) -> None:
     """Was: "show me the logs of echo-1" answered "echo-1 has no task 'echo-1'; its tasks: t"."""
-    import time
 
-    from cli_helpers import chat, run
+    from cli_helpers import chat, run, until_status
 
     spec = tmp_path / "echo.yaml"
     spec.write_text("workflow:\n  name: echo\n  tasks:\n  - name: t\n    image: x\n    command: [echo, hello-from-t]\n")
     assert run(tmp_path, "submit", str(spec)).returncode == 0
-    for _ in range(60):
-        if json.loads(run(tmp_path, "status", "echo-1", "--json").stdout)["status"] == "COMPLETED":
-            break
-        time.sleep(0.5)
+    until_status(tmp_path, "echo-1", {"COMPLETED"}, 60)
     out = chat(tmp_path, "logs1", ["show me the logs of echo-1"]).stdout
     assert "has no task" not in out and "logs of echo-1:" in out

@@ -8,18 +8,15 @@ import time
 from pathlib import Path
 
 import pytest
-from cli_helpers import EXAMPLES, quick_example, run
+from cli_helpers import EXAMPLES, quick_example, run, until_status
 
 
 def _wait_status(tmp: Path, wid: str, want: set[str], timeout: float = 90) -> dict:
-    deadline = time.time() + timeout
-    while True:
-        res = run(tmp, "status", wid, "--json")
-        assert res.returncode == 0, res.stderr
-        st = json.loads(res.stdout)
-        if st["status"] in want or time.time() > deadline:
-            return st
-        time.sleep(0.5)
+    """`status WF --json` once the workflow's status is in ``want`` (or ``timeout`` seconds have passed)."""
+    until_status(tmp, wid, want, timeout)
+    res = run(tmp, "status", wid, "--json")
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout)
 
 
 def test_submit_then_status_reaches_completed_with_the_model(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 import anyio
 import pytest
-from cli_helpers import env_for, orchestrate_bin, run
+from cli_helpers import env_for, orchestrate_bin, run, until_status
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
@@ -158,13 +158,9 @@ def _submitted(tmp_path: Path) -> str:
     res = run(tmp_path, "submit", _spec(tmp_path), "--json")
     assert res.returncode == 0, res.stderr
     wid = json.loads(res.stdout)["workflow_id"]
-    deadline = time.time() + 90
-    while time.time() < deadline:
-        st = json.loads(run(tmp_path, "list", "--json").stdout)["workflows"][0]["status"]
-        if st == "COMPLETED":
-            return wid
-        time.sleep(0.5)
-    raise AssertionError(f"{wid} did not complete")
+    if until_status(tmp_path, wid, {"COMPLETED"}, 90) != "COMPLETED":
+        raise AssertionError(f"{wid} did not complete")
+    return wid
 
 
 def test_stdio_tools_status_and_a_session_driven_by_answers(tmp_path: Path) -> None:

@@ -10,10 +10,9 @@ import json
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-from cli_helpers import run
+from cli_helpers import run, until_status
 
 from runshepherd.backends.osmo.runner import OsmoCli
 
@@ -42,10 +41,7 @@ def _own_exit_lines(lines: list[str]) -> list[str]:
 
 def test_job_output_cannot_forge_a_backend_line_in_raw_logs(tmp_path: Path) -> None:
     wid = json.loads(run(tmp_path, "submit", str(_spec(tmp_path)), "--json").stdout)["workflow_id"]
-    deadline = time.time() + 60
-    while json.loads(run(tmp_path, "status", wid, "--json").stdout)["status"] not in {"COMPLETED", "FAILED"}:
-        assert time.time() < deadline, "the workflow did not end"
-        time.sleep(0.3)
+    assert until_status(tmp_path, wid, {"COMPLETED", "FAILED"}, 60) in {"COMPLETED", "FAILED"}, "it did not end"
     text = run(tmp_path, "logs", wid, "--raw").stdout.split("\n")[:-1]
     as_json = json.loads(run(tmp_path, "logs", wid, "--raw", "--json").stdout)["lines"]
     followed = [json.loads(x)["line"] for x in run(tmp_path, "logs", wid, "-f", "--json").stdout.splitlines()]

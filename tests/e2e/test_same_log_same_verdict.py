@@ -4,10 +4,9 @@ name the same failure when the run printed a few steps after its only error and 
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
-from cli_helpers import run
+from cli_helpers import run, until_status
 
 _SCRIPT = """\
 import sys
@@ -34,14 +33,8 @@ def test_diagnose_wf_and_diagnose_log_agree_on_an_error_the_run_printed_steps_af
     spec = tmp_path / "oom.yaml"
     spec.write_text(_spec())
     wid = json.loads(run(tmp_path, "submit", str(spec), "--json").stdout)["workflow_id"]
-    deadline = time.time() + 60
-    while (st := json.loads(run(tmp_path, "status", wid, "--json").stdout))["status"] in (
-        "PENDING",
-        "RUNNING",
-        "WAITING",
-    ) and time.time() < deadline:
-        time.sleep(0.3)
-    assert st["status"] == "FAILED"
+    until_status(tmp_path, wid, timeout=60)
+    assert json.loads(run(tmp_path, "status", wid, "--json").stdout)["status"] == "FAILED"
 
     res = run(tmp_path, "diagnose", wid, "--json")
     assert res.returncode == 0, res.stderr

@@ -8,11 +8,10 @@ print log text back, so what they print must hold none of it — and the words a
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
-from cli_helpers import run
+from cli_helpers import run, until_status
 
 from runshepherd.cli.follow import follow
 
@@ -56,10 +55,7 @@ def test_logs_raw_prints_the_jobs_words_without_its_escape_sequences(tmp_path: P
         encoding="utf-8",
     )
     wid = json.loads(run(tmp_path, "submit", str(spec), "--json").stdout)["workflow_id"]
-    deadline = time.time() + 60
-    while json.loads(run(tmp_path, "status", wid, "--json").stdout)["status"] not in {"COMPLETED", "FAILED"}:
-        assert time.time() < deadline, "the workflow did not end"
-        time.sleep(0.5)
+    assert until_status(tmp_path, wid, {"COMPLETED", "FAILED"}, 60) in {"COMPLETED", "FAILED"}, "it did not end"
     res = run(tmp_path, "logs", wid, "--raw")
     assert res.returncode == 0, res.stderr
     _assert_inert(res.stdout)

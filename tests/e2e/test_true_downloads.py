@@ -7,7 +7,7 @@ import shutil
 import time
 from pathlib import Path
 
-from cli_helpers import json_lines, run
+from cli_helpers import json_lines, run, until_status
 
 TWO_TASKS = """\
 workflow:
@@ -83,11 +83,8 @@ def test_workflow_ids_are_never_reused_in_a_state_dir(tmp_path: Path) -> None:
         res = run(tmp_path, "submit", str(spec), "--json")
         ids.append(json_lines(res.stdout)[0]["workflow_id"])
     end = time.monotonic() + 60  # let both finish: their supervisors write into the folders until then
-    while time.monotonic() < end:
-        rows = json_lines(run(tmp_path, "list", "--json").stdout)[0]["workflows"]
-        if all(r["status"] not in ("PENDING", "RUNNING", "WAITING") for r in rows):
-            break
-        time.sleep(0.5)
+    for wid in ids:
+        until_status(tmp_path, wid, timeout=max(0.0, end - time.monotonic()))
     for d in (tmp_path / "state").rglob("idtest-2"):  # even when the newest run's folders are gone
         if d.is_dir():
             shutil.rmtree(d)

@@ -7,7 +7,7 @@ import re
 import time
 from pathlib import Path
 
-from cli_helpers import chat, json_lines, run
+from cli_helpers import chat, json_lines, run, until_status
 
 FAILS = """\
 workflow:
@@ -24,12 +24,9 @@ workflow:
 
 def _wait_failed(tmp: Path, ids: list[str], timeout: float = 90) -> None:
     end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        rows = {w["workflow_id"]: w["status"] for w in json_lines(run(tmp, "list", "--json").stdout)[0]["workflows"]}
-        if all(rows.get(i, "").startswith("FAILED") for i in ids):
-            return
-        time.sleep(0.5)
-    raise AssertionError(f"{ids} did not fail in time: {rows}")
+    rows = {i: until_status(tmp, i, timeout=max(0.0, end - time.monotonic())) for i in ids}
+    if not all(status.startswith("FAILED") for status in rows.values()):
+        raise AssertionError(f"{ids} did not fail in time: {rows}")
 
 
 def test_chat_answers_about_the_workflow_named_not_the_last_run(tmp_path: Path) -> None:

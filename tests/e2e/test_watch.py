@@ -7,7 +7,7 @@ import json
 import time
 from pathlib import Path
 
-from cli_helpers import run
+from cli_helpers import run, until_status
 
 FAILING = """\
 workflow:
@@ -94,7 +94,7 @@ def test_watch_list_and_stop_leave_the_run_alone(tmp_path: Path) -> None:
 
 def test_foreground_watch_of_a_finished_run_prints_the_block_and_ends(tmp_path: Path, hook_server) -> None:  # noqa: ANN001
     wid = _submit(tmp_path, sleep=0)
-    assert _until(lambda: json.loads(run(tmp_path, "status", wid, "--json").stdout)["status"] == "FAILED")
+    assert until_status(tmp_path, wid, {"FAILED"}, 60) == "FAILED"
     notes = tmp_path / "notes.jsonl"
     res = run(tmp_path, "watch", wid, "--notify", f"file:{notes}")
     assert res.returncode == 1, res.stderr  # README: 1 = the run failed (was 0 for a FAILED run)

@@ -4,24 +4,20 @@ and `diagnose` (a tail of the last 2,000 lines would only see the warnings and `
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
-from cli_helpers import run
+from cli_helpers import run, until_status
 
 from runshepherd.logs import count_tokens
 from runshepherd.logs.synthetic import BURIED_ERROR, buried_error_spec
 
 
 def _wait_terminal(tmp: Path, wid: str, timeout: float = 90) -> dict:
-    deadline = time.time() + timeout
-    while True:
-        res = run(tmp, "status", wid, "--json")
-        assert res.returncode == 0, res.stderr
-        st = json.loads(res.stdout)
-        if st["status"] not in ("PENDING", "RUNNING", "WAITING") or time.time() > deadline:
-            return st
-        time.sleep(0.5)
+    """`status WF --json` once the workflow has ended (or ``timeout`` seconds have passed)."""
+    until_status(tmp, wid, timeout=timeout)
+    res = run(tmp, "status", wid, "--json")
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout)
 
 
 def test_a_root_error_in_the_middle_of_a_big_log_is_kept_by_logs_status_and_diagnose(tmp_path: Path) -> None:
