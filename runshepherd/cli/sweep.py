@@ -223,24 +223,26 @@ def resume(
         _refuse_if_ended(ctx, sweep.sid, record, answer)
     if answer is not None and not sweep.declined:
         _take_answer(ctx, sweep, record, answer)
-    if (line := _resumed_line(ctx, sid, record)) is not None:
+    if (line := _resumed_line(ctx, sweep, record)) is not None:
         from runshepherd.cli.session import say_resumed
 
         say_resumed(ctx, sid, line, as_json)
     return run_sweep(ctx, sweep, as_json=as_json)
 
 
-def _resumed_line(ctx: CliContext, sid: str, record: dict[str, Any]) -> str | None:
+def _resumed_line(ctx: CliContext, sweep: Any, record: dict[str, Any]) -> str | None:
     """What `resume SWEEP` took up, as a session's resume first says it: its plan still waiting, or how many points
     were submitted and the states they were last seen in. None for a sweep that is over (its result follows) and for
     an approved one with nothing submitted: that is how a detached sweep's background `resume` starts, which is not
-    the person resuming it (and its next lines say the plan was approved)."""
+    the person resuming it (and its next lines say the plan was approved). The points' checkpoints it reads are
+    kept on ``sweep``, which `run_sweep` then drives without reading them again."""
     from runshepherd.sweep.driver import has_ended
     from runshepherd.sweep.status import point_rows
 
-    if record.get("declined") or record.get("canceled") or has_ended(ctx, record):
+    sid = sweep.sid
+    if record.get("declined") or record.get("canceled") or has_ended(ctx, record, sweep):
         return None
-    rows = point_rows(record, lambda s: dict(ctx.runner(s).snapshot().values or {}))
+    rows = point_rows(record, lambda s: dict(sweep.snapshot(ctx, s).values or {}))
     if record.get("approved") is False:
         return f"sweep {sid}: resumed at its plan ({len(rows)} point(s)), nothing submitted yet"
     counts: dict[str, int] = {}

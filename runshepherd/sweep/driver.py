@@ -65,6 +65,15 @@ class Sweep:
     prompt: Any = None  # (kind, text, default, choices) → answer | None: the terminal prompt, shared by all points
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     questions: OncePerDiagnosis | None = None  # fix questions asked once per (kind, diagnosis label)
+    # each point's checkpoint as a resume first read it (its first line, the ended check): a point's start takes
+    # it from here (once) rather than reading it again
+    seen: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def snapshot(self, ctx: Any, session: str) -> Any:
+        """A point session's checkpoint, read once until the point starts."""
+        if session not in self.seen:
+            self.seen[session] = ctx.runner(session).snapshot()
+        return self.seen[session]
 
     def child(self, p: Point) -> str:
         return f"{self.sid}-p{p.index}"
@@ -82,9 +91,10 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
     before = (read_record(ctx.state_dir, sweep.sid) or {}) if sweep.resumed else {}
     # a sweep that had ended offered its follow-ups then: a resume only reports it again (was: asked them again,
     # and a yes downloaded every point a second time, to a new folder)
-    offered = before.get("follow_ups") if before and has_ended(ctx, before) else None
+    offered = before.get("follow_ups") if before and has_ended(ctx, before, sweep) else None
     code = approve(ctx, sweep, top)
     if code is not None:
+        sweep.seen.clear()  # read before the plan's answer: a later run reads the points afresh
         return code
     record = _record(sweep)
     if sweep.budget is None:  # on average one fix / one infra retry per point, never below one point's own cap
@@ -101,6 +111,7 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
 
     with ThreadPoolExecutor(max_workers=max(1, sweep.max_parallel), thread_name_prefix="sweep") as pool:
         results = list(pool.map(run_point, sweep.points))
+    sweep.seen.clear()
     best = best_point(results)
     if sweep.readers.tasks:
         r = sweep.readers
@@ -199,15 +210,18 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
     return 3 if paused else 0 if outcome == "COMPLETED" else 1
 
 
-def has_ended(ctx: Any, record: dict[str, Any]) -> bool:
+def has_ended(ctx: Any, record: dict[str, Any], sweep: Sweep | None = None) -> bool:
     """Whether a sweep's record says it ended: its outcome kept, and no point's session left to continue (a point
-    that gave up ends NEEDS_INPUT too)."""
+    that gave up ends NEEDS_INPUT too). ``sweep``: the resumed sweep whose points' checkpoints are read once."""
     from runshepherd.graph.runner import SessionRunner
+
+    def snapshot(session: str) -> Any:
+        return sweep.snapshot(ctx, session) if sweep is not None else ctx.runner(session).snapshot()
 
     outcome = record.get("outcome")
     return outcome in ("COMPLETED", "FAILED", "CANCELED") or (
         outcome == "NEEDS_INPUT"
-        and all(SessionRunner.ended(ctx.runner(p["session"]).snapshot()) for p in record.get("points") or [])
+        and all(SessionRunner.ended(snapshot(p["session"])) for p in record.get("points") or [])
     )
 
 
@@ -244,7 +258,7 @@ def approve(ctx: Any, sweep: Sweep, top: Renderer) -> int | None:
                 "so they differ only where the job itself is not deterministic",
             ).wire()
         )
-    started = sweep.resumed and sweep.approved and any(ctx.runner(sweep.child(p)).exists() for p in sweep.points)
+    started = sweep.resumed and sweep.approved and any(sweep.snapshot(ctx, sweep.child(p)).values for p in sweep.points)
     if not started:  # once its points run, what is free counts them: "fits now" would judge the sweep by itself
         gpus = max((sum(t.gpu for t in a) for a in asks), default=0)
         pool = sweep.pool or _spec_pool(sweep.points[0])
@@ -411,7 +425,8 @@ def _run_point(ctx: Any, sweep: Sweep, p: Point, *, as_json: bool, lock: threadi
         "sweep_point": {"sweep": sweep.sid, "index": p.index, "values": p.values},
     }
     runner = ctx.runner(child, deps)
-    started = runner.exists()
+    seen = sweep.seen.pop(child, None)  # read by the resume's first line: nothing ran the point since
+    started = bool(seen.values) if seen is not None else runner.exists()
     if not started and canceled(ctx.state_dir, sweep.sid) is not None:  # queued when the person canceled the sweep
         _emit(renderer, lock, Message(level="info", text=f"not started: {deps.halt_reason()}").wire())
         return _not_started(p, child)
