@@ -180,6 +180,20 @@ MARKERS: tuple[Marker, ...] = (
         'INFO:     127.0.0.1:56148 - "GET /v1/models HTTP/1.1" 404 Not Found',
         "https://github.com/encode/uvicorn/blob/master/uvicorn/logging.py",
     ),
+    # vLLM's scheduler taking a running request back to recompute (or swap) it later when the KV cache is full: a
+    # performance notice of a server under load ("This can affect the end-to-end performance"); the job is not
+    # preempted (the preempted family's "preempted by" reads a job's preemption), and every request is still answered
+    Marker(
+        "vllm",
+        "benign",
+        r"\bSequence group \S+ is preempted by PreemptionMode\.(?:RECOMPUTE|SWAP) mode because there is not enough KV "
+        r"cache space",
+        "WARNING 05-01 10:00:00 scheduler.py:1089] Sequence group 12 is preempted by PreemptionMode.RECOMPUTE mode "
+        "because there is not enough KV cache space. This can affect the end-to-end performance. Increase "
+        "gpu_memory_utilization or tensor_parallel_size to provide more KV cache memory. "
+        "total_num_cumulative_preemption=1",
+        "https://github.com/vllm-project/vllm/blob/v0.6.0/vllm/core/scheduler.py",
+    ),
     # docker run's notice that the image is not in the local store, printed before it pulls it: a failed pull says so
     # in its own words after it (pull access denied, manifest unknown)
     Marker(
