@@ -292,6 +292,11 @@ def verdict(
 ) -> Diagnosis:
     """One diagnosis for one context. ``failed`` = what the status says (None = unknown, e.g. a bare log)."""
     found = collect(ctx)
+    # a server stopped from outside: what it printed while shutting down did not stop it (unless its status says
+    # it failed: then the signal may be the platform's, and is read as such)
+    stop = ctx.log.stop_signal if failed is not True else None
+    if stop is not None:
+        found = [s for s in found if s.order < stop]
     signals = yield_to_details(_demote_info(_drop_recovered(found, ctx), ctx), ctx.log.lines)
     signals = yield_handled(signals, ctx.log.lines)
     if allowed is not None:
@@ -393,10 +398,13 @@ def root_reading(ctx: Context, allowed: set[str] | None = None) -> Signal | None
 def _open_errors(ctx: Context) -> list[Line]:
     """The error-looking lines the run did not get past (nothing after them shows it went on)."""
     lines = ctx.log.lines
+    stop = ctx.log.stop_signal
     return [
         ln
         for ln in ctx.log.errors
-        if not _got_past(lines, ln.index) and not talked_on_past(lines, ln.index, ctx.log.errors)
+        if (stop is None or ln.index < stop)
+        and not _got_past(lines, ln.index)
+        and not talked_on_past(lines, ln.index, ctx.log.errors)
     ]
 
 
@@ -438,7 +446,8 @@ def _healthy(ctx: Context, signals: list[Signal], task: str | None) -> Diagnosis
         "routine": 0.5,
     }[why]
     explanation = _HEALTHY_WHY[why] if ctx.log.lines or why != "status" else _HEALTHY_EXPL
-    past = _went_past_line(ctx, signals)
+    stop = ctx.log.stop_signal
+    past = _went_past_line(ctx, signals, stop)
     if past is not None:
         confidence -= 0.15  # an error it got past, a retried failure: the verdict is less sure
         explanation = (
@@ -450,6 +459,11 @@ def _healthy(ctx: Context, signals: list[Signal], task: str | None) -> Diagnosis
             explanation += f" It rests on this line: “{found[1].raw.strip()[:200]}”."
         if signals:
             confidence -= 0.15  # a hint too weak to name a failure: the verdict is less sure
+    if stop is not None:
+        explanation += (
+            f" The server was then stopped from outside (“{ctx.log.lines[stop].raw.strip()[:200]}”); what it "
+            "printed while shutting down is not a failure."
+        )
     return Diagnosis(
         label="healthy",
         origin="user",
@@ -461,13 +475,15 @@ def _healthy(ctx: Context, signals: list[Signal], task: str | None) -> Diagnosis
     )
 
 
-def _went_past_line(ctx: Context, signals: list[Signal]) -> str | None:
+def _went_past_line(ctx: Context, signals: list[Signal], stop: int | None = None) -> str | None:
     """The first error line (or a family's failure line) in a log that is nonetheless healthy: one the run went on
-    past. None when the log shows no error at all."""
-    line = ctx.log.errors[0] if ctx.log.errors else None
+    past. None when the log shows no error at all, or none before ``stop`` (a server's stop signal: its shutdown
+    follows)."""
+    end = len(ctx.log.lines) if stop is None else stop
+    line = next((ln for ln in ctx.log.errors if ln.index < end), None)
     if line is not None:
         return line.raw.rstrip()
-    return next((s.evidence[0] for s in signals if not s.secondary and s.evidence and s.order >= 0), None)
+    return next((s.evidence[0] for s in signals if not s.secondary and s.evidence and 0 <= s.order < end), None)
 
 
 def _dedupe(lines: list[str]) -> list[str]:

@@ -404,6 +404,14 @@ class ErrorBlock:
         return list(error_looking(self.lines))
 
     @cached_property
+    def stop_signal(self) -> int | None:
+        """Where a server that was answering requests says it received a stop signal
+        (:func:`runshepherd.diagnosis.positive.stopped_serving`), found once: the verdict asks more than once."""
+        from runshepherd.diagnosis.positive import stopped_serving
+
+        return stopped_serving(self.lines, self.errors)
+
+    @cached_property
     def last_frame(self) -> int | None:
         """The index of the last traceback frame line (``File "…", line N``), found once: every family's traceback
         rule asks when a traceback was cut off before its exception line."""

@@ -20,6 +20,7 @@ from runshepherd.diagnosis.errorblock import (
     Line,
     is_benign,
 )
+from runshepherd.diagnosis.formats import serving
 from runshepherd.diagnosis.prefilter import Alternatives, Gated
 from runshepherd.diagnosis.severity import error_channel, severity
 
@@ -263,6 +264,40 @@ def started_past(lines: list[Line], idx: int, errors: list[Line]) -> bool:
     if not 0 <= idx < len(lines) or any(e.index > idx for e in errors) or severity(lines[idx].clean) != "debug":
         return False
     return any(_STARTED_ALT.found(ln.text, ln.folded) for ln in lines[idx + 1 :])
+
+
+# A server runs until it is told to stop: a stop signal from outside (SIGTERM from `docker stop`, `kubectl delete`,
+# systemd or a person's `kill`; SIGINT from Ctrl-C) is how an inference server's run ends, not a failure of it. The
+# servers log the signal they received and then shut down (SGLang's signal handler: "SIGTERM received. signum=None
+# frame=None. Draining requests and shutting down...", python/sglang/srt/entrypoints/engine.py; vLLM V1's engine core:
+# "[shutdown] EngineCore: trigger received signal=SIGTERM", vllm/v1/engine/core.py). Said by a program, not sent by
+# one ("sending SIGTERM" to a child is a parent shutting down, maybe after a crash).
+_STOP_SIGNAL = re.compile(
+    r"\b(?:received|caught|got) (?:signal[= ]?)?SIG(?:TERM|INT)\b|\bSIG(?:TERM|INT) received\b", re.IGNORECASE
+)
+_STOP_SIGNAL_G = Gated.of(_STOP_SIGNAL)
+# the servers' own records that they are up or answering requests (formats/serving.py's started and progress rows)
+_SERVING = Alternatives.of(
+    re.compile("|".join(f"(?:{m.pattern})" for m in serving.MARKERS if m.kind in ("started", "progress")), re.I)
+)
+SERVED_RECORDS = 2
+
+
+def stopped_serving(lines: list[Line], errors: list[Line]) -> int | None:
+    """The index of the line where a server that was answering requests says it received a stop signal; None when
+    the log has no such line. What the server prints from that line on is its shutdown (children ended by the same
+    signal, a teardown traceback), not what stopped it. Needs ``SERVED_RECORDS`` or more distinct records of the
+    server up or serving before the line, and no error-looking line (``errors``) between the last of them and it: a
+    server that failed and then was stopped (or stopped its own children) failed."""
+    stop = next((ln.index for ln in lines if _STOP_SIGNAL_G.search(ln.text, ln.folded)), None)
+    if stop is None:
+        return None
+    served = [ln for ln in lines[:stop] if _SERVING.found(ln.text, ln.folded)]
+    if len({ln.text for ln in served}) < SERVED_RECORDS:
+        return None
+    if any(served[-1].index < e.index < stop for e in errors):
+        return None
+    return stop
 
 
 SURVIVED_STEPS = 3

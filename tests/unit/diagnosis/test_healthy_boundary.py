@@ -157,3 +157,34 @@ def test_python_loggings_default_format_with_a_lower_case_logger_is_an_info_noti
     assert d.label == "healthy" and d.confidence == 0.5 and "Scoring the val split" in d.evidence[0]
     # an error record in the same format is not a notice
     assert diagnose_log_text(log.replace(" - INFO - ", " - ERROR - ")).label != "healthy"
+
+
+def test_a_server_stopped_by_a_signal_after_serving_is_healthy_and_its_shutdown_is_not_the_failure() -> None:
+    # vLLM V1 logs the stop signal its engine core received, then tears down; a traceback printed while it shuts
+    # down (the API server's output handler finding the engine gone) is the shutdown, not what stopped it
+    serving = "".join(
+        f"(APIServer pid=7) INFO 08-01 21:34:{s} [loggers.py:273] Engine 000: Avg prompt throughput: {t} tokens/s, "
+        "Avg generation throughput: 40.0 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 1.0%\n"
+        for s, t in (("19", "1868.2"), ("29", "1843.9"))
+    )
+    stop = (
+        "(EngineCore pid=9) INFO 08-01 21:34:51 [core.py:1214] [shutdown] EngineCore: trigger received signal=SIGTERM\n"
+    )
+    teardown = (
+        "(APIServer pid=7) ERROR 08-01 21:34:51 [async_llm.py:704] AsyncLLM output_handler failed.\n"
+        "(APIServer pid=7) ERROR 08-01 21:34:51 [async_llm.py:704] Traceback (most recent call last):\n"
+        '(APIServer pid=7) ERROR 08-01 21:34:51 [async_llm.py:704]   File "/venv/lib/python3.12/site-packages/vllm/'
+        'v1/engine/async_llm.py", line 660, in output_handler\n'
+        "(APIServer pid=7) ERROR 08-01 21:34:51 [async_llm.py:704] vllm.v1.engine.exceptions.EngineDeadError: "
+        "EngineCore encountered an issue. See stack trace (above) for the root cause.\n"
+    )
+    d = diagnose_log_text(serving + stop + teardown)
+    assert d.label == "healthy" and "stopped from outside" in d.explanation
+    # the same stop with no sign of serving before it is not excused: a job told to stop is not known to be healthy
+    assert diagnose_log_text(stop + teardown).label != "healthy"
+    # an error between the serving and the stop is what stopped the server
+    crash = "(APIServer pid=7) ERROR 08-01 21:34:40 [core.py:9] RuntimeError: CUDA error: an illegal memory access\n"
+    assert diagnose_log_text(serving + crash + stop + teardown).label != "healthy"
+    # a parent sending the signal to its children is not the server being told to stop
+    sent = "(APIServer pid=7) INFO 08-01 21:34:51 [utils.py:612] [shutdown] Process manager: send sigterm to process EngineCore\n"
+    assert diagnose_log_text(serving + sent + teardown).label != "healthy"
