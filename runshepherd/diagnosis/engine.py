@@ -156,6 +156,7 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
             or recovered(ctx, s)
             or _ran_on_to_traceback(s, signals, lines)
             or _typed_after_the_run(s, lines)
+            or _exited_ok(s, lines)
         ):
             continue
         retry = retried_at(lines, traceback_end(lines, s.order)) if 0 <= s.order < len(lines) else None
@@ -240,6 +241,22 @@ def _typed_after_the_run(s: Signal, lines: list[Line]) -> bool:
     if m.group("bin") not in re.split(r"[\s;&|]+", typed) or LAUNCH.search(typed):
         return False
     return any(is_progress(ln) for ln in lines[: prompt.index])
+
+
+# Python's exit with a success status: ``sys.exit(0)``, ``exit()`` or ``sys.exit()`` raise SystemExit, and a
+# launcher or notebook that prints the traceback of it ends it with "SystemExit: 0" (or "SystemExit: None", or
+# nothing after the type: exit status 0; https://docs.python.org/3/library/exceptions.html#SystemExit,
+# https://docs.python.org/3/library/sys.html#sys.exit: "zero is considered successful termination")
+_EXIT_OK = re.compile(r"^\s*SystemExit(?::\s*(?:0|None|False)?)?\s*$")
+
+
+def _exited_ok(s: Signal, lines: list[Line]) -> bool:
+    """A signal on a traceback (its header, a frame, the exception line) whose exception is SystemExit with a
+    success status: the program's exit, not a failure."""
+    if not 0 <= s.order < len(lines):
+        return False
+    end = traceback_end(lines, s.order)
+    return _EXIT_OK.match(lines[end].text) is not None
 
 
 # a failure the program went on past is not what stopped it: three or more later lines of progress (steps,

@@ -188,3 +188,13 @@ def test_a_server_stopped_by_a_signal_after_serving_is_healthy_and_its_shutdown_
     # a parent sending the signal to its children is not the server being told to stop
     sent = "(APIServer pid=7) INFO 08-01 21:34:51 [utils.py:612] [shutdown] Process manager: send sigterm to process EngineCore\n"
     assert diagnose_log_text(serving + sent + teardown).label != "healthy"
+
+
+def test_a_traceback_of_a_successful_exit_is_not_a_failure() -> None:
+    # sys.exit(0) raises SystemExit; a launcher that prints its traceback ends it "SystemExit: 0" (exit status 0)
+    steps = "".join(f"step {i} loss {1 / (i + 1):.4f}\n" for i in range(1, 5))
+    tb = 'Traceback (most recent call last):\n  File "run.py", line 74, in <module>\n    sys.exit(main())\n'
+    for ok in ("SystemExit: 0", "SystemExit: None", "SystemExit"):
+        assert diagnose_log_text(steps + tb + ok + "\n").label == "healthy", ok
+    for bad in ("SystemExit: 1", "SystemExit: training failed"):
+        assert diagnose_log_text(steps + tb + bad + "\n").label != "healthy", bad
