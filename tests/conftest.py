@@ -8,6 +8,23 @@ from collections.abc import Iterator
 import pytest
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Compile the package's bytecode once, in the controlling process, before any test starts one.
+
+    The e2e tests start `orchestrate` hundreds of times. Where PYTHONDONTWRITEBYTECODE=1 is set (this machine sets
+    it), no start saves its compiled modules, so every start compiles each module it imports again: about 0.1 s of
+    CPU for `cancel` and 0.4 s for a command that builds the session graph. compileall writes the cache anyway.
+    """
+    if hasattr(config, "workerinput"):
+        return
+    import compileall
+    import importlib.util
+
+    spec = importlib.util.find_spec("runshepherd")
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        compileall.compile_dir(folder, quiet=1, workers=1)
+
+
 @pytest.fixture(autouse=True)
 def _home_is_a_temp_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every test (and every process it starts) sees a fresh HOME: a default like `~/sweep-<id>/` or
