@@ -167,7 +167,7 @@ class OsmoCli:
                     reason = f"byte cap of {max_bytes / 1024**2:.0f} MiB reached"
                 elif now - started >= timeout:
                     reason = f"capture timeout of {timeout:g}s reached"
-                elif idle is not None and now - last_change >= idle:
+                elif idle is not None and now - last_change >= _idle_gap(idle, seen_output=size > 0):
                     reason = "idle"  # a live stream: everything that exists now has arrived
                 if reason:
                     _kill_group(proc)
@@ -212,6 +212,17 @@ class OsmoCli:
         return result
 
 
+FIRST_OUTPUT_GRACE = 10.0  # seconds a stream may take to say its first byte before an idle gap can end it
+
+
+def _idle_gap(idle: float, *, seen_output: bool) -> float:
+    """The silence that ends a live stream. Before its first output the CLI is still starting (a Python
+    program, its login, the server's first answer): a gap there says nothing about what exists, so it gets
+    ``FIRST_OUTPUT_GRACE`` (the caller's deadline still bounds it). Counting from the start instead read a
+    slow start as an empty log."""
+    return idle if seen_output else max(idle, FIRST_OUTPUT_GRACE)
+
+
 def _read_bounded(
     proc: subprocess.Popen[bytes], timeout: float, idle: float | None, cap: int | None = None
 ) -> tuple[list[str], str, bool]:
@@ -247,7 +258,7 @@ def _read_bounded(
         now = time.monotonic()
         wait = deadline - now
         if idle is not None:
-            wait = min(wait, last + idle - now)
+            wait = min(wait, last + _idle_gap(idle, seen_output=bool(lines)) - now)
         if wait <= 0:
             break
         try:
