@@ -19,6 +19,9 @@ _NUM = r"[-+]?(?:nan|inf(?:inity)?|\d+(?:\.\d*)?(?:e[-+]?\d+)?|\.\d+(?:e[-+]?\d+
 # What follows a metric name: optional suffixes, a separator, the value. Matched at a found position, on
 # the lowercased line, which is much cheaper than searching a case-insensitive alternation.
 _VALUE = re.compile(r"(?:uracy)?(?:_step|_epoch)?['\"]?\s*[:=]\s*['\"]?(" + _NUM + r")(?![\w.])")
+# "step 3 loss 0.41", "epoch 2 acc 0.91": a finite value after a space alone (a plain print with no separator). Never
+# nan/inf: a NaN is read only where a separator says it is the metric's, as before (the nan_loss flag is unchanged)
+_SPACED = re.compile(r"(?:uracy)? +((?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?)(?![\w.%/])")
 _PREFIX = re.compile(r"(?:^|[^a-z0-9_])(eval|val|valid|validation|test|train|training|lm)[_ /]$")
 # the whole number before a unit: `2.5e3 samples/s` is 2500 and `1,234.5 samples/s` is 1234.5 (before: 3 and 234.5)
 _NUM_BEFORE = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*$")
@@ -107,7 +110,7 @@ class MetricTracker:
                 continue
             pos = low.find(needle)
             while pos != -1:
-                m = _VALUE.match(low, pos + len(needle))
+                m = _VALUE.match(low, pos + len(needle)) or _SPACED.match(low, pos + len(needle))
                 if m and (base == "accuracy" or not low.startswith("uracy", pos + len(needle))):
                     name = _qualified(low, pos, base)
                     if name is not None:
