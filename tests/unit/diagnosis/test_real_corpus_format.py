@@ -82,7 +82,8 @@ def test_blind_v13_is_retired_into_dev_and_keeps_its_rule():
     assert {_split_module().split_v13_of(f"{p}-0001") for p in ("zz", "zzb", "zx", "a")} == {"dev"}
 
 
-def test_blind_v14_is_named_before_it_is_collected():
+def test_blind_v14_is_retired_into_dev_and_keeps_its_rule():
     split_of = _split_module().split_of
-    assert {split_of(f"{p}-0001") for p in ("zzh", "zzi", "zzj", "zzk", "zzl")} == {"blind"}
-    assert {split_of(f"{p}-0001") for p in ("zzg", "zzc", "zz", "a")} == {"dev"}
+    assert {split_of(f"{p}-0001") for p in ("zzh", "zzi", "zzj", "zzk", "zzl")} == {"dev"}
+    assert {_split_module().split_v14_of(f"{p}-0001") for p in ("zzh", "zzi", "zzj", "zzk", "zzl")} == {"blind"}
+    assert {_split_module().split_v14_of(f"{p}-0001") for p in ("zzg", "zzc", "zz", "a")} == {"dev"}
