@@ -20,8 +20,13 @@ _NUM = r"[-+]?(?:nan|inf(?:inity)?|\d+(?:\.\d*)?(?:e[-+]?\d+)?|\.\d+(?:e[-+]?\d+
 # the lowercased line, which is much cheaper than searching a case-insensitive alternation.
 _VALUE = re.compile(r"(?:uracy)?(?:_step|_epoch)?['\"]?\s*[:=]\s*['\"]?(" + _NUM + r")(?![\w.])")
 # "step 3 loss 0.41", "epoch 2 acc 0.91": a finite value after a space alone (a plain print with no separator). Never
-# nan/inf: a NaN is read only where a separator says it is the metric's, as before (the nan_loss flag is unchanged)
-_SPACED = re.compile(r"(?:uracy)? +((?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?)(?![\w.%/])")
+# nan/inf: a NaN is read only where a separator says it is the metric's, as before (the nan_loss flag is unchanged).
+# The value must end the line, a punctuated field or be followed by another name and value: in "loss 3 nodes" the
+# number counts something else
+_SPACED = re.compile(
+    r"(?:uracy)? +((?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?)(?![\w.%/])"
+    r"(?=\s*$|\s*[,;|()\[\]]|\s+[a-z_][\w/.-]*\s*[:=]?\s*[-+]?\.?\d)"
+)
 _PREFIX = re.compile(r"(?:^|[^a-z0-9_])(eval|val|valid|validation|test|train|training|lm)[_ /]$")
 # the whole number before a unit: `2.5e3 samples/s` is 2500 and `1,234.5 samples/s` is 1234.5 (before: 3 and 234.5)
 _NUM_BEFORE = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*$")

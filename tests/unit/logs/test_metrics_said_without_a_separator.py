@@ -22,8 +22,21 @@ def test_step_lines_without_a_separator_give_the_latest_metrics() -> None:
 
 def test_a_nan_or_a_count_after_a_space_is_not_read_as_a_metric() -> None:
     """A NaN is still read only where a separator says whose it is (the nan_loss flag, which diagnosis takes, is
-    unchanged), and a percentage or a duration after the name is not the metric's value."""
-    for line in ("loss nan", "step 4 loss inf", "packet loss 5%", "loss 0.41s", "aux_loss 0.3"):
+    unchanged), and a percentage, a duration or a count of something else ("3 nodes") after the name is not the
+    metric's value."""
+    for line in ("loss nan", "step 4 loss inf", "packet loss 5%", "loss 0.41s", "aux_loss 0.3", "loss 3 nodes"):
         tracker = MetricTracker()
         tracker.observe(line)
         assert tracker.series() == {} and tracker.flags() == [], line
+
+
+def test_spaced_values_followed_by_another_field_are_still_read() -> None:
+    for line, want in (
+        ("epoch 2 train loss 0.52 time 12.3", {"loss": 0.52}),
+        ("step 7 loss 0.41, lr 3e-4", {"loss": 0.41}),
+        ("it 9 | loss 0.2 | acc 0.81", {"loss": 0.2, "accuracy": 0.81}),
+    ):
+        tracker = MetricTracker()
+        tracker.observe(line)
+        got = {k: v.latest for k, v in tracker.series().items() if k in want}
+        assert got == want, (line, tracker.series())
