@@ -11,7 +11,7 @@ import re
 from dataclasses import replace
 
 from runshepherd.diagnosis.chains import yield_handled
-from runshepherd.diagnosis.errorblock import _TB_START, Line, traceback_end
+from runshepherd.diagnosis.errorblock import _CHAINED, _FRAME, _TB_START, Line, traceback_end
 from runshepherd.diagnosis.formats.launchers import LAUNCH
 from runshepherd.diagnosis.formats.nonfatal import COMMAND_NOT_FOUND, PYTHON_WARNING
 from runshepherd.diagnosis.formats.task_tags import TAGGED_EVENT, task_tag
@@ -154,7 +154,7 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
                 and (talked_on_past(lines, s.order, ctx.log.errors) or started_past(lines, s.order, ctx.log.errors))
             )
             or recovered(ctx, s)
-            or _ran_on_to_traceback(s, signals, lines)
+            or _ran_on_to_traceback(s, signals, lines, ctx.log.errors)
             or _typed_after_the_run(s, lines)
             or _exited_ok(s, lines)
         ):
@@ -207,17 +207,64 @@ def _demote_info(signals: list[Signal], ctx: Context) -> list[Signal]:
 _NON_FATAL = re.compile(f"{COMMAND_NOT_FOUND}|{PYTHON_WARNING}")
 
 
-def _ran_on_to_traceback(s: Signal, signals: list[Signal], lines: list[Line]) -> bool:
-    """A non-fatal line's signal when a Python program ran after it and raised what another family reads.
-
-    The program's own exception is then what stopped the run; the earlier line is history (a typo'd directive the
-    shell tried to run, a driver warning before a TypeError)."""
-    if not 0 <= s.order < len(lines) or not _NON_FATAL.search(lines[s.order].text):
+def _ran_on_to_traceback(s: Signal, signals: list[Signal], lines: list[Line], errors: list[Line]) -> bool:
+    """A line's signal when the program ran on after it and then raised, in a Python traceback, what another family
+    reads: the program's own exception is then what stopped the run; the earlier line is history (a typo'd directive
+    the shell tried to run, a driver warning before a TypeError, an optional import that failed, a resume that found
+    no checkpoint and started fresh). Ran on: the line is a form that does not stop its program (``_NON_FATAL``), or
+    the program printed ``RAN_ON_LINES`` or more distinct lines of its own output between it and the traceback
+    (``_ran_on``); then the traceback's own exception must be read by a family the earlier failure does not cause
+    (``CAUSED_BY``), and the earlier line's family must not be read again from the traceback on (a run that fails
+    the same way twice may have failed of it)."""
+    if not 0 <= s.order < len(lines):
         return False
     start = next((ln.index for ln in lines[s.order + 1 :] if _TB_START.search(ln.text)), None)
-    return start is not None and any(
-        o.label != s.label and not o.secondary and o.strength >= MIN_STRENGTH and o.order > start for o in signals
+    if start is None:
+        return False
+    if _NON_FATAL.search(lines[s.order].text):
+        return any(
+            o.label != s.label and not o.secondary and o.strength >= MIN_STRENGTH and o.order > start for o in signals
+        )
+    if not _ran_on(s, signals, lines, errors, start):
+        return False
+    if any(o.label == s.label and o.order >= start for o in signals):
+        return False  # it failed again the same way: the earlier line may be the cause
+    end = traceback_end(lines, start)
+    caused = CAUSED_BY.get(s.label, set())
+    return any(
+        o.label != s.label
+        and o.label not in caused
+        and not o.secondary
+        and o.strength >= MIN_STRENGTH
+        and start < o.order <= end
+        for o in signals
     )
+
+
+# the program's own output between a failure line and a later traceback that shows it ran on past the line (a
+# failure that stops a program is followed by its end or its traceback, not by more of its own records); as many as
+# the progress lines that show a run went on past a family's error (WENT_ON_STEPS)
+RAN_ON_LINES = 3
+
+
+def _ran_on(s: Signal, signals: list[Signal], lines: list[Line], errors: list[Line], start: int) -> bool:
+    """Between the signal's line and the traceback at ``start`` the program printed ``RAN_ON_LINES`` or more distinct
+    lines of its own output: not blank, not a warning, not an error-looking line, not a line any family reads, not a
+    traceback's frame or code; with no chain's link between (chains.py reads those). The signal's line is not a
+    traceback's header, frame or quoted code."""
+    if traceback_end(lines, s.order) != s.order or _TB_START.search(lines[s.order].text):
+        return False
+    between = lines[s.order + 1 : start]
+    if any(_CHAINED.search(ln.text) for ln in between):
+        return False  # a chain of exceptions (chains.py reads it)
+    told = {e.index for e in errors} | {o.order for o in signals}
+    seen: set[str] = set()
+    for ln in between:
+        if ln.usable and ln.index not in told and not _FRAME.match(ln.text):
+            seen.add(ln.text.strip())
+            if len(seen) >= RAN_ON_LINES:
+                return True
+    return False
 
 
 _NOT_FOUND_CMD = re.compile(COMMAND_NOT_FOUND)

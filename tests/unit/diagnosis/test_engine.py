@@ -129,6 +129,83 @@ def test_a_non_fatal_line_before_a_programs_own_exception_is_history(case_id: st
     assert d.label == record["label"] == label
 
 
+# a run that printed its own output past a failure line, then died of a traceback another family reads
+_RAN_ON = [
+    "Failed to import warp: No module named 'warp'",
+    "Running with num_envs=1024, num_steps=128",
+    "using device cuda",
+    "Textures loaded and saved to cache.",
+    "Go-Explore enabled: buffer_size=128",
+    "PPO_LSTM_Agent(",
+    "  (rnn): GRU(512, 512)",
+    ")",
+    "Traceback (most recent call last):",
+    '  File "/src/rl/ppo_lstm.py", line 193, in <module>',
+    "    newly = current & ~prev",
+    "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!",
+]
+
+
+def test_a_line_the_program_printed_its_own_output_past_is_history_before_its_exception() -> None:
+    d = diagnose_log_text("\n".join(_RAN_ON))
+    assert d.label == "user_code_error"
+    assert d.evidence[0].startswith("RuntimeError: Expected all tensors")
+
+
+def test_a_line_followed_at_once_by_the_traceback_is_still_read() -> None:
+    # nothing of the program's own between the line and the traceback: it may be what the program died of
+    d = diagnose_log_text("\n".join(_RAN_ON[:1] + _RAN_ON[8:]))
+    assert d.label == "missing_dependency"
+
+
+def test_a_ran_on_line_stays_the_cause_when_the_traceback_repeats_its_family() -> None:
+    log = _RAN_ON[:8] + [
+        "Traceback (most recent call last):",
+        '  File "/src/rl/ppo_lstm.py", line 3, in <module>',
+        "    import warp",
+        "ModuleNotFoundError: No module named 'warp'",
+    ]
+    assert diagnose_log_text("\n".join(log)).label == "missing_dependency"
+
+
+def test_a_chain_of_exceptions_is_not_a_line_the_program_ran_past() -> None:
+    # PEP 3134's link between the two tracebacks: chains.py reads it, not the ran-on rule
+    log = [
+        "Traceback (most recent call last):",
+        '  File "train.py", line 3, in <module>',
+        "    open('/data/train.csv')",
+        "FileNotFoundError: [Errno 2] No such file or directory: '/data/train.csv'",
+        "  Message: the path given",
+        "  detail one",
+        "  detail two",
+        "  detail three",
+        "  detail four",
+        "",
+        "During handling of the above exception, another exception occurred:",
+        "",
+        "Traceback (most recent call last):",
+        '  File "train.py", line 5, in <module>',
+        "    raise RuntimeError('could not load')",
+        "RuntimeError: could not load",
+    ]
+    assert diagnose_log_text("\n".join(log)).label == "file_not_found"
+
+
+@pytest.mark.parametrize(
+    ("case_id", "label"),
+    [
+        ("zzd-0024", "user_code_error"),  # "Auto resume: No checkpoint found, starting fresh", then ranks' RuntimeError
+        ("zzk-0030", "user_code_error"),  # "Failed to import warp: …", training set up, then a device mismatch
+        ("zze-0023", "user_code_error"),  # wandb's netrc panic, "Continuing without wandb …", then a dtype error
+    ],
+)
+def test_a_failure_line_the_run_went_on_past_yields_to_its_later_exception(case_id: str, label: str) -> None:
+    from .families.real import diagnose_dev
+
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == label
+
+
 def test_a_command_not_found_with_no_program_after_it_is_still_the_failure() -> None:
     d = diagnose_log_text("/var/spool/slurmd/job1/slurm_script: line 12: torchrun: command not found\n")
     assert d.label == "missing_dependency"
