@@ -225,6 +225,9 @@ def test_a_chat_cancels_its_own_run_waiting_at_the_submit_question(tmp_path: Pat
     assert listed["state"] == "CANCELED", listed
 
 
+# a whole run of the example job to its follow-up question, then six more commands: ~40 s on a quiet 2-core machine,
+# past the suite's 120 s on a loaded one (the stop-31 CI beside other work); a hang still ends at 300 s
+@pytest.mark.timeout(300)
 @pytest.mark.parametrize(
     ("answers", "kind", "target"), [(["yes"], "download", "sweep-lr-1"), (["yes", "no"], "save_app", "f1")]
 )

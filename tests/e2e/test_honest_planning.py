@@ -40,7 +40,7 @@ def test_what_cannot_be_found_is_asked_never_replaced_by_the_demo(
     assert events[-1]["event"] == "done" and events[-1]["outcome"] == "NEEDS_INPUT"
 
 
-def test_the_demo_runs_only_when_accepted_in_so_many_words(tmp_path: Path) -> None:
+def test_the_demo_does_not_run_on_maybe_stop_or_no(tmp_path: Path) -> None:
     code, events = _events(tmp_path, "fine-tune bert on imdb for 1 epochs", "--session", "b1", "--json")
     assert code == 3 and not [e for e in events if e["event"] == "submitted"]
     maybe = run(tmp_path, "resume", "b1", "--answer", "maybe", "--json")
@@ -59,7 +59,11 @@ def test_the_demo_runs_only_when_accepted_in_so_many_words(tmp_path: Path) -> No
     assert listed["b1"]["declined"] and listed["b3"]["declined"], listed
     table = run(tmp_path, "sessions").stdout
     assert all("stopped by you" in ln for ln in table.splitlines() if ln.startswith(("b1 ", "b3 "))), table
+
+
+def test_the_demo_runs_when_accepted_in_so_many_words(tmp_path: Path) -> None:
     code, events = _events(tmp_path, "fine-tune bert on imdb for 1 epochs", "--session", "b2", "--json")
+    assert code == 3 and not [e for e in events if e["event"] == "submitted"]
     code, events = _events(tmp_path, "resume", "b2", "--answer", "demo", "--yes", "--json")
     assert code == 0 and [e for e in events if e["event"] == "submitted"]
 
