@@ -87,3 +87,9 @@ def test_blind_v14_is_retired_into_dev_and_keeps_its_rule():
     assert {split_of(f"{p}-0001") for p in ("zzh", "zzi", "zzj", "zzk", "zzl")} == {"dev"}
     assert {_split_module().split_v14_of(f"{p}-0001") for p in ("zzh", "zzi", "zzj", "zzk", "zzl")} == {"blind"}
     assert {_split_module().split_v14_of(f"{p}-0001") for p in ("zzg", "zzc", "zz", "a")} == {"dev"}
+
+
+def test_blind_v15_is_named_before_it_is_collected():
+    split_of = _split_module().split_of
+    assert {split_of(f"{p}-0001") for p in ("zzm", "zzn", "zzo", "zzp", "zzq")} == {"blind"}
+    assert {split_of(f"{p}-0001") for p in ("zzl", "zzh", "zz", "a")} == {"dev"}
