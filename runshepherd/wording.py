@@ -16,6 +16,11 @@ def count(n: float, noun: str) -> str:
     return f"{shown} {noun}es" if noun.endswith(("s", "sh", "ch", "x")) else f"{shown} {noun}s"
 
 
+def known(value: object) -> str:
+    """A value a backend reported, or "unknown" when it reported none (never "None")."""
+    return "unknown" if value is None else str(value)
+
+
 def amount(n: float) -> str:
     """A resource amount as written, never in exponent notation: 128 → "128", 0.5 → "0.5", 1e6 → "1000000",
     1.53 → "1.53" (at most two decimals, or two significant digits below 1: 0.0098)."""

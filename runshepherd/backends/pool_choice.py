@@ -71,7 +71,7 @@ def choose_pool(pools: list[Pool], gpu_type: str | None, gpus: int) -> PoolChoic
     ranked = sorted(fitting or of_type, key=lambda p: (free(p), p.total_free or 0, p.name), reverse=True)
     best = ranked[0]
     need = f"{gpus} GPU{'s' if gpus != 1 else ''}"
-    have = f"{wording.count(free(best), 'GPU')} free now (min of quota free {_known(best.quota_free)}, physically free {_known(best.total_free)})"
+    have = f"{wording.count(free(best), 'GPU')} free now (min of quota free {wording.known(best.quota_free)}, physically free {wording.known(best.total_free)})"
     others = [f"{p.name} {free(p)} free" for p in of_type if p is not best]
     tail = f"; other {what}s: {', '.join(others)}" if others else ""
     if fitting:
@@ -84,8 +84,3 @@ def choose_pool(pools: list[Pool], gpu_type: str | None, gpus: int) -> PoolChoic
         if (best.quota_free or 0) < gpus <= (best.total_free or 0):
             reason += "; its quota is the limit, so `--priority LOW` could borrow idle GPUs (and be preempted)"
     return PoolChoice(pool=best.name, gpu_type=gpu_type, fits=bool(fitting), reason=reason)
-
-
-def _known(value: object) -> str:
-    """A number the backend reported, or "unknown" (never "None")."""
-    return "unknown" if value is None else str(value)

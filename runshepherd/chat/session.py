@@ -792,9 +792,7 @@ class ChatSession:
 
     def do_pools(self, intent: Intent) -> None:
         """'list pools', 'which pools have free gpus': each pool with what a job can use now, as `orchestrate pools`."""
-
-        def n(v: int | None) -> str:
-            return "unknown" if v is None else str(v)
+        from runshepherd.wording import known as n
 
         lines = []
         for p in self.ctx.backend.pools():

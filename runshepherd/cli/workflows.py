@@ -342,9 +342,7 @@ def pools(ctx: CliContext, as_json: bool) -> None:
         ctx.print_json({"pools": [{**jsonable(p), "effective_gpu_free": p.effective_gpu_free()} for p in rows]})
         return
     from runshepherd.cli.tables import Col, fitted_table
-
-    def n(v: int | None) -> str:
-        return "unknown" if v is None else str(v)
+    from runshepherd.wording import known as n
 
     def gpus(head: str, short: str, values: list[str]) -> Col:
         return Col(head, values, short=(short, values), shorten=2)
