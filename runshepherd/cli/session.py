@@ -629,18 +629,15 @@ def driven_elsewhere(ctx: CliContext, session: str, values: dict[str, Any]) -> s
 def sessions(ctx: CliContext, as_json: bool) -> None:
     from runshepherd.cli import detached
     from runshepherd.graph.checkpoint import db_path, open_saver, session_driven, thread_ids
-    from runshepherd.graph.runner import session_config
+    from runshepherd.graph.runner import read_session
     from runshepherd.spec.secrets import stored_secrets
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     url = ctx.settings.checkpointer
     if url or db_path(ctx.state_dir).exists():
         with open_saver(ctx.state_dir, url) as saver:  # an unreachable session database is said before langgraph loads
-            from runshepherd.graph.builder import compile_graph  # ~0.7 s to import, only when there are sessions
-
-            graph = compile_graph(saver)
             for tid in thread_ids(saver)[:100]:
-                snap = graph.get_state(session_config(tid))
+                snap = read_session(saver, tid)
                 v = snap.values or {}
                 question = snap.interrupts[0].value.get("text") if snap.interrupts else None
                 state = v.get("outcome") or ("waiting" if snap.interrupts else "stopped" if snap.next else "unknown")

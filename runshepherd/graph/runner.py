@@ -20,17 +20,19 @@ Every segment is durable (`durability="sync"`), so a crash at any point leaves a
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from runshepherd.graph.checkpoint import open_saver, prune_saver, session_driven, session_lock
 from runshepherd.graph.context import Deps
 
 if TYPE_CHECKING:
-    from langgraph.checkpoint.base import BaseCheckpointSaver
+    from langchain_core.runnables import RunnableConfig
+    from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
     from langgraph.types import StateSnapshot
 
 PRUNE_EVERY = 25  # graph steps between prunes of superseded checkpoints (each monitor return is one step)
@@ -47,6 +49,164 @@ def session_config(session: str, max_concurrency: int | None = None) -> dict[str
     if max_concurrency is not None:
         cfg["max_concurrency"] = max_concurrency
     return cfg
+
+
+@dataclass(frozen=True)
+class SessionSnapshot:
+    """A session as its latest checkpoint holds it: LangGraph's ``get_state`` answer, in the fields the product reads.
+
+    ``values``: the session state. ``next``: the nodes of the checkpoint's step still to run (sorted). ``tasks``: every
+    node of that step, finished or not (sorted). ``interrupts``: the questions still unanswered (LangGraph
+    ``Interrupt``s: ``id``, ``value``). ``created_at``: when the checkpoint was written. No session: all empty.
+    """
+
+    values: dict[str, Any] = field(default_factory=dict)
+    next: tuple[str, ...] = ()
+    tasks: tuple[str, ...] = ()
+    interrupts: tuple[Any, ...] = ()
+    created_at: str | None = None
+
+    @classmethod
+    def of(cls, snap: StateSnapshot) -> SessionSnapshot:
+        """The graph's own answer (``get_state``) in this form."""
+        return cls(
+            dict(snap.values or {}),
+            tuple(sorted(snap.next)),
+            tuple(sorted(t.name for t in snap.tasks)),
+            tuple(snap.interrupts),
+            snap.created_at,
+        )
+
+
+LAYOUT = 4  # the checkpoint layout (``checkpoint["v"]``) LangGraph 1.x writes, the one `read_checkpoint` knows
+BRANCH = "branch:to:"  # the channel an edge (or a Command's goto) writes to start its node in the next step
+
+
+def read_session(saver: BaseCheckpointSaver[Any], session: str, graph: Any = None) -> SessionSnapshot:
+    """The one read of a session: every command, the chat, MCP, sweeps and `run` itself read a session here.
+
+    Its latest checkpoint is read from the checkpointer (``get_tuple``) without building the graph, whose import
+    (langgraph.graph, langchain_core's tracers, langsmith) costs ~2 s of CPU per CLI process. Where only the graph
+    can say (`read_checkpoint` answers None: a step some of whose tasks already finished, a checkpoint layout this
+    reader does not know), LangGraph's ``get_state`` answers: of ``graph`` when given, else of one compiled here.
+    """
+    cfg = session_config(session)
+    snap = read_checkpoint(saver.get_tuple(cast("RunnableConfig", cfg)))
+    if snap is None:
+        if graph is None:
+            from runshepherd.graph.builder import compile_graph
+
+            graph = compile_graph(saver)
+        snap = SessionSnapshot.of(graph.get_state(cfg))
+    return snap
+
+
+def read_checkpoint(saved: CheckpointTuple | None) -> SessionSnapshot | None:
+    """What ``get_state`` says of the checkpoint ``saved`` (with its pending writes), or None where it cannot be told
+    without the graph.
+
+    - ``values``: the checkpoint's channels that are keys of the session state (a key the state no longer has is
+      ignored, as the graph ignores it); a key kept with a reducer and never written shows its empty value.
+    - ``tasks``: each node whose start channel (``branch:to:NODE``; ``__start__`` for the input) was written after
+      the node last saw it, and the node of each ``Send`` waiting in the checkpoint (a fan-out's branches).
+    - ``interrupts``: the questions recorded by the step's tasks (a task that asked writes only control writes).
+    - None (the graph answers) when a task of the step has finished (its writes must be folded into the values
+      with the state's reducers, and it leaves ``next``), when a write precedes the step's tasks (other than the
+      answers a resume records before its task runs), when tasks of more than one node ask at once (their order is
+      the graph's), and for a channel or layout of LangGraph's not described here.
+    """
+    from langgraph._internal._constants import (  # the names LangGraph writes into every checkpoint
+        ERROR,
+        ERROR_SOURCE_NODE,
+        INTERRUPT,
+        NULL_TASK_ID,
+        RESUME,
+        TASKS,
+    )
+    from langgraph.constants import START
+
+    from runshepherd.graph.state import SessionState
+
+    if saved is None:
+        return SessionSnapshot()
+    checkpoint = saved.checkpoint
+    if checkpoint.get("v") != LAYOUT:
+        return None
+    versions: dict[str, Any] = dict(checkpoint["channel_versions"])
+    seen: dict[str, dict[str, Any]] = dict(checkpoint["versions_seen"])
+    null = next((type(v)() for v in versions.values()), None)
+    keys = SessionState.__annotations__
+    values: dict[str, Any] = {key: empty() for key, empty in reduced_keys().items()}
+    tasks: list[str] = []
+    for name, value in checkpoint["channel_values"].items():
+        if name in keys:
+            values[name] = value
+        elif name == TASKS:
+            from langgraph.types import Send  # loaded already: the checkpoint's Sends were read as Send
+
+            if not all(isinstance(packet, Send) for packet in value):
+                return None
+            tasks += [packet.node for packet in value]
+        elif name == START or name.startswith(BRANCH):
+            node = name.removeprefix(BRANCH)
+            node_seen = seen.get(node)
+            try:
+                if null is not None and (node_seen is None or versions.get(name, null) > node_seen.get(name, null)):
+                    tasks.append(node)
+            except TypeError:  # versions of two kinds (a store's string versions next to integers)
+                return None
+        elif name.startswith("__") or ":" in name:
+            return None  # another channel of LangGraph's (a join, …): the graph knows what it starts
+    asked: dict[str, list[Any]] = {}
+    for task_id, channel, value in saved.pending_writes or ():
+        if task_id == NULL_TASK_ID:
+            if channel == RESUME:
+                continue  # a resume's answers, recorded before the task that asked takes them
+            return None
+        if channel == INTERRUPT:
+            asked.setdefault(task_id, []).extend(value if isinstance(value, Sequence) else [value])
+        elif channel not in (ERROR, ERROR_SOURCE_NODE, RESUME):
+            return None  # the task finished: its writes belong in the values, and it is not next
+    if len(asked) > 1 or len({w[0] for w in saved.pending_writes or ()} - {NULL_TASK_ID}) > len(tasks):
+        return None
+    interrupts = tuple(i for found in asked.values() for i in found)
+    ordered = tuple(sorted(tasks))
+    return SessionSnapshot(values, ordered, ordered, interrupts, checkpoint["ts"])
+
+
+@cache
+def reduced_keys() -> dict[str, Callable[[], Any]]:
+    """The session state's keys kept with a reducer (``Annotated[list[...], operator.add]``), each with how to make
+    its value before anything was written: LangGraph starts such a channel at ``T()`` (an empty list), so `get_state`
+    shows the key even then."""
+    import collections.abc
+    import typing
+
+    from runshepherd.graph.state import SessionState
+
+    concrete = {
+        collections.abc.Sequence: list,
+        collections.abc.MutableSequence: list,
+        collections.abc.Set: set,
+        collections.abc.MutableSet: set,
+        collections.abc.Mapping: dict,
+        collections.abc.MutableMapping: dict,
+    }
+    found: dict[str, Callable[[], Any]] = {}
+    for key, hint in typing.get_type_hints(SessionState, include_extras=True).items():
+        while typing.get_origin(hint) in (typing.NotRequired, typing.Required):
+            (hint,) = typing.get_args(hint)
+        if typing.get_origin(hint) is not typing.Annotated or not callable(hint.__metadata__[-1]):
+            continue
+        kind = typing.get_args(hint)[0]
+        kind = typing.get_origin(kind) or kind
+        kind = concrete.get(kind, kind)
+        try:
+            kind()
+        except Exception:  # noqa: BLE001 - LangGraph leaves such a channel empty, as this does
+            continue
+        found[key] = kind
+    return found
 
 
 @dataclass(frozen=True)
@@ -125,17 +285,15 @@ class SessionRunner:
     def _open(self) -> AbstractContextManager[BaseCheckpointSaver[Any]]:
         return self.saver() if self.saver is not None else open_saver(self.state_dir, self.checkpointer)
 
-    def snapshot(self) -> StateSnapshot:
+    def snapshot(self) -> SessionSnapshot:
         """The session's latest checkpoint (empty ``values`` when there is no such session). Takes no lock."""
         with self._open() as saver:  # opened first: an unreachable session database is said before langgraph loads
-            from runshepherd.graph.builder import compile_graph
-
-            return compile_graph(saver).get_state(session_config(self.session))
+            return read_session(saver, self.session)
 
     def exists(self) -> bool:
         return bool(self.snapshot().values)
 
-    def questions(self, snap: StateSnapshot | None = None) -> list[Question]:
+    def questions(self, snap: SessionSnapshot | None = None) -> list[Question]:
         """The questions the session waits on now (none when it is not waiting)."""
         snap = snap if snap is not None else self.snapshot()
         return [Question.of(i.id, i.value) for i in snap.interrupts]
@@ -145,7 +303,7 @@ class SessionRunner:
         return session_driven(self.state_dir, self.session, self.checkpointer)
 
     @staticmethod
-    def ended(snap: StateSnapshot) -> bool:
+    def ended(snap: SessionSnapshot) -> bool:
         """True when the graph has nothing left to do (a finished session: resuming only shows its result)."""
         return bool(snap.values) and not snap.next and not snap.interrupts and not snap.tasks
 
@@ -206,7 +364,7 @@ class SessionRunner:
                             steps += 1
                             if steps % PRUNE_EVERY == 0:
                                 self._prune(saver)
-                    snap = graph.get_state(cfg)
+                    snap = read_session(saver, self.session, graph)
                     if not snap.interrupts:
                         break
                     questions = self.questions(snap)
@@ -216,7 +374,7 @@ class SessionRunner:
                         return
                     payload = Command(resume=answers)
             except GraphDrained:
-                yield Stopped(dict(graph.get_state(cfg).values), self._stop_reason or "stop")
+                yield Stopped(read_session(saver, self.session, graph).values, self._stop_reason or "stop")
                 return
             finally:
                 self._control = None

@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rich.console import Console
-from rich.markdown import Markdown
 
 from runshepherd import wording
 from runshepherd.events import (
@@ -192,6 +191,14 @@ _STYLES: dict[type[BaseEvent], str] = {
 }
 
 
+def _report(e: Report) -> list[Any]:
+    """The digest as terminal text (the Markdown is in the artifact). rich's Markdown (markdown-it, ~0.1 s to
+    import) loads here, not in every command that imports this module (`sessions`, `cancel`, `--json` runs)."""
+    from rich.markdown import Markdown
+
+    return [Markdown(e.digest)] if e.digest else []
+
+
 # How each event reads on a terminal (one entry per event type; events without one print nothing there).
 _LINES: dict[type[BaseEvent], Callable[[Any], Iterable[Any]]] = {
     Planned: _planned,
@@ -208,7 +215,7 @@ _LINES: dict[type[BaseEvent], Callable[[Any], Iterable[Any]]] = {
         f"? {e.kind:<9} {(e.text.splitlines() or [''])[0]} → {e.answer} "
         + ("(pre-answered)" if e.automatic else "(your answer, given once)")
     ],
-    Report: lambda e: [Markdown(e.digest)] if e.digest else [],  # terminal text; the Markdown is in the artifact
+    Report: _report,
     Downloaded: lambda e: [f"● download  {e.files} file(s) → {e.dest}"],
     AppSaved: lambda e: [f"● app       saved {e.name} v{e.version}"],
     Message: lambda e: [f"  {e.level}: {e.text}"],

@@ -30,3 +30,10 @@ def test_only_the_runner_streams_the_session_graph() -> None:
 def test_only_the_runner_builds_a_session_config() -> None:
     # graph/migrate.py copies raw checkpoints between stores; it never runs a session
     assert _callers(r"\{\s*\"configurable\":\s*\{\s*\"thread_id\"") == ["graph/migrate.py"]
+
+
+def test_only_the_runner_reads_a_session() -> None:
+    """One read of a session's state (`runner.read_session`): no command compiles the graph to call its
+    `get_state`, nor reads a checkpoint its own way (graph/migrate.py only asks whether a copy exists)."""
+    assert _callers(r"\.get_state\(|\bcompile_graph\(") == ["graph/builder.py"]  # where it is defined
+    assert _callers(r"\.get_tuple\(") == ["graph/migrate.py"]
