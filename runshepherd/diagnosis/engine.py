@@ -18,10 +18,12 @@ from runshepherd.diagnosis.formats.task_tags import TAGGED_EVENT, task_tag
 from runshepherd.diagnosis.models import Diagnosis, DiagnosisInput, Fix, TaskRecord
 from runshepherd.diagnosis.paste import typed_command
 from runshepherd.diagnosis.positive import (
+    RAN_ON_LINES,
     finished_after,
     is_progress,
     positive_evidence,
     progressed_after,
+    ran_on_to_the_end,
     recovered_after,
     resolved_later,
     retried_at,
@@ -241,10 +243,9 @@ def _ran_on_to_traceback(s: Signal, signals: list[Signal], lines: list[Line], er
     )
 
 
-# the program's own output between a failure line and a later traceback that shows it ran on past the line (a
-# failure that stops a program is followed by its end or its traceback, not by more of its own records); as many as
-# the progress lines that show a run went on past a family's error (WENT_ON_STEPS)
-RAN_ON_LINES = 3
+# RAN_ON_LINES (positive.py): the program's own output between a failure line and a later traceback that shows it ran
+# on past the line (a failure that stops a program is followed by its end or its traceback, not by more of its own
+# records); as many as the progress lines that show a run went on past a family's error (WENT_ON_STEPS)
 
 
 def _ran_on(s: Signal, signals: list[Signal], lines: list[Line], errors: list[Line], start: int) -> bool:
@@ -463,13 +464,41 @@ def _open_errors(ctx: Context) -> list[Line]:
     """The error-looking lines the run did not get past (nothing after them shows it went on)."""
     lines = ctx.log.lines
     stop = ctx.log.stop_signal
+    last = _went_on_to_the_end(ctx)
     return [
         ln
         for ln in ctx.log.errors
         if (stop is None or ln.index < stop)
         and not _got_past(lines, ln.index)
         and not talked_on_past(lines, ln.index, ctx.log.errors)
+        and ln.index > last
     ]
+
+
+# what shows a run went on past its last error to the log's end: the positive evidence a clean log is called healthy
+# on (positive_evidence), read on the lines after that error, save the weakest kinds (a log of routine notices, a
+# listing of files: a crashed program's shutdown prints those too)
+ENDED_WELL = frozenset({"finished", "progress", "rows", "results", "started"})
+
+
+def _went_on_to_the_end(ctx: Context) -> int:
+    """The index of a bare log's last error-looking line when the run visibly went on past it to the log's end
+    (``ran_on_to_the_end``: three or more distinct lines after it, positive evidence among them, none speaking of a
+    failure); then no error line up to it is open: a failure that stops a run is followed by its end (a traceback, a
+    kill, a later error), not by the run's progress, start-up or finish. Not when that line is a fatal record: the log
+    holds a Python traceback or an exception line (an uncaught exception ends its program; what follows is a
+    wrapper's or another process's output), or the line states a non-zero exit code or a signal (a kill). Only for a
+    log read alone (no status, no exit code): a status that says the run failed outranks what its log went on to
+    print. -1 otherwise. Family readings are not dropped this way: on VALIDATION that called failures healthy (a
+    rank's progress after another rank's error, a wrapper's finish line after the failure)."""
+    errors = ctx.log.errors
+    if not errors or ctx.status is not None or ctx.exit_code is not None:
+        return -1
+    lines = ctx.log.lines
+    last = errors[-1].index
+    if ctx.log.exceptions or any(lines[last].exit_codes) or any(_TB_START.search(ln.text) for ln in lines):
+        return -1
+    return last if ran_on_to_the_end(lines, last, ENDED_WELL) else -1
 
 
 def _got_past(lines: list[Line], idx: int) -> bool:

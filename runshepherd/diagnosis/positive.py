@@ -742,6 +742,27 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     return _records(lines)
 
 
+# lines a program printed after a line that show it went on past it (engine._ran_on, ran_on_to_the_end)
+RAN_ON_LINES = 3
+
+
+def ran_on_to_the_end(lines: list[Line], idx: int, kinds: frozenset[str]) -> bool:
+    """After line ``idx`` the log shows, to its end, a run that went on: ``RAN_ON_LINES`` or more distinct non-blank
+    lines, among them positive evidence of one of ``kinds`` (:func:`positive_evidence` read on those lines alone), and
+    none that states a non-zero exit code or speaks of a failure other than as a warning ("1 failed", an access
+    record's "Internal Server Error" at INFO level). An experiment tracker's teardown (wandb's run history and
+    summary, printed from an exit hook) is not read: it follows a crash as well. The caller makes sure no
+    error-looking line lies after ``idx``."""
+    tail = [ln for ln in lines[idx + 1 :] if not ln.text.startswith("wandb:")]
+    said = [ln for ln in tail if ln.text.strip() and not ln.code and not ln.aside]
+    if len({ln.text.strip() for ln in said}) < RAN_ON_LINES:
+        return False
+    if any(any(ln.exit_codes) or (_failure_notice(ln) and severity(ln.clean) != "warning") for ln in said):
+        return False
+    found = positive_evidence(tail)
+    return found is not None and found[0] in kinds
+
+
 # a line inside a record's body: indented, or a row or rule of a table the record printed
 _BODY = re.compile(r"^(?:\s|[|+][-=+|]|\|)")
 # a record that speaks of something going wrong, unless it says it did not ("(no failures)", "will not be killed")

@@ -224,3 +224,36 @@ def test_a_line_is_read_up_to_max_line_characters_and_quoted_whole() -> None:
     )  # the evidence is the whole line
     # what only lies past the first MAX_LINE characters of a line is not read
     assert diagnose_log_text(f"input_ids=[{payload}] {oom}\n").label != "gpu_oom"
+
+
+# A benign notice logged at error level (XLA's glog "E" for a slow autotuning step), then the run's own records and
+# its progress to the end of the log: the line did not stop the run (engine._went_on_to_the_end). One progress line
+# only: two would already be "progress after it" (positive.progressed_after).
+_WENT_ON = [
+    "2024-03-02 10:01:12.100000: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1928] Created device /gpu:0",
+    "2024-03-02 10:01:40.501234: E external/local_xla/xla/service/slow_operation_alarm.cc:133] The operation took 1.2s",
+    "2024-03-02 10:01:52.000100: I tensorflow/core/kernels/data/shuffle_dataset_op.cc:450] Filling up shuffle buffer",
+    "2024-03-02 10:02:03.000100: I tensorflow/core/kernels/data/shuffle_dataset_op.cc:480] Shuffle buffer filled.",
+    "120/120 [==============================] - 41s 300ms/step - loss: 0.6931 - accuracy: 0.5012",
+]
+
+
+def test_an_error_line_the_run_went_on_past_to_the_end_is_not_an_open_error() -> None:
+    d = diagnose_log_text("\n".join(_WENT_ON))
+    assert d.label == "healthy", d.explanation
+    assert "slow_operation_alarm" in d.explanation  # it says which error it went on past
+
+
+def test_an_error_line_in_a_log_with_a_traceback_stays_open() -> None:
+    # a traceback before it: what follows an uncaught exception may be another process's output
+    tb = ["Traceback (most recent call last):", '  File "prep.py", line 9, in <module>', "KeyboardInterrupt"]
+    assert diagnose_log_text("\n".join(tb + _WENT_ON)).label != "healthy"
+
+
+def test_an_error_line_followed_by_a_failure_notice_stays_open() -> None:
+    notice = "2024-03-02 10:09:00.000100: I tensorflow/core/util/ckpt.cc:88] Upload of the checkpoint failed"
+    assert diagnose_log_text("\n".join([*_WENT_ON, notice])).label == "unknown"
+
+
+def test_an_error_line_with_too_little_after_it_stays_open() -> None:
+    assert diagnose_log_text("\n".join(_WENT_ON[:2] + _WENT_ON[4:])).label == "unknown"
