@@ -358,6 +358,91 @@ def _setting_not_a_key(ctx: Context) -> list[Signal]:
     return []
 
 
+# A check that states the rule the run's value broke. The labels follow what the fix was: a setting, an argument or
+# the input data changed (validation_error) or the program's code changed (user_code_error). An exception a program
+# raises from its own check (ValueError, AssertionError, RuntimeError, a library's own class; not Python's built-in
+# errors about the program's own values, nor a class another family's name is in) whose message states the rule
+# ("must be a list of pairs", "should be a positive integer value, but got 4.0", "requires 2 GPUs") or tells the
+# person what to change ("Please increase max_num_batched_tokens", "Pass --x explicitly or disable --y", "Correct your
+# labels or your model") refused a value the run was given: the fix is that value. When the rule is about tensors
+# the program computed (a shape, a size, a dtype: user_code_error's own words) or about code ("must be implemented"),
+# the value is the code's own and the fix is the code; so is a rule a native op states about its operands (the
+# statement the traceback quotes is an operation, not a ``raise`` or an ``assert``). TRAIN (stop 32): 16 root
+# exceptions of this form, 15 validation_error, 1 file_not_found (whose own words win)
+_NOT_CHECKS = frozenset(
+    {"TypeError", "KeyError", "IndexError", "AttributeError", "NameError", "UnboundLocalError", "ZeroDivisionError"}
+    | {"RecursionError", "StopIteration", "NotImplementedError", "SystemExit", "KeyboardInterrupt", "SyntaxError"}
+    | {"ChildFailedError", "CalledProcessError", "ProcessRaisedException"}
+)
+_RULE_STATED = re.compile(
+    r"\b(?:must|should|needs? to|has to)(?: not)? (?:be|have|contain|match|equal|provide|specify|pass|use|set)\b"
+    r"|\brequires? \S|\bplease (?:set|increase|decrease|reduce|lower|raise|use|pass|specify|provide"
+    r"|make sure|change)\b|\bpass --?\w|\bcorrect (?:your|the) \w|\bis not set\b",
+    re.IGNORECASE,
+)
+_ABOUT_CODE = re.compile(r"\btensors?\b|\bimplemented\b", re.IGNORECASE)
+
+
+def _rule_stated(ctx: Context) -> list[Signal]:
+    from runshepherd.diagnosis.errorblock import exception_type
+    from runshepherd.diagnosis.rootline import read_text  # rootline reads the registry this package fills
+    from runshepherd.diagnosis.rules.family import FAMILIES
+
+    block = ctx.log
+    if block.root is None:
+        return []
+    ln = block.lines[block.root]
+    et = exception_type(ln.text)
+    if et is None:
+        return []
+    etype, msg = et
+    short = etype.rsplit(".", 1)[-1]
+    if short in _NOT_CHECKS or any(label in short.lower() for label in _FAMILY_WORDS):
+        return []
+    if not _RULE_STATED.search(msg) or _ABOUT_CODE.search(msg) or read_text(msg, {"user_code_error"}) is not None:
+        return []
+    if read_text(msg, set(FAMILIES) - {"user_code_error", "unknown", "validation_error"}) is not None:
+        return []  # the check speaks of another family's failure (a path, a package, memory): its words decide
+    if not _raised_by_a_check(block.lines, block.root):
+        return []
+    return [
+        Signal(
+            "validation_error",
+            "config",
+            0.67,
+            block.root,
+            [ln.raw.rstrip()],
+            "The program's own check refused a value the run was given and stated the rule it broke "
+            f"({short}: {msg[:200]}).",
+            "fix_code",
+            "Change the setting, argument or input the message names to what the rule asks for (the code is right), "
+            "then rerun.",
+        )
+    ]
+
+
+def _raised_by_a_check(lines: list[Line], idx: int) -> bool:
+    """The traceback quotes the statement that raised and it is a ``raise`` or an ``assert``: an explicit check. An
+    operation quoted there (``F.conv2d(…)``, ``flat.histc(…)``) is a native op refusing the operands the program
+    computed (a dtype, a size), so the code that computed them is what to fix; a message with no statement quoted
+    does not say which it was."""
+    quoted: list[str] = []
+    for ln in reversed(lines[max(0, idx - 12) : idx]):
+        if ln.text.lstrip().startswith("File "):
+            break
+        if ln.code:
+            quoted.append(ln.text.strip())
+    return any(_EXPLICIT_CHECK.match(q) for q in quoted)
+
+
+_EXPLICIT_CHECK = re.compile(r"(?:raise|assert)\b")
+
+
+# words of exception class names that name a failure another family reads (ImportError, FileNotFoundError, OSError,
+# MemoryError, PermissionError, TimeoutError, ConnectionError): those families decide them
+_FAMILY_WORDS = ("import", "notfound", "oserror", "ioerror", "memory", "permission", "timeout", "connection", "http")
+
+
 # Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): argparse's own messages ("usage:",
 # "unrecognized arguments", "invalid choice", "the following arguments are required"), pydantic's ("validation
 # error", "Field required", "Extra inputs are not permitted"), and the words configuration checks use ("must be",
@@ -401,6 +486,7 @@ FAMILY = family(
         FunctionRule("setting_never_given", _setting_never_given),
         FunctionRule("setting_not_a_key", _setting_not_a_key),
         FunctionRule("usage_then_error", _usage_then_error),
+        FunctionRule("rule_stated", _rule_stated),
     ),
     # argument parsers and config schemas: a traceback that ends inside them is a rejected configuration
     frames=r"/argparse\.py$|hf_argparser\.py$|transformers/training_args\.py$|/(?:hydra|omegaconf|pydantic)/"

@@ -339,3 +339,51 @@ def test_a_settings_check_raised_after_the_run_made_progress_is_not_a_rejected_c
     assert diagnose_log_text(TRACEBACK_START + check).label == "validation_error"
     steps = "".join(f"Epoch 0: {i}0%|###| {i}/10 [00:0{i}<00:10, loss=2.{i}]\n" for i in range(1, 4))
     assert diagnose_log_text(steps + TRACEBACK_START + check).label == "user_code_error"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # a library's explicit check states the rule a setting broke and the value it got
+        '  File "/venv/lib/python3.11/site-packages/torch/utils/data/sampler.py", line 240, in __init__\n'
+        '    raise ValueError("num_workers should be a non-negative integer value, "\n'
+        "ValueError: num_workers should be a non-negative integer value, but got num_workers=-2\n",
+        # a server's start-up check tells the person which setting to change
+        '  File "/usr/lib/python3/dist-packages/srv/config.py", line 88, in check_budget\n'
+        "    raise ValueError(\n"
+        "ValueError: prefill chunk (8192) is larger than max_batch_tokens (4096). Please increase max_batch_tokens.\n",
+        # ... or which option to pass
+        '  File "/opt/srv/srv/topology.py", line 61, in pick_nodes\n    raise RuntimeError(\n'
+        "RuntimeError: CPU pinning was requested but the socket layout could not be read. Pass --pin-cpus explicitly "
+        "or disable --pin.\n",
+        # the program's own assert on the data it was given, saying what to correct
+        '  File "train.py", line 170, in train\n    assert n_cls < nc, msg\n'
+        "AssertionError: Class id 7 exceeds nc=7 in data/coco7.yaml. Correct your labels or your model.\n",
+        '  File "/venv/lib/python3.9/site-packages/yacs/config.py", line 540, in _assert_with_logging\n'
+        "    assert cond, msg\n"
+        "AssertionError: Override list has odd length: ['--fp16']; it must be a list of pairs\n",
+    ],
+)
+def test_a_check_that_states_the_rule_a_value_broke_is_a_rejected_setting(log: str) -> None:
+    """The label follows the fix: a check that states its rule about a value the run was given (a setting, an
+    argument, the data) asks for that value to change, not the code (TRAIN stop 32: w-0016, zzk-0018, zzj-0022 …)."""
+    d = diagnose_log_text(TRACEBACK_START + log)
+    assert (d.label, d.fix.kind) == ("validation_error", "fix_code"), log
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # a native op refusing the operands the program computed: the statement quoted is the call, not a check
+        '  File "/venv/lib/python3.10/site-packages/torch/nn/modules/linear.py", line 116, in forward\n'
+        "    return F.linear(input, self.weight, self.bias)\n"
+        "RuntimeError: Input type (c10::BFloat16) and bias type (float) should be the same\n",
+        '  File "/venv/lib/python3.10/site-packages/wandb/wandb_torch.py", line 235, in log_tensor_stats\n'
+        "    tensor = flat.histc(bins=self._num_bins, min=tmin, max=tmax)\n"
+        "RuntimeError: max must be larger than min\n",
+        # a rule about tensors
+        "ValueError: Expected 4D tensor as input, got 3D tensor instead. Please check the shape\n",
+    ],
+)
+def test_a_rule_about_values_the_code_computed_stays_a_code_error(log: str) -> None:
+    assert diagnose_log_text(TRACEBACK_START + log).label != "validation_error", log
