@@ -44,10 +44,16 @@ def read_mark(path: Path) -> dict[str, Any] | None:
         return {"at": "unknown", "via": "unknown", "approved_by": "person"}
 
 
-def write_mark(path: Path, *, via: str, approved_by: str) -> bool:
-    """Write the mark atomically unless one is there; True when this call wrote it."""
+def write_mark(
+    path: Path, *, via: str, approved_by: str, audited: tuple[Path, str, dict[str, Any]] | None = None
+) -> bool:
+    """Write the mark atomically unless one is there; True when this call wrote it. ``audited`` (state dir, what,
+    fields) is the person's cancel's audit line, recorded before the mark: a process that sees the mark and cancels
+    its own workflow audits that after the person's line, never before it."""
     if path.exists():
         return False
+    if audited is not None:
+        audit(audited[0], audited[1], via=via, approved_by=approved_by, **audited[2])
     path.parent.mkdir(parents=True, exist_ok=True)
     mark = {"at": datetime.now(UTC).isoformat(timespec="seconds"), "via": via, "approved_by": approved_by}
     tmp = path.with_suffix(".json.tmp")
@@ -168,16 +174,13 @@ def cancel(backend: Backend, state_dir: Path, t: CancelTarget, *, via: str, appr
         backend.cancel(t.workflow)
         audit(state_dir, "cancel", approved_by=approved_by, workflow=t.workflow, via=via)
         return f"cancel requested for {t.workflow}"
-    if write_mark(session_mark_path(state_dir, t.session), via=via, approved_by=approved_by):
-        audit(
-            state_dir,
-            "cancel session",
-            approved_by=approved_by,
-            session=t.session,
-            workflow=t.workflow,
-            via=via,
-            question=t.kind,
-        )
+    fields = {"session": t.session, "workflow": t.workflow, "question": t.kind}
+    write_mark(
+        session_mark_path(state_dir, t.session),
+        via=via,
+        approved_by=approved_by,
+        audited=(state_dir, "cancel session", fields),
+    )
     after = "nothing is downloaded or saved" if t.kind in FOLLOW_UP_QUESTIONS else "nothing more is submitted or fixed"
     told = f"session {t.session} canceled: " + (f"its question ({t.kind}) is withdrawn; {after}" if t.kind else after)
     if t.workflow and not t.live and t.kind in FOLLOW_UP_QUESTIONS:  # what was canceled when the workflow is named

@@ -13,7 +13,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from runshepherd.audit import record as audit
 from runshepherd.backends.base import Status
 from runshepherd.cancel_mark import (
     RESENT,
@@ -98,8 +97,8 @@ def cancel_sweep(
         # a workflow just submitted is in no checkpoint yet: the scheduler finds it by the attempt's key
         wid = attempt.get("workflow_id") or (backend.find_by_key(key) if key else None)
         before.append((p, wid, backend.query(wid).status.value if wid else "not submitted"))
-    if write_mark(state_dir / "sweeps" / sid / MARK, via=via, approved_by=approved_by):
-        audit(state_dir, "cancel sweep", approved_by=approved_by, session=sid, via=via)
+    mark = state_dir / "sweeps" / sid / MARK
+    write_mark(mark, via=via, approved_by=approved_by, audited=(state_dir, "cancel sweep", {"session": sid}))
     out: list[PointCancel] = []
     for p, wid, status in before:
         live = wid is not None and not Status(status).terminal()

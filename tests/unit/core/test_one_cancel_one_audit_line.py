@@ -44,19 +44,23 @@ def test_the_door_and_the_session_cancel_the_workflow_once(
         real_cancel(workflow_id)
 
     backend.cancel = counted  # type: ignore[method-assign]
-    real_audit = cancel_mark.audit
+    real_write_mark = cancel_mark.write_mark
 
-    def door_audit(state_dir: Path, what: str, **kw: Any) -> None:
-        real_audit(state_dir, what, **kw)
-        if what == "cancel session" and session_first:  # the session's monitor polls right after the mark
-            cancel_own(backend, state_dir, "s1", wid, "session s1 was canceled by you")
+    def marked_then_polled(path: Path, **kw: Any) -> bool:
+        wrote = real_write_mark(path, **kw)
+        if session_first:  # the session's monitor polls right after the mark
+            cancel_own(backend, state, "s1", wid, "session s1 was canceled by you")
+        return wrote
 
-    monkeypatch.setattr(cancel_mark, "audit", door_audit)
+    monkeypatch.setattr(cancel_mark, "write_mark", marked_then_polled)
     target = CancelTarget(session="s1", workflow=wid, status="RUNNING")
     told = cancel_mark.cancel(backend, state, target, via="orchestrate cancel", approved_by="--yes")
     cancel_own(backend, state, "s1", wid, "session s1 was canceled by you")  # the session's next poll
     assert f"cancel requested for {wid}" in told
     assert calls == [wid]  # the scheduler was asked once
+    # the person's cancel is recorded before anything it caused, whoever sent the scheduler's cancel
+    whats = [json.loads(x)["what"] for x in (state / "audit.jsonl").read_text().splitlines()]
+    assert [w for w in whats if w.startswith("cancel")] == ["cancel session", "cancel"]
     [line] = _cancels(state)  # one audit line, worded as the door's whoever made the call
     assert (line["workflow"], line["session"], line["via"], line["approved_by"]) == (
         wid,
