@@ -599,6 +599,22 @@ _COUNTING_TRIES = re.compile(r"\b(?:retr\w*|attempt\w*|tr(?:y|ies|ying)|restart\
 _COUNTING_TRIES_G = Gated.of(_COUNTING_TRIES)
 
 
+# what may stand between a count and the word after it that says what it counts ("2/5 attempts", "(1/3) retrying")
+_AFTER_COUNT = re.compile(r"[\s)\]:,.]{0,3}")
+
+
+def _counts_tries(ln: Line, m: re.Match[str]) -> bool:
+    """The N/M count ``m`` counts tries: a retry/attempt/restart word before it on the line ("Attempt 2/5", "Retrying
+    (1/3)") or right after it ("2/5 attempts"). Such a word in a later field of its own ("Steps: 12/250 | HTTP
+    retries: 2", a progress display's separate retry counter) says nothing of what the count counts."""
+    if not _COUNTING_TRIES_G.search(ln.text, ln.folded):
+        return False
+    if _COUNTING_TRIES.search(ln.text, 0, m.start()):
+        return True
+    after = _AFTER_COUNT.match(ln.text, m.end())
+    return _COUNTING_TRIES.match(ln.text, after.end() if after else m.end()) is not None
+
+
 def _counter_fractions(lines: list[Line]) -> Line | None:
     """The first of ``COUNTER_ROWS`` lines whose N/M count of the same total M keeps growing, on lines that name
     no failure and no retry: work advancing, whatever the program calls it."""
@@ -608,10 +624,10 @@ def _counter_fractions(lines: list[Line]) -> Line | None:
     for ln in lines:
         if not ln.usable or "/" not in ln.text or _FAILING_G.search(ln.text, ln.folded):
             continue
-        if _COUNTING_TRIES_G.search(ln.text, ln.folded) or _LOADING_BAR_G.search(ln.text, ln.folded):
+        if _LOADING_BAR_G.search(ln.text, ln.folded):
             continue
         m = _FRACTION.search(ln.text)
-        if m is None:
+        if m is None or _counts_tries(ln, m):
             continue
         n, of = int(m.group("n")), int(m.group("of"))
         if not 0 <= n <= of or of < 2:

@@ -198,3 +198,18 @@ def test_a_traceback_of_a_successful_exit_is_not_a_failure() -> None:
         assert diagnose_log_text(steps + tb + ok + "\n").label == "healthy", ok
     for bad in ("SystemExit: 1", "SystemExit: training failed"):
         assert diagnose_log_text(steps + tb + bad + "\n").label != "healthy", bad
+
+
+def test_a_count_of_work_is_progress_when_a_retry_counter_is_a_field_of_its_own() -> None:
+    # an evaluation display: steps done out of the total, with the client's separate HTTP retry counter on the line
+    rows = [
+        f"Steps: {n:3d}/200  {n // 2}% | Samples: {n - 1:3d}/200 | mean: 0.75 | HTTP retries: {n // 40}"
+        for n in (8, 40, 95, 160, 200)
+    ]
+    d = diagnose_log_text("\n".join(["eval_run (200 samples): provider/model-x", *rows]))
+    assert d.label == "healthy", d.explanation
+    # a count of the tries themselves is still not work done
+    tries = [f"Connecting to the store, attempt {n}/20" for n in range(1, 6)]
+    assert diagnose_log_text("\n".join(tries)).label == "unknown"
+    tries_after = [f"Waiting on the lock ({n}/20 retries)" for n in range(1, 6)]
+    assert diagnose_log_text("\n".join(tries_after)).label == "unknown"
