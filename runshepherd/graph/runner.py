@@ -115,14 +115,17 @@ def read_checkpoint(saved: CheckpointTuple | None) -> SessionSnapshot | None:
       answers a resume records before its task runs), when tasks of more than one node ask at once (their order is
       the graph's), and for a channel or layout of LangGraph's not described here.
     """
-    from langgraph._internal._constants import (  # the names LangGraph writes into every checkpoint
-        ERROR,
-        ERROR_SOURCE_NODE,
-        INTERRUPT,
-        NULL_TASK_ID,
-        RESUME,
-        TASKS,
-    )
+    try:  # the names LangGraph writes into every checkpoint; private, so a release that moves them reads via the graph
+        from langgraph._internal._constants import (
+            ERROR,
+            ERROR_SOURCE_NODE,
+            INTERRUPT,
+            NULL_TASK_ID,
+            RESUME,
+            TASKS,
+        )
+    except ImportError:
+        return None
     from langgraph.constants import START
 
     from runshepherd.graph.state import SessionState

@@ -226,3 +226,19 @@ def test_canceled_by_the_person_while_it_runs(store: Any, tmp_path: Path, checkp
     both.assert_same()
     assert any(x.next == ("monitor",) for x in both.snaps())
     assert SessionRunner.ended(s.runner.snapshot())
+
+
+def test_a_langgraph_that_moved_its_private_names_is_read_through_the_graph(
+    store: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The channel names come from a private LangGraph module: a release that moves it must not break `sessions`
+    or `cancel` (an ImportError), the graph answers instead."""
+    backend = LocalBackend(tmp_path / "state")
+    s = Session(store, make_deps(backend, tmp_path))
+    s.run({"request": "say hello", "spec_path": _spec(tmp_path, HELLO)}, stop_at_question=True)
+    cfg = session_config(s.runner.session)
+    told = SessionSnapshot.of(compile_graph(store).get_state(cfg))
+    monkeypatch.setitem(__import__("sys").modules, "langgraph._internal._constants", None)
+    assert read_checkpoint(store.get_tuple(cfg)) is None
+    assert read_session(store, s.runner.session) == told
+    assert [i.value["kind"] for i in told.interrupts] == ["submit"]
