@@ -383,8 +383,10 @@ def is_progress(ln: Line) -> bool:
     Kept on the line once asked: the checks that a run went on past an error scan the lines after each candidate
     again, which made a long log's tail cost one full regex pass per candidate."""
     if ln.progress is None:
-        ln.progress = not ln.code and (
-            _PROGRESS_ALT.found(ln.text, ln.folded) or _DOC_PROGRESS.found(ln.text, ln.folded)
+        ln.progress = (
+            not ln.code
+            and (_PROGRESS_ALT.found(ln.text, ln.folded) or _DOC_PROGRESS.found(ln.text, ln.folded))
+            and not _speaks_of_failure(ln)
         )
     return ln.progress
 

@@ -213,3 +213,21 @@ def test_a_count_of_work_is_progress_when_a_retry_counter_is_a_field_of_its_own(
     assert diagnose_log_text("\n".join(tries)).label == "unknown"
     tries_after = [f"Waiting on the lock ({n}/20 retries)" for n in range(1, 6)]
     assert diagnose_log_text("\n".join(tries_after)).label == "unknown"
+
+
+def test_a_line_that_says_the_work_did_not_happen_is_not_progress() -> None:
+    # a platform's run record: its error message names training "completed" only to say none did
+    log = (
+        "RunId: AutoML_5c1e_parent\n"
+        "Execution Summary\n"
+        "=================\n"
+        "{'runId': 'AutoML_5c1e_parent',\n"
+        " 'status': 'Failed',\n"
+        "  'message': 'Run timed out. No model completed training in the specified time. Possible solutions: ',\n"
+        " 'logFiles': {}}\n"
+    )
+    lines = prepare(log.splitlines()).lines
+    assert not is_progress(lines[5])
+    assert diagnose_log_text(log).label != "healthy"
+    # the same words as a trainer's own notice are still its progress
+    assert is_progress(prepare(["Epoch 3: completed training in 41.2 s"]).lines[0])
