@@ -16,13 +16,13 @@ from typing import Protocol
 from runshepherd.diagnosis.errorblock import ErrorBlock, Line, is_benign, prepare
 from runshepherd.diagnosis.models import FixKind, Label, MetricsHints, Origin
 from runshepherd.diagnosis.positive import mark_counters
-from runshepherd.diagnosis.prefilter import AnyGate, Gate, Gated, gate_for, prefilter_enabled
+from runshepherd.diagnosis.prefilter import AnyGate, Gate, Gated, Joined, gate_for, prefilter_enabled
 
 # Where a signal came from, in the order of trust (docs/architecture.md §10, signal hierarchy). Lower sorts first.
 ORDER_STATUS = -3
 ORDER_FAILURE_MESSAGE = -2
 ORDER_EVENT = -1
-SHORT = 64  # up to this many lines, testing each line is cheaper than joining them for a substring search
+SHORT = 64  # up to this many lines, testing each line is cheaper than joining them for one automaton pass
 BROAD = 32  # a family gate admitting more lines than this is narrowed per pattern (PatternRule)
 
 
@@ -58,9 +58,13 @@ class Context:
     _texts: dict[tuple[bool, bool, bool], list[tuple[int, Line]]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
-    _joined: dict[tuple[bool, bool, bool], tuple[str, str, list[int], dict[tuple[bool, str], list[int]]]] = field(
+    # every selection's lines joined once (the widest selection holds them all), and for each selection, where each
+    # of those lines is in it (-1: not in it)
+    _joined: Joined | None = field(default=None, init=False, repr=False, compare=False)
+    _within: dict[tuple[bool, bool, bool], list[int]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    _failure_line: Line | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def build(
@@ -107,18 +111,22 @@ class Context:
     def admitted(self, gate: AnyGate, *, events: bool = True, log: bool = True, warnings: bool = False) -> list[int]:
         """Positions in :meth:`texts` of the lines ``gate`` admits, in order (the others match none of its patterns)."""
         key = (events, log, warnings)
-        items = self.texts(events=events, log=log, warnings=warnings)
-        if len(self._texts[key]) <= SHORT:
+        self.texts(events=events, log=log, warnings=warnings)
+        items = self._texts[key]
+        if len(items) <= SHORT:
             return [i for i, (_, ln) in enumerate(items) if gate.admits(ln.text, ln.folded)]
-        if key not in self._joined:
-            starts, pos = [], 0
-            for _, ln in items:
-                starts.append(pos)
-                pos += len(ln.text) + 1
-            folded = "\n".join(ln.folded for _, ln in items)
-            self._joined[key] = (folded, "\n".join(ln.text for _, ln in items), starts, {})
-        folded, text, starts, seen = self._joined[key]
-        return gate.lines_in(folded, text, starts, seen)
+        self.texts(events=True, log=True, warnings=True)
+        every = self._texts[(True, True, True)]
+        if self._joined is None:
+            self._joined = Joined([ln.text for _, ln in every], [ln.folded for _, ln in every])
+        hits = gate.lines_in(self._joined)
+        if len(items) == len(every):  # the widest selection itself (no other has as many lines)
+            return hits
+        if key not in self._within:
+            at = {id(ln): k for k, (_, ln) in enumerate(items)}
+            self._within[key] = [at.get(id(ln), -1) for _, ln in every]
+        within = self._within[key]
+        return [k for k in (within[i] for i in hits) if k >= 0]
 
     def texts_for(
         self, *gated: Gated, events: bool = True, log: bool = True, warnings: bool = False
@@ -133,8 +141,9 @@ class Context:
 
     def _select(self, *, events: bool, log: bool, warnings: bool) -> Iterable[tuple[int, Line]]:
         if self.failure_message:
-            fm = prepare([self.failure_message]).lines[0]
-            yield ORDER_FAILURE_MESSAGE, fm
+            if self._failure_line is None:  # one Line for every selection (admitted finds it by identity)
+                self._failure_line = prepare([self.failure_message]).lines[0]
+            yield ORDER_FAILURE_MESSAGE, self._failure_line
         if events:
             for ln in self.events.lines:
                 if ln.usable:

@@ -13,6 +13,7 @@ from runshepherd.diagnosis.prefilter import (
     Alternatives,
     AnyGate,
     Gated,
+    Joined,
     fold,
     gate_for,
     prefilter_enabled,
@@ -126,9 +127,23 @@ def test_lines_in_finds_exactly_the_lines_a_gate_admits() -> None:
         "Killed cuda OUT OF MEMORY",
     ]
     folded = [fold(ln) for ln in lines]
-    starts = [sum(len(x) + 1 for x in lines[:i]) for i in range(len(lines))]
-    got = gate.lines_in("\n".join(folded), "\n".join(lines), starts)
+    got = gate.lines_in(Joined(lines, folded))
     assert got == [i for i, ln in enumerate(lines) if gate.admits(ln, folded[i])] == [1, 3, 5]
+
+
+def test_a_gate_made_after_a_log_was_scanned_still_finds_its_lines() -> None:
+    """The automaton holds the literals of the gates made so far: a later gate (a rule's gates are made on first use)
+    brings literals it lacks, and the joined text is scanned again rather than answering "in no line"."""
+    lines = ["step 1", "Zqx-unseen-literal-7 here", "x", "ZQX-UNSEEN-LITERAL-7", "exact-only-literal-9"]
+    joined = Joined(lines, [fold(ln) for ln in lines])
+    first = AnyGate.of([gate_for(re.compile(r"step \d"))])
+    assert first is not None and first.lines_in(joined) == [0]
+    later = AnyGate.of(
+        [gate_for(re.compile(r"zqx-unseen-literal-7", re.IGNORECASE)), gate_for(re.compile(r"exact-only-literal-9"))]
+    )
+    assert later is not None and later.generation > first.generation
+    assert later.lines_in(joined) == [1, 3, 4]
+    assert first.lines_in(joined) == [0]
 
 
 @pytest.mark.parametrize(
