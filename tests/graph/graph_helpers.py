@@ -67,3 +67,30 @@ class Session:
 
     def kinds(self, event: str) -> list[dict[str, Any]]:
         return [e for e in self.events if e.get("event") == event]
+
+
+# twelve tasks in one group, the fourth failing: a fan-out of readers and a failed workflow
+MANY = """\
+workflow:
+  name: many
+  resources:
+    default: {cpu: 0.1, memory: 64Mi}
+  groups:
+  - name: g
+    tasks:
+""" + "".join(
+    f"""    - name: t{i}
+      image: busybox
+      {"lead: true" if i == 0 else ""}
+      command: [bash, -c]
+      args: ["echo task {i} step 1/1; exit {1 if i == 3 else 0}"]
+"""
+    for i in range(12)
+)
+
+
+def spec_file(tmp_path: Path, text: str, name: str = "spec.yaml") -> str:
+    """``text`` written as a spec file in ``tmp_path``; its path."""
+    p = tmp_path / name
+    p.write_text(text)
+    return str(p)

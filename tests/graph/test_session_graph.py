@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from graph_helpers import EXAMPLES, Session, make_deps
+from graph_helpers import EXAMPLES, MANY, Session, make_deps, spec_file
 from langgraph.checkpoint.memory import InMemorySaver
 from quick_examples import quick_example
 
@@ -29,16 +29,10 @@ workflow:
 """
 
 
-def _spec(tmp_path: Path, text: str, name: str = "spec.yaml") -> str:
-    p = tmp_path / name
-    p.write_text(text)
-    return str(p)
-
-
 def test_success_path_asks_then_downloads(saver, backend, tmp_path: Path) -> None:
     s = Session(saver, make_deps(backend, tmp_path))
     out = s.run(
-        {"request": "say hello", "spec_path": _spec(tmp_path, HELLO)},
+        {"request": "say hello", "spec_path": spec_file(tmp_path, HELLO)},
         answers={"submit": "yes", "download": "yes", "save_app": "yes"},
     )
     assert out["outcome"] == "COMPLETED"
@@ -55,14 +49,14 @@ def test_success_path_asks_then_downloads(saver, backend, tmp_path: Path) -> Non
 
 def test_declining_submit_ends_without_a_workflow(saver, backend, tmp_path: Path) -> None:
     s = Session(saver, make_deps(backend, tmp_path))
-    out = s.run({"request": "x", "spec_path": _spec(tmp_path, HELLO)}, answers={"submit": "no"})
+    out = s.run({"request": "x", "spec_path": spec_file(tmp_path, HELLO)}, answers={"submit": "no"})
     assert out["outcome"] == "CANCELED"
     assert backend.list_workflows() == []
 
 
 def test_yes_never_asks_and_defaults_skip_the_app(saver, backend, tmp_path: Path) -> None:
     s = Session(saver, make_deps(backend, tmp_path, auto_yes=True))
-    out = s.run({"request": "say hello", "spec_path": _spec(tmp_path, HELLO)})
+    out = s.run({"request": "say hello", "spec_path": spec_file(tmp_path, HELLO)})
     assert s.questions == []
     assert out["outcome"] == "COMPLETED" and out.get("app") is None and out["downloaded"]
     assert {e["kind"] for e in s.kinds("answered")} == {"submit", "download", "save_app"}
@@ -105,7 +99,7 @@ workflow:
 @pytest.mark.slow
 def test_fix_cap_stops_after_three_attempts(saver, backend, tmp_path: Path) -> None:
     s = Session(saver, make_deps(backend, tmp_path, auto_yes=True))
-    out = s.run({"request": "hog", "spec_path": _spec(tmp_path, UNFIXABLE_OOM)})
+    out = s.run({"request": "hog", "spec_path": spec_file(tmp_path, UNFIXABLE_OOM)})
     assert out["outcome"] == "NEEDS_INPUT"
     assert out["fix_attempts"] == 3
     assert len(backend.list_workflows()) == 4  # the first run and three fixes, never a fifth
@@ -136,28 +130,9 @@ def test_a_gpu_request_no_node_can_hold_is_never_submitted(saver, backend, tmp_p
     assert s.questions == []  # nothing to answer: no answer could make it start
 
 
-MANY = """\
-workflow:
-  name: many
-  resources:
-    default: {cpu: 0.1, memory: 64Mi}
-  groups:
-  - name: g
-    tasks:
-""" + "".join(
-    f"""    - name: t{i}
-      image: busybox
-      {"lead: true" if i == 0 else ""}
-      command: [bash, -c]
-      args: ["echo task {i} step 1/1; exit {1 if i == 3 else 0}"]
-"""
-    for i in range(12)
-)
-
-
 def test_twelve_tasks_fan_out_to_three_readers(saver, backend, tmp_path: Path) -> None:
     s = Session(saver, make_deps(backend, tmp_path, auto_yes=True, max_fixes=0))
-    s.run({"request": "many", "spec_path": _spec(tmp_path, MANY)})
+    s.run({"request": "many", "spec_path": spec_file(tmp_path, MANY)})
     ev = s.kinds("logs_readers")[0]
     assert ev["tasks"] == 12 and ev["readers"] == 3
     cap = [e for e in s.kinds("answered") if e["kind"] == "continue_after_cap"]
@@ -238,7 +213,7 @@ def test_infrastructure_failure_resubmits_unchanged_on_its_own_budget(backend, t
     killer.start()
     s = Session(InMemorySaver(), make_deps(backend, tmp_path, auto_yes=True))
     # the task runs until its supervisor has been killed (a fixed `sleep 2` ran again in the resubmission)
-    out = s.run({"request": "infra", "spec_path": _spec(tmp_path, INFRA.replace("GO", str(tmp_path / "go")))})
+    out = s.run({"request": "infra", "spec_path": spec_file(tmp_path, INFRA.replace("GO", str(tmp_path / "go")))})
     killer.join(timeout=1)
     assert out["outcome"] == "COMPLETED", out.get("outcome_reason")
     assert out["infra_retries"] == 1 and out["fix_attempts"] == 0
@@ -267,7 +242,7 @@ def test_a_thousand_tasks_fan_out_to_two_hundred_readers(backend, tmp_path: Path
     with open_saver(deps.state_dir) as saver:  # the production checkpointer, pruned by the runner
         s = Session(saver, deps)
         s.runner.max_concurrency = 16
-        out = s.run({"request": "kilo", "spec_path": _spec(tmp_path, _kilo(1000))})
+        out = s.run({"request": "kilo", "spec_path": spec_file(tmp_path, _kilo(1000))})
     ev = s.kinds("logs_readers")[0]
     assert ev["tasks"] == 1000 and ev["readers"] == 200
     assert s.kinds("diagnosis")[0]["label"] in ("user_code_error", "unknown")
@@ -280,7 +255,7 @@ def test_a_thousand_tasks_fan_out_to_two_hundred_readers(backend, tmp_path: Path
 def test_a_refused_submission_is_diagnosed_not_dropped(saver, backend, tmp_path: Path) -> None:
     spec = HELLO.replace("    command: [bash, -c]", "    privileged: true\n    command: [bash, -c]")
     s = Session(saver, make_deps(backend, tmp_path, auto_yes=True))
-    out = s.run({"request": "x", "spec_path": _spec(tmp_path, spec)})
+    out = s.run({"request": "x", "spec_path": spec_file(tmp_path, spec)})
     diag = s.kinds("diagnosis")[0]
     assert diag["label"] == "validation_error" and "privileged" in " ".join(diag["evidence"]).lower()
     assert out["outcome"] == "NEEDS_INPUT" and backend.list_workflows() == []
@@ -342,7 +317,7 @@ def test_retry_at_the_cap_adds_one_attempt_and_the_count_stays_true(backend, tmp
     deps = make_deps(backend, tmp_path, max_fixes=1)
     runner = SessionRunner(deps.state_dir, "s1", deps, saver=lambda: nullcontext(InMemorySaver()))
     answer = _scripted({"submit": ["yes"], "resubmit": ["yes", "yes"], "continue_after_cap": ["retry", "stop"]})
-    items = list(runner.run({"request": "hog", "spec_path": _spec(tmp_path, UNFIXABLE_OOM)}, answer=answer))
+    items = list(runner.run({"request": "hog", "spec_path": spec_file(tmp_path, UNFIXABLE_OOM)}, answer=answer))
     out = items[-1].values
     fixes = [e for e in items if isinstance(e, Emitted) and e.event.get("event") == "fix"]
     assert len(fixes) == 2 and len(backend.list_workflows()) == 3  # the first run and two changed resubmissions

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from graph_helpers import EXAMPLES, Session, make_deps
+from graph_helpers import EXAMPLES, MANY, Session, make_deps, spec_file
 
 from runshepherd.backends.base import BackendUnavailable
 from runshepherd.backends.local import LocalBackend
@@ -40,23 +40,6 @@ workflow:
 
 SLOW = HELLO.replace("sleep 1", "sleep 30")
 
-MANY = """\
-workflow:
-  name: many
-  resources:
-    default: {cpu: 0.1, memory: 64Mi}
-  groups:
-  - name: g
-    tasks:
-""" + "".join(
-    f"""    - name: t{i}
-      image: busybox
-      {"lead: true" if i == 0 else ""}
-      command: [bash, -c]
-      args: ["echo task {i} step 1/1; exit {1 if i == 3 else 0}"]
-"""
-    for i in range(12)
-)
 
 CONTROL = ("__interrupt__", "__error__", "__error_source_node__", "__resume__")
 NULL_TASK = "00000000-0000-0000-0000-000000000000"
@@ -118,17 +101,11 @@ def store(checkpointer: str | None, tmp_path: Path) -> Iterator[Any]:
         yield saver
 
 
-def _spec(tmp_path: Path, text: str) -> str:
-    path = tmp_path / "spec.yaml"
-    path.write_text(text)
-    return str(path)
-
-
 def test_asked_answered_drained_and_finished(store: Any, tmp_path: Path) -> None:
     backend = LocalBackend(tmp_path / "state")
     both = BothReads(store, "s1")
     s = Session(store, make_deps(backend, tmp_path))
-    s.run({"request": "say hello", "spec_path": _spec(tmp_path, HELLO)}, stop_at_question=True)
+    s.run({"request": "say hello", "spec_path": spec_file(tmp_path, HELLO)}, stop_at_question=True)
     waiting = s.runner.snapshot()
     assert [i.value["kind"] for i in waiting.interrupts] == ["submit"] and waiting.next == ("approve_submit",)
     assert waiting == both.check()
@@ -161,7 +138,7 @@ def test_declined_and_failed(store: Any, tmp_path: Path) -> None:
     backend = LocalBackend(tmp_path / "state")
     both = BothReads(store, "no")
     s = Session(store, make_deps(backend, tmp_path, session_id="no"), thread="no")
-    out = s.run({"request": "x", "spec_path": _spec(tmp_path, HELLO)}, answers={"submit": "no"})
+    out = s.run({"request": "x", "spec_path": spec_file(tmp_path, HELLO)}, answers={"submit": "no"})
     assert out["outcome"] == "CANCELED" and out["declined"]
     both.assert_same()
 
@@ -178,7 +155,7 @@ def test_a_fan_out_and_a_node_that_raised(store: Any, tmp_path: Path) -> None:
     backend = LocalBackend(tmp_path / "state")
     both = BothReads(store, "many")
     s = Session(store, make_deps(backend, tmp_path, auto_yes=True, max_fixes=0, session_id="many"), thread="many")
-    s.run({"request": "many", "spec_path": _spec(tmp_path, MANY)})
+    s.run({"request": "many", "spec_path": spec_file(tmp_path, MANY)})
     both.assert_same()
     assert any(x.next == ("read_logs",) * 3 for x in both.snaps())  # the Sends, read without the graph
     assert both.graph_only  # each reader that finished before the others
@@ -192,7 +169,7 @@ def test_a_fan_out_and_a_node_that_raised(store: Any, tmp_path: Path) -> None:
     both = BothReads(store, "down")
     s = Session(store, make_deps(Down(), tmp_path, auto_yes=True, session_id="down"), thread="down")  # type: ignore[arg-type]
     with pytest.raises(BackendUnavailable):
-        s.run({"request": "down", "spec_path": _spec(tmp_path, HELLO)})
+        s.run({"request": "down", "spec_path": spec_file(tmp_path, HELLO)})
     raised = s.runner.snapshot()
     assert raised.next == ("monitor",) and not SessionRunner.ended(raised) and raised == both.check()
     assert any(w[1] == "__error__" for saved, _ in both.read for w in saved.pending_writes)
@@ -220,7 +197,7 @@ def test_canceled_by_the_person_while_it_runs(store: Any, tmp_path: Path, checkp
 
     person = threading.Thread(target=cancel_when_running)
     person.start()
-    out = s.run({"request": "slow", "spec_path": _spec(tmp_path, SLOW)})
+    out = s.run({"request": "slow", "spec_path": spec_file(tmp_path, SLOW)})
     person.join()
     assert out["outcome"] == "CANCELED" and out["last_status"]["status"] == "FAILED_CANCELED"
     both.assert_same()
@@ -235,7 +212,7 @@ def test_a_langgraph_that_moved_its_private_names_is_read_through_the_graph(
     or `cancel` (an ImportError), the graph answers instead."""
     backend = LocalBackend(tmp_path / "state")
     s = Session(store, make_deps(backend, tmp_path))
-    s.run({"request": "say hello", "spec_path": _spec(tmp_path, HELLO)}, stop_at_question=True)
+    s.run({"request": "say hello", "spec_path": spec_file(tmp_path, HELLO)}, stop_at_question=True)
     cfg = session_config(s.runner.session)
     told = SessionSnapshot.of(compile_graph(store).get_state(cfg))
     monkeypatch.setitem(__import__("sys").modules, "langgraph._internal._constants", None)
