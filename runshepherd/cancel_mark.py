@@ -134,10 +134,13 @@ def find_target(backend: Backend, state_dir: Path, target: str, checkpointer: st
 
     def going(session: str) -> tuple[bool, str | None]:
         """Whether the session has not ended (between attempts it still submits, fixes and resubmits), and the
-        workflow of its latest attempt."""
+        workflow of its latest attempt: one submitted an instant ago is in no checkpoint yet (the submit node saves
+        its id when it returns), so the scheduler finds it by the attempt's key, as the submit node itself does."""
         values = SessionRunner(state_dir, session, checkpointer=checkpointer).snapshot().values or {}
         alive = not values.get("outcome") and session_halted(state_dir, session)() is None
-        return alive, (values.get("attempt") or {}).get("workflow_id")
+        attempt = values.get("attempt") or {}
+        key = attempt.get("idempotency_key")
+        return alive, attempt.get("workflow_id") or (backend.find_by_key(key) if alive and key else None)
 
     if has_session(state_dir, target, checkpointer):
         alive, wid = going(target)
