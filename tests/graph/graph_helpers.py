@@ -69,6 +69,20 @@ class Session:
         return [e for e in self.events if e.get("event") == event]
 
 
+# one task that prints two steps and writes its output
+HELLO = """\
+workflow:
+  name: hello
+  resources:
+    default: {cpu: 1, memory: 256Mi}
+  tasks:
+  - name: hello
+    image: ubuntu:24.04
+    command: [bash, -c]
+    args: ["echo step 1/2; echo step 2/2; echo done > {{output}}/result.txt"]
+"""
+
+
 # twelve tasks in one group, the fourth failing: a fan-out of readers and a failed workflow
 MANY = """\
 workflow:

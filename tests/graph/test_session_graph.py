@@ -8,25 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from graph_helpers import EXAMPLES, MANY, Session, make_deps, spec_file
+from graph_helpers import EXAMPLES, HELLO, MANY, Session, make_deps, spec_file
 from langgraph.checkpoint.memory import InMemorySaver
 from quick_examples import quick_example
 
 from runshepherd.graph.routes import after_monitor
 from runshepherd.graph.runner import Emitted, Question, SessionRunner
 from runshepherd.render.session import done_event
-
-HELLO = """\
-workflow:
-  name: hello
-  resources:
-    default: {cpu: 1, memory: 256Mi}
-  tasks:
-  - name: hello
-    image: ubuntu:24.04
-    command: [bash, -c]
-    args: ["echo step 1/2; echo step 2/2; echo done > {{output}}/result.txt"]
-"""
 
 
 def test_success_path_asks_then_downloads(saver, backend, tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from graph_helpers import EXAMPLES, MANY, Session, make_deps, spec_file
+from graph_helpers import HELLO as BASE_HELLO
 
 from runshepherd.backends.base import BackendUnavailable
 from runshepherd.backends.local import LocalBackend
@@ -26,17 +27,7 @@ from runshepherd.graph.builder import compile_graph
 from runshepherd.graph.checkpoint import open_saver
 from runshepherd.graph.runner import SessionRunner, SessionSnapshot, read_checkpoint, read_session, session_config
 
-HELLO = """\
-workflow:
-  name: hello
-  resources:
-    default: {cpu: 1, memory: 256Mi}
-  tasks:
-  - name: hello
-    image: ubuntu:24.04
-    command: [bash, -c]
-    args: ["echo step 1/2; sleep 1; echo step 2/2; echo done > {{output}}/result.txt"]
-"""
+HELLO = BASE_HELLO.replace("echo step 1/2;", "echo step 1/2; sleep 1;")  # a second to stop it in
 
 SLOW = HELLO.replace("sleep 1", "sleep 30")
 
