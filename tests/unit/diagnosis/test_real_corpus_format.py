@@ -94,3 +94,9 @@ def test_blind_v15_is_retired_into_dev_and_keeps_its_rule():
     assert {split_of(f"{p}-0001") for p in ("zzm", "zzn", "zzo", "zzp", "zzq")} == {"dev"}
     assert {_split_module().split_v15_of(f"{p}-0001") for p in ("zzm", "zzn", "zzo", "zzp", "zzq")} == {"blind"}
     assert {_split_module().split_v15_of(f"{p}-0001") for p in ("zzl", "zzh", "zz", "a")} == {"dev"}
+
+
+def test_blind_v16_is_named_before_it_is_collected():
+    split_of = _split_module().split_of
+    assert {split_of(f"{p}-0001") for p in ("zzr", "zzs", "zzt", "zzu", "zzv")} == {"blind"}
+    assert {split_of(f"{p}-0001") for p in ("zzq", "zzm", "zz", "a")} == {"dev"}
