@@ -65,6 +65,8 @@ _HEALTHY_WHY = {
     "confirms the run finished or made progress.",
     "outputs": "The log lists weights or results files the run wrote and shows no error; nothing in it shows the "
     "run's steps or its finish, so this is a weak verdict.",
+    "reported": "The log shows no error and ends in reported results (measured values the run printed, or its own "
+    "statement that the work was done); no step counter or finished status confirms it, so this is a weak verdict.",
 }
 # the same verdicts when the log does print an error (or a failure a family knows) that the run went on past:
 # retried and recovered, followed by steps or a finish. The explanation says so and quotes it.
@@ -78,6 +80,7 @@ _HEALTHY_PAST = {
     "completion yet",
     "status": "The scheduler reports the run as not failed",
     "outputs": "The log lists weights or results files the run wrote",
+    "reported": "The log ends in reported results",
 }
 _NO_EVIDENCE = (
     "Neither an error nor a sign of health: the log shows no error and no sign of progress or completion (no "
@@ -536,6 +539,7 @@ def _healthy(ctx: Context, signals: list[Signal], task: str | None) -> Diagnosis
         "started": 0.6,
         "status": 0.6,
         "outputs": 0.6,
+        "reported": 0.7,
         "routine": 0.5,
     }[why]
     explanation = _HEALTHY_WHY[why] if ctx.log.lines or why != "status" else _HEALTHY_EXPL

@@ -13,10 +13,13 @@ import re
 from runshepherd.diagnosis import formats
 from runshepherd.diagnosis.errorblock import (
     _ERRORISH_G,
+    _EXC_LINE,
     _FAILING,
     _FAILING_G,
+    _FRAME,
     _INFO_LEVEL,
     _NOT_ERROR_G,
+    _TB_START,
     Line,
     is_benign,
 )
@@ -689,13 +692,129 @@ def _results(lines: list[Line]) -> Line | None:
     return found if found is not None and 3 * rows >= filled else None
 
 
+# A run that ran to a result says so at its end: its last lines report what it measured, or say that its work was done.
+# A log cut before its failure ends mid-stream instead (a traceback's frames, start-up chatter, a resource dump, a count
+# not yet at its total). Read on the log's last REPORT_LINES lines that carry words, after its last line that speaks
+# of a failure at any level (a warning "Cannot run postprocessing ... missing" after "inference done." ends that run).
+REPORT_LINES = 6
+# a named measured value: a name (a word, in any script), then ``:``, ``=``, ``is`` or a quoted key's ``': '``, then a
+# decimal or a percentage that ends there (not a version's ``2.1.0``, an address's ``172.20.0.1``, a clock's
+# ``14:29``), read as a measurement when printed to a measured precision (two decimals or more, or a percentage: not a
+# version's ``11.0``). A value that is not a number (``nan``) is
+# also read, to refuse the report: a run whose result is NaN did not produce one.
+_NAMED_VALUE = re.compile(
+    r"(?P<name>[^\W\d_][^\s:=]{0,40}?)['\"]?\s*(?:[:=：]|\bis\b)\s*"
+    r"(?P<value>[-+]?(?:\d*\.\d+(?:e[-+]?\d+)?%?|\d+%)(?![\w.:/%-])|['\"]?[-+]?(?:nan|inf)\b)",
+    re.IGNORECASE,
+)
+# a unit of size or time after a value, or a name that is a machine's resource: a resource reading ("Used: 24939.55
+# MB", "transform time: 5.66 s", "{'CPU': 2.0, 'GPU': 1.0}"), what the run used or asked for, not what it computed
+_UNIT_AFTER = re.compile(
+    r"\s*(?:[kmgtp]?i?b|bytes?|ms|s|secs?|seconds?|mins?|minutes?|h|hours?|[a-z]+/s(?:ec)?)\b", re.IGNORECASE
+)
+_PRECISE = re.compile(r"\.\d{2,}|%$")
+# a value blown up to an exponent of 10 or more (a diverging run's "loss_ctc": -5.67e+35, as _LOSS_KEY reads it)
+_BLOWN_UP = re.compile(r"e\+?\d\d", re.IGNORECASE)
+_RESOURCE = re.compile(r"^(?:cpus?|gpus?|mem(?:ory)?|ram|vram|swap|disk|storage|cores?)$", re.IGNORECASE)
+# what a version or an identifier is called: a number, not a measurement
+_NOT_MEASURED = re.compile(r"(?:version|ver|v|id|port|seed|rank|pid|ip)$", re.IGNORECASE)
+# the run's own statement that its work was done: a status field saying success ("HowEnded=Success", "(status:
+# SUCCEEDED)"), "successfully finished" (the other order is _FINISHED's), done/finished/completed followed by the work
+# ("Done generating graph data", "Finished writing 12 shards"), a step's DONE status (BuildKit's "#26 DONE 2.3s"), a
+# result saved or written to a place ("Saved preliminary data to x.pkl", "汇总结果已保存到: x.json"). Not a set-up step
+# (loading, downloading, pulling, installing: the run's start-up).
+_SET_UP = r"(?:load|download|fetch|pull|install|extract|unpack|read|prepar|initiali[sz]|import|set(?:ting)? ?up)"
+_WORK_DONE = re.compile(
+    r"\b(?:status|state|result|outcome|how ?ended)\s*[:=]\s*['\"]?(?:success|succeeded|successful|completed|done)\b"
+    r"|\bsuccessfully (?:finished|completed|done|ended)\b"
+    rf"|^\W*(?:done|finished|completed?)\b[^\w\n]*(?!{_SET_UP})\w+ing\b"
+    r"|^#\d+ DONE\b"
+    rf"|^\W*(?:saved|wrote|written|exported)\b(?!.*\b{_SET_UP}).*\b(?:to|in|into|at)\s+\S"
+    r"|(?:保存|写入|导出)(?:到|至|在)",
+    re.IGNORECASE,
+)
+# a count of work not yet at its total ("[45/100]"): the run stopped mid-way, whatever it printed before
+_SHORT_COUNT = re.compile(r"(?<![\d/.])(\d{1,9})\s?/\s?(\d{1,9})(?![\d/.])")
+
+
+def _report_tail(lines: list[Line]) -> list[Line]:
+    """The log's last ``REPORT_LINES`` lines that carry a word or a number (rules, borders and blank lines skipped),
+    after its last line that speaks of a failure, names a stopped or queued job, retries with no sign it got through,
+    or belongs to a traceback; none when the log ends on such a line."""
+    tail: list[Line] = []
+    for ln in reversed(lines):
+        if not any(ch.isalnum() for ch in ln.text):
+            continue
+        if ln.code or _FRAME.match(ln.text) or _TB_START.search(ln.text) or _EXC_LINE.match(ln.text):
+            break
+        if any(ln.exit_codes) or (not ln.quiet and _ERRORISH_G.search(ln.text, ln.folded)):
+            break
+        if (_FAILING_G.search(ln.text, ln.folded) and not is_benign(ln.text, ln.folded) and _speaks_of_failure(ln)) or (
+            _not_running(ln)
+        ):
+            break
+        if _RETRY_G.search(ln.text, ln.folded) and not recovered_after(lines, ln.index):
+            break
+        tail.append(ln)
+        if len(tail) >= REPORT_LINES:
+            break
+    return tail[::-1]
+
+
+def _measured_values(ln: Line) -> tuple[int, int, bool]:
+    """The named values on the line: (unit-free ones, resource readings, whether one of them is not a number or is
+    blown up)."""
+    free = used = 0
+    for m in _NAMED_VALUE.finditer(ln.text):
+        name, value = m.group("name").strip("'\""), m.group("value")
+        if value.lower().strip("'\"+-") in ("nan", "inf") or _BLOWN_UP.search(value):
+            return free, used, True
+        if _RESOURCE.match(name) or _UNIT_AFTER.match(ln.text, m.end()):
+            used += 1
+        elif _PRECISE.search(value) and not _NOT_MEASURED.search(name):
+            free += 1
+    return free, used, False
+
+
+def _reported(lines: list[Line]) -> Line | None:
+    """The line of the log's end (:func:`_report_tail`) that shows the run ran to a result: named measured values
+    (more unit-free ones than resource readings over the tail, none of them NaN), two rows of a table of measured values of one width,
+    or the run's statement that its work was done (:data:`_WORK_DONE`). None when the tail holds a count not yet at
+    its total (the run stopped mid-way) or none of these."""
+    tail = _report_tail(lines)
+    for ln in tail:
+        for m in _SHORT_COUNT.finditer(ln.text):
+            if int(m.group(1)) < int(m.group(2)):
+                return None
+    free = used = 0
+    last: Line | None = None
+    for ln in tail:
+        f, u, not_a_number = _measured_values(ln)
+        if not_a_number:
+            return None
+        free, used = free + f, used + u
+        last = ln if f else last
+    done = next((ln for ln in reversed(tail) if _WORK_DONE.search(ln.text)), None)
+    if done is not None:
+        return done
+    if last is not None and free > used:
+        return last
+    # rows of one width that differ (one row printed over and over was not measured, as in _results)
+    widths = [(ln, _result_width(ln)) for ln in tail]
+    for i, (ln, w) in enumerate(widths):
+        if w is not None and any(w2 == w and r.text.strip() != ln.text.strip() for r, w2 in widths[i + 1 :]):
+            return ln
+    return None
+
+
 def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     """Why a log may be called healthy: ("finished", line) for a completion marker or exit 0, ("progress", line),
     ("rows", line) for a table of numeric rows with a growing counter (progress in no named format), ("results",
     line) for a log made mostly of a table of numeric results (:func:`_results`),
     ("started", line) for a run seen getting past its start-up, ("outputs", line) for a listing of the weights or
     results it wrote, ("routine", line) for a log made of the libraries' routine warnings and notices, or of records
-    whose headers state a level below error (:func:`_records`); None when the log shows none of them. The person's
+    whose headers state a level below error (:func:`_records`), ("reported", line) for a log whose end reports what
+    the run produced (:func:`_reported`); None when the log shows none of them. The person's
     lines in a paste (a typed command, an elision mark, their own sentence) are not the log's and are not read."""
     lines = [ln for ln in lines if not ln.aside]
     for ln in lines:
@@ -726,6 +845,17 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     outputs = next((ln for ln in lines if _OUTPUT_FILE.match(ln.clean)), None)
     if outputs is not None:
         return "outputs", outputs
+    routine = _routine(lines)
+    if routine is not None:
+        return routine
+    # the log ends in a report of what the run produced: measured values, or its statement that the work was done
+    reported = _reported(lines)
+    return ("reported", reported) if reported is not None else None
+
+
+def _routine(lines: list[Line]) -> tuple[str, Line] | None:
+    """("routine", line) for a log made of the libraries' routine warnings and notices, or of records whose headers
+    state a level below error (:func:`_records`); None otherwise."""
     # the weakest: the log is the libraries' routine talk (warnings, deprecation and info notices) with at most a
     # few plain lines between them, the noise a working run prints while it sets up; a log of plain lines that
     # name no error (a memory report, a scheduler's job record) is not this
@@ -821,10 +951,10 @@ def _failure_notice(ln: Line) -> bool:
 
 
 # a failure word that names a measured quantity, its value after it ("timeout rate: 0.00", "Timeout cases: 49 299",
-# "num_errors=0", "failed (total): 3"): a metric or a counter the program reports, not a statement that something failed
+# "num_errors=0", "failed (total): 3", "Full Dataset error is 0.2741"): a metric or a counter the program reports, not a statement that something failed
 _METRIC_NAMED = re.compile(
     r"[\w-]*(?:[ _](?:rate|ratio|count|cases|case|percentage|fraction|frequency|number|total|pct))?"
-    r"(?:\s*\([^()]{0,40}\))?\s*[:=]\s*[-+]?(?:\d|(?:nan|inf)\b)",
+    r"(?:\s*\([^()]{0,40}\))?(?:\s*[:=]\s*[-+]?(?:\d|(?:nan|inf)\b)|\s+is\s+[-+]?\d*\.\d)",
     re.IGNORECASE,
 )
 

@@ -231,3 +231,68 @@ def test_a_line_that_says_the_work_did_not_happen_is_not_progress() -> None:
     assert diagnose_log_text(log).label != "healthy"
     # the same words as a trainer's own notice are still its progress
     assert is_progress(prepare(["Epoch 3: completed training in 41.2 s"]).lines[0])
+
+
+def test_a_clean_log_that_ends_in_named_measured_values_ran_to_a_result() -> None:
+    # no step, no finished status: the run's last lines report what it measured, then a scheduler's end banner
+    log = (
+        "loading registration net from ckpt/reg_best.pt\n"
+        "pair 48: scan_0112 -> scan_0207 | overlap = 0.6123\n"
+        "pair 49: scan_0091 -> scan_0033 | overlap = 0.5871\n"
+        "----------------------------------------\n"
+        "Mean overlap: 0.5934\n"
+        "Holdout error is 0.1187\n"
+        "==============================\n"
+        "Job ended at Tue Mar 3 10:12:09 2026\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and d.confidence < 0.8
+    assert "ends in reported results" in d.explanation and "Holdout error is 0.1187" in d.explanation
+    # the same run cut before it measured anything ends mid-stream: no evidence either way
+    assert diagnose_log_text(log.splitlines()[0] + "\nbuilding 120 pairs from the holdout list\n").label == "unknown"
+    # a count not yet at its total in the last lines: the run stopped mid-way
+    assert diagnose_log_text(log.replace("pair 49:", "[49/120] pair 49:")).label == "unknown"
+    # values with a unit of size or time are what the run used, not what it computed (a memory report)
+    used = (
+        "== memory ==\nHost RSS: 91377.68 MB\nHost available: 1326.06 MB\nHost used pct: 98.7%\nSwap used: 2411.5 MB\n"
+    )
+    assert diagnose_log_text(used).label == "unknown"
+
+
+def test_a_clean_log_that_ends_in_a_table_of_measured_values_ran_to_a_result() -> None:
+    # the table closes a longer log (a table that is most of the log is already read as results)
+    fitting = "".join(f"fitting {m} on 5 folds with grid of 12 settings\n" for m in ("ridge", "knn", "forest", "svm"))
+    log = fitting + (
+        "selected best setting per model\n"
+        "+-----------+--------------------+--------------------+--------------------+\n"
+        "|   model   |      accuracy      |         f1         |       roc_auc      |\n"
+        "+-----------+--------------------+--------------------+--------------------+\n"
+        "|   ridge   | 0.8132999852876269 | 0.7863125149557311 | 0.8973238667394866 |\n"
+        "|    knn    | 0.8898043254376931 | 0.8750897343862168 | 0.9415550978372812 |\n"
+        "|   forest  | 0.9062821833161689 | 0.9004546542234985 | 0.9445281124497992 |\n"
+        "+-----------+--------------------+--------------------+--------------------+\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and "ends in reported results" in d.explanation
+
+
+def test_a_clean_log_that_ends_saying_its_work_was_done_ran_to_a_result() -> None:
+    for end in (
+        'Done generating neighbour graph features\nSaved graph list to "graphs_2.pkl"\n',
+        "2026-01-02T04:05:34 (run.sh:1301:main) Successfully finished. [elapsed=73s]\n",
+        "12:00:01 - INFO - ActivityCompleted: Activity=GetOutput, HowEnded=Success, Duration=191.2[ms]\n",
+        "#14 naming to docker.io/library/trainer:latest done\n#14 DONE 2.3s\n",
+    ):
+        log = "Item mp-1342 has no structure, skipped\nprocessing 2210 items\n" + end
+        d = diagnose_log_text(log)
+        assert d.label == "healthy" and "ends in reported results" in d.explanation, end
+    # a set-up step done is the start-up, not the work: image layers pulled, then nothing
+    pulled = "".join(f"{i:04x}a1ec79da: Pull complete\n{i:04x}b0759b5c: Download complete\n" for i in range(4))
+    assert diagnose_log_text(pulled).label == "unknown"
+    # the work said done, then a warning that what should follow it cannot run: that ends the run's report
+    warned = (
+        "inference done. Now waiting for the export to finish...\n"
+        "WARNING! Cannot run postprocessing because the plans file is missing.\n"
+        "Run the consolidation step in the output folder first.\n"
+    )
+    assert diagnose_log_text(warned).label == "unknown"
