@@ -23,6 +23,9 @@ def pytest_configure(config: pytest.Config) -> None:
     spec = importlib.util.find_spec("runshepherd")
     for folder in (spec.submodule_search_locations or []) if spec else []:
         compileall.compile_dir(folder, quiet=1, workers=1)
+    from pathlib import Path
+
+    compileall.compile_file(Path(__file__).parent / "backends" / "osmo" / "fake_osmo.py", quiet=1)  # every `osmo` call
 
 
 @pytest.fixture(autouse=True)

@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-FAKE = HERE / "fake_osmo.py"
 OWN_FIXTURES = HERE / "fixtures"
 EVALS = HERE.parents[1] / "data" / "osmo_evals"  # vendored: NVIDIA/OSMO skills/osmo-user/evals (Apache-2.0)
 EVAL_FIXTURES = EVALS / "files" / "fixtures"
+
+
+# `osmo` itself: this Python without `site` (-S: no .pth files or editable finders to load) importing fake_osmo as a
+# module (its bytecode is cached; run as a script it was compiled again on every call), with the packages this
+# process imports from (yaml, jinja2) on its path. A sweep's test makes a few hundred `osmo` calls; each starts on
+# ~25 ms of CPU less than `exec python fake_osmo.py` did (~114 -> ~88 ms).
+_MAIN = (
+    "import sys; sys.path[:0] = [{here!r}]; sys.path += {packages!r}; from fake_osmo import main; main(sys.argv[1:])"
+)
 
 
 def install(tmp: Path, fixture_dirs: list[Path], **knobs: str) -> dict[str, str]:
@@ -18,7 +27,8 @@ def install(tmp: Path, fixture_dirs: list[Path], **knobs: str) -> dict[str, str]
     bin_dir = tmp / "bin"
     bin_dir.mkdir(parents=True, exist_ok=True)
     exe = bin_dir / "osmo"
-    exe.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FAKE}" "$@"\n')
+    main = _MAIN.format(here=str(HERE), packages=[p for p in sys.path if p])
+    exe.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -S -c {shlex.quote(main)} "$@"\n')
     exe.chmod(0o755)
     env = {k: v for k, v in os.environ.items() if not k.startswith("FAKE_OSMO_")}
     (tmp / "home").mkdir(parents=True, exist_ok=True)
