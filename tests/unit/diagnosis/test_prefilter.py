@@ -10,8 +10,10 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 from runshepherd.diagnosis.prefilter import (
+    MANY,
     Alternatives,
     AnyGate,
+    AnyOf,
     Gated,
     Joined,
     fold,
@@ -91,6 +93,18 @@ def test_gates_admit_every_line_the_regex_matches(expr: str, flags: int, line: s
     assert gate is None or gate.admits(line)
     both = AnyGate.of([gate, gate_for(re.compile(r"unrelated"))])
     assert both is None or both.admits(line, fold(line))
+
+
+@pytest.mark.parametrize("n", [1, MANY - 1, MANY, 40])
+def test_any_of_answers_as_one_substring_test_per_literal(n: int) -> None:
+    """A few literals are tested one by one, many by one automaton pass: either way, exactly ``any(lit in text)``."""
+    lits = tuple(f"lit{i}x" for i in range(n - 1)) + ("设备上",)
+    texts = ["", "lit0x", f"prefix lit{n - 2}x", "lit", "li t0x", "a lit1x", "写入: 设备上没有空间", "设备", "x" * 500]
+    texts += [t + " lit0x" for t in texts] + [("lit" * 50) + "0x"]
+    any_of = AnyOf(lits)
+    for _ in range(2):  # the automaton is built on the first call and reused
+        assert [any_of(t) for t in texts] == [any(lit in t for lit in lits) for t in texts]
+    assert any(any_of(t) for t in texts) and not all(any_of(t) for t in texts)
 
 
 def test_fold_maps_every_character_re_ignorecase_equates_with_ascii() -> None:
