@@ -214,11 +214,13 @@ def error_looking(lines: list[Line]) -> Iterator[Line]:
         if not ln.code and (_ENDED_G.search(ln.text, ln.folded) or _FAILED_RECORD_G.search(ln.text, ln.folded)):
             yield ln  # the process was ended, or its scheduler recorded it failed, whatever level the line was logged at
             continue
-        if not ln.usable or ln.quiet:
+        if not ln.usable:
             continue
         if (
-            _ERRORISH_G.search(ln.text, ln.folded) or _ERRORISH_RAW.search(ln.clean) or is_error_record(ln.clean)
-        ) and not _NOT_ERROR_G.search(ln.text, ln.folded):
+            (_ERRORISH_G.search(ln.text, ln.folded) or _ERRORISH_RAW.search(ln.clean) or is_error_record(ln.clean))
+            and not _NOT_ERROR_G.search(ln.text, ln.folded)
+            and not ln.quiet  # asked last: reading a line's header (severity.py) costs more than the tests before it
+        ):
             yield ln
 
 

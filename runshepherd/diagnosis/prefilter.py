@@ -463,6 +463,9 @@ def _exact(seq: list[Any]) -> set[str] | None:
 def _exact_item(op: Any, av: Any) -> set[str] | None:
     if op is _sre.LITERAL:
         return {chr(av)} if av < 128 or not _iscased(av) else None
+    if op is _sre.IN:  # a class of literal characters (``[Ee]``, ``[━█▉▊▋]``): each one as a LITERAL would be
+        chars = {chr(c) for kind, c in av if kind is _sre.LITERAL and (c < 128 or not _iscased(c))}
+        return chars if len(chars) == len(av) and len(chars) <= MAX_EXPANSION else None
     if op is _sre.SUBPATTERN:
         _group, add_flags, del_flags, sub = av
         return _exact(list(sub)) if not add_flags and not del_flags else None

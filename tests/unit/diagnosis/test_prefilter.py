@@ -14,6 +14,7 @@ from runshepherd.diagnosis.prefilter import (
     Alternatives,
     AnyGate,
     AnyOf,
+    Gate,
     Gated,
     Joined,
     fold,
@@ -93,6 +94,16 @@ def test_gates_admit_every_line_the_regex_matches(expr: str, flags: int, line: s
     assert gate is None or gate.admits(line)
     both = AnyGate.of([gate, gate_for(re.compile(r"unrelated"))])
     assert both is None or both.admits(line, fold(line))
+
+
+def test_a_class_of_literal_characters_gates_as_its_characters() -> None:
+    """``[Ee]rror[:=]`` needs one of four strings; a drawn bar ``[━█▉▊▋]{4,}`` (uncased characters) one of five; a
+    class with a range, a category or a negation, or a cased non-ASCII letter, gives no literal."""
+    assert gate_for(re.compile(r"[Ee]rror[:=]")) == Gate((("Error:", "Error=", "error:", "error="),), icase=False)
+    bar = gate_for(re.compile(r"[━█▉▊▋]{4,}", re.IGNORECASE))
+    assert bar is not None and bar.admits("  40%|████      | 4/10") and not bar.admits("step 10 | loss 0.25 | 512 ms")
+    for expr in (r"[a-c]", r"[\d:]", r"[^a]", r"[äb]"):
+        assert gate_for(re.compile(expr, re.IGNORECASE)) is None, expr
 
 
 @pytest.mark.parametrize("n", [1, MANY - 1, MANY, 40])
