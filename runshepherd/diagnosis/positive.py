@@ -761,6 +761,13 @@ def _report_tail(lines: list[Line]) -> list[Line]:
     return tail[::-1]
 
 
+def named_values(ln: Line) -> list[str]:
+    """The values of the line's named values (:data:`_NAMED_VALUE`), as printed (``0.5388``, ``67.86%``, ``nan``)."""
+    if ":" not in ln.text and "=" not in ln.text and " is " not in ln.text and "：" not in ln.text:
+        return []
+    return [m.group("value") for m in _NAMED_VALUE.finditer(ln.text)]
+
+
 def _measured_values(ln: Line) -> tuple[int, int, bool]:
     """The named values on the line: (unit-free ones, resource readings, whether one of them is not a number or is
     blown up)."""

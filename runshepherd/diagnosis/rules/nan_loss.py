@@ -6,6 +6,7 @@ import re
 
 from runshepherd.diagnosis.errorblock import Line
 from runshepherd.diagnosis.fixes import fix_nan
+from runshepherd.diagnosis.positive import named_values
 from runshepherd.diagnosis.rules.base import ORDER_EVENT, Context, FunctionRule, Signal, pat
 from runshepherd.diagnosis.rules.family import family, words
 
@@ -118,6 +119,37 @@ def _nan_in_any_line(ctx: Context) -> list[Signal]:
             continue
         return [Signal("nan_loss", "user", strength, ln.index, [ln.raw.rstrip()], _EXPL, "lower_lr_or_fix_data", _FIX)]
     return []
+
+
+# The run's results reported as NaN: its last line of named values (positive.named_values: the measured values a run
+# reports, whatever it names them: "avg wealth: nan, final wealth: nan, ARR: nan%") gives NaN for NAN_RESULTS or more
+# of them, and an earlier report did too. A run that printed one NaN (a metric undefined at step 1, a skipped fp16
+# step) and went on reports finite values at its end; a run whose numbers all turned NaN keeps reporting NaN.
+NAN_RESULTS = 2
+
+
+def _results_nan(ctx: Context) -> list[Signal]:
+    if not any("nan" in ln.folded for ln in ctx.log.lines):
+        return []
+    reports = [(ln, values) for ln in ctx.log.lines if not ln.code and (values := named_values(ln))]
+    if not reports:
+        return []
+    nan_lines = [ln for ln, values in reports if sum(v.lower().strip("'\"+-") == "nan" for v in values) >= NAN_RESULTS]
+    if len(nan_lines) < 2 or nan_lines[-1] is not reports[-1][0]:
+        return []
+    first = nan_lines[0]
+    return [
+        Signal(
+            "nan_loss",
+            "user",
+            0.72,
+            first.index,
+            [first.raw.rstrip(), nan_lines[-1].raw.rstrip()],
+            _EXPL,
+            "lower_lr_or_fix_data",
+            _FIX,
+        )
+    ]
 
 
 def _small_scale(text: str) -> bool:
@@ -341,6 +373,7 @@ FAMILY = family(
         FunctionRule("nan_in_any_line", _nan_in_any_line),
         FunctionRule("failed_finiteness_check", _failed_finiteness_check),
         FunctionRule("diverged_under_overflow", _diverged_under_overflow),
+        FunctionRule("results_nan", _results_nan),
     ),
     # autograd's anomaly mode (torch/csrc/autograd/python_anomaly_mode.cpp) warns "Error detected in
     # <Fn>Backward0. Traceback of forward call that caused the error" before it raises; it is the mode people turn

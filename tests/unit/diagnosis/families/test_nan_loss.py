@@ -216,3 +216,32 @@ def test_tensorflow_histogram_summary_of_a_nan() -> None:
     # tensorflow/core/kernels/summary_op.cc: "Nan in summary histogram for: <tag>"
     log = "tensorflow.python.framework.errors_impl.InvalidArgumentError: Nan in summary histogram for: conv1/weights\n"
     assert diagnose_log_text(log).label == "nan_loss"
+
+
+def test_a_run_whose_reported_results_stay_nan_diverged() -> None:
+    # no loss is named: the run's own results (whatever it calls them) turned NaN and stayed NaN to its last report
+    rounds = "".join(
+        f"2024-06-18 20:4{i}:29:WARNING:round {i}, avg return 0.0000, max value: 1.0000, avg value: nan, "
+        f"final value: nan, ARR: nan%, Sharpe: nan\n"
+        f"  0%|          | 0/48 [00:00<?, ?it/s]100%|##########| 48/48 [01:36<00:00,  2.01s/it]\n"
+        for i in range(3)
+    )
+    d = diagnose_log_text("portfolio_env.py:88: RuntimeWarning: invalid value encountered in divide\n" + rounds)
+    assert d.label == "nan_loss"
+    # NaN in the first report, finite results after it: the run got over it
+    first, *rest = rounds.splitlines(keepends=True)[::2]
+    fine = [
+        r.replace(
+            "avg value: nan, final value: nan, ARR: nan%, Sharpe: nan",
+            "avg value: 1.02, final value: 1.04, ARR: 3.1%, Sharpe: 0.41",
+        )
+        for r in rest
+    ]
+    healed = "".join(first + bar for first, bar in zip([first, *fine], rounds.splitlines(keepends=True)[1::2]))
+    assert healed.count("nan%") == 1
+    assert diagnose_log_text(healed).label == "healthy"
+    # a lower bound printed as -inf on every step is not a result gone NaN
+    bounds = "".join(
+        f"[Info] Iteration:{i}, valid auc : 0.81{i}\n[Warning] best gain: -inf, best split: -inf\n" for i in range(4)
+    )
+    assert diagnose_log_text(bounds).label != "nan_loss"
