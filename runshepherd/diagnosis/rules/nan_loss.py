@@ -6,7 +6,7 @@ import re
 
 from runshepherd.diagnosis.errorblock import Line
 from runshepherd.diagnosis.fixes import fix_nan
-from runshepherd.diagnosis.positive import named_values
+from runshepherd.diagnosis.positive import finished_after, named_values
 from runshepherd.diagnosis.rules.base import ORDER_EVENT, Context, FunctionRule, Signal, pat
 from runshepherd.diagnosis.rules.family import family, words
 
@@ -262,7 +262,8 @@ def _failed_finiteness_check(ctx: Context) -> list[Signal]:
 # A NaN in one logged step that the same metric does not repeat: fp16 training skips a step whose loss or gradients
 # are not finite (torch.cuda.amp.GradScaler, DeepSpeed's and Megatron's loss scalers; Megatron counts it as a "nan
 # iteration" and goes on), and a run whose weights had turned NaN would print NaN for that metric from then on. So a
-# metric that is finite (and not exactly 0) on ``RECOVERED_STEPS`` later lines, and never non-finite again, got over it.
+# metric that is finite (and not exactly 0) on ``RECOVERED_STEPS`` later lines, and never non-finite again, got over it;
+# so did one finite on fewer later lines (a run of a few steps) when the run then says it finished.
 _NAN_KEY = re.compile(
     r"(?P<k>\b\w*(?:loss|grad_?norm)\w*)\b['\"]?\s*[=:]\s*['\"]?(?:tensor\()?[\[(]?(?:nan|[-+]?inf)\b"
     r"|(?P<c>\bnumber of nan iterations):\s*[1-9]",
@@ -291,7 +292,8 @@ def _nan_went_away(ctx: Context, s: Signal) -> bool:
                 return False
             # (a loss stuck at exactly 0 after a NaN is the NaN hidden, as the HF Trainer logs it: no recovery)
             finite += counter or float(v) != 0
-    return finite >= RECOVERED_STEPS
+    # or fewer steps, when the run then says it finished: its metric was finite to the end of a completed run
+    return finite >= RECOVERED_STEPS or (finite >= 1 and finished_after(lines, s.order))
 
 
 # Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): NaN and infinite values (IEEE 754's names,

@@ -245,3 +245,18 @@ def test_a_run_whose_reported_results_stay_nan_diverged() -> None:
         f"[Info] Iteration:{i}, valid auc : 0.81{i}\n[Warning] best gain: -inf, best split: -inf\n" for i in range(4)
     )
     assert diagnose_log_text(bounds).label != "nan_loss"
+
+
+def test_a_nan_at_the_first_step_of_a_short_run_that_then_finished_was_got_over() -> None:
+    steps = (
+        "{'loss': 1.2204, 'grad_norm': nan, 'learning_rate': 2e-05, 'epoch': 0.33}\n"
+        "{'loss': 1.0113, 'grad_norm': 11.52, 'learning_rate': 1.5e-05, 'epoch': 0.67}\n"
+        "{'loss': 0.9472, 'grad_norm': 9.87, 'learning_rate': 1e-05, 'epoch': 1.0}\n"
+    )
+    finished = steps + "{'train_runtime': 41.2, 'train_loss': 1.0596, 'epoch': 1.0}\nTraining completed.\n"
+    assert diagnose_log_text(finished).label == "healthy"
+    # the same three steps with no finish: too few finite steps to say the run got over it
+    assert diagnose_log_text(steps).label == "nan_loss"
+    # finished, but the metric went NaN again: not got over
+    again = steps + "{'loss': 0.9101, 'grad_norm': nan, 'learning_rate': 5e-06, 'epoch': 1.0}\nTraining completed.\n"
+    assert diagnose_log_text(again).label == "nan_loss"
