@@ -86,24 +86,82 @@ class AnyOf:
 class Gate:
     """Clauses of literals: any match contains at least one literal of every clause (most selective clause first).
 
-    ``icase`` literals are lower-case and tested on :func:`fold` of the text.
+    ``icase`` literals are lower-case and tested on :func:`fold` of the text. A first clause whose literals are all
+    :data:`HELD_MIN` characters or longer is answered by :class:`_Held` (one pass per text for every such gate).
     """
 
     clauses: tuple[tuple[str, ...], ...]
     icase: bool
-    tests: tuple[AnyOf, ...] = field(init=False, compare=False, repr=False)  # one per clause
+    tests: tuple[AnyOf, ...] = field(init=False, compare=False, repr=False)  # the clauses not answered by _Held
+    first: frozenset[str] | None = field(init=False, compare=False, repr=False)  # the first clause, when held
+    generation: int = field(init=False, compare=False, repr=False)  # of its kind's _Held once ``first`` is in it
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "tests", tuple(AnyOf(c) for c in self.clauses))
+        held = all(len(lit) >= HELD_MIN for lit in self.clauses[0])
+        first = frozenset(self.clauses[0]) if held else None
+        object.__setattr__(self, "first", first)
+        object.__setattr__(self, "generation", _HELD[self.icase].add(first) if first is not None else 0)
+        object.__setattr__(self, "tests", tuple(AnyOf(c) for c in self.clauses[1 if held else 0 :]))
 
     def admits(self, text: str, folded: str | None = None) -> bool:
         """False only when the regex cannot match ``text``; ``folded`` is :func:`fold` of ``text`` if known."""
         if self.icase:
             text = fold(text) if folded is None else folded
+        if self.first is not None and self.first.isdisjoint(_HELD[self.icase].of(text, self.generation)):
+            return False
         for test in self.tests:
             if not test(text):
                 return False
         return True
+
+
+HELD_MIN = 3  # shorter literals (``:``, ``/``, ``lr``) occur so often that finding each occurrence costs more
+HELD_TEXTS = 2_000_000  # characters of text whose literals are kept, at most
+
+
+class _Held:
+    """The literals of every gate's first clause (of one kind: folded or exact) that a text holds: one Aho-Corasick
+    pass over the text finds them all, and the answer is kept, so the ~20 gates that ask about each line of a log
+    (prepare, error_looking, mark_counters, the progress and finish tests, the rules' own) cost one pass and a set
+    test each, where each was a pass or a loop of its own. Kept for the texts asked last, up to :data:`HELD_TEXTS`
+    characters (then forgotten at once); a gate made after a text was read has the text read again."""
+
+    def __init__(self) -> None:
+        self.known: set[str] = set()
+        self.generation = 0
+        self.auto: Any = None
+        self.built = -1
+        self.seen: dict[str, tuple[int, frozenset[str]]] = {}
+        self.size = 0
+
+    def add(self, literals: frozenset[str]) -> int:
+        """Record a gate's first clause; the generation that holds it."""
+        if not self.known.issuperset(literals):
+            self.known.update(literals)
+            self.generation += 1
+        return self.generation
+
+    def of(self, text: str, generation: int) -> frozenset[str]:
+        """The known literals in ``text`` (all gates up to ``generation`` at least)."""
+        kept = self.seen.get(text)
+        if kept is not None and kept[0] >= generation:
+            return kept[1]
+        if self.built != self.generation:
+            self.auto = ahocorasick.Automaton()
+            for lit in self.known:
+                self.auto.add_word(lit, lit)
+            self.auto.make_automaton()
+            self.built = self.generation
+        held = frozenset(lit for _end, lit in self.auto.iter(text))
+        if self.size + len(text) > HELD_TEXTS:
+            self.seen.clear()
+            self.size = 0
+        self.seen[text] = (self.built, held)
+        self.size += len(text)
+        return held
+
+
+_HELD = {True: _Held(), False: _Held()}  # folded (case-insensitive gates), exact
 
 
 @dataclass(frozen=True)

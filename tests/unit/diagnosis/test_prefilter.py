@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from runshepherd.diagnosis import diagnose_log_text
+from runshepherd.diagnosis import diagnose_log_text, prefilter
 from runshepherd.diagnosis.prefilter import (
     MANY,
     Alternatives,
@@ -116,6 +116,31 @@ def test_any_of_answers_as_one_substring_test_per_literal(n: int) -> None:
     for _ in range(2):  # the automaton is built on the first call and reused
         assert [any_of(t) for t in texts] == [any(lit in t for lit in lits) for t in texts]
     assert any(any_of(t) for t in texts) and not all(any_of(t) for t in texts)
+
+
+def test_a_held_first_clause_answers_as_its_literals_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first clause of literals of HELD_MIN+ characters is answered from one pass per text over every such gate's
+    literals (kept per text): the same answer as testing its own literals, also for a gate made after the text was
+    read, and after the kept texts are forgotten."""
+    gate = gate_for(re.compile(r"watchdog got stuck|collective (?:operation )?timeout", re.IGNORECASE))
+    assert gate is not None and gate.first == {
+        "watchdog got stuck",
+        "collective operation timeout",
+        "collective timeout",
+    }
+    lines = ["[PG 0] Watchdog got stuck for 480 s", "collective timeout", "collective  timeout", "step 1", ""]
+    for _ in range(2):  # the second time from what was kept
+        assert [gate.admits(ln) for ln in lines] == [True, True, False, False, False]
+    late_line = "x zq-held-late-literal-5 y"
+    assert not gate.admits(late_line)  # read now, before the next gate exists
+    later = gate_for(re.compile(r"zq-held-late-literal-5"))
+    assert later is not None and later.first is not None and later.admits(late_line) and not later.admits("zq-held")
+    monkeypatch.setattr(prefilter, "HELD_TEXTS", 40)  # forget after every text or two
+    assert [gate.admits(ln) for ln in lines * 3] == [True, True, False, False, False] * 3
+    short = gate_for(re.compile(r"lr[:=]"))  # ``lr:`` / ``lr=`` are held; a 2-character literal would not be
+    assert short is not None and short.first is not None and short.admits("lr: 0.1") and not short.admits("lr 0.1")
+    assert gate_for(re.compile(r"\bs/it\b|\d+it/s")).first is not None  # "s/it", "it/s"
+    assert gate_for(re.compile(r"\d:\d")).first is None  # ":" stays a test of its own
 
 
 def test_fold_maps_every_character_re_ignorecase_equates_with_ascii() -> None:
