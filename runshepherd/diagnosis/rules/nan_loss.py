@@ -129,13 +129,19 @@ NAN_RESULTS = 2
 
 
 def _results_nan(ctx: Context) -> list[Signal]:
-    if not any("nan" in ln.folded for ln in ctx.log.lines):
+    lines = [ln for ln in ctx.log.lines if not ln.code]
+    # a NaN value is spelt "nan" in any case: only lines holding it can report NaN, and only the last report (found
+    # from the end) must be one of them, so a long log's other lines are never searched for named values
+    values = {ln.index: named_values(ln) for ln in lines if "nan" in ln.folded}
+    if not values:
         return []
-    reports = [(ln, values) for ln in ctx.log.lines if not ln.code and (values := named_values(ln))]
-    if not reports:
+    last = next((ln for ln in reversed(lines) if (values[ln.index] if ln.index in values else named_values(ln))), None)
+    if last is None:
         return []
-    nan_lines = [ln for ln, values in reports if sum(v.lower().strip("'\"+-") == "nan" for v in values) >= NAN_RESULTS]
-    if len(nan_lines) < 2 or nan_lines[-1] is not reports[-1][0]:
+    nan_lines = [
+        ln for ln in lines if sum(v.lower().strip("'\"+-") == "nan" for v in values.get(ln.index, ())) >= NAN_RESULTS
+    ]
+    if len(nan_lines) < 2 or nan_lines[-1] is not last:
         return []
     first = nan_lines[0]
     return [
