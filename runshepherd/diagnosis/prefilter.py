@@ -75,10 +75,12 @@ class AnyOf:
                     return True
             return False
         if auto is _UNBUILT:
-            auto = self._auto = ahocorasick.Automaton()
+            # built whole before it is shared: a thread asking at the same time builds its own or uses a finished one
+            auto = ahocorasick.Automaton()
             for lit in self.literals:
                 auto.add_word(lit, None)
             auto.make_automaton()
+            self._auto = auto
         return next(auto.iter(text), None) is not None
 
 
@@ -129,8 +131,7 @@ class _Held:
     def __init__(self) -> None:
         self.known: set[str] = set()
         self.generation = 0
-        self.auto: Any = None
-        self.built = -1
+        self.built: tuple[int, Any] = (-1, None)  # (generation, its automaton), replaced whole once built
         self.seen: dict[str, tuple[int, frozenset[str]]] = {}
         self.size = 0
 
@@ -146,17 +147,19 @@ class _Held:
         kept = self.seen.get(text)
         if kept is not None and kept[0] >= generation:
             return kept[1]
-        if self.built != self.generation:
-            self.auto = ahocorasick.Automaton()
-            for lit in self.known:
-                self.auto.add_word(lit, lit)
-            self.auto.make_automaton()
-            self.built = self.generation
-        held = frozenset(lit for _end, lit in self.auto.iter(text))
+        built, auto = self.built
+        if built != self.generation:
+            # built whole before it is shared (a sweep's threads diagnose at once): never an automaton half made
+            built, auto = self.generation, ahocorasick.Automaton()
+            for lit in list(self.known):
+                auto.add_word(lit, lit)
+            auto.make_automaton()
+            self.built = (built, auto)
+        held = frozenset(lit for _end, lit in auto.iter(text))
         if self.size + len(text) > HELD_TEXTS:
             self.seen.clear()
             self.size = 0
-        self.seen[text] = (self.built, held)
+        self.seen[text] = (built, held)
         self.size += len(text)
         return held
 

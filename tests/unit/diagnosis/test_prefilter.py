@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -237,3 +238,41 @@ def test_alternatives_not_split_when_the_parts_would_not_mean_the_same(expr: str
     alt = Alternatives.of(re.compile(expr))
     assert alt.parts is None  # the whole regex runs
     assert alt.found("ab") == (re.search(expr, "ab") is not None)
+
+
+def test_automata_built_on_first_use_answer_threads_that_ask_at_once() -> None:
+    """A sweep diagnoses its points' logs in threads of one process: the first calls of a fresh gate can come from
+    several threads at once, and each must get the right answer, never an automaton still being built ("Not an
+    Aho-Corasick automaton yet" crashed two sweeps in CI)."""
+    lits = tuple(f"zq-race-{i}-literal" for i in range(3000))
+    texts = [f"line {i} zq-race-{i * 7}-literal end" if i % 2 else f"line {i} nothing" for i in range(8)]
+    expected = [(any(lit in t for lit in lits), frozenset(lit for lit in lits if lit in t)) for t in texts]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns inside the build, as they do on a loaded machine
+    try:
+        for _ in range(5):
+            assert _ask_at_once(AnyOf(lits), prefilter._Held(), lits, texts) == expected
+    finally:
+        sys.setswitchinterval(interval)
+
+
+def _ask_at_once(any_of: AnyOf, held: prefilter._Held, lits: tuple[str, ...], texts: list[str]) -> list[object]:
+    """Each text asked of ``any_of`` and ``held`` by a thread of its own, all released at once; what each answered
+    or raised."""
+    generation = held.add(frozenset(lits))
+    start = threading.Barrier(len(texts))
+    answers: list[object] = [None] * len(texts)
+
+    def ask(i: int) -> None:
+        start.wait()
+        try:
+            answers[i] = (any_of(texts[i]), held.of(texts[i], generation))
+        except AttributeError as exc:  # kept as the thread's answer, so the comparison shows it
+            answers[i] = exc
+
+    threads = [threading.Thread(target=ask, args=(i,)) for i in range(len(texts))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return answers
