@@ -20,7 +20,7 @@ import _sre as _sre_c  # the C engine: its own notion of a cased character
 import re
 import re._parser as _sre  # Python >= 3.11 (the project's floor)
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -121,6 +121,38 @@ HELD_MIN = 3  # shorter literals (``:``, ``/``, ``lr``) occur so often that find
 HELD_TEXTS = 2_000_000  # characters of text whose literals are kept, at most
 
 
+class _Dictionary:
+    """A growing set of literals and one Aho-Corasick automaton over them (each found as itself),
+    built on first use and again only when literals were added since (``generation``). It is published whole: threads
+    asking at once (a sweep diagnoses its points' logs in threads of one process) never get one half built."""
+
+    def __init__(self) -> None:
+        self.known: set[str] = set()
+        self.generation = 0
+        self.built: tuple[int, Any] = (-1, None)  # (generation, its automaton or None when empty)
+
+    def add(self, literals: Iterable[str]) -> int:
+        """Record literals; the generation whose automaton holds them all."""
+        if not self.known.issuperset(literals):
+            self.known.update(literals)
+            self.generation += 1
+        return self.generation
+
+    def automaton(self) -> tuple[int, Any]:
+        """The current generation and its automaton (None when no literal is known)."""
+        built, auto = self.built
+        if built != self.generation:
+            built, auto = self.generation, None
+            literals = list(self.known)  # one C-level copy: a gate made meanwhile cannot change it under the loop
+            if literals:
+                auto = ahocorasick.Automaton()
+                for lit in literals:
+                    auto.add_word(lit, lit)
+                auto.make_automaton()
+            self.built = (built, auto)
+        return built, auto
+
+
 class _Held:
     """The literals of every gate's first clause (of one kind: folded or exact) that a text holds: one Aho-Corasick
     pass over the text finds them all, and the answer is kept, so the ~20 gates that ask about each line of a log
@@ -129,33 +161,21 @@ class _Held:
     characters (then forgotten at once); a gate made after a text was read has the text read again."""
 
     def __init__(self) -> None:
-        self.known: set[str] = set()
-        self.generation = 0
-        self.built: tuple[int, Any] = (-1, None)  # (generation, its automaton), replaced whole once built
+        self.literals = _Dictionary()
         self.seen: dict[str, tuple[int, frozenset[str]]] = {}
         self.size = 0
 
     def add(self, literals: frozenset[str]) -> int:
         """Record a gate's first clause; the generation that holds it."""
-        if not self.known.issuperset(literals):
-            self.known.update(literals)
-            self.generation += 1
-        return self.generation
+        return self.literals.add(literals)
 
     def of(self, text: str, generation: int) -> frozenset[str]:
         """The known literals in ``text`` (all gates up to ``generation`` at least)."""
         kept = self.seen.get(text)
         if kept is not None and kept[0] >= generation:
             return kept[1]
-        built, auto = self.built
-        if built != self.generation:
-            # built whole before it is shared (a sweep's threads diagnose at once): never an automaton half made
-            built, auto = self.generation, ahocorasick.Automaton()
-            for lit in list(self.known):
-                auto.add_word(lit, lit)
-            auto.make_automaton()
-            self.built = (built, auto)
-        held = frozenset(lit for _end, lit in auto.iter(text))
+        built, auto = self.literals.automaton()
+        held = frozenset(lit for _end, lit in auto.iter(text)) if auto is not None else frozenset()
         if self.size + len(text) > HELD_TEXTS:
             self.seen.clear()
             self.size = 0
@@ -177,7 +197,7 @@ class AnyGate:
 
     folded_literals: tuple[str, ...]
     exact_literals: tuple[str, ...]
-    generation: int = field(init=False, compare=False, repr=False)  # of :data:`_LITERALS` once these are in it
+    generation: tuple[int, int] = field(init=False, compare=False, repr=False)  # of :data:`_LITERALS`' two kinds
     in_folded: AnyOf = field(init=False, compare=False, repr=False)
     in_exact: AnyOf = field(init=False, compare=False, repr=False)
 
@@ -193,7 +213,8 @@ class AnyGate:
         return cls(_minimal(folded), _minimal(exact))
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "generation", _LITERALS.add(self.folded_literals, self.exact_literals))
+        kinds = (self.folded_literals, self.exact_literals)
+        object.__setattr__(self, "generation", tuple(d.add(lits) for d, lits in zip(_LITERALS, kinds, strict=True)))
         object.__setattr__(self, "in_folded", AnyOf(self.folded_literals))
         object.__setattr__(self, "in_exact", AnyOf(self.exact_literals))
 
@@ -212,40 +233,7 @@ class AnyGate:
         return self.in_folded(folded) or self.in_exact(text)
 
 
-class _Literals:
-    """Every literal of every :class:`AnyGate` made so far, and one Aho-Corasick automaton per kind (folded, exact)
-    over them, built on first use and again only when a gate made later brought new literals (``generation``)."""
-
-    def __init__(self) -> None:
-        self.known: tuple[set[str], set[str]] = (set(), set())
-        self.generation = 0
-        self.built: tuple[int, tuple[Any, Any]] | None = None
-
-    def add(self, folded: tuple[str, ...], exact: tuple[str, ...]) -> int:
-        """Record a gate's literals; the generation whose automata hold them all."""
-        for known, lits in zip(self.known, (folded, exact), strict=True):
-            if not known.issuperset(lits):
-                known.update(lits)
-                self.generation += 1
-        return self.generation
-
-    def automata(self) -> tuple[int, tuple[Any, Any]]:
-        """The current generation and its two automata (None for a kind without literals)."""
-        if self.built is None or self.built[0] != self.generation:
-            pair = []
-            for known in self.known:
-                auto = None
-                if known:
-                    auto = ahocorasick.Automaton()
-                    for lit in known:
-                        auto.add_word(lit, (len(lit) - 1, lit))
-                    auto.make_automaton()
-                pair.append(auto)
-            self.built = (self.generation, (pair[0], pair[1]))
-        return self.built
-
-
-_LITERALS = _Literals()
+_LITERALS = (_Dictionary(), _Dictionary())  # every AnyGate literal: folded, exact
 
 Found = dict[str, list[int]]  # a literal -> the lines it occurs in, in order
 
@@ -267,13 +255,13 @@ class Joined:
         for t in texts:
             self.starts.append(pos)
             pos += len(t) + 1
-        self._found: tuple[int, Found, Found] | None = None
+        self._found: tuple[tuple[int, int], Found, Found] | None = None
 
-    def occurrences(self, generation: int) -> tuple[Found, Found]:
+    def occurrences(self, generation: tuple[int, int]) -> tuple[Found, Found]:
         """Lines of each folded and each exact literal (absent: in no line), for gates up to ``generation``."""
-        if self._found is None or self._found[0] < generation:
-            current, (folded_auto, exact_auto) = _LITERALS.automata()
-            self._found = (current, self._scan(folded_auto, self.folded), self._scan(exact_auto, self.text))
+        if self._found is None or self._found[0][0] < generation[0] or self._found[0][1] < generation[1]:
+            (gf, folded_auto), (ge, exact_auto) = (d.automaton() for d in _LITERALS)
+            self._found = ((gf, ge), self._scan(folded_auto, self.folded), self._scan(exact_auto, self.text))
         return self._found[1], self._found[2]
 
     def _scan(self, auto: Any, joined: str) -> Found:
@@ -281,8 +269,8 @@ class Joined:
         if auto is None:
             return found
         starts = self.starts
-        for end, (span, lit) in auto.iter(joined):
-            k = bisect_right(starts, end - span) - 1
+        for end, lit in auto.iter(joined):
+            k = bisect_right(starts, end - len(lit) + 1) - 1
             lines = found.get(lit)
             if lines is None:
                 found[lit] = [k]
