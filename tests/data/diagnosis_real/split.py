@@ -65,8 +65,10 @@ Two generations:
   of them was collected, so no dev run ever read one; frozen when its collectors landed (`README-v16.md`); scored
   once with the stop's starting code and once after the stop's work (83.6% -> 84.8% labels), then retired into
   `dev` in the same stop so its misses can be studied.
-- No blind split is frozen now: the next one is collected from sources not in parts a-zzv and frozen before it is
-  scored (`BLIND_PARTS` names its parts, before any of them is collected).
+- blind v17 (stop 34): every case of parts zzw, zzx, zzy, zzz and zzza, from threads and committed job logs not in
+  parts a-zzv (committed files only from repositories no earlier part used). Its parts are named here before any of
+  them is collected, so no dev run ever reads one; frozen when its collectors land, then scored once with the
+  stop's starting code and once after the stop's work.
 """
 
 from __future__ import annotations
@@ -80,7 +82,7 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ()  # none frozen now: see the docstring
+BLIND_PARTS: tuple[str, ...] = ("zzw-", "zzx-", "zzy-", "zzz-", "zzza-")  # blind v17, named before collection
 BLIND_V16_PARTS = ("zzr-", "zzs-", "zzt-", "zzu-", "zzv-")
 BLIND_V15_PARTS = ("zzm-", "zzn-", "zzo-", "zzp-", "zzq-")
 BLIND_V14_PARTS = ("zzh-", "zzi-", "zzj-", "zzk-", "zzl-")
@@ -179,7 +181,7 @@ def split_v16_of(case_id: str) -> Split:
 
 
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (none now); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` are the blind split (v17); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 

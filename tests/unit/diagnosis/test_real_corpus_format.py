@@ -101,3 +101,9 @@ def test_blind_v16_is_retired_into_dev_and_keeps_its_rule():
     assert {split_of(f"{p}-0001") for p in ("zzr", "zzs", "zzt", "zzu", "zzv")} == {"dev"}
     assert {_split_module().split_v16_of(f"{p}-0001") for p in ("zzr", "zzs", "zzt", "zzu", "zzv")} == {"blind"}
     assert {_split_module().split_v16_of(f"{p}-0001") for p in ("zzq", "zzm", "zz", "a")} == {"dev"}
+
+
+def test_blind_v17_is_named_before_it_is_collected():
+    split_of = _split_module().split_of
+    assert {split_of(f"{p}-0001") for p in ("zzw", "zzx", "zzy", "zzz", "zzza")} == {"blind"}
+    assert {split_of(f"{p}-0001") for p in ("zzv", "zzr", "zw", "zz", "zx", "a")} == {"dev"}
