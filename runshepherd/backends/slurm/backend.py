@@ -175,7 +175,9 @@ class SlurmBackend:
         """One job per task, upstream groups first; on any refusal cancel what was submitted and say why.
 
         A group's jobs are submitted held and released in one call, so they become eligible in the same scheduler
-        pass and start together (`--dependency=after` waits for Slurm's next periodic pass, up to a minute).
+        pass and start together when the partition has room for all of them (`--dependency=after` waits for Slurm's
+        next periodic pass, up to a minute). Held jobs are not a gang: on a full partition one may start before
+        another frees its CPUs (a heterogeneous job would be allocated as one; not done).
         """
         jobs: dict[str, TaskJob] = {}
         exec_seconds = workflow.timeout.exec_seconds
