@@ -36,6 +36,16 @@ def _explain(m: re.Match[str]) -> str:
             "renamed the name, or changed an argument or a default (the error says so); the code was written for "
             "another version of it."
         )
+    if d.get("newer"):
+        return (
+            f"The file is there but the installed program that reads it is older than the file ({d['newer']}): the "
+            "file uses a format (a model architecture, a feature type) that came in a later release of its reader."
+        )
+    if d.get("ext"):
+        return (
+            f"The class '{d['ext']}' a native extension registers is not there: the extension's library did not load "
+            "(it is built for another release of torch, or a library it links against is missing)."
+        )
     if d.get("reg"):
         return (
             f"The config asks for '{d['reg']}', which no installed package has registered: the package (or the "
@@ -77,6 +87,16 @@ def _fix(m: re.Match[str]) -> str:
         )
     if d.get("rel"):
         return "Pin the library to the release the code was written for, or update the code to what the error suggests."
+    if d.get("newer"):
+        return (
+            "Upgrade the program that reads the file (pip install -U, or rebuild it from a newer source) to a release "
+            "that supports it, or use a file made for the installed release."
+        )
+    if d.get("ext"):
+        return (
+            "Reinstall the package that ships the extension built for the installed torch (or install the library it "
+            "links against), then rerun."
+        )
     if d.get("reg"):
         return (
             f"Install the package that provides '{d['reg']}' (the project's own package, from its source, rather than "
@@ -521,6 +541,20 @@ FAMILY = family(
         pat(r"Failed to import [\w.]+ because of the following error", 0.78),
         pat(r"Transformers does not recognize this architecture|your version of Transformers is out of date", 0.84),
         pat(r"Tokenizer class \w+ does not exist or is not currently imported", 0.82),
+        # a reader older than the file it was given (the file is there: its format came in a later release of the
+        # reader, so no path fixes it): llama.cpp's loader, also under Ollama and llama-cpp-python ("error loading model
+        # architecture: unknown model architecture: 'gemma2'"), Ollama's own ("The model you are attempting to pull
+        # requires a newer version of Ollama"), Hugging Face datasets reading data written by a newer datasets
+        # ("Feature type 'List' not found. Available feature types: [...]")
+        pat(
+            r"(?P<newer>unknown model architecture: '[\w.\-]+'|requires a newer version of \w+"
+            r"|Feature type '\w+' not found)",
+            0.86,
+        ),
+        # TorchScript asked for a class a native extension registers (torch/csrc/jit: "Tried to instantiate class
+        # '_core_C.ScalarType', but it does not exist! Ensure that it is registered via torch::class_"): the
+        # extension's shared library did not load, built for another torch or missing a library it links against
+        pat(r"Tried to instantiate class '(?P<ext>[\w.]+)', but it does not exist", 0.84),
         # torch built against NumPy 1 running with NumPy 2 (torch/csrc/utils/tensor_numpy.cpp)
         pat(r"^(?:\w+\.)*RuntimeError: Numpy is not available\b", 0.82),
         # shared libraries named by the loaders that look for them: cuDNN's ("Could not load library

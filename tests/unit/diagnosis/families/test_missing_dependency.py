@@ -622,3 +622,38 @@ def test_a_bare_errno_2_gives_way_to_the_programs_own_words_about_it() -> None:
 )
 def test_a_program_that_ran_and_failed_is_not_a_missing_program(log: str) -> None:
     assert diagnose_log_text(log).label != "missing_dependency"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # llama.cpp's loader (also under llama-cpp-python and Ollama) meeting a GGUF of a newer architecture
+        "llama_model_loader: loaded meta data with 33 key-value pairs from ./models/gemma-2-9b-it-Q4_K_M.gguf\n"
+        "llama_model_load: error loading model: error loading model architecture: unknown model architecture: "
+        "'gemma2'\n"
+        "llama_load_model_from_file: failed to load model\n"
+        "ValueError: Failed to load model from file: ./models/gemma-2-9b-it-Q4_K_M.gguf\n",
+        "pulling manifest\nError: pull model manifest: 412:\n\n"
+        "The model you are attempting to pull requires a newer version of Ollama.\n",
+        # datasets reading a parquet whose schema a newer datasets wrote
+        TB + '  File "/opt/venv/lib/python3.11/site-packages/datasets/features/features.py", line 1474, in '
+        "generate_from_dict\n    raise ValueError(f\"Feature type '{_type}' not found.\")\n"
+        "ValueError: Feature type 'List' not found. Available feature types: ['Value', 'ClassLabel', 'Sequence']\n",
+    ],
+)
+def test_a_reader_older_than_the_file_it_was_given_is_a_release_to_upgrade(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency"), log
+    assert "older than the file" in d.explanation
+
+
+def test_a_class_a_native_extension_registers_is_not_there() -> None:
+    log = (
+        TB + '  File "/opt/venv/lib/python3.12/site-packages/vllm/_custom_ops.py", line 30, in <module>\n'
+        "    scalar_type = torch.classes._core_C.ScalarType\n"
+        "RuntimeError: Tried to instantiate class '_core_C.ScalarType', but it does not exist! Ensure that it is "
+        "registered via torch::class_\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency")
+    assert "_core_C.ScalarType" in d.explanation
