@@ -722,12 +722,27 @@ _NOT_MEASURED = re.compile(r"(?:version|ver|v|id|port|seed|rank|pid|ip)$", re.IG
 # SUCCEEDED)"), "successfully finished" (the other order is _FINISHED's), done/finished/completed followed by the work
 # ("Done generating graph data", "Finished writing 12 shards"), a step's DONE status (BuildKit's "#26 DONE 2.3s"), a
 # result saved or written to a place ("Saved preliminary data to x.pkl", "汇总结果已保存到: x.json"). Not a set-up step
-# (loading, downloading, pulling, installing: the run's start-up).
+# (loading, downloading, pulling, installing: the run's start-up). Also the work named, then said ended, closing its
+# line anywhere on it ("sequence 00: inference done", "Evaluation finished in 2.7 hours"), or ended said first, of the
+# work, with nothing but its duration after it (R targets' "▶ ended pipeline [2.749 hours]"); not a shutdown, a
+# teardown or a clean-up (a crashed server's "Application shutdown complete."), not "a complete stack trace", not what
+# "might not have completed".
 _SET_UP = r"(?:load|download|fetch|pull|install|extract|unpack|read|prepar|initiali[sz]|import|set(?:ting)? ?up)"
+_DURATION = r"(?:\d+(?:\.\d+)?\s*(?:ms|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|days?)\b|\d+:\d{2}(?::\d{2})?)"
+_NOT_WORK = (
+    rf"(?:{_SET_UP}\w*|shut\w*|tear\w*|clean\w*|exit\w*|watchdog|job|an?|the|not|never|have|has|had|be|been|might|may"
+    r"|will|would|could|should|to)\b"
+)
+_ENDS_LINE = (
+    rf"\s*[.!]*\s*(?:[\[(]\s*(?:in\s+|after\s+|took\s+)?{_DURATION}\s*[\])]|(?:in|after)\s+{_DURATION})?\s*[.!]?\s*$"
+)
 _WORK_DONE = re.compile(
     r"\b(?:status|state|result|outcome|how ?ended)\s*[:=]\s*['\"]?(?:success|succeeded|successful|completed|done)\b"
     r"|\bsuccessfully (?:finished|completed|done|ended)\b"
     rf"|^\W*(?:done|finished|completed?)\b[^\w\n]*(?!{_SET_UP})\w+ing\b"
+    rf"|\b(?!{_NOT_WORK})[^\W\d_]{{3,}}\s+(?:is\s+|was\s+|has\s+(?:been\s+)?)?(?:done|finished|complete|completed|ended)"
+    rf"{_ENDS_LINE}"
+    rf"|^\W*(?:ended|finished|completed)\s+(?:the\s+)?(?!{_NOT_WORK})[^\W\d_]{{3,}}{_ENDS_LINE}"
     r"|^#\d+ DONE\b"
     rf"|^\W*(?:saved|wrote|written|exported)\b(?!.*\b{_SET_UP}).*\b(?:to|in|into|at)\s+\S"
     r"|(?:保存|写入|导出)(?:到|至|在)",

@@ -296,3 +296,28 @@ def test_a_clean_log_that_ends_saying_its_work_was_done_ran_to_a_result() -> Non
         "Run the consolidation step in the output folder first.\n"
     )
     assert diagnose_log_text(warned).label == "unknown"
+
+
+def test_a_clean_log_whose_last_lines_say_the_work_ended_anywhere_on_the_line_ran_to_a_result() -> None:
+    # the run names its work, then says it ended, at the end of a line that opens on its own tag or a marker
+    for end in (
+        "[segrun] volume 03: inference done\n",
+        "◆ completed target fit_models [41.2 minutes]\n◆ ended pipeline [3.118 hours]\n",
+        "2026-03-02 10:41:07 | evaluation finished in 2.7 hours\n",
+    ):
+        log = "[segrun] device=cuda\n[segrun] weights ready\n[segrun] volume 03: 512 slices\n" + end
+        d = diagnose_log_text(log)
+        assert d.label == "healthy" and 0.7 <= d.confidence < 0.8, end
+        assert "ends in reported results" in d.explanation and end.splitlines()[-1].strip()[-12:] in d.explanation
+    # the same run cut before it: it started its work and said nothing more
+    assert diagnose_log_text("[segrun] device=cuda\n[segrun] volume 03: inference start\n").label == "unknown"
+    # not the run's work: a set-up step, a shutdown, a library's words that only hold the verb
+    for end in (
+        "[segrun] weights loading complete\n",
+        "INFO:     Application shutdown complete.\n",
+        "Set HYDRA_FULL_ERROR=1 for a complete stack trace.\n",
+        "Window cleanup might not have completed.\n",
+    ):
+        assert diagnose_log_text("[segrun] device=cuda\n[segrun] volume 03: 512 slices\n" + end).label == "unknown", end
+    # said done, then more to do: the line goes on past the statement
+    assert diagnose_log_text("[segrun] device=cuda\n[segrun] inference done, exporting masks now\n").label == "unknown"
