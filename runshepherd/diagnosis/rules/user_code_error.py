@@ -51,6 +51,13 @@ _BREAKPOINT = PatternRule(
 _NO_MODULE = re.compile(r"^(?:\w+\.)*(?:ModuleNotFound|Import)Error: No module named '(?P<mod>[\w.]+)'")
 _IMPORTING_FRAME = re.compile(r'^\s*File "(?P<path>[^"]+)", line \d+')
 _INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]")
+# ... or a top-level name that is a directory of a project's layout, never the name a package is installed under:
+# ``src`` (a project laid out under src/ that is installed is imported by its package's name, never as ``src``) and
+# ``scripts`` (a project's entry scripts). ``No module named 'src'`` raised from the project's own file means the
+# project root is not on sys.path: the script was started from inside a subdirectory or as a file. (``utils``,
+# ``common``, ``training`` are not such names: installable projects use them as their packages' names, and TRAIN has
+# them fixed by installing the project as often as by launching it from its root)
+_LAYOUT_DIRS = frozenset({"src", "scripts"})
 
 
 def _own_package_not_importable(ctx: Context) -> list[Signal]:
@@ -64,7 +71,8 @@ def _own_package_not_importable(ctx: Context) -> list[Signal]:
         if m is None or frame is None or fm is None or _INSTALLED.search(fm.group("path")):
             continue
         top = m.group("mod").split(".")[0]
-        if top not in re.split(r"[/\\]", fm.group("path"))[:-1]:
+        inside = top in re.split(r"[/\\]", fm.group("path"))[:-1]
+        if not inside and top not in _LAYOUT_DIRS:
             continue
         # the same line printed earlier without its traceback (another rank's or process' copy) is this error
         first = next(i for i in ctx.log.exceptions if lines[i].text.strip() == lines[idx].text.strip())
@@ -75,9 +83,14 @@ def _own_package_not_importable(ctx: Context) -> list[Signal]:
                 0.92,
                 first,
                 [lines[idx].raw.rstrip(), frame.raw.rstrip()],
-                f"The program's own package '{top}' could not be imported: the file that imports it lives inside it, "
-                "so the package is there, but the script was started from a place (or as a file) that leaves its "
-                "parent directory off Python's path.",
+                f"The program's own package '{top}' could not be imported: "
+                + (
+                    "the file that imports it lives inside it, so the package is there, but"
+                    if inside
+                    else f"'{top}' names a directory of the project's own layout (never a package one installs), so"
+                )
+                + " the script was started from a place (or as a file) that leaves its parent directory off Python's "
+                "path.",
                 "fix_code",
                 f"Start the script as a module from the directory that holds '{top}' (python -m {top}.<module>), add "
                 "that directory to PYTHONPATH, or install the project (pip install -e .); or make the import relative "

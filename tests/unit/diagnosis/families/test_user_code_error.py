@@ -179,6 +179,23 @@ def test_the_programs_own_package_not_importable_from_where_it_was_started(case_
     assert "python -m" in d.fix.description
 
 
+@pytest.mark.parametrize(
+    ("frame", "mod"),
+    [
+        ('  File "/home/u/proj/scripts/train_sft.py", line 6, in <module>', "src.trainer"),
+        ('  File "/home/u/proj/experiments/run_0127/main.py", line 9, in <module>', "src"),
+        ('  File "train_base.py", line 8, in <module>', "scripts.preprocessing"),
+    ],
+)
+def test_a_projects_layout_directory_not_importable_is_the_launch_not_a_package(frame: str, mod: str) -> None:
+    """`No module named 'src'` from the project's own file: src/ and scripts/ are directories of a project's layout,
+    never the name a package is installed under, so the project root is off sys.path (started from a subdirectory)."""
+    log = f"Traceback (most recent call last):\n{frame}\n    from {mod} import X\nModuleNotFoundError: No module named '{mod}'\n"
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("user_code_error", "fix_code"), frame
+    assert "own layout" in d.explanation
+
+
 def test_a_module_missing_from_an_installed_library_or_another_directory_stays_a_dependency() -> None:
     tb = "Traceback (most recent call last):\n"
     for frame, mod in (
