@@ -826,6 +826,30 @@ def _reported(lines: list[Line]) -> Line | None:
     for i, (ln, w) in enumerate(widths):
         if w is not None and any(w2 == w and r.text.strip() != ln.text.strip() for r, w2 in widths[i + 1 :]):
             return ln
+    return _named_columns(tail)
+
+
+# the fields of a table's header or row: set off by spaces or a column bar
+_COLUMNS = re.compile(r"\s*\|\s*|\s+")
+
+
+def _named_columns(tail: list[Line]) -> Line | None:
+    """The last row of the report tail that sits right under a header naming its columns, one name a value, every
+    field a number and one printed to a measured precision (an evaluation's per-subset table: "bleu ⬆  meteor ⬆"
+    over "0.917  0.895"): named measured values laid out in columns. Not under a header that holds a number (a row
+    of a listing) or names a machine's resource; a sign after a name ("⬆") is not a column."""
+    for i in range(len(tail) - 1, 0, -1):
+        fields = [f for f in _COLUMNS.split(tail[i].text.strip()) if f]
+        if len(fields) < 2 or not all(_NUMBER.fullmatch(f) for f in fields):
+            continue
+        if not any(_PRECISE.search(f) for f in fields) or any(_BLOWN_UP.search(f) for f in fields):
+            continue
+        header = tail[i - 1].text
+        names = [f for f in _COLUMNS.split(header.strip()) if f[:1].isalpha()]
+        if any(ch.isdigit() for ch in header) or len(names) != len(fields):
+            continue
+        if not any(_RESOURCE.match(n) for n in names):
+            return tail[i]
     return None
 
 

@@ -321,3 +321,30 @@ def test_a_clean_log_whose_last_lines_say_the_work_ended_anywhere_on_the_line_ra
         assert diagnose_log_text("[segrun] device=cuda\n[segrun] volume 03: 512 slices\n" + end).label == "unknown", end
     # said done, then more to do: the line goes on past the statement
     assert diagnose_log_text("[segrun] device=cuda\n[segrun] inference done, exporting masks now\n").label == "unknown"
+
+
+def test_a_clean_log_that_ends_in_a_row_of_values_under_a_header_naming_them_ran_to_a_result() -> None:
+    # an evaluation prints one small table per subset: a header of metric names, a rule, one row of values
+    subset = (
+        "n_refs:812, n_preds=812\n"
+        "ref[0]: x_{{i}}+y_{{i}}=z\n"
+        "pred[0]: x_{{i}}+y_{{i}}=z\n"
+        "Subset: {name}\n"
+        "Decode time: 812.4s\n"
+        "  chrf ⬆    exact ⬆     dist ⬇\n"
+        "--------  ---------  ---------\n"
+        "{row}\n"
+        "==========================================\n"
+    )
+    log = subset.format(name="printed", row="0.871204   0.640117  0.0811932") + subset.format(
+        name="handwritten", row="0.790533   0.522871  0.1402277"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and 0.7 <= d.confidence < 0.8
+    assert "ends in reported results" in d.explanation and "0.790533" in d.explanation
+    # the same shape, the header a listing's (a number in it) or a resource's: what the run used, not what it measured
+    for header in ("  gpu0   gpu1   gpu2\n", "  cpu    memory    swap\n"):
+        used = "Subset: printed\n" + header + "--------  ---------  ---------\n0.87   0.64  0.08\n"
+        assert diagnose_log_text(used).label == "unknown", header
+    # a row of values with no header over it is a bare number line: no evidence
+    assert diagnose_log_text("Subset: printed\nscoring 812 items\n0.871204   0.640117  0.0811932\n").label == "unknown"
