@@ -91,7 +91,8 @@ def _own_package_not_importable(ctx: Context) -> list[Signal]:
                 )
                 + " the script was started from a place (or as a file) that leaves its parent directory off Python's "
                 "path.",
-                "fix_code",
+                # what to change is where the script is started from (or the path Python searches), not its code
+                "fix_path",
                 f"Start the script as a module from the directory that holds '{top}' (python -m {top}.<module>), add "
                 "that directory to PYTHONPATH, or install the project (pip install -e .); or make the import relative "
                 "to how the script is run. Installing a package from PyPI does not fix this.",

@@ -192,7 +192,7 @@ def test_a_projects_layout_directory_not_importable_is_the_launch_not_a_package(
     never the name a package is installed under, so the project root is off sys.path (started from a subdirectory)."""
     log = f"Traceback (most recent call last):\n{frame}\n    from {mod} import X\nModuleNotFoundError: No module named '{mod}'\n"
     d = diagnose_log_text(log)
-    assert (d.label, d.fix.kind) == ("user_code_error", "fix_code"), frame
+    assert (d.label, d.fix.kind) == ("user_code_error", "fix_path"), frame
     assert "own layout" in d.explanation
 
 
