@@ -724,14 +724,15 @@ _NOT_MEASURED = re.compile(r"(?:version|ver|v|id|port|seed|rank|pid|ip)$", re.IG
 # result saved or written to a place ("Saved preliminary data to x.pkl", "汇总结果已保存到: x.json"). Not a set-up step
 # (loading, downloading, pulling, installing: the run's start-up). Also the work named, then said ended, closing its
 # line anywhere on it ("sequence 00: inference done", "Evaluation finished in 2.7 hours"), or ended said first, of the
-# work, with nothing but its duration after it (R targets' "▶ ended pipeline [2.749 hours]"); not a shutdown, a
-# teardown or a clean-up (a crashed server's "Application shutdown complete."), not "a complete stack trace", not what
-# "might not have completed".
+# work, with nothing but its duration after it (R targets' "▶ ended pipeline [2.749 hours]"); not a start-up step (a
+# server's "Application startup complete.", NCCL's "Init COMPLETE", a warm-up: a run then cut off prints those too),
+# not a shutdown, a teardown or a clean-up (a crashed server's "Application shutdown complete."), not "a complete
+# stack trace", not what "might not have completed".
 _SET_UP = r"(?:load|download|fetch|pull|install|extract|unpack|read|prepar|initiali[sz]|import|set(?:ting)? ?up)"
 _DURATION = r"(?:\d+(?:\.\d+)?\s*(?:ms|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|days?)\b|\d+:\d{2}(?::\d{2})?)"
 _NOT_WORK = (
-    rf"(?:{_SET_UP}\w*|shut\w*|tear\w*|clean\w*|exit\w*|watchdog|job|an?|the|not|never|have|has|had|be|been|might|may"
-    r"|will|would|could|should|to)\b"
+    rf"(?:{_SET_UP}\w*|start\w*|init\w*|warm\w*|boot\w*|compil\w*|shut\w*|tear\w*|clean\w*|exit\w*|watchdog|job|an?"
+    r"|the|not|never|have|has|had|be|been|might|may|will|would|could|should|to)\b"
 )
 _ENDS_LINE = (
     rf"\s*[.!]*\s*(?:[\[(]\s*(?:in\s+|after\s+|took\s+)?{_DURATION}\s*[\])]|(?:in|after)\s+{_DURATION})?\s*[.!]?\s*$"

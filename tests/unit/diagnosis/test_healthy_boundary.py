@@ -314,6 +314,8 @@ def test_a_clean_log_whose_last_lines_say_the_work_ended_anywhere_on_the_line_ra
     # not the run's work: a set-up step, a shutdown, a library's words that only hold the verb
     for end in (
         "[segrun] weights loading complete\n",
+        "[segrun] init complete\n",
+        "[segrun] multi-modal warmup completed in 4.82s\n",
         "INFO:     Application shutdown complete.\n",
         "Set HYDRA_FULL_ERROR=1 for a complete stack trace.\n",
         "Window cleanup might not have completed.\n",
