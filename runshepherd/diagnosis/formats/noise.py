@@ -28,6 +28,17 @@ MARKERS: tuple[Marker, ...] = (
         "slurmstepd: error: couldn't chdir to `/home/alice/run': No such file or directory: going to /tmp instead",
         "https://github.com/SchedMD/slurm/blob/master/src/slurmd/slurmstepd/mgr.c",
     ),
+    # the same directory missing when slurmstepd runs a task prolog or epilog script as the user
+    # (mgr.c _run_script_as_user): it logs the failed chdir and runs the script anyway; the epilog's copy comes after
+    # the job's own processes have exited, so the job's failure, if any, is printed above it
+    Marker(
+        "slurmstepd",
+        "benign",
+        r"^slurmstepd(?:-\S+)?: error: run_script_as_user: couldn't change working dir to ",
+        "slurmstepd: error: run_script_as_user: couldn't change working dir to /home/alice/run: No such file or "
+        "directory",
+        "https://github.com/SchedMD/slurm/blob/master/src/slurmd/slurmstepd/mgr.c",
+    ),
     # conda's refusal of ``conda activate`` in a shell ``conda init`` never set up (a batch script): the script goes
     # on in the environment it already has (conda < 23: CommandNotFoundError; conda >= 23: CondaError)
     Marker(

@@ -330,3 +330,19 @@ def test_a_path_called_non_existent_is_a_path_to_fix(line: str) -> None:
         f'Traceback (most recent call last):\n  File "main.py", line 4, in <module>\n    go()\n{line}\n'
     )
     assert d.label == "file_not_found" and d.confidence < 0.8
+
+
+def test_slurmstepds_epilog_chdir_notice_after_the_jobs_own_failure_is_not_a_missing_path() -> None:
+    """slurmstepd runs a task epilog after the job's processes exit; a working directory it cannot enter is logged
+    and the script runs anyway (mgr.c _run_script_as_user): the traceback above it is the job's failure."""
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/src/agent/ppo.py", line 210, in <module>\n'
+        "    x = self.conv(obs)\n"
+        "RuntimeError: Given groups=1, weight of size [16, 84, 3, 3], expected input[64, 4, 84, 84] to have 84 "
+        "channels, but got 4 channels instead\n"
+        "slurmstepd: error: run_script_as_user: couldn't change working dir to /home/u/'/scratch/u/run': No such file "
+        "or directory\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "user_code_error", d.evidence
