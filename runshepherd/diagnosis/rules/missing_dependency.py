@@ -41,6 +41,11 @@ def _explain(m: re.Match[str]) -> str:
             f"The file is there but the installed program that reads it is older than the file ({d['newer']}): the "
             "file uses a format (a model architecture, a feature type) that came in a later release of its reader."
         )
+    if d.get("pickled"):
+        return (
+            f"The saved file refers to a name in '{d['pickled']}' that the installed release of it does not have: the "
+            "file was saved with another release of the library than the one loading it."
+        )
     if d.get("ext"):
         return (
             f"The class '{d['ext']}' a native extension registers is not there: the extension's library did not load "
@@ -91,6 +96,11 @@ def _fix(m: re.Match[str]) -> str:
         return (
             "Upgrade the program that reads the file (pip install -U, or rebuild it from a newer source) to a release "
             "that supports it, or use a file made for the installed release."
+        )
+    if d.get("pickled"):
+        return (
+            f"Install the release of the library that provides '{d['pickled']}' that the file was saved with (pin it), "
+            "or save the file again with the installed release."
         )
     if d.get("ext"):
         return (
@@ -550,6 +560,14 @@ FAMILY = family(
             r"(?P<newer>unknown model architecture: '[\w.\-]+'|requires a newer version of \w+"
             r"|Feature type '\w+' not found)",
             0.86,
+        ),
+        # ... and pickle loading an object that names a function or class the installed release of its library does
+        # not have ("AttributeError: Can't get attribute '_rebuild_tensor_v2' on <module 'torch._utils' from
+        # '…/site-packages/torch/_utils.py'>": the file was saved by a newer torch); a module of the project's own
+        # code there (a class pickled from __main__) is the code's
+        pat(
+            r"Can't get attribute '\w+' on <module '(?P<pickled>[\w.]+)' from '[^']*[/\\](?:site|dist)-packages[/\\]",
+            0.8,
         ),
         # TorchScript asked for a class a native extension registers (torch/csrc/jit: "Tried to instantiate class
         # '_core_C.ScalarType', but it does not exist! Ensure that it is registered via torch::class_"): the

@@ -657,3 +657,18 @@ def test_a_class_a_native_extension_registers_is_not_there() -> None:
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency")
     assert "_core_C.ScalarType" in d.explanation
+
+
+def test_a_saved_object_naming_what_the_installed_library_lacks_is_a_release_to_match() -> None:
+    log = (
+        TB + '  File "/opt/conda/lib/python3.6/site-packages/torch/serialization.py", line 510, in _load\n'
+        "    magic_number = pickle_module.load(f)\n"
+        "AttributeError: Can't get attribute '_rebuild_tensor_v2' on <module 'torch._utils' from "
+        "'/opt/conda/lib/python3.6/site-packages/torch/_utils.py'>\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency")
+    assert "torch._utils" in d.explanation
+    # a class pickled from the program's own module is the code's, not a release
+    own = log.replace("'torch._utils' from '/opt/conda/lib/python3.6/site-packages/torch/_utils.py'", "'__main__'")
+    assert diagnose_log_text(own).label == "user_code_error"
