@@ -135,7 +135,7 @@ HOSTILE_BAR_MS = 2000.0
 
 def hostile_logs() -> dict[str, str]:
     """Deterministic inputs that once cost seconds: a request dump on one 100,000-character line (a real serving log
-    held four of 230,000, 2.5 s), nested brackets, dotted names with no space, runs of spaces (22 s before)."""
+    held four of 230,000, 2.5 s), nested brackets, dotted names with no space, runs of spaces (22 s before), a "done" line padded with spaces (hours at 40664e7), a table rule of thousands of dashes."""
     ids = ", ".join(str(128000 + i) for i in range(20_000))[:100_000]
     return {
         "one 100,000-character line": f"[2026-02-09 14:45:22] Receive: obj=GenerateReqInput(input_ids=[{ids}])\n"
@@ -143,6 +143,14 @@ def hostile_logs() -> dict[str, str]:
         "200 lines of nested brackets": "\n".join("[" * 500 + "x" + "]" * 500 for _ in range(200)) + "\n",
         "200 lines of 1,800-character dotted names": "\n".join("a.b-c_" * 300 for _ in range(200)) + "\n",
         "200 lines of 2,000 spaces": "\n".join("loss " + " " * 2000 + "x" for _ in range(200)) + "\n",
+        # a job-state table whose rule under the header runs on (45 s for 1,600 dashes and an "x" at 52ecdc5)
+        "a table header over 2,000 dashes and an x": "JobID    JobName  State  ExitCode\n" + "-" * 2000 + "x\n"
+        "123 train FAILED 1:0\n",
+        # a run's "work done" line read for positive evidence, padded like a progress bar (9 s for 300 spaces at 40664e7)
+        "200 lines of a work-done line and 2,000 spaces": "\n".join(
+            "inference done" + " " * 2000 + "x" for _ in range(200)
+        )
+        + "\n",
     }
 
 

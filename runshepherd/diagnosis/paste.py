@@ -327,7 +327,9 @@ _ESCAPED_NEWLINE = re.compile(r"(?<!\\)((?:\\\\)*)\\n")  # a ``\n`` escape (not 
 _LIST_ITEM = re.compile(r'^\s*"((?:[^"\\]|\\.)*)",?\s*$')
 # the JSON around the string: an object's opening and its other members up to the key of the log's string
 # (``{"name": "stderr", "output_type": "stream", "text": ``), carried by the transport, not by the log
-_FRAMING = re.compile(r'^\s*[\[{]?(?:\s*"[^"\\]*"\s*:\s*(?:"(?:[^"\\]|\\.)*"|[-\w.]+)\s*,)*\s*(?:"[^"\\]*"\s*:)?\s*$')
+_FRAMING = re.compile(
+    r'^\s*+[\[{]?(?:\s*+"[^"\\]*+"\s*+:\s*+(?:"(?:[^"\\]|\\.)*+"|[-\w.]++)\s*+,)*+\s*+(?:"[^"\\]*+"\s*+:)?\s*+$'
+)
 # a line of a JSON document's own structure: a bracket, or a member whose value is a scalar or opens an array/object
 _STRUCTURE = re.compile(r'^\s*(?:[\[\]{}],?|"[^"\\]*"\s*:\s*(?:"(?:[^"\\]|\\.)*"|[-\w.]+|\[|\{)?,?)\s*$')
 MIN_ESCAPED_LINES = 2  # a string holding a log holds line breaks; one (a message's own) is not a log

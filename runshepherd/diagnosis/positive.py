@@ -734,8 +734,10 @@ _NOT_WORK = (
     rf"(?:{_SET_UP}\w*|start\w*|init\w*|warm\w*|boot\w*|compil\w*|shut\w*|tear\w*|clean\w*|exit\w*|watchdog|job|an?"
     r"|the|not|never|have|has|had|be|been|might|may|will|would|could|should|to)\b"
 )
+# possessive runs: a line that goes on after its spaces and marks must not be retried at every split of them (three
+# greedy runs of spaces in a row made "inference done" + 300 spaces + "x" cost 9 s)
 _ENDS_LINE = (
-    rf"\s*[.!]*\s*(?:[\[(]\s*(?:in\s+|after\s+|took\s+)?{_DURATION}\s*[\])]|(?:in|after)\s+{_DURATION})?\s*[.!]?\s*$"
+    rf"[\s.!]*+(?:(?:[\[(]\s*+(?:in\s+|after\s+|took\s+)?{_DURATION}\s*+[\])]|(?:in|after)\s++{_DURATION})[\s.!]*+)?$"
 )
 _WORK_DONE = re.compile(
     r"\b(?:status|state|result|outcome|how ?ended)\s*[:=]\s*['\"]?(?:success|succeeded|successful|completed|done)\b"
