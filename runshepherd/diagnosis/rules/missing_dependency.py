@@ -573,6 +573,10 @@ FAMILY = family(
         # '_core_C.ScalarType', but it does not exist! Ensure that it is registered via torch::class_"): the
         # extension's shared library did not load, built for another torch or missing a library it links against
         pat(r"Tried to instantiate class '(?P<ext>[\w.]+)', but it does not exist", 0.84),
+        # torch.compile's Inductor without a usable Triton (torch/_inductor/exc.py TritonMissing: "Cannot find a working
+        # triton installation. Either the package is not installed or it is too old."); the class name ends in neither
+        # Error nor Exception, so the exception table does not see it
+        pat(r"\b(?P<pkg>Triton)Missing\b(?::|$)", 0.86),
         # torch built against NumPy 1 running with NumPy 2 (torch/csrc/utils/tensor_numpy.cpp)
         pat(r"^(?:\w+\.)*RuntimeError: Numpy is not available\b", 0.82),
         # shared libraries named by the loaders that look for them: cuDNN's ("Could not load library

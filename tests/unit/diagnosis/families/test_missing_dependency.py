@@ -672,3 +672,16 @@ def test_a_saved_object_naming_what_the_installed_library_lacks_is_a_release_to_
     # a class pickled from the program's own module is the code's, not a release
     own = log.replace("'torch._utils' from '/opt/conda/lib/python3.6/site-packages/torch/_utils.py'", "'__main__'")
     assert diagnose_log_text(own).label == "user_code_error"
+
+
+def test_torch_compile_without_a_working_triton_is_a_package_to_install() -> None:
+    log = (
+        TB + '  File "C:\\\\envs\\\\t\\\\lib\\\\site-packages\\\\torch\\\\_inductor\\\\scheduler.py", line 5433, in '
+        "create_backend\n    raise TritonMissing(inspect.currentframe())\n"
+        # (a Windows console wrapping the line at its width, as the log came)
+        "torch._inductor.exc.TritonMissing: Cannot find a working t\n"
+        "riton installation. Either the package is not installed or\n"
+        " it is too old.\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency")
