@@ -66,9 +66,12 @@ Two generations:
   once with the stop's starting code and once after the stop's work (83.6% -> 84.8% labels), then retired into
   `dev` in the same stop so its misses can be studied.
 - blind v17 (stop 34): every case of parts zzw, zzx, zzy, zzz and zzza, from threads and committed job logs not in
-  parts a-zzv (committed files only from repositories no earlier part used). Its parts are named here before any of
-  them is collected, so no dev run ever reads one; frozen when its collectors land, then scored once with the
-  stop's starting code and once after the stop's work.
+  parts a-zzv (committed files only from repositories no earlier part used). Its parts were named here before any
+  of them was collected, so no dev run ever read one; frozen when its collectors landed (`README-v17.md`); scored
+  once with the stop's starting code and once after the stop's work (85.9% -> 85.9% labels), then retired into
+  `dev` in the same stop so its misses can be studied.
+- No blind split is frozen now: the next one is collected from sources not in parts a-zzza and frozen before it is
+  scored (`BLIND_PARTS` names its parts, before any of them is collected).
 """
 
 from __future__ import annotations
@@ -82,7 +85,8 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ("zzw-", "zzx-", "zzy-", "zzz-", "zzza-")  # blind v17, named before collection
+BLIND_PARTS: tuple[str, ...] = ()  # none frozen now: see the docstring
+BLIND_V17_PARTS = ("zzw-", "zzx-", "zzy-", "zzz-", "zzza-")
 BLIND_V16_PARTS = ("zzr-", "zzs-", "zzt-", "zzu-", "zzv-")
 BLIND_V15_PARTS = ("zzm-", "zzn-", "zzo-", "zzp-", "zzq-")
 BLIND_V14_PARTS = ("zzh-", "zzi-", "zzj-", "zzk-", "zzl-")
@@ -180,8 +184,13 @@ def split_v16_of(case_id: str) -> Split:
     return "blind" if case_id.startswith(BLIND_V16_PARTS) else "dev"
 
 
+def split_v17_of(case_id: str) -> Split:
+    """The stop-34 rule: parts zzw, zzx, zzy, zzz and zzza were the blind split (v17), every other part `dev`."""
+    return "blind" if case_id.startswith(BLIND_V17_PARTS) else "dev"
+
+
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (v17); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` are the blind split (none now); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 
