@@ -35,6 +35,7 @@ from runshepherd.diagnosis.rootline import read_root_line
 from runshepherd.diagnosis.rules import (
     REGISTRY,
     Context,
+    PatternRule,
     Signal,
     caused_by,
     echo_labels,
@@ -159,7 +160,7 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
                 and (talked_on_past(lines, s.order, ctx.log.errors) or started_past(lines, s.order, ctx.log.errors))
             )
             or recovered(ctx, s)
-            or _ran_on_to_traceback(s, signals, lines, ctx.log.errors)
+            or _ran_on_to_traceback(s, signals, ctx)
             or _typed_after_the_run(s, lines)
             or _exited_ok(s, lines)
         ):
@@ -212,7 +213,7 @@ def _demote_info(signals: list[Signal], ctx: Context) -> list[Signal]:
 _NON_FATAL = re.compile(f"{COMMAND_NOT_FOUND}|{PYTHON_WARNING}")
 
 
-def _ran_on_to_traceback(s: Signal, signals: list[Signal], lines: list[Line], errors: list[Line]) -> bool:
+def _ran_on_to_traceback(s: Signal, signals: list[Signal], ctx: Context) -> bool:
     """A line's signal when the program ran on after it and then raised, in a Python traceback, what another family
     reads: the program's own exception is then what stopped the run; the earlier line is history (a typo'd directive
     the shell tried to run, a driver warning before a TypeError, an optional import that failed, a resume that found
@@ -220,7 +221,9 @@ def _ran_on_to_traceback(s: Signal, signals: list[Signal], lines: list[Line], er
     the program printed ``RAN_ON_LINES`` or more distinct lines of its own output between it and the traceback
     (``_ran_on``); then the traceback's own exception must be read by a family the earlier failure does not cause
     (``CAUSED_BY``), and the earlier line's family must not be read again from the traceback on (a run that fails
-    the same way twice may have failed of it)."""
+    the same way twice may have failed of it: a wrapper that reports the run's failure quotes its error, as a job
+    client's "Failed. Reason: ... ErrorMessage \"torch.cuda.OutOfMemoryError: ...\"" does)."""
+    lines, errors = ctx.log.lines, ctx.log.errors
     if not 0 <= s.order < len(lines):
         return False
     start = next((ln.index for ln in lines[s.order + 1 :] if _TB_START.search(ln.text)), None)
@@ -232,7 +235,7 @@ def _ran_on_to_traceback(s: Signal, signals: list[Signal], lines: list[Line], er
         )
     if not _ran_on(s, signals, lines, errors, start):
         return False
-    if any(o.label == s.label and o.order >= start for o in signals):
+    if any(o.label == s.label and o.order >= start for o in signals) or _read_again(ctx, s.label, start):
         return False  # it failed again the same way: the earlier line may be the cause
     end = traceback_end(lines, start)
     caused = CAUSED_BY.get(s.label, set())
@@ -244,6 +247,12 @@ def _ran_on_to_traceback(s: Signal, signals: list[Signal], lines: list[Line], er
         and start < o.order <= end
         for o in signals
     )
+
+
+def _read_again(ctx: Context, label: str, start: int) -> bool:
+    """Whether the family's line patterns read a line at ``start`` or later (its signals stop at its first few
+    lines: a failure printed early by several ranks is not among them when a wrapper quotes it at the end)."""
+    return any(isinstance(r, PatternRule) and r.label == label and r.reads_from(ctx, start) for r in REGISTRY)
 
 
 # RAN_ON_LINES (positive.py): the program's own output between a failure line and a later traceback that shows it ran

@@ -25,7 +25,7 @@ from runshepherd.diagnosis.rules import (  # noqa: F401  (imported for their reg
     user_code_error,
     validation_error,
 )
-from runshepherd.diagnosis.rules.base import REGISTRY, Context, Signal
+from runshepherd.diagnosis.rules.base import REGISTRY, Context, PatternRule, Signal
 from runshepherd.diagnosis.rules.family import (
     FAMILIES,
     Family,
@@ -45,6 +45,7 @@ __all__ = [
     "REGISTRY",
     "Context",
     "Family",
+    "PatternRule",
     "Signal",
     "caused_by",
     "echo_labels",

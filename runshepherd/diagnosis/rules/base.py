@@ -239,20 +239,9 @@ class PatternRule:
             which = [None if p.first is None else set(ctx.admitted(p.first, **where)) for p in self.patterns]
         for i in at:
             order, ln = items[i]
-            text = ln.text
-            folded = ln.folded
-            if self.excluded is not None and self.excluded.search(text, folded):
-                continue
-            if self.skip_benign and ln.warning and is_benign(text, folded):
-                continue
-            for k, p in enumerate(self.patterns):
-                if which is not None and (cand := which[k]) is not None and i not in cand:
-                    continue
-                if gating and p.gate is not None and not p.gate.admits(text, folded):
-                    continue
-                m = p.regex.search(text)
-                if m is None:
-                    continue
+            found = self._match(ln, gating, which, i)
+            if found is not None:
+                p, m = found
                 out.append(
                     Signal(
                         label=self.label,
@@ -268,10 +257,40 @@ class PatternRule:
                         detail={k: v for k, v in m.groupdict().items() if v},
                     )
                 )
-                break
             if len(out) >= self.max_hits:
                 break
         return out
+
+    def _match(
+        self, ln: Line, gating: bool, which: list[set[int] | None] | None = None, at: int = -1
+    ) -> tuple[Pattern, re.Match[str]] | None:
+        """The first of the family's patterns that reads ``ln`` and its match (``which[k]``: the positions where
+        pattern k's first clause is, when known; ``at``: the line's position)."""
+        text, folded = ln.text, ln.folded
+        if self.excluded is not None and self.excluded.search(text, folded):
+            return None
+        if self.skip_benign and ln.warning and is_benign(text, folded):
+            return None
+        for k, p in enumerate(self.patterns):
+            if which is not None and (cand := which[k]) is not None and at not in cand:
+                continue
+            if gating and p.gate is not None and not p.gate.admits(text, folded):
+                continue
+            m = p.regex.search(text)
+            if m is not None:
+                return p, m
+        return None
+
+    def reads_from(self, ctx: Context, start: int) -> bool:
+        """Whether a primary pattern reads a log line at index ``start`` or later. The signals stop at ``max_hits``
+        lines, so a failure printed again further on (a wrapper's report quoting it, another rank's copy) is looked
+        for here when it matters whether the family is read again."""
+        gating = prefilter_enabled()
+        for order, ln in ctx.texts(events=False, log=self.in_log, warnings=self.in_warnings):
+            if order >= 0 and ln.index >= start and (found := self._match(ln, gating)) is not None:
+                if not found[0].secondary:
+                    return True
+        return False
 
 
 def _render(e: Explainer, m: re.Match[str]) -> str:

@@ -193,3 +193,36 @@ def test_a_quota_raised_as_resource_exhausted_is_not_memory() -> None:
         "and limit 'GPUs (all regions) per project' of service 'compute.googleapis.com'\n"
     )
     assert diagnose_log_text(log).label not in ("gpu_oom", "host_oom")
+
+
+def test_a_job_client_that_reports_the_failure_quoting_every_ranks_oom_is_not_a_second_failure() -> None:
+    """Four ranks print the OOM (a family keeps its first three lines), the launcher and the platform print their
+    summaries, then the client that waited on the job raises, its message quoting the OOM: the run failed once, of
+    the OOM. Before: the client's exception was read as the program's own error (user_code_error 0.64)."""
+    oom = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 30.00 MiB (GPU {}; 31.74 GiB total capacity)"
+    log = "\n".join(
+        [*(oom.format(g) for g in range(4))]
+        + [
+            f"WARNING:torch.distributed.elastic.multiprocessing.api:Sending process {p} closing signal SIGTERM"
+            for p in (201, 202, 205)
+        ]
+        + [
+            "Root Cause (first observed failure):",
+            "[0]:",
+            "  time      : 2023-10-13_04:43:31",
+            "  host      : algo-2",
+            "  rank      : 10 (local_rank: 2)",
+            "  exitcode  : 1 (pid: 203)",
+            "2023-10-13 04:43:39,205 sagemaker-training-toolkit ERROR    Encountered exit_code 1",
+            "2023-10-13 04:44:09 Uploading - Uploading generated training model",
+            "2023-10-13 04:44:09 Failed - Training job failed",
+            "Traceback (most recent call last)",
+            '  File "/opt/conda/lib/python3.10/site-packages/sagemaker/session.py", line 6940, in _check_job_status',
+            "    raise exceptions.UnexpectedStatusException(",
+            "UnexpectedStatusException: Error for Training job esm-2: Failed. Reason: AlgorithmError: ExecuteUserScriptError:",
+            "ExitCode 1",
+            'ErrorMessage "' + oom.format(2),
+        ]
+    )
+    d = diagnose_log_text(log + "\n")
+    assert (d.label, d.fix.kind) == ("gpu_oom", "reduce_memory"), d
