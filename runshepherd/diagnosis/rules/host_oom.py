@@ -122,7 +122,13 @@ FAMILY = family(
         # store, sized from the node's RAM, is full of objects still in scope)
         pat(r"\bRayOutOfMemoryError\b", 0.9, flags=0),
         pat(r"\bObjectStoreFullError\b", 0.78, flags=0),
-        pat(r"exceeded (?:job )?memory limit", 0.95),
+        # a job's memory allowance exceeded, however the watcher names it ("exceeded memory limit", a site's
+        # smemwatch "This job has exceeded its memory quota and will be terminated", "exceeded the job's memory
+        # allocation")
+        pat(
+            r"exceed(?:ed|s|ing)? (?:its |the |their |your |job'?s? |the job'?s )?(?:\w+ )?memory (?:limit|quota|allocation|request)",
+            0.95,
+        ),
         pat(r"\btasks? [\d,-]+: Out Of Memory", 0.95),  # srun (launch.c): "node1: tasks 0-3: Out Of Memory"
         pat(r"low on resource: memory|node had condition: \[MemoryPressure\]", 0.96),
         # HTCondor holds a job whose memory use passed its request

@@ -50,6 +50,9 @@ def test_exit_137_alone_is_only_probably_memory() -> None:
         "    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n",
         "Warning  Evicted  3m  kubelet  The node had condition: [MemoryPressure].\n",
         "Container [pid=1,containerID=c_1] is running beyond physical memory limits. Killing container.\n",
+        # a site's memory watcher, and the job's allowance named other ways
+        "ERROR:smemwatch:This job has exceeded its memory quota and will be terminated\n",
+        "slurmstepd: error: Job 4242 exceeded the job's memory allocation, killing it\n",
     ],
 )
 def test_memory_kills_in_every_wording(log: str) -> None:
