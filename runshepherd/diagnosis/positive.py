@@ -779,11 +779,16 @@ def _report_tail(lines: list[Line]) -> list[Line]:
     return tail[::-1]
 
 
-def named_values(ln: Line) -> list[str]:
-    """The values of the line's named values (:data:`_NAMED_VALUE`), as printed (``0.5388``, ``67.86%``, ``nan``)."""
+def named_pairs(ln: Line) -> list[tuple[str, str]]:
+    """The line's named values (:data:`_NAMED_VALUE`) as (name, value as printed: ``0.5388``, ``67.86%``, ``nan``)."""
     if ":" not in ln.text and "=" not in ln.text and " is " not in ln.text and "：" not in ln.text:
         return []
-    return [m.group("value") for m in _NAMED_VALUE.finditer(ln.text)]
+    return [(m.group("name").strip("'\""), m.group("value")) for m in _NAMED_VALUE.finditer(ln.text)]
+
+
+def named_values(ln: Line) -> list[str]:
+    """The values of the line's named values (:func:`named_pairs`), as printed."""
+    return [v for _, v in named_pairs(ln)]
 
 
 def _measured_values(ln: Line) -> tuple[int, int, bool]:

@@ -6,7 +6,7 @@ import re
 
 from runshepherd.diagnosis.errorblock import Line
 from runshepherd.diagnosis.fixes import fix_nan
-from runshepherd.diagnosis.positive import finished_after, named_values
+from runshepherd.diagnosis.positive import finished_after, named_pairs, named_values
 from runshepherd.diagnosis.rules.base import ORDER_EVENT, Context, FunctionRule, Signal, pat
 from runshepherd.diagnosis.rules.family import family, words
 
@@ -124,8 +124,29 @@ def _nan_in_any_line(ctx: Context) -> list[Signal]:
 # The run's results reported as NaN: its last line of named values (positive.named_values: the measured values a run
 # reports, whatever it names them: "avg wealth: nan, final wealth: nan, ARR: nan%") gives NaN for NAN_RESULTS or more
 # of them, and an earlier report did too. A run that printed one NaN (a metric undefined at step 1, a skipped fp16
-# step) and went on reports finite values at its end; a run whose numbers all turned NaN keeps reporting NaN.
+# step) and went on reports finite values at its end; a run whose numbers all turned NaN keeps reporting NaN. The
+# values must have turned NaN: a loss among them, or a name finite in an earlier report; statistics NaN from the first
+# report to the last (a rate with nothing yet to count) beside finite losses are undefined, not diverged.
 NAN_RESULTS = 2
+
+
+def _is_nan(value: str) -> bool:
+    return value.lower().strip("'\"+-") == "nan"
+
+
+def _turned_nan(lines: list[Line], last: Line) -> bool:
+    """Whether the NaN values of the last report turned NaN: one names a loss, or one was finite in an earlier line."""
+    names = {n.lower() for n, v in named_pairs(last) if _is_nan(v)}
+    if any("loss" in n for n in names):
+        return True
+    for ln in lines:
+        if ln.index >= last.index:
+            break
+        if any(n in ln.folded for n in names) and any(
+            n.lower() in names and not _is_nan(v) for n, v in named_pairs(ln)
+        ):
+            return True
+    return False
 
 
 def _results_nan(ctx: Context) -> list[Signal]:
@@ -138,10 +159,8 @@ def _results_nan(ctx: Context) -> list[Signal]:
     last = next((ln for ln in reversed(lines) if (values[ln.index] if ln.index in values else named_values(ln))), None)
     if last is None:
         return []
-    nan_lines = [
-        ln for ln in lines if sum(v.lower().strip("'\"+-") == "nan" for v in values.get(ln.index, ())) >= NAN_RESULTS
-    ]
-    if len(nan_lines) < 2 or nan_lines[-1] is not last:
+    nan_lines = [ln for ln in lines if sum(_is_nan(v) for v in values.get(ln.index, ())) >= NAN_RESULTS]
+    if len(nan_lines) < 2 or nan_lines[-1] is not last or not _turned_nan(lines, last):
         return []
     first = nan_lines[0]
     return [

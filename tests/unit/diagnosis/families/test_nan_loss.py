@@ -260,3 +260,21 @@ def test_a_nan_at_the_first_step_of_a_short_run_that_then_finished_was_got_over(
     # finished, but the metric went NaN again: not got over
     again = steps + "{'loss': 0.9101, 'grad_norm': nan, 'learning_rate': 5e-06, 'epoch': 1.0}\nTraining completed.\n"
     assert diagnose_log_text(again).label == "nan_loss"
+
+
+def test_statistics_nan_from_the_first_report_beside_finite_losses_are_undefined_not_diverged() -> None:
+    # a rate with nothing yet to count prints nan on every report; the losses stay finite and the run saves its model
+    reports = "".join(
+        f"INFO | __main__:_log_metrics - iter={i:04d} reward=0.{3 - i}587 acb_mean=nan p_hit=nan r_hit=nan "
+        f"loss_critic=0.{8 - i}615 loss_objective=-0.03{i}1 entropy=3.{5 - i}924\n"
+        for i in range(4)
+    )
+    end = (
+        "INFO | __main__:main - Final metrics: loss_objective=-0.0331, entropy=2.1479, acb_mean=nan, p_hit=nan\n"
+        "INFO | __main__:main - Saved actor checkpoint to logs/checkpoints/actor.pt\n"
+    )
+    d = diagnose_log_text(reports + end)
+    assert d.label == "healthy", d
+    # the same statistics finite at first and NaN from some report on did turn NaN
+    turned = reports.replace("acb_mean=nan p_hit=nan", "acb_mean=0.4210 p_hit=0.5120", 1)
+    assert diagnose_log_text(turned + end).label == "nan_loss"
