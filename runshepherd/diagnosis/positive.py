@@ -361,8 +361,9 @@ _PROGRESS = re.compile(
     r"|[━█▉▊▋]{4,}"
     r"|\b(?:episode_)?reward(?:_mean)?\b\s*[:=]\s*-?\d"
     # an accuracy stated in percent ("Accuracy of the network on the 10000 test images: 54 %"), a program's own
-    # last word ("Done!", the PyTorch tutorials' end of training)
-    r"|\b(?:accuracy|acc)\b[^\n%]{0,60}?\d+(?:\.\d+)?\s*%|^\s*(?:All )?(?:Done|Finished|Completed?)\s*[.!]*\s*$"
+    # last word ("Done!", the PyTorch tutorials' end of training; "✅ Done!" behind a mark that is not a cross)
+    r"|\b(?:accuracy|acc)\b[^\n%]{0,60}?\d+(?:\.\d+)?\s*%"
+    r"|^(?![^\w\n]*[✗✘❌×])[^\w\n]*+(?:All )?(?:Done|Finished|Completed?)[^\w\n]*+$"
     r"|\b(?:finished|completed|done) training\b"
     # a server answering requests (an access-log line with a 2xx status), a tuner's run summary
     r'|"(?:GET|POST|PUT) /\S* HTTP/\d(?:\.\d)?" 2\d\d\b|\bTotal run time: [\d.]+ s'

@@ -350,3 +350,14 @@ def test_a_clean_log_that_ends_in_a_row_of_values_under_a_header_naming_them_ran
         assert diagnose_log_text(used).label == "unknown", header
     # a row of values with no header over it is a bare number line: no evidence
     assert diagnose_log_text("Subset: printed\nscoring 812 items\n0.871204   0.640117  0.0811932\n").label == "unknown"
+
+
+def test_a_last_word_done_behind_a_timestamp_and_a_check_mark_is_the_run_ending() -> None:
+    # an inference job's per-item lines, then its own last word behind a mark; a cross is not that word
+    items = "".join(
+        f"[2025-06-21 04:47:{i:02d}] OCR:        line {i} of the page\n[2025-06-21 04:47:{i:02d}] Correction: line {i}\n"
+        for i in range(5)
+    )
+    d = diagnose_log_text(items + "\n[2025-06-21 04:47:23] ✅ Done!\n")
+    assert d.label == "healthy", d
+    assert diagnose_log_text(items + "\n[2025-06-21 04:47:23] ❌ Done!\n").label == "unknown"
