@@ -161,6 +161,7 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
             )
             or recovered(ctx, s)
             or _ran_on_to_traceback(s, signals, ctx)
+            or _ran_on_to_another_failure(s, signals, ctx)
             or _typed_after_the_run(s, lines)
             or _exited_ok(s, lines)
         ):
@@ -247,6 +248,27 @@ def _ran_on_to_traceback(s: Signal, signals: list[Signal], ctx: Context) -> bool
         and start < o.order <= end
         for o in signals
     )
+
+
+def _ran_on_to_another_failure(s: Signal, signals: list[Signal], ctx: Context) -> bool:
+    """A line of a form that does not stop its program (``_NON_FATAL``: a job script's "module: command not found",
+    a Python warning) when the program then printed ``RAN_ON_LINES`` lines of its own and a later line that another
+    family reads (one the earlier failure does not cause) ended it without a traceback (a kill at the memory limit):
+    the earlier line is history, as in :func:`_ran_on_to_traceback`."""
+    lines = ctx.log.lines
+    if not 0 <= s.order < len(lines) or not _NON_FATAL.search(lines[s.order].text):
+        return False
+    caused = CAUSED_BY.get(s.label, set())
+    later = [
+        o.order
+        for o in signals
+        if o.label != s.label
+        and o.label not in caused
+        and not o.secondary
+        and o.strength >= MIN_STRENGTH
+        and o.order > s.order
+    ]
+    return bool(later) and _ran_on(s, signals, lines, ctx.log.errors, min(later))
 
 
 def _read_again(ctx: Context, label: str, start: int) -> bool:

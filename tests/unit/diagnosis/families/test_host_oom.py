@@ -273,3 +273,20 @@ def test_a_need_for_more_system_memory_than_the_machine_has_is_host_memory() -> 
     log = "loading weights\nError: the model needs more system memory (96.0 GiB) than is available (31.2 GiB)\n"
     d = diagnose_log_text(log)
     assert d.label == "host_oom" and d.confidence < 0.8
+
+
+def test_a_job_scripts_missing_module_command_the_program_ran_past_is_not_why_it_was_killed() -> None:
+    # the shell goes on to the next line of the script: the program ran, logged, and was killed at the memory limit
+    log = (
+        "/var/tmp/slurmd_spool/job4242/slurm_script: line 13: module: command not found\n"
+        "2025-01-09 20:05:21,949 - INFO - Testing model: gpt2\n"
+        "2025-01-09 20:09:31,115 - DEBUG - Loaded model and tokenizer for gpt2\n"
+        "2025-01-09 20:09:31,115 - INFO - Running layer identification experiment for model: gpt2\n"
+        "2025-01-09 20:21:01,212 - DEBUG - Loaded and prepared dataset: wic, split: train\n"
+        "2025-01-09 20:21:01,245 - DEBUG - Processing layer 0\n"
+        "/var/tmp/slurmd_spool/job4242/slurm_script: line 23: 12219 Killed                  python run.py\n"
+        "slurmstepd: error: Detected 1 oom_kill event in StepId=4242.batch. Some of the step tasks have been OOM Killed.\n"
+    )
+    assert diagnose_log_text(log).label == "host_oom"
+    # the same missing command with nothing after it is what the log shows
+    assert diagnose_log_text(log.splitlines(keepends=True)[0]).label == "missing_dependency"
