@@ -108,3 +108,9 @@ def test_blind_v17_is_retired_into_dev_and_keeps_its_rule():
     assert {split_of(f"{p}-0001") for p in ("zzw", "zzx", "zzy", "zzz", "zzza")} == {"dev"}
     assert {_split_module().split_v17_of(f"{p}-0001") for p in ("zzw", "zzx", "zzy", "zzz", "zzza")} == {"blind"}
     assert {_split_module().split_v17_of(f"{p}-0001") for p in ("zzv", "zzr", "zw", "zz", "zx", "a")} == {"dev"}
+
+
+def test_blind_v18_is_named_before_it_is_collected():
+    split_of = _split_module().split_of
+    assert {split_of(f"{p}-0001") for p in ("zzzb", "zzzc", "zzzd", "zzze", "zzzf")} == {"blind"}
+    assert {split_of(f"{p}-0001") for p in ("zzza", "zzz", "zzw", "zz", "zzb", "a")} == {"dev"}
