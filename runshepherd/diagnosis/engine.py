@@ -19,6 +19,7 @@ from runshepherd.diagnosis.models import Diagnosis, DiagnosisInput, Fix, TaskRec
 from runshepherd.diagnosis.paste import typed_command
 from runshepherd.diagnosis.positive import (
     RAN_ON_LINES,
+    fell_back_at,
     finished_after,
     is_progress,
     positive_evidence,
@@ -164,6 +165,7 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
             or _ran_on_to_another_failure(s, signals, ctx)
             or _typed_after_the_run(s, lines)
             or _exited_ok(s, lines)
+            or _fell_back(s, signals, lines)
         ):
             continue
         retry = retried_at(lines, traceback_end(lines, s.order)) if 0 <= s.order < len(lines) else None
@@ -191,6 +193,14 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
                 continue
         out.append(s)
     return out
+
+
+def _fell_back(s: Signal, signals: list[Signal], lines: list[Line]) -> bool:
+    """The program said, on the signal's line or right after it, that it carries on another way (``fell_back_at``):
+    it caught the failure, so the failure did not stop it; unless the same family is read again after the fallback
+    (the fallback failed too)."""
+    at = fell_back_at(lines, s.order)
+    return at is not None and not any(o.label == s.label and o.order > at for o in signals)
 
 
 def _demote_info(signals: list[Signal], ctx: Context) -> list[Signal]:
@@ -543,6 +553,7 @@ def _got_past(lines: list[Line], idx: int) -> bool:
         or progressed_after(lines, idx)
         or _retried_ok(lines, idx)
         or survived_channel(lines, idx)
+        or fell_back_at(lines, idx) is not None
     )
 
 

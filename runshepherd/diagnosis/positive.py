@@ -196,6 +196,36 @@ def resolved_later(lines: list[Line], idx: int) -> bool:
     return any(_RESOLVED_G.search(ln.text, ln.folded) for ln in lines[idx + 1 :])
 
 
+# A program's statement that it carries on another way: it falls back to something, or uses something instead
+# ("Odd tokenizer detected, falling back on legacy tokenization", "Falling back to 'gpt2' tokenizer as approximation",
+# "… cannot be used with preferred buffer type CUDA_Host, using CPU instead"). Only code that caught a failure and
+# goes on prints it; an uncaught error ends its program with a traceback, never with a fallback.
+_FELL_BACK = re.compile(
+    r"\b(?:falling|falls|fell) back (?:to|on)\b|\bfallback to\b"
+    r"|\busing [\w.'\"/-]++(?: [\w.'\"/-]++){0,2}? instead\b",
+    re.IGNORECASE,
+)
+_FELL_BACK_G = Gated.of(_FELL_BACK)
+# how far after an error line its fallback may come: the error's own message lines (a hub error's hints), then it
+FALLBACK_WINDOW = 8
+
+
+def fell_back_at(lines: list[Line], idx: int) -> int | None:
+    """The index of the program's fallback statement (:data:`_FELL_BACK`) on line ``idx`` or within
+    ``FALLBACK_WINDOW`` lines after it, with no traceback begun in between (a fallback after a traceback answers
+    another handler); None when there is none, or when ``idx`` is inside a traceback (an uncaught exception)."""
+    if not 0 <= idx < len(lines) or _TB_START.search(lines[idx].text) or _FRAME.match(lines[idx].text):
+        return None
+    if lines[idx].code:
+        return None
+    for ln in lines[idx : idx + FALLBACK_WINDOW + 1]:
+        if ln.index > idx and _TB_START.search(ln.text):
+            return None
+        if _FELL_BACK_G.search(ln.text, ln.folded):
+            return ln.index
+    return None
+
+
 def progressed_after(lines: list[Line], idx: int, steps: int = 2, skip: frozenset[int] = frozenset()) -> bool:
     """True when, after ``idx``, the log shows progress on at least ``steps`` distinct lines (steps advancing, a
     progress bar moving, metrics logged) that are not themselves errors (nor listed in ``skip``): the program

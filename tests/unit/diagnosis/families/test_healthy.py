@@ -852,3 +852,30 @@ def test_lightgbm_reporting_an_exception_is_not_healthy_whatever_its_info_lines_
     )
     assert diagnose_log_text(info).label == "healthy"
     assert diagnose_log_text(info + "Met Exceptions:\nNo OpenCL device found\n").label != "healthy"
+
+
+def test_an_error_the_program_falls_back_from_right_after_is_not_what_ended_it() -> None:
+    """A program that says, right after an error (on its line or after the error's own message lines), that it goes
+    on another way ("falling back to/on", "using X instead") caught the error: it did not stop the program. Health
+    still needs positive evidence; a traceback between the error and the fallback, or the same failure read again
+    after it, keeps the error."""
+    err = (
+        "Error loading tokenizer 'acme/m': acme/m is not a local folder and is not a valid model identifier listed on "
+        "'https://huggingface.co/models'\n"
+        "If this is a private repository, make sure to pass a token having permission to this repo\n"
+    )
+    run = "Running test: concurrency=1\n  Run 1/3...\n  Run 2/3...\n  Run 3/3...\nAverage latency: 202.33 ms\n"
+    fell = "Falling back to 'gpt2' tokenizer as approximation.\n"
+    assert diagnose_log_text(err + fell + run).label == "healthy"
+    assert diagnose_log_text(err + run).label != "healthy"
+    # the next record's fallback
+    same = (
+        "ERROR server.rs:1672: Failed to import python tokenizer ModuleNotFoundError: No module named 'transformers'\n"
+    )
+    nxt = "WARN server.rs:1440: Odd tokenizer detected, falling back on legacy tokenization\n"
+    served = "INFO server.rs:2266: Connected\nINFO Serving on http://0.0.0.0:8080\n"
+    assert diagnose_log_text(same + nxt + served).label == "healthy"
+    assert diagnose_log_text(same + served).label == "missing_dependency"
+    # a traceback between: the fallback answers another handler
+    tb = 'Traceback (most recent call last):\n  File "x.py", line 3, in <module>\nOSError: boom\n'
+    assert diagnose_log_text(err + tb + fell + run).label != "healthy"
