@@ -49,7 +49,10 @@ _RECOVERED = re.compile(
 # The documented formats of schedulers, frameworks and servers are in :mod:`formats` (one table per emitter kind);
 # these are the wordings no single emitter owns.
 _FINISHED = re.compile(
-    r"Training completed|training (?:complete|completed|finished|done)\b|finished successfully|exit(?:s|ed)? successfully"
+    # training said done, also in the words for training a pretrained model further ("Finetuning done!",
+    # "Fine-tuning completed"): the same statement ("pretraining" holds "training")
+    r"Training completed|(?:training|fine-?tuning|finetuning) (?:complete|completed|finished|done)\b"
+    r"|finished successfully|exit(?:s|ed)? successfully"
     r"|\bexit(?:ed with)? (?:code|status)[:= ]+0\b|\bexitcode: 0\b|\bJob succeeded"
     r"|\ball done\b"
     r"|^={3,} \d+ passed\b|\bbenchmark complete\b"  # pytest

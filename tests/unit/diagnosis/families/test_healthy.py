@@ -879,3 +879,19 @@ def test_an_error_the_program_falls_back_from_right_after_is_not_what_ended_it()
     # a traceback between: the fallback answers another handler
     tb = 'Traceback (most recent call last):\n  File "x.py", line 3, in <module>\nOSError: boom\n'
     assert diagnose_log_text(err + tb + fell + run).label != "healthy"
+
+
+def test_fine_tuning_said_done_is_training_said_done() -> None:
+    """ "Finetuning done!" and "Fine-tuning completed" are the program's statement that its training finished, as
+    "training done" is: a completion marker, also past an earlier record logged at a high level."""
+    log = (
+        "INFO:__main__:Loaded Dataset\nCRITICAL:__main__:Starting finetuning\nINFO:__main__:Finetuning done!\n"
+        "INFO:__main__:Model and tokenizer saved to results\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and "Finetuning done!" in d.evidence[0], d
+    assert diagnose_log_text("2025-02-24 18:20:09,092 INFO: Fine-tuning completed\n").label == "healthy"
+    # a fine-tuning begun, or one step of it done, is not the run's end
+    assert diagnose_log_text("CRITICAL:__main__:Starting finetuning\nINFO:__main__:Finetuning step done\n").label != (
+        "healthy"
+    )
