@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from runshepherd.diagnosis.errorblock import exception_type
+from runshepherd.diagnosis.errorblock import Line, exception_type
 from runshepherd.diagnosis.fixes import fix_dependency
 from runshepherd.diagnosis.rules.base import Context, FunctionRule, Signal, line_above, pat, raised
 from runshepherd.diagnosis.rules.family import exits, family, words
@@ -249,6 +249,101 @@ def _installed_module_lacks(ctx: Context) -> list[Signal]:
             continue
         ev = [ln.raw.rstrip(), frame.raw.rstrip()]
         return [Signal("missing_dependency", "user", 0.74, idx, ev, explanation, "add_dependency", _fix(m))]
+    return []
+
+
+# An installed package's own code failing on a name or a type it uses. The person who ran the program wrote none of
+# that code and gave it no value: the package does not fit the Python or the packages installed beside it (another
+# release; an optional import it guards that failed and left a name undefined), so the fix is the installed release.
+# Two forms, read from where the exception was raised: (1) the statement that failed is in an installed file and the
+# error is a name of its own module (NameError) or an attribute of its own object (AttributeError on ``self.<attr>``,
+# the statement quoted reads it); (2) the failure happens while an installed package is imported (a frame ``in
+# <module>`` of an installed file, and only installed or standard-library frames from there down), with an error of
+# the code kinds (TypeError, AttributeError, NameError). Not a ``raise`` inside ``__getattr__`` (torch's Module,
+# tokenizers: it reports the caller's lookup), not an attribute read on None (a value never set), not a worker's
+# re-raise; a library calling the person's own override with a new argument (TypeError outside an import) is left to
+# the code (TRAIN labels those both ways). TRAIN (stop 35): 44 logs fail while importing an installed package, 37
+# missing_dependency and the other 7 read by stronger families
+_CODE_KINDS = re.compile(
+    r"^(?:[\w.]+\.)?(?P<kind>NameError: name '(?P<name>\w+)' is not defined"
+    r"|AttributeError: (?:'(?P<cls>[\w.]+)' object|module '[\w.]+'|type object '[\w.]+') has no attribute '(?P<attr>\w+)'"
+    r"|TypeError: )"
+)
+# a frame, or the end of one whose start was cut off or wrapped onto the line above (``…/site-packages/x/y.py", line 3,
+# in f``)
+_FRAME_END = re.compile(r'^\s*+(?:File ")?(?P<path>[^"]*+)", line \d+(?:, in (?P<func>[\w<>.]+))?')
+_FRAME_START = re.compile(r'^\s*+File "(?P<path>[^"]++)$')
+_INSTALLED_FILE = re.compile(r"[/\\](?:site|dist)-packages[/\\](?P<pkg>[\w.\-]+)")
+_STDLIB_FILE = re.compile(r"[/\\][Ll]ib[/\\]python\d(?:\.\d+)?[/\\](?!(?:site|dist)-packages)|^<frozen ")
+_REPORTS_LOOKUP = frozenset({"__getattr__", "__getattribute__", "reraise"})
+
+
+def _frames_above(lines: list[Line], idx: int) -> list[tuple[str, str, list[str]]]:
+    """The traceback's frames above exception line ``idx``, outermost first: (path, function, quoted code)."""
+    frames: list[tuple[str, str, list[str]]] = []
+    code: list[str] = []
+    for ln in reversed(lines[max(0, idx - 200) : idx]):
+        if "Traceback (most recent call last)" in ln.text:
+            break
+        m = _FRAME_END.match(ln.text)
+        if m is None or not m.group("func"):
+            if ln.text.strip():
+                code.append(ln.text.strip())
+            continue
+        path = m.group("path")
+        if not ln.text.lstrip().startswith("File ") and ln.index > 0:
+            start = _FRAME_START.match(lines[ln.index - 1].text)
+            path = (start.group("path") if start else "") + path
+        frames.append((path, m.group("func"), code[::-1]))
+        code = []
+    return frames[::-1]
+
+
+def _installed_code_fails(ctx: Context) -> list[Signal]:
+    lines = ctx.log.lines
+    for idx in ctx.log.exceptions[:6]:
+        m = _CODE_KINDS.match(lines[idx].text.strip())
+        if m is None or m.group("cls") == "NoneType":
+            continue
+        frames = _frames_above(lines, idx)
+        if not frames:
+            continue
+        path, func, code = frames[-1]
+        pkg = _INSTALLED_FILE.search(path.replace("\\", "/"))
+        if pkg is None or func in _REPORTS_LOOKUP:
+            continue
+        k = len(frames)
+        while k > 0 and (_INSTALLED_FILE.search(frames[k - 1][0]) or _STDLIB_FILE.search(frames[k - 1][0])):
+            k -= 1
+        importing = any(f == "<module>" and _INSTALLED_FILE.search(p) for p, f, _ in frames[k:])
+        own = bool(m.group("name")) or bool(
+            m.group("attr")
+            and m.group("cls")
+            and any(re.search(r"\bself\." + m.group("attr") + r"\b", c) for c in code)
+        )
+        if not (importing or own):
+            continue
+        name = pkg.group("pkg").split(".")[0].split("-")[0]
+        first = next(i for i in ctx.log.exceptions if lines[i].text.strip() == lines[idx].text.strip())
+        frame_line = next((ln for ln in reversed(lines[max(0, idx - 8) : idx]) if _FRAME_END.match(ln.text)), None)
+        ev = [lines[idx].raw.rstrip()] + ([frame_line.raw.rstrip()] if frame_line is not None else [])
+        how = "while Python imported it" if importing else "in its own code"
+        return [
+            Signal(
+                "missing_dependency",
+                "user",
+                0.74,
+                first,
+                ev,
+                f"The error was raised inside the installed package '{name}' {how}, on a name or type its code uses: "
+                "the package does not fit the Python or the packages installed beside it (another release than the "
+                "one it was written for, or an optional import it needs that failed).",
+                "add_dependency",
+                f"Install the release of '{name}' that fits the installed Python and libraries (pin the versions the "
+                "project was written for), or install the optional package its code needs; the program's own code is "
+                "not where the error is.",
+            )
+        ]
     return []
 
 
@@ -709,6 +804,7 @@ FAMILY = family(
     rules=(
         FunctionRule("program_not_installed", _program_not_installed),
         FunctionRule("installed_module_lacks", _installed_module_lacks),
+        FunctionRule("installed_code_fails", _installed_code_fails),
         FunctionRule("model_type_unknown", _model_type_unknown),
     ),
     fixer=fix_dependency,

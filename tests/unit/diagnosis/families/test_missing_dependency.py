@@ -685,3 +685,60 @@ def test_torch_compile_without_a_working_triton_is_a_package_to_install() -> Non
     )
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency")
+
+
+_SITE = "/opt/conda/lib/python3.11/site-packages"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # a name of the installed module's own namespace, left undefined by an optional import that failed
+        TB + f'  File "{_SITE}/evalkit/models/engine.py", line 108, in __init__\n'
+        "    self.model = LLM(**self.model_args)\n"
+        "NameError: name 'LLM' is not defined. Did you mean: 'VLLM'?\n",
+        # an attribute the installed package's own object reads (an object saved by another release of it)
+        TB + f'  File "{_SITE}/sklearn/impute/_base.py", line 638, in transform\n'
+        "    self._fill_dtype, copy=False\n    ^^^^^^^^^^^^^^^^\n"
+        "AttributeError: 'SimpleImputer' object has no attribute '_fill_dtype'. Did you mean: '_fit_dtype'?\n",
+        # the same with the frame's start cut off by the excerpt
+        'conda/envs/x/lib/python3.10/site-packages/swift/trainers/trainers.py", line 220, in compute_loss\n'
+        "    if self.state.global_step % self.sft_args.acc_steps == 0:\n"
+        "AttributeError: 'Seq2SeqTrainer' object has no attribute 'sft_args'\n",
+        # a TypeError while Python imports an installed package (an annotation this Python cannot evaluate)
+        TB + f'  File "{_SITE}/vllm/model_executor/warmup.py", line 90, in warmup\n    import fastkern.comm\n'
+        f'  File "{_SITE}/fastkern/comm/__init__.py", line 4, in <module>\n    from .fd import exchange\n'
+        f'  File "{_SITE}/fastkern/comm/fd.py", line 55, in <module>\n'
+        "    def _fd(fd: int) -> tuple[array.array[int]]:\n"
+        "TypeError: type 'array.array' is not subscriptable\n",
+    ],
+)
+def test_installed_code_failing_on_a_name_or_type_it_uses_is_a_release_to_fix(log: str) -> None:
+    """The statement that failed is the installed package's own (its module's name, its own object's attribute, or its
+    import): the person's code is not where the error is; the package does not fit what is installed beside it."""
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency"), log
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # torch's Module.__getattr__ reports the CALLER's lookup of a name its module does not have
+        TB + f'  File "{_SITE}/torch/nn/modules/module.py", line 1688, in __getattr__\n'
+        "    raise AttributeError(f\"'{type(self).__name__}' object has no attribute '{name}'\")\n"
+        "AttributeError: 'DistributedDataParallel' object has no attribute 'train_model'\n",
+        # an attribute read on None: a value never set, not a name the package lacks
+        TB + f'  File "{_SITE}/transformers/trainer_callback.py", line 498, in on_step_end\n'
+        "    self.training_bar.update(state.global_step - self.current_step)\n"
+        "AttributeError: 'NoneType' object has no attribute 'update'\n",
+        # the library calls the person's own override with an argument it does not take (not at import)
+        TB + f'  File "{_SITE}/transformers/trainer.py", line 3579, in training_step\n'
+        "    loss = self.compute_loss(model, inputs, num_items_in_batch=num_items_in_batch)\n"
+        "TypeError: MyTrainer.compute_loss() got an unexpected keyword argument 'num_items_in_batch'\n",
+        # the person's own file
+        TB + '  File "/home/u/proj/train.py", line 30, in main\n    x = self.head(y)\n'
+        "AttributeError: 'Net' object has no attribute 'head'\n",
+    ],
+)
+def test_the_callers_lookup_a_value_never_set_and_the_own_code_stay_code_errors(log: str) -> None:
+    assert diagnose_log_text(log).label == "user_code_error", log
