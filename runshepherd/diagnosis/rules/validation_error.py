@@ -381,6 +381,18 @@ _RULE_STATED = re.compile(
     re.IGNORECASE,
 )
 _ABOUT_CODE = re.compile(r"\btensors?\b|\bimplemented\b", re.IGNORECASE)
+# ... or a check that tells the person who ran the program that the value THEY gave is refused: the message says the
+# value came from the run's input ("User-specified max_model_len (4096) is greater than …", "you requested 5418
+# tokens", "You selected an invalid strategy name", "You are passing a target array of shape …"), so the fix is that
+# input whatever the rule's wording; such a message is the check's own statement even when no ``raise`` is quoted (a
+# server's error relayed to its client). Not "Did you mean" (a name misspelt in code), nor operands "provided" or
+# "given" to an operation (einsum, a convolution's "Given groups=1"): those name no giver. TRAIN (stop 35): 5 root
+# exceptions say so, all validation_error
+_ADDRESSED = re.compile(
+    r"\buser[- ](?:specified|provided|supplied|requested)\b"
+    r"|\byou(?:'ve| have)? (?:requested|selected|specified|supplied|provided|passed|are (?:passing|requesting))\b",
+    re.IGNORECASE,
+)
 
 
 def _rule_stated(ctx: Context) -> list[Signal]:
@@ -399,11 +411,14 @@ def _rule_stated(ctx: Context) -> list[Signal]:
     short = etype.rsplit(".", 1)[-1]
     if short in _NOT_CHECKS or any(label in short.lower() for label in _FAMILY_WORDS):
         return []
-    if not _RULE_STATED.search(msg) or _ABOUT_CODE.search(msg) or read_text(msg, {"user_code_error"}) is not None:
+    addressed = _ADDRESSED.search(msg) is not None
+    if not (addressed or _RULE_STATED.search(msg)) or _ABOUT_CODE.search(msg):
+        return []
+    if read_text(msg, {"user_code_error"}) is not None:
         return []
     if read_text(msg, set(FAMILIES) - {"user_code_error", "unknown", "validation_error"}) is not None:
         return []  # the check speaks of another family's failure (a path, a package, memory): its words decide
-    if not _raised_by_a_check(block.lines, block.root):
+    if not (addressed or _raised_by_a_check(block.lines, block.root)):
         return []
     return [
         Signal(

@@ -387,3 +387,37 @@ def test_a_check_that_states_the_rule_a_value_broke_is_a_rejected_setting(log: s
 )
 def test_a_rule_about_values_the_code_computed_stays_a_code_error(log: str) -> None:
     assert diagnose_log_text(TRACEBACK_START + log).label != "validation_error", log
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # a server's check relayed to its client: no statement quoted, the value named as the user's
+        "ValueError: [address=127.0.0.1:3765, pid=31259] User-specified max_model_len (4096) is greater than the "
+        "derived max_model_len (seq_length=2048 in model's config.json). This may lead to incorrect model outputs.\n",
+        # a library's check addressing the person about the data they passed
+        "ValueError: You are passing a target array of shape (3, 1) while using as loss `categorical_crossentropy`. "
+        "`categorical_crossentropy` expects targets to be binary matrices (1s and 0s) of shape (samples, classes).\n",
+        '  File "/venv/lib/python3.10/site-packages/evalkit/run.py", line 41, in run\n    raise ValueError(\n'
+        "ValueError: You have selected 7 shots, but the task has only 5 examples in its few-shot split.\n",
+    ],
+)
+def test_a_check_that_tells_the_person_the_value_they_gave_is_refused(log: str) -> None:
+    """The message says the value came from the run's input ("user-specified", "you requested", "you are passing"):
+    the fix is that input, whatever words the rule is in."""
+    d = diagnose_log_text(TRACEBACK_START + log)
+    assert (d.label, d.fix.kind) == ("validation_error", "fix_code"), log
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "NameError: name 'modle' is not defined. Did you mean: 'model'?\n",  # a name misspelt in the code
+        # operands the code gave an operation
+        "RuntimeError: einsum(): fewer operands were provided than specified in the equation\n",
+        "RuntimeError: Given groups=1, weight of size [16, 84, 3, 3], expected input[128, 4, 84, 84] to have 84 "
+        "channels, but got 4 channels instead\n",
+    ],
+)
+def test_operands_the_code_gave_and_a_misspelt_name_name_no_giver(log: str) -> None:
+    assert diagnose_log_text(TRACEBACK_START + log).label == "user_code_error", log
