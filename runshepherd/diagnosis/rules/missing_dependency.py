@@ -278,7 +278,7 @@ _STDLIB_FILE = re.compile(r"[/\\][Ll]ib[/\\]python\d(?:\.\d+)?[/\\](?!(?:site|di
 _REPORTS_LOOKUP = frozenset({"__getattr__", "__getattribute__", "reraise"})
 
 
-def _frames_above(lines: list[Line], idx: int) -> list[tuple[str, str, list[str]]]:
+def traceback_frames(lines: list[Line], idx: int) -> list[tuple[str, str, list[str]]]:
     """The traceback's frames above exception line ``idx``, outermost first: (path, function, quoted code)."""
     frames: list[tuple[str, str, list[str]]] = []
     code: list[str] = []
@@ -299,13 +299,18 @@ def _frames_above(lines: list[Line], idx: int) -> list[tuple[str, str, list[str]
     return frames[::-1]
 
 
+def installed_or_stdlib(path: str) -> bool:
+    """A frame's file is an installed package's or the standard library's (not the person's own code)."""
+    return bool(_INSTALLED_FILE.search(path) or _STDLIB_FILE.search(path))
+
+
 def _installed_code_fails(ctx: Context) -> list[Signal]:
     lines = ctx.log.lines
     for idx in ctx.log.exceptions[:6]:
         m = _CODE_KINDS.match(lines[idx].text.strip())
         if m is None or m.group("cls") == "NoneType":
             continue
-        frames = _frames_above(lines, idx)
+        frames = traceback_frames(lines, idx)
         if not frames:
             continue
         path, func, code = frames[-1]
@@ -313,7 +318,7 @@ def _installed_code_fails(ctx: Context) -> list[Signal]:
         if pkg is None or func in _REPORTS_LOOKUP:
             continue
         k = len(frames)
-        while k > 0 and (_INSTALLED_FILE.search(frames[k - 1][0]) or _STDLIB_FILE.search(frames[k - 1][0])):
+        while k > 0 and installed_or_stdlib(frames[k - 1][0]):
             k -= 1
         importing = any(f == "<module>" and _INSTALLED_FILE.search(p) for p, f, _ in frames[k:])
         own = bool(m.group("name")) or bool(

@@ -146,6 +146,58 @@ def _own_build_failed(ctx: Context) -> list[Signal]:
     return []
 
 
+# A library's message that says what its release changed AND names the code that works with it ("`np.Inf` was removed
+# in the NumPy 2.0 release. Use `np.inf` instead.", "In PyTorch 2.6, we changed the default value of the `weights_only`
+# argument … Re-running `torch.load` with `weights_only` set to `False` will likely succeed", "Integer division with
+# addcdiv is no longer supported … can be implemented as …"), raised on a call the person's own code made (a frame of
+# theirs in the traceback): the maintainer applies the change the library names, in that code; pinning an old release
+# is the other road, and missing_dependency's reading of the release statement alone (a name moved to another
+# package, a removal with no replacement named) stays. Not when no frame of the person's is shown (the name may be
+# used by an installed package: its release is then what to change). TRAIN (stop 35): zm-0029, zy-0012, zzr-0025
+# (user_code_error, each read missing_dependency 0.8 from the release statement); p-0008 (missing_dependency) shows
+# no traceback and is decided by NumPy's ABI line
+_RELEASE_CHANGED = re.compile(
+    r"\b(?:was|were|has been|have been) (?:removed|renamed)\b.{0,40}?\b(?:in|since|as of|from)\b"
+    r"|\bis no longer (?:supported|available)\b|\bwe changed the default value\b"
+)
+_REPLACEMENT_NAMED = re.compile(
+    r"\b[Uu]se `?[\w.()\[\]'\"= ]{1,60}?`? instead\b|\bcan be implemented (?:as|with)\b"
+    r"|\bwith `?\w+`? set to `?\w+`? will likely succeed\b"
+)
+_MESSAGE_LINES = 3  # lines of a message that goes on below its exception line
+
+
+def _replacement_named(ctx: Context) -> list[Signal]:
+    from runshepherd.diagnosis.rules.missing_dependency import installed_or_stdlib, traceback_frames
+
+    lines = ctx.log.lines
+    for idx in ctx.log.exceptions[:6]:
+        if exception_type(lines[idx].text) is None:
+            continue
+        said = lines[idx : idx + 1 + _MESSAGE_LINES]
+        changed = next((ln for ln in said if _RELEASE_CHANGED.search(ln.text)), None)
+        if changed is None or not any(_REPLACEMENT_NAMED.search(ln.text) for ln in said):
+            continue
+        frames = traceback_frames(lines, idx)
+        if not frames or all(installed_or_stdlib(path) for path, _, _ in frames):
+            continue
+        return [
+            Signal(
+                "user_code_error",
+                "user",
+                0.84,
+                changed.index,
+                [changed.raw.rstrip()],
+                "The code uses a library the way an earlier release worked, and the library's message names the "
+                "change that works with the release installed: the fix is that change in the code.",
+                "fix_code",
+                "Make the change the library's message names at the line of your code the traceback points to "
+                "(or pin the release the code was written for), then rerun.",
+            )
+        ]
+    return []
+
+
 def _root_exception(ctx: Context) -> list[Signal]:
     """The first exception that closes a traceback; later chained ones are consequences."""
     out: list[Signal] = []
@@ -269,6 +321,7 @@ FAMILY = family(
         _SHAPES,
         _BREAKPOINT,
         FunctionRule("root_exception", _root_exception),
+        FunctionRule("replacement_named", _replacement_named),
         FunctionRule("own_package_not_importable", _own_package_not_importable),
         FunctionRule("own_build_failed", _own_build_failed),
     ),

@@ -235,3 +235,40 @@ def test_a_package_build_or_a_missing_header_is_not_the_programs_code() -> None:
     assert diagnose_log_text(pip).label != "user_code_error"
     header = "csrc/ops.c:3:10: fatal error: cuda_runtime.h: No such file or directory\ncompilation terminated.\n"
     assert diagnose_log_text(header).label == "missing_dependency"
+
+
+_OWN_CALL = 'Traceback (most recent call last):\n  File "/home/u/proj/train.py", line 92, in <module>\n    run()\n'
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        _OWN_CALL + '  File "/venv/lib/python3.10/site-packages/numpy/__init__.py", line 397, in __getattr__\n'
+        "    raise AttributeError(\nAttributeError: `np.Inf` was removed in the NumPy 2.0 release. Use `np.inf` instead.\n",
+        _OWN_CALL + '  File "/venv/lib/python3.9/site-packages/torch/serialization.py", line 1524, in load\n'
+        "    raise pickle.UnpicklingError(_get_wo_message(str(e))) from None\n"
+        "_pickle.UnpicklingError: Weights only load failed. This file can still be loaded, to do so you have two "
+        "options.\n\t(1) In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` "
+        "from `False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will likely succeed.\n",
+        _OWN_CALL
+        + "RuntimeError: Integer division with addcdiv is no longer supported, and in a future release addcdiv "
+        "will perform a true division. The historic addcdiv behavior can be implemented as (input + value * "
+        "torch.trunc(tensor1 / tensor2)).\n",
+    ],
+)
+def test_a_release_change_whose_message_names_the_code_that_works_is_a_code_fix(log: str) -> None:
+    """The library says what its release changed and names the replacement: the maintainer makes that change in the
+    code the person wrote (the call is theirs)."""
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("user_code_error", "fix_code"), log
+
+
+def test_a_release_change_with_no_call_of_the_persons_shown_stays_a_release_to_pin() -> None:
+    installed = (
+        'Traceback (most recent call last):\n  File "/venv/lib/python3.10/site-packages/aligner/io.py", line 7, in '
+        "<module>\n    PAD = np.NaN\n"
+        "AttributeError: `np.NaN` was removed in the NumPy 2.0 release. Use `np.nan` instead.\n"
+    )
+    assert diagnose_log_text(installed).label == "missing_dependency"
+    bare = "AttributeError: `np.NaN` was removed in the NumPy 2.0 release. Use `np.nan` instead.\n"
+    assert diagnose_log_text(bare).label == "missing_dependency"
