@@ -23,6 +23,7 @@ from runshepherd.diagnosis.positive import (
     finished_after,
     is_progress,
     positive_evidence,
+    process_went_on,
     progressed_after,
     ran_on_to_the_end,
     recovered_after,
@@ -166,6 +167,7 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
             or _typed_after_the_run(s, lines)
             or _exited_ok(s, lines)
             or _fell_back(s, signals, lines)
+            or _process_went_on(s, signals, lines)
         ):
             continue
         retry = retried_at(lines, traceback_end(lines, s.order)) if 0 <= s.order < len(lines) else None
@@ -201,6 +203,16 @@ def _fell_back(s: Signal, signals: list[Signal], lines: list[Line]) -> bool:
     (the fallback failed too)."""
     at = fell_back_at(lines, s.order)
     return at is not None and not any(o.label == s.label and o.order > at for o in signals)
+
+
+def _process_went_on(s: Signal, signals: list[Signal], lines: list[Line]) -> bool:
+    """The exception was printed by a tagged worker process that then went on reporting its own work
+    (``process_went_on``): it caught the exception, which did not end it; unless the family spoils a finished run
+    (read as it is) or is read again after the exception."""
+    if s.label in COMPLETED_LABELS or not process_went_on(lines, s.order):
+        return False
+    end = traceback_end(lines, s.order)
+    return not any(o.label == s.label and o.order > end for o in signals)
 
 
 def _demote_info(signals: list[Signal], ctx: Context) -> list[Signal]:
@@ -554,6 +566,7 @@ def _got_past(lines: list[Line], idx: int) -> bool:
         or _retried_ok(lines, idx)
         or survived_channel(lines, idx)
         or fell_back_at(lines, idx) is not None
+        or process_went_on(lines, idx)
     )
 
 

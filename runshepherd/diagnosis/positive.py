@@ -22,6 +22,7 @@ from runshepherd.diagnosis.errorblock import (
     _TB_START,
     Line,
     is_benign,
+    traceback_end,
 )
 from runshepherd.diagnosis.formats import serving
 from runshepherd.diagnosis.prefilter import Alternatives, Gated
@@ -980,6 +981,48 @@ def _routine(lines: list[Line]) -> tuple[str, Line] | None:
 
 # lines a program printed after a line that show it went on past it (engine._ran_on, ran_on_to_the_end)
 RAN_ON_LINES = 3
+
+
+# the column a launcher puts before each line a worker process printed (Ray's "(TaskRunner pid=525716) ", vLLM's
+# "(EngineCore_DP0 pid=45) "): which process printed the line, read on the raw line without its colour codes
+_PROCESS_TAG = re.compile(r"^\s*\((?:[\w.\-]+ )?(?:\w+=\w+,? )*pid=\d+(?:, ip=[\d.]+)?\)")
+_COLOUR = re.compile(r"\x1b\[[0-9;?]*+[ -/]*+[@-~]")
+# what a process printing its own work shows: steps advancing, rows of a counter, measured results, a finish
+WENT_ON_KINDS = frozenset({"finished", "progress", "rows", "results"})
+
+
+def process_tag(ln: Line) -> str | None:
+    """The worker process's tag before the line (:data:`_PROCESS_TAG`), or None."""
+    if "pid=" not in ln.raw:
+        return None
+    m = _PROCESS_TAG.match(_COLOUR.sub("", ln.raw))
+    return m.group(0).strip() if m else None
+
+
+def process_went_on(lines: list[Line], idx: int) -> bool:
+    """The exception closing the traceback at ``idx`` was printed by a tagged worker process (:func:`process_tag`)
+    that then went on printing its own work under the same tag: ``RAN_ON_LINES`` or more distinct lines after the
+    traceback, among them positive evidence of steps, results or a finish (``WENT_ON_KINDS``), and no traceback or
+    exception line of its own after it. An uncaught exception ends its process, so a process that reports its
+    steps and metrics after one caught it (a signal handler's error at teardown, a logged exception); another
+    process' lines, or a start-up, prove nothing."""
+    if not 0 <= idx < len(lines):
+        return False
+    end = traceback_end(lines, idx)
+    tag = process_tag(lines[end])
+    if tag is None or _EXC_LINE.match(lines[end].text) is None:
+        return False
+    own: list[Line] = []
+    for ln in lines[end + 1 :]:
+        if process_tag(ln) != tag:
+            continue
+        if _TB_START.search(ln.text) or _EXC_LINE.match(ln.text):
+            return False  # it raised again (or printed another exception): this one may be what ended it
+        own.append(ln)
+    if len({ln.text.strip() for ln in own if ln.usable}) < RAN_ON_LINES:
+        return False
+    found = positive_evidence(own)
+    return found is not None and found[0] in WENT_ON_KINDS
 
 
 def ran_on_to_the_end(lines: list[Line], idx: int, kinds: frozenset[str]) -> bool:

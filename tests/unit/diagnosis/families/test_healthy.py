@@ -895,3 +895,34 @@ def test_fine_tuning_said_done_is_training_said_done() -> None:
     assert diagnose_log_text("CRITICAL:__main__:Starting finetuning\nINFO:__main__:Finetuning step done\n").label != (
         "healthy"
     )
+
+
+def test_a_tagged_process_that_reports_its_steps_after_its_own_exception_caught_it() -> None:
+    """An uncaught exception ends its process: a process (tagged by its launcher, Ray's "(TaskRunner pid=N)") that
+    prints its own steps and metrics after a traceback caught it. Another process' lines after it, or only
+    shutdown chatter, prove nothing; nor does a later traceback of its own."""
+    t = "\x1b[36m(TaskRunner pid=5257)\x1b[0m "
+    before = t + "Training Progress: 100%|##########| 6/6 [20:33<00:00, 211.53s/it]\n"
+    tb = (
+        t
+        + "Traceback (most recent call last):\n"
+        + t
+        + '  File "/x/torch/utils/data/_utils/signal_handling.py", line 73, in handler\n'
+        + t
+        + "    _error_if_any_worker_fails()\n"
+        + t
+        + "RuntimeError: DataLoader worker (pid 563735) is killed by signal: Killed.\n"
+    )
+    after = (
+        t
+        + "step:6 - actor/entropy:0.2491 - critic/score/mean:0.8125 - response_length/mean:118.5\n"
+        + t
+        + "step:6 - timing_s/gen:41.27 - timing_s/update_actor:12.93 - perf/throughput:1250.4\n"
+        + t
+        + "Final validation metrics: {'val-core/acc/mean@1': 0.9685}\n"
+    )
+    assert diagnose_log_text(before + tb + after).label == "healthy"
+    assert diagnose_log_text(before + tb).label != "healthy"
+    other = after.replace("TaskRunner pid=5257", "WorkerDict pid=6001")
+    assert diagnose_log_text(before + tb + other).label != "healthy"
+    assert diagnose_log_text(before + tb + after + tb).label != "healthy"
