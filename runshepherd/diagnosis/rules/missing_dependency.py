@@ -265,7 +265,7 @@ def _installed_module_lacks(ctx: Context) -> list[Signal]:
 # the code (TRAIN labels those both ways). TRAIN (stop 35): 44 logs fail while importing an installed package, 37
 # missing_dependency and the other 7 read by stronger families
 _CODE_KINDS = re.compile(
-    r"^(?:[\w.]+\.)?(?P<kind>NameError: name '(?P<name>\w+)' is not defined"
+    r"^(?:\w++\.)*+(?P<kind>NameError: name '(?P<name>\w+)' is not defined"
     r"|AttributeError: (?:'(?P<cls>[\w.]+)' object|module '[\w.]+'|type object '[\w.]+') has no attribute '(?P<attr>\w+)'"
     r"|TypeError: )"
 )

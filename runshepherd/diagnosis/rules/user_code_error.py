@@ -28,6 +28,29 @@ _SHAPES = PatternRule(
     ),
 )
 
+# a check that says the program's own class must implement a method or hook (Lightning: "`train_dataloader` must be
+# implemented to be used with the Lightning Trainer", raised as a MisconfigurationException): what it asks for is code,
+# a method the person writes, whatever the exception's class says (not "does not implement __len__, max_steps has to
+# be specified": a setting is the fix there). TRAIN (stop 35): zn-0037, zzc-0011 (user_code_error), read
+# validation_error from the exception's class
+_HOOK_REQUIRED = PatternRule(
+    name="user_code_hook_required",
+    label="user_code_error",
+    origin="user",
+    fix_kind="fix_code",
+    explanation="A library's check says the program's own class must implement a method (a hook it calls) that "
+    "the class does not define: the code is missing that method.",
+    fix_description="Implement the method the message names in your class (or pass what it provides another way, "
+    "such as a datamodule), then rerun.",
+    patterns=(
+        pat(
+            r"^(?:\w++\.)*+[A-Z]\w*(?:Error|Exception): .*\bmust (?:be (?:implemented|overridden)|implement|override)\b",
+            0.8,
+            flags=0,
+        ),
+    ),
+)
+
 # a debugger breakpoint (``breakpoint()``, ``pdb.set_trace()``) left in the code: in a batch job the debugger's prompt
 # reads end-of-input and quits, raising bdb.BdbQuit (a class that ends in neither Error nor Exception)
 _BREAKPOINT = PatternRule(
@@ -320,6 +343,7 @@ FAMILY = family(
     rules=(
         _SHAPES,
         _BREAKPOINT,
+        _HOOK_REQUIRED,
         FunctionRule("root_exception", _root_exception),
         FunctionRule("replacement_named", _replacement_named),
         FunctionRule("own_package_not_importable", _own_package_not_importable),

@@ -272,3 +272,22 @@ def test_a_release_change_with_no_call_of_the_persons_shown_stays_a_release_to_p
     assert diagnose_log_text(installed).label == "missing_dependency"
     bare = "AttributeError: `np.NaN` was removed in the NumPy 2.0 release. Use `np.nan` instead.\n"
     assert diagnose_log_text(bare).label == "missing_dependency"
+
+
+def test_a_check_that_the_class_must_implement_a_hook_asks_for_code() -> None:
+    """Lightning raises it as a MisconfigurationException (validation_error's class), but what it asks for is a method
+    the person writes; a check that names a setting to give instead stays a rejected setting."""
+    hook = (
+        _OWN_CALL + '  File "/venv/lib/python3.11/site-packages/pytorch_lightning/core/hooks.py", line 483, in '
+        'train_dataloader\n    raise MisconfigurationException("`train_dataloader` must be implemented to be used '
+        'with the Lightning Trainer")\nlightning_fabric.utilities.exceptions.MisconfigurationException: '
+        "`train_dataloader` must be implemented to be used with the Lightning Trainer\n"
+    )
+    d = diagnose_log_text(hook)
+    assert (d.label, d.fix.kind) == ("user_code_error", "fix_code")
+    setting = (
+        _OWN_CALL + '  File "/venv/lib/python3.11/site-packages/transformers/trainer.py", line 620, in __init__\n'
+        "    raise ValueError(\nValueError: The train_dataset does not implement __len__, max_steps has to be "
+        "specified. The number of steps needs to be known in advance for the learning rate scheduler.\n"
+    )
+    assert diagnose_log_text(setting).label == "validation_error"
