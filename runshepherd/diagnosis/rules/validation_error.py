@@ -315,6 +315,46 @@ def _setting_never_given(ctx: Context) -> list[Signal]:
     return []
 
 
+# A key the code reads from a configuration loaded from a file, which that configuration does not define: the
+# container types that hold a file's settings (EasyDict, ConfigDict, CfgNode, AttrDict) refuse it as an attribute
+# ("AttributeError: 'EasyDict' object has no attribute 'EVAL_METRIC'") while the quoted statement reads it off a
+# settings name (``cfg.MODEL.POST_PROCESSING.EVAL_METRIC``): the config file lacks the key, as OmegaConf's struct mode
+# says in its own words (README "Label notes": the fix supplies the key in the config). Not argparse's Namespace (its
+# options are defined in the code, so a name it lacks is the code's: a-0181, h-0025, zh-0002 user_code_error), nor
+# an attribute read off anything but a settings name. TRAIN (stop 35): zt-0027 (validation_error), the only one
+_CONFIG_ATTR = re.compile(
+    r"^(?:\w++\.)*+AttributeError: '(?P<cls>\w++)' object has no attribute "
+    r"'(?P<attr>\w+)'"
+)
+_CONTAINER = re.compile(r"Dict|Config|Cfg")
+
+
+def _key_not_in_config(ctx: Context) -> list[Signal]:
+    for idx, ln, m in raised(ctx, _CONFIG_ATTR):
+        if not _CONTAINER.search(m.group("cls")) or "Namespace" in m.group("cls"):
+            continue
+        read = re.compile(_SETTINGS + r"(?:\.\w+)*\." + re.escape(m.group("attr")) + r"\b")
+        src = line_above(ctx, idx, 3, _quoting(read))  # the quoted source line
+        if src is None:
+            continue
+        name = m.group("attr")
+        return [
+            Signal(
+                "validation_error",
+                "config",
+                0.72,
+                idx,
+                [ln.raw.rstrip(), src.raw.rstrip()],
+                f"The program reads the setting '{name}' from its configuration, and the configuration it was given "
+                "does not define it (the config file lacks the key the code expects).",
+                "fix_code",
+                f"Add '{name}' to the config file the run uses (at the place the quoted line reads it), or use a config "
+                "written for this version of the code, then rerun.",
+            )
+        ]
+    return []
+
+
 # A setting's value that names nothing the program offers: the quoted source line looks the setting up in a table the
 # program holds (``loader_train = loaders_[opt.trainset]``) and Python raises KeyError with the value
 # (``KeyError: "'its_train'"``). Where the failing value came from, not the message's words, says what to fix: the
@@ -499,6 +539,7 @@ FAMILY = family(
         FunctionRule("validation", _validation),
         _CONFIG,
         FunctionRule("setting_never_given", _setting_never_given),
+        FunctionRule("key_not_in_config", _key_not_in_config),
         FunctionRule("setting_not_a_key", _setting_not_a_key),
         FunctionRule("usage_then_error", _usage_then_error),
         FunctionRule("rule_stated", _rule_stated),

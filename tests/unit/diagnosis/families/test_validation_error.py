@@ -421,3 +421,22 @@ def test_a_check_that_tells_the_person_the_value_they_gave_is_refused(log: str) 
 )
 def test_operands_the_code_gave_and_a_misspelt_name_name_no_giver(log: str) -> None:
     assert diagnose_log_text(TRACEBACK_START + log).label == "user_code_error", log
+
+
+def test_a_key_the_code_reads_that_the_loaded_config_does_not_define() -> None:
+    """A config container (EasyDict, ConfigDict, CfgNode) refusing a key the code reads off a settings name: the config
+    file lacks it (as OmegaConf's struct mode says in its words). argparse's Namespace is defined in code: a code error."""
+    frame = '  File "/det/tools/eval_utils.py", line 127, in eval_one_epoch\n'
+    cfg = frame + "    eval_metric=cfg.MODEL.POST_PROCESSING.EVAL_METRIC,\n"
+    d = diagnose_log_text(TRACEBACK_START + cfg + "AttributeError: 'EasyDict' object has no attribute 'EVAL_METRIC'\n")
+    assert (d.label, d.fix.kind) == ("validation_error", "fix_code")
+    args = frame + "    if args.disable_allreduce:\n"
+    own = TRACEBACK_START + args + "AttributeError: 'Namespace' object has no attribute 'disable_allreduce'\n"
+    assert diagnose_log_text(own).label == "user_code_error"
+    other = frame + "    y = model.head(x)\n"
+    assert (
+        diagnose_log_text(
+            TRACEBACK_START + other + "AttributeError: 'ConfigDict' object has no attribute 'head'\n"
+        ).label
+        == "user_code_error"
+    )
