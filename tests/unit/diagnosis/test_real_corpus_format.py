@@ -110,7 +110,8 @@ def test_blind_v17_is_retired_into_dev_and_keeps_its_rule():
     assert {_split_module().split_v17_of(f"{p}-0001") for p in ("zzv", "zzr", "zw", "zz", "zx", "a")} == {"dev"}
 
 
-def test_blind_v18_is_named_before_it_is_collected():
+def test_blind_v18_is_retired_into_dev_and_keeps_its_rule():
     split_of = _split_module().split_of
-    assert {split_of(f"{p}-0001") for p in ("zzzb", "zzzc", "zzzd", "zzze", "zzzf")} == {"blind"}
-    assert {split_of(f"{p}-0001") for p in ("zzza", "zzz", "zzw", "zz", "zzb", "a")} == {"dev"}
+    assert {split_of(f"{p}-0001") for p in ("zzzb", "zzzc", "zzzd", "zzze", "zzzf")} == {"dev"}
+    assert {_split_module().split_v18_of(f"{p}-0001") for p in ("zzzb", "zzzc", "zzzd", "zzze", "zzzf")} == {"blind"}
+    assert {_split_module().split_v18_of(f"{p}-0001") for p in ("zzza", "zzz", "zzw", "zz", "zzb", "a")} == {"dev"}
