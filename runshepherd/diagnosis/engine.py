@@ -155,7 +155,7 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
     out = []
     for s in signals:
         if (
-            _went_on_past(s, signals, lines)
+            _went_on_past(s, signals, ctx)
             or survived_channel(lines, s.order)
             or (
                 s.label not in COMPLETED_LABELS
@@ -369,11 +369,31 @@ def _exited_ok(s: Signal, lines: list[Line]) -> bool:
 WENT_ON_STEPS = 3
 
 
-def _went_on_past(s: Signal, signals: list[Signal], lines: list[Line]) -> bool:
+def _went_on_past(s: Signal, signals: list[Signal], ctx: Context) -> bool:
+    """The run kept making progress after the signal's failure, and the log does not end in that failure again.
+
+    Progress after a failure means the program got past it, unless the same family reads one of the log's last
+    lines: then the run ended in it (a scheduler's time-limit cancel of the job, then of each step while the other
+    steps' bars flush their last frames; a failure every rank prints, the last one at the end). The family's signals
+    stop at its first few lines, so the end is looked at with its patterns (``_read_again``)."""
+    lines = ctx.log.lines
     if not 0 <= s.order < len(lines) or s.label in COMPLETED_LABELS:
         return False
     same = frozenset(o.order for o in signals if o.label == s.label)
-    return progressed_after(lines, traceback_end(lines, s.order), steps=WENT_ON_STEPS, skip=same)
+    if not progressed_after(lines, traceback_end(lines, s.order), steps=WENT_ON_STEPS, skip=same):
+        return False
+    return not _ends_in(ctx, s)
+
+
+# how many of the log's last non-empty lines count as its end
+END_LINES = 2
+
+
+def _ends_in(ctx: Context, s: Signal) -> bool:
+    """The family of ``s`` reads one of the log's last ``END_LINES`` non-empty lines, after ``s`` itself."""
+    lines = ctx.log.lines
+    tail = [ln.index for ln in lines[s.order + 1 :] if ln.text.strip()][-END_LINES:]
+    return bool(tail) and _read_again(ctx, s.label, tail[0])
 
 
 def _revived(
@@ -391,7 +411,7 @@ def _revived(
         for s in found
         if not any(k is s for k in kept)
         and (allowed is None or s.label in allowed)
-        and _went_on_past(s, found, lines)
+        and _went_on_past(s, found, ctx)
         and not recovered(ctx, s)
         and not _retried_ok(lines, s.order)
     ]

@@ -181,3 +181,42 @@ def test_an_info_level_probe_yields_to_the_schedulers_walltime_kill() -> None:
 def test_an_info_level_line_alone_still_names_its_family() -> None:
     # demoted only against a louder signal of another family: alone, the probe's failure is still the reading
     assert diagnose_log_text(_TF_PROBE).label == "cuda_driver"
+
+
+def test_steps_flushing_their_bars_after_the_jobs_time_limit_do_not_make_it_history() -> None:
+    """Slurm cancels the job at its time limit, then each step; the other steps' progress bars (frames joined by
+    carriage returns) flush their last frames between the cancel lines, each step's cancel glued to its last frame,
+    and the log ends in the last step's cancel. The progress after the job's cancel is not the run going on past it:
+    the log ends in the same failure (zzze-0006, an array of simulation steps, read healthy 0.65 before)."""
+    bar = "PIC simulation process:  {p}%|###       | {n}/1000 [1:04:{s:02d}<1:57:23, 10.50s/it]"
+    cancel = "slurmstepd: error: *** {what} ON node19 CANCELLED AT 2025-04-09T19:38:15 DUE TO TIME LIMIT ***"
+
+    def frames(p: int, first: int) -> str:
+        return "\r".join(bar.format(p=p, n=first + i, s=i) for i in range(5))
+
+    log = "\n".join(
+        [
+            frames(99, 990) + "\r" + bar.format(p=100, n=1000, s=59),
+            frames(40, 400) + "\rPIC simulation processsrun: Job step aborted: Waiting up to 47 seconds for job step",
+            "srun: Job step aborted: Waiting up to 47 seconds for job step to finish.",
+            cancel.format(what="JOB 1950051"),
+            frames(33, 329) + cancel.format(what="STEP 1950051.0"),
+            cancel.format(what="STEP 1950051.4"),
+            frames(13, 130) + cancel.format(what="STEP 1950051.5"),
+            "",
+        ]
+    )
+    d = diagnose_log_text(log, "steps.log")
+    assert d.label == "timeout", (d.label, d.explanation)
+
+
+def test_a_time_limit_message_the_run_went_on_past_stays_history() -> None:
+    """The other side: a time-limit line in the middle, then steps to the end, is still a run that went on."""
+    log = "\n".join(
+        [
+            "step 1 loss 2.0",
+            "WARNING: request timed out after 30 s, the time limit for the probe; continuing",
+            *(f"step {i} loss {2.0 - i / 10:.2f}" for i in range(2, 8)),
+        ]
+    )
+    assert diagnose_log_text(log, "went-on.log").label != "timeout"
