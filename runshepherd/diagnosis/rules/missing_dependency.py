@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
-from runshepherd.diagnosis.errorblock import Line, exception_type
+from runshepherd.diagnosis.errorblock import exception_type
 from runshepherd.diagnosis.fixes import fix_dependency
+from runshepherd.diagnosis.frames import FRAME_END, INSTALLED_FILE, installed_or_stdlib, traceback_frames
 from runshepherd.diagnosis.rules.base import Context, FunctionRule, Signal, line_above, pat, raised
 from runshepherd.diagnosis.rules.family import exits, family, words
 
@@ -269,39 +270,7 @@ _CODE_KINDS = re.compile(
     r"|AttributeError: (?:'(?P<cls>[\w.]+)' object|module '[\w.]+'|type object '[\w.]+') has no attribute '(?P<attr>\w+)'"
     r"|TypeError: )"
 )
-# a frame, or the end of one whose start was cut off or wrapped onto the line above (``…/site-packages/x/y.py", line 3,
-# in f``)
-_FRAME_END = re.compile(r'^\s*+(?:File ")?(?P<path>[^"]*+)", line \d+(?:, in (?P<func>[\w<>.]+))?')
-_FRAME_START = re.compile(r'^\s*+File "(?P<path>[^"]++)$')
-_INSTALLED_FILE = re.compile(r"[/\\](?:site|dist)-packages[/\\](?P<pkg>[\w.\-]+)")
-_STDLIB_FILE = re.compile(r"[/\\][Ll]ib[/\\]python\d(?:\.\d+)?[/\\](?!(?:site|dist)-packages)|^<frozen ")
 _REPORTS_LOOKUP = frozenset({"__getattr__", "__getattribute__", "reraise"})
-
-
-def traceback_frames(lines: list[Line], idx: int) -> list[tuple[str, str, list[str]]]:
-    """The traceback's frames above exception line ``idx``, outermost first: (path, function, quoted code)."""
-    frames: list[tuple[str, str, list[str]]] = []
-    code: list[str] = []
-    for ln in reversed(lines[max(0, idx - 200) : idx]):
-        if "Traceback (most recent call last)" in ln.text:
-            break
-        m = _FRAME_END.match(ln.text)
-        if m is None or not m.group("func"):
-            if ln.text.strip():
-                code.append(ln.text.strip())
-            continue
-        path = m.group("path")
-        if not ln.text.lstrip().startswith("File ") and ln.index > 0:
-            start = _FRAME_START.match(lines[ln.index - 1].text)
-            path = (start.group("path") if start else "") + path
-        frames.append((path, m.group("func"), code[::-1]))
-        code = []
-    return frames[::-1]
-
-
-def installed_or_stdlib(path: str) -> bool:
-    """A frame's file is an installed package's or the standard library's (not the person's own code)."""
-    return bool(_INSTALLED_FILE.search(path) or _STDLIB_FILE.search(path))
 
 
 def _installed_code_fails(ctx: Context) -> list[Signal]:
@@ -314,13 +283,13 @@ def _installed_code_fails(ctx: Context) -> list[Signal]:
         if not frames:
             continue
         path, func, code = frames[-1]
-        pkg = _INSTALLED_FILE.search(path.replace("\\", "/"))
+        pkg = INSTALLED_FILE.search(path.replace("\\", "/"))
         if pkg is None or func in _REPORTS_LOOKUP:
             continue
         k = len(frames)
         while k > 0 and installed_or_stdlib(frames[k - 1][0]):
             k -= 1
-        importing = any(f == "<module>" and _INSTALLED_FILE.search(p) for p, f, _ in frames[k:])
+        importing = any(f == "<module>" and INSTALLED_FILE.search(p) for p, f, _ in frames[k:])
         own = bool(m.group("name")) or bool(
             m.group("attr")
             and m.group("cls")
@@ -330,7 +299,7 @@ def _installed_code_fails(ctx: Context) -> list[Signal]:
             continue
         name = pkg.group("pkg").split(".")[0].split("-")[0]
         first = next(i for i in ctx.log.exceptions if lines[i].text.strip() == lines[idx].text.strip())
-        frame_line = next((ln for ln in reversed(lines[max(0, idx - 8) : idx]) if _FRAME_END.match(ln.text)), None)
+        frame_line = next((ln for ln in reversed(lines[max(0, idx - 8) : idx]) if FRAME_END.match(ln.text)), None)
         ev = [lines[idx].raw.rstrip()] + ([frame_line.raw.rstrip()] if frame_line is not None else [])
         how = "while Python imported it" if importing else "in its own code"
         return [

@@ -6,6 +6,7 @@ import re
 
 from runshepherd.diagnosis.errorblock import cause_below, chained_after, exception_type
 from runshepherd.diagnosis.formats.compilers import ERROR_AT_SOURCE_RE, NATIVE_SOURCE
+from runshepherd.diagnosis.frames import installed_or_stdlib, traceback_frames
 from runshepherd.diagnosis.rules.base import Context, FunctionRule, PatternRule, Signal, pat
 from runshepherd.diagnosis.rules.family import family, words
 
@@ -191,8 +192,6 @@ _MESSAGE_LINES = 3  # lines of a message that goes on below its exception line
 
 
 def _replacement_named(ctx: Context) -> list[Signal]:
-    from runshepherd.diagnosis.rules.missing_dependency import installed_or_stdlib, traceback_frames
-
     lines = ctx.log.lines
     for idx in ctx.log.exceptions[:6]:
         if exception_type(lines[idx].text) is None:
