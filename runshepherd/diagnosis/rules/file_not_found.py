@@ -222,7 +222,11 @@ FAMILY = family(
         pat(
             r"(?:could not|couldn't|cannot|can't|can not|unable to|failed to) (?:open|find|locate|read) (?:the |a |any )?"
             r"(?:input |data |config(?:uration)? |model |checkpoint )?(?:files?|director(?:y|ies)|folders?|path|dataset"
-            r"|checkpoint)\b",
+            r"|checkpoint)\b"
+            # a prebuilt file set a tool reads by its base name (an aligner's genome index: "Could not locate a Bowtie
+            # index corresponding to basename …")
+            r"|(?:could not|couldn't|cannot|can't|unable to|failed to) (?:find|locate) (?:the |a |an |any )?(?:\w++ )?"
+            r"index (?:corresponding to|for|at|named) (?:basename|prefix|path)?",
             0.74,
         ),
         # the data path matched no files, so the dataset is empty: PyTorch's RandomSampler

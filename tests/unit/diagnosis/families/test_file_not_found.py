@@ -346,3 +346,20 @@ def test_slurmstepds_epilog_chdir_notice_after_the_jobs_own_failure_is_not_a_mis
     )
     d = diagnose_log_text(log)
     assert d.label == "user_code_error", d.evidence
+
+
+def test_a_tool_that_cannot_locate_the_index_it_was_given_by_base_name() -> None:
+    """An aligner's genome index is a set of files named by a base name: "Could not locate a Bowtie index
+    corresponding to basename …" is a path that opened nothing (zzze-0003, read healthy 0.5 as routine notices)."""
+    log = (
+        "INFO: Command: /opt/envs/bowtie/bin/bowtie-align-l --wrapper basic-0 -a -v 2 hg38_index --suppress 1,5 reads.fq\n"
+        'Could not locate a Bowtie index corresponding to basename "hg38_index"\n'
+        "Command: bowtie-align --wrapper basic-0 -a -v 2 --suppress 1,5 hg38_index reads.fq\n"
+    )
+    d = diagnose_log_text(log, "bowtie.log")
+    assert (d.label, d.fix.kind) == ("file_not_found", "fix_path"), (d.label, d.explanation)
+
+
+def test_an_index_out_of_range_is_not_a_missing_index_file() -> None:
+    log = "epoch 1 step 10\nIndexError: list index out of range\n"
+    assert diagnose_log_text(log, "ix.log").label != "file_not_found"
