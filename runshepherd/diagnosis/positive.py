@@ -225,9 +225,17 @@ def fell_back_at(lines: list[Line], idx: int) -> int | None:
     for ln in lines[idx : idx + FALLBACK_WINDOW + 1]:
         if ln.index > idx and _TB_START.search(ln.text):
             return None
-        if _FELL_BACK_G.search(ln.text, ln.folded):
+        m = _FELL_BACK_G.search(ln.text, ln.folded)
+        if m is not None and not (ln.index > idx and _OWN_CAUSE.search(ln.text, 0, m.start())):
             return ln.index
     return None
+
+
+# A later line that states a problem of its own before falling back answers that problem, not the error above it
+# (JAX's start-up notice "… but a CUDA-enabled jaxlib is not installed. Falling back to cpu." after a failure)
+_OWN_CAUSE = re.compile(
+    r"\b(?:not|no|cannot|can't|unable|failed|fails|error|missing|unavailable|unsupported)\b", re.IGNORECASE
+)
 
 
 def progressed_after(lines: list[Line], idx: int, steps: int = 2, skip: frozenset[int] = frozenset()) -> bool:

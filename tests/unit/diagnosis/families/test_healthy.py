@@ -926,3 +926,32 @@ def test_a_tagged_process_that_reports_its_steps_after_its_own_exception_caught_
     other = after.replace("TaskRunner pid=5257", "WorkerDict pid=6001")
     assert diagnose_log_text(before + tb + other).label != "healthy"
     assert diagnose_log_text(before + tb + after + tb).label != "healthy"
+
+
+def test_a_later_notice_that_falls_back_from_its_own_problem_does_not_answer_the_failure_above() -> None:
+    """A fallback speaks for the error just above it only when it states no problem of its own: JAX's start-up
+    notice ("… a CUDA-enabled jaxlib is not installed. Falling back to cpu.") printed after a run's NaN stop is that
+    library's own event (the original corpus's nan_loss_07 and preempted_07 read healthy 0.65 when it counted)."""
+    log = "\n".join(
+        [
+            "[2024-03-11 09:12:07] 10/1563 [======>.......] - ETA: 1:01 - loss: 3.1597 - accuracy: 0.51",
+            "[2024-03-11 09:12:08] 200/1563 [======>.......] - ETA: 1:02 - loss: 2.8748 - accuracy: 0.52",
+            "[2024-03-11 09:12:09] Detected NaN loss at step 850; terminating.",
+            "[2024-03-11 09:12:12] srun: error: gpu-node-3: task 0: Exited with exit code 1",
+            "[2024-03-11 09:12:14] W0311 09:12:04.123456 139912 xla_bridge.py:863] An NVIDIA GPU may be present on this"
+            " machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.",
+        ]
+    )
+    assert diagnose_log_text(log, "nan.log").label == "nan_loss"
+
+
+def test_a_fallback_right_after_an_error_still_answers_it() -> None:
+    log = "\n".join(
+        [
+            "loading tokenizer",
+            "Error loading tokenizer 'my-model': my-model is not a local folder and is not a valid model identifier",
+            "Falling back to 'gpt2' tokenizer as approximation.",
+            "all done",
+        ]
+    )
+    assert diagnose_log_text(log, "fb.log").label == "healthy"
