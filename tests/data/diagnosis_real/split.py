@@ -75,8 +75,10 @@ Two generations:
   any of them was collected, so no dev run ever read one; frozen when its collectors landed (`README-v18.md`); scored
   once with the stop's starting code and once after the stop's work (81.9% -> 81.9% labels), then retired into
   `dev` in the same stop so its misses can be studied.
-- No blind split is frozen now: the next one is collected from sources not in parts a-zzzf and frozen before it is
-  scored (`BLIND_PARTS` names its parts, before any of them is collected).
+- blind v19 (stop 36): every case of parts zzzg, zzzh, zzzi, zzzj and zzzk, from threads and committed job logs
+  not in parts a-zzzf (committed files only from repositories no earlier part used). Its parts are named here before
+  any of them is collected, so no dev run ever reads one; frozen when its collectors land, then scored once with the
+  stop's starting code and once after the stop's work.
 """
 
 from __future__ import annotations
@@ -90,7 +92,7 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ()  # none frozen now: see the docstring
+BLIND_PARTS: tuple[str, ...] = ("zzzg-", "zzzh-", "zzzi-", "zzzj-", "zzzk-")  # blind v19, named before collection
 BLIND_V18_PARTS = ("zzzb-", "zzzc-", "zzzd-", "zzze-", "zzzf-")
 BLIND_V17_PARTS = ("zzw-", "zzx-", "zzy-", "zzz-", "zzza-")
 BLIND_V16_PARTS = ("zzr-", "zzs-", "zzt-", "zzu-", "zzv-")
@@ -201,7 +203,7 @@ def split_v18_of(case_id: str) -> Split:
 
 
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (none now); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` are the blind split (v19); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 

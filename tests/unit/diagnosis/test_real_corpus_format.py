@@ -115,3 +115,9 @@ def test_blind_v18_is_retired_into_dev_and_keeps_its_rule():
     assert {split_of(f"{p}-0001") for p in ("zzzb", "zzzc", "zzzd", "zzze", "zzzf")} == {"dev"}
     assert {_split_module().split_v18_of(f"{p}-0001") for p in ("zzzb", "zzzc", "zzzd", "zzze", "zzzf")} == {"blind"}
     assert {_split_module().split_v18_of(f"{p}-0001") for p in ("zzza", "zzz", "zzw", "zz", "zzb", "a")} == {"dev"}
+
+
+def test_blind_v19_is_named_before_it_is_collected():
+    split_of = _split_module().split_of
+    assert {split_of(f"{p}-0001") for p in ("zzzg", "zzzh", "zzzi", "zzzj", "zzzk")} == {"blind"}
+    assert {split_of(f"{p}-0001") for p in ("zzzf", "zzzb", "zzza", "zzz", "zz", "a")} == {"dev"}
