@@ -17,6 +17,7 @@ from runshepherd.events import DiagnosisEvent, FixProposed, FixSuggestion
 from runshepherd.experts.base import Diagnoser
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import SessionState, clip, new_attempt, submitted_id
+from runshepherd.nodes.cadence import infra_backoff
 from runshepherd.nodes.common import emit, fix_budget, flush_llm, infra_retry_allowed, pause, say, seed_llm
 from runshepherd.subagents.workflow_expert.graph import ExpertContext, workflow_expert
 
@@ -153,7 +154,7 @@ def _decide(state: SessionState, deps: Deps, stopping: Callable[[], bool] = lamb
         n = state.get("infra_retries", 0) + 1
         # Backoff before the unchanged resubmission; a Ctrl-C cuts it short and the graph stops right after this
         # node, so `resume` goes straight to the (idempotent) submit.
-        pause(min(60.0, deps.settings.fixes.infra_backoff_seconds * 2 ** (n - 1)), stopping)
+        pause(infra_backoff(deps.settings.fixes.infra_backoff_seconds, n), stopping)
         prev = state["attempt"]["n"] + 1
         say(
             "info",

@@ -28,6 +28,10 @@ def orchestrate_bin() -> list[str]:
 def env_for(tmp: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("RUNSHEPHERD_")}
     env.update(RUNSHEPHERD_STATE_DIR=str(tmp / "state"), HOME=str(tmp / "home"), PYTHONUNBUFFERED="1")
+    # No pause before an infra retry (5 s, 10 s, 20 s by default): a test whose job fails on a network error waited 35 s
+    # for three resubmits it does not look at. The wait is tested where it is the subject:
+    # tests/unit/core/test_infra_backoff.py and the infra-retry test in tests/graph/test_session_graph.py.
+    env["RUNSHEPHERD_FIXES__INFRA_BACKOFF_SECONDS"] = "0"
     (tmp / "home").mkdir(parents=True, exist_ok=True)
     return env
 

@@ -171,7 +171,7 @@ workflow:
 
 
 @pytest.mark.slow
-def test_infrastructure_failure_resubmits_unchanged_on_its_own_budget(backend, tmp_path: Path) -> None:
+def test_infrastructure_failure_resubmits_unchanged_on_its_own_budget(backend, tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
     import os
     import signal
     import threading
@@ -199,7 +199,19 @@ def test_infrastructure_failure_resubmits_unchanged_on_its_own_budget(backend, t
 
     killer = threading.Thread(target=kill_first_supervisor, daemon=True)
     killer.start()
-    s = Session(InMemorySaver(), make_deps(backend, tmp_path, auto_yes=True))
+    import runshepherd.nodes.diagnose_fix as diagnose_fix
+
+    waits: list[float] = []
+    real_pause = diagnose_fix.pause
+
+    def recorded_pause(seconds: float, stopping: Any) -> bool:
+        waits.append(seconds)
+        return real_pause(seconds, stopping)
+
+    monkeypatch.setattr(diagnose_fix, "pause", recorded_pause)
+    deps = make_deps(backend, tmp_path, auto_yes=True)
+    deps.settings.fixes.infra_backoff_seconds = 0.25
+    s = Session(InMemorySaver(), deps)
     # the task runs until its supervisor has been killed (a fixed `sleep 2` ran again in the resubmission)
     out = s.run({"request": "infra", "spec_path": spec_file(tmp_path, INFRA.replace("GO", str(tmp_path / "go")))})
     killer.join(timeout=1)
@@ -207,6 +219,7 @@ def test_infrastructure_failure_resubmits_unchanged_on_its_own_budget(backend, t
     assert out["infra_retries"] == 1 and out["fix_attempts"] == 0
     assert out["workflow_ids"] == ["infra-1", "infra-2"]
     assert not s.kinds("fix")  # resubmitted unchanged
+    assert waits == [0.25]  # the configured backoff before the first infra retry, and only before a retry
 
 
 def _kilo(n: int) -> str:
