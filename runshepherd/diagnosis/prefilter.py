@@ -27,6 +27,8 @@ from typing import Any
 
 import ahocorasick
 
+from runshepherd.diagnosis import gatetable
+
 _iscased = _sre_c.unicode_iscased  # what re's compiler asks before comparing a literal case-insensitively
 _REPEATS = {_sre.MAX_REPEAT, _sre.MIN_REPEAT, getattr(_sre, "POSSESSIVE_REPEAT", _sre.MAX_REPEAT)}
 _ATOMIC = getattr(_sre, "ATOMIC_GROUP", None)
@@ -391,9 +393,18 @@ def _split_alternatives(regex: re.Pattern[str]) -> tuple[Gated, ...] | None:
     """The top-level alternatives of ``regex`` compiled alone (same flags), or None when that is not certain to mean
     the same: verbose patterns, numbered group references (a part numbers its groups afresh), conditionals, or a parse
     that is not one top-level branch of as many parts. A named reference stays: a part compiles only when it defines
-    the group it names, and then it is the same group (``(?P<n>\\d+) of (?P=n) steps``)."""
+    the group it names, and then it is the same group (``(?P<n>\\d+) of (?P=n) steps``). The split comes from the
+    shipped table when it holds the pattern (:mod:`gatetable`)."""
+    if not isinstance(regex.pattern, str):
+        return None
+    parts = gatetable.cached("splits", regex.pattern, regex.flags, lambda: _work_out_split(regex))
+    return None if parts is None else tuple(Gated.of(re.compile(p, regex.flags)) for p in parts)
+
+
+def _work_out_split(regex: re.Pattern[str]) -> list[str] | None:
+    """The texts of :func:`_split_alternatives`' parts, read off the pattern and checked against its parse."""
     pattern = regex.pattern
-    if not isinstance(pattern, str) or regex.flags & re.VERBOSE or re.search(r"\\[1-9]|\(\?\(", pattern):
+    if regex.flags & re.VERBOSE or re.search(r"\\[1-9]|\(\?\(", pattern):
         return None
     parts: list[str] = []
     depth, in_class, start, i = 0, False, 0, 0
@@ -423,28 +434,36 @@ def _split_alternatives(regex: re.Pattern[str]) -> tuple[Gated, ...] | None:
     parts.append(pattern[start:])
     try:
         parsed = list(_sre.parse(pattern, regex.flags))
-        compiled = [re.compile(p, regex.flags) for p in parts]
+        for p in parts:
+            re.compile(p, regex.flags)
     except (re.error, TypeError, ValueError):
         return None
     if len(parts) < 2 or len(parsed) != 1 or parsed[0][0] is not _sre.BRANCH or len(parsed[0][1][1]) != len(parts):
         return None
-    return tuple(Gated.of(p) for p in compiled)
+    return parts
 
 
 def gate_for(regex: re.Pattern[str]) -> Gate | None:
-    """The literal gate of a compiled regex, or None when no literal is certain to occur in a match."""
+    """The literal gate of a compiled regex, or None when no literal is certain to occur in a match (from the shipped
+    table when it holds the pattern: :mod:`gatetable`)."""
+    if not isinstance(regex.pattern, str):  # bytes patterns stay ungated
+        return None
+    found = gatetable.cached("gates", regex.pattern, regex.flags, lambda: _work_out_gate(regex))
+    return None if found is None else Gate(tuple(tuple(c) for c in found[1]), bool(found[0]))
+
+
+def _work_out_gate(regex: re.Pattern[str]) -> tuple[bool, list[list[str]]] | None:
+    """``(icase, clauses)`` of :func:`gate_for`, read off the parsed regex; None when it has no gate."""
     try:
         parsed = _sre.parse(regex.pattern, regex.flags)
-    except (re.error, TypeError):  # bytes patterns and anything the parser refuses stay ungated
+    except (re.error, TypeError):  # anything the parser refuses stays ungated
         return None
     cands = sorted(_candidates(list(parsed)), key=_selectivity, reverse=True)[:MAX_CLAUSES]
     if not cands:
         return None
     icase = bool(regex.flags & re.IGNORECASE)
-    clauses = tuple(
-        tuple(sorted({lit.lower() if icase else lit for lit in c}, key=lambda s: (-len(s), s))) for c in cands
-    )
-    return Gate(clauses, icase)
+    clauses = [sorted({lit.lower() if icase else lit for lit in c}, key=lambda s: (-len(s), s)) for c in cands]
+    return icase, clauses
 
 
 def _candidates(seq: list[Any]) -> list[frozenset[str]]:
