@@ -794,6 +794,20 @@ _WORK_DONE = re.compile(
     r"|(?:保存|写入|导出)(?:到|至|在)",
     re.IGNORECASE,
 )
+# the job script's own last word, the moment it ended ("End: Sun Jan 11 11:43:49 AM CST 2026", "ENDING TIMING RUN AT
+# 2020-06-25 11:14:05 AM", "Job finished at 2024-03-02 10:11"), or a piece of work said finished with how long it took
+# ("Finish train X in 11176.58 seconds"): a script that got to its end. Read only at the log's end,
+# after its last line that speaks of a failure (:func:`_report_tail`), so a crash before the script's echo is read first.
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_DATE = rf"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+)?(?:{_MONTH}\s+\d{{1,2}}\b|\d{{1,2}}\s+{_MONTH}|\d{{4}}-\d{{2}}-\d{{2}}\b)"
+_ENDED_BADLY = r"error|fail|abort|kill|cancel|crash|exception|timeout|time limit"
+_ENDED_AT = re.compile(
+    rf"^\W*(?:job\s+|run\s+|script\s+)?(?:end(?:ed|ing)?|finish(?:ed)?)\b(?:(?!{_ENDED_BADLY})[^\n]){{0,40}}?(?:\bat|\bon|\btime|:)\s*[:=]?\s*{_DATE}"
+    # the statement opening the line or the record's message, the work named right after it (not a start-up step)
+    rf"|(?:^|[;|\]]\s*)\W*(?:finish(?:ed)?|done|completed?)\s+(?!{_NOT_WORK})[^\W\d_]{{3,}}(?:\s+[^\s:]+){{0,2}}"
+    rf"\s+in\s+{_DURATION}[\s.!]*$",
+    re.IGNORECASE,
+)
 # a count of work not yet at its total ("[45/100]"): the run stopped mid-way, whatever it printed before
 _SHORT_COUNT = re.compile(r"(?<![\d/.])(\d{1,9})\s?/\s?(\d{1,9})(?![\d/.])")
 
@@ -877,7 +891,8 @@ def _reported(lines: list[Line]) -> Line | None:
     for i, (ln, w) in enumerate(widths):
         if w is not None and any(w2 == w and r.text.strip() != ln.text.strip() for r, w2 in widths[i + 1 :]):
             return ln
-    return _named_columns(tail)
+    # the weakest: no result, but the script's own word that it got to its end
+    return _named_columns(tail) or next((ln for ln in reversed(tail) if _ENDED_AT.search(ln.text)), None)
 
 
 # the fields of a table's header or row: set off by spaces or a column bar

@@ -361,3 +361,36 @@ def test_a_last_word_done_behind_a_timestamp_and_a_check_mark_is_the_run_ending(
     d = diagnose_log_text(items + "\n[2025-06-21 04:47:23] ✅ Done!\n")
     assert d.label == "healthy", d
     assert diagnose_log_text(items + "\n[2025-06-21 04:47:23] ❌ Done!\n").label == "unknown"
+
+
+def test_a_job_script_that_echoes_when_it_ended_reached_its_end() -> None:
+    # shapes of zzzb-0018 and zzzd-0019 (dev): a results table, then the script's `echo "End: $(date)"`; a step said
+    # finished with the time it took. Before: unknown 0.3, "neither an error nor a sign of health"
+    ended = (
+        "task_name,target,score,runtime_seconds,notes\n"
+        "sample_a,none,56.13,80,success\n"
+        "sample_b,6D0L,68.67,305,success\n"
+        "\n"
+        "End: Sun Jan 11 11:43:49 AM CST 2026\n"
+    )
+    d = diagnose_log_text(ended)
+    assert d.label == "healthy" and d.evidence == ["End: Sun Jan 11 11:43:49 AM CST 2026"]
+    timed = (
+        "2024-04-03 21:10:21,542;INFO;Start train Triplet_EN_500\n"
+        "2024-04-04 00:16:38,124;INFO;Finish train Triplet_EN_500 in 11176.58 seconds\n"
+        "2024-04-04 00:16:40,001;INFO;Start train Triplet_EN_900\n"
+        "2024-04-04 03:02:11,210;INFO;Finish train Triplet_EN_900 in 9931.20 seconds\n"
+    )
+    assert diagnose_log_text(timed).label == "healthy"
+
+
+def test_an_end_echoed_after_a_failure_is_not_a_finish() -> None:
+    # the script's echo runs whatever the program did: the error above it is read, and an end said badly is no end
+    crashed = (
+        "epoch 1 loss 0.91\n"
+        "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+        "End: Sun Jan 11 11:43:49 AM CST 2026\n"
+    )
+    assert diagnose_log_text(crashed).label == "gpu_oom"
+    badly = "loading weights\nmodel ready, 3 shards\nJob ended with errors at 2024-03-02 10:11\n"
+    assert diagnose_log_text(badly).label != "healthy"
