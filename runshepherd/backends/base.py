@@ -437,6 +437,16 @@ class CheapLogs(Protocol):
 
 
 @runtime_checkable
+class CheapStatus(Protocol):
+    """Optional capability: ``wait_for_change`` wakes only when a workflow's status changed, and reading a status is
+    no scheduler call (local state files). A sweep's point then re-reads its status when it wakes instead of waiting
+    out the shared tick (a one-point sweep of a 6-second job took 32 s at the 30 s training tick). Slurm (its wake
+    also watches logs; a read is an `squeue`) and OSMO (a read is an HTTP call) do not declare it."""
+
+    cheap_status: bool
+
+
+@runtime_checkable
 class ForeignJobs(Protocol):
     """Optional capability: a job submitted outside RunShepherd (plain sbatch) is followed with no workflow spec;
     what the scheduler says it runs and where its output goes stands in for one (`explain`)."""
@@ -478,6 +488,10 @@ def usage_of(backend: object, workflow_id: str) -> list[TaskUsage] | None:
 
 def has_cheap_logs(backend: object) -> bool:
     return isinstance(backend, CheapLogs) and backend.cheap_logs
+
+
+def has_cheap_status(backend: object) -> bool:
+    return isinstance(backend, CheapStatus) and backend.cheap_status
 
 
 def refuses_unfit(backend: object) -> bool:

@@ -62,11 +62,19 @@ class Deps:
         return self.poller.progress_due(ws.workflow_id, ws.status.value)
 
     def wait_for_change(self, workflow_id: str, timeout: float) -> bool:
-        """Wait up to ``timeout`` for a change; a sweep's point just waits the tick out (its poll is shared)."""
-        if self.poller is not None:
+        """Wait up to ``timeout`` for a change. A sweep's point waits the shared tick out, except where a status
+        change wakes it and reading it costs no scheduler call (local): then its next poll reads it afresh."""
+        from runshepherd.backends.base import has_cheap_status
+
+        if self.poller is None:
+            return self.backend.wait_for_change(workflow_id, timeout)
+        if not has_cheap_status(self.backend):
             time.sleep(max(0.0, timeout))
             return False
-        return self.backend.wait_for_change(workflow_id, timeout)
+        changed = self.backend.wait_for_change(workflow_id, timeout)
+        if changed:
+            self.poller.refresh(workflow_id)
+        return changed
 
     def get_expert(self) -> WorkflowExpert:
         if self.expert is None:

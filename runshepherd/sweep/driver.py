@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from runshepherd import wording
+from runshepherd.backends.base import has_cheap_status
 from runshepherd.events import Answered, AppSaved, Done, Downloaded, Message, Planned
 from runshepherd.graph.context import Deps, build_deps
 from runshepherd.render.prefixed import Prefixed
@@ -102,7 +103,7 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
         fixes = sweep.max_fixes if sweep.max_fixes is not None else ctx.settings.fixes.max_fix_attempts
         sweep.budget = SweepBudget(max(fixes, n), max(ctx.settings.fixes.max_infra_retries, n))
     if sweep.poller is None:
-        sweep.poller = SharedPoll(ctx.backend, tick=_tick(ctx, sweep))
+        sweep.poller = SharedPoll(ctx.backend, tick=_tick(ctx, sweep), cheap=has_cheap_status(ctx.backend))
     if sweep.questions is None:  # points failing the same way within ~2 polls are asked about together
         sweep.questions = OncePerDiagnosis(window=min(30.0, max(3.0, 2 * sweep.poller.tick)))
 

@@ -3,7 +3,9 @@
 live workflow the sweep knows in one backend call (`BatchQuery.query_many`: one `squeue` on Slurm, one pass on local
 that opens only the state files rewritten since the last one) and the other points are answered from that read. A
 workflow first asked about after this tick's read waits for the next tick (its monitor would have waited that long
-anyway), so a tick never costs a second call. A terminal status is final and is never read again.
+anyway), so a tick never costs a second call. A terminal status is final and is never read again. Where a status
+change wakes a point and a read costs no scheduler call (local: `CheapStatus`), a first ask and the woken point's
+next ask (`refresh`) read at once: a sweep ends when its jobs do, not at the next tick.
 
 A running point's progress line comes from its own log tail; where that read is not cheap (OSMO: one streaming
 `osmo workflow logs` call), `progress_due` lets each point read it when its status changed and then once every
@@ -30,11 +32,13 @@ class SharedPoll:
     sleep: Callable[[float], None] = time.sleep
     reads: int = 0  # batched reads made (each is one backend call where the backend offers BatchQuery)
     progress_every: int = PROGRESS_EVERY_TICKS
+    cheap: bool = False  # a read costs no scheduler call (`CheapStatus`): a first ask is read at once, not next tick
     _seen: dict[str, tuple[int, WorkflowStatus]] = field(default_factory=dict, repr=False)
     _waiting: set[str] = field(default_factory=set, repr=False)  # asked about after this tick's read
     _last_tick: int = field(default=-1, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _progress: dict[str, tuple[int, str]] = field(default_factory=dict, repr=False)  # id → (tick, status) last read
+    _stale: set[str] = field(default_factory=set, repr=False)  # changed since read: read again at the next ask
 
     def _tick_of(self, t: float) -> int:
         return math.floor(t / self.tick)
@@ -45,9 +49,10 @@ class SharedPoll:
                 now = self.clock()
                 tick = self._tick_of(now)
                 got = self._seen.get(workflow_id)
-                if got is not None and (got[1].status.terminal() or got[0] == tick):
+                stale = workflow_id in self._stale
+                if got is not None and (got[1].status.terminal() or (got[0] == tick and not stale)):
                     return got[1]
-                if self._last_tick != tick:
+                if self._last_tick != tick or stale or (got is None and self.cheap):
                     return self._read_all(workflow_id, tick)
                 self._waiting.add(workflow_id)  # this tick was read before we knew this workflow
                 wait = (tick + 1) * self.tick - now
@@ -63,9 +68,16 @@ class SharedPoll:
         self.reads += 1
         self._last_tick = tick
         self._waiting.difference_update(fresh)
+        self._stale.difference_update(fresh)
         for wid, ws in fresh.items():
             self._seen[wid] = (tick, ws)
         return fresh[workflow_id]
+
+    def refresh(self, workflow_id: str) -> None:
+        """The workflow's status changed (its backend's change signal, where that costs no scheduler call): its next
+        ask reads it again, with every live workflow, instead of waiting for the next tick."""
+        with self._lock:
+            self._stale.add(workflow_id)
 
     def _read(self, ids: list[str]) -> dict[str, WorkflowStatus]:
         if isinstance(self.backend, BatchQuery):

@@ -110,6 +110,7 @@ def _reap_children() -> None:
 class LocalBackend:
     name = "local"
     cheap_logs = True  # logs are local files: the monitor may refresh progress between status polls
+    cheap_status = True  # a status is a state file, and wait_for_change wakes only when it is rewritten
     runs_on_host = True  # tasks are processes on this machine (the image is recorded, not used)
     refuses_unfit = False  # admission queues a task this machine cannot hold for ever: the plan never submits it
 

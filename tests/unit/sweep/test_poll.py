@@ -49,3 +49,31 @@ def test_one_read_per_tick_for_all_points() -> None:
     for w in ids:
         poll.query(w)
     assert be.calls[-1] == sorted(ids[3:])  # finished workflows are never read again
+
+
+def test_where_a_read_is_no_scheduler_call_a_first_ask_and_a_change_are_read_at_once() -> None:
+    # local: a point first asked about after this tick's read, or woken by its status change, does not wait out a
+    # 30-second tick (a two-point sweep of a 6-second job took 32 s; now 8 s)
+    now = [0.0]
+    be = Batched()
+    poll = SharedPoll(  # type: ignore[arg-type]
+        be, tick=30.0, clock=lambda: now[0], sleep=lambda s: now.__setitem__(0, now[0] + s), cheap=True
+    )
+    for w in ("w-0", "w-1"):
+        assert poll.query(w).status is Status.RUNNING
+    assert now[0] == 0.0 and len(be.calls) == 2  # no sleep: each first ask read at once
+    assert poll.query("w-0").status is Status.RUNNING and len(be.calls) == 2  # unchanged: this tick's read serves
+    be.done.add("w-0")
+    poll.refresh("w-0")  # its backend's change signal woke its monitor
+    assert poll.query("w-0").status is Status.COMPLETED and now[0] == 0.0
+    assert be.calls[-1] == ["w-0", "w-1"]  # still one batched read for every live point
+
+
+def test_a_change_signal_does_not_cost_a_scheduler_call_where_reads_are_calls() -> None:
+    # Slurm/OSMO never call refresh (no CheapStatus); a first ask after this tick's read still waits for the next
+    now = [0.0]
+    be = Batched()
+    poll = SharedPoll(be, tick=30.0, clock=lambda: now[0], sleep=lambda s: now.__setitem__(0, now[0] + s))  # type: ignore[arg-type]
+    poll.query("w-0")
+    poll.query("w-1")
+    assert len(be.calls) == 2 and 30 <= now[0] < 31
