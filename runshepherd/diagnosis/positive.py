@@ -62,6 +62,8 @@ _FINISHED = re.compile(
     r"|\b(?:job|run|training|task|workflow|pipeline|experiment)s? (?:has |have )?(?:completed|finished|succeeded|ended) "
     r"successfully"
     r"|\b(?P<smk>\d+) of (?P=smk) steps \(100%\) done"  # Snakemake, once every job of the workflow is done
+    # a run, job or experiment said complete, with nothing after it ("Run complete!", "Experiment complete.")
+    r"|^\W*(?:\w+\W+){0,2}(?:run|job|experiment|pipeline|workflow)s? (?:is |has )?complete(?:d)?\s*[!.]*\s*$"
     f"|{formats.pattern_of('finished')}",
     re.IGNORECASE,
 )

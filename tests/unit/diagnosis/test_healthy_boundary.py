@@ -394,3 +394,19 @@ def test_an_end_echoed_after_a_failure_is_not_a_finish() -> None:
     assert diagnose_log_text(crashed).label == "gpu_oom"
     badly = "loading weights\nmodel ready, 3 shards\nJob ended with errors at 2024-03-02 10:11\n"
     assert diagnose_log_text(badly).label != "healthy"
+
+
+def test_a_run_said_complete_before_the_schedulers_epilogue_finished() -> None:
+    # shape of zzzb-0003 (dev): the program's "Run complete!", then PBS's epilogue table. Before: unknown 0.3
+    log = (
+        "epoch 40/40 done\n"
+        "Run complete!\n"
+        "Begin Epilogue Wed Jan 27 16:53:20 EST 2021\n"
+        "Node               limit      max    limit  current\n"
+        "r3i3n34            30.08    35.49   118.00     3.90\n"
+        "End Epilogue v2.5.3 Wed Jan 27 16:53:21 EST 2021\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and d.evidence == ["Run complete!"]
+    assert not says_finished(prepare(["run complete: 3 errors"]).lines[0])
+    assert not says_finished(prepare(["job completed with exit code 1"]).lines[0])
