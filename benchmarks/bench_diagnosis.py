@@ -245,6 +245,12 @@ def load_real(split: str, root: Path | None = None) -> list[Case]:
             "it is being collected for issue 14"
         )
     mod = _split_module(root)
+    if split == "blind" and getattr(mod, "BLIND_FROZEN", "frozen") is None:
+        raise CorpusError(
+            f"the blind split ({', '.join(p.rstrip('-') for p in getattr(mod, 'BLIND_PARTS', ()))}) is still being "
+            f"collected and is not scored until it is frozen ({root / 'split.py'}: BLIND_FROZEN is None; see its "
+            "README-v*.md): a score now would spend it on a few cases"
+        )
     cases = []
     for part in sorted(root.glob("part-*.jsonl")):
         for n, line in enumerate(part.read_text(encoding="utf-8").splitlines(), 1):

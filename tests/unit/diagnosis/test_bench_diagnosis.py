@@ -91,3 +91,17 @@ def test_invariance_counts_labels_a_paste_layout_changes_and_refuses_blind_parts
     out = capsys.readouterr().out
     assert f"({len(ids) - len(blind)} logs; as-is {len(ids) - len(blind)} right" in out
     assert "ansi" in out and "labels changed by a layout: 0 of" in out
+
+
+def test_an_open_blind_split_is_refused_until_it_is_frozen(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a split still being collected (split.py: BLIND_FROZEN = None) is not scored: a score would spend it on a few cases
+    bench = _bench()
+    _corpus(tmp_path, [(f"t-{i:04d}", "gpu_oom", "reduce_memory", "CUDA out of memory\n") for i in range(12)])
+    split_py = tmp_path / "split.py"
+    split_py.write_text(SPLIT_PY + 'BLIND_PARTS = ("t-",)\nBLIND_FROZEN = None\n')
+    bench.REAL = tmp_path
+    assert bench.main("real-blind") == 2
+    assert "still being collected" in capsys.readouterr().err
+    assert bench.load_real("dev", tmp_path)  # the dev half is read as before
+    split_py.write_text(SPLIT_PY + 'BLIND_FROZEN = "2026-12-03T07:00Z"\n')
+    assert bench.load_real("blind", tmp_path)
