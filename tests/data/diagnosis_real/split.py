@@ -77,7 +77,7 @@ Two generations:
   `dev` in the same stop so its misses can be studied.
 - blind v19 (stop 36): every case of parts zzzg, zzzh, zzzi, zzzj and zzzk, from threads and committed job logs
   not in parts a-zzzf (committed files only from repositories no earlier part used). Its parts are named here before
-  any of them is collected, so no dev run ever reads one. Open: stop 37 collected 55 cases (`README-v19.md`), too few
+  any of them is collected, so no dev run ever reads one. Open: stop 37 collected 82 cases (`README-v19.md`), too few
   to score; later stops add to these parts until it holds at least 150, then it is frozen (`BLIND_FROZEN`) and scored
   once with that stop's starting code and once after its work.
 """
@@ -95,7 +95,7 @@ Split = Literal["blind", "dev"]
 
 BLIND_PARTS: tuple[str, ...] = ("zzzg-", "zzzh-", "zzzi-", "zzzj-", "zzzk-")  # blind v19, named before collection
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v19 holds 55 cases after stop 37; README-v19.md)
+# open split (v19 holds 82 cases after stop 37; README-v19.md)
 BLIND_FROZEN: str | None = None
 BLIND_V18_PARTS = ("zzzb-", "zzzc-", "zzzd-", "zzze-", "zzzf-")
 BLIND_V17_PARTS = ("zzw-", "zzx-", "zzy-", "zzz-", "zzza-")
