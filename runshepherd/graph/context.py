@@ -63,12 +63,11 @@ class Deps:
 
     def wait_for_change(self, workflow_id: str, timeout: float) -> bool:
         """Wait up to ``timeout`` for a change. A sweep's point waits the shared tick out, except where a status
-        change wakes it and reading it costs no scheduler call (local): then its next poll reads it afresh."""
-        from runshepherd.backends.base import has_cheap_status
-
+        change wakes it and reading it costs no scheduler call (the poll is ``cheap``: local): then its next poll
+        reads it afresh."""
         if self.poller is None:
             return self.backend.wait_for_change(workflow_id, timeout)
-        if not has_cheap_status(self.backend):
+        if not self.poller.cheap:
             time.sleep(max(0.0, timeout))
             return False
         changed = self.backend.wait_for_change(workflow_id, timeout)
