@@ -10,7 +10,21 @@ from runshepherd.diagnosis.rules.family import family, fixes_by_evidence, words
 # Not every GPU failure is a driver/image mismatch: a machine with no NVIDIA GPU or driver at all needs the job
 # placed on a GPU node (or run on CPU); a GPU that faulted in hardware (fell off the bus, Xid, ECC) needs the job
 # on another node, unchanged.
-_NO_GPU = re.compile(r"Found no NVIDIA driver|no CUDA-capable device is detected|No CUDA GPUs are available")
+_NO_GPU_WORDS = (
+    r"Found no NVIDIA driver|no CUDA-capable device is detected|No CUDA GPUs are available"
+    # a job that needs a GPU, run where the framework sees none, in the frameworks' own wordings: torch.load of
+    # tensors saved on a GPU (torch/serialization.py: "Attempting to deserialize object on a CUDA device but
+    # torch.cuda.is_available() is False"), TensorFlow's placer for an op pinned to a GPU ("Cannot assign a device
+    # for operation x: … explicitly assigned to /device:GPU:0 but available devices are [ …CPU:0 ]", "Could not
+    # satisfy explicit device specification '/device:GPU:0' because no devices matching that specification are
+    # registered"), vLLM's device detection (vllm/config.py DeviceConfig: "Failed to infer device type")
+    r"|torch\.cuda\.is_available\(\) is False"
+    r"|explicitly assigned to /(?:job:\w+/replica:\d+/task:\d+/)?device:GPU:\S* but available devices are"
+    r"|Could not satisfy explicit device specification '[^']*GPU[^']*' because no (?:supported kernel for GPU "
+    r"devices|devices matching that specification)"
+    r"|RuntimeError: Failed to infer device type"
+)
+_NO_GPU = re.compile(_NO_GPU_WORDS)
 _HW_FAULT = re.compile(
     r"fallen off the bus|NVRM: Xid|\bXid \d+|uncorrectable ECC error|GPU is lost|Unable to determine the device handle"
 )
@@ -83,6 +97,7 @@ FAMILY = family(
         ),
         pat(r"NVIDIA driver on your system is too old|Found no NVIDIA driver", 0.9),
         pat(r"no CUDA-capable device is detected|CUDA_ERROR_NO_DEVICE|No CUDA GPUs are available", 0.9),
+        pat(_NO_GPU_WORDS, 0.86),
         pat(r"Unexpected error from cudaGetDeviceCount|cudaGetDeviceCount\(\) returned", 0.88),
         pat(r"libcuda\.so(?:\.\d+)?: cannot open shared object file|libnvidia-ml\.so.*cannot open", 0.9),
         pat(r"nvidia-container-cli: (?:initialization|mount|detection|requirement) error", 0.92),

@@ -229,3 +229,22 @@ def test_nccls_last_error_naming_a_network_fault_stays_nccl() -> None:
         "socketStartConnect: Connect to 192.168.19.14<52822> failed : No route to host\n"
     )
     assert diagnose_log_text(log).label == "nccl_or_distributed"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If "
+        "you are running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu').\n",
+        "tensorflow.python.framework.errors_impl.InvalidArgumentError: Cannot assign a device for operation "
+        "random_normal: Operation was explicitly assigned to /device:GPU:0 but available devices are [ "
+        "/job:localhost/replica:0/task:0/device:CPU:0 ]. Make sure the device specification refers to a valid device.\n",
+        "InvalidArgumentError: Cannot assign a device for operation MatMul: Could not satisfy explicit device "
+        "specification '/device:GPU:0' because no devices matching that specification are registered in this process\n",
+        TB + "RuntimeError: Failed to infer device type\n",
+    ],
+)
+def test_a_gpu_job_on_a_machine_whose_framework_sees_no_gpu(log: str) -> None:
+    # torch.load of GPU tensors, TensorFlow's placer, vLLM's device detection: the job needs a GPU node
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("cuda_driver", "change_resources_or_wait")
