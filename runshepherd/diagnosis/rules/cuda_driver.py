@@ -151,6 +151,11 @@ FAMILY = family(
             0.88,
         ),
         pat(r"CUDNN_STATUS_NOT_INITIALIZED|CUBLAS_STATUS_NOT_INITIALIZED(?! when calling `cublasCreate)", 0.84),
+        # cuDNN's own statuses for a failure inside the library or on the GPU (cudnnStatus_t: INTERNAL_ERROR "an
+        # internal cuDNN operation failed", MAPPING_ERROR "access to GPU memory space failed", EXECUTION_FAILED "the GPU
+        # program failed to execute"), not a wrong call of the user's (BAD_PARAM, NOT_SUPPORTED) and not memory
+        # (ALLOC_FAILED is gpu_oom's); weaker than the named driver faults: a stale library or a GPU that faulted
+        pat(r"CUDNN_STATUS_(?:INTERNAL_ERROR|MAPPING_ERROR|EXECUTION_FAILED)\b", 0.7, flags=0),
         # TensorRT's wording of a CUDA runtime that would not initialise ("CUDA initialization failure with error:
         # 35. Please check your CUDA installation"; 35 = cudaErrorInsufficientDriver, 100 = no device)
         pat(r"CUDA initialization failure with error:? \d+", 0.86),

@@ -408,4 +408,7 @@ FAMILY = family(
     r"|ServiceUnavailable|BadGateway|GatewayTimeout|RemoteDisconnected|Download)\w*(?:Error|Exception)$",
     frames=r"/(?:urllib3|requests|aiohttp|httpx)/|/socket\.py$|/http/client\.py$|/ssl\.py$|/urllib/request\.py$",
     root_words=ROOT_WORDS,
+    # a 429 that is the account's quota, not throttling (OpenAI's insufficient_quota): waiting does not lift it, a
+    # top-up or another key does (permission_or_auth's)
+    exclude=r"\binsufficient_quota\b|exceeded your current quota",
 )

@@ -159,6 +159,14 @@ FAMILY = family(
             0.88,
         ),
         pat(r"\b(?:PERMISSION_DENIED|UNAUTHENTICATED): ", 0.84, flags=0),
+        # a paid API refusing the account for its billing (HTTP 402 Payment Required; OpenAI's insufficient_quota, "You
+        # exceeded your current quota, please check your plan and billing details"; OpenRouter's "Insufficient credits"):
+        # the key works, the account behind it must be topped up or another key used
+        pat(
+            r"\b(?:Error code|status(?: code)?|HTTP(?: Error)?)\W{0,3}402\b|\b402 (?:Payment Required|Client Error)"
+            r"|\binsufficient_quota\b|exceeded your current quota|\bInsufficient (?:credits|balance)\b",
+            0.84,
+        ),
         # libuv/Node errno names for a refused file or operation; sudo without a way to ask for the password
         pat(r"\b(?:EACCES|EPERM)\b", 0.82, flags=0),
         pat(

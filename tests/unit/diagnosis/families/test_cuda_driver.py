@@ -248,3 +248,10 @@ def test_a_gpu_job_on_a_machine_whose_framework_sees_no_gpu(log: str) -> None:
     # torch.load of GPU tensors, TensorFlow's placer, vLLM's device detection: the job needs a GPU node
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("cuda_driver", "change_resources_or_wait")
+
+
+def test_cudnn_failing_inside_the_library_is_the_gpu_stack_not_the_code() -> None:
+    for status in ("CUDNN_STATUS_INTERNAL_ERROR", "CUDNN_STATUS_MAPPING_ERROR", "CUDNN_STATUS_EXECUTION_FAILED"):
+        d = diagnose_log_text(TB + f"RuntimeError: cuDNN error: {status}\n")
+        assert d.label == "cuda_driver", status
+    assert diagnose_log_text(TB + "RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM\n").label != "cuda_driver"

@@ -162,3 +162,18 @@ def test_exception_class_named_for_a_refused_credential() -> None:
 def test_root_line_vocabulary_reads_permission_or_auth(case_id: str, quoted: str) -> None:
     """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
     assert_read_as(case_id, "permission_or_auth", quoted)
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "openai.APIStatusError: Error code: 402 - {'error': {'message': 'Insufficient credits. Add more using "
+        "https://openrouter.ai/settings/credits', 'code': 402}}\n",
+        "openai.RateLimitError: Error code: 429 - {'error': {'message': 'You exceeded your current quota, please check "
+        "your plan and billing details.', 'type': 'insufficient_quota', 'code': 'insufficient_quota'}}\n",
+        "requests.exceptions.HTTPError: 402 Client Error: Payment Required for url: https://api.example.com/v1/chat\n",
+    ],
+)
+def test_a_paid_api_refusing_the_account_for_its_billing_is_a_credential_fix(log: str) -> None:
+    d = diagnose_log_text(TB + log)
+    assert (d.label, d.fix.kind) == ("permission_or_auth", "fix_credentials")
