@@ -738,6 +738,16 @@ FAMILY = family(
             0.8,
             flags=0,
         ),
+        # ... or one that states the release it needs ("ValueError: FSDP requires PyTorch >= 2.1.0", "AssertionError: …
+        # MMCV==1.7.0 is used but incompatible. Please install mmcv>=2.0.0rc4, <2.1.0"): a dotted version bound after a
+        # package name is a release to install (a setting's bound, "requires num_gpus >= 2", has no dot; the hardware's,
+        # CUDA or a GPU's compute capability, is not a package)
+        pat(
+            r"^(?:\w+\.)*[A-Z]\w*(?:Error|Exception): .{0,300}\b(?:requires?|[Pp]lease (?:install|upgrade(?: to)?))\s+`?"
+            r"(?!(?i:cuda|gpu|compute|driver|python)\b)(?P<pkg>[A-Za-z][\w\-]*)`?\s*(?:version\s*)?(?:>=|==|>|~=)\s*v?\d+\.\d",
+            0.78,
+            flags=0,
+        ),
         # conda/mamba's solver
         pat(r"(?:LibMamba)?UnsatisfiableError|found to be incompatible with each other", 0.84),
         # conda's libmamba solver's headline for the same ("Could not solve for environment specs", then "The

@@ -742,3 +742,14 @@ def test_installed_code_failing_on_a_name_or_type_it_uses_is_a_release_to_fix(lo
 )
 def test_the_callers_lookup_a_value_never_set_and_the_own_code_stay_code_errors(log: str) -> None:
     assert diagnose_log_text(log).label == "user_code_error", log
+
+
+def test_an_exception_that_states_the_release_it_needs_is_a_dependency_to_install() -> None:
+    for log in (
+        "ValueError: FSDP requires PyTorch >= 2.1.0.a0+32f93b1\n",
+        "AssertionError: DamoFdDetect: MMCV==1.7.0 is used but incompatible. Please install mmcv>=2.0.0rc4, <2.1.0.\n",
+    ):
+        d = diagnose_log_text(TB + log)
+        assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency"), log
+    # a setting's bound is not a release
+    assert diagnose_log_text(TB + "ValueError: this mode requires num_gpus >= 2\n").label != "missing_dependency"
