@@ -99,6 +99,11 @@ _NO_FIT = re.compile(
     # Azure's compute quota refusals (Azure ML deployments and compute, VM creation): "Not enough quota available
     # for Standard_DS3_v2 …", "Operation could not be completed as it results in exceeding approved … quota"
     r"|Not enough quota available for|results in exceeding approved [\w -]+ quota"
+    # Vertex AI's refusal of a custom job over the project's accelerator quota ("The following quota metrics exceed
+    # quota limits: aiplatform.googleapis.com/custom_model_training_nvidia_l4_gpus") and SkyPilot's per-region
+    # verdict when a cloud grants no quota for the instance type ("Found no quota for a2-ultragpu-1g on-demand
+    # instances in region …")
+    r"|quota metrics exceed quota limits|Found no quota for \S+ (?:on-demand |spot )?instances"
     # the pod's PodScheduled condition (kubectl get pod -o yaml / describe), Volcano's gang verdict
     r"|\breason:\s*Unschedulable\b|\bPodScheduled\s+False\b|tasks in gang unschedulable"
     # Slurm's pending reason spelled out (squeue %R), with its own spaces and commas

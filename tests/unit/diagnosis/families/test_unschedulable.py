@@ -261,3 +261,17 @@ def test_lsf_pending_reasons_with_their_host_counts() -> None:
     assert diagnose_log_text(log).label == "unschedulable"
     # a sentence that happens to end in a host count is not a bjobs reason list
     assert diagnose_log_text("Epoch 3: loss 0.41\nUsing 2 hosts\n").label == "healthy"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        '    "message": "The following quota metrics exceed quota limits: '
+        'aiplatform.googleapis.com/custom_model_training_nvidia_l4_gpus",\n    "status": "RESOURCE_EXHAUSTED"\n',
+        "GCP (europe-west4-a)  (gpus=A100-80GB:1, a2-ultragpu-1g, ...)  Found no quota for a2-ultragpu-1g on-demand "
+        "instances in region europe-\n",
+    ],
+)
+def test_a_cloud_quota_that_refuses_the_accelerators_is_unschedulable(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("unschedulable", "change_resources_or_wait")
