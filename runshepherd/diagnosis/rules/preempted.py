@@ -180,6 +180,9 @@ FAMILY = family(
         ),
         # salloc/srun when the allocation is taken away (a cancel or a preemption; a time limit says so itself)
         pat(r"Job allocation \d+ has been revoked", 0.6),
+        # Argo Workflows' node message for a step whose pod was deleted under it (a node scale-down, a spot reclaim, an
+        # eviction: workflow/controller "pod deleted"), printed as the step's message in `argo get`/`argo watch`
+        pat(r"\bpod deleted(?: during operation)?\s*$", 0.7),
     ),
     # FAILED_CANCELED is a person's cancel (CLI, chat, the scheduler's own cancel), never evidence of preemption
     rules=(_NODE_LOST, _EVICTED, job_state_rule("preempted", "infra", "resubmit", _EXPL, _FIX)),

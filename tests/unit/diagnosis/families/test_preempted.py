@@ -168,3 +168,14 @@ def test_lsf_termination_reasons_of_the_platform_or_its_administrator() -> None:
 )
 def test_the_clouds_own_codes_for_a_machine_taken_back(log: str) -> None:
     assert diagnose_log_text(log).label == "preempted"
+
+
+def test_argo_steps_whose_pods_were_deleted_under_them_are_resubmitted() -> None:
+    log = (
+        "STEP                           TEMPLATE   PODNAME              DURATION  MESSAGE\n"
+        " ✖ hm-prssb                     main                                       child 'hm-prssb-1' failed\n"
+        "  ├-⚠ hybridize(1)               hm-prssb-1650539430  pod deleted\n"
+        "  ├-⚠ hybridize(2)               hm-prssb-2321791285  pod deleted\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("preempted", "resubmit")
