@@ -115,6 +115,15 @@ FAMILY = family(
             r"|No available memory for the cache blocks|Insufficient memory for (?:the )?KV cache",
             0.88,
         ),
+        # RAPIDS' memory manager (RMM, under XGBoost's, cuDF's and cuML's GPU code) refusing a device allocation
+        # ("std::bad_alloc: out_of_memory: CUDA error at: …/rmm/mr/device/cuda_memory_resource.hpp"), and
+        # text-generation-inference's warm-up finding the GPU too small for its prefill budget ("Not enough memory to
+        # handle 4096 prefill tokens. You need to decrease `--max-batch-prefill-tokens`")
+        pat(
+            r"\bout_of_memory: CUDA error\b|\brmm::out_of_memory\b"
+            r"|Not enough memory to handle \d+ (?:prefill|total) tokens",
+            0.88,
+        ),
         # cuBLAS could not even create its handle: the workspace allocation failed on a full GPU
         pat(r"CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate", 0.86),
         # CuPy (Chainer) and Caffe's CUDA check

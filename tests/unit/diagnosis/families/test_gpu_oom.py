@@ -226,3 +226,18 @@ def test_a_job_client_that_reports_the_failure_quoting_every_ranks_oom_is_not_a_
     )
     d = diagnose_log_text(log + "\n")
     assert (d.label, d.fix.kind) == ("gpu_oom", "reduce_memory"), d
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "xgboost.core.XGBoostError: [02:14:02] /work/src/common/device_helpers.cuh:393: Memory allocation error on "
+        "worker 0: std::bad_alloc: out_of_memory: CUDA error at: /opt/conda/include/rmm/mr/device/"
+        "cuda_memory_resource.hpp\n",
+        'Error: Warmup(Generation("Not enough memory to handle 1024 prefill tokens. You need to decrease '
+        '`--max-batch-prefill-tokens`"))\n',
+    ],
+)
+def test_rapids_and_tgi_device_memory_refusals_are_gpu_oom(log: str) -> None:
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("gpu_oom", "reduce_memory")
