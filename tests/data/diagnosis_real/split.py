@@ -95,8 +95,8 @@ Split = Literal["blind", "dev"]
 
 BLIND_PARTS: tuple[str, ...] = ("zzzg-", "zzzh-", "zzzi-", "zzzj-", "zzzk-")  # blind v19, named before collection
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v19 holds 82 cases after stop 37; README-v19.md)
-BLIND_FROZEN: str | None = None
+# open split (v19 froze at stop 38 with 176 cases; README-v19.md)
+BLIND_FROZEN: str | None = "2026-12-03T10:49Z"
 BLIND_V18_PARTS = ("zzzb-", "zzzc-", "zzzd-", "zzze-", "zzzf-")
 BLIND_V17_PARTS = ("zzw-", "zzx-", "zzy-", "zzz-", "zzza-")
 BLIND_V16_PARTS = ("zzr-", "zzs-", "zzt-", "zzu-", "zzv-")
