@@ -77,9 +77,12 @@ Two generations:
   `dev` in the same stop so its misses can be studied.
 - blind v19 (stop 36): every case of parts zzzg, zzzh, zzzi, zzzj and zzzk, from threads and committed job logs
   not in parts a-zzzf (committed files only from repositories no earlier part used). Its parts are named here before
-  any of them is collected, so no dev run ever reads one. Open: stop 37 collected 82 cases (`README-v19.md`), too few
-  to score; later stops add to these parts until it holds at least 150, then it is frozen (`BLIND_FROZEN`) and scored
-  once with that stop's starting code and once after its work.
+  any of them was collected, so no dev run ever read one. Collected over stops 37 and 38 and frozen at 176 cases
+  (`README-v19.md`); scored once with stop 38's starting code and once after its work (88.1% -> 88.1% labels), then
+  retired into `dev` in the same stop so its misses can be studied.
+- blind v20 (stop 38): every case of parts zzzl, zzzm, zzzn, zzzo and zzzp, from threads and committed job logs not in
+  parts a-zzzk (committed files only from repositories no earlier part used). Its parts are named here before any of
+  them is collected, so no dev run ever reads one; open (`BLIND_FROZEN` None) until it holds at least 150 cases.
 """
 
 from __future__ import annotations
@@ -93,10 +96,11 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ("zzzg-", "zzzh-", "zzzi-", "zzzj-", "zzzk-")  # blind v19, named before collection
+BLIND_PARTS: tuple[str, ...] = ("zzzl-", "zzzm-", "zzzn-", "zzzo-", "zzzp-")  # blind v20, named before collection
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v19 froze at stop 38 with 176 cases; README-v19.md)
-BLIND_FROZEN: str | None = "2026-12-03T10:49Z"
+# open split (v20 is named and empty after stop 38; v19 was frozen at 2026-12-03T10:49Z, README-v19.md)
+BLIND_FROZEN: str | None = None
+BLIND_V19_PARTS = ("zzzg-", "zzzh-", "zzzi-", "zzzj-", "zzzk-")
 BLIND_V18_PARTS = ("zzzb-", "zzzc-", "zzzd-", "zzze-", "zzzf-")
 BLIND_V17_PARTS = ("zzw-", "zzx-", "zzy-", "zzz-", "zzza-")
 BLIND_V16_PARTS = ("zzr-", "zzs-", "zzt-", "zzu-", "zzv-")
@@ -206,8 +210,13 @@ def split_v18_of(case_id: str) -> Split:
     return "blind" if case_id.startswith(BLIND_V18_PARTS) else "dev"
 
 
+def split_v19_of(case_id: str) -> Split:
+    """The stop-38 rule: parts zzzg, zzzh, zzzi, zzzj and zzzk were the blind split (v19), every other part `dev`."""
+    return "blind" if case_id.startswith(BLIND_V19_PARTS) else "dev"
+
+
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (v19); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` are the blind split (v20); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 

@@ -117,7 +117,14 @@ def test_blind_v18_is_retired_into_dev_and_keeps_its_rule():
     assert {_split_module().split_v18_of(f"{p}-0001") for p in ("zzza", "zzz", "zzw", "zz", "zzb", "a")} == {"dev"}
 
 
-def test_blind_v19_is_named_before_it_is_collected():
+def test_blind_v19_is_retired_into_dev_and_keeps_its_rule():
     split_of = _split_module().split_of
-    assert {split_of(f"{p}-0001") for p in ("zzzg", "zzzh", "zzzi", "zzzj", "zzzk")} == {"blind"}
-    assert {split_of(f"{p}-0001") for p in ("zzzf", "zzzb", "zzza", "zzz", "zz", "a")} == {"dev"}
+    assert {split_of(f"{p}-0001") for p in ("zzzg", "zzzh", "zzzi", "zzzj", "zzzk")} == {"dev"}
+    assert {_split_module().split_v19_of(f"{p}-0001") for p in ("zzzg", "zzzh", "zzzi", "zzzj", "zzzk")} == {"blind"}
+    assert {_split_module().split_v19_of(f"{p}-0001") for p in ("zzzf", "zzzb", "zzza", "zz", "a")} == {"dev"}
+
+
+def test_blind_v20_is_named_before_it_is_collected():
+    split_of = _split_module().split_of
+    assert {split_of(f"{p}-0001") for p in ("zzzl", "zzzm", "zzzn", "zzzo", "zzzp")} == {"blind"}
+    assert {split_of(f"{p}-0001") for p in ("zzzk", "zzzg", "zzzf", "zzz", "zz", "a")} == {"dev"}
