@@ -159,7 +159,9 @@ _ERRORISH_RAW = re.compile(
 # lines that carry the word but report no error (counters, summaries, "no errors")
 _NOT_ERROR = re.compile(
     r"\b(?:0|no|zero|without) (?:errors?|failures?|failed)\b|\berrors?[:=]\s*0\b|\bfailed[:=]\s*0\b"
-    r"|\b(?:error|loss)_?(?:rate|bound|metric)\b|\b(?:mean|squared|absolute|relative) error\b|\bERROR_LOG\b",
+    r"|\b(?:error|loss)_?(?:rate|bound|metric)\b|\b(?:mean|squared|absolute|relative) error\b|\bERROR_LOG\b"
+    # a report's section title between rules over a list of the items that failed ("==== FAILED EPISODES ====")
+    r"|^\s*[=#*~-]{3,}\s*(?:FAILED|ERROR) [A-Z]+S\s*[=#*~-]{3,}\s*$",
     re.IGNORECASE,
 )
 # The process (or the kernel running it) was ended, said by the runtime around it, at whatever level it logs it: a

@@ -793,7 +793,12 @@ _WORK_DONE = re.compile(
     rf"|^\W*(?:ended|finished|completed)\s+(?:the\s+)?(?!{_NOT_WORK})[^\W\d_]{{3,}}{_ENDS_LINE}"
     r"|^#\d+ DONE\b"
     rf"|^\W*(?:saved|wrote|written|exported)\b(?!.*\b{_SET_UP}).*\b(?:to|in|into|at)\s+\S"
-    r"|(?:保存|写入|导出)(?:到|至|在)",
+    r"|(?:保存|写入|导出)(?:到|至|在)"
+    # a count of finished work, said in the past tense with nothing after it but a few words ("Updated 26182 rows.",
+    # "Processed 5,000 images", "Wrote 12 shards to disk"): not a count of work still to do ("of 100"), not a set-up step
+    r"|^\W*(?:updated|processed|inserted|wrote|generated|evaluated|predicted|scored|exported|converted|indexed"
+    r"|uploaded|annotated|labell?ed|transcribed|embedded|encoded|tokeni[sz]ed|rendered|synthesi[sz]ed|computed"
+    r"|classified|segmented)\s+(?:all\s+|a total of\s+)?\d[\d,]*\s+[^\W\d_]+(?!.*\bof\s+\d)(?:\s+\S+){0,4}?[\s.!]*$",
     re.IGNORECASE,
 )
 # the job script's own last word, the moment it ended ("End: Sun Jan 11 11:43:49 AM CST 2026", "ENDING TIMING RUN AT
@@ -814,13 +819,18 @@ _ENDED_AT = re.compile(
 _SHORT_COUNT = re.compile(r"(?<![\d/.])(\d{1,9})\s?/\s?(\d{1,9})(?![\d/.])")
 
 
+# the shell's trace of the job script's commands (``set -x``: "+ echo 'RESULT,bert,286'", "++ date +%s"): what the
+# script ran, not what the run printed, so the report is read past it
+_XTRACE = re.compile(r"^\s*\++ \S")
+
+
 def _report_tail(lines: list[Line]) -> list[Line]:
     """The log's last ``REPORT_LINES`` lines that carry a word or a number (rules, borders and blank lines skipped),
     after its last line that speaks of a failure, names a stopped or queued job, retries with no sign it got through,
     or belongs to a traceback; none when the log ends on such a line."""
     tail: list[Line] = []
     for ln in reversed(lines):
-        if not any(ch.isalnum() for ch in ln.text):
+        if not any(ch.isalnum() for ch in ln.text) or _XTRACE.match(ln.text):
             continue
         if ln.code or _FRAME.match(ln.text) or _TB_START.search(ln.text) or _EXC_LINE.match(ln.text):
             break
@@ -850,11 +860,24 @@ def named_values(ln: Line) -> list[str]:
     return [v for _, v in named_pairs(ln)]
 
 
+# a benchmark's statistic of a time it measured ("Average time: 0.018s", "p95 latency = 41.2 ms", "mean step time:
+# 0.31 s"): the result the run computed, although it carries a unit of time; a duration reported with no statistic
+# ("transform time: 5.66 s", "took 30.61 s") is what a step cost, not a result
+_TIMING_STAT = re.compile(
+    r"\b(?:avg|average|mean|median|min|max|minimum|maximum|p\d{2,3}|std)\b[\w ]{0,24}?\b(?:time|latency|duration)s?"
+    r"\s*[:=]\s*[-+]?\d*\.?\d+\s*(?:ms|s|us|µs|secs?|seconds?)?(?![\w.])",
+    re.IGNORECASE,
+)
+
+
 def _measured_values(ln: Line) -> tuple[int, int, bool]:
     """The named values on the line: (unit-free ones, resource readings, whether one of them is not a number or is
-    blown up)."""
-    free = used = 0
+    blown up). A benchmark's timing statistic (:data:`_TIMING_STAT`) counts as unit-free: it is what the run measured."""
+    stats = [m.span() for m in _TIMING_STAT.finditer(ln.text)] if ":" in ln.text or "=" in ln.text else []
+    free, used = len(stats), 0
     for m in _NAMED_VALUE.finditer(ln.text):
+        if any(a <= m.start() < b for a, b in stats):
+            continue
         name, value = m.group("name").strip("'\""), m.group("value")
         if value.lower().strip("'\"+-") in ("nan", "inf") or _BLOWN_UP.search(value):
             return free, used, True

@@ -410,3 +410,81 @@ def test_a_run_said_complete_before_the_schedulers_epilogue_finished() -> None:
     assert d.label == "healthy" and d.evidence == ["Run complete!"]
     assert not says_finished(prepare(["run complete: 3 errors"]).lines[0])
     assert not says_finished(prepare(["job completed with exit code 1"]).lines[0])
+
+
+def test_a_job_scripts_shell_trace_does_not_hide_its_last_word() -> None:
+    # shape of zzg-0002 (dev): an MLPerf job script under `set -x` behind srun's task labels; the shell's trace of
+    # its commands follows the script's "ENDING TIMING RUN AT …". Before: unknown 0.3
+    log = (
+        '278: :::MLL 1593108840.201 run_stop: {"status": "success"}\n'
+        "278: + END=1593108845\n"
+        "278: ENDING TIMING RUN AT 2020-06-25 11:14:05 AM\n"
+        "278: + echo 'ENDING TIMING RUN AT 2020-06-25 11:14:05 AM'\n"
+        "278: + RESULT=286\n"
+        "278: + RESULT_NAME=bert\n"
+        "278: RESULT,bert,24797,286,root,2020-06-25 11:09:19 AM\n"
+        "278: + echo 'RESULT,bert,24797,286,root,2020-06-25 11:09:19 AM'\n"
+        "278: + set +x\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and d.evidence == ["278: ENDING TIMING RUN AT 2020-06-25 11:14:05 AM"]
+    # the trace alone is what the script ran, not what it printed: no evidence
+    traced = "+ cd /workspace\n+ python train.py --epochs 3\n+ echo 'ENDING TIMING RUN AT 2020-06-25 11:14:05 AM'\n"
+    assert diagnose_log_text(traced).label == "unknown"
+
+
+def test_a_count_of_finished_work_at_the_logs_end_is_a_result() -> None:
+    # shape of zzy-0004 (dev): a batch prediction's class counts, then its last word. Before: unknown 0.3
+    log = (
+        "Loading models from models/\n"
+        "Computing features for 26050 rows with 8 workers\n"
+        "Distribution:\n"
+        "No risk      21961\n"
+        "Extreme       3579\n"
+        "\n"
+        "Updating risk levels in DB...\n"
+        "  Updated 26182 rows.\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and d.evidence == ["  Updated 26182 rows."] and d.confidence < 0.8
+    # a count still short of its total, or a download, is not work finished
+    for end in (
+        "Processed 45 images of 100\n",
+        "Downloaded 3 files\n",
+        "Processed 12 shards, 88 to go and then the rest\n",
+    ):
+        assert diagnose_log_text("Loading models from models/\n" + end).label == "unknown", end
+
+
+def test_a_benchmarks_timing_statistics_are_its_result_but_a_steps_duration_is_not() -> None:
+    # shape of zzzk-0043 (dev): a latency benchmark's summary. Before: unknown 0.3
+    log = (
+        "Warming up both models (5 runs)\n"
+        "Sparse LLaMA CUDA Results:\n"
+        "Average time: 0.021s\n"
+        "Min time: 0.020s\n"
+        "Max time: 0.021s\n"
+        "Standard LLaMA CUDA Results:\n"
+        "Average time: 0.018s\n"
+        "Min time: 0.018s\n"
+        "Max time: 0.018s\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and "ends in reported results" in d.explanation
+    # what a step cost, with no statistic: a start-up cut off after compiling, not a result
+    cut = "Loading weights took 95.63 s\nDynamo bytecode transform time: 5.66 s\ntorch.compile took 30.61 s in total\n"
+    assert diagnose_log_text(cut).label == "unknown"
+
+
+def test_a_reports_section_title_over_the_items_that_failed_is_not_an_error() -> None:
+    # shape of zzzi-0106 (blind v19): an evaluation's per-episode report, its section titles between rules
+    rows = "".join(f"PASS\teval_index={i}\tepisode_id={1000 + i}\n" for i in range(4))
+    log = (
+        "==== FAILED EPISODES ====\n"
+        "FAIL\teval_index=11\tepisode_id=5123\n"
+        "==== PASSED EPISODES ====\n" + rows + "Saved episode manifest to /scratch/pusht_results_episodes.tsv\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "healthy", d
+    # the same word on a line of its own is still an error line
+    assert diagnose_log_text("==== FAILED ====\ntrainer exited\n").label != "healthy"
