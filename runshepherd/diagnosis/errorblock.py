@@ -354,6 +354,9 @@ class Line:
     aside: bool = False  # the person's, not the program's: a typed command, an elision, their own sentence (paste.py)
     # positive.is_progress's answer, kept once asked: the recovery checks scan the lines after each error again
     progress: bool | None = field(default=None, repr=False, compare=False)
+    # one of a run of lines counting work towards its total ("(7/21)", positive.mark_counters): weaker than progress
+    # for a clean log's verdict, but a sign the run went on past a line before it
+    counted: bool = field(default=False, repr=False, compare=False)
     # positive.finished_after's answer for "this line or a later one says the run finished", filled for every line of
     # the log by one backward pass the first time it is asked (it was one regex pass over the tail per error line)
     finish_from: bool | None = field(default=None, repr=False, compare=False)

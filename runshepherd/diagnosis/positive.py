@@ -247,7 +247,7 @@ def progressed_after(lines: list[Line], idx: int, steps: int = 2, skip: frozense
     summary (``wandb: train_loss 4.5044``) from an exit hook, after the traceback that ended the run."""
     seen: set[str] = set()
     for ln in lines[idx + 1 :]:
-        if ln.text in seen or ln.index in skip or not is_progress(ln):
+        if ln.text in seen or ln.index in skip or not (ln.counted or is_progress(ln)):
             continue
         if ln.text.startswith("wandb:"):
             continue
@@ -511,6 +511,11 @@ def mark_counters(lines: list[Line]) -> list[Line]:
             for counted in run.unmarked:
                 counted.progress = True
             run.unmarked.clear()
+    # a count of work towards its total, growing line after line: the run went on past what came before it
+    # (``Line.counted``, read by progressed_after), a weaker sign than progress for a clean log's verdict
+    for counted_run in _fraction_runs(lines):
+        for counted in counted_run:
+            counted.counted = True
     return lines
 
 
@@ -665,12 +670,13 @@ def _counts_tries(ln: Line, m: re.Match[str]) -> bool:
     return _COUNTING_TRIES.match(ln.text, after.end() if after else m.end()) is not None
 
 
-def _counter_fractions(lines: list[Line]) -> Line | None:
-    """The first of ``COUNTER_ROWS`` lines whose N/M count of the same total M keeps growing, on lines that name
-    no failure and no retry: work advancing, whatever the program calls it."""
-    first: dict[int, Line] = {}
+def _fraction_runs(lines: list[Line]) -> list[list[Line]]:
+    """The runs of ``COUNTER_ROWS`` or more lines whose N/M count of the same total M keeps growing, on lines that name
+    no failure and no retry, in the order each reached ``COUNTER_ROWS`` lines: work advancing, whatever the program
+    calls it ("Generating image for seed 497 (7/21) ...")."""
+    current: dict[int, list[Line]] = {}
     last: dict[int, int] = {}
-    seen: dict[int, int] = {}
+    runs: list[list[Line]] = []
     for ln in lines:
         if not ln.usable or "/" not in ln.text or _FAILING_G.search(ln.text, ln.folded):
             continue
@@ -683,12 +689,18 @@ def _counter_fractions(lines: list[Line]) -> Line | None:
         if not 0 <= n <= of or of < 2:
             continue
         if of not in last or n <= last[of]:
-            first[of], seen[of] = ln, 0
+            current[of] = []
         last[of] = n
-        seen[of] += 1
-        if seen[of] >= COUNTER_ROWS:
-            return first[of]
-    return None
+        current[of].append(ln)
+        if len(current[of]) == COUNTER_ROWS:
+            runs.append(current[of])  # the same list: later lines of the run still join it
+    return runs
+
+
+def _counter_fractions(lines: list[Line]) -> Line | None:
+    """The first line of the first run of a growing N/M count (:func:`_fraction_runs`)."""
+    runs = _fraction_runs(lines)
+    return runs[0][0] if runs else None
 
 
 # A row of results the run printed, by its shape, whatever it names: three or more fields, at least two thirds of them

@@ -955,3 +955,20 @@ def test_a_fallback_right_after_an_error_still_answers_it() -> None:
         ]
     )
     assert diagnose_log_text(log, "fb.log").label == "healthy"
+
+
+def test_a_count_of_work_towards_its_total_after_a_warning_shows_the_run_went_on() -> None:
+    # shape of zzzf-0003 (dev): torch's too-old-driver warning, then the evaluation counts its samples to the total
+    # and reports its scores. Before: cuda_driver 0.94 on the warning
+    counted = "".join(f"  {split}: {n}/4000\n" for split in ("train", "valid") for n in range(0, 4000, 640))
+    log = (
+        "/opt/env/lib/python3.10/site-packages/torch/cuda/__init__.py:188: UserWarning: CUDA initialization: The "
+        "NVIDIA driver on your system is too old (found version 12040).\n"
+        "  return torch._C._cuda_getDeviceCount() > 0\n"
+        "CNN-1, frozen thresholds, n=4000 per split\n" + counted + "  generalisation gap = +0.0106\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "healthy", d
+    # the same warning with the count stopped after two lines: no sign the run got past it
+    cut = log.split("  train: 1280/4000")[0]
+    assert diagnose_log_text(cut).label == "cuda_driver"
