@@ -166,6 +166,7 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
             or _ran_on_to_another_failure(s, signals, ctx)
             or _typed_after_the_run(s, lines)
             or _exited_ok(s, lines)
+            or _tracker_retrying(s, lines)
             or _fell_back(s, signals, lines)
             or _process_went_on(s, signals, lines)
         ):
@@ -195,6 +196,20 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
                 continue
         out.append(s)
     return out
+
+
+# W&B's notice that its background sync lost the server and keeps retrying (wandb/sdk/internal/internal_api.py:
+# "wandb: Network error (ConnectionError), entering retry loop."): the sync runs in its own process, so training goes on
+_TRACKER_RETRY = re.compile(r"\bwandb: Network error \(\w+\), entering retry loop\b")
+
+
+def _tracker_retrying(s: Signal, lines: list[Line]) -> bool:
+    """The signal's line is the experiment tracker's background retry notice (:data:`_TRACKER_RETRY`), printed after
+    the run had made progress (two or more lines of steps before it): its sync lost the server while training went
+    on, which is not what stops a run. Before any step it is wandb.init failing to connect: the network failure."""
+    if not 0 <= s.order < len(lines) or _TRACKER_RETRY.search(lines[s.order].text) is None:
+        return False
+    return sum(1 for ln in lines[: s.order] if is_progress(ln)) >= 2
 
 
 def _fell_back(s: Signal, signals: list[Signal], lines: list[Line]) -> bool:

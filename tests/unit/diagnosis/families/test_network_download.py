@@ -329,3 +329,17 @@ def test_a_request_that_ran_out_of_time_is_a_network_call(line: str) -> None:
         f'Traceback (most recent call last):\n  File "get.py", line 7, in <module>\n    fetch()\n{line}\n'
     )
     assert d.label == "network_download" and d.confidence < 0.8
+
+
+def test_the_trackers_background_retry_after_training_steps_is_not_what_stops_the_run() -> None:
+    # shape of d-0040 (dev, PS-MT#10): epoch bars, then W&B's sync loses the server while the next epoch starts
+    bars = "".join(
+        f"ID 3 Warm (4) | Ls 0.51 |: {p}%|███▎ | {n}/41 [01:0{n % 10}<00:00, 1.18it/s]\n"
+        for p, n in ((95, 39), (98, 40), (100, 41))
+    )
+    retry = "0%| | 0/289 [00:00<?, ?it/s]wandb: Network error (ConnectionError), entering retry loop.\n"
+    d = diagnose_log_text(bars + retry)
+    assert d.label == "healthy" and "went on past it" in d.explanation
+    # the same notice before any step: wandb.init could not reach the server, the run never started
+    start = "wandb: Currently logged in as: someone\n" + retry.split("]", 1)[1]
+    assert diagnose_log_text(start).label == "network_download"
