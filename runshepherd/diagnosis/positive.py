@@ -35,13 +35,17 @@ _RETRY = re.compile(
     r"|\bPulling image\b"  # the kubelet announces each new pull attempt
     # a client that falls back after a failed request: huggingface_hub logs "'<error>' thrown while requesting
     # HEAD <url>" and retries or uses its cache; datasets' "Will try to load from local cache"
-    r"|thrown while requesting (?:HEAD|GET)\b|\bwill try to load from (?:the )?(?:local )?cache\b",
+    r"|thrown while requesting (?:HEAD|GET)\b|\bwill try to load from (?:the )?(?:local )?cache\b"
+    # a readiness poll that counts its attempts ("Waiting for server readiness on port=8113 attempt=6/180 http=503")
+    r"|\bwaiting for\b.{0,60}\battempt\s*[=:#]?\s*\d+\s*/\s*\d+",
     re.IGNORECASE,
 )
 _RECOVERED = re.compile(
     r"\b(?:attempt|retry|try) #?\d+(?:/\d+)?:? (?:succeeded|ok\b|successful|passed)|succeeded (?:on|after) (?:retry|attempt)"
     r"|\berror resolved|\bresolved after\b|resuming normal operation|Successfully (?:pulled|downloaded|connected|reconnected)"
     r"|\breconnected\b|connection (?:re-?)?established"
+    # what a readiness poll waited for came up ("Server ready on port=8113", "the endpoint is ready")
+    r"|\b(?:server|service|endpoint|engine|api)\s+(?:is\s+|became\s+|now\s+)?ready\b(?!\s+(?:in|after)\s+\d)"
     # the retried download went through: pip installed it, the progress bar reached its end, the cache served it
     r"|Using the latest cached version\b|\bFound cached dataset\b"
     r"|^Successfully installed \S|\b100%\|[^|]*\|\s*[\d.]+[kMG]?i?B?/[\d.]+",
@@ -55,6 +59,8 @@ _FINISHED = re.compile(
     r"Training completed|(?:training|fine-?tuning|finetuning) (?:complete|completed|finished|done)\b"
     r"|finished successfully|exit(?:s|ed)? successfully"
     r"|\bexit(?:ed with)? (?:code|status)[:= ]+0\b|\bexitcode: 0\b|\bJob succeeded"
+    # a wrapper's record of the command's exit status as a field ("watchdog finished cmd_status=0", "rc=0")
+    r"|\b(?:cmd|command)_?status\s*[=:]\s*0\b|\b(?:rc|returncode|return_code)\s*[=:]\s*0\b(?![.,]\d)"
     r"|\ball done\b"
     r"|^={3,} \d+ passed\b|\bbenchmark complete\b"  # pytest
     r"|\bBenchmark Results?\b.*={3,}|^Successful requests:\s+[1-9]"  # a benchmark's result summary
@@ -799,6 +805,8 @@ _ENDS_LINE = (
 _WORK_DONE = re.compile(
     r"\b(?:status|state|result|outcome|how ?ended)\s*[:=]\s*['\"]?(?:success|succeeded|successful|completed|done)\b"
     r"|\bsuccessfully (?:finished|completed|done|ended)\b"
+    # the work named, then said done successfully at the line's end ("Chat request completed successfully")
+    rf"|\b(?!{_NOT_WORK})[^\W\d_]{{3,}}\s+(?:completed|finished|done|succeeded)\s+successfully{_ENDS_LINE}"
     rf"|^\W*(?:done|finished|completed?)\b[^\w\n]*(?!{_SET_UP})\w+ing\b"
     rf"|\b(?!{_NOT_WORK})[^\W\d_]{{3,}}\s+(?:is\s+|was\s+|has\s+(?:been\s+)?)?(?:done|finished|complete|completed|ended)"
     rf"{_ENDS_LINE}"

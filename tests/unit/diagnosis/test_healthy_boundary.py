@@ -488,3 +488,24 @@ def test_a_reports_section_title_over_the_items_that_failed_is_not_an_error() ->
     assert d.label == "healthy", d
     # the same word on a line of its own is still an error line
     assert diagnose_log_text("==== FAILED ====\ntrainer exited\n").label != "healthy"
+
+
+def test_a_readiness_poll_that_got_its_server_and_a_wrappers_zero_status_are_a_finish() -> None:
+    # shape of zzj-0030 (dev): a watchdog polls a llama.cpp server (503 while it loads), the server comes up, the
+    # request completes, the watchdog records the command's status 0. Before: network_download 0.82 on the 503 poll
+    log = (
+        "[2026-02-15T16:39:28Z] Container started id=6a36eeb1e539\n"
+        "[2026-02-15T16:39:53Z] Waiting for server readiness on port=8113 attempt=6/180 http=503\n"
+        "[2026-02-15T16:40:24Z] Waiting for server readiness on port=8113 attempt=12/180 http=503\n"
+        "[2026-02-15T16:40:34Z] Server ready on port=8113; submitting chat request\n"
+        "[2026-02-15T16:41:04Z] Chat request completed successfully\n"
+        "[2026-02-15T16:41:27Z] watchdog finished cmd_status=0\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and "went on past it" in d.explanation
+    # the poll that never got its server: the 503s are the reading
+    never = log.split("[2026-02-15T16:40:34Z]")[0]
+    assert diagnose_log_text(never).label == "network_download"
+    # a status that is not zero, and a request that did not complete, are no finish
+    assert not says_finished(prepare(["watchdog finished cmd_status=1"]).lines[0])
+    assert diagnose_log_text("warming up\nChat request completed successfully, retrying the rest\n").label != "healthy"
