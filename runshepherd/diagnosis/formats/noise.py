@@ -214,4 +214,14 @@ MARKERS: tuple[Marker, ...] = (
         "Unable to find image 'hello-world:latest' locally",
         "https://github.com/docker/cli/blob/master/cli/command/container/create.go",
     ),
+    # Snakemake's announcement of a job it schedules gives the reason it must run (dag.py, class Reason): its outputs
+    # are not there yet, or its inputs changed; the normal course of a workflow, whatever the job then does
+    Marker(
+        "snakemake",
+        "benign",
+        r"^\s*reason: (?:Missing output files|Incomplete output files|Updated input files"
+        r"|Input files updated by another job|Forced execution|Code has changed|Params have changed)\b",
+        "    reason: Missing output files: results/HG00103_dropHeader.bam",
+        "https://github.com/snakemake/snakemake/blob/v7.32.4/snakemake/dag.py",
+    ),
 )

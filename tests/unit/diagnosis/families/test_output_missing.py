@@ -86,3 +86,18 @@ def test_a_completed_run_misses_only_the_outputs_its_spec_declares(block: str, l
         workflow_outputs=[],
     )
     assert [d.label for d in diagnose(inp)] == [label]
+
+
+def test_snakemakes_reason_for_scheduling_a_job_is_not_a_missing_output() -> None:
+    # shape of e-0027 (dev, gagneurlab/drop#430): Snakemake announces each job with the reason it must run
+    job = (
+        "rule changeHeader:\n"
+        "    input: Output/bam/HG00103.bam\n"
+        "    output: Output/out/bam/HG00103/HG00103_dropHeader.bam\n"
+        "    jobid: 170\n"
+        "    reason: Missing output files: Output/out/bam/HG00103/HG00103_dropHeader.bam\n"
+        "    wildcards: sample=HG00103\n"
+    )
+    assert diagnose_log_text(job).label != "output_missing"
+    # with the workflow's own count of finished steps after it, the run is healthy
+    assert diagnose_log_text(job + "Finished job 170.\n12 of 12 steps (100%) done\n").label == "healthy"
