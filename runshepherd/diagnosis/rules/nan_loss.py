@@ -177,6 +177,45 @@ def _results_nan(ctx: Context) -> list[Signal]:
     ]
 
 
+# A table the run logs its losses in (Keras' CSVLogger, Lightning's metrics.csv, a script's own TSV): a header of
+# comma- or tab-separated names, one of them a loss ("epoch,loss,mean_absolute_error", "step\tloss\tval_loss"), then
+# the rows of its width right under it. NaN in the loss column on two or more rows, the last of them among the table's
+# last rows, is a loss that went NaN and stayed.
+_LOSS_COLUMN = re.compile(r"^(?:\w+_)?loss(?:_\w+)?$", re.IGNORECASE)
+NAN_ROWS = 2
+
+
+def _fields(text: str) -> list[str] | None:
+    """The comma- or tab-separated fields of a table's line; None for a line with neither separator."""
+    sep = "," if "," in text else ("\t" if "\t" in text else None)
+    return None if sep is None else [f.strip() for f in text.strip().split(sep)]
+
+
+def _nan_in_loss_column(ctx: Context) -> list[Signal]:
+    lines = ctx.log.lines
+    i = 0
+    while i < len(lines):
+        head = lines[i]
+        i += 1
+        names = _fields(head.text) if "loss" in head.folded and head.usable else None
+        if names is None or len(names) < 2 or not all(n[:1].isalpha() for n in names):
+            continue
+        cols = [k for k, n in enumerate(names) if _LOSS_COLUMN.match(n)]
+        rows: list[tuple[Line, list[str]]] = []
+        while i < len(lines):
+            fields = _fields(lines[i].text)
+            if fields is None or len(fields) != len(names):
+                break
+            rows.append((lines[i], fields))
+            i += 1
+        nan_rows = [n for n, (_, fields) in enumerate(rows) if any(_is_nan(fields[k]) for k in cols)]
+        if cols and len(nan_rows) >= NAN_ROWS and nan_rows[-1] >= len(rows) - NAN_ROWS:
+            first = rows[nan_rows[0]][0]
+            evidence = [head.raw.rstrip(), first.raw.rstrip()]
+            return [Signal("nan_loss", "user", 0.8, first.index, evidence, _EXPL, "lower_lr_or_fix_data", _FIX)]
+    return []
+
+
 def _small_scale(text: str) -> bool:
     """A loss scale cut below ``MIN_SANE_SCALE``. A scale of 0 is a setting, not a collapse (DeepSpeed's fp16
     ``"loss_scale": 0`` selects dynamic scaling, and its config is printed at start-up); a key that only contains the
@@ -401,6 +440,7 @@ FAMILY = family(
         FunctionRule("failed_finiteness_check", _failed_finiteness_check),
         FunctionRule("diverged_under_overflow", _diverged_under_overflow),
         FunctionRule("results_nan", _results_nan),
+        FunctionRule("nan_in_loss_column", _nan_in_loss_column),
     ),
     # autograd's anomaly mode (torch/csrc/autograd/python_anomaly_mode.cpp) warns "Error detected in
     # <Fn>Backward0. Traceback of forward call that caused the error" before it raises; it is the mode people turn

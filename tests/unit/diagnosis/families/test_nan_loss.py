@@ -278,3 +278,16 @@ def test_statistics_nan_from_the_first_report_beside_finite_losses_are_undefined
     # the same statistics finite at first and NaN from some report on did turn NaN
     turned = reports.replace("acb_mean=nan p_hit=nan", "acb_mean=0.4210 p_hit=0.5120", 1)
     assert diagnose_log_text(turned + end).label == "nan_loss"
+
+
+def test_a_loss_column_of_a_logged_table_that_went_nan_and_stayed() -> None:
+    # shape of zzze-0035 (dev): Keras' CSVLogger file, the loss NaN from the first epoch on. Before: unknown 0.3
+    rows = "".join(f"{e},nan,0.9534672{e % 10}\n" for e in range(6))
+    d = diagnose_log_text("epoch,loss,mean_absolute_error\n" + rows)
+    assert d.label == "nan_loss" and d.evidence[0] == "epoch,loss,mean_absolute_error"
+    # NaN in a column that is not a loss (a metric undefined so far), or a loss that was NaN once and recovered
+    assert diagnose_log_text("epoch,loss,val_auc\n" + "".join(f"{e},0.{9 - e}1,nan\n" for e in range(6))).label != (
+        "nan_loss"
+    )
+    recovered = "step\tloss\n1\tnan\n2\tnan\n" + "".join(f"{s}\t0.{9 - s}2\n" for s in range(3, 9))
+    assert diagnose_log_text(recovered).label != "nan_loss"
