@@ -771,6 +771,9 @@ FAMILY = family(
         # Windows' loader: a DLL (or one it depends on) is missing
         # (the code alone: Windows words its messages in the system's language, "[WinError 126] 找不到指定的模块。")
         pat(r"\[WinError 126\]", 0.82),
+        # importlib.metadata's PackageNotFoundError, whose message CPython words "No package metadata was found for
+        # {name}" (Lib/importlib/metadata/__init__.py): a program that logs the message alone, without the class
+        pat(r"\bNo package metadata was found for (?P<pkg>[\w.\-]+)", 0.84, flags=0),
     ),
     # a version check the framework logs at info or warning level before it carries on without the GPU
     warning_patterns=(pat(r"Found \w+ version [\d.]+, but \w+ was built against version [\d.]+", 0.8),),

@@ -753,3 +753,14 @@ def test_an_exception_that_states_the_release_it_needs_is_a_dependency_to_instal
         assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency"), log
     # a setting's bound is not a release
     assert diagnose_log_text(TB + "ValueError: this mode requires num_gpus >= 2\n").label != "missing_dependency"
+
+
+def test_a_logged_package_not_found_message_names_the_package_to_install() -> None:
+    # importlib.metadata's PackageNotFoundError message, logged by the program's own handler without the class name
+    log = (
+        "2025-04-25 12:51:19,625 - finetune - INFO - loading the model in 4 bits\n"
+        "2025-04-25 12:51:19,625 - finetune - ERROR - model load failed: No package metadata was found for bitsandbytes\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency")
+    assert "bitsandbytes" in d.explanation
