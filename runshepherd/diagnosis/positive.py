@@ -1110,8 +1110,13 @@ def ran_on_to_the_end(lines: list[Line], idx: int, kinds: frozenset[str]) -> boo
     return found is not None and found[0] in kinds
 
 
-# a line inside a record's body: indented, or a row or rule of a table the record printed
-_BODY = re.compile(r"^(?:\s|[|+][-=+|]|\|)")
+# a line inside a record's body: indented, a row or rule of a table the record printed, or a line of a unified diff
+# it printed (git diff's "diff --git a/x b/x", "index 1a2b3c4..5d6e7f8", "--- a/x", "+++ b/x", "@@ -1,7 +1,7 @@"
+# hunk headers and their "-"/"+" lines)
+_BODY = re.compile(
+    r"^(?:\s|[|+][-=+|]|\||diff --git |index [0-9a-f]{7,}\.\.[0-9a-f]{7,}|--- a/|\+\+\+ b/"
+    r"|@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|[-+](?![-+]))"
+)
 # a record that speaks of something going wrong, unless it says it did not ("(no failures)", "will not be killed")
 _NEGATED = re.compile(r"\b(?:no|not|never|without|0)\s+(?:be\s+|been\s+)?\w*\s*$", re.IGNORECASE)
 RECORDS = 3
@@ -1158,11 +1163,19 @@ _METRIC_NAMED = re.compile(
 )
 
 
+# a failure word that is a quoted key of a printed mapping whose value is empty, false or a nested structure
+# ("{'failure': [], 'FAIL_TO_PASS': {'success': [...]}}", '"errors": 0'): a field's name, its value read on its own
+_KEY_OPEN = re.compile(r"['\"]\w*$")
+_FIELD_NAMED = re.compile(r"""\w*['"]\s*:\s*(?:False\b|false\b|None\b|null\b|0+(?:\.0+)?\b|[\[{]|''|"")""")
+
+
 def _speaks_of_failure(ln: Line) -> bool:
     """The line names a failure it does not negate ("Unable to load cuDNN DSO", not "task will not be killed") and
-    does not use only as a measured quantity's name ("timeout rate: 0.00")."""
+    does not use only as a measured quantity's name ("timeout rate: 0.00") or a mapping's key (:data:`_FIELD_NAMED`)."""
     failing = any(
-        not _NEGATED.search(ln.text[: m.start()]) and not _METRIC_NAMED.match(ln.text, m.end())
+        not _NEGATED.search(ln.text[: m.start()])
+        and not _METRIC_NAMED.match(ln.text, m.end())
+        and not (_KEY_OPEN.search(ln.text[: m.start()]) and _FIELD_NAMED.match(ln.text, m.end()))
         for m in _FAILING.finditer(ln.text)
     )
     return failing and not _NOT_ERROR_G.search(ln.text, ln.folded)

@@ -509,3 +509,30 @@ def test_a_readiness_poll_that_got_its_server_and_a_wrappers_zero_status_are_a_f
     # a status that is not zero, and a request that did not complete, are no finish
     assert not says_finished(prepare(["watchdog finished cmd_status=1"]).lines[0])
     assert diagnose_log_text("warming up\nChat request completed successfully, retrying the rest\n").label != "healthy"
+
+
+def test_records_that_print_a_diff_and_a_report_mapping_with_empty_failure_fields_are_routine() -> None:
+    # an evaluation harness logs the patch it applied (a unified diff under a record) and a report whose failure
+    # keys are empty or false: neither is a plain line nor a statement that something failed
+    rec = "2026-08-18 19:04:56,227 - INFO - "
+    log = (
+        f"{rec}Creating container for task-12...\n"
+        f"{rec}Container for task-12 started: 71c716a7\n"
+        f"{rec}Git diff before:\n"
+        "diff --git a/pkg/sep.py b/pkg/sep.py\n"
+        "index a308e2729..45bea3608 100755\n"
+        "--- a/pkg/sep.py\n"
+        "+++ b/pkg/sep.py\n"
+        "@@ -242,7 +242,7 @@ def _cstack(left, right):\n"
+        "-        cright[-n:, -m:] = 1\n"
+        "+        cright[-n:, -m:] = right\n"
+        f"{rec}Test runtime: 157.21 seconds\n"
+        f"{rec}report: {{'task-12': {{'resolved': True, 'infra_failure': False, "
+        "'FAIL_TO_PASS': {'success': ['t1'], 'failure': []}}}\n"
+        f"{rec}Container for task-12 stopped successfully.\n"
+        f"{rec}Container for task-12 removed successfully.\n"
+    )
+    assert diagnose_log_text(log).label == "healthy"
+    # a failure key with a message as its value states a failure
+    failed = log.replace("'failure': []", "'failure': ['t2 failed: AssertionError']")
+    assert diagnose_log_text(failed).label != "healthy"
