@@ -241,6 +241,12 @@ FAMILY = family(
         pat(r"^No (?:training |train |input )?(?:data|images|samples|image files) (?:was |were )?found\b", 0.74),
         # TensorFlow's glob over a checkpoint or data path that matched nothing (TensorSliceReader, tf.data)
         pat(r"Failed to find any matching files for (?P<path>\S+)", 0.84),
+        # a file pattern or storage prefix that named nothing: tf.data's Dataset.list_files ("No files matched
+        # pattern: …", dataset_ops.py), the SageMaker SDK's S3 input ("No S3 objects found under S3 URL \"s3://…\"")
+        pat(
+            r"\b(?:No files matched pattern:|No S3 objects found under S3 URL) ?\"?(?P<path>[^\s\"\]]+)?",
+            0.8,
+        ),
         # Transformers looking for weights in a local directory that has none
         # (modeling_utils: "Error no file named pytorch_model.bin, … found in directory x")
         pat(r"Error no file named .{0,160} found in directory (?P<path>\S+)", 0.84),

@@ -363,3 +363,22 @@ def test_a_tool_that_cannot_locate_the_index_it_was_given_by_base_name() -> None
 def test_an_index_out_of_range_is_not_a_missing_index_file() -> None:
     log = "epoch 1 step 10\nIndexError: list index out of range\n"
     assert diagnose_log_text(log, "ix.log").label != "file_not_found"
+
+
+def test_a_file_pattern_or_storage_prefix_that_matched_nothing_is_a_path_to_fix() -> None:
+    for log, path in (
+        (
+            "tensorflow.python.framework.errors_impl.InvalidArgumentError: Expected 'tf.Tensor(False, shape=(),"
+            " dtype=bool)' to be true. Summarized data: b'No files matched pattern: gs://bkt/train-*.tfrecord'\n",
+            "gs://bkt/train-*.tfrecord",
+        ),
+        (
+            "ClientError: An error occurred (ValidationException) when calling the CreateProcessingJob operation: No S3"
+            ' objects found under S3 URL "s3://my-bucket/data/vocab.txt" given in input data source. Please ensure'
+            " that the bucket exists in the selected region (us-east-1).\n",
+            "s3://my-bucket/data/vocab.txt",
+        ),
+    ):
+        d = diagnose_log_text(log)
+        assert (d.label, d.fix.kind) == ("file_not_found", "fix_path"), log
+        assert path in d.explanation
