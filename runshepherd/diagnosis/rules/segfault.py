@@ -26,6 +26,16 @@ _AT_IMPORT = re.compile(r"<frozen importlib\._bootstrap|\bpython3? -c ['\"]?impo
 _LAUNCHER_ONLY = re.compile(
     r"Signal 11 \(SIGSEGV\) received by PID|\bexitcode\s*:\s*-11\b|Unexpected segmentation fault encountered in worker"
 )
+# an illegal instruction (strsignal's "Illegal instruction", zsh's "illegal hardware instruction", SIGILL, exit code
+# 132 = 128 + 4, glibc zh_CN "非法指令"): a binary built for a newer processor than the machine's, fixed by another
+# build or other nodes, not by versions of Python packages
+_ILLEGAL = re.compile(
+    r"Illegal instruction|illegal hardware instruction|\bSIGILL\b|\bexit code:? 132\b|\(exit code 132\)|非法指令"
+)
+_ILLEGAL_FIX = (
+    "Use an image or wheel built for this machine's CPU (without AVX/AVX2, or for an older instruction set), "
+    "rebuild the native code for it, or run on nodes with a newer processor."
+)
 _IMPORT_FIX = (
     "Two native libraries crash when loaded into one process: change the import order (the thread's working "
     "order, e.g. import the other library first), or load one of them in a separate process; versions built "
@@ -110,6 +120,16 @@ FAMILY = family(
         # "terminate called after throwing"): weaker than a segfault's code, and too weak to make a later error of
         # another family (the one that aborted) look like its echo
         exits(134, -6, strength=0.56),
+        # SIGILL (128 + 4): the CPU met an instruction it does not have, a binary built for newer processors (a
+        # TensorFlow wheel built with AVX on a CPU without it); SIGBUS (128 + 7): a mapping that went away under it
+        exits(
+            132,
+            -4,
+            strength=0.6,
+            explanation="The task was killed by an illegal-instruction signal (exit code 132, SIGILL): a compiled "
+            "library uses processor instructions this machine's CPU does not have (often a build that needs AVX).",
+        ),
+        exits(135, -7, strength=0.58),
         # Windows exit codes of a native crash (PyCharm's "Process finished with exit code -1073741819
         # (0xC0000005)", or unsigned: 3221225477): NTSTATUS access violation (0xC0000005), stack overflow
         # (0xC00000FD), illegal instruction (0xC000001D), stack buffer overrun / fail-fast (0xC0000409)
@@ -131,6 +151,10 @@ FAMILY = family(
     # ``F… Check failed: …`` before ``*** Check failure stack trace ***``, the message before a failed C assertion):
     # when another family read an earlier line, the abort is that error's echo; a segmentation fault never is
     echo_evidence=_ABORT,
-    fix_from_evidence=fixes_by_evidence((_AT_IMPORT, "fix_code", _IMPORT_FIX), (_LAUNCHER_ONLY, "retry", _RETRY_FIX)),
+    fix_from_evidence=fixes_by_evidence(
+        (_AT_IMPORT, "fix_code", _IMPORT_FIX),
+        (_ILLEGAL, "fix_driver_or_image", _ILLEGAL_FIX),
+        (_LAUNCHER_ONLY, "retry", _RETRY_FIX),
+    ),
     root_words=ROOT_WORDS,
 )

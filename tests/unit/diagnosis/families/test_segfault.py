@@ -135,3 +135,16 @@ def test_a_native_stack_trace_through_libcs_abort_is_a_native_crash(log: str) ->
 def test_a_stack_trace_of_a_triton_server_that_aborted_is_read_from_the_real_case() -> None:
     d, _, record = diagnose_dev("zf-0024")
     assert d.label == record["label"] == "segfault"
+
+
+def test_an_illegal_instruction_is_a_build_for_another_cpu() -> None:
+    # strsignal's words, and a container runtime that only reports the exit status (128 + SIGILL)
+    for log in (
+        "llama_model_load: loading model from 'ggml-gpt4all-j.bin'\nIllegal instruction (core dumped)\n",
+        "INFO: container failed with non-zero exit code: container failed with non-zero exit code: 132 (exit code 132)\n",
+    ):
+        d = diagnose_log_text(log)
+        assert (d.label, d.fix.kind) == ("segfault", "fix_driver_or_image"), log
+        assert "CPU" in d.fix.description
+    # a segmentation fault keeps the versions-of-native-libraries fix
+    assert diagnose_log_text("Segmentation fault (core dumped)\n").fix.kind == "add_dependency"
