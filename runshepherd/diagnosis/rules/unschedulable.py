@@ -187,6 +187,21 @@ _RAY_WAITING = PatternRule(
     in_warnings=True,
 )
 
+# a step whose CPU binding asks for CPUs the job was not given: srun's launch fails on the node ("CPU binding outside
+# of job step allocation, allocated CPUs are: 0x…", then "Unable to satisfy cpu bind request", src/slurmd and
+# src/srun): the request (--cpu-bind, --cpus-per-task, tasks per node) does not fit the allocation
+_SLURM_BINDING = PatternRule(
+    name="slurm_cpu_binding",
+    label="unschedulable",
+    origin="capacity",
+    fix_kind="change_resources_or_wait",
+    explanation="Slurm could not launch the step: its CPU binding asks for CPUs outside what the job was allocated "
+    "on the node, so the tasks never started.",
+    fix_description="Make the step fit the allocation: drop or change --cpu-bind, or request the CPUs the tasks "
+    "bind to (--cpus-per-task, --ntasks-per-node, --exclusive).",
+    patterns=(pat(r"Unable to satisfy cpu bind request|CPU binding outside of job step allocation", 0.86),),
+)
+
 # srun/salloc announce a job that waits in the queue (src/api/allocate.c, src/salloc/salloc.c) and then that it got
 # its nodes; a log that ends still waiting shows a job the scheduler has not placed
 # (and srun inside an allocation whose step cannot get its CPUs/GPUs: src/srun/launch.c "step creation temporarily
@@ -316,6 +331,7 @@ FAMILY = family(
     rules=(
         FunctionRule("unschedulable", _unschedulable),
         _SLURM_NEVER_FITS,
+        _SLURM_BINDING,
         _RAY_WAITING,
         FunctionRule("still_queued", _still_queued),
         FunctionRule("tune_trials_never_start", _tune_trials_never_start),

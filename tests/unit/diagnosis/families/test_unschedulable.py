@@ -275,3 +275,15 @@ def test_lsf_pending_reasons_with_their_host_counts() -> None:
 def test_a_cloud_quota_that_refuses_the_accelerators_is_unschedulable(log: str) -> None:
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("unschedulable", "change_resources_or_wait")
+
+
+def test_a_step_whose_cpu_binding_falls_outside_the_allocation_never_launches() -> None:
+    log = (
+        "srun: error: CPU binding outside of job step allocation, allocated CPUs are: 0x03F03F.\n"
+        "srun: error: Task launch for StepId=6602862.0 failed on node gnode2: Unable to satisfy cpu bind request\n"
+        "srun: error: Application launch failed: Unable to satisfy cpu bind request\n"
+        "srun: Job step aborted\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("unschedulable", "change_resources_or_wait")
+    assert "--cpu-bind" in d.fix.description
