@@ -256,6 +256,9 @@ FAMILY = family(
         FunctionRule("rendezvous_unreachable", _rendezvous_unreachable),
     ),
     frames=r"torch/distributed/(?:elastic/)?rendezvous|c10d_rendezvous_backend|torch/distributed/distributed_c10d\.py$",
+    # a traceback that ends (or is cut off) inside a call of the NCCL/RCCL library's own API through a binding
+    # (vLLM's pynccl_wrapper.py "in ncclCommInitRank", CuPy's "in ncclAllReduce"): NCCL's C function names
+    frame_functions=r"nccl[A-Z]\w*",
     fix_from_evidence=fixes_by_evidence(
         (_SHM, "change_resources_or_wait", _SHM_FIX),
         (_MISUSE, "fix_code", _MISUSE_FIX),

@@ -235,3 +235,18 @@ def test_a_master_address_that_does_not_resolve_in_the_rendezvous_is_distributed
         "socket.gaierror: [Errno -2] Name or service not known\n"
     )
     assert diagnose_log_text(log).label == "network_download"
+
+
+def test_a_traceback_cut_off_inside_an_nccl_call_is_the_communicator() -> None:
+    site = "/usr/local/lib/python3.12/dist-packages/vllm/distributed/device_communicators"
+    log = (
+        "Traceback (most recent call last):\n"
+        f'  File "{site}/pynccl.py", line 99, in __init__\n'
+        "    self.comm: ncclComm_t = self.nccl.ncclCommInitRank(\n"
+        f'  File "{site}/pynccl_wrapper.py", line 277, in ncclCommInitRank\n'
+        '    self.NCCL_CHECK(self._funcs["ncclCommInitRank"](ctypes.byref(comm),\n'
+    )
+    assert diagnose_log_text(log).label == "nccl_or_distributed"
+    # a function of the project's own that only names NCCL in lower case is not NCCL's API
+    own = log.replace("in ncclCommInitRank", "in nccl_setup")
+    assert diagnose_log_text(own).label != "nccl_or_distributed"
