@@ -407,6 +407,10 @@ FAMILY = family(
     r"|(?:^|\.)(?:Connection|Connect|Network|NameResolution|Socket|SSL|Proxy|RateLimit|TooManyRequests|Throttl\w*"
     r"|ServiceUnavailable|BadGateway|GatewayTimeout|RemoteDisconnected|Download)\w*(?:Error|Exception)$",
     frames=r"/(?:urllib3|requests|aiohttp|httpx)/|/socket\.py$|/http/client\.py$|/ssl\.py$|/urllib/request\.py$",
+    # a traceback that ends (or is cut off) inside a library's download helper: torchvision's download_url and
+    # download_and_extract_archive, TensorFlow's maybe_download/urlretrieve_with_retry, Keras' get_file-style
+    # downloaders; what failed there is the fetch
+    frame_functions=r"_*(?:\w+_)?download(?:_\w+)?|urlretrieve\w*|urlopen",
     root_words=ROOT_WORDS,
     # a 429 that is the account's quota, not throttling (OpenAI's insufficient_quota): waiting does not lift it, a
     # top-up or another key does (permission_or_auth's)

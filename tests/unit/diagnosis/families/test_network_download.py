@@ -343,3 +343,21 @@ def test_the_trackers_background_retry_after_training_steps_is_not_what_stops_th
     # the same notice before any step: wandb.init could not reach the server, the run never started
     start = "wandb: Currently logged in as: someone\n" + retry.split("]", 1)[1]
     assert diagnose_log_text(start).label == "network_download"
+
+
+def test_a_traceback_cut_off_inside_a_download_helper_is_the_fetch() -> None:
+    site = "/opt/conda/lib/python3.6/site-packages/torchvision/datasets"
+    log = (
+        "Downloading http://yann.lecun.com/exdb/mnist/train-images-idx3-ubyte.gz to ../data/MNIST/raw/x.gz\n"
+        "Traceback (most recent call last):\n"
+        '  File "mnist/main.py", line 117, in main\n'
+        "    transform=transform)\n"
+        f'  File "{site}/utils.py", line 314, in download_and_extract_archive\n'
+        "    download_url(url, download_root, filename, md5)\n"
+        f'  File "{site}/utils.py", line 140, in download_url\n'
+        "    raise e\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("network_download", "retry")
+    # the same cut inside a function of another name is not read as a download
+    assert diagnose_log_text(log.replace("in download_url", "in build_index")).label != "network_download"
