@@ -122,8 +122,9 @@ _EXC_LINE = re.compile(
     # the built-in classes whose names do not end that way (https://docs.python.org/3/library/exceptions.html
     # #exception-hierarchy): a bare ``raise Exception("…")`` is the commonest of all
     r"|(?:builtins\.)?(?:Exception|StopIteration|StopAsyncIteration|(?:Base)?ExceptionGroup)"
-    # a C extension's module-level exception class named in lower case (cv2.error, struct.error, zlib.error, re.error)
-    r"|(?:[A-Za-z_]\w*\.)+error(?=: ))(?::\s*(?P<msg>.*)|\s*$)"
+    # a C extension's module-level exception class named in lower case (cv2.error, struct.error, zlib.error, re.error),
+    # and a package's base class named plain Error (wandb.errors.errors.Error, raised as wandb.Error)
+    r"|(?:[A-Za-z_]\w*\.)+(?:error|Error)(?=: ))(?::\s*(?P<msg>.*)|\s*$)"
 )
 _WARNING_G, _BENIGN_ALT = Gated.of(_WARNING), Alternatives.of(_BENIGN)
 

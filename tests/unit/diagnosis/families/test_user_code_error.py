@@ -291,3 +291,18 @@ def test_a_check_that_the_class_must_implement_a_hook_asks_for_code() -> None:
         "specified. The number of steps needs to be known in advance for the learning rate scheduler.\n"
     )
     assert diagnose_log_text(setting).label == "validation_error"
+
+
+def test_a_packages_base_error_class_named_plain_error_ends_the_traceback() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/proj/train.py", line 83, in main\n'
+        '    wandb.log({"FLOPs (G)": flops / 1e9})\n'
+        '  File "/env/lib/python3.9/site-packages/wandb/sdk/lib/preinit.py", line 36, in preinit_wrapper\n'
+        '    raise wandb.Error(f"You must call wandb.init() before {name}()")\n'
+        "wandb.errors.errors.Error: You must call wandb.init() before wandb.log()\n"
+        "srun: error: gpu-n43: task 0: Exited with exit code 1\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("user_code_error", "fix_code")
+    assert "wandb.init()" in d.explanation
