@@ -213,6 +213,13 @@ _CONFIG = PatternRule(
         pat(r"^SystemExit: 2\s*$", 0.7, flags=0),
         pat(r"\bFlags parsing error: |^ERROR: Could not consume arg(?:ument)?: ", 0.86, flags=0),
         pat(r"^Error: Got unexpected extra arguments? ", 0.85, flags=0),
+        # the Python interpreter refusing an option meant for a launcher (CPython's getopt, Python/getopt.c: "unknown
+        # option --master_port=…" or "Unknown option: -x", then its usage and "Try `python -h' for more information.")
+        pat(
+            r"^(?:unknown option --?\S+|Unknown option: -\S+)\s*$|^Try `python3? -h' for more information\.",
+            0.84,
+            flags=0,
+        ),
         # command-line parsers of other languages' tools: Go's cobra (docker, kubectl, ollama: "Error: unknown flag:
         # --x", "unknown shorthand flag: 'x' in -x", "unknown command \"x\" for \"y\""), Go's flag package ("flag
         # provided but not defined: -x"), Rust's clap ("error: unexpected argument '--x' found", "error: the following

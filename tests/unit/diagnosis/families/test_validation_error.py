@@ -440,3 +440,14 @@ def test_a_key_the_code_reads_that_the_loaded_config_does_not_define() -> None:
         ).label
         == "user_code_error"
     )
+
+
+def test_the_python_interpreter_refusing_a_launchers_option_is_a_command_line_to_fix() -> None:
+    # torchrun's option given to plain python: CPython's own getopt refuses it and prints its usage
+    log = (
+        "unknown option --master_port=25678\n"
+        "usage: python [option] ... [-c cmd | -m mod | file | -] [arg] ...\n"
+        "Try `python -h' for more information.\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("validation_error", "fix_code")
