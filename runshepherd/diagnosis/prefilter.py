@@ -28,6 +28,7 @@ from typing import Any
 import ahocorasick
 
 from runshepherd.diagnosis import gatetable
+from runshepherd.diagnosis.lazyregex import LazyRegex
 
 _iscased = _sre_c.unicode_iscased  # what re's compiler asks before comparing a literal case-insensitively
 _REPEATS = {_sre.MAX_REPEAT, _sre.MIN_REPEAT, getattr(_sre, "POSSESSIVE_REPEAT", _sre.MAX_REPEAT)}
@@ -308,11 +309,11 @@ def fold(text: str) -> str:
 class Gated:
     """A compiled regex with its gate: ``search``/``finditer`` skip the regex when the gate rules the text out."""
 
-    regex: re.Pattern[str]
+    regex: re.Pattern[str] | LazyRegex
     gate: Gate | None
 
     @classmethod
-    def of(cls, regex: re.Pattern[str]) -> Gated:
+    def of(cls, regex: re.Pattern[str] | LazyRegex) -> Gated:
         return cls(regex, gate_for(regex))
 
     def admits(self, text: str, folded: str | None = None) -> bool:
@@ -398,7 +399,7 @@ def _split_alternatives(regex: re.Pattern[str]) -> tuple[Gated, ...] | None:
     if not isinstance(regex.pattern, str):
         return None
     parts = gatetable.cached("splits", regex.pattern, regex.flags, lambda: _work_out_split(regex))
-    return None if parts is None else tuple(Gated.of(re.compile(p, regex.flags)) for p in parts)
+    return None if parts is None else tuple(Gated.of(LazyRegex(p, regex.flags)) for p in parts)
 
 
 def _work_out_split(regex: re.Pattern[str]) -> list[str] | None:
@@ -443,7 +444,7 @@ def _work_out_split(regex: re.Pattern[str]) -> list[str] | None:
     return parts
 
 
-def gate_for(regex: re.Pattern[str]) -> Gate | None:
+def gate_for(regex: re.Pattern[str] | LazyRegex) -> Gate | None:
     """The literal gate of a compiled regex, or None when no literal is certain to occur in a match (from the shipped
     table when it holds the pattern: :mod:`gatetable`)."""
     if not isinstance(regex.pattern, str):  # bytes patterns stay ungated
@@ -452,7 +453,7 @@ def gate_for(regex: re.Pattern[str]) -> Gate | None:
     return None if found is None else Gate(tuple(tuple(c) for c in found[1]), bool(found[0]))
 
 
-def _work_out_gate(regex: re.Pattern[str]) -> tuple[bool, list[list[str]]] | None:
+def _work_out_gate(regex: re.Pattern[str] | LazyRegex) -> tuple[bool, list[list[str]]] | None:
     """``(icase, clauses)`` of :func:`gate_for`, read off the parsed regex; None when it has no gate."""
     try:
         parsed = _sre.parse(regex.pattern, regex.flags)

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from runshepherd.diagnosis.errorblock import ErrorBlock, Line, is_benign, prepare
+from runshepherd.diagnosis.lazyregex import LazyRegex
 from runshepherd.diagnosis.models import FixKind, Label, MetricsHints, Origin
 from runshepherd.diagnosis.positive import mark_counters
 from runshepherd.diagnosis.prefilter import AnyGate, Gate, Gated, Joined, gate_for, prefilter_enabled
@@ -172,7 +173,7 @@ Explainer = str | Callable[[re.Match[str]], str]
 
 @dataclass(frozen=True)
 class Pattern:
-    regex: re.Pattern[str]
+    regex: re.Pattern[str] | LazyRegex  # compiled on first use (lazyregex.py)
     strength: float = 0.85
     secondary: bool = False
     # named groups that, when they take part in the match, set its strength (one regex for a family of wordings
@@ -197,7 +198,7 @@ def pat(
     flags: int = re.IGNORECASE,
     surer: dict[str, float] | None = None,
 ) -> Pattern:
-    return Pattern(re.compile(expr, flags), strength, secondary, tuple((surer or {}).items()))
+    return Pattern(LazyRegex(expr, flags), strength, secondary, tuple((surer or {}).items()))
 
 
 @dataclass(frozen=True)

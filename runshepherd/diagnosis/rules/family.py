@@ -18,6 +18,7 @@ from typing import Any, Literal
 from runshepherd.diagnosis.errorblock import strip_prefix
 from runshepherd.diagnosis.formats.exceptions import ROWS as DOCUMENTED_EXCEPTIONS
 from runshepherd.diagnosis.formats.exceptions import family_of as documented_family
+from runshepherd.diagnosis.lazyregex import LazyRegex
 from runshepherd.diagnosis.models import Diagnosis, FixKind, Label, Origin
 from runshepherd.diagnosis.paste import uncolumned
 from runshepherd.diagnosis.rules.base import (
@@ -91,11 +92,11 @@ class RootWords:
     also say this (memory said of a device); ``unless``: the line must not say this.
     """
 
-    regex: re.Pattern[str]
+    regex: re.Pattern[str] | LazyRegex
     strength: float  # 0.5-0.65: below every family's own wording
     topic: str  # what the words speak of, for the explanation ("memory on a GPU or other device")
-    when: re.Pattern[str] | None = None
-    unless: re.Pattern[str] | None = None
+    when: re.Pattern[str] | LazyRegex | None = None
+    unless: re.Pattern[str] | LazyRegex | None = None
 
 
 def words(expr: str, strength: float, topic: str, *, when: str | None = None, unless: str | None = None) -> RootWords:
@@ -104,11 +105,11 @@ def words(expr: str, strength: float, topic: str, *, when: str | None = None, un
         raise ValueError(f"a root-line reading is weak: strength {strength} is outside 0.5-0.65")
     flags = re.IGNORECASE
     return RootWords(
-        re.compile(expr, flags),
+        LazyRegex(expr, flags),
         strength,
         topic,
-        re.compile(when, flags) if when else None,
-        re.compile(unless, flags) if unless else None,
+        LazyRegex(when, flags) if when else None,
+        LazyRegex(unless, flags) if unless else None,
     )
 
 
