@@ -43,9 +43,10 @@ _SAYS_WRONG = re.compile(
     re.IGNORECASE,
 )
 # (a metric named like a failure, its value after a qualifier: ``mean ar error (without repeats): nan``, ``error rate:
-# 0.3``)
+# 0.3``, or a percentage right after its name: ``validation error 5.733333 %``, ``test error of best model 5.75 %``)
 _SETTING_AFTER = re.compile(
-    r"""\w*(?:\s*\([^()]{0,40}\))?(?:\s*=\s*['"]?[\w.]|['"]\s*:\s*['"]?[\w.]|\s*:\s*(?:[-+]?\d|(?:nan|[-+]?inf)\b))""",
+    r"""\w*(?:\s*\([^()]{0,40}\))?(?:\s*=\s*['"]?[\w.]|['"]\s*:\s*['"]?[\w.]|\s*:\s*(?:[-+]?\d|(?:nan|[-+]?inf)\b)"""
+    r"|(?:\s+(?:of|on|for|at)(?:\s+\w+){1,3})?\s+[-+]?\d+(?:\.\d+)?\s?%)",
     re.IGNORECASE,
 )
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")

@@ -224,4 +224,55 @@ MARKERS: tuple[Marker, ...] = (
         "    reason: Missing output files: results/HG00103_dropHeader.bam",
         "https://github.com/snakemake/snakemake/blob/v7.32.4/snakemake/dag.py",
     ),
+    # an interactive bash (bash -i, a login shell) started without a terminal, as a container's entry point or a
+    # batch step runs it: it cannot take the terminal for job control and says so, then runs the commands as usual
+    # (jobs.c initialize_job_control)
+    Marker(
+        "bash",
+        "benign",
+        r"\bbash: (?:cannot set terminal process group \(-?\d+\): Inappropriate ioctl for device"
+        r"|no job control in this shell)\b",
+        "bash: cannot set terminal process group (-1): Inappropriate ioctl for device",
+        "https://git.savannah.gnu.org/cgit/bash.git/tree/jobs.c",
+    ),
+    # SageMaker's training toolkit reading hyperparameters: a value that is not JSON is kept as the string it is
+    # (environment.py read_hyperparameters logs this at INFO for every plain-string hyperparameter)
+    Marker(
+        "sagemaker-training-toolkit",
+        "benign",
+        r"\bFailed to parse hyperparameter \S+ value .* to Json\.|^\W*Returning the value itself\b",
+        "2023-02-04 16:52:46,559 sagemaker-training-toolkit INFO     Failed to parse hyperparameter "
+        "_tuning_objective_metric value average test loss to Json.",
+        "https://github.com/aws/sagemaker-training-toolkit/blob/master/src/sagemaker_training/environment.py",
+    ),
+    # SageMaker Debugger's hook in a job without checkpointing configured: it notes the absent config file and runs on
+    Marker(
+        "smdebug",
+        "benign",
+        r"\bstate_store\.py:\d+\] The checkpoint config file \S+ does not exist\.",
+        "[2022-11-13 14:57:12.183 algo-1:27 INFO state_store.py:77] The checkpoint config file "
+        "/opt/ml/input/config/checkpointconfig.json does not exist.",
+        "https://github.com/awslabs/sagemaker-debugger/blob/master/smdebug/core/state_store.py",
+    ),
+    # the Azure ML SDK (v1) failing to register an optional run type's entry point at import (a package version
+    # clash in the environment): Microsoft's tutorials say these warnings can be ignored
+    Marker(
+        "azureml",
+        "benign",
+        r"\bFailure while loading azureml_run_type_providers\. Failed to load entrypoint ",
+        "Failure while loading azureml_run_type_providers. Failed to load entrypoint azureml.scriptrun = "
+        "azureml.core.script_run:ScriptRun._from_run_dto with exception (packaging 26.2, Requirement.parse(...))",
+        "https://learn.microsoft.com/en-us/azure/machine-learning/tutorial-1st-experiment-hello-world",
+    ),
+    # httpx's INFO record of each request (huggingface_hub >= 1.0 fetches with httpx): the Hub answering 404 to a
+    # probe for an optional file (additional_chat_templates, model.safetensors beside pytorch_model.bin); a file the
+    # run needs that is missing raises its own error (EntryNotFoundError, OSError "does not appear to have a file")
+    Marker(
+        "httpx",
+        "benign",
+        r"\bHTTP Request: (?:GET|HEAD) https://huggingface\.co/\S+ \"HTTP/[\d.]+ 404 Not Found\"",
+        "2026-04-13 14:58:30,339 - INFO - HTTP Request: GET https://huggingface.co/api/models/org/m/tree/main/"
+        'additional_chat_templates?recursive=false "HTTP/1.1 404 Not Found"',
+        "https://github.com/encode/httpx/blob/master/httpx/_client.py",
+    ),
 )

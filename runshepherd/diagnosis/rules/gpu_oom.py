@@ -131,9 +131,12 @@ FAMILY = family(
         # any runtime's own "out of memory" said of a device (the CUDA runtime's string for cudaErrorMemoryAllocation
         # is "out of memory", and callers prefix it with the API or device: old PyTorch's ``cuda runtime error (2) :
         # out of memory``, ggml/MXNet ``cudaMalloc failed: out of memory``, TensorRT ``Cuda Runtime (out of memory)``,
-        # PyTorch's ``MPS backend out of memory`` / ``XPU out of memory``, Paddle's ``Out of memory error on GPU 0``)
+        # PyTorch's ``MPS backend out of memory`` / ``XPU out of memory``, Paddle's ``Out of memory error on GPU 0``);
+        # not a library's advice about what to do if it ever happens (vLLM at INFO: "CUDA graphs can take additional
+        # 1~3 GiB memory per GPU. If you are running out of memory, consider decreasing `gpu_memory_utilization`")
         pat(
-            r"\b(?:cuda|gpu|hip|mps|xpu|npu|cudaMalloc\w*|cuMemAlloc\w*|device)\b[^\n]{0,40}\bout of memory\b"
+            r"\b(?:cuda|gpu|hip|mps|xpu|npu|cudaMalloc\w*|cuMemAlloc\w*|device)\b"
+            r"(?:(?!\b(?:if|avoid|prevent|may|might|could)\b)[^\n]){0,40}\bout of memory\b"
             r"|\bout of memory (?:error )?on (?:GPU|device)\b",
             0.86,
         ),

@@ -536,3 +536,37 @@ def test_records_that_print_a_diff_and_a_report_mapping_with_empty_failure_field
     # a failure key with a message as its value states a failure
     failed = log.replace("'failure': []", "'failure': ['t2 failed: AssertionError']")
     assert diagnose_log_text(failed).label != "healthy"
+
+
+def test_a_platforms_documented_start_up_notices_are_not_failures() -> None:
+    # a SageMaker training container's start-up (toolkit, debugger hook, bash without a terminal), then training
+    log = (
+        "bash: cannot set terminal process group (-1): Inappropriate ioctl for device\n"
+        "bash: no job control in this shell\n"
+        "2023-02-04 16:52:46,559 sagemaker-training-toolkit INFO     Failed to parse hyperparameter"
+        " _tuning_objective_metric value average test loss to Json.\n"
+        "Returning the value itself\n"
+        "[2022-11-13 14:57:12.183 algo-1:27 INFO state_store.py:77] The checkpoint config file"
+        " /opt/ml/input/config/checkpointconfig.json does not exist.\n"
+        "Failure while loading azureml_run_type_providers. Failed to load entrypoint azureml.scriptrun ="
+        " azureml.core.script_run:ScriptRun._from_run_dto with exception (packaging 26.2)\n"
+        "2026-04-13 14:58:30,339 - INFO - HTTP Request: GET https://huggingface.co/api/models/org/m/tree/main/"
+        'additional_chat_templates?recursive=false "HTTP/1.1 404 Not Found"\n'
+        "epoch 1/3 loss 0.91\nepoch 2/3 loss 0.72\nepoch 3/3 loss 0.64\n"
+    )
+    assert diagnose_log_text(log).label == "healthy"
+
+
+def test_advice_about_what_to_do_if_memory_runs_out_is_not_running_out() -> None:
+    advice = (
+        "INFO 03-19 06:35:51 model_runner.py:1399] CUDA graphs can take additional 1~3 GiB memory per GPU. If you are"
+        " running out of memory, consider decreasing `gpu_memory_utilization` or enforcing eager mode.\n"
+    )
+    log = advice + "INFO 03-19 06:36:20 launcher.py:27] Route: /v1/completions, Methods: POST\n"
+    assert diagnose_log_text(log).label != "gpu_oom"
+    assert diagnose_log_text("RuntimeError: CUDA error: out of memory\n").label == "gpu_oom"
+
+
+def test_an_error_rate_in_percent_is_a_measurement() -> None:
+    log = "".join(f"epoch {e}, minibatch 120/120, validation error {5.8 - e / 100:.6f} %\n" for e in range(250, 260))
+    assert diagnose_log_text(log).label != "validation_error"
