@@ -19,6 +19,7 @@ from runshepherd.diagnosis.models import Diagnosis, DiagnosisInput, Fix, TaskRec
 from runshepherd.diagnosis.paste import typed_command
 from runshepherd.diagnosis.positive import (
     RAN_ON_LINES,
+    caught_import_went_on,
     fell_back_at,
     finished_after,
     is_progress,
@@ -602,6 +603,7 @@ def _got_past(lines: list[Line], idx: int) -> bool:
         or survived_channel(lines, idx)
         or fell_back_at(lines, idx) is not None
         or process_went_on(lines, idx)
+        or caught_import_went_on(lines, idx)
     )
 
 

@@ -21,6 +21,7 @@ from runshepherd.diagnosis.errorblock import (
     _NOT_ERROR_G,
     _TB_START,
     Line,
+    error_looking,
     is_benign,
     traceback_end,
 )
@@ -1091,6 +1092,24 @@ def process_went_on(lines: list[Line], idx: int) -> bool:
         return False
     found = positive_evidence(own)
     return found is not None and found[0] in WENT_ON_KINDS
+
+
+# an import failure the program caught and logged inside its own sentence as the exception object's repr ("Failed to
+# import amdsmi with ModuleNotFoundError(\"No module named 'amdsmi'\")"): the optional-dependency idiom (try: import x
+# / except ImportError as e: log it); an uncaught import error prints a traceback's "ModuleNotFoundError: …" instead
+_CAUGHT_IMPORT = re.compile(r"\b(?:ModuleNotFoundError|ImportError)\((?:['\"]|\\['\"])")
+
+
+def caught_import_went_on(lines: list[Line], idx: int) -> bool:
+    """Line ``idx`` is a caught import error the program logged (:data:`_CAUGHT_IMPORT`), and the program then printed
+    ``RAN_ON_LINES`` or more distinct lines of its own, none of them error-looking nor a traceback: it did without the
+    optional module and went on, so that module's absence is not what stopped the run."""
+    if not 0 <= idx < len(lines) or _CAUGHT_IMPORT.search(lines[idx].text) is None:
+        return False
+    after = [ln for ln in lines[idx + 1 :] if ln.usable and _CAUGHT_IMPORT.search(ln.text) is None]
+    if any(_TB_START.search(ln.text) for ln in after) or next(error_looking(after), None) is not None:
+        return False
+    return len({ln.text.strip() for ln in after}) >= RAN_ON_LINES
 
 
 def ran_on_to_the_end(lines: list[Line], idx: int, kinds: frozenset[str]) -> bool:

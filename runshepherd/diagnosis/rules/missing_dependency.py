@@ -7,6 +7,7 @@ import re
 from runshepherd.diagnosis.errorblock import exception_type
 from runshepherd.diagnosis.fixes import fix_dependency
 from runshepherd.diagnosis.frames import FRAME_END, INSTALLED_FILE, installed_or_stdlib, traceback_frames
+from runshepherd.diagnosis.positive import caught_import_went_on
 from runshepherd.diagnosis.rules.base import Context, FunctionRule, Signal, line_above, pat, raised
 from runshepherd.diagnosis.rules.family import exits, family, words
 
@@ -395,6 +396,11 @@ ROOT_WORDS = (
         "a command or a name that the installed software does not have",
     ),
 )
+
+
+def _caught_optional_import(ctx: Context, s: Signal) -> bool:
+    """The program caught this import error, logged it and went on (:func:`positive.caught_import_went_on`)."""
+    return caught_import_went_on(ctx.log.lines, s.order)
 
 
 FAMILY = family(
@@ -795,6 +801,7 @@ FAMILY = family(
         FunctionRule("model_type_unknown", _model_type_unknown),
     ),
     fixer=fix_dependency,
+    recovered=_caught_optional_import,
     # (its exception classes, ModuleNotFoundError, PackageNotFoundError, UnsatisfiedLinkError…, are rows of the
     # documented table, diagnosis/formats/exceptions.py)
     # a traceback that ends (or is cut off) inside a library's check of the packages it needs: transformers'

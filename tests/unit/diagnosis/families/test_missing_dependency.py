@@ -764,3 +764,21 @@ def test_a_logged_package_not_found_message_names_the_package_to_install() -> No
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency")
     assert "bitsandbytes" in d.explanation
+
+
+def test_an_optional_import_the_program_caught_and_logged_is_not_what_stopped_it() -> None:
+    caught = (
+        "[2026-05-25 18:18:16 TP0] Failed to import amdsmi with ModuleNotFoundError(\"No module named 'amdsmi'\")\n"
+    )
+    went_on = (
+        "[2026-05-25 18:18:19 TP0] Load weight begin. avail mem=31.49 GB\n"
+        "[2026-05-25 18:18:19 TP0] Multimodal attention backend not set. Use triton_attn.\n"
+        "[2026-05-25 18:18:19 TP0] Using triton_attn as multimodal attention backend.\n"
+    )
+    assert diagnose_log_text(caught + went_on).label != "missing_dependency"
+    # the same notice right before the program stops on an error still reads as the missing module
+    stopped = (
+        caught + 'Traceback (most recent call last):\n  File "serve.py", line 3, in <module>\n'
+        "    import amdsmi\nModuleNotFoundError: No module named 'amdsmi'\n"
+    )
+    assert diagnose_log_text(stopped).label == "missing_dependency"
