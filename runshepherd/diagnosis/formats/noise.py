@@ -235,6 +235,17 @@ MARKERS: tuple[Marker, ...] = (
         "bash: cannot set terminal process group (-1): Inappropriate ioctl for device",
         "https://git.savannah.gnu.org/cgit/bash.git/tree/jobs.c",
     ),
+    # vLLM probing FlashAttention for this GPU (fa_utils.get_flash_attn_version): it logs at ERROR that the version is
+    # not supported (an older compute capability), its own assert then fails inside the probe, which returns None, and
+    # vLLM picks another attention backend
+    Marker(
+        "vllm",
+        "benign",
+        r"\bCannot use FA version \d+ is not supported due to\b",
+        "ERROR 08-03 15:21:53 [fa_utils.py:57] Cannot use FA version 2 is not supported due to FA2 is only supported"
+        " on devices with compute capability >= 8",
+        "https://github.com/vllm-project/vllm/blob/main/vllm/attention/utils/fa_utils.py",
+    ),
     # SageMaker's training toolkit reading hyperparameters: a value that is not JSON is kept as the string it is
     # (environment.py read_hyperparameters logs this at INFO for every plain-string hyperparameter)
     Marker(

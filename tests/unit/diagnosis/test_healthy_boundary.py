@@ -570,3 +570,15 @@ def test_advice_about_what_to_do_if_memory_runs_out_is_not_running_out() -> None
 def test_an_error_rate_in_percent_is_a_measurement() -> None:
     log = "".join(f"epoch {e}, minibatch 120/120, validation error {5.8 - e / 100:.6f} %\n" for e in range(250, 260))
     assert diagnose_log_text(log).label != "validation_error"
+
+
+def test_vllm_probing_flash_attention_at_error_level_then_choosing_another_backend_is_not_a_failure() -> None:
+    log = (
+        "INFO 08-03 15:21:34 [__init__.py:216] Automatically detected platform cuda.\n"
+        "ERROR 08-03 15:21:53 [fa_utils.py:57] Cannot use FA version 2 is not supported due to FA2 is only supported"
+        " on devices with compute capability >= 8\n"
+        "INFO 08-03 15:21:53 [cuda.py:420] Using FlexAttention backend.\n"
+        "INFO 08-03 15:22:10 [gpu_model_runner.py:1953] Model loading took 7.16 GiB and 12.3 seconds\n"
+        "INFO 08-03 15:22:40 [api_server.py:1818] Starting vLLM API server 0 on http://0.0.0.0:8000\n"
+    )
+    assert diagnose_log_text(log).label == "healthy"
