@@ -48,6 +48,7 @@ from runshepherd.diagnosis.rules import (
     recovered,
     yield_to_details,
 )
+from runshepherd.diagnosis.severity import severity
 
 BAND = 0.08
 MIN_STRENGTH = 0.5  # below this (and for secondary-only evidence) a failed run is "unknown", a clean one "healthy"
@@ -229,6 +230,15 @@ def _process_went_on(s: Signal, signals: list[Signal], lines: list[Line]) -> boo
         return False
     end = traceback_end(lines, s.order)
     return not any(o.label == s.label and o.order > end for o in signals)
+
+
+def _off_debug(signals: list[Signal], ctx: Context) -> list[Signal]:
+    """Signals on records whose header states DEBUG level are dropped: a debug record is the emitter's account of a
+    path it tried and did without (SageMaker's serving container at DEBUG: "No customer script
+    custom_sagemaker_ping_handler function found: HandlerFileNotFoundError"), never how it failed; a failure that
+    matters is logged at a louder level. (Info records stay, demoted: :func:`_demote_info`.)"""
+    lines = ctx.log.lines
+    return [s for s in signals if not (0 <= s.order < len(lines) and severity(lines[s.order].clean) == "debug")]
 
 
 def _demote_info(signals: list[Signal], ctx: Context) -> list[Signal]:
@@ -454,7 +464,7 @@ def verdict(
     stop = ctx.log.stop_signal if failed is not True else None
     if stop is not None:
         found = [s for s in found if s.order < stop]
-    signals = yield_to_details(_demote_info(_drop_recovered(found, ctx), ctx), ctx.log.lines)
+    signals = yield_to_details(_demote_info(_drop_recovered(_off_debug(found, ctx), ctx), ctx), ctx.log.lines)
     signals = yield_handled(signals, ctx.log.lines)
     if allowed is not None:
         signals = [s for s in signals if s.label in allowed]

@@ -582,3 +582,19 @@ def test_vllm_probing_flash_attention_at_error_level_then_choosing_another_backe
         "INFO 08-03 15:22:40 [api_server.py:1818] Starting vLLM API server 0 on http://0.0.0.0:8000\n"
     )
     assert diagnose_log_text(log).label == "healthy"
+
+
+def test_a_debug_record_of_a_probe_that_found_nothing_is_not_a_failure() -> None:
+    probe = (
+        "(APIServer pid=229492) [DEBUG] model_hosting_container_standards - handler_resolver.py:71: No customer"
+        " script custom_sagemaker_ping_handler function found: HandlerFileNotFoundError\n"
+    )
+    serving = "".join(
+        f"(APIServer pid=229492) INFO 03-19 06:36:2{i} [loggers.py:123] Engine 000: Avg prompt throughput:"
+        f" {100 + i}.0 tokens/s, Running: 1 reqs\n"
+        for i in range(4)
+    )
+    assert diagnose_log_text(probe + serving).label != "file_not_found"
+    # the same words at error level are a failure
+    loud = probe.replace("[DEBUG]", "[ERROR]")
+    assert diagnose_log_text(loud).label == "file_not_found"
