@@ -246,6 +246,16 @@ MARKERS: tuple[Marker, ...] = (
         " on devices with compute capability >= 8",
         "https://github.com/vllm-project/vllm/blob/main/vllm/attention/utils/fa_utils.py",
     ),
+    # a login shell's start-up file (~/.bashrc, ~/.bash_profile, ~/.profile) failing one of its own lines (sourcing a
+    # file that is not there, a command not installed on this node): bash reports it and goes on reading the file,
+    # then runs the job script; what the job itself then lacks, it reports in its own error
+    Marker(
+        "bash",
+        "benign",
+        r"^\S*/\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv): line \d+: ",
+        "/home/u/.bashrc: line 2: /home/u/.cargo/env: No such file or directory",
+        "https://www.gnu.org/software/bash/manual/html_node/Bash-Startup-Files.html",
+    ),
     # SageMaker's training toolkit reading hyperparameters: a value that is not JSON is kept as the string it is
     # (environment.py read_hyperparameters logs this at INFO for every plain-string hyperparameter)
     Marker(

@@ -598,3 +598,11 @@ def test_a_debug_record_of_a_probe_that_found_nothing_is_not_a_failure() -> None
     # the same words at error level are a failure
     loud = probe.replace("[DEBUG]", "[ERROR]")
     assert diagnose_log_text(loud).label == "file_not_found"
+
+
+def test_a_login_shells_start_up_file_failing_a_line_is_not_the_jobs_failure() -> None:
+    head = "/home/u/.bashrc: line 2: /home/u/.cargo/env: No such file or directory\n"
+    assert diagnose_log_text(head + "epoch 1/2 loss 0.9\n").label != "file_not_found"
+    # the job's own missing file still is
+    own = head + "python: can't open file '/home/u/train.py': [Errno 2] No such file or directory\n"
+    assert diagnose_log_text(own).label == "file_not_found"
