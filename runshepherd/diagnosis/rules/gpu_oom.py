@@ -31,9 +31,40 @@ _MORE_SHARE = (
 )
 
 
+# PyTorch's OOM message itemises who holds the device (c10/cuda/CUDACachingAllocator.cpp): "GPU 0 has a total capacity
+# of 19.60 GiB of which 15.62 MiB is free. Process 3291739 has 18.62 GiB memory in use. Including non-PyTorch memory,
+# this process has 972.00 MiB memory in use." Other processes holding most of it while this one holds a small share is a
+# GPU another job occupies: a smaller batch does not help, a free GPU does
+_CAPACITY = re.compile(r"total capacity of (?P<t>[\d.]+) (?P<tu>[KMGT])iB of which [\d.]+ [KMGT]iB is free")
+_THIS = re.compile(r"this process has (?P<n>[\d.]+) (?P<u>[KMGT])iB memory in use")
+_OTHER = re.compile(r"\bProcess \d+ has (?P<n>[\d.]+) (?P<u>[KMGT])iB memory in use")
+OTHERS_HOLD = 0.5  # the other processes' share of the device, at least
+OWN_SHARE = 0.25  # this process's share, at most
+_HELD = (
+    "Another process holds most of this GPU's memory (the error lists it), so this job could not get the memory it "
+    "needs: run on a free GPU (ask the scheduler for a whole or exclusive GPU), or wait until the other job ends; "
+    "a smaller batch will not help while the GPU is taken."
+)
+
+
+def _held_by_others(text: str) -> bool:
+    """The OOM message says other processes hold at least ``OTHERS_HOLD`` of the device while this one holds at most
+    ``OWN_SHARE`` (:data:`_CAPACITY`)."""
+    cap = _CAPACITY.search(text)
+    own = _THIS.search(text, cap.end()) if cap else None
+    if cap is None or own is None:
+        return False
+    total = float(cap.group("t")) * _UNIT[cap.group("tu")]
+    others = sum(float(m.group("n")) * _UNIT[m.group("u")] for m in _OTHER.finditer(text, cap.end(), own.start()))
+    mine = float(own.group("n")) * _UNIT[own.group("u")]
+    return total > 0 and others >= OTHERS_HOLD * total and mine <= OWN_SHARE * total
+
+
 def _fix_from_evidence(ctx: Context, s: Signal) -> FixChoice | None:
     if any(_NO_CACHE_BLOCKS.search(e) for e in s.evidence):
         return "increase_memory", _MORE_SHARE
+    if any(_held_by_others(e) for e in s.evidence) or _held_by_others(ctx.all_text()):
+        return "change_resources_or_wait", _HELD
     m = first_match(ctx, s, _NEED_VS_HAVE)
     if m is None:
         return None

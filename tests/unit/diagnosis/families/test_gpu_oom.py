@@ -241,3 +241,20 @@ def test_a_job_client_that_reports_the_failure_quoting_every_ranks_oom_is_not_a_
 def test_rapids_and_tgi_device_memory_refusals_are_gpu_oom(log: str) -> None:
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("gpu_oom", "reduce_memory")
+
+
+def test_a_gpu_held_by_another_process_needs_a_free_gpu_not_a_smaller_batch() -> None:
+    head = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 18.00 MiB. GPU 0 has a total capacity of"
+    held = (
+        f"{head} 19.60 GiB of which 15.62 MiB is free. Process 3291739 has 18.62 GiB memory in use. Including"
+        " non-PyTorch memory, this process has 972.00 MiB memory in use.\n"
+    )
+    d = diagnose_log_text(held)
+    assert (d.label, d.fix.kind) == ("gpu_oom", "change_resources_or_wait")
+    assert "Another process" in d.fix.description
+    # the job's own process filling the GPU is the usual fix: less memory per step
+    own = (
+        f"{head} 23.68 GiB of which 1.01 GiB is free. Including non-PyTorch memory, this process has 22.47 GiB"
+        " memory in use.\n"
+    )
+    assert diagnose_log_text(own).fix.kind == "reduce_memory"
