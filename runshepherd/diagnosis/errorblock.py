@@ -16,6 +16,7 @@ from functools import cached_property
 from runshepherd.diagnosis import formats
 from runshepherd.diagnosis.formats.compilers import ERROR_AT_SOURCE
 from runshepherd.diagnosis.formats.jobstates import JobState, states_in
+from runshepherd.diagnosis.lazyregex import LazyRegex
 from runshepherd.diagnosis.paste import asides, superseded, unjson, unpaste, unpopup, unrecord
 from runshepherd.diagnosis.prefilter import Alternatives, AnyGate, Gated, fold, prefilter_enabled
 from runshepherd.diagnosis.severity import is_error_record, is_info_record
@@ -67,7 +68,7 @@ _WARNING = re.compile(
     r"|warnings\.warn\("
 )
 # Lines that look alarming but are routine in healthy runs; they never count as failure evidence.
-_BENIGN = re.compile(
+_BENIGN = LazyRegex(
     r"Some weights of .* were not (?:initialized|used)"
     r"|You should probably TRAIN this model"
     r"|Gradient overflow\.?\s+Skipping step"

@@ -26,6 +26,7 @@ from runshepherd.diagnosis.errorblock import (
     traceback_end,
 )
 from runshepherd.diagnosis.formats import serving
+from runshepherd.diagnosis.lazyregex import LazyRegex
 from runshepherd.diagnosis.prefilter import Alternatives, Gated
 from runshepherd.diagnosis.severity import error_channel, severity
 
@@ -54,7 +55,7 @@ _RECOVERED = re.compile(
 )
 # The documented formats of schedulers, frameworks and servers are in :mod:`formats` (one table per emitter kind);
 # these are the wordings no single emitter owns.
-_FINISHED = re.compile(
+_FINISHED = LazyRegex(
     # training said done, also in the words for training a pretrained model further ("Finetuning done!",
     # "Fine-tuning completed"): the same statement ("pretraining" holds "training")
     r"Training completed|(?:training|fine-?tuning|finetuning) (?:complete|completed|finished|done)\b"
@@ -77,7 +78,7 @@ _FINISHED = re.compile(
 # A run that got past its start-up: training announced, a server up, distributed workers joined, the
 # communicators built, an experiment tracker syncing the run. Weaker than progress: it shows the run was alive,
 # not that it advanced.
-_STARTED = re.compile(
+_STARTED = LazyRegex(
     r"\b(?:start(?:s|ed|ing)?|begin(?:s|ning)?) (?:\w+ ){0,2}training\b"
     r"|\btraining (?:has )?(?:started|begins)\b"
     r"|Starting \S+ (?:API )?server on https?://"
@@ -332,7 +333,7 @@ _STOP_SIGNAL = re.compile(
 _STOP_SIGNAL_G = Gated.of(_STOP_SIGNAL)
 # the servers' own records that they are up or answering requests (formats/serving.py's started and progress rows)
 _SERVING = Alternatives.of(
-    re.compile("|".join(f"(?:{m.pattern})" for m in serving.MARKERS if m.kind in ("started", "progress")), re.I)
+    LazyRegex("|".join(f"(?:{m.pattern})" for m in serving.MARKERS if m.kind in ("started", "progress")), re.I)
 )
 SERVED_RECORDS = 2
 
@@ -385,7 +386,7 @@ def survived_channel(lines: list[Line], idx: int) -> bool:
 
 # Positive evidence that a run works: progress (steps, epochs, progress bars, loss values, throughput) or a
 # completion marker. "healthy" needs one of these (or an exit code of 0).
-_PROGRESS = re.compile(
+_PROGRESS = LazyRegex(
     r"\b(?:epoch|step|iter(?:ation)?|global_step|batch)\b\s*[:=#]?\s*\[?\d+"
     r"|\d+/\d+ \[\d+:\d+|\d+%\|"
     r"|\b\d+(?:\.\d+)?\s*(?:it/s|s/it|samples/s(?:ec)?|tokens/s(?:ec)?|examples/s(?:ec)?|img/s|images/s(?:ec)?"
@@ -427,7 +428,7 @@ _PROGRESS = re.compile(
 # (one alternative of _PROGRESS has no literal, so the whole regex has no gate: each alternative is gated alone)
 _PROGRESS_ALT, _STARTED_ALT = Alternatives.of(_PROGRESS), Alternatives.of(_STARTED)
 # the documented progress lines, each alternative behind its own literal gate (_PROGRESS runs ungated on every line)
-_DOC_PROGRESS = Alternatives.of(formats.compiled("progress"))
+_DOC_PROGRESS = Alternatives.of(formats.lazy("progress"))
 
 
 def is_progress(ln: Line) -> bool:
@@ -552,7 +553,7 @@ _OUTPUT_FILE = re.compile(
 # gradient checkpointing. Setting `use_cache=False`.", "max_steps is given, it will override any value given in
 # num_train_epochs", "… Default to no truncation.", "Device set to use cuda:0"; torch.distributed.elastic's "NOTE:
 # Redirects are currently not supported in Windows or MacOs."): routine talk when nothing in it says something failed
-_ADVISORY = re.compile(
+_ADVISORY = LazyRegex(
     r"\b(?:is|are) deprecated\b|\bdeprecated!|\bwill be removed in\b|\bstrongly recommend|\bit is recommended to\b"
     r"|\bplease (?:note|pass|set|consider|use)\b|\byou should (?:set|consider)\b|\bmake sure the\b"
     r"|\byou may (?:observe|see|want|experience)\b|^Deprecated\b|\b(?:disable|avoid|silence) this warning\b"

@@ -343,7 +343,7 @@ class Alternatives:
     index: _PartIndex | None = field(init=False, compare=False, repr=False)
 
     @classmethod
-    def of(cls, regex: re.Pattern[str]) -> Alternatives:
+    def of(cls, regex: re.Pattern[str] | LazyRegex) -> Alternatives:
         return cls(Gated.of(regex), _split_alternatives(regex))
 
     def __post_init__(self) -> None:
@@ -390,7 +390,7 @@ class _PartIndex:
         return hits
 
 
-def _split_alternatives(regex: re.Pattern[str]) -> tuple[Gated, ...] | None:
+def _split_alternatives(regex: re.Pattern[str] | LazyRegex) -> tuple[Gated, ...] | None:
     """The top-level alternatives of ``regex`` compiled alone (same flags), or None when that is not certain to mean
     the same: verbose patterns, numbered group references (a part numbers its groups afresh), conditionals, or a parse
     that is not one top-level branch of as many parts. A named reference stays: a part compiles only when it defines
@@ -402,7 +402,7 @@ def _split_alternatives(regex: re.Pattern[str]) -> tuple[Gated, ...] | None:
     return None if parts is None else tuple(Gated.of(LazyRegex(p, regex.flags)) for p in parts)
 
 
-def _work_out_split(regex: re.Pattern[str]) -> list[str] | None:
+def _work_out_split(regex: re.Pattern[str] | LazyRegex) -> list[str] | None:
     """The texts of :func:`_split_alternatives`' parts, read off the pattern and checked against its parse."""
     pattern = regex.pattern
     if regex.flags & re.VERBOSE or re.search(r"\\[1-9]|\(\?\(", pattern):

@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from runshepherd.diagnosis.lazyregex import LazyRegex
+
 Kind = Literal["finished", "progress", "summary", "started", "benign", "failed"]
 
 
@@ -44,3 +46,8 @@ def pattern_of(kind: Kind) -> str:
 
 def compiled(kind: Kind) -> re.Pattern[str]:
     return re.compile(pattern_of(kind), re.IGNORECASE)
+
+
+def lazy(kind: Kind) -> LazyRegex:
+    """:func:`compiled`, compiled on first use (for a pattern read through its alternatives)."""
+    return LazyRegex(pattern_of(kind), re.IGNORECASE)
