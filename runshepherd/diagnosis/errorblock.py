@@ -118,6 +118,9 @@ _IPY_CODE = re.compile(r"^\s*(?:-*>\s*)?\d+\s")
 # a severity tag among the stripped prefixes (``[2024-01-01 10:00:00] [WARNING] …``): the line is a warning
 _HEAD_WARNING = re.compile(r"\[(?:W|WARN|WARNING)\]|\b(?:WARN|WARNING)\b")  # (the head holds prefixes only)
 _TB_START = re.compile(r"Traceback \(most recent call last\)")
+# glog/absl's warning header ("W0530 14:48:43.150000 2622492 convert_frame.py:1233] "): a traceback torch logs under it,
+# one header per line, is an exception it caught and warned of (dynamo falling back to eager), not one that was raised
+_GLOG_WARN_HEAD = re.compile(r"^W\d{4} \d{2}:\d{2}:\d{2}")
 _EXC_LINE = re.compile(
     r"^(?P<type>(?:[A-Za-z_][\w]*\.)*_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault)"
     # the built-in classes whose names do not end that way (https://docs.python.org/3/library/exceptions.html
@@ -482,6 +485,8 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
         head = clean[: len(clean) - len(text)]
         if _TB_START.search(text):
             in_tb = True
+        # a traceback's header, frame, source or exception under a glog warning header (an excerpt may start inside it)
+        warned = bool(_GLOG_WARN_HEAD.match(head)) and (in_tb or frame or code or exc is not None)
         if text.startswith("Exception ignored in") or (
             text.startswith("Exception in thread") and _tracker_thread(cleaned, i)
         ):
@@ -493,6 +498,7 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
                 raw,
                 text,
                 warning=ignored
+                or warned
                 or harmless
                 or is_warning(text, folded)
                 or bool(_INFO_SEVERITY.match(clean))

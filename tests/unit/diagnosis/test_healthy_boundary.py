@@ -606,3 +606,18 @@ def test_a_login_shells_start_up_file_failing_a_line_is_not_the_jobs_failure() -
     # the job's own missing file still is
     own = head + "python: can't open file '/home/u/train.py': [Errno 2] No such file or directory\n"
     assert diagnose_log_text(own).label == "file_not_found"
+
+
+def test_a_traceback_torch_logged_under_a_glog_warning_header_was_caught() -> None:
+    w = "W0530 14:48:43.150000 2622492 site-packages/torch/_dynamo/convert_frame.py:1233] "
+    warned = (
+        f'{w}  File "/env/lib/python3.11/site-packages/torch/_inductor/graph.py", line 2027, in compile_to_module\n'
+        f"{w}    compiled_fn = graph.compile_to_module().call\n"
+        f"{w}torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+        f"{w}SystemError: PY_SSIZE_T_CLEAN macro must be defined for '#' formats\n"
+        f'{w}Set TORCH_LOGS="+dynamo" and TORCHDYNAMO_VERBOSE=1 for more information\n'
+    )
+    assert diagnose_log_text(warned).label != "user_code_error"
+    # the same traceback raised (no warning header) stops the program
+    raised = warned.replace(w, "")
+    assert diagnose_log_text("Traceback (most recent call last):\n" + raised).label != "healthy"
