@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from runshepherd.diagnosis.rules.base import pat
+from runshepherd.diagnosis.rules.base import Context, FunctionRule, Signal, pat
 from runshepherd.diagnosis.rules.family import family, fixes_by_evidence, words
 
 # Not every GPU failure is a driver/image mismatch: a machine with no NVIDIA GPU or driver at all needs the job
@@ -82,6 +82,36 @@ ROOT_WORDS = (
         "the GPU driver, its version or the GPU's compute capability",
     ),
 )
+
+
+# a program's own check that it has a GPU, stated as its last word ("Training requires CUDA.", "This script needs a
+# GPU"): it printed the requirement and stopped, on a machine where it found none
+_REQUIRES_GPU = re.compile(
+    r"\b(?:requires?|needs?) (?:a |an )?(?:CUDA|(?:NVIDIA )?GPU|CUDA[- ]capable (?:device|GPU)|CUDA device)s?\b"
+    r"(?:\s+(?:to run|support|device))?\W*$",
+    re.IGNORECASE,
+)
+
+
+def _requires_gpu_at_the_end(ctx: Context) -> list[Signal]:
+    """The log's last line is the program saying it requires a GPU (:data:`_REQUIRES_GPU`): its own check failed."""
+    last = next((ln for ln in reversed(ctx.log.lines) if ln.text.strip()), None)
+    if last is None or last.code or _REQUIRES_GPU.search(last.text) is None:
+        return []
+    return [
+        Signal(
+            "cuda_driver",
+            "infra",
+            0.72,
+            last.index,
+            [last.raw.rstrip()],
+            "The program stopped at its own check that it has a GPU: it found none where it ran (no GPU requested "
+            "or visible, or a driver the framework cannot use).",
+            "fix_driver_or_image",
+            "Run it where a GPU is visible to it: request a GPU from the scheduler, check that CUDA_VISIBLE_DEVICES "
+            "is not empty and that `nvidia-smi` works in the job, and use an image whose CUDA the driver supports.",
+        )
+    ]
 
 
 FAMILY = family(
@@ -207,4 +237,5 @@ FAMILY = family(
         (_HW_FAULT, "resubmit", _HW_FIX), (_NO_GPU, "change_resources_or_wait", _NO_GPU_FIX)
     ),
     root_words=ROOT_WORDS,
+    rules=(FunctionRule("requires_a_gpu_at_the_end", _requires_gpu_at_the_end),),
 )

@@ -255,3 +255,12 @@ def test_cudnn_failing_inside_the_library_is_the_gpu_stack_not_the_code() -> Non
         d = diagnose_log_text(TB + f"RuntimeError: cuDNN error: {status}\n")
         assert d.label == "cuda_driver", status
     assert diagnose_log_text(TB + "RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM\n").label != "cuda_driver"
+
+
+def test_a_programs_own_gpu_check_as_its_last_word_is_no_gpu() -> None:
+    log = "Rank 0: Creating dataset...\nRank 0: Start training...\nTraining requires CUDA.\n"
+    d = diagnose_log_text(log)
+    assert d.label == "cuda_driver" and d.label != "healthy"
+    # said along the way, with the run going on after it, it is not what stopped the run
+    went_on = "FlashAttention requires a GPU\nepoch 1/3 loss 0.9\nepoch 2/3 loss 0.8\nepoch 3/3 loss 0.7\n"
+    assert diagnose_log_text(went_on).label != "cuda_driver"
