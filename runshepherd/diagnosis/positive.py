@@ -1012,6 +1012,11 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     return ("reported", reported) if reported is not None else None
 
 
+# a warning that reports a failed system call with its errno ("The server socket has failed to bind to [::]:38429
+# (errno: 98 - Address already in use)"): what it could not do may be what stops the run; not a library's routine talk
+_SYSCALL_FAILED = re.compile(r"\bfailed to \w+\b.*\berrno:? ?\d+|\berrno:? ?\d+.*\bfailed\b", re.IGNORECASE)
+
+
 def _routine(lines: list[Line]) -> tuple[str, Line] | None:
     """("routine", line) for a log made of the libraries' routine warnings and notices, or of records whose headers
     state a level below error (:func:`_records`); None otherwise."""
@@ -1034,6 +1039,8 @@ def _routine(lines: list[Line]) -> tuple[str, Line] | None:
                 return None  # a failure being retried, with no sign it got through, is not routine noise
             if _not_running(ln):
                 return None  # a job still queued or taken off its machine has shown no health yet
+            if ln.warning and _SYSCALL_FAILED.search(ln.text):
+                return None  # a warning that a system call failed (c10d's store "failed to bind … errno: 98")
             if not ln.warning and _failure_notice(ln):
                 return None  # an INFO notice that something failed may be why the run stops (as in _records)
             routine.append(ln)

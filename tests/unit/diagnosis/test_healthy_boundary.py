@@ -621,3 +621,14 @@ def test_a_traceback_torch_logged_under_a_glog_warning_header_was_caught() -> No
     # the same traceback raised (no warning header) stops the program
     raised = warned.replace(w, "")
     assert diagnose_log_text("Traceback (most recent call last):\n" + raised).label != "healthy"
+
+
+def test_warnings_that_a_system_call_failed_are_not_routine_talk() -> None:
+    failed = "[W socket.cpp:426] [c10d] The server socket has failed to bind to [::]:38429 (errno: 98 - Address already in use).\n"
+    assert diagnose_log_text(failed * 4).label != "healthy"
+    # the common IPv6 probe warning stays routine
+    probe = (
+        "[W socket.cpp:663] [c10d] The server socket cannot be initialized on [::]:29500 (errno: 97 - Address family"
+        " not supported by protocol).\n"
+    )
+    assert diagnose_log_text(probe * 3).label == "healthy"
