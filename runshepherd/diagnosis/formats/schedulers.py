@@ -381,6 +381,14 @@ MARKERS: tuple[Marker, ...] = (
         "=== Run (ID '8f3c2b1a9d7e4f60a1b2c3d4e5f60718') failed ===",
         "https://github.com/mlflow/mlflow/blob/master/mlflow/projects/__init__.py",
     ),
+    # Metaflow's local runtime: a step's task that failed, then the run ("Workflow failed."), in its own layout
+    Marker(
+        "metaflow",
+        "failed",
+        r"\[[\w-]+/\w+/\d+ \(pid \d+\)\] Task failed\.|^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} Workflow failed\.",
+        "2020-08-24 06:17:41.069 [1598264257255545/segfault/2 (pid 19077)] Task failed.",
+        "https://github.com/Netflix/metaflow/blob/master/metaflow/runtime.py",
+    ),
     Marker(
         "airflow",
         "failed",

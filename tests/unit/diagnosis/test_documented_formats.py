@@ -89,3 +89,16 @@ def test_slurm_extern_step_completing_is_not_the_job_completing() -> None:
         "12345.extern     extern               default          8  COMPLETED      0:0\n"
     )
     assert diagnose_log_text(log).label != "healthy"
+
+
+def test_a_workflow_runner_that_says_a_later_task_failed_is_not_finished_by_an_earlier_task() -> None:
+    log = (
+        "2020-08-24 06:17:37.718 [1598264257255545/start/1 (pid 19041)] Task is starting.\n"
+        "2020-08-24 06:17:39.665 [1598264257255545/start/1 (pid 19041)] Task finished successfully.\n"
+        "2020-08-24 06:17:39.802 [1598264257255545/segfault/2 (pid 19077)] Task is starting.\n"
+        "2020-08-24 06:17:41.069 [1598264257255545/segfault/2 (pid 19077)] Task failed.\n"
+        "2020-08-24 06:17:41.069 Workflow failed.\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label != "healthy"
+    assert any("Task failed." in e for e in d.evidence)
