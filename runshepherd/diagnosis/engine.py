@@ -24,6 +24,7 @@ from runshepherd.diagnosis.positive import (
     finished_after,
     is_progress,
     positive_evidence,
+    process_tag,
     process_went_on,
     progressed_after,
     ran_on_to_the_end,
@@ -405,10 +406,28 @@ def _went_on_past(s: Signal, signals: list[Signal], ctx: Context) -> bool:
     lines = ctx.log.lines
     if not 0 <= s.order < len(lines) or s.label in COMPLETED_LABELS:
         return False
+    if _driver_raised(lines, s.order):
+        return False
     same = frozenset(o.order for o in signals if o.label == s.label)
     if not progressed_after(lines, traceback_end(lines, s.order), steps=WENT_ON_STEPS, skip=same):
         return False
     return not _ends_in(ctx, s)
+
+
+# a Ray driver's own uncaught error for a task that failed (ray.get re-raises it: "ray.exceptions.RayTaskError(
+# RuntimeError): ray::train() (pid=…)"), on a line no worker tag precedes: the driver ends there; the other tasks'
+# output Ray flushes after it (their bars and steps) is not the run going on
+_DRIVER_RAY_ERROR = re.compile(r"^ray\.exceptions\.Ray(?:Task|Actor)Error\b")
+
+
+def _driver_raised(lines: list[Line], idx: int) -> bool:
+    """The failure at ``idx`` is inside, or is, a Ray task's error the driver raised (:data:`_DRIVER_RAY_ERROR`), its
+    line untagged by a worker process, within the traceback that holds ``idx`` or a few lines from its end."""
+    end = traceback_end(lines, idx)
+    for ln in lines[max(0, idx - 40) : end + 1]:
+        if _DRIVER_RAY_ERROR.match(ln.text) and process_tag(ln) is None:
+            return True
+    return False
 
 
 # how many of the log's last non-empty lines count as its end

@@ -258,3 +258,18 @@ def test_a_gpu_held_by_another_process_needs_a_free_gpu_not_a_smaller_batch() ->
         " memory in use.\n"
     )
     assert diagnose_log_text(own).fix.kind == "reduce_memory"
+
+
+def test_a_ray_drivers_task_error_is_not_undone_by_other_tasks_output_flushed_after_it() -> None:
+    tag = "\x1b[36m(run_training pid=1383153)\x1b[0m "
+    log = (
+        f"{tag}Starting repetition 1/1\n"
+        "Traceback (most recent call last):\n"
+        '  File "run_gym_ray.py", line 40, in <module>\n'
+        "    results = ray.get(futures)\n"
+        "ray.exceptions.RayTaskError(RuntimeError): ray::run_training() (pid=1383151, ip=128.208.6.32)\n"
+        '  File "gym_train.py", line 91, in shuffle_dataset\n'
+        "    self.dataset[key] = self.dataset[key][indices]\n"
+        "RuntimeError: CUDA error: out of memory\n" + "".join(f"{tag}Batch {i} of 106\n" for i in range(1, 8))
+    )
+    assert diagnose_log_text(log).label == "gpu_oom"
