@@ -67,6 +67,25 @@ _BREAKPOINT = PatternRule(
 )
 
 
+# the job script under ``set -u`` (or ``set -eu``) reading a variable it never set: bash prints "<script>: line N:
+# NAME: unbound variable" and, not being interactive, exits there (bash manual, The Set Builtin: -u); a misspelt
+# variable in the script, so nothing after that line ran
+_UNBOUND = PatternRule(
+    name="user_code_unbound_variable",
+    label="user_code_error",
+    origin="user",
+    fix_kind="fix_code",
+    explanation=lambda m: (
+        f"The job script stopped at line {m.group('line')}: it reads the variable "
+        f"'{m.group('var')}', which is not set, and the script runs under `set -u`, so the shell exited there and nothing "
+        "after that line ran."
+    ),
+    fix_description="Fix the variable's name in the job script (or set it before that line, or give it a default "
+    "with ${NAME:-default}), then resubmit.",
+    patterns=(pat(r"\bline (?P<line>\d+): (?P<var>[A-Za-z_]\w*): unbound variable\s*$", 0.86, flags=0),),
+)
+
+
 # The program's own package not importable from where it was started: ``No module named 'torchtitan'`` raised by an
 # import in ``…/torchtitan/torchtitan/train.py``, a file that lives inside a directory of that very name (and not
 # under site-packages). The package is there; the script was run so that its parent is not on sys.path (run as a file
@@ -342,6 +361,7 @@ FAMILY = family(
     rules=(
         _SHAPES,
         _BREAKPOINT,
+        _UNBOUND,
         _HOOK_REQUIRED,
         FunctionRule("root_exception", _root_exception),
         FunctionRule("replacement_named", _replacement_named),

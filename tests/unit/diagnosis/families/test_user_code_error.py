@@ -306,3 +306,14 @@ def test_a_packages_base_error_class_named_plain_error_ends_the_traceback() -> N
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("user_code_error", "fix_code")
     assert "wandb.init()" in d.explanation
+
+
+def test_a_job_script_under_set_u_reading_an_unset_variable_stops_there() -> None:
+    log = (
+        "Login successful.\n"
+        "/var/tmp/slurmd_spool/job3259745/slurm_script: line 30: USER_: unbound variable\n"
+        "=== JOB_STATISTICS ===\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("user_code_error", "fix_code")
+    assert "USER_" in d.explanation and "line 30" in d.explanation
