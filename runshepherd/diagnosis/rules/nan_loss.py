@@ -49,8 +49,12 @@ def _nan_from_metrics(ctx: Context) -> list[Signal]:
 # (Lightning suffixes the key: ``train_loss_step=nan.0``, ``loss_epoch=nan``; other trainers name the part of the loss:
 # ``train_mel_loss_before = nan``, detectron2's ``'loss_cls': tensor(nan, device='cuda:0', …)``; a printed tensor:
 # ``loss = tensor(nan, device='cuda:0', grad_fn=<NllLossBackward0>)``)
+# (and the model's own outputs a preference trainer logs beside the loss, TRL's DPO ``'logps/chosen': nan``,
+# ``'logits/rejected': nan``: log-probabilities and logits are defined for every batch, so NaN there is the model's
+# numbers gone NaN, not a statistic with nothing to count; NaN only: a masked logit is -inf by design)
 _LOSS_NAN = re.compile(
-    r"\b\w*loss\w*\b['\"]?\s*(?:[=:]\s*|\s+)(?:tensor\()?[\[('\"]?(?:nan|-?inf)\b",
+    r"\b\w*loss\w*\b['\"]?\s*(?:[=:]\s*|\s+)(?:tensor\()?[\[('\"]?(?:nan|-?inf)\b"
+    r"|\b(?:logps|logits|log_probs)/\w+['\"]?\s*[=:]\s*['\"]?nan\b",
     re.IGNORECASE,
 )
 # a loss whose magnitude is past any real objective (float32 tops out near 3.4e38): ``"main/loss": -1.1e+35``

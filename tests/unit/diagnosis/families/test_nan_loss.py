@@ -291,3 +291,14 @@ def test_a_loss_column_of_a_logged_table_that_went_nan_and_stayed() -> None:
     )
     recovered = "step\tloss\n1\tnan\n2\tnan\n" + "".join(f"{s}\t0.{9 - s}2\n" for s in range(3, 9))
     assert diagnose_log_text(recovered).label != "nan_loss"
+
+
+def test_a_preference_trainers_log_probabilities_gone_nan_are_the_model_diverging() -> None:
+    step = (
+        "{{'loss': {loss}, 'learning_rate': 0.0005, 'rewards/chosen': nan, 'rewards/margins': nan,"
+        " 'logps/rejected': nan, 'logps/chosen': nan, 'logits/rejected': nan, 'logits/chosen': nan, 'epoch': {e}}}\n"
+    )
+    log = step.format(loss="2451616399.36", e=0.28) + step.format(loss="0.0", e=0.57)
+    assert diagnose_log_text(log).label == "nan_loss"
+    # a masked logit printed as -inf is by design
+    assert diagnose_log_text("'logits/chosen': -inf, 'loss': 0.61\nepoch 1/2\nepoch 2/2\n").label != "nan_loss"
