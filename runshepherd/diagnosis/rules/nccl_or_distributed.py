@@ -178,9 +178,10 @@ FAMILY = family(
         ),
         # NCCL's result strings (ncclGetErrorString, https://github.com/NVIDIA/nccl/blob/master/src/init.cc) as other
         # runtimes quote them after the failed call: XLA's "NCCL operation ncclCommInitRank(…) failed: unhandled cuda
-        # error", cupy/horovod "NCCL_ERROR_… : unhandled system error"
+        # error", cupy/horovod "NCCL_ERROR_… : unhandled system error", nccl-tests' NCCLCHECK ("Test NCCL failure
+        # common.cu:777 'unhandled system error'")
         pat(
-            r"\bNCCL\b.{0,240}\b(?:failed|error)\b.{0,40}(?:unhandled (?:cuda|system) error|internal error"
+            r"\bNCCL\b.{0,240}\b(?:failed|failure|error)\b.{0,40}(?:unhandled (?:cuda|system) error|internal error"
             r"|invalid (?:argument|usage)|remote process exited or there was a network error)",
             0.85,
         ),

@@ -250,3 +250,12 @@ def test_a_traceback_cut_off_inside_an_nccl_call_is_the_communicator() -> None:
     # a function of the project's own that only names NCCL in lower case is not NCCL's API
     own = log.replace("in ncclCommInitRank", "in nccl_setup")
     assert diagnose_log_text(own).label != "nccl_or_distributed"
+
+
+def test_nccl_tests_reporting_a_failed_nccl_call_is_the_communicator() -> None:
+    log = (
+        "# nThread 1 nGpus 4 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5 iters: 20 validation: 1\n"
+        "#   Rank  0 Pid   1688 on    fastmoe device  0 [0x18] GeForce RTX 2080 Ti\n"
+        "fastmoe: Test NCCL failure common.cu:777 'unhandled system error'\n"
+    )
+    assert diagnose_log_text(log).label == "nccl_or_distributed"
