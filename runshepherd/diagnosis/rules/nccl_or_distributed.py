@@ -30,8 +30,10 @@ _TRANSPORT_WARN = PatternRule(
             r"(?:NCCL|\[\d+\] \S+\.(?:cc|h|cu):\d+) WARN .*(?:Broken pipe|Connection (?:closed|reset)|Call to \w+ .* failed|Failed to execute operation"
             r"|Duplicate GPU detected|Got completion from peer \S+ with (?:error|status)|Message truncated"
             r"|Error encountered progressing operation"
-            # the socket transport's connect to a peer failing for good (misc/socket.cc; "… retrying" lines are not)
-            r"|socket(?:Start|Poll)Connect: Connect to \S+ failed)",
+            # the socket transport's connect to a peer failing for good (misc/socket.cc; NCCL < 2.12 in
+            # include/socket.h: "Connect to fe80::…%6<57335> failed : Network is unreachable"; "… retrying" lines are
+            # not)
+            r"|(?:socket(?:Start|Poll)Connect: )?Connect to \S+ failed(?!.*\bretrying\b))",
             0.84,
         ),
         # NCCL's debug trace of an error being returned up the stack (``init.cc:867 -> 5``): 0 is success

@@ -259,3 +259,14 @@ def test_nccl_tests_reporting_a_failed_nccl_call_is_the_communicator() -> None:
         "fastmoe: Test NCCL failure common.cu:777 'unhandled system error'\n"
     )
     assert diagnose_log_text(log).label == "nccl_or_distributed"
+
+
+def test_an_older_nccls_socket_connect_failing_is_the_communicator_but_a_retry_notice_is_not() -> None:
+    failed = (
+        "voicec105:90736:91655 [0] NCCL INFO Channel 00 : 1[89000] -> 2[b1000] [send] via NET/Socket/0\n"
+        "voicec105:90736:91655 [0] include/socket.h:403 NCCL WARN Connect to fe80::c4eb:49ff:fe04:e32d%6<57335>"
+        " failed : Network is unreachable\n"
+    )
+    assert diagnose_log_text(failed).label == "nccl_or_distributed"
+    retrying = failed.replace("Network is unreachable", "Connection refused, retrying 1/3")
+    assert diagnose_log_text(retrying + "epoch 1/2 loss 0.9\nepoch 2/2 loss 0.8\n").label != "nccl_or_distributed"
