@@ -388,6 +388,8 @@ def survived_channel(lines: list[Line], idx: int) -> bool:
 # completion marker. "healthy" needs one of these (or an exit code of 0).
 _PROGRESS = LazyRegex(
     r"\b(?:epoch|step|iter(?:ation)?|global_step|batch)\b\s*[:=#]?\s*\[?\d+"
+    # the same counter in a printed tuple (Python 2's print of several values: "('Epoch ', 4983, ' Training Loss: ', …")
+    r"|\b(?:epoch|step|iter(?:ation)?|global_step|batch)\s*:?\s*['\"], \d+"
     r"|\d+/\d+ \[\d+:\d+|\d+%\|"
     r"|\b\d+(?:\.\d+)?\s*(?:it/s|s/it|samples/s(?:ec)?|tokens/s(?:ec)?|examples/s(?:ec)?|img/s|images/s(?:ec)?"
     r"|req(?:uest)?s/s(?:ec)?|toks?/s|frames/s(?:ec)?)\b"

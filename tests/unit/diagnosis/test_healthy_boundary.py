@@ -632,3 +632,12 @@ def test_warnings_that_a_system_call_failed_are_not_routine_talk() -> None:
         " not supported by protocol).\n"
     )
     assert diagnose_log_text(probe * 3).label == "healthy"
+
+
+def test_a_counter_printed_in_a_python2_tuple_is_progress() -> None:
+    log = "".join(
+        f"('Epoch ', {e}, ' Training Accuracy: ', 0.99{e}, ' Training Loss: ', 0.55{e})\n" for e in range(4983, 4987)
+    )
+    lines = prepare(log.splitlines()).lines
+    assert is_progress(lines[0])
+    assert diagnose_log_text(log).label == "healthy"
