@@ -23,6 +23,7 @@ from runshepherd.diagnosis.positive import (
     fell_back_at,
     finished_after,
     is_progress,
+    logged_exception_went_on,
     positive_evidence,
     process_tag,
     process_went_on,
@@ -172,6 +173,11 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
             or _tracker_retrying(s, lines)
             or _fell_back(s, signals, lines)
             or _process_went_on(s, signals, lines)
+            or (
+                s.label not in COMPLETED_LABELS
+                and 0 <= s.order < len(lines)
+                and logged_exception_went_on(lines, traceback_end(lines, s.order))
+            )
         ):
             continue
         retry = retried_at(lines, traceback_end(lines, s.order)) if 0 <= s.order < len(lines) else None
@@ -633,6 +639,7 @@ def _got_past(lines: list[Line], idx: int) -> bool:
         or fell_back_at(lines, idx) is not None
         or process_went_on(lines, idx)
         or caught_import_went_on(lines, idx)
+        or logged_exception_went_on(lines, idx)
     )
 
 

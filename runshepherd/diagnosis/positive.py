@@ -22,6 +22,7 @@ from runshepherd.diagnosis.errorblock import (
     _TB_START,
     Line,
     error_looking,
+    exception_type,
     is_benign,
     traceback_end,
 )
@@ -1119,6 +1120,41 @@ def caught_import_went_on(lines: list[Line], idx: int) -> bool:
     after = [ln for ln in lines[idx + 1 :] if ln.usable and _CAUGHT_IMPORT.search(ln.text) is None]
     if any(_TB_START.search(ln.text) for ln in after) or next(error_looking(after), None) is not None:
         return False
+    return len({ln.text.strip() for ln in after}) >= RAN_ON_LINES
+
+
+LOGGED_MESSAGE = 12  # the shortest exception message whose echo above a traceback shows the traceback was logged
+
+
+def logged_exception_went_on(lines: list[Line], idx: int) -> bool:
+    """The exception at ``idx`` closes a traceback that the program logged itself: the line right above the
+    traceback's header quotes the exception's message (Python's logging with ``exc_info``: "Could not load
+    bitsandbytes native library: 'NoneType' object has no attribute 'split'" then the traceback), so it caught the
+    exception; and the program then printed ``RAN_ON_LINES`` or more distinct lines with no traceback or exception
+    line of its own after it: that exception did not end it. Not when the same exception was logged before (a
+    failure repeated item after item is the run failing, not a hiccup it got past)."""
+    if not 0 <= idx < len(lines):
+        return False
+    exc = exception_type(lines[idx].text)
+    if exc is None:  # the logger's own message line above the traceback: read from the traceback it introduces
+        head = next((ln for ln in lines[idx + 1 : idx + 4] if ln.text.strip()), None)
+        if head is None or not _TB_START.search(head.text) or lines[idx].code:
+            return False
+        end = traceback_end(lines, head.index)
+        return end != head.index and logged_exception_went_on(lines, end)
+    if len(exc[1]) < LOGGED_MESSAGE:
+        return False
+    start = next((k for k in range(idx - 1, max(-1, idx - 80), -1) if _TB_START.search(lines[k].text)), None)
+    if start is None:
+        return False
+    above = next((ln for ln in reversed(lines[max(0, start - 3) : start]) if ln.text.strip()), None)
+    if above is None or not above.text.rstrip().endswith(exc[1].rstrip()) or above.text.strip() == exc[1].strip():
+        return False
+    after = [ln for ln in lines[idx + 1 :] if ln.usable]
+    if any(_TB_START.search(ln.text) or _EXC_LINE.match(ln.text) for ln in after):
+        return False
+    if any(ln.text.strip() == lines[idx].text.strip() for ln in lines[:start]):
+        return False  # the same exception logged for item after item: the run fails at each, it did not get past it
     return len({ln.text.strip() for ln in after}) >= RAN_ON_LINES
 
 

@@ -251,7 +251,7 @@ def _candidates(
         add(0, ln)
     if not open_errors:
         for ln in lines:
-            if not ln.code and not ln.warning and _EXC_ANYWHERE.search(ln.text):
+            if not ln.code and not ln.warning and _EXC_ANYWHERE.search(ln.text) and not _got_past(lines, ln.index):
                 add(0, ln)
     for order, ln in out[:MAX_LINES]:
         text = ln.text if order < 0 else _outside_bar(ln.text)

@@ -641,3 +641,20 @@ def test_a_counter_printed_in_a_python2_tuple_is_progress() -> None:
     lines = prepare(log.splitlines()).lines
     assert is_progress(lines[0])
     assert diagnose_log_text(log).label == "healthy"
+
+
+def test_an_exception_the_program_logged_itself_then_went_on_from_is_not_what_stopped_it() -> None:
+    logged = (
+        "Could not load bitsandbytes native library: 'NoneType' object has no attribute 'split'\n"
+        "Traceback (most recent call last):\n"
+        '  File "/env/site-packages/bitsandbytes/cuda_specs.py", line 24, in get_cuda_version_tuple\n'
+        '    major, minor = map(int, torch.version.cuda.split("."))\n'
+        "AttributeError: 'NoneType' object has no attribute 'split'\n"
+        "Device set to use cuda:0\n"
+        "Setting `pad_token_id` to `eos_token_id`:128001 for open-end generation.\n"
+        "Generated 16 answers.\n"
+    )
+    assert diagnose_log_text(logged).label != "user_code_error"
+    # the same exception logged for item after item is the run failing at each
+    item = logged.replace("Device set to use cuda:0\n", "").replace("Generated 16 answers.\n", "")
+    assert diagnose_log_text(item * 3 + "Generated 0 answers.\n").label == "user_code_error"
