@@ -66,6 +66,8 @@ _FINISHED = LazyRegex(
     r"|\b(?:cmd|command)_?status\s*[=:]\s*0\b|\b(?:rc|returncode|return_code)\s*[=:]\s*0\b(?![.,]\d)"
     r"|\ball done\b"
     r"|^={3,} \d+ passed\b|\bbenchmark complete\b"  # pytest
+    # pytest -q's bare summary when nothing failed ("5 passed, 7 deselected in 23.60s")
+    r"|^\d+ passed(?:, \d+ (?:skipped|deselected|xfailed|xpassed|warnings?))* in \d+(?:\.\d+)?s\b"
     r"|\bBenchmark Results?\b.*={3,}|^Successful requests:\s+[1-9]"  # a benchmark's result summary
     # a job, run or workflow saying it ended well (submitit's "Job completed successfully")
     r"|\b(?:job|run|training|task|workflow|pipeline|experiment)s? (?:has |have )?(?:completed|finished|succeeded|ended) "

@@ -658,3 +658,9 @@ def test_an_exception_the_program_logged_itself_then_went_on_from_is_not_what_st
     # the same exception logged for item after item is the run failing at each
     item = logged.replace("Device set to use cuda:0\n", "").replace("Generated 16 answers.\n", "")
     assert diagnose_log_text(item * 3 + "Generated 0 answers.\n").label == "user_code_error"
+
+
+def test_pytests_quiet_summary_with_nothing_failed_is_a_finish() -> None:
+    lines = prepare(["5 passed, 7 deselected in 23.60s"]).lines
+    assert says_finished(lines[0])
+    assert not says_finished(prepare(["3 failed, 5 passed in 23.60s"]).lines[0])
