@@ -391,6 +391,9 @@ def survived_channel(lines: list[Line], idx: int) -> bool:
 # completion marker. "healthy" needs one of these (or an exit code of 0).
 _PROGRESS = LazyRegex(
     r"\b(?:epoch|step|iter(?:ation)?|global_step|batch)\b\s*[:=#]?\s*\[?\d+"
+    # Julia's @time report of a timed call that returned ("15108.471510 seconds (295.12 M allocations: 36.261 GiB,
+    # 0.04% gc time)"): a unit of the run's work done
+    r"|\b\d+(?:\.\d+)? seconds \(\d+(?:\.\d+)?(?: [kMG])? allocations?: "
     # the same counter in a printed tuple (Python 2's print of several values: "('Epoch ', 4983, ' Training Loss: ', …")
     r"|\b(?:epoch|step|iter(?:ation)?|global_step|batch)\s*:?\s*['\"], \d+"
     r"|\d+/\d+ \[\d+:\d+|\d+%\|"

@@ -664,3 +664,8 @@ def test_pytests_quiet_summary_with_nothing_failed_is_a_finish() -> None:
     lines = prepare(["5 passed, 7 deselected in 23.60s"]).lines
     assert says_finished(lines[0])
     assert not says_finished(prepare(["3 failed, 5 passed in 23.60s"]).lines[0])
+
+
+def test_julias_time_report_of_a_call_that_returned_is_progress() -> None:
+    line = prepare(["15108.471510 seconds (295.12 M allocations: 36.261 GiB, 0.04% gc time)"]).lines[0]
+    assert is_progress(line)
