@@ -83,6 +83,9 @@ _FINISHED = LazyRegex(
 # not that it advanced.
 _STARTED = LazyRegex(
     r"\b(?:start(?:s|ed|ing)?|begin(?:s|ning)?) (?:\w+ ){0,2}training\b"
+    # LightGBM's early-stopping callback as boosting begins (callback.py: "Training until validation scores don't
+    # improve for 50 rounds")
+    r"|\bTraining until validation scores don't improve for \d+ rounds\b"
     r"|\btraining (?:has )?(?:started|begins)\b"
     r"|Starting \S+ (?:API )?server on https?://"
     r"|\b(?:Serving|Listening) on https?://|Running on (?:local URL:\s*)?https?://"
@@ -391,6 +394,9 @@ def survived_channel(lines: list[Line], idx: int) -> bool:
 # completion marker. "healthy" needs one of these (or an exit code of 0).
 _PROGRESS = LazyRegex(
     r"\b(?:epoch|step|iter(?:ation)?|global_step|batch)\b\s*[:=#]?\s*\[?\d+"
+    # a CMake-generated build's own progress ("[ 95%] Linking CXX executable …", "[100%] Built target x"), also
+    # under BuildKit's step prefix ("#20 504.8 ")
+    r"|^\s*(?:#\d+ [\d.]+ )?\[\s*\d{1,3}%\] (?:Building \w+ object|Linking \w+ |Built target )"
     # Julia's @time report of a timed call that returned ("15108.471510 seconds (295.12 M allocations: 36.261 GiB,
     # 0.04% gc time)"): a unit of the run's work done
     r"|\b\d+(?:\.\d+)? seconds \(\d+(?:\.\d+)?(?: [kMG])? allocations?: "

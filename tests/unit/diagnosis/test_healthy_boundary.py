@@ -669,3 +669,10 @@ def test_pytests_quiet_summary_with_nothing_failed_is_a_finish() -> None:
 def test_julias_time_report_of_a_call_that_returned_is_progress() -> None:
     line = prepare(["15108.471510 seconds (295.12 M allocations: 36.261 GiB, 0.04% gc time)"]).lines[0]
     assert is_progress(line)
+
+
+def test_a_cmake_builds_progress_and_lightgbms_start_of_boosting_are_the_run_going() -> None:
+    build = prepare(["#20 504.8 [ 95%] Linking CXX executable ../../bin/llama-mtmd-cli"]).lines[0]
+    assert is_progress(build)
+    log = "[LightGBM] [Info] Total Bins 3060\nTraining until validation scores don't improve for 50 rounds\n"
+    assert diagnose_log_text(log).label == "healthy"
