@@ -676,3 +676,8 @@ def test_a_cmake_builds_progress_and_lightgbms_start_of_boosting_are_the_run_goi
     assert is_progress(build)
     log = "[LightGBM] [Info] Total Bins 3060\nTraining until validation scores don't improve for 50 rounds\n"
     assert diagnose_log_text(log).label == "healthy"
+
+
+def test_items_of_work_reported_done_with_their_duration_are_progress() -> None:
+    assert is_progress(prepare(["[timing] sample processed in 283.23s"]).lines[0])
+    assert not is_progress(prepare(["[timing] sample failed in 283.23s"]).lines[0])
