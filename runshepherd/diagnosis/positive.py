@@ -398,7 +398,7 @@ _PROGRESS = LazyRegex(
     # under BuildKit's step prefix ("#20 504.8 ")
     r"|^\s*(?:#\d+ [\d.]+ )?\[\s*\d{1,3}%\] (?:Building \w+ object|Linking \w+ |Built target )"
     # an item of work the program reports done with its duration ("[timing] sample processed in 283.23s")
-    r"|\b(?:processed|completed|generated|evaluated|transcribed|translated|encoded) in \d+(?:\.\d+)? ?"
+    r"|\b(?:processed|generated|evaluated|transcribed|translated|encoded) in \d+(?:\.\d+)? ?"
     r"(?:s|secs?|seconds|ms|min|minutes)\b"
     # Julia's @time report of a timed call that returned ("15108.471510 seconds (295.12 M allocations: 36.261 GiB,
     # 0.04% gc time)"): a unit of the run's work done
