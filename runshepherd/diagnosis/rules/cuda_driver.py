@@ -164,6 +164,10 @@ FAMILY = family(
             0.88,
         ),
         pat(r"CUDA error: (?:unknown error|initialization error)", 0.8),
+        # cudaErrorLaunchFailure ("unspecified launch failure", 719): the runtime's name for an exception on the device
+        # while a kernel ran. A kernel's own bug can raise it, but in a training run of a framework's stock kernels
+        # the real threads find the GPU or its driver at fault (a reboot, another card); weaker than the named faults
+        pat(r"CUDA error: unspecified launch failure", 0.7),
         # cudaErrorDevicesUnavailable: the GPU is held by another process in exclusive mode, or not usable at all
         pat(r"CUDA-capable device\(s\) is/are busy or unavailable|cudaErrorDevicesUnavailable", 0.8),
         # the same runtime codes in PyTorch's legacy THC wording ("cuda runtime error (%d) : %s at %s:%d"):
@@ -198,7 +202,7 @@ FAMILY = family(
         # (200 "device kernel image is invalid", 209, 218, 221, 222), hardware faults (214, 220). Sources: cudaError in
         # https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html and CUresult in
         # https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html. Left out: the codes a kernel's own
-        # bug produces (illegal address 700, launch failure 719, invalid value 1, invalid device ordinal 101).
+        # bug produces (illegal address 700, invalid value 1, invalid device ordinal 101; launch failure 719 is above).
         pat(
             r"\bcudaError(?:InsufficientDriver|NoDevice|DevicesUnavailable|InitializationError|SystemDriverMismatch"
             r"|CompatNotSupportedOnDevice|SystemNotReady|NoKernelImageForDevice|InvalidKernelImage|InvalidPtx"

@@ -264,3 +264,13 @@ def test_a_programs_own_gpu_check_as_its_last_word_is_no_gpu() -> None:
     # said along the way, with the run going on after it, it is not what stopped the run
     went_on = "FlashAttention requires a GPU\nepoch 1/3 loss 0.9\nepoch 2/3 loss 0.8\nepoch 3/3 loss 0.7\n"
     assert diagnose_log_text(went_on).label != "cuda_driver"
+
+
+def test_a_kernel_launch_that_failed_on_the_device_is_the_gpu() -> None:
+    # cudaErrorLaunchFailure in a Lightning run of stock kernels: the real threads (zzzi-0005, zzn-0022) find the card
+    log = (
+        "RuntimeError: CUDA error: unspecified launch failure\n"
+        "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be "
+        "incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1.\n"
+    )
+    assert diagnose_log_text(log).label == "cuda_driver"
