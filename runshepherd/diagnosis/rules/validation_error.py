@@ -169,6 +169,14 @@ _CONFIG = PatternRule(
             0.86,
             flags=0,
         ),
+        # yacs/fvcore's CfgNode (detectron2, many research configs) merging a file or command line whose key it does
+        # not define or whose value has another type (yacs/config.py: "Non-existent config key: {}", "Type mismatch
+        # ({} vs. {}) with values ({} vs. {}) for config key: {}")
+        pat(
+            r"Non-existent config key: \S|Type mismatch \(.{1,120}\) with values \(.{0,200}\) for config key: ",
+            0.86,
+            flags=0,
+        ),
         # transformers' HfArgumentParser refusing leftover arguments (hf_argparser.py: "Some specified arguments are
         # not used by the HfArgumentParser: {remaining_args}")
         pat(r"Some specified arguments are not used by the HfArgumentParser", 0.88, flags=0),

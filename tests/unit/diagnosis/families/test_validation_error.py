@@ -451,3 +451,16 @@ def test_the_python_interpreter_refusing_a_launchers_option_is_a_command_line_to
     )
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("validation_error", "fix_code")
+
+
+def test_a_yacs_config_that_names_an_unknown_key_or_a_wrong_type() -> None:
+    # yacs/config.py's merge checks (detectron2 and research code): the config, not the code, is wrong
+    for log in (
+        '  File "/usr/lib/python3/site-packages/yacs/config.py", line 491, in _check_and_coerce_cfg_value_type\n'
+        "    original_type, replacement_type, original, replacement, full_key\n"
+        "ValueError: Type mismatch (<class 'int'> vs. <class 'str'>) with values (140 vs. 150q) for config key: "
+        "train.epoch\n",
+        "KeyError: 'Non-existent config key: MODEL.BACKBONE.DEPTHS'\n",
+    ):
+        d = diagnose_log_text(log)
+        assert (d.label, d.fix.kind) == ("validation_error", "fix_code"), log
