@@ -177,6 +177,10 @@ _CONFIG = PatternRule(
             0.86,
             flags=0,
         ),
+        # LightGBM's parameter checks (src/io/config.cpp, src/boosting/boosting.cpp: Log::Fatal("Unknown boosting type
+        # %s"), "Unknown objective type name: %s", "Unknown metric type name", "Unknown tree learner type %s"): a
+        # parameter value the library does not offer
+        pat(r"LightGBMError: Unknown (?:\w+ ){1,2}type\b", 0.84, flags=0),
         # transformers' HfArgumentParser refusing leftover arguments (hf_argparser.py: "Some specified arguments are
         # not used by the HfArgumentParser: {remaining_args}")
         pat(r"Some specified arguments are not used by the HfArgumentParser", 0.88, flags=0),

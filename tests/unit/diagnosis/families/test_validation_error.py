@@ -464,3 +464,12 @@ def test_a_yacs_config_that_names_an_unknown_key_or_a_wrong_type() -> None:
     ):
         d = diagnose_log_text(log)
         assert (d.label, d.fix.kind) == ("validation_error", "fix_code"), log
+
+
+def test_a_lightgbm_parameter_value_it_does_not_offer() -> None:
+    log = (
+        '  File "/opt/conda/lib/python3.10/site-packages/lightgbm/basic.py", line 110, in _safe_call\n'
+        "    raise LightGBMError(_LIB.LGBM_GetLastError().decode('utf-8'))\n"
+        "lightgbm.basic.LightGBMError: Unknown boosting type gdbt\n"
+    )
+    assert diagnose_log_text(log).label == "validation_error"
