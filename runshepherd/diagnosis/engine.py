@@ -32,6 +32,7 @@ from runshepherd.diagnosis.positive import (
     recovered_after,
     resolved_later,
     retried_at,
+    served_past,
     started_past,
     survived_channel,
     talked_on_past,
@@ -163,7 +164,11 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
             or survived_channel(lines, s.order)
             or (
                 s.label not in COMPLETED_LABELS
-                and (talked_on_past(lines, s.order, ctx.log.errors) or started_past(lines, s.order, ctx.log.errors))
+                and (
+                    talked_on_past(lines, s.order, ctx.log.errors)
+                    or started_past(lines, s.order, ctx.log.errors)
+                    or served_past(lines, s.order, ctx.log.errors)
+                )
             )
             or recovered(ctx, s)
             or _ran_on_to_traceback(s, signals, ctx)

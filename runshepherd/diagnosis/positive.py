@@ -361,6 +361,26 @@ def stopped_serving(lines: list[Line], errors: list[Line]) -> int | None:
     return stop
 
 
+# Triton lists a model it could not load in its model table with the reason ("| m | 1 | UNAVAILABLE: Internal: …
+# |"): a server that came up without its model is not serving what the run was for
+_MODEL_UNAVAILABLE = re.compile(r"^\|[^|]+\|[^|]+\|\s*UNAVAILABLE\b")
+
+
+def served_past(lines: list[Line], idx: int, errors: list[Line]) -> bool:
+    """Line ``idx`` comes before an inference server came up: after it, and after the last error-looking line
+    (``errors``) at or below it, the server logged ``SERVED_RECORDS`` or more distinct records of being up or answering
+    requests (formats/serving.py), and its model table lists no model as unavailable. A server that listens is past
+    whatever it logged while starting (a GPU metrics library it could not load, a pinned-memory pool it did without);
+    an error that kills it comes after, and moves the bar."""
+    if not 0 <= idx < len(lines):
+        return False
+    last = max((e.index for e in errors if e.index >= idx), default=idx)
+    served = {ln.text for ln in lines[last + 1 :] if _SERVING.found(ln.text, ln.folded)}
+    if len(served) < SERVED_RECORDS:
+        return False
+    return not any(_MODEL_UNAVAILABLE.match(ln.text) for ln in lines)
+
+
 SURVIVED_STEPS = 3
 
 

@@ -681,3 +681,41 @@ def test_a_cmake_builds_progress_and_lightgbms_start_of_boosting_are_the_run_goi
 def test_items_of_work_reported_done_with_their_duration_are_progress() -> None:
     assert is_progress(prepare(["[timing] sample processed in 283.23s"]).lines[0])
     assert not is_progress(prepare(["[timing] sample failed in 283.23s"]).lines[0])
+
+
+_TRITON_UP = (
+    "I0522 15:59:57.741854 1181901 tritonserver.cc:2176]\n"
+    "I0522 15:59:57.747960 1181901 grpc_server.cc:4608] Started GRPCInferenceService at 0.0.0.0:9001\n"
+    "I0522 15:59:57.749631 1181901 http_server.cc:3312] Started HTTPService at 0.0.0.0:9000\n"
+    "I0522 15:59:57.809011 1181901 http_server.cc:178] Started Metrics Service at 0.0.0.0:9002\n"
+)
+_TRITON_START = (
+    "W0522 15:59:52.379950 1181901 pinned_memory_manager.cc:236] Unable to allocate pinned system memory, pinned "
+    "memory pool will not be available: CUDA driver version is insufficient for CUDA runtime version\n"
+    "I0522 15:59:52.380130 1181901 cuda_memory_manager.cc:115] CUDA memory pool disabled\n"
+    "I0522 15:59:57.732600 1181901 server.cc:629]\n"
+    "+----------------------+---------+--------+\n"
+    "| Model                | Version | Status |\n"
+    "+----------------------+---------+--------+\n"
+)
+
+
+def test_a_server_that_came_up_after_its_start_up_complaints_is_serving() -> None:
+    # Triton on a CPU instance: the GPU it could not use is logged while starting, then it serves (zze-0005)
+    log = (
+        _TRITON_START
+        + "| photonObjectCombined | 1       | READY  |\n"
+        + "Error: Failed to initialize NVML\n"
+        + _TRITON_UP
+    )
+    assert diagnose_log_text(log).label == "healthy"
+
+
+def test_a_server_up_without_its_model_or_failing_after_it_came_up_is_not_healthy() -> None:
+    unavailable = "| photonObjectCombined | 1       | UNAVAILABLE: Internal: unable to load model |\n"
+    assert diagnose_log_text(_TRITON_START + unavailable + _TRITON_UP).label != "healthy"
+    after = (
+        "E0522 16:00:03.100000 1181901 pinned_memory_manager.cc:236] CUDA driver version is insufficient for CUDA "
+        "runtime version\n"
+    )
+    assert diagnose_log_text(_TRITON_START + "| m | 1 | READY |\n" + _TRITON_UP + after).label == "cuda_driver"
