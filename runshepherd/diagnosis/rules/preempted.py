@@ -115,6 +115,10 @@ FAMILY = family(
             0.86,
         ),
         pat(r"CANCELLED AT \S+(?!\S| DUE)", 0.7, flags=0),
+        # a cloud VM shut down from outside while the job ran on it: Compute Engine preempts or stops a VM by an ACPI
+        # soft-off (https://cloud.google.com/compute/docs/instances/preemptible: "sends a preemption notice … in the
+        # form of an ACPI G2 Soft Off signal"), which systemd-logind logs as the power key ("Power key pressed.")
+        pat(r"\bsystemd-logind(?:\[\d+\])?:? (?:Power key pressed|System is powering down)", 0.72, flags=0),
         # slurmstepd's other reasons (req.c): a requeue (by a preemption or an administrator), a signal from
         # outside (scancel, a preemption in CANCEL mode)
         pat(r"CANCELLED AT \S+ DUE TO JOB REQUEUE|CANCELLED AT \S+ DUE to SIGNAL", 0.72, flags=0),

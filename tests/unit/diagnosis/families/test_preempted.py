@@ -179,3 +179,13 @@ def test_argo_steps_whose_pods_were_deleted_under_them_are_resubmitted() -> None
     )
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("preempted", "resubmit")
+
+
+def test_a_cloud_vm_powered_off_under_the_job_is_taken_away() -> None:
+    # a GCP spot worker polling for its termination notice, then the ACPI soft-off the preemption sends (e-0056)
+    log = (
+        "Jan 30 10:33:00Z worker-1 start-worker 2024/01/30 10:33:00 polling for termination-time\n"
+        "Jan 30 10:33:08Z worker-1 systemd-logind Power key pressed.\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("preempted", "resubmit")
