@@ -98,8 +98,8 @@ Split = Literal["blind", "dev"]
 
 BLIND_PARTS: tuple[str, ...] = ("zzzl-", "zzzm-", "zzzn-", "zzzo-", "zzzp-")  # blind v20, named before collection
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v20 is named and empty after stop 38; v19 was frozen at 2026-12-03T10:49Z, README-v19.md)
-BLIND_FROZEN: str | None = None
+# frozen at stop 42 with 266 cases (README-v20.md); v19 was frozen at 2026-12-03T10:49Z, README-v19.md
+BLIND_FROZEN: str | None = "2026-12-04T05:49Z"
 BLIND_V19_PARTS = ("zzzg-", "zzzh-", "zzzi-", "zzzj-", "zzzk-")
 BLIND_V18_PARTS = ("zzzb-", "zzzc-", "zzzd-", "zzze-", "zzzf-")
 BLIND_V17_PARTS = ("zzw-", "zzx-", "zzy-", "zzz-", "zzza-")
