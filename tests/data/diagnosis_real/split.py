@@ -81,7 +81,12 @@ Two generations:
   (`README-v19.md`); scored once with stop 38's starting code and once after its work (88.1% -> 88.1% labels), then
   retired into `dev` in the same stop so its misses can be studied.
 - blind v20 (stop 38): every case of parts zzzl, zzzm, zzzn, zzzo and zzzp, from threads and committed job logs not in
-  parts a-zzzk (committed files only from repositories no earlier part used). Its parts are named here before any of
+  parts a-zzzk (committed files only from repositories no earlier part used). Its parts were named before any of them
+  was collected, so no dev run ever read one. Collected in stop 42 and frozen at 266 cases (`README-v20.md`); scored
+  once with that stop's starting code and once with its code at the freeze (79.3% -> 79.3% labels), then retired
+  into `dev` in the same stop so its misses can be studied.
+- blind v21 (stop 42): every case of parts zzzq, zzzr, zzzs, zzzt and zzzu, from threads and committed job logs not in
+  parts a-zzzp (committed files only from repositories no earlier part used). Its parts are named here before any of
   them is collected, so no dev run ever reads one; open (`BLIND_FROZEN` None) until it holds at least 150 cases.
 """
 
@@ -96,10 +101,11 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ("zzzl-", "zzzm-", "zzzn-", "zzzo-", "zzzp-")  # blind v20, named before collection
+BLIND_PARTS: tuple[str, ...] = ("zzzq-", "zzzr-", "zzzs-", "zzzt-", "zzzu-")  # blind v21, named before collection
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# frozen at stop 42 with 266 cases (README-v20.md); v19 was frozen at 2026-12-03T10:49Z, README-v19.md
-BLIND_FROZEN: str | None = "2026-12-04T05:49Z"
+# open split (v21 is named and empty after stop 42; v20 was frozen at 2026-12-04T05:49Z, README-v20.md)
+BLIND_FROZEN: str | None = None
+BLIND_V20_PARTS = ("zzzl-", "zzzm-", "zzzn-", "zzzo-", "zzzp-")
 BLIND_V19_PARTS = ("zzzg-", "zzzh-", "zzzi-", "zzzj-", "zzzk-")
 BLIND_V18_PARTS = ("zzzb-", "zzzc-", "zzzd-", "zzze-", "zzzf-")
 BLIND_V17_PARTS = ("zzw-", "zzx-", "zzy-", "zzz-", "zzza-")
@@ -215,8 +221,13 @@ def split_v19_of(case_id: str) -> Split:
     return "blind" if case_id.startswith(BLIND_V19_PARTS) else "dev"
 
 
+def split_v20_of(case_id: str) -> Split:
+    """The stop-42 rule: parts zzzl, zzzm, zzzn, zzzo and zzzp were the blind split (v20), every other part `dev`."""
+    return "blind" if case_id.startswith(BLIND_V20_PARTS) else "dev"
+
+
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (v20); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` are the blind split (v21); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 
