@@ -108,6 +108,12 @@ _HARMLESS_G = Gated.of(_HARMLESS)
 # glog/absl INFO severity (``I0501 10:00:00.000 1 file.py:9]``): informational by the program's own account
 _INFO_SEVERITY = re.compile(r"^\s*(?:\[[^\]]*\]\s*)?I\d{4} \d{2}:\d{2}:\d{2}")
 _FRAME = re.compile(r'^\s*File "[^"]+", line \d+')
+# a native stack frame as glibc's backtrace_symbols() prints it ("./darknet(parse_yolo+0x148) [0x5c6c92bc4dc8]",
+# "/lib/x86_64-linux-gnu/libc.so.6(+0x29d90) [0x797ef21d4d90]"), numbered by the program that dumps it ("3/10: ",
+# "#3 ", MXNet/DGL's "[bt] (3) "): the stack of a crash or abort, never the run's output or a count of its work
+_NATIVE_FRAME = re.compile(
+    r"^\s*(?:\d+/\d+:\s*|#\d+\s+|\[bt\]\s*\(\d+\)\s*)?\S+\([\w.$@:<>~]*(?:\+0x[0-9a-fA-F]+)?\)\s*\[0x[0-9a-fA-F]+\]\s*$"
+)
 # IPython/Jupyter tracebacks: a frame header (``…/file_utils.py in get_from_cache(url, …)``, IPython 8's ``File
 # …/x.py:594, in f(…)``, ``Cell In[3], line 1``) followed by numbered source lines (``    592 …``, ``--> 594 …``)
 _IPY_FRAME = re.compile(
@@ -503,7 +509,7 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
                 or is_warning(text, folded)
                 or bool(_INFO_SEVERITY.match(clean))
                 or bool(head and _HEAD_WARNING.search(head)),
-                code=code or (in_tb and text.strip().startswith("^")) or echo[i],
+                code=code or (in_tb and text.strip().startswith("^")) or echo[i] or bool(_NATIVE_FRAME.match(text)),
                 folded=folded,
                 harmless=harmless,
                 unpasted=None if clean == raw else clean,

@@ -719,3 +719,20 @@ def test_a_server_up_without_its_model_or_failing_after_it_came_up_is_not_health
         "runtime version\n"
     )
     assert diagnose_log_text(_TRITON_START + "| m | 1 | READY |\n" + _TRITON_UP + after).label == "cuda_driver"
+
+
+def test_a_numbered_native_backtrace_is_a_crash_stack_not_a_growing_counter() -> None:
+    # darknet's cfg check, then glibc's backtrace_symbols() numbered "1/10: …" (zzzm-0117): not a run going on
+    frames = "".join(
+        f"{i}/6: ./darknet/darknet({fn}+0x{i}8) [0x5c6c92b5a1f{i}]\n"
+        for i, fn in enumerate(("log_backtrace", "error", "parse_yolo", "train_detector", "run_detector", "main"), 1)
+    )
+    log = (
+        "Darknet error location: ./src/parser.c, parse_yolo(), line #458\n"
+        "Error: l.outputs == params.inputs, filters= in the [convolutional]-layer doesn't correspond to classes= or "
+        "mask= in [yolo]-layer: Success\n"
+        "backtrace (6 entries)\n" + frames
+    )
+    lines = prepare(log.splitlines()).lines
+    assert all(ln.code for ln in lines[3:])
+    assert diagnose_log_text(log).label != "healthy"
