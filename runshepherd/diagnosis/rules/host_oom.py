@@ -175,8 +175,8 @@ FAMILY = family(
         pat(r"Unable to allocate [\d.]+ [GMKT]iB for an array", 0.88),
         # SIGKILL with no other cue: a shell's job report (also in its translations), srun's per-task report, a
         # signalled child. The OOM killer is the usual sender; a time limit or a cancel say so in their own words.
-        # (tqdm leaves no newline, so the shell's report can end a progress-bar line)
-        pat(r"(?:line \d+:\s+\d+ Killed|^\W*(?:Killed|已杀死|已殺死)\W*$|^Killed\s+\S|\]Killed\s*$)", 0.7),
+        # (tqdm and Keras leave no newline, so the shell's report can end a progress-bar line: "…]Killed", "loss: 2.13Killed")
+        pat(r"(?:line \d+:\s+\d+ Killed|^\W*(?:Killed|已杀死|已殺死)\W*$|^Killed\s+\S|[\]\d]Killed\s*$)", 0.7),
         pat(r"\btasks? [\d,-]+: Killed\b|\bKilled by signal 9\b|\bsignal 9 \(SIGKILL\)|<Signals\.SIGKILL: 9>", 0.68),
         # the same SIGKILL in other emitters' words: bash's job table (``[1]+  Killed   python train.py``), zsh's
         # (``zsh: killed     python train.py``, ``[1]    2843557 killed     python``: zsh names signals in lower

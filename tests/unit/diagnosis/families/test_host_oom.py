@@ -290,3 +290,12 @@ def test_a_job_scripts_missing_module_command_the_program_ran_past_is_not_why_it
     assert diagnose_log_text(log).label == "host_oom"
     # the same missing command with nothing after it is what the log shows
     assert diagnose_log_text(log.splitlines(keepends=True)[0]).label == "missing_dependency"
+
+
+def test_the_shells_killed_glued_to_a_keras_progress_line() -> None:
+    # Keras' bar leaves no newline, so bash's "Killed" ends the bar's line (zzzn-0006)
+    log = "Epoch 1/1\n165376/296960 [===============>..............] - ETA: 365s - loss: 2.1371Killed\n"
+    assert diagnose_log_text(log).label == "host_oom"
+    assert (
+        diagnose_log_text("Epoch 1/1\n100/200 [====>.....] - ETA: 3s - loss: 0.5 - NotKilled ok\n").label != "host_oom"
+    )
