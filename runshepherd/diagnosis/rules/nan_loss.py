@@ -398,6 +398,9 @@ FAMILY = family(
         pat(r"FloatingPointError", 0.86, flags=0),
         pat(r"Minimum loss scale reached|loss scale already at minimum", 0.88),
         pat(r"Invalid loss, terminating training", 0.9),
+        # CatBoost stopping on a loss that went NaN (catboost/private/libs/algo/train.cpp: "Training has stopped
+        # (degenerate solution on iteration N, probably too small l2-regularization, try to increase it)")
+        pat(r"Training has stopped \(degenerate solution on iteration \d+", 0.9, flags=0),
         # Megatron's iteration line counts the iterations whose loss was NaN or infinite since the last report
         # (megatron/training/training.py training_log: "number of skipped iterations: 0 | number of nan iterations: 0");
         # skipped iterations alone are fp16 overflow skips, and a count of 0 is no NaN at all

@@ -302,3 +302,15 @@ def test_a_preference_trainers_log_probabilities_gone_nan_are_the_model_divergin
     assert diagnose_log_text(log).label == "nan_loss"
     # a masked logit printed as -inf is by design
     assert diagnose_log_text("'logits/chosen': -inf, 'loss': 0.61\nepoch 1/2\nepoch 2/2\n").label != "nan_loss"
+
+
+def test_catboost_stopping_on_a_degenerate_solution() -> None:
+    # the learn loss went nan at iteration 60 and CatBoost stopped (zzzn-0111)
+    log = (
+        "59:\tlearn: 0.1227400\ttotal: 6m 55s\tremaining: 1m 9s\n"
+        "60:\tlearn: nan\ttotal: 7m 2s\tremaining: 1m 2s\n"
+        "Training has stopped (degenerate solution on iteration 60, probably too small l2-regularization, try to "
+        "increase it)\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("nan_loss", "lower_lr_or_fix_data")
