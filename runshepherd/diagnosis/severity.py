@@ -53,6 +53,12 @@ HEADER_FIELDS = 8  # a level further into the line than this is a word of the me
 # a field of the header: holds a digit (a time stamp, an id, ``host:pid:tid``), is bracketed or parenthesised, a
 # separator, or a source location (``routes.go:1006:``)
 _FIELD = re.compile(r"^(?:\S*\d\S*|[\[(<]\S*|\S*[\])>]|[|\-:]+|[\w./-]+\.\w+:\d+\]?:?)$")
+# a date's day or month name, as strftime's %a/%A/%b/%B and syslog write it (``Wed 07 Sep 2022 07:54:03 - INFO -``,
+# ``Jan 30 10:33:08 host …``): a time stamp's field when a number follows it
+_DATE_WORD = re.compile(
+    r"^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)(?:day|sday|nesday|rsday|urday)?,?$"
+    r"|^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)(?:uary|ruary|ch|il|e|y|ust|tember|ober|ember)?\.?,?$"
+)
 _COMPONENT = re.compile(r"^[A-Z][A-Z0-9_-]{1,11}$")  # an emitter's upper-case name before its level (``NCCL INFO``)
 _BRACKETED = re.compile(r"\[([A-Za-z]{1,8})(?:\]|\|(?=\S))|<([A-Za-z]{1,8})>|^\[([A-Z])$")
 # glog's letter and date, also bracketed after a tag (c10's ``[rank2]:[W326 09:37:45.124 ProcessGroupNCCL.cpp:1487]``)
@@ -106,6 +112,8 @@ def severity(line: str) -> Level | None:
             stamped = k > 0 and any(c.isdigit() or c in "[]" for c in "".join(toks[:k]))
             return _LETTERS[tok] if stamped or _AFTER_LETTER.match(after) else None
         if _FIELD.match(tok) or (_COMPONENT.match(tok) and k + 1 < len(toks) and _word(toks[k + 1], False)):
+            continue
+        if _DATE_WORD.match(tok) and k + 1 < len(toks) and toks[k + 1][:1].isdigit():
             continue
         if k + 1 < len(toks) and toks[k + 1] in ("|", "-"):  # a logger's name between separators
             continue

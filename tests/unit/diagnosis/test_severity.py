@@ -165,3 +165,10 @@ def test_the_emitter_an_error_record_names_is_its_channel() -> None:
         "ERROR: Could not find a version",
     ):
         assert error_channel(line) is None, line
+
+
+def test_a_time_stamp_that_spells_its_day_and_month() -> None:
+    # logging's asctime with datefmt "%a %d %b %Y %H:%M:%S" (HF's old SQuAD utilities, zzzo-0112); prose is not a stamp
+    assert severity("Wed 07 Sep 2022 07:54:03 - INFO - utils_squad1 -   Unable to find text: 'x' in 'y'") == "info"
+    assert severity("March 3 12:00:01 - DEBUG - loader - cache miss") == "debug"
+    assert severity("May I ask why ERROR shows up") is None
