@@ -480,8 +480,20 @@ def is_progress(ln: Line) -> bool:
             not ln.code
             and (_PROGRESS_ALT.found(ln.text, ln.folded) or _DOC_PROGRESS.found(ln.text, ln.folded))
             and not _speaks_of_failure(ln)
+            and not _nothing_done(ln.text)
         )
     return ln.progress
+
+
+# a tqdm bar drawn before its first item is done ("Processed prompts:   0%|          | 0/16 [00:00<?, ?it/s"): the
+# work began, none of it went through (a hang shows only this)
+_ZERO_BAR = re.compile(r"(?<![\d.])0%\|[^|\n]*\|\s*0/\d+\b")
+_ANY_DONE = re.compile(r"(?<![\d.])(?:[1-9]\d*|\d+\.\d*[1-9]\d*)%\||\|\s*[1-9]\d*/\d+")
+
+
+def _nothing_done(text: str) -> bool:
+    """Every bar on the line stands at zero: 0% and 0 of N (a carriage return may glue a later state after it)."""
+    return "0%|" in text and _ZERO_BAR.search(text) is not None and _ANY_DONE.search(text) is None
 
 
 # A program's own counter line, whatever it names its fields ("tick 12  kimg 1408.0  time 3h 16m  sec/tick 885.4",

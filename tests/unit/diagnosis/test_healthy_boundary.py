@@ -736,3 +736,13 @@ def test_a_numbered_native_backtrace_is_a_crash_stack_not_a_growing_counter() ->
     lines = prepare(log.splitlines()).lines
     assert all(ln.code for ln in lines[3:])
     assert diagnose_log_text(log).label != "healthy"
+
+
+def test_a_bar_that_stands_at_zero_is_not_progress() -> None:
+    # vLLM's generation bar drawn before any prompt finished: a hang shows only this (zzzm-0012)
+    zero = "Processed prompts:   0%|          | 0/16 [00:00<?, ?it/s, est. speed input: 0.00 toks/s, output: 0.00 toks/s]"
+    moving = "Processed prompts:  50%|█████     | 8/16 [00:03<00:03, 2.41it/s, est. speed input: 0.00 toks/s]"
+    glued = "Epoch 1:   0%|          | 0/10 [00:00<?, ?it/s]\rEpoch 1:  10%|█         | 1/10 [00:01<00:09, 1.0it/s]"
+    assert not is_progress(prepare([zero]).lines[0])
+    assert is_progress(prepare([moving]).lines[0])
+    assert is_progress(prepare([glued]).lines[0])
