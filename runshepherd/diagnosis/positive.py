@@ -440,6 +440,8 @@ _PROGRESS = LazyRegex(
     r"|(?:^|[\s_/-])(?:top-?\d+|f1|bleu|rouge-?\w*|auc|iou|wer|cer|mae|mse|rmse|map(?:@[\d.:]+)?)\s*[:=]\s*-?\d*\.\d+"
     r"|\b(?:train_|val_|eval_|valid_|test_)?loss(?:es)?\b['\"]?\s*[:=]?\s*-?\d+\.\d+"
     r"|\b(?:accuracy|acc|perplexity|ppl|lr|learning_rate)\b['\"]?\s*[:=]\s*-?\d"
+    # a metric reported as the list of its values, one per epoch or fold ("Test Accuracy: [0.99075, 0.9925, …]")
+    r"|\b(?:accuracy|acc|loss|f1|auc)\b['\"]?\s*[:=]\s*\[\s*-?\d*\.\d+,\s*-?\d*\.\d+"
     r"|\bsav(?:ed|ing) (?:\w+ ){0,2}(?:checkpoint|model|weights)\b"
     # a program's own short notice that it wrote its results ("Medians saved.", "Predictions saved to out.csv")
     r"|^\s*[A-Z]\w*(?: \w+){0,3} (?:saved|written)(?: (?:to|in|into|at) \S+)?\s*[.!]?\s*$"

@@ -740,9 +740,28 @@ def test_a_numbered_native_backtrace_is_a_crash_stack_not_a_growing_counter() ->
 
 def test_a_bar_that_stands_at_zero_is_not_progress() -> None:
     # vLLM's generation bar drawn before any prompt finished: a hang shows only this (zzzm-0012)
-    zero = "Processed prompts:   0%|          | 0/16 [00:00<?, ?it/s, est. speed input: 0.00 toks/s, output: 0.00 toks/s]"
+    zero = (
+        "Processed prompts:   0%|          | 0/16 [00:00<?, ?it/s, est. speed input: 0.00 toks/s, output: 0.00 toks/s]"
+    )
     moving = "Processed prompts:  50%|█████     | 8/16 [00:03<00:03, 2.41it/s, est. speed input: 0.00 toks/s]"
     glued = "Epoch 1:   0%|          | 0/10 [00:00<?, ?it/s]\rEpoch 1:  10%|█         | 1/10 [00:01<00:09, 1.0it/s]"
     assert not is_progress(prepare([zero]).lines[0])
     assert is_progress(prepare([moving]).lines[0])
     assert is_progress(prepare([glued]).lines[0])
+
+
+def test_a_metric_reported_as_a_list_of_values_is_a_result() -> None:
+    # a k-fold Keras job printing each fold's accuracies after TF's CPU-only cuInit error (zzzl-0004)
+    log = (
+        "2019-12-08 12:01:50.285561: E tensorflow/stream_executor/cuda/cuda_driver.cc:397] failed call to cuInit: "
+        "CUDA_ERROR_NO_DEVICE\n"
+        "Training\n"
+        "Train accuracy: [0.9735375, 0.990575, 0.9940875, 0.99345]\n"
+        "Test Accuracy: [0.99075, 0.9925, 0.9927, 0.9821]\n"
+        "Training\n"
+        "Train accuracy: [0.9874375, 0.9961, 0.9964, 0.9948]\n"
+        "Test Accuracy: [0.9956, 0.99605, 0.98945, 0.99335]\n"
+    )
+    assert is_progress(prepare(["Test Accuracy: [0.99075, 0.9925, 0.9927]"]).lines[0])
+    assert not is_progress(prepare(["accuracy: [n/a]"]).lines[0])
+    assert diagnose_log_text(log).label == "healthy"
