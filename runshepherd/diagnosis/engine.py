@@ -175,6 +175,7 @@ def _drop_recovered(signals: list[Signal], ctx: Context) -> list[Signal]:
             or _ran_on_to_another_failure(s, signals, ctx)
             or _typed_after_the_run(s, lines)
             or _exited_ok(s, lines)
+            or _rescheduled_and_finished(s, lines)
             or _tracker_retrying(s, lines)
             or _fell_back(s, signals, lines)
             or _process_went_on(s, signals, lines)
@@ -399,6 +400,13 @@ def _exited_ok(s: Signal, lines: list[Line]) -> bool:
         return False
     end = traceback_end(lines, s.order)
     return _EXIT_OK.match(lines[end].text) is not None
+
+
+def _rescheduled_and_finished(s: Signal, lines: list[Line]) -> bool:
+    """The platform took the machine away (an eviction, a preemption, a requeue) and the log then says the job
+    finished normally (HTCondor's "Normal termination (return value 0)" after "Job was evicted.", a requeued Slurm
+    job's COMPLETED): the scheduler ran it again and it succeeded, so the interruption is history."""
+    return s.label == "preempted" and 0 <= s.order < len(lines) and finished_after(lines, s.order)
 
 
 # a failure the program went on past is not what stopped it: three or more later lines of progress (steps,

@@ -189,3 +189,16 @@ def test_a_cloud_vm_powered_off_under_the_job_is_taken_away() -> None:
     )
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("preempted", "resubmit")
+
+
+def test_an_evicted_job_the_scheduler_ran_again_to_a_normal_end_is_not_preempted() -> None:
+    # HTCondor's job event log: evicted, executing again, then "Normal termination (return value 0)" (zzzm-0120)
+    evicted = (
+        "001 (58019.000.000) 2022-07-20 10:50:49 Job executing on host: <10.0.0.7:9618>\n"
+        "004 (58019.000.000) 2022-07-20 13:12:10 Job was evicted.\n"
+        "\t(0) CPU times\n"
+        "001 (58019.000.000) 2022-07-20 14:15:23 Job executing on host: <10.0.0.7:9618>\n"
+    )
+    done = "005 (58019.000.000) 2022-07-20 19:11:39 Job terminated.\n\t(1) Normal termination (return value 0)\n"
+    assert diagnose_log_text(evicted + done).label == "healthy"
+    assert diagnose_log_text(evicted).label == "preempted"
