@@ -76,6 +76,10 @@ FAMILY = family(
     in_warnings=True,  # schedulers, launchers and pollers often report this at warning or info level
     patterns=(
         pat(r"DUE TO TIME LIMIT", 0.97),
+        # the shell's report of the job killed by SIGUSR2 (strsignal: "User defined signal 2"), the signal batch systems
+        # send when a job reaches its run limit (LSF's RUNLIMIT warning; Slurm's --signal=USR2@…, which submitit and
+        # Lightning use for time-limit requeues); on its own line or glued after a progress bar's last frame
+        pat(r"(?:^|[\]\d])\s*User defined signal 2\s*$", 0.68, flags=0),
         pat(r"FAILED_EXEC_TIMEOUT", 0.97, flags=0),
         pat(r"JobState=TIMEOUT|Reason=TimeLimit", 0.96, flags=0),
         # scontrol's DEADLINE state ("terminated on deadline", squeue's JOB STATE CODES,

@@ -220,3 +220,15 @@ def test_a_time_limit_message_the_run_went_on_past_stays_history() -> None:
         ]
     )
     assert diagnose_log_text(log, "went-on.log").label != "timeout"
+
+
+def test_the_shells_report_of_sigusr2_is_the_run_limit() -> None:
+    # an LSF job's .err ending where the run limit's SIGUSR2 killed it mid-bar (zzzo-0018)
+    log = (
+        "reconstructing:  98%|█████████▊| 98/100 [00:00<00:00, 136.39it/s]\n"
+        "reconstructing: 100%|██████████| 100/100 [00:00<00:00, 136.23it/s]\n"
+        "User defined signal 2\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("timeout", "increase_timeout_or_checkpoint")
+    assert diagnose_log_text("handler for User defined signal 2 installed\nepoch 1 loss 0.5\n").label != "timeout"
