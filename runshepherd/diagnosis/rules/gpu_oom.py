@@ -193,7 +193,13 @@ FAMILY = family(
         pat(r"No executable batch size found, reached zero", 0.88),
     ),
     # NCCL reports a failed allocation inside a collective as a WARN line (its ``Cuda failure 'out of memory'``)
-    warning_patterns=(pat(r"NCCL WARN .*Cuda failure '?out of memory", 0.84),),
+    warning_patterns=(
+        pat(r"NCCL WARN .*Cuda failure '?out of memory", 0.84),
+        # PyTorch's OutOfMemoryError message logged by the program at warning level (a training loop that catches
+        # it per batch: "WARNING - Training batch error: CUDA out of memory. Tried to allocate 4.00 GiB"): a run that
+        # then steps on is read as going on past it; one that does not is failing on it
+        pat(r"\bCUDA out of memory\. Tried to allocate [\d.]+ [GMK]i?B\b", 0.8),
+    ),
     applies=("failed", "running"),
     fixer=fix_gpu_oom,
     fix_from_evidence=_fix_from_evidence,

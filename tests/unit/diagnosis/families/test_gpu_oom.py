@@ -273,3 +273,15 @@ def test_a_ray_drivers_task_error_is_not_undone_by_other_tasks_output_flushed_af
         "RuntimeError: CUDA error: out of memory\n" + "".join(f"{tag}Batch {i} of 106\n" for i in range(1, 8))
     )
     assert diagnose_log_text(log).label == "gpu_oom"
+
+
+def test_an_oom_the_program_logs_as_a_warning_every_batch() -> None:
+    # a training loop catching the OOM per batch and logging it at WARNING, never stepping (zzzp-0111)
+    head = "2025-11-11 13:00:27,976 - INFO - Starting conservative training for 25 epochs\n"
+    warn = (
+        "2025-11-11 13:12:45,463 - WARNING - Training batch error: CUDA out of memory. Tried to allocate 4.00 GiB. "
+        "GPU 0 has a total capacity of 15.99 GiB of which 0 bytes is free.\n"
+    )
+    assert diagnose_log_text(head + warn * 4).label == "gpu_oom"
+    steps = "".join(f"2025-11-11 13:2{i}:00,000 - INFO - epoch 1 step {i * 100} loss 0.{9 - i}1\n" for i in range(5))
+    assert diagnose_log_text(head + warn + steps).label == "healthy"
