@@ -428,9 +428,28 @@ def _went_on_past(s: Signal, signals: list[Signal], ctx: Context) -> bool:
     if _driver_raised(lines, s.order):
         return False
     same = frozenset(o.order for o in signals if o.label == s.label)
-    if not progressed_after(lines, traceback_end(lines, s.order), steps=WENT_ON_STEPS, skip=same):
+    end = traceback_end(lines, s.order)
+    if not progressed_after(lines, end, steps=WENT_ON_STEPS, skip=same):
         return False
-    return not _ends_in(ctx, s)
+    return not _ends_in(ctx, s) and not _quoted_at_end(lines, end)
+
+
+# an exception's message, after its type (``KeyError: 'image_size'``)
+_EXC_MESSAGE = re.compile(r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt)\w*: (?P<msg>.{6,300}?)\s*$")
+
+
+def _quoted_at_end(lines: list[Line], end: int) -> bool:
+    """One of the log's last ``END_LINES`` non-empty lines, after the exception line ``end``, quotes its message: the
+    program reports that failure as how it ended ("✗ Failed to train baseline models: 'image_size'" after a
+    ``KeyError: 'image_size'`` whose traceback stderr flushed before the steps stdout printed)."""
+    if not 0 <= end < len(lines):
+        return False
+    m = _EXC_MESSAGE.match(lines[end].text.strip())
+    if m is None:
+        return False
+    msg = m.group("msg")
+    tail = [ln for ln in lines[end + 1 :] if ln.text.strip()][-END_LINES:]
+    return any(msg in ln.text and not ln.code for ln in tail)
 
 
 # a Ray driver's own uncaught error for a task that failed (ray.get re-raises it: "ray.exceptions.RayTaskError(

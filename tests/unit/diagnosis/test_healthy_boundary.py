@@ -765,3 +765,21 @@ def test_a_metric_reported_as_a_list_of_values_is_a_result() -> None:
     assert is_progress(prepare(["Test Accuracy: [0.99075, 0.9925, 0.9927]"]).lines[0])
     assert not is_progress(prepare(["accuracy: [n/a]"]).lines[0])
     assert diagnose_log_text(log).label == "healthy"
+
+
+def test_steps_printed_after_a_traceback_do_not_undo_it_when_the_run_ends_quoting_its_message() -> None:
+    # stderr's traceback flushed before stdout's steps; the program's last words quote the KeyError (zzzp-0019)
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "run_stage1.py", line 130, in train_baseline_models\n'
+        "    image_size = tuple(config['data']['image_size'])\n"
+        "KeyError: 'image_size'\n"
+        "[Step 1] Creating data loaders...\n"
+        "[Step 2] Setting up field conversion...\n"
+        "[Step 3] Training hybrid Transformer-GNN model...\n"
+        "  ✗ Failed to train hybrid model: 'image_size'\n"
+        "[Step 4] Training baseline models...\n"
+        "  ✗ Failed to train baseline models: 'image_size'\n"
+        "✗ No models available for evaluation\n"
+    )
+    assert diagnose_log_text(log).label not in ("healthy", "unknown")
