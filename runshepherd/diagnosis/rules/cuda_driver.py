@@ -184,7 +184,11 @@ FAMILY = family(
             r"hipErrorNoBinaryForGpu|Unable to find code object for all current devices|HIP error: invalid device function",
             0.88,
         ),
-        pat(r"CUDNN_STATUS_NOT_INITIALIZED|CUBLAS_STATUS_NOT_INITIALIZED(?! when calling `cublasCreate)", 0.84),
+        pat(
+            r"CUDNN_STATUS_NOT_INITIALIZED"
+            r"|(?<!failed to create cublas handle: )CUBLAS_STATUS_NOT_INITIALIZED(?! when calling `cublasCreate)",
+            0.84,
+        ),
         # cuDNN's own statuses for a failure inside the library or on the GPU (cudnnStatus_t: INTERNAL_ERROR "an
         # internal cuDNN operation failed", MAPPING_ERROR "access to GPU memory space failed", EXECUTION_FAILED "the GPU
         # program failed to execute"), not a wrong call of the user's (BAD_PARAM, NOT_SUPPORTED) and not memory

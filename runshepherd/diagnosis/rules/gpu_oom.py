@@ -157,6 +157,10 @@ FAMILY = family(
         ),
         # cuBLAS could not even create its handle: the workspace allocation failed on a full GPU
         pat(r"CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate", 0.86),
+        # the same handle creation failing in TensorFlow/JAX's stream executor (cuda_blas.cc: "failed to create cublas
+        # handle: CUBLAS_STATUS_NOT_INITIALIZED"): cuBLAS could not allocate its workspace on a GPU the process (TF
+        # preallocates most of it) or another one had already filled
+        pat(r"failed to create cublas handle: CUBLAS_STATUS_NOT_INITIALIZED", 0.84),
         # CuPy (Chainer) and Caffe's CUDA check
         pat(r"out of memory to allocate \d+ bytes|cudaSuccess \(2 vs\. 0\)\s+out of memory", 0.88),
         # any runtime's own "out of memory" said of a device (the CUDA runtime's string for cudaErrorMemoryAllocation

@@ -285,3 +285,13 @@ def test_an_oom_the_program_logs_as_a_warning_every_batch() -> None:
     assert diagnose_log_text(head + warn * 4).label == "gpu_oom"
     steps = "".join(f"2025-11-11 13:2{i}:00,000 - INFO - epoch 1 step {i * 100} loss 0.{9 - i}1\n" for i in range(5))
     assert diagnose_log_text(head + warn + steps).label == "healthy"
+
+
+def test_tensorflows_cublas_handle_that_could_not_be_created_is_a_full_gpu() -> None:
+    # TF/JAX's stream executor failing cublasCreate, as PyTorch's "when calling `cublasCreate(handle)`" (zzzn-0024)
+    log = (
+        "2021-06-26 17:01:46.891583: E external/org_tensorflow/tensorflow/stream_executor/cuda/cuda_blas.cc:226] "
+        "failed to create cublas handle: CUBLAS_STATUS_NOT_INITIALIZED\n"
+    )
+    assert diagnose_log_text(log).label == "gpu_oom"
+    assert diagnose_log_text("RuntimeError: CUBLAS_STATUS_NOT_INITIALIZED\n").label == "cuda_driver"
