@@ -115,7 +115,10 @@ ROOT_WORDS = (
         0.56,
         "something (a file, a path, a model or data name) that is not there",
         unless=r"\bnot found in (?:the )?(?:base )?(?:model|config(?:uration)?|state[_ ]?dict|dict(?:ionary)?"
-        r"|vocab(?:ulary)?|module|keys|columns?|data ?frame)\b",
+        r"|vocab(?:ulary)?|module|keys|columns?|data ?frame)\b"
+        # (Python's UnboundLocalError since 3.11: "cannot access local variable 'x' where it is not associated with a
+        # value", a variable the code never set, not a path)
+        r"|\bcannot access local variable\b",
     ),
     # workflow engines' missing inputs (Snakemake's MissingInputException "Missing input files for rule")
     words(r"\bmissing input\b", 0.6, "input files that are not there"),

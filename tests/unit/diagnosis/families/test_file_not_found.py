@@ -382,3 +382,12 @@ def test_a_file_pattern_or_storage_prefix_that_matched_nothing_is_a_path_to_fix(
         d = diagnose_log_text(log)
         assert (d.label, d.fix.kind) == ("file_not_found", "fix_path"), log
         assert path in d.explanation
+
+
+def test_a_local_variable_never_set_is_not_a_missing_path() -> None:
+    # Python 3.11's UnboundLocalError wording, logged by the program after a caught failure (zzzl-0017)
+    log = (
+        "2024-09-07 01:26:32,263 - ERROR - Error with MLP Neural Network: cannot access local variable 'X_train' "
+        "where it is not associated with a value\n"
+    )
+    assert diagnose_log_text(log).label != "file_not_found"
