@@ -186,7 +186,9 @@ _ENDED = re.compile(
 )
 # a scheduler's or launcher's documented record of a job that ended badly (formats: kind "failed")
 _FAILED_RECORD_G = Gated.of(formats.compiled("failed"))
-_ERRORISH_G, _ERRORISH_RAW_G, _NOT_ERROR_G = Gated.of(_ERRORISH), Gated.of(_ERRORISH_RAW), Gated.of(_NOT_ERROR)
+# (a yes/no test: each alternative behind its own gate, so a long line with one literal runs one branch, not all)
+_ERRORISH_G = Alternatives.of(_ERRORISH)
+_ERRORISH_RAW_G, _NOT_ERROR_G = Gated.of(_ERRORISH_RAW), Gated.of(_NOT_ERROR)
 
 # a logger's INFO/DEBUG severity field at the head of a line, before any word of the message (``[2025-03-19
 # 10:01:24,600] [INFO] [runner.py:607:main] …``, vLLM's ``INFO 09-03 16:28:08 [api_server.py:1882] …``, fairseq's
@@ -230,7 +232,7 @@ def error_looking(lines: list[Line]) -> Iterator[Line]:
         if not ln.usable:
             continue
         if (
-            (_ERRORISH_G.search(ln.text, ln.folded) or _ERRORISH_RAW.search(ln.clean) or is_error_record(ln.clean))
+            (_ERRORISH_G.found(ln.text, ln.folded) or _ERRORISH_RAW.search(ln.clean) or is_error_record(ln.clean))
             and not _NOT_ERROR_G.search(ln.text, ln.folded)
             and not ln.quiet  # asked last: reading a line's header (severity.py) costs more than the tests before it
         ):

@@ -265,7 +265,7 @@ def progressed_after(lines: list[Line], idx: int, steps: int = 2, skip: frozense
             continue
         if ln.text.startswith("wandb:"):
             continue
-        if ln.usable and _ERRORISH_G.search(ln.text, ln.folded):
+        if ln.usable and _ERRORISH_G.found(ln.text, ln.folded):
             continue
         seen.add(ln.text)
         if len(seen) >= steps:
@@ -404,7 +404,7 @@ def survived_channel(lines: list[Line], idx: int) -> bool:
         elif (
             len(steps) < SURVIVED_STEPS
             and is_progress(ln)
-            and not (ln.usable and _ERRORISH_G.search(ln.text, ln.folded))
+            and not (ln.usable and _ERRORISH_G.found(ln.text, ln.folded))
         ):
             steps.add(ln.text)
     return False
@@ -510,6 +510,9 @@ _VALUE = re.compile(r"(?<![A-Za-z0-9_.-])-?\d+(?:\.\d+)?(?:e[-+]?\d+)?", re.IGNO
 # "it # | lr #", "Epoch #, Time #s"), not by more bare values (a table's row, a process listing's pid and usage)
 _KEYED_COUNTER = re.compile(r"^[^\w#]*(?:\[[^\]]*\]\s*)?[^\W\d_]{2,}[\s:=]*?(?<=[\s:=])#(?!\s*[-\d#])")
 COUNTER_LINES = 3
+# a counter line is one record; a line longer than this is many frames a carriage return glued together (a progress
+# bar's), which _PROGRESS reads already: masking its thousands of numbers cost ~2 ms a line
+COUNTER_MAX_CHARS = 2_000
 
 
 class _CounterRun:
@@ -550,9 +553,11 @@ def mark_counters(lines: list[Line]) -> list[Line]:
     counted ("Attempt 2 failed") are not that. Returns ``lines``."""
     runs: dict[str, _CounterRun] = {}
     for ln in lines:
+        if len(ln.text) > COUNTER_MAX_CHARS:
+            continue
         if not ln.usable or _FAILING_G.search(ln.text, ln.folded) or _COUNTING_TRIES_G.search(ln.text, ln.folded):
             continue
-        if _LOADING_BAR_G.search(ln.text, ln.folded) or _ERRORISH_G.search(ln.text, ln.folded):
+        if _LOADING_BAR_G.search(ln.text, ln.folded) or _ERRORISH_G.found(ln.text, ln.folded):
             continue
         body = _STAMP.sub(" ", ln.text)
         values = _VALUE.findall(body)
@@ -907,7 +912,7 @@ def _report_tail(lines: list[Line]) -> list[Line]:
             continue
         if ln.code or _FRAME.match(ln.text) or _TB_START.search(ln.text) or _EXC_LINE.match(ln.text):
             break
-        if any(ln.exit_codes) or (not ln.quiet and _ERRORISH_G.search(ln.text, ln.folded)):
+        if any(ln.exit_codes) or (not ln.quiet and _ERRORISH_G.found(ln.text, ln.folded)):
             break
         if (_FAILING_G.search(ln.text, ln.folded) and not is_benign(ln.text, ln.folded) and _speaks_of_failure(ln)) or (
             _not_running(ln)
