@@ -11,7 +11,7 @@ import re
 from dataclasses import replace
 
 from runshepherd.diagnosis.chains import yield_handled
-from runshepherd.diagnosis.errorblock import _CHAINED, _FRAME, _TB_START, Line, traceback_end
+from runshepherd.diagnosis.errorblock import _CHAINED, _FRAME, _TB_START, Line, exception_type, traceback_end
 from runshepherd.diagnosis.formats.launchers import LAUNCH
 from runshepherd.diagnosis.formats.nonfatal import COMMAND_NOT_FOUND, PYTHON_WARNING
 from runshepherd.diagnosis.formats.task_tags import TAGGED_EVENT, task_tag
@@ -434,8 +434,8 @@ def _went_on_past(s: Signal, signals: list[Signal], ctx: Context) -> bool:
     return not _ends_in(ctx, s) and not _quoted_at_end(lines, end)
 
 
-# an exception's message, after its type (``KeyError: 'image_size'``)
-_EXC_MESSAGE = re.compile(r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt)\w*: (?P<msg>.{6,300}?)\s*$")
+# a message this short (``KeyError: 0``) is quoted by chance, not by the program reporting that failure
+QUOTED_MESSAGE_CHARS = 6
 
 
 def _quoted_at_end(lines: list[Line], end: int) -> bool:
@@ -444,10 +444,10 @@ def _quoted_at_end(lines: list[Line], end: int) -> bool:
     ``KeyError: 'image_size'`` whose traceback stderr flushed before the steps stdout printed)."""
     if not 0 <= end < len(lines):
         return False
-    m = _EXC_MESSAGE.match(lines[end].text.strip())
-    if m is None:
+    exc = exception_type(lines[end].text)
+    msg = exc[1] if exc is not None else ""
+    if len(msg) < QUOTED_MESSAGE_CHARS:
         return False
-    msg = m.group("msg")
     tail = [ln for ln in lines[end + 1 :] if ln.text.strip()][-END_LINES:]
     return any(msg in ln.text and not ln.code for ln in tail)
 
