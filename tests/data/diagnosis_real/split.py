@@ -86,8 +86,8 @@ Two generations:
   once with that stop's starting code and once with its code at the freeze (79.3% -> 79.3% labels), then retired
   into `dev` in the same stop so its misses can be studied.
 - blind v21 (stop 42): every case of parts zzzq, zzzr, zzzs, zzzt and zzzu, from threads and committed job logs not in
-  parts a-zzzp (committed files only from repositories no earlier part used). Its parts are named here before any of
-  them is collected, so no dev run ever reads one; open (`BLIND_FROZEN` None) until it holds at least 150 cases.
+  parts a-zzzp (committed files only from repositories no earlier part used). Its parts were named before any of
+  them was collected, so no dev run ever read one. Collected in stop 43 and frozen at 178 cases (`README-v21.md`).
 """
 
 from __future__ import annotations
@@ -103,8 +103,8 @@ Split = Literal["blind", "dev"]
 
 BLIND_PARTS: tuple[str, ...] = ("zzzq-", "zzzr-", "zzzs-", "zzzt-", "zzzu-")  # blind v21, named before collection
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v21 is named and empty after stop 42; v20 was frozen at 2026-12-04T05:49Z, README-v20.md)
-BLIND_FROZEN: str | None = None
+# open split (v21 was frozen at 2026-12-04T08:52Z with 178 cases, README-v21.md)
+BLIND_FROZEN: str | None = "2026-12-04T08:52Z"
 BLIND_V20_PARTS = ("zzzl-", "zzzm-", "zzzn-", "zzzo-", "zzzp-")
 BLIND_V19_PARTS = ("zzzg-", "zzzh-", "zzzi-", "zzzj-", "zzzk-")
 BLIND_V18_PARTS = ("zzzb-", "zzzc-", "zzzd-", "zzze-", "zzzf-")
