@@ -87,7 +87,12 @@ Two generations:
   into `dev` in the same stop so its misses can be studied.
 - blind v21 (stop 42): every case of parts zzzq, zzzr, zzzs, zzzt and zzzu, from threads and committed job logs not in
   parts a-zzzp (committed files only from repositories no earlier part used). Its parts were named before any of
-  them was collected, so no dev run ever read one. Collected in stop 43 and frozen at 178 cases (`README-v21.md`).
+  them was collected, so no dev run ever read one. Collected in stop 43 and frozen at 178 cases (`README-v21.md`);
+  scored once with that stop's starting code and once with its code at the freeze (84.3% -> 84.3% labels), then
+  retired into `dev` in the same stop so its misses can be studied.
+- blind v22 (stop 43): every case of parts zzzv, zzzw, zzzx, zzzy and zzzz, from threads and committed job logs not in
+  parts a-zzzu (committed files only from repositories no earlier part used). Its parts are named here before any of
+  them is collected, so no dev run ever reads one; open (`BLIND_FROZEN` None) until it holds at least 150 cases.
 """
 
 from __future__ import annotations
@@ -101,10 +106,11 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ("zzzq-", "zzzr-", "zzzs-", "zzzt-", "zzzu-")  # blind v21, named before collection
+BLIND_PARTS: tuple[str, ...] = ("zzzv-", "zzzw-", "zzzx-", "zzzy-", "zzzz-")  # blind v22, named before collection
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v21 was frozen at 2026-12-04T08:52Z with 178 cases, README-v21.md)
-BLIND_FROZEN: str | None = "2026-12-04T08:52Z"
+# open split (v22 is named and empty after stop 43; v21 was frozen at 2026-12-04T08:52Z, README-v21.md)
+BLIND_FROZEN: str | None = None
+BLIND_V21_PARTS = ("zzzq-", "zzzr-", "zzzs-", "zzzt-", "zzzu-")
 BLIND_V20_PARTS = ("zzzl-", "zzzm-", "zzzn-", "zzzo-", "zzzp-")
 BLIND_V19_PARTS = ("zzzg-", "zzzh-", "zzzi-", "zzzj-", "zzzk-")
 BLIND_V18_PARTS = ("zzzb-", "zzzc-", "zzzd-", "zzze-", "zzzf-")
@@ -226,8 +232,13 @@ def split_v20_of(case_id: str) -> Split:
     return "blind" if case_id.startswith(BLIND_V20_PARTS) else "dev"
 
 
+def split_v21_of(case_id: str) -> Split:
+    """The stop-43 rule: parts zzzq, zzzr, zzzs, zzzt and zzzu were the blind split (v21), every other part `dev`."""
+    return "blind" if case_id.startswith(BLIND_V21_PARTS) else "dev"
+
+
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (v21); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` are the blind split (v22); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 
