@@ -108,7 +108,7 @@ Split = Literal["blind", "dev"]
 
 BLIND_PARTS: tuple[str, ...] = ("zzzv-", "zzzw-", "zzzx-", "zzzy-", "zzzz-")  # blind v22, named before collection
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v22 is named and empty after stop 43; v21 was frozen at 2026-12-04T08:52Z, README-v21.md)
+# open split (v22 is named and empty after stop 43; v21 was frozen at 2026-12-04T08:49Z, README-v21.md)
 BLIND_FROZEN: str | None = None
 BLIND_V21_PARTS = ("zzzq-", "zzzr-", "zzzs-", "zzzt-", "zzzu-")
 BLIND_V20_PARTS = ("zzzl-", "zzzm-", "zzzn-", "zzzo-", "zzzp-")
