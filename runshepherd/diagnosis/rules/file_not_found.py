@@ -333,6 +333,9 @@ FAMILY = family(
             r"|could not be found|no such file|is missing|not exist)",
             0.78,
         ),
+        # a configured path that is there but not a file, or not there at all, in a program's own check
+        # ("Config annotation dataset/x.json is not a file, dataset config is not valid", PaddleDetection)
+        pat(r"(?P<path>[\w.~\-]*[/\\][\w.\-/\\]+) is not a file\b", 0.8, flags=0),
     ),
     root_words=ROOT_WORDS,
 )

@@ -195,7 +195,13 @@ FAMILY = family(
             r"Your session crashed after using all available RAM|tried to allocate more memory than is available",
             0.92,
         ),
-        pat(r"\[WinError 1455\]|The paging file is too small for this operation to complete", 0.88),
+        # (PyTorch's DataLoader on Windows gives the same system error as a code: "Couldn't open shared file mapping:
+        # <torch_…>, error code: <1455>", ERROR_COMMITMENT_LIMIT)
+        pat(
+            r"\[WinError 1455\]|The paging file is too small for this operation to complete"
+            r"|Couldn't open shared file mapping: <[^>]*>, error code: <1455>",
+            0.88,
+        ),
         # the JVM's heap (Spark, Hadoop, Bazel) and the Go runtime's ("fatal error: runtime: out of memory")
         pat(
             r"java\.lang\.OutOfMemoryError: (?:Java heap space|GC overhead limit exceeded)|^fatal error: runtime: out of memory",

@@ -780,6 +780,10 @@ FAMILY = family(
         # importlib.metadata's PackageNotFoundError, whose message CPython words "No package metadata was found for
         # {name}" (Lib/importlib/metadata/__init__.py): a program that logs the message alone, without the class
         pat(r"\bNo package metadata was found for (?P<pkg>[\w.\-]+)", 0.84, flags=0),
+        # torch.utils.cpp_extension compiling an op at first use (DeepSpeed's cpu_adam, fused kernels): "Error building
+        # extension 'cpu_adam'" means the compiler, the CUDA toolkit or headers the build needs are not what is
+        # installed; the fix is the build environment or a prebuilt wheel, not the program
+        pat(r"\bError building extension '(?P<pkg>[\w.\-]+)'", 0.74, flags=0),
     ),
     # a version check the framework logs at info or warning level before it carries on without the GPU
     warning_patterns=(pat(r"Found \w+ version [\d.]+, but \w+ was built against version [\d.]+", 0.8),),

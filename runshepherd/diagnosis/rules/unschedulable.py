@@ -81,6 +81,13 @@ _NO_FIT = re.compile(
     r"|No successful match recorded"
     # Ray Tune refusing a trial the cluster cannot hold
     r"|Insufficient cluster resources to launch trial"
+    # the kubelet refusing a pod it was given because the node's device plugin has no free device of the kind asked
+    # for (an UnexpectedAdmissionError event: "Allocate failed due to requested number of devices unavailable for
+    # nvidia.com/gpu. Requested: 1, Available: 0")
+    r"|\bUnexpectedAdmissionError\b|requested number of devices unavailable for"
+    # a launcher that waited for the nodes it asked for and gave up ("Maximum wait time reached, but only 1/32 nodes
+    # came up")
+    r"|\bonly \d+/\d+ nodes? (?:came up|(?:are|were) (?:up|ready|available))\b"
     # the cloud has no capacity (or quota) for the machines asked for: GCE, EC2, Azure, SkyPilot's summary
     r"|ZONE_RESOURCE_POOL_EXHAUSTED|does not have enough resources available to fulfill the request"
     r"|\bInsufficientInstanceCapacity\b|We currently do not have sufficient \S+ capacity|\bSkuNotAvailable\b"
@@ -183,7 +190,9 @@ _RAY_WAITING = PatternRule(
     "started.",
     fix_description="Ask for fewer CPUs/GPUs per worker or trial (ScalingConfig, resources_per_trial, num_workers), "
     "or add nodes with those resources to the cluster.",
-    patterns=(pat(r"cluster not having enough resources available|but the cluster only has [\d.]+ CPUs", 0.85),),
+    # (older Ray Tune words it per trial: "You asked for 5.0 cpu and 2.0 gpu per trial, but the cluster only has 72.0
+    # cpu and 1.0 gpu")
+    patterns=(pat(r"cluster not having enough resources available|but the cluster only has [\d.]+ CPUs?\b", 0.85),),
     in_warnings=True,
 )
 

@@ -86,6 +86,31 @@ _UNBOUND = PatternRule(
 )
 
 
+# a launcher given an environment assignment where its command goes: ``nohup CUDA_VISIBLE_DEVICES=0 python x.py``
+# runs a program named "CUDA_VISIBLE_DEVICES=0" (nohup, env, timeout and xargs exec their first word), so coreutils
+# reports "nohup: failed to run command 'CUDA_VISIBLE_DEVICES=0': No such file or directory". No file is missing: the
+# assignment belongs before the launcher (or after ``env``), so the launch line is what to change
+_ASSIGNMENT_AS_COMMAND = PatternRule(
+    name="user_code_assignment_as_command",
+    label="user_code_error",
+    origin="user",
+    fix_kind="fix_code",
+    explanation=lambda m: (
+        f"The launch line gives '{m.group('var')}=…' where {m.group('tool')} expects the command to run, so "
+        f"{m.group('tool')} tried to run a program of that name and nothing started."
+    ),
+    fix_description="Put the variable assignment before the launcher (VAR=value nohup python …) or after `env`, "
+    "then resubmit.",
+    patterns=(
+        pat(
+            r"^(?P<tool>nohup|timeout|xargs|stdbuf|nice): failed to run command '(?P<var>[A-Za-z_]\w*)=[^']*'",
+            0.86,
+            flags=0,
+        ),
+    ),
+)
+
+
 # The program's own package not importable from where it was started: ``No module named 'torchtitan'`` raised by an
 # import in ``…/torchtitan/torchtitan/train.py``, a file that lives inside a directory of that very name (and not
 # under site-packages). The package is there; the script was run so that its parent is not on sys.path (run as a file
@@ -362,6 +387,7 @@ FAMILY = family(
         _SHAPES,
         _BREAKPOINT,
         _UNBOUND,
+        _ASSIGNMENT_AS_COMMAND,
         _HOOK_REQUIRED,
         FunctionRule("root_exception", _root_exception),
         FunctionRule("replacement_named", _replacement_named),

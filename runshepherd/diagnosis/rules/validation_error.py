@@ -293,6 +293,10 @@ _CONFIG = PatternRule(
             0.7,
             flags=re.IGNORECASE,
         ),
+        # a tool's error that the input and a setting disagree and names the option that settles it (Kaldi: "Sample
+        # frequency mismatch: you specified 16000 but data has 48000 (use --sample-frequency option)", "Waveform and
+        # config sample Frequency mismatch: 8000 .vs 16000 (use --allow-upsample=true option …)")
+        pat(r"\bmismatch\b.{0,200}\((?:use|set|pass) (?:the )?--[\w-]+(?:=\S*)? option\b", 0.8),
     ),
 )
 

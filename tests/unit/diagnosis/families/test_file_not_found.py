@@ -391,3 +391,16 @@ def test_a_local_variable_never_set_is_not_a_missing_path() -> None:
         "where it is not associated with a value\n"
     )
     assert diagnose_log_text(log).label != "file_not_found"
+
+
+def test_a_configured_path_that_is_not_a_file_explains_a_later_vague_error() -> None:
+    # PaddleDetection checks the annotation path, then raises "is not valid for reason above" (zzzt-0114)
+    log = (
+        "Config annotation dataset/aic_coco_train_cocoformat.json is not a file, dataset config is not valid\n"
+        "Traceback (most recent call last):\n"
+        '  File "tools/train.py", line 142, in run\n'
+        "    raise ValueError(\n"
+        "ValueError: Dataset /works/det/dataset is not valid for reason above, please check again.\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("file_not_found", "fix_path")

@@ -299,3 +299,15 @@ def test_the_shells_killed_glued_to_a_keras_progress_line() -> None:
     assert (
         diagnose_log_text("Epoch 1/1\n100/200 [====>.....] - ETA: 3s - loss: 0.5 - NotKilled ok\n").label != "host_oom"
     )
+
+
+def test_windows_paging_file_exhausted_in_a_dataloader_worker_is_host_memory() -> None:
+    # PyTorch on Windows reports ERROR_COMMITMENT_LIMIT as a code (zzzs-0125, zzi-0010)
+    log = (
+        "Traceback (most recent call last):\n"
+        "RuntimeError: Caught RuntimeError in DataLoader worker process 1.\n"
+        "RuntimeError: Couldn't open shared file mapping: <torch_262480_1726441913_4>, error code: <1455>\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("host_oom", "increase_memory")
+    assert diagnose_log_text(log.replace("<1455>", "<5>")).label != "host_oom"

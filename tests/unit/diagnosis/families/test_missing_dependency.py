@@ -782,3 +782,15 @@ def test_an_optional_import_the_program_caught_and_logged_is_not_what_stopped_it
         "    import amdsmi\nModuleNotFoundError: No module named 'amdsmi'\n"
     )
     assert diagnose_log_text(stopped).label == "missing_dependency"
+
+
+def test_an_extension_that_failed_to_build_at_first_use_is_the_build_environment() -> None:
+    # DeepSpeed's cpu_adam compiled by torch.utils.cpp_extension at first use (zzzr-0102)
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 12, in <module>\n'
+        "    opt = DeepSpeedCPUAdam(params)\n"
+        "RuntimeError: Error building extension 'cpu_adam'\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency")

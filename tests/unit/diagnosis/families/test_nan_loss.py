@@ -314,3 +314,10 @@ def test_catboost_stopping_on_a_degenerate_solution() -> None:
     )
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("nan_loss", "lower_lr_or_fix_data")
+
+
+def test_a_key_value_table_reporting_the_loss_as_nan() -> None:
+    # the OpenAI logger's table (guided-diffusion, baselines): zzzr-0001
+    row = "-----------------------------\n| loss          | {v}       |\n| step          | 1.53e+05  |\n"
+    assert diagnose_log_text(row.format(v="0.0123") + row.format(v="nan")).label == "nan_loss"
+    assert diagnose_log_text(row.format(v="0.0123") + row.format(v="0.0119")).label != "nan_loss"

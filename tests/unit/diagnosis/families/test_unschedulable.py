@@ -287,3 +287,23 @@ def test_a_step_whose_cpu_binding_falls_outside_the_allocation_never_launches() 
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("unschedulable", "change_resources_or_wait")
     assert "--cpu-bind" in d.fix.description
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # older Ray Tune, per trial and in lower case (zzzt-0010, zzzt-0013)
+        "2024-12-27 12:22:27,422\tWARNING trial_executor.py:305 -- Ignore this message if the cluster is autoscaling. "
+        "You asked for 5.0 cpu and 2.0 gpu per trial, but the cluster only has 72.0 cpu and 1.0 gpu. Stop the tuning "
+        "job and adjust the resources requested per trial (possibly via `resources_per_trial` or via `num_workers` "
+        "for rllib) and/or add more resources to your Ray runtime.",
+        # the kubelet's admission refusal for a device the node's plugin cannot give (zzzr-0106)
+        "  Warning  UnexpectedAdmissionError  110s  kubelet, node-1  Allocate failed due to requested number of "
+        "devices unavailable for nvidia.com/gpu. Requested: 1, Available: 0, which is unexpected",
+        # a launcher that gave up waiting for its nodes (zzzt-0004)
+        "RuntimeError: Maximum wait time reached, but only 1/32 nodes came up. Aborting.",
+    ],
+)
+def test_capacity_that_never_came_is_unschedulable(line: str) -> None:
+    d = diagnose_log_text(line + "\n")
+    assert (d.label, d.fix.kind) == ("unschedulable", "change_resources_or_wait")

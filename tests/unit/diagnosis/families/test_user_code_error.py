@@ -317,3 +317,14 @@ def test_a_job_script_under_set_u_reading_an_unset_variable_stops_there() -> Non
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("user_code_error", "fix_code")
     assert "USER_" in d.explanation and "line 30" in d.explanation
+
+
+def test_an_environment_assignment_given_to_nohup_as_its_command_is_the_launch_line() -> None:
+    # coreutils nohup execs its first word (zzzq-0107): nothing is missing, the launch line is wrong
+    log = "nohup: failed to run command 'CUDA_VISIBLE_DEVICES=0': No such file or directory\n"
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("user_code_error", "fix_code")
+    assert "CUDA_VISIBLE_DEVICES" in d.explanation
+    assert diagnose_log_text("nohup: failed to run command 'trian.sh': No such file or directory\n").label != (
+        "user_code_error"
+    )

@@ -473,3 +473,14 @@ def test_a_lightgbm_parameter_value_it_does_not_offer() -> None:
         "lightgbm.basic.LightGBMError: Unknown boosting type gdbt\n"
     )
     assert diagnose_log_text(log).label == "validation_error"
+
+
+def test_a_tool_naming_the_option_that_settles_a_mismatch_is_a_setting() -> None:
+    # Kaldi's error format: the input and a setting disagree, and the message names the option (zzzt-0117, zzzt-0108)
+    log = (
+        "LOG (speech-aligner[5.4.215~4-f2b7]:main():bin/speech-aligner.cc:351) utt1\n"
+        "ERROR (speech-aligner[5.4.215~4-f2b7]:main():bin/speech-aligner.cc:425) Sample frequency mismatch: you "
+        "specified 16000 but data has 48000 (use --sample-frequency option).  Utterance is utt1\n"
+    )
+    assert diagnose_log_text(log).label == "validation_error"
+    assert diagnose_log_text(log.replace(" (use --sample-frequency option)", "")).label != "validation_error"
