@@ -426,6 +426,9 @@ _PROGRESS = LazyRegex(
     # the same counter in a printed tuple (Python 2's print of several values: "('Epoch ', 4983, ' Training Loss: ', …")
     r"|\b(?:epoch|step|iter(?:ation)?|global_step|batch)\s*:?\s*['\"], \d+"
     r"|\d+/\d+ \[\d+:\d+|\d+%\|"
+    # the PyTorch tutorials' timeSince progress, "%s (%d %d%%) %.4f": time spent, time left, iteration, percent done,
+    # loss ("48m 20s (- 8m 28s) (85600 85%) 0.1271")
+    r"|^\s*\d+m \d+s \(- ?\d+m \d+s\) \(\d+ \d+%\)"
     r"|\b\d+(?:\.\d+)?\s*(?:it/s|s/it|samples/s(?:ec)?|tokens/s(?:ec)?|examples/s(?:ec)?|img/s|images/s(?:ec)?"
     r"|req(?:uest)?s/s(?:ec)?|toks?/s|frames/s(?:ec)?)\b"
     # any countable unit of the program's work per second ("0.20 prompts/s", "0.09 batches/sec", "12.54 steps/s",

@@ -972,3 +972,11 @@ def test_a_count_of_work_towards_its_total_after_a_warning_shows_the_run_went_on
     # the same warning with the count stopped after two lines: no sign the run got past it
     cut = log.split("  train: 1280/4000")[0]
     assert diagnose_log_text(cut).label == "cuda_driver"
+
+
+def test_the_pytorch_tutorials_time_since_progress_is_progress() -> None:
+    # "%s (%d %d%%) %.4f" of the seq2seq and char-RNN tutorials, run to 100% (zzzs-0107)
+    rows = [f"52m {s}s (- 0m {9 - s}s) ({100300 + 100 * s} {99 + s // 6}%) 0.19{s}\n" for s in range(0, 7, 3)]
+    d = diagnose_log_text("".join(rows))
+    assert d.label == "healthy"
+    assert diagnose_log_text("".join(r.replace("(- ", "(") for r in rows)).label == "unknown"
