@@ -47,6 +47,8 @@ _LONG_LINE = re.compile(rb"(?m)^[^\n]{%d,}" % (LINE_BYTES + 1))
 def _line_ends(m: re.Match[bytes]) -> bytes:
     """The first and last ``LINE_BYTES // 2`` bytes of a line longer than ``LINE_BYTES``, each piece its own line."""
     line, half = m.group(), LINE_BYTES // 2
+    if b"\r" in line and (frames := _whole_frames(line, half)) is not None:
+        return frames
     head, tail = line[:half], line[-half:]
     # a word the cut splits is left out: half a token matches no redaction rule, yet would be shown as evidence
     gap = head.rfind(b" ", half - 256)
@@ -54,6 +56,27 @@ def _line_ends(m: re.Match[bytes]) -> bytes:
     gap = tail.find(b" ", 0, 256)
     tail = tail[gap + 1 :] if gap >= 0 else tail
     return head + " … [line cut]\n… [line cut] ".encode() + tail
+
+
+def _whole_frames(line: bytes, half: int) -> bytes | None:
+    """A carriage-return-joined line (a progress bar redrawn in place) cut between its frames: the first and the last
+    frames that fit in ``half`` bytes each, every frame whole. A frame cut in the middle loses its label, and an
+    anonymous bar reads as the run's progress where the whole frame said it was still loading weights
+    ("Loading weights:  14%|█▍  | 63/447"). None when a frame at either end is longer than ``half``."""
+    frames = line.split(b"\r")
+    first = last = 0
+    size = 0
+    while first < len(frames) and size + len(frames[first]) + 1 <= half:
+        size += len(frames[first]) + 1
+        first += 1
+    size = 0
+    while last < len(frames) - first and size + len(frames[-1 - last]) + 1 <= half:
+        size += len(frames[-1 - last]) + 1
+        last += 1
+    if first == 0 or last == 0:
+        return None
+    head, tail = b"\r".join(frames[:first]), b"\r".join(frames[len(frames) - last :])
+    return head + " … [line cut]\n… [line cut]\r".encode() + tail
 
 
 def _is_blank(path: Path, limit: int = HEAD_BYTES) -> bool:
