@@ -182,6 +182,9 @@ FAMILY = family(
             0.9,
             flags=0,
         ),
+        # a worker that polls the cloud's metadata for a spot VM's end and was told it comes (Taskcluster's
+        # generic-worker on GCP: "GCP Metadata Service says termination is imminent")
+        pat(r"\btermination is imminent\b", 0.86),
         # salloc/srun when the allocation is taken away (a cancel or a preemption; a time limit says so itself)
         pat(r"Job allocation \d+ has been revoked", 0.6),
         # Argo Workflows' node message for a step whose pod was deleted under it (a node scale-down, a spot reclaim, an

@@ -202,3 +202,14 @@ def test_an_evicted_job_the_scheduler_ran_again_to_a_normal_end_is_not_preempted
     done = "005 (58019.000.000) 2022-07-20 19:11:39 Job terminated.\n\t(1) Normal termination (return value 0)\n"
     assert diagnose_log_text(evicted + done).label == "healthy"
     assert diagnose_log_text(evicted).label == "preempted"
+
+
+def test_a_worker_told_by_the_cloud_metadata_that_termination_is_imminent() -> None:
+    # Taskcluster's generic-worker on a GCP spot VM (e-0057)
+    log = (
+        "Apr 25 18:31:13 worker-1 start-worker[882]: 2024/04/25 18:31:13 Disk available: 301409869824 bytes\n"
+        "Apr 25 18:31:23 worker-1 start-worker[882]: 2024/04/25 18:31:23 GCP Metadata Service says termination is "
+        "imminent\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("preempted", "resubmit")
