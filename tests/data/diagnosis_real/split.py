@@ -92,7 +92,8 @@ Two generations:
   retired into `dev` in the same stop so its misses can be studied.
 - blind v22 (stop 43): every case of parts zzzv, zzzw, zzzx, zzzy and zzzz, from threads and committed job logs not in
   parts a-zzzu (committed files only from repositories no earlier part used). Its parts are named here before any of
-  them is collected, so no dev run ever reads one; open (`BLIND_FROZEN` None) until it holds at least 150 cases.
+  them is collected, so no dev run ever reads one; open (`BLIND_FROZEN` None) until it holds at least 150 cases
+  (15 after stop 43, `README-v22.md`).
 """
 
 from __future__ import annotations
