@@ -85,6 +85,11 @@ def _emit(renderer: Renderer, lock: threading.Lock, ev: dict[str, Any]) -> None:
         renderer.event(ev)
 
 
+QUESTION_WINDOW_MIN = 10.0
+"""Seconds the first point to reach a fix question waits, at least, for other running points to fail the same way
+(each point asks as soon as nothing else is running)."""
+
+
 def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
     """Ask once, run every point, compare, offer the follow-ups once; the exit code of the whole sweep."""
     top = Renderer(session=sweep.sid, as_json=as_json, out=ctx.out)
@@ -104,8 +109,10 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
         sweep.budget = SweepBudget(max(fixes, n), max(ctx.settings.fixes.max_infra_retries, n))
     if sweep.poller is None:
         sweep.poller = SharedPoll(ctx.backend, tick=_tick(ctx, sweep), cheap=has_cheap_status(ctx.backend))
-    if sweep.questions is None:  # points failing the same way within ~2 polls are asked about together
-        sweep.questions = OncePerDiagnosis(window=min(30.0, max(3.0, 2 * sweep.poller.tick)))
+    if sweep.questions is None:  # points failing the same way within ~2 polls (at least QUESTION_WINDOW_MIN s) are
+        # asked about together: on a busy machine two points that diverge alike reach their question seconds apart
+        # (their diagnoses share the sweep's log readers), and 3 s split one question in two
+        sweep.questions = OncePerDiagnosis(window=min(30.0, max(QUESTION_WINDOW_MIN, 2 * sweep.poller.tick)))
 
     def run_point(p: Point) -> dict[str, Any]:
         return _run_point(ctx, sweep, p, as_json=as_json, lock=lock)
