@@ -54,7 +54,7 @@ def _nan_from_metrics(ctx: Context) -> list[Signal]:
 # numbers gone NaN, not a statistic with nothing to count; NaN only: a masked logit is -inf by design)
 # (and a key-value table's row, the OpenAI logger's "| loss          | nan       |" of guided-diffusion and baselines)
 _LOSS_NAN = re.compile(
-    r"\b\w*loss\w*\b['\"]?\s*(?:[=:]\s*|\s*\|\s*|\s+)(?:tensor\()?[\[('\"]?(?:nan|-?inf)\b"
+    r"\b\w*loss\w*\b['\"]?\s*(?:[=:|]\s*|\s+)(?:tensor\()?[\[('\"]?(?:nan|-?inf)\b"
     r"|\b(?:logps|logits|log_probs)/\w+['\"]?\s*[=:]\s*['\"]?nan\b",
     re.IGNORECASE,
 )
