@@ -91,9 +91,9 @@ Two generations:
   scored once with that stop's starting code and once with its code at the freeze (84.3% -> 84.3% labels), then
   retired into `dev` in the same stop so its misses can be studied.
 - blind v22 (stop 43): every case of parts zzzv, zzzw, zzzx, zzzy and zzzz, from threads and committed job logs not in
-  parts a-zzzu (committed files only from repositories no earlier part used). Its parts are named here before any of
-  them is collected, so no dev run ever reads one; open (`BLIND_FROZEN` None) until it holds at least 150 cases
-  (15 after stop 43, `README-v22.md`).
+  parts a-zzzu (committed files only from repositories no earlier part used). Its parts were named before any of
+  them was collected, so no dev run ever read one. Collected in stops 43 and 44 and frozen at 169 cases
+  (`README-v22.md`).
 """
 
 from __future__ import annotations
@@ -109,8 +109,8 @@ Split = Literal["blind", "dev"]
 
 BLIND_PARTS: tuple[str, ...] = ("zzzv-", "zzzw-", "zzzx-", "zzzy-", "zzzz-")  # blind v22, named before collection
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v22 is named and empty after stop 43; v21 was frozen at 2026-12-04T08:49Z, README-v21.md)
-BLIND_FROZEN: str | None = None
+# open split (v22 was frozen at 2026-12-04T10:50Z with 169 cases, README-v22.md)
+BLIND_FROZEN: str | None = "2026-12-04T10:50Z"
 BLIND_V21_PARTS = ("zzzq-", "zzzr-", "zzzs-", "zzzt-", "zzzu-")
 BLIND_V20_PARTS = ("zzzl-", "zzzm-", "zzzn-", "zzzo-", "zzzp-")
 BLIND_V19_PARTS = ("zzzg-", "zzzh-", "zzzi-", "zzzj-", "zzzk-")
