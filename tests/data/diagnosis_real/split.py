@@ -93,7 +93,12 @@ Two generations:
 - blind v22 (stop 43): every case of parts zzzv, zzzw, zzzx, zzzy and zzzz, from threads and committed job logs not in
   parts a-zzzu (committed files only from repositories no earlier part used). Its parts were named before any of
   them was collected, so no dev run ever read one. Collected in stops 43 and 44 and frozen at 169 cases
-  (`README-v22.md`).
+  (`README-v22.md`); scored once with stop 44's starting code and once with its code at the freeze (74.0% -> 74.0%
+  labels), then retired into `dev` in the same stop so its misses can be studied.
+- blind v23 (stop 44): every case of parts zzzza, zzzzb, zzzzc, zzzzd and zzzze, from threads and committed job logs
+  not in parts a-zzzz (committed files only from repositories no earlier part used). Its parts are named here before
+  any of them is collected, so no dev run ever reads one; open (`BLIND_FROZEN` None) until it holds at least 150
+  cases (`README-v23.md`).
 """
 
 from __future__ import annotations
@@ -107,10 +112,11 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ("zzzv-", "zzzw-", "zzzx-", "zzzy-", "zzzz-")  # blind v22, named before collection
+BLIND_PARTS: tuple[str, ...] = ("zzzza-", "zzzzb-", "zzzzc-", "zzzzd-", "zzzze-")  # blind v23, named before collection
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v22 was frozen at 2026-12-04T10:50Z with 169 cases, README-v22.md)
-BLIND_FROZEN: str | None = "2026-12-04T10:50Z"
+# open split (v23 is named and open in stop 44; v22 was frozen at 2026-12-04T10:50Z, README-v22.md)
+BLIND_FROZEN: str | None = None
+BLIND_V22_PARTS = ("zzzv-", "zzzw-", "zzzx-", "zzzy-", "zzzz-")
 BLIND_V21_PARTS = ("zzzq-", "zzzr-", "zzzs-", "zzzt-", "zzzu-")
 BLIND_V20_PARTS = ("zzzl-", "zzzm-", "zzzn-", "zzzo-", "zzzp-")
 BLIND_V19_PARTS = ("zzzg-", "zzzh-", "zzzi-", "zzzj-", "zzzk-")
@@ -238,8 +244,13 @@ def split_v21_of(case_id: str) -> Split:
     return "blind" if case_id.startswith(BLIND_V21_PARTS) else "dev"
 
 
+def split_v22_of(case_id: str) -> Split:
+    """The stop-44 rule: parts zzzv, zzzw, zzzx, zzzy and zzzz were the blind split (v22), every other part `dev`."""
+    return "blind" if case_id.startswith(BLIND_V22_PARTS) else "dev"
+
+
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (v22); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` are the blind split (v23); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 
