@@ -216,6 +216,16 @@ MARKERS: tuple[Marker, ...] = (
         "Marking task as SUCCESS. dag_id=train, task_id=fit, execution_date=20240101T000000, start_date=, end_date=",
         "https://github.com/apache/airflow/blob/main/airflow/models/taskinstance.py",
     ),
+    # Kaldi's job wrappers (utils/parallel/run.pl, queue.pl, slurm.pl) end each job's log with the command's exit
+    # status: code 0 is the job having succeeded, whatever its pipes printed on the way (a reader that stops early,
+    # "subset-feats --n=10", leaves its writers' broken-pipe ERRORs and aborts behind)
+    Marker(
+        "kaldi run.pl",
+        "finished",
+        r"^# Ended \(code 0\) at ",
+        "# Ended (code 0) at Fri Apr 14 06:15:38 CDT 2023, elapsed time 0 seconds",
+        "https://github.com/kaldi-asr/kaldi/blob/master/egs/wsj/s5/utils/parallel/run.pl",
+    ),
     # ----------------------------------------------------------------------------------------------- started
     # a job the scheduler shows running (squeue's ST column R, scontrol's JobState=RUNNING, seff/jobstats of a job
     # still running, kubectl's Running pod), or one it granted resources to
@@ -317,6 +327,14 @@ MARKERS: tuple[Marker, ...] = (
     # the same emitters' records of a job that ended badly: error evidence at any level, so that no progress or
     # start-up line before them makes the run "healthy" (a family that knows the cause still names it)
     Marker("ray job submit", "failed", r"\bJob '[^']+' failed\b", "Job 'raysubmit_inB2ViQuE29aZRJ5' failed", _RAY_JOBS),
+    # Kaldi's job wrappers' footer with a failed command's exit status
+    Marker(
+        "kaldi run.pl",
+        "failed",
+        r"^# Ended \(code [1-9]\d*\) at ",
+        "# Ended (code 255) at Wed May  1 17:17:26 UTC 2019, elapsed time 53 seconds",
+        "https://github.com/kaldi-asr/kaldi/blob/master/egs/wsj/s5/utils/parallel/run.pl",
+    ),
     Marker(
         "ray job status",
         "failed",

@@ -23,6 +23,11 @@ _NO_GPU_WORDS = (
     r"|Could not satisfy explicit device specification '[^']*GPU[^']*' because no (?:supported kernel for GPU "
     r"devices|devices matching that specification)"
     r"|RuntimeError: Failed to infer device type"
+    # Lightning's accelerator connector asked for GPUs where none is usable (lightning/fabric/connector.py and
+    # pytorch_lightning/trainer/connectors/accelerator_connector.py: "No supported gpu backend found!", "`CUDAAccelerator`
+    # can not run on your system since the accelerator is not available"; not Apple's MPS, which is no NVIDIA matter)
+    r"|No supported gpu backend found|\b(?:CUDA|GPU)Accelerator`? can not run on your system since the accelerator is not"
+    r" available"
 )
 _NO_GPU = re.compile(_NO_GPU_WORDS)
 _HW_FAULT = re.compile(
@@ -185,7 +190,8 @@ FAMILY = family(
             0.88,
         ),
         pat(
-            r"CUDNN_STATUS_NOT_INITIALIZED"
+            r"CUDNN_STATUS_NOT_INITIALIZED|Failed to get convolution algorithm\. This is probably because cuDNN failed to"
+            r" initialize"
             r"|(?<!failed to create cublas handle: )CUBLAS_STATUS_NOT_INITIALIZED(?! when calling `cublasCreate)",
             0.84,
         ),

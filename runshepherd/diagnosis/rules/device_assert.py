@@ -45,6 +45,9 @@ FAMILY = family(
         pat(r"misaligned address|CUDA_ERROR_MISALIGNED_ADDRESS", 0.85),
         pat(r"CUBLAS_STATUS_EXECUTION_FAILED|CUDA error: invalid argument", 0.7),
     ),
+    # a program that catches the error and logs it as a warning has not got past it: after a device-side assert the
+    # CUDA context is unusable, every later call on the GPU fails the same way (CUDA's "sticky" errors)
+    warning_patterns=(pat(r"device-side assert(?:ion)? triggered", 0.86),),
     fix_from_evidence=fixes_by_evidence((_LOSS_KERNEL, "lower_lr_or_fix_data", _DATA_FIX)),
     root_words=ROOT_WORDS,
 )

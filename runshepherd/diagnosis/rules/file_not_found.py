@@ -154,6 +154,16 @@ FAMILY = family(
         pat(r"^(?:/bin/)?(?:ba)?sh: (?:line \d+: )?(?P<path>\S+): No such file or directory", 0.84),
         pat(r"(?<!shared object file: )No such file or directory", 0.76),
         pat(r"does not appear to have a file named (?P<path>\S+)", 0.86),
+        # a loader that found nothing to read where the configuration points (PaddleOCR: "No Images in train dataset,
+        # please ensure … The annotation file and path in the configuration file are provided normally")
+        pat(
+            r"\bNo (?:images?|samples|files?) (?:found )?in (?:the )?(?:\w+ )?(?:dataset|data ?set|folder|directory)\b",
+            0.8,
+        ),
+        # pickle (torch.load) reading a file that is not the checkpoint asked for: a Git LFS pointer left by a clone
+        # without git-lfs (its first byte is the 'v' of "version https://git-lfs…"), another format's weights; an
+        # HTML page saved by a failed download ('<') is network_download's
+        pat(r"UnpicklingError: invalid load key, '(?!<')", 0.82),
         # a fetch the server answered 404 Not Found: the URL, object or file is not there (RFC 9110 §15.5.5), in the
         # clients' wordings: requests ("404 Client Error: Not Found for url"), httpx ("Client error '404 Not Found'"),
         # urllib ("HTTP Error 404: Not Found"), wget ("ERROR 404: Not Found."), curl/git ("The requested URL returned

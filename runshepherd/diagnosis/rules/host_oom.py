@@ -169,7 +169,10 @@ FAMILY = family(
         # outside, the kernel's OOM killer or a full /dev/shm being the usual reasons; the cause is often printed
         # just before it (a bus error, a segfault), which then decides
         pat(r"DataLoader worker \(pid\(s\) [\d, ]+\) exited unexpectedly", 0.68),
-        pat(r"^(?:\w+\.)*MemoryError\b", 0.88, flags=0),
+        pat(r"^(?:\w+\.)*MemoryError\b(?!:\s*$)", 0.88, flags=0),
+        # a MemoryError with an empty message is how PaddlePaddle raises its C++ ResourceExhaustedError, whichever
+        # device ran out; its "Error Message Summary" below says which (a GPU's there is gpu_oom's and outweighs this)
+        pat(r"^(?:\w+\.)*MemoryError:\s*$", 0.7, flags=0),
         pat(r"std::bad_alloc", 0.88),
         pat(r"Cannot allocate memory|\[Errno 12\]", 0.85),
         pat(r"Unable to allocate [\d.]+ [GMKT]iB for an array", 0.88),

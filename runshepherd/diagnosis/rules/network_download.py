@@ -232,6 +232,9 @@ FAMILY = family(
         # path reads the same, so the line alone is weaker evidence than a socket error
         pat(r"We couldn't connect to '?https?://\S+ to load this file.{0,200}is not the path to a directory", 0.76),
         pat(r"We couldn't connect to '?https?://", 0.9),
+        # torch.load (pickle) on an HTML page a download saved in place of the file (a sign-in or "virus scan" page
+        # of a file host, an error page): its first byte is '<'
+        pat(r"UnpicklingError: invalid load key, '<'", 0.8),
         pat(
             r"Temporary failure in name resolution|Name or service not known|Could not resolve host|getaddrinfo failed|nodename nor servname",
             0.88,

@@ -115,7 +115,9 @@ FAMILY = family(
         ),
         pat(r"Permission denied", 0.82),
         pat(
-            r"api[_ ]key not configured|Invalid (?:user )?token|token is (?:invalid|expired)|invalid service token",
+            r"api[_ ]key not configured|Invalid (?:user )?token|token is (?:invalid|expired)|invalid service token"
+            # OAuth error tags of an access token the service no longer takes (Dropbox's AuthError tags)
+            r"|\b(?:expired|invalid)_access_token\b",
             0.84,
         ),
         pat(r"AuthenticationError|authentication (?:failed|required)|not authorized|Unauthorized", 0.8),

@@ -94,7 +94,10 @@ FAMILY = family(
         pat(r"Segmentation fault|SIGSEGV|signal 11\b|Signal 11 \(SIGSEGV\)", 0.9),
         pat(r"Fatal Python error: (?:Segmentation fault|Aborted|Bus error|Illegal instruction)", 0.9),
         pat(r"is killed by signal: (?:Segmentation fault|Aborted)", 0.9),
-        pat(r"Illegal instruction|core dumped", 0.86),
+        pat(r"Illegal instruction|^(?!.*\babort(?:ed)?\b).*core dumped", 0.86),
+        # an abort that dumped core (bash "Aborted (core dumped)", zsh "abort (core dumped)") is SIGABRT: a program
+        # ending itself on an error it has just reported, read as weakly as the other SIGABRT reports
+        pat(r"\babort(?:ed)?\s+\(core dumped\)", 0.7),
         pat(
             r"double free or corruption|free\(\): invalid (?:pointer|next size|size)|malloc\(\): corrupted|stack smashing detected"
             # glibc's other heap-corruption aborts (malloc/malloc.c's malloc_printerr messages)

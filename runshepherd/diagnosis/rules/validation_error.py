@@ -297,6 +297,17 @@ _CONFIG = PatternRule(
         # frequency mismatch: you specified 16000 but data has 48000 (use --sample-frequency option)", "Waveform and
         # config sample Frequency mismatch: 8000 .vs 16000 (use --allow-upsample=true option …)")
         pat(r"\bmismatch\b.{0,200}\((?:use|set|pass) (?:the )?--[\w-]+(?:=\S*)? option\b", 0.8),
+        # a device index past the devices the machine has (Paddle: "Invalid CUDAPlace(2), must inside [0, 2), because
+        # GPU number on your machine is 2"): the setting that picks the GPUs names one that is not there
+        pat(r"\bInvalid (?:CUDA|XPU|NPU|Custom)Place\(\d+\), must inside \[0, \d+\)", 0.8, flags=0),
+        # audio whose sampling rate is not the one the configuration (or model) expects, refused by the reader or
+        # the feature pipeline (Kaldi's online2 decoders: "Sampling frequency mismatch, expected 16000, got 44100")
+        pat(
+            r"\bsampl(?:e|ing)[ _-]?(?:frequency|rate|freq)\b.{0,40}\bmismatch|\bmismatch\w*\b.{0,40}\bsampl(?:e|ing)[ _-]?"
+            r"(?:frequency|rate)\b",
+            0.8,
+            flags=re.IGNORECASE,
+        ),
     ),
 )
 
@@ -528,7 +539,7 @@ _FAMILY_WORDS = ("import", "notfound", "oserror", "ioerror", "memory", "permissi
 ROOT_WORDS = (
     words(
         r"\binvalid (?:value|argument|choice|config\w*|option|literal|parameter|input|setting|key|field|format|mode"
-        r"|combination)s?\b|\bmust be\b|\bshould be (?:one of|a|an|in|either|between|set|positive|greater|less)\b"
+        r"|combination)s?\b|\bmust be\b|\bshould be (?:one of|a|an|in|either|between|set|positive|greater|less|specified|provided|given)\b"
         r"|\bexpected one of\b|\bunrecogni[sz]ed (?:arguments?|options?|keys?|parameters?|fields?)\b|\bunknown "
         r"(?:arguments?|options?|parameters?|keys?|fields?|choice|config\w*)\b|\busage:|\bthe following arguments are "
         r"required\b|\bmissing (?:\d+ )?required (?:arguments?|fields?|keys?|parameters?|options?)\b|\bfield required\b"

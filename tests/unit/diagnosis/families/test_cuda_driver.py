@@ -242,6 +242,11 @@ def test_nccls_last_error_naming_a_network_fault_stays_nccl() -> None:
         "InvalidArgumentError: Cannot assign a device for operation MatMul: Could not satisfy explicit device "
         "specification '/device:GPU:0' because no devices matching that specification are registered in this process\n",
         TB + "RuntimeError: Failed to infer device type\n",
+        # Lightning's accelerator connector (zzzv-0105, retired blind v22; both wordings)
+        "lightning_fabric.utilities.exceptions.MisconfigurationException: No supported gpu backend found!\n",
+        "lightning_fabric.utilities.exceptions.MisconfigurationException: `CUDAAccelerator` can not run on your system "
+        "since the accelerator is not available. The following accelerator(s) is available and can be passed into "
+        "`accelerator` argument of `Trainer`: ['cpu'].\n",
     ],
 )
 def test_a_gpu_job_on_a_machine_whose_framework_sees_no_gpu(log: str) -> None:
@@ -272,5 +277,16 @@ def test_a_kernel_launch_that_failed_on_the_device_is_the_gpu() -> None:
         "RuntimeError: CUDA error: unspecified launch failure\n"
         "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be "
         "incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1.\n"
+    )
+    assert diagnose_log_text(log).label == "cuda_driver"
+
+
+def test_tensorflows_convolution_algorithm_that_cudnn_could_not_initialise() -> None:
+    # tf_cnn_benchmarks' coordinator at info level, then the root error (zzzy-0115, retired blind v22)
+    log = (
+        "I1209 16:36:56.860446 139725186250560 coordinator.py:224] Error reported to Coordinator: <class "
+        "'tensorflow.python.framework.errors_impl.UnknownError'>, 2 root error(s) found.\n"
+        "  (0) Unknown: Failed to get convolution algorithm. This is probably because cuDNN failed to initialize, so "
+        "try looking to see if a warning log message was printed above.\n"
     )
     assert diagnose_log_text(log).label == "cuda_driver"

@@ -44,3 +44,9 @@ def test_an_assert_in_a_loss_kernel_points_to_the_data_or_the_learning_rate(line
 def test_root_line_vocabulary_reads_device_assert(case_id: str, quoted: str) -> None:
     """The backoff before "unknown" (rootline.py) reads the case's root error line by this family's words alone."""
     assert_read_as(case_id, "device_assert", quoted)
+
+
+def test_a_device_side_assert_caught_and_logged_as_a_warning_is_still_the_failure() -> None:
+    # each model load fails with the sticky CUDA error, logged as "Warning: Failed to load …" (retired blind v22)
+    d, _, _ = diagnose_dev("zzzv-0109")
+    assert d.label == "device_assert"

@@ -404,3 +404,15 @@ def test_a_configured_path_that_is_not_a_file_explains_a_later_vague_error() -> 
     )
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("file_not_found", "fix_path")
+
+
+@pytest.mark.parametrize("case_id", ["zzzw-0122", "zzv-0023"])
+def test_torch_load_of_a_file_that_is_not_the_checkpoint(case_id: str) -> None:
+    # a Git LFS pointer ('v' of "version https://git-lfs…", retired blind v22), another format's weights ('\\x00')
+    d, _, _ = diagnose_dev(case_id)
+    assert (d.label, d.fix.kind) == ("file_not_found", "fix_path")
+
+
+def test_a_loader_that_found_no_images_where_the_config_points() -> None:
+    d, _, _ = diagnose_dev("zzzx-0020")  # PaddleOCR at start-up (retired blind v22)
+    assert d.label == "file_not_found"

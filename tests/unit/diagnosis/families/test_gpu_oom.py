@@ -295,3 +295,18 @@ def test_tensorflows_cublas_handle_that_could_not_be_created_is_a_full_gpu() -> 
     )
     assert diagnose_log_text(log).label == "gpu_oom"
     assert diagnose_log_text("RuntimeError: CUBLAS_STATUS_NOT_INITIALIZED\n").label == "cuda_driver"
+
+
+@pytest.mark.parametrize("case_id", ["zzzx-0011", "zzzx-0021", "zzzm-0121"])
+def test_paddles_memoryerror_with_a_gpu_summary_is_the_gpu(case_id: str) -> None:
+    # Paddle raises its ResourceExhaustedError as a MemoryError with no message; the "Error Message Summary" below it
+    # says a GPU ran out (retired blind v22, and v20's zzzm-0121)
+    d, _, _ = diagnose_dev(case_id)
+    assert d.label == "gpu_oom"
+
+
+def test_a_memoryerror_with_its_own_message_or_none_at_all_stays_the_hosts() -> None:
+    tb = 'Traceback (most recent call last):\n  File "prep.py", line 3, in <module>\n    x = load()\n'
+    assert diagnose_log_text(tb + "MemoryError\n").label == "host_oom"
+    assert diagnose_log_text(tb + "MemoryError: Unable to allocate 7.10 GiB for an array\n").label == "host_oom"
+    assert diagnose_log_text(tb + "MemoryError: \n").label == "host_oom"  # no device named anywhere

@@ -980,3 +980,15 @@ def test_the_pytorch_tutorials_time_since_progress_is_progress() -> None:
     d = diagnose_log_text("".join(rows))
     assert d.label == "healthy"
     assert diagnose_log_text("".join(r.replace("(- ", "(") for r in rows)).label == "unknown"
+
+
+def test_kaldis_job_footer_with_code_zero_is_a_finished_job() -> None:
+    # utils/parallel/run.pl appends "# Ended (code N)" with the command's exit status
+    log = (
+        "# gmm-init-mono data/lang/topo 39 exp/mono/0.mdl exp/mono/tree\n# Started at Fri Apr 14 06:15:38 CDT 2023\n#\n"
+        "WARNING (gmm-init-mono[5.5]:main():gmm-init-mono.cc:145) Variance flooring applied to 2 dimensions\n"
+        "# Accounting: time=1 threads=1\n# Ended (code 0) at Fri Apr 14 06:15:39 CDT 2023, elapsed time 1 seconds\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and d.confidence >= 0.85
+    assert diagnose_log_text(log.replace("(code 0)", "(code 1)")).label != "healthy"

@@ -361,3 +361,9 @@ def test_a_traceback_cut_off_inside_a_download_helper_is_the_fetch() -> None:
     assert (d.label, d.fix.kind) == ("network_download", "retry")
     # the same cut inside a function of another name is not read as a download
     assert diagnose_log_text(log.replace("in download_url", "in build_index")).label != "network_download"
+
+
+def test_torch_load_of_an_html_page_a_download_saved() -> None:
+    # wget of a Google Drive link saved the "can't scan for viruses" page as the checkpoint (retired blind v22)
+    d, _, _ = diagnose_dev("zzzw-0123")
+    assert d.label == "network_download"

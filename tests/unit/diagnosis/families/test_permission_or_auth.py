@@ -177,3 +177,9 @@ def test_root_line_vocabulary_reads_permission_or_auth(case_id: str, quoted: str
 def test_a_paid_api_refusing_the_account_for_its_billing_is_a_credential_fix(log: str) -> None:
     d = diagnose_log_text(TB + log)
     assert (d.label, d.fix.kind) == ("permission_or_auth", "fix_credentials")
+
+
+def test_an_upload_refused_for_an_expired_access_token() -> None:
+    # the run's results went nowhere: Dropbox refused the token after the evaluation (retired blind v22)
+    d, _, _ = diagnose_dev("zzzz-0006")
+    assert d.label == "permission_or_auth"

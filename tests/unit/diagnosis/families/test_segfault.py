@@ -148,3 +148,12 @@ def test_an_illegal_instruction_is_a_build_for_another_cpu() -> None:
         assert "CPU" in d.fix.description
     # a segmentation fault keeps the versions-of-native-libraries fix
     assert diagnose_log_text("Segmentation fault (core dumped)\n").fix.kind == "add_dependency"
+
+
+def test_an_abort_that_dumped_core_is_weaker_than_a_segmentation_fault() -> None:
+    # SIGABRT is a program ending itself on an error it reported (a Kaldi writer's broken pipe, kenlm's failed
+    # assertion: retired blind v22), read as weakly as the other abort reports; a segfault stays sure
+    abort = diagnose_log_text("[1]    15749 abort (core dumped)  ~/kenlm/build/bin/lmplz -o 5 -T tmp/\n")
+    segv = diagnose_log_text("[1]    15749 segmentation fault (core dumped)  python train.py\n")
+    assert abort.label == "segfault" and abort.confidence < 0.8
+    assert segv.label == "segfault" and segv.confidence >= 0.85

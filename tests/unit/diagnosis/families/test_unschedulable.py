@@ -307,3 +307,10 @@ def test_a_step_whose_cpu_binding_falls_outside_the_allocation_never_launches() 
 def test_capacity_that_never_came_is_unschedulable(line: str) -> None:
     d = diagnose_log_text(line + "\n")
     assert (d.label, d.fix.kind) == ("unschedulable", "change_resources_or_wait")
+
+
+def test_kubectl_pods_still_pending_after_minutes() -> None:
+    d, _, _ = diagnose_dev("zzzy-0010")  # `kubectl get pods`, both pods Pending for 4m6s (retired blind v22)
+    assert d.label == "unschedulable"
+    young = "NAME    READY   STATUS    RESTARTS   AGE\npod1    0/1     Pending   0          12s\n"
+    assert diagnose_log_text(young).label != "unschedulable"  # seconds old: the scheduler may not have looked yet
