@@ -135,7 +135,7 @@ FAMILY = family(
         pat(_NO_GPU_WORDS, 0.86),
         pat(r"Unexpected error from cudaGetDeviceCount|cudaGetDeviceCount\(\) returned", 0.88),
         pat(r"libcuda\.so(?:\.\d+)?: cannot open shared object file|libnvidia-ml\.so.*cannot open", 0.9),
-        pat(r"nvidia-container-cli: (?:initialization|mount|detection|requirement) error", 0.92),
+        pat(r"nvidia-container-cli: (?:initialization|mount|detection|requirement|ldcache) error", 0.92),
         # docker has no GPU runtime to hand ``--gpus`` to (the NVIDIA container toolkit is not installed)
         pat(r"could not select device driver \S* with capabilities: \[\[gpu\]\]", 0.9),
         pat(r"Driver/library version mismatch|Failed to initialize NVML", 0.9),
@@ -182,6 +182,9 @@ FAMILY = family(
         # manager has not brought the GPUs up (cudaErrorSystemNotReady, "system not yet initialized"). TensorFlow's
         # ``failed call to cuInit`` is left out: CPU-only runs log it and carry on.
         pat(r"CUDA unknown error - this may be due to an incorrectly set up environment", 0.82),
+        # nccl-tests' CUDACHECK on the runtime's cudaErrorUnknown ("Test CUDA failure common.cu:1045 'unknown
+        # error'"): CUDA itself could not start on the node (a kernel module not loaded, a container's device setup)
+        pat(r"\bTest CUDA failure \S+ 'unknown error'", 0.82),
         pat(r"CUDA_ERROR_SYSTEM_NOT_READY|cudaErrorSystemNotReady|CUDA error: system not yet initialized", 0.88),
         # ROCm/HIP's counterparts: no AMD GPU visible, or no code object built for this GPU's gfx architecture
         pat(r"no ROCm-capable device is detected|hipErrorNoDevice", 0.9),

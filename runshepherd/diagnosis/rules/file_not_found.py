@@ -160,6 +160,12 @@ FAMILY = family(
             r"\bNo (?:images?|samples|files?) (?:found )?in (?:the )?(?:\w+ )?(?:dataset|data ?set|folder|directory)\b",
             0.8,
         ),
+        # a tokenizer class built from a directory that lacks its vocabulary file: from_pretrained finds no file for
+        # the argument and the constructor is called without it
+        pat(
+            r"__init__\(\) missing \d+ required positional arguments?: '(?:vocab_file|merges_file|spm_file|sp_model_file)'",
+            0.8,
+        ),
         # pickle (torch.load) reading a file that is not the checkpoint asked for: a Git LFS pointer left by a clone
         # without git-lfs (its first byte is the 'v' of "version https://git-lfs…"), another format's weights; an
         # HTML page saved by a failed download ('<') is network_download's

@@ -290,3 +290,13 @@ def test_tensorflows_convolution_algorithm_that_cudnn_could_not_initialise() -> 
         "try looking to see if a warning log message was printed above.\n"
     )
     assert diagnose_log_text(log).label == "cuda_driver"
+
+
+def test_nvidia_container_cli_failing_in_a_pyxis_container_start() -> None:
+    d, _, _ = diagnose_dev("zzzy-0003")  # "nvidia-container-cli: ldcache error" under pyxis (retired blind v22)
+    assert d.label == "cuda_driver"
+
+
+def test_nccl_tests_finding_cuda_unable_to_start() -> None:
+    d, _, _ = diagnose_dev("zzzy-0002")  # "Test CUDA failure common.cu:1045 'unknown error'" (retired blind v22)
+    assert d.label == "cuda_driver"

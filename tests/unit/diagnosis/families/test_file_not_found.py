@@ -416,3 +416,8 @@ def test_torch_load_of_a_file_that_is_not_the_checkpoint(case_id: str) -> None:
 def test_a_loader_that_found_no_images_where_the_config_points() -> None:
     d, _, _ = diagnose_dev("zzzx-0020")  # PaddleOCR at start-up (retired blind v22)
     assert d.label == "file_not_found"
+
+
+def test_a_tokenizer_built_from_a_directory_without_its_vocabulary_file() -> None:
+    d, _, _ = diagnose_dev("zzzx-0023")  # PaddleNLP's from_pretrained on a local directory (retired blind v22)
+    assert (d.label, d.fix.kind) == ("file_not_found", "fix_path")
