@@ -299,16 +299,8 @@ def even_batches(n: int, batch: int = CLI_BATCH) -> list[range]:
     Each log's CLI time carries its batch's start-up share, so a short last batch (169 logs: 40+40+40+40+9) made that
     batch's logs look five times slower than the rest and set the p95 by itself.
     """
-    if n <= 0:
-        return []
-    count = -(-n // batch)
-    size, extra = divmod(n, count)
-    bounds, start = [], 0
-    for k in range(count):
-        end = start + size + (1 if k < extra else 0)
-        bounds.append(range(start, end))
-        start = end
-    return bounds
+    count = -(-n // batch) if n > 0 else 0
+    return [range(k * n // count, (k + 1) * n // count) for k in range(count)]
 
 
 def run_via_cli(cases: list[Case], batch: int = CLI_BATCH) -> tuple[list[Verdict], list[float]]:

@@ -217,8 +217,7 @@ MARKERS: tuple[Marker, ...] = (
         "https://github.com/apache/airflow/blob/main/airflow/models/taskinstance.py",
     ),
     # Kaldi's job wrappers (utils/parallel/run.pl, queue.pl, slurm.pl) end each job's log with the command's exit
-    # status: code 0 is the job having succeeded, whatever its pipes printed on the way (a reader that stops early,
-    # "subset-feats --n=10", leaves its writers' broken-pipe ERRORs and aborts behind)
+    # status, code 0 when it succeeded (like any finish, it does not clear an error read above it)
     Marker(
         "kaldi run.pl",
         "finished",

@@ -109,10 +109,9 @@ def test_an_open_blind_split_is_refused_until_it_is_frozen(tmp_path: Path, capsy
 
 def test_cli_batches_are_even_so_no_short_batch_sets_the_p95():
     bench = _bench()
-    sizes = [len(r) for r in bench.even_batches(169, 40)]
-    assert sizes == [34, 34, 34, 34, 33]
+    assert sorted(len(r) for r in bench.even_batches(169, 40)) == [33, 34, 34, 34, 34]
     assert [len(r) for r in bench.even_batches(80, 40)] == [40, 40]
-    assert [len(r) for r in bench.even_batches(41, 40)] == [21, 20]
+    assert sorted(len(r) for r in bench.even_batches(41, 40)) == [20, 21]
     assert bench.even_batches(0, 40) == []
     covered = [i for r in bench.even_batches(3992, 40) for i in r]
     assert covered == list(range(3992))
