@@ -96,9 +96,9 @@ Two generations:
   (`README-v22.md`); scored once with stop 44's starting code and once with its code at the freeze (74.0% -> 74.0%
   labels), then retired into `dev` in the same stop so its misses can be studied.
 - blind v23 (stop 44): every case of parts zzzza, zzzzb, zzzzc, zzzzd and zzzze, from threads and committed job logs
-  not in parts a-zzzz (committed files only from repositories no earlier part used). Its parts are named here before
-  any of them is collected, so no dev run ever reads one; open (`BLIND_FROZEN` None) until it holds at least 150
-  cases (`README-v23.md`).
+  not in parts a-zzzz (committed files only from repositories no earlier part used). Its parts were named before any
+  of them was collected, so no dev run ever read one. Collected in stops 44 and 45 and frozen at 201 cases
+  (`README-v23.md`).
 """
 
 from __future__ import annotations
@@ -114,8 +114,8 @@ Split = Literal["blind", "dev"]
 
 BLIND_PARTS: tuple[str, ...] = ("zzzza-", "zzzzb-", "zzzzc-", "zzzzd-", "zzzze-")  # blind v23, named before collection
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v23 is named and open in stop 44; v22 was frozen at 2026-12-04T10:50Z, README-v22.md)
-BLIND_FROZEN: str | None = None
+# open split (v23 was frozen at 2026-12-04T14:52Z with 201 cases, README-v23.md)
+BLIND_FROZEN: str | None = "2026-12-04T14:52Z"
 BLIND_V22_PARTS = ("zzzv-", "zzzw-", "zzzx-", "zzzy-", "zzzz-")
 BLIND_V21_PARTS = ("zzzq-", "zzzr-", "zzzs-", "zzzt-", "zzzu-")
 BLIND_V20_PARTS = ("zzzl-", "zzzm-", "zzzn-", "zzzo-", "zzzp-")
