@@ -98,7 +98,12 @@ Two generations:
 - blind v23 (stop 44): every case of parts zzzza, zzzzb, zzzzc, zzzzd and zzzze, from threads and committed job logs
   not in parts a-zzzz (committed files only from repositories no earlier part used). Its parts were named before any
   of them was collected, so no dev run ever read one. Collected in stops 44 and 45 and frozen at 201 cases
-  (`README-v23.md`).
+  (`README-v23.md`); scored once with stop 45's starting code and once with its code at the freeze (77.6% -> 77.6%
+  labels), then retired into `dev` in the same stop so its misses can be studied.
+- blind v24 (stop 45): every case of parts zzzzf, zzzzg, zzzzh, zzzzi and zzzzj, from threads and committed job logs
+  not in parts a-zzzze (committed files only from repositories no earlier part used). Its parts are named here before
+  any of them is collected, so no dev run ever reads one; open (`BLIND_FROZEN` None) until it holds at least 150
+  cases (`README-v24.md`).
 """
 
 from __future__ import annotations
@@ -112,10 +117,11 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ("zzzza-", "zzzzb-", "zzzzc-", "zzzzd-", "zzzze-")  # blind v23, named before collection
+BLIND_PARTS: tuple[str, ...] = ("zzzzf-", "zzzzg-", "zzzzh-", "zzzzi-", "zzzzj-")  # blind v24, named before collection
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v23 was frozen at 2026-12-04T14:52Z with 201 cases, README-v23.md)
-BLIND_FROZEN: str | None = "2026-12-04T14:52Z"
+# open split (v24 is named and open in stop 45; v23 was frozen at 2026-12-04T14:52Z, README-v23.md)
+BLIND_FROZEN: str | None = None
+BLIND_V23_PARTS = ("zzzza-", "zzzzb-", "zzzzc-", "zzzzd-", "zzzze-")
 BLIND_V22_PARTS = ("zzzv-", "zzzw-", "zzzx-", "zzzy-", "zzzz-")
 BLIND_V21_PARTS = ("zzzq-", "zzzr-", "zzzs-", "zzzt-", "zzzu-")
 BLIND_V20_PARTS = ("zzzl-", "zzzm-", "zzzn-", "zzzo-", "zzzp-")
@@ -244,13 +250,18 @@ def split_v21_of(case_id: str) -> Split:
     return "blind" if case_id.startswith(BLIND_V21_PARTS) else "dev"
 
 
+def split_v23_of(case_id: str) -> Split:
+    """The stop-45 rule: parts zzzza, zzzzb, zzzzc, zzzzd and zzzze were the blind split (v23), every other part `dev`."""
+    return "blind" if case_id.startswith(BLIND_V23_PARTS) else "dev"
+
+
 def split_v22_of(case_id: str) -> Split:
     """The stop-44 rule: parts zzzv, zzzw, zzzx, zzzy and zzzz were the blind split (v22), every other part `dev`."""
     return "blind" if case_id.startswith(BLIND_V22_PARTS) else "dev"
 
 
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (v23); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` are the blind split (v24); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 

@@ -145,7 +145,14 @@ def test_blind_v22_is_retired_into_dev_and_keeps_its_rule():
     assert {_split_module().split_v22_of(f"{p}-0001") for p in ("zzzu", "zzzq", "zzzp", "zzz", "zzzza", "a")} == {"dev"}
 
 
-def test_blind_v23_is_named_before_it_is_collected():
+def test_blind_v23_is_retired_into_dev_and_keeps_its_rule():
     split_of = _split_module().split_of
-    assert {split_of(f"{p}-0001") for p in ("zzzza", "zzzzb", "zzzzc", "zzzzd", "zzzze")} == {"blind"}
-    assert {split_of(f"{p}-0001") for p in ("zzzz", "zzzv", "zzzu", "zzz", "zz", "a")} == {"dev"}
+    assert {split_of(f"{p}-0001") for p in ("zzzza", "zzzzb", "zzzzc", "zzzzd", "zzzze")} == {"dev"}
+    assert {_split_module().split_v23_of(f"{p}-0001") for p in ("zzzza", "zzzzb", "zzzzc", "zzzzd", "zzzze")} == {"blind"}
+    assert {_split_module().split_v23_of(f"{p}-0001") for p in ("zzzz", "zzzv", "zzzzf", "zzz", "a")} == {"dev"}
+
+
+def test_blind_v24_is_named_before_it_is_collected():
+    split_of = _split_module().split_of
+    assert {split_of(f"{p}-0001") for p in ("zzzzf", "zzzzg", "zzzzh", "zzzzi", "zzzzj")} == {"blind"}
+    assert {split_of(f"{p}-0001") for p in ("zzzze", "zzzza", "zzzz", "zzz", "zz", "a")} == {"dev"}
