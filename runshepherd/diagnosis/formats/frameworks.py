@@ -72,7 +72,7 @@ MARKERS: tuple[Marker, ...] = (
         "https://github.com/facebookresearch/fairseq/blob/main/fairseq_cli/train.py",
     ),
     # early stopping is a normal end: Keras' EarlyStopping callback, Lightning's (a monitored metric that stopped
-    # improving; its "is not finite" stop is a diverging run and is not this), spaCy's train loop saving the pipeline
+    # improving; its "is not finite" stop is a diverging run and is not this), AllenNLP's trainer out of patience, spaCy's train loop saving the pipeline
     Marker(
         "keras",
         "finished",
@@ -86,6 +86,13 @@ MARKERS: tuple[Marker, ...] = (
         r"\bdid not improve in the last \d+ records\. Best score: -?[\d.]+\. Signaling Trainer to stop\.",
         "Monitored metric val_loss did not improve in the last 3 records. Best score: 0.123. Signaling Trainer to stop.",
         "https://github.com/Lightning-AI/pytorch-lightning/blob/master/src/lightning/pytorch/callbacks/early_stopping.py",
+    ),
+    Marker(
+        "allennlp",
+        "finished",
+        r"\bRan out of patience\. +Stopping training\.",
+        "allennlp.training.trainer - Ran out of patience.  Stopping training.",
+        "https://github.com/allenai/allennlp/blob/main/allennlp/training/gradient_descent_trainer.py",
     ),
     Marker(
         "spacy",
@@ -365,6 +372,22 @@ MARKERS: tuple[Marker, ...] = (
         r"^\|\s+(?:total_timesteps|ep_rew_mean|ep_len_mean|fps|time_elapsed|n_updates)\s+\|\s+-?[\d.e+\-]+\s+\|",
         "|    total_timesteps | 2048     |",
         "https://github.com/DLR-RM/stable-baselines3/blob/master/stable_baselines3/common/logger.py",
+    ),
+    # its predecessor's PPO2/A2C table, keys without underscores (a pasted table may be indented by the quoting)
+    Marker(
+        "stable-baselines",
+        "progress",
+        r"^\s*\|\s+(?:total_timesteps|serial_timesteps|nupdates|ep_rewmean|eplenmean)\s+\|\s+-?[\d.e+\-]+\s+\|",
+        " | total_timesteps      | 100096        |",
+        "https://github.com/hill-a/stable-baselines/blob/master/stable_baselines/ppo2/ppo2.py",
+    ),
+    # Moses' train-model.perl announces each of its nine steps with the date (`print STDERR "(9) create moses.ini @ "`)
+    Marker(
+        "moses",
+        "progress",
+        r"^\([1-9](?:\.\d+)?\) [\w.\[\] -]{3,60} @ \w{3} \w{3} +\d+ \d\d:\d\d:\d\d \w+ \d{4}\s*$",
+        "(9) create moses.ini @ Sun Jul 31 17:23:50 UTC 2022",
+        "https://github.com/moses-smt/mosesdecoder/blob/master/scripts/training/train-model.perl",
     ),
     Marker(
         "optuna",

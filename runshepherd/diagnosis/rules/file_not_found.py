@@ -353,5 +353,11 @@ FAMILY = family(
         # ("Config annotation dataset/x.json is not a file, dataset config is not valid", PaddleDetection)
         pat(r"(?P<path>[\w.~\-]*[/\\][\w.\-/\\]+) is not a file\b", 0.8, flags=0),
     ),
+    # Kaldi's table readers warn for each entry whose file they cannot open (util/kaldi-table-inl.h
+    # EnsureObjectLoaded: "Failed to open file <path>"), and the job fails when too few were read: a scp list
+    # pointing at files that are not there
+    warning_patterns=(
+        pat(r"^WARNING \([\w.+-]+(?:\[[^\]]*\])?:EnsureObjectLoaded\(\)[^)]*\) Failed to open file ", 0.7),
+    ),
     root_words=ROOT_WORDS,
 )

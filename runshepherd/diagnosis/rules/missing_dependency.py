@@ -487,6 +487,17 @@ FAMILY = family(
         ),
         pat(r"No module named '?(?P<mod>[\w.]+)'?", 0.88),
         pat(r"requires the (?P<pkg>[\w\- ]+?) library but it was not found in your environment", 0.88),
+        # spaCy's trained pipelines are packages of their own (`python -m spacy download en_core_web_sm`): E050
+        # "Can't find model 'en_core_web_sm'. It doesn't seem to be a Python package or a valid path to a data directory"
+        pat(r"\[E050\] Can't find model '(?P<pkg>[\w.\-]+)'", 0.86),
+        # a library's own check for an optional dependency, naming the command that installs it (gym's
+        # DependencyNotInstalled "box2D is not installed, run `pip install gym[box2d]`", Lightning's "Requested
+        # `strategy=\"horovod\"`, but Horovod is not installed. Install with `… pip install horovod[pytorch]`")
+        pat(
+            r"\bDependencyNotInstalled\b|\b(?P<pkg>[\w.\-]+) (?:is|are) not installed\b"
+            r"(?:.{0,60}?(?:pip3?|conda|uv pip) install\b|\.\s*(?:Please )?[Ii]nstall (?:it )?(?:with|via|using)\b)",
+            0.86,
+        ),
         pat(r"DistributionNotFound|Packages?NotFoundError|ResolvePackageNotFound", 0.84),
         # pip's resolver: the pinned versions cannot be installed together
         pat(r"ResolutionImpossible|because these package versions have conflicting dependencies", 0.86),

@@ -6,7 +6,7 @@ import re
 
 from runshepherd.diagnosis.errorblock import Line
 from runshepherd.diagnosis.fixes import fix_nan
-from runshepherd.diagnosis.positive import finished_after, named_pairs, named_values
+from runshepherd.diagnosis.positive import finished_after, named_pairs, named_values, says_finished
 from runshepherd.diagnosis.rules.base import ORDER_EVENT, Context, FunctionRule, Signal, pat
 from runshepherd.diagnosis.rules.family import family, words
 
@@ -341,13 +341,19 @@ _NAN_KEY = re.compile(
 RECOVERED_STEPS = 5
 
 
+# TensorBoard's warning names no value: any scalar or histogram it was given was not finite
+_TENSORBOARD_NAN = re.compile(r"NaN or Inf found in input tensor")
+
+
 def _nan_went_away(ctx: Context, s: Signal) -> bool:
     lines = ctx.log.lines
     if not 0 <= s.order < len(lines):
         return False
     m = _NAN_KEY.search(lines[s.order].text)
     if m is None:
-        return False
+        # TensorBoard's warning printed only once the run had said it finished (AllenNLP's early stop, then its
+        # "loading best weights"): a value logged after training, not the loss of a run that diverged
+        return bool(_TENSORBOARD_NAN.search(lines[s.order].text)) and any(says_finished(ln) for ln in lines[: s.order])
     counter = m.group("c") is not None
     key = re.escape(m.group("c") or m.group("k"))
     later = re.compile(

@@ -108,6 +108,22 @@ _DECLARED_LINES = PatternRule(
     in_warnings=True,
 )
 
+# the trainer had nothing to train on and returned at once, as a success: Lightning's fit loop with an empty training
+# dataloader (loops/fit_loop.py `done`: rank_zero_info("`Trainer.fit` stopped: No training batches."))
+_NO_BATCHES_LINES = PatternRule(
+    name="no_training_batches",
+    label="output_missing",
+    origin="user",
+    fix_kind="fix_code",
+    explanation="The trainer found no training batches (its training dataloader is empty), so it stopped before a "
+    "single step and the run ended as if it had worked: nothing was trained or saved.",
+    fix_description="Check that the training dataset is found and not empty (its path, filters and split) and that "
+    "the batch size with drop_last does not exceed its size; then rerun.",
+    patterns=(pat(r"`?Trainer\.fit`? stopped: No training batches", 0.8),),
+    in_events=False,
+    in_warnings=True,
+)
+
 # Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): a run that wrote no outputs
 ROOT_WORDS = (
     words(
@@ -132,7 +148,13 @@ FAMILY = family(
     fix_kind="fix_path",
     explanation=_EXPL_EMPTY,
     fix_description=_FIX_EMPTY,
-    rules=(FunctionRule("outputs_missing", _outputs_missing), _TYPO_LINES, _OUTPUT_LINES, _DECLARED_LINES),
+    rules=(
+        FunctionRule("outputs_missing", _outputs_missing),
+        _TYPO_LINES,
+        _OUTPUT_LINES,
+        _DECLARED_LINES,
+        _NO_BATCHES_LINES,
+    ),
     applies=("failed", "completed"),
     fixer=fix_outputs,
     root_words=ROOT_WORDS,

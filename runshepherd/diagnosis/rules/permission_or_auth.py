@@ -185,6 +185,9 @@ FAMILY = family(
             flags=0,
         ),
         pat(r"Invalid credentials in Authorization header", 0.88),
+        # W&B's server answers a run created under an entity (team or user) the key may not write to, or that is not
+        # there, with "entity <name> not found during upsertBucket" (HTTP 404): the entity setting or the login
+        pat(r"\bentity \S+ not found during upsertBucket\b", 0.84),
         pat(r"(?:do not|don't) have permission to (?:access|perform|use)", 0.82),
     ),
     # 126 = found but not executable; OSMO 2013/2014/2020 = data or service authorisation failures

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from runshepherd.diagnosis.rules.base import pat
+from runshepherd.diagnosis.rules.base import Context, Signal, pat
 from runshepherd.diagnosis.rules.family import exits, family, fixes_by_evidence, words
 
 _SEG_EXPL = (
@@ -60,6 +60,26 @@ _ABORT = (
     r"|[Aa]ssertion\b.{0,200}\bfailed"
     f"|{_ABORT_FRAME}"
 )
+
+
+# A Kaldi pipe whose reader stops early (gmm-init-mono's `subset-feats --n=10` reads ten utterances and exits): the
+# programs writing into it (apply-cmvn, add-deltas) fail to write, throw KaldiFatalError and abort with a core dump,
+# and run.pl's footer still says the job ended with code 0, because the pipeline's status is its reader's
+_KALDI_ERROR = re.compile(r"^ERROR \([\w.+-]+(?:\[[^\]]*\])?:")
+_KALDI_WRITE_FAILED = re.compile(
+    r"Failed to write \w+ to stream|Error in TableWriter::Write|Error closing TableWriter|Write failure to standard output"
+)
+_KALDI_ENDED_WELL = re.compile(r"^# Ended \(code 0\) at ")
+
+
+def _writer_lost_its_reader(ctx: Context, s: Signal) -> bool:
+    """The abort is a Kaldi writer's whose reader closed the pipe, in a job that ended with code 0: every Kaldi
+    ERROR in the log is a failed write, and the footer after the abort says the job succeeded."""
+    lines = ctx.log.lines
+    if not 0 <= s.order < len(lines) or not any(_KALDI_ENDED_WELL.search(ln.text) for ln in lines[s.order + 1 :]):
+        return False
+    errors = [ln.text for ln in lines if _KALDI_ERROR.match(ln.text)]
+    return bool(errors) and all(_KALDI_WRITE_FAILED.search(t) for t in errors)
 
 
 # Root-line vocabulary (the engine's backoff, see diagnosis/rootline.py): the shell's and glibc's names for a process
@@ -159,5 +179,6 @@ FAMILY = family(
         (_ILLEGAL, "fix_driver_or_image", _ILLEGAL_FIX),
         (_LAUNCHER_ONLY, "retry", _RETRY_FIX),
     ),
+    recovered=_writer_lost_its_reader,
     root_words=ROOT_WORDS,
 )

@@ -126,6 +126,11 @@ _INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]")
 # ``common``, ``training`` are not such names: installable projects use them as their packages' names, and TRAIN has
 # them fixed by installing the project as often as by launching it from its root)
 _LAYOUT_DIRS = frozenset({"src", "scripts"})
+# A submodule missing from a package Python did find, when that package carries a name research projects give their
+# own folders and no installable distribution is imported as (``No module named 'models.backbone'``: ``models`` was
+# found, ``backbone`` is not in it): a file of the project is missing from the checkout (never committed, renamed),
+# which the project's code fixes; an installed library's missing submodule (``transformers.models.x``) is a version's
+_PROJECT_FOLDERS = frozenset({"models", "model", "networks", "nets", "modules", "layers", "datasets", "dataset"})
 
 
 def _own_package_not_importable(ctx: Context) -> list[Signal]:
@@ -138,8 +143,24 @@ def _own_package_not_importable(ctx: Context) -> list[Signal]:
         fm = _IMPORTING_FRAME.match(frame.text) if frame is not None else None
         if m is None or frame is None or fm is None or _INSTALLED.search(fm.group("path")):
             continue
-        top = m.group("mod").split(".")[0]
+        top, _, sub = m.group("mod").partition(".")
         inside = top in re.split(r"[/\\]", fm.group("path"))[:-1]
+        if sub and top in _PROJECT_FOLDERS:
+            return [
+                Signal(
+                    "user_code_error",
+                    "user",
+                    0.92,
+                    idx,
+                    [lines[idx].raw.rstrip(), frame.raw.rstrip()],
+                    f"Python found the project's own package '{top}' but no module '{sub}' in it: a file the code "
+                    "imports is missing from this copy of the project (never committed, renamed or moved).",
+                    "fix_code",
+                    f"Add the missing module to '{top}' (update the checkout to a version that has it, or the commit that "
+                    "fixes the import), or change the import to the module's current name. Installing a package does "
+                    "not fix this.",
+                )
+            ]
         if not inside and top not in _LAYOUT_DIRS:
             continue
         # the same line printed earlier without its traceback (another rank's or process' copy) is this error
@@ -278,6 +299,8 @@ def _root_exception(ctx: Context) -> list[Signal]:
         short = etype.rsplit(".", 1)[-1]
         if short in {"ChildFailedError", "SystemExit", "KeyboardInterrupt", "CalledProcessError"}:
             continue
+        if short == "FatalError" and msg.startswith("`Termination signal`"):
+            continue  # Paddle's signal handler on a SIGTERM another process sent (its launcher, once a rank failed)
         if cause_below(block.lines, idx):
             continue  # a parent's report of a child's error printed after it (torch.multiprocessing.spawn)
         if msg.startswith("Traceback (most recent call last)"):

@@ -304,7 +304,10 @@ _CONFIG = PatternRule(
         # the feature pipeline (Kaldi's online2 decoders: "Sampling frequency mismatch, expected 16000, got 44100")
         pat(
             r"\bsampl(?:e|ing)[ _-]?(?:frequency|rate|freq)\b.{0,40}\bmismatch|\bmismatch\w*\b.{0,40}\bsampl(?:e|ing)[ _-]?"
-            r"(?:frequency|rate)\b",
+            r"(?:frequency|rate)\b"
+            # (Kaldi's feature extraction: "New sample Frequency 16000 is larger than waveform original sampling
+            # frequency 8000")
+            r"|\bsampl(?:e|ing)[ _-]?(?:frequency|rate) \d+ is (?:larger|higher|greater) than (?:the )?waveform",
             0.8,
             flags=re.IGNORECASE,
         ),

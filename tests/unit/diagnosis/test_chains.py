@@ -58,10 +58,12 @@ def test_a_direct_cause_keeps_the_first_exception() -> None:
 
 
 def test_wandb_permission_refused_while_handling_a_404() -> None:
-    # zm-0025: W&B's internal log: a 404 retried, then CommError("Permission denied") raised in the handler
+    # zm-0025: W&B's internal log: a 404 retried ("entity … not found during upsertBucket", the server's way of
+    # refusing an entity the key may not write to), then CommError("Permission denied") raised in the handler
     d, _, record = diagnose_dev("zm-0025")
     assert d.label == record["label"] == "permission_or_auth"
-    assert d.evidence[0].startswith("wandb.errors.CommError: Permission denied")
+    assert "not found during upsertBucket" in d.evidence[0]
+    assert any(e.startswith("wandb.errors.CommError: Permission denied") for e in d.evidence)
 
 
 def test_a_handled_traceback_without_its_header_reaches_back_only_to_its_exception() -> None:

@@ -148,7 +148,9 @@ def test_blind_v22_is_retired_into_dev_and_keeps_its_rule():
 def test_blind_v23_is_retired_into_dev_and_keeps_its_rule():
     split_of = _split_module().split_of
     assert {split_of(f"{p}-0001") for p in ("zzzza", "zzzzb", "zzzzc", "zzzzd", "zzzze")} == {"dev"}
-    assert {_split_module().split_v23_of(f"{p}-0001") for p in ("zzzza", "zzzzb", "zzzzc", "zzzzd", "zzzze")} == {"blind"}
+    assert {_split_module().split_v23_of(f"{p}-0001") for p in ("zzzza", "zzzzb", "zzzzc", "zzzzd", "zzzze")} == {
+        "blind"
+    }
     assert {_split_module().split_v23_of(f"{p}-0001") for p in ("zzzz", "zzzv", "zzzzf", "zzz", "a")} == {"dev"}
 
 

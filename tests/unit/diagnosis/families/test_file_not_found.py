@@ -421,3 +421,14 @@ def test_a_loader_that_found_no_images_where_the_config_points() -> None:
 def test_a_tokenizer_built_from_a_directory_without_its_vocabulary_file() -> None:
     d, _, _ = diagnose_dev("zzzx-0023")  # PaddleNLP's from_pretrained on a local directory (retired blind v22)
     assert (d.label, d.fix.kind) == ("file_not_found", "fix_path")
+
+
+def test_kaldi_entries_whose_files_cannot_be_opened() -> None:
+    """zzzzb-0211: wav.scp points into another user's home; every entry fails to open and the job ends code 1."""
+    warn = (
+        "WARNING (compute-mfcc-feats[5.5.971~1-07043]:EnsureObjectLoaded():util/kaldi-table-inl.h:310) Failed to open "
+        "file /home/<redacted>/kaldi/egs/digits_audio/test/jackson_4/{}.wav\n"
+    )
+    log = "".join(warn.format(i) for i in range(3)) + "# Ended (code 1) at Wed Sep 22 14:39:34 IST 2021\n"
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("file_not_found", "fix_path")

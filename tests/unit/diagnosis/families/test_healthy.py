@@ -992,3 +992,18 @@ def test_kaldis_job_footer_with_code_zero_is_a_finished_job() -> None:
     d = diagnose_log_text(log)
     assert d.label == "healthy" and d.confidence >= 0.85
     assert diagnose_log_text(log.replace("(code 0)", "(code 1)")).label != "healthy"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # stable-baselines' (v2) PPO2 table, indented by the thread's quoting (zzzzc-0012)
+        " --------------------------------------\n | nupdates                 | 782           |\n"
+        " | policy_loss              | -0.011813248  |\n | total_timesteps      | 100096        |\n",
+        # Moses' train-model.perl announcing its steps (zzzzd-0107, zzzo-0022)
+        "(8) learn generation model @ Sun Jul 31 17:23:50 UTC 2022\n  no generation model requested, skipping step\n"
+        "(9) create moses.ini @ Sun Jul 31 17:23:50 UTC 2022\n",
+    ],
+)
+def test_progress_of_an_older_rl_library_and_of_a_statistical_mt_pipeline(log: str) -> None:
+    assert diagnose_log_text(log).label == "healthy"

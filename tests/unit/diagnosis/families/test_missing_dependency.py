@@ -794,3 +794,38 @@ def test_an_extension_that_failed_to_build_at_first_use_is_the_build_environment
     )
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # Lightning's strategy check, its install hint cut onto the next line (zzzza-0138)
+        'pytorch_lightning.utilities.exceptions.MisconfigurationException: Requested `strategy="horovod"`, but Horovod '
+        "is not installed.Install with",
+        # spaCy's trained pipeline is a package of its own (zzzza-0219)
+        "OSError: [E050] Can't find model 'en_core_web_lg'. It doesn't seem to be a shortcut link, a Python package or "
+        "a valid path to a data directory.",
+    ],
+)
+def test_a_librarys_own_check_for_an_optional_dependency_it_names(line: str) -> None:
+    d = diagnose_log_text('Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n' + line + "\n")
+    assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency")
+
+
+def test_gyms_missing_optional_dependency_under_hydras_own_formatting_error() -> None:
+    """zzzza-0119: Hydra fails to format the exception (an AssertionError of its own) before the real one, gym's."""
+    log = (
+        "Error executing job with overrides: []\n"
+        "An error occurred during Hydra's exception formatting:\n"
+        "AssertionError()\n"
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/.local/lib/python3.10/site-packages/hydra/_internal/utils.py", line 254, in run_and_report\n'
+        "    assert mdl is not None\n"
+        "AssertionError\n"
+        "During handling of the above exception, another exception occurred:\n"
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/.local/lib/python3.10/site-packages/gym/envs/box2d/bipedal_walker.py", line 25, in <module>\n'
+        '    raise DependencyNotInstalled("box2D is not installed, run `pip install gym[box2d]`")\n'
+        "gym.error.DependencyNotInstalled: box2D is not installed, run `pip install gym[box2d]`\n"
+    )
+    assert diagnose_log_text(log).label == "missing_dependency"

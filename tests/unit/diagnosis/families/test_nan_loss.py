@@ -321,3 +321,16 @@ def test_a_key_value_table_reporting_the_loss_as_nan() -> None:
     row = "-----------------------------\n| loss          | {v}       |\n| step          | 1.53e+05  |\n"
     assert diagnose_log_text(row.format(v="0.0123") + row.format(v="nan")).label == "nan_loss"
     assert diagnose_log_text(row.format(v="0.0123") + row.format(v="0.0119")).label != "nan_loss"
+
+
+def test_tensorboard_nan_warnings_after_the_run_said_it_finished_do_not_spoil_it() -> None:
+    """zzzzd-0109: AllenNLP stops early, loads its best weights, then TensorBoard warns about a non-finite value it
+    was given to log; every loss the run printed was finite. Before the finish, the same warning is a NaN loss."""
+    warned = "Warning: NaN or Inf found in input tensor.\n" * 3
+    finished = (
+        "2019-05-30 15:25:54,074 - INFO - allennlp.training.tensorboard_writer - loss | 0.875 | 3.521\n"
+        "2019-05-30 15:37:30,652 - INFO - allennlp.training.trainer - Ran out of patience.  Stopping training.\n"
+        "2019-05-30 15:37:30,652 - INFO - allennlp.training.checkpointer - loading best weights\n"
+    )
+    assert diagnose_log_text(finished + warned).label == "healthy"
+    assert diagnose_log_text(warned + finished).label == "nan_loss"

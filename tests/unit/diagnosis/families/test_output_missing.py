@@ -101,3 +101,16 @@ def test_snakemakes_reason_for_scheduling_a_job_is_not_a_missing_output() -> Non
     assert diagnose_log_text(job).label != "output_missing"
     # with the workflow's own count of finished steps after it, the run is healthy
     assert diagnose_log_text(job + "Finished job 170.\n12 of 12 steps (100%) done\n").label == "healthy"
+
+
+def test_a_trainer_with_no_training_batches_ends_without_training_anything() -> None:
+    """zzzzd-0104: Lightning's fit loop with an empty training dataloader returns at once, as if it had worked."""
+    log = (
+        "SLURM auto-requeueing enabled. Setting signal handlers.\n"
+        "/env/lib/python3.8/site-packages/pytorch_lightning/utilities/data.py:104: Total length of `DataLoader` across "
+        "ranks is zero. Please make sure this was your intention.\n"
+        "`Trainer.fit` stopped: No training batches.\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("output_missing", "fix_code")
+    assert "no training batches" in d.explanation

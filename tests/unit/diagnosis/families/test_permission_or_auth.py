@@ -183,3 +183,9 @@ def test_an_upload_refused_for_an_expired_access_token() -> None:
     # the run's results went nowhere: Dropbox refused the token after the evaluation (retired blind v22)
     d, _, _ = diagnose_dev("zzzz-0006")
     assert d.label == "permission_or_auth"
+
+
+def test_a_wandb_entity_the_key_cannot_write_to() -> None:
+    """zzzza-0021: W&B's server answers a run under an entity that is not the user's with a 404 on upsertBucket."""
+    log = "wandb: ERROR Error while calling W&B API: entity your_entity not found during upsertBucket (<Response [404]>)\n"
+    assert diagnose_log_text(log).label == "permission_or_auth"

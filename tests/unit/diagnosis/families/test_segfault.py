@@ -157,3 +157,32 @@ def test_an_abort_that_dumped_core_is_weaker_than_a_segmentation_fault() -> None
     segv = diagnose_log_text("[1]    15749 segmentation fault (core dumped)  python train.py\n")
     assert abort.label == "segfault" and abort.confidence < 0.8
     assert segv.label == "segfault" and segv.confidence >= 0.85
+
+
+_KALDI_BROKEN_PIPE = (
+    "# gmm-init-mono --train-feats=ark,s,cs:apply-cmvn scp:feats.scp ark:- | add-deltas ark:- ark:- | subset-feats "
+    "--n=10 ark:- ark:-| data/lang/topo 39 exp/mono/0.mdl exp/mono/tree\n"
+    "ERROR (add-deltas[5.5]:Write():kaldi-matrix.cc:1407) Failed to write matrix to stream\n"
+    "WARNING (add-deltas[5.5]:Write():util/kaldi-table-inl.h:1057) Write failure to standard output\n"
+    "ERROR (add-deltas[5.5]:Write():util/kaldi-table-inl.h:1515) Error in TableWriter::Write\n"
+    "terminate called after throwing an instance of 'kaldi::KaldiFatalError'\n"
+    "  what():  kaldi::KaldiFatalError\n"
+    "Aborted (core dumped)\n"
+    "# Accounting: time=0 threads=1\n"
+)
+
+
+def test_a_kaldi_writer_aborting_on_a_pipe_its_reader_closed_in_a_job_that_ended_well_is_healthy() -> None:
+    """zzzv-0208, zzzzb-0210: subset-feats stops reading after ten utterances; the writers abort, the job ends 0."""
+    assert (
+        diagnose_log_text(_KALDI_BROKEN_PIPE + "# Ended (code 0) at Sun May  5 02:09:43 EEST 2024\n").label == "healthy"
+    )
+    assert (
+        diagnose_log_text(_KALDI_BROKEN_PIPE + "# Ended (code 134) at Sun May  5 02:09:43 EEST 2024\n").label
+        != "healthy"
+    )
+    # another error than a failed write is not the pipe's: the abort stays a failure
+    other = _KALDI_BROKEN_PIPE.replace(
+        "Failed to write matrix to stream", "Sample frequency mismatch: you specified 16000 but data has 44100"
+    )
+    assert diagnose_log_text(other + "# Ended (code 0) at Sun May  5 02:09:43 EEST 2024\n").label != "healthy"

@@ -328,3 +328,39 @@ def test_an_environment_assignment_given_to_nohup_as_its_command_is_the_launch_l
     assert diagnose_log_text("nohup: failed to run command 'trian.sh': No such file or directory\n").label != (
         "user_code_error"
     )
+
+
+def test_a_module_missing_from_the_projects_own_models_folder_is_the_projects() -> None:
+    """zzzzc-0101, zzzza-0020: `models` was found, `backbone` is not in it; an installed library's is a version's."""
+    own = (
+        "Traceback (most recent call last):\n"
+        '  File "/content/QueryDet-PyTorch-main/train_tools/coco_train.py", line 53, in <module>\n'
+        "    from models.backbone import build\n"
+        "ModuleNotFoundError: No module named 'models.backbone'\n"
+    )
+    d = diagnose_log_text(own)
+    assert (d.label, d.fix.kind) == ("user_code_error", "fix_code")
+    installed = own.replace("/content/QueryDet-PyTorch-main/train_tools", "/usr/lib/python3/site-packages/transformers")
+    installed = installed.replace("'models.backbone'", "'transformers.models.mistral3'").replace(
+        "from models.backbone", "from transformers.models.mistral3"
+    )
+    assert diagnose_log_text(installed).label == "missing_dependency"
+
+
+def test_paddles_report_of_the_sigterm_its_launcher_sent_is_not_the_codes_error() -> None:
+    """zzzza-0206: a rank failed to load libnccl.so; the launcher then sent SIGTERM, which Paddle reports below."""
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "tools/train.py", line 46, in main\n'
+        "    dist.init_parallel_env()\n"
+        "RuntimeError: (PreconditionNotMet) The third-party dynamic library (libnccl.so) that Paddle depends on is not "
+        "configured correctly. (error code is libnccl.so: cannot open shared object file: No such file or directory)\n"
+        "  Suggestions:\n"
+        "  1. Check if the third-party dynamic library (e.g. CUDA, CUDNN) is installed correctly.\n"
+        "\n--------------------------------------\nC++ Traceback (most recent call last):\n"
+        "--------------------------------------\n0   paddle::framework::SignalHandle(char const*, int)\n"
+        "\n----------------------\nError Message Summary:\n----------------------\n"
+        "FatalError: `Termination signal` is detected by the operating system.\n"
+        "  [SignalInfo: *** SIGTERM (@0x3e800007f37) received by PID 32724 (TID 0x7ff868f5d740) from PID 32567 ***]\n"
+    )
+    assert diagnose_log_text(log).label == "missing_dependency"

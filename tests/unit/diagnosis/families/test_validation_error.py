@@ -512,3 +512,12 @@ def test_a_parameter_a_library_says_must_be_specified_is_a_setting() -> None:
         "[LightGBM] [Fatal] Number of classes should be specified and greater than 1 for multiclass training\n"
     )
     assert diagnose_log_text(log).label == "validation_error"
+
+
+def test_kaldi_refusing_to_upsample_audio_below_the_configured_frequency() -> None:
+    """zzzzb-0203: the configuration's sample frequency is above the recordings' (the fix is conf/mfcc.conf)."""
+    line = (
+        "ERROR (compute-mfcc-feats[5.4.260~1-b127]:ComputeFeatures():feat/feature-common-inl.h:52) The waveform is "
+        "allowed to get downsampled.New sample Frequency 16000 is larger than waveform original sampling frequency 8000\n"
+    )
+    assert diagnose_log_text(line + "# Ended (code 1) at Wed Sep 22 14:39:34 IST 2021\n").label == "validation_error"
