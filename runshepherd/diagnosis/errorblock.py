@@ -373,6 +373,8 @@ class Line:
     # positive.finished_after's answer for "this line or a later one says the run finished", filled for every line of
     # the log by one backward pass the first time it is asked (it was one regex pass over the tail per error line)
     finish_from: bool | None = field(default=None, repr=False, compare=False)
+    # positive.finished_before's answer for "an earlier line said the run finished", filled by one forward pass
+    finish_before: bool | None = field(default=None, repr=False, compare=False)
     # positive.says_finished's answer, kept once asked (the recovery checks walk back over the same lines per error)
     finished: bool | None = field(default=None, repr=False, compare=False)
 

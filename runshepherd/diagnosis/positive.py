@@ -289,6 +289,20 @@ def finished_after(lines: list[Line], idx: int) -> bool:
     return bool(lines[start].finish_from)
 
 
+def finished_before(lines: list[Line], idx: int) -> bool:
+    """True when the log, before ``idx``, already said the run finished normally (one forward pass fills
+    ``Line.finish_before`` for every position, as :func:`finished_after` does backwards)."""
+    end = min(idx, len(lines))
+    if end <= 0:
+        return False
+    if lines[end - 1].finish_before is None:
+        earlier = False
+        for ln in lines:
+            earlier = earlier or says_finished(ln)
+            ln.finish_before = earlier
+    return bool(lines[end - 1].finish_before)
+
+
 # a clock time in a record's header (``2019-10-31 17:02:15,476``, ``I0203 20:56:03.518998``, ``[07/04/2024-13:50:35]``)
 _CLOCK = re.compile(r"(?<![\d:])([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(?![\d:])")
 TALKED_RECORDS = 5

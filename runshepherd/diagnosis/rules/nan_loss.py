@@ -6,7 +6,7 @@ import re
 
 from runshepherd.diagnosis.errorblock import Line
 from runshepherd.diagnosis.fixes import fix_nan
-from runshepherd.diagnosis.positive import finished_after, named_pairs, named_values, says_finished
+from runshepherd.diagnosis.positive import finished_after, finished_before, named_pairs, named_values
 from runshepherd.diagnosis.rules.base import ORDER_EVENT, Context, FunctionRule, Signal, pat
 from runshepherd.diagnosis.rules.family import family, words
 
@@ -353,7 +353,7 @@ def _nan_went_away(ctx: Context, s: Signal) -> bool:
     if m is None:
         # TensorBoard's warning printed only once the run had said it finished (AllenNLP's early stop, then its
         # "loading best weights"): a value logged after training, not the loss of a run that diverged
-        return bool(_TENSORBOARD_NAN.search(lines[s.order].text)) and any(says_finished(ln) for ln in lines[: s.order])
+        return bool(_TENSORBOARD_NAN.search(lines[s.order].text)) and finished_before(lines, s.order)
     counter = m.group("c") is not None
     key = re.escape(m.group("c") or m.group("k"))
     later = re.compile(

@@ -73,10 +73,11 @@ _KALDI_ENDED_WELL = re.compile(r"^# Ended \(code 0\) at ")
 
 
 def _writer_lost_its_reader(ctx: Context, s: Signal) -> bool:
-    """The abort is a Kaldi writer's whose reader closed the pipe, in a job that ended with code 0: every Kaldi
-    ERROR in the log is a failed write, and the footer after the abort says the job succeeded."""
+    """The abort is a Kaldi writer's whose reader closed the pipe, in a job that ended with code 0: the footer that
+    closes the log (run.pl writes it last) says the job succeeded, and every Kaldi ERROR in the log is a failed write."""
     lines = ctx.log.lines
-    if not 0 <= s.order < len(lines) or not any(_KALDI_ENDED_WELL.search(ln.text) for ln in lines[s.order + 1 :]):
+    footer = next((ln.index for ln in reversed(lines[-5:]) if _KALDI_ENDED_WELL.search(ln.text)), None)
+    if footer is None or not 0 <= s.order < footer:
         return False
     errors = [ln.text for ln in lines if _KALDI_ERROR.match(ln.text)]
     return bool(errors) and all(_KALDI_WRITE_FAILED.search(t) for t in errors)
