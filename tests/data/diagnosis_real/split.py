@@ -103,7 +103,7 @@ Two generations:
 - blind v24 (stop 45): every case of parts zzzzf, zzzzg, zzzzh, zzzzi and zzzzj, from threads and committed job logs
   not in parts a-zzzze (committed files only from repositories no earlier part used). Its parts are named here before
   any of them is collected, so no dev run ever reads one; open (`BLIND_FROZEN` None) until it holds at least 150
-  cases (`README-v24.md`).
+  cases (44 after stop 45, `README-v24.md`).
 """
 
 from __future__ import annotations
