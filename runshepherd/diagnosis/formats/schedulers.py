@@ -15,6 +15,8 @@ _K8S_JOB = "https://kubernetes.io/docs/concepts/workloads/controllers/job/#runni
 _RAY_JOBS = "https://docs.ray.io/en/latest/cluster/running-applications/job-submission/quickstart.html"
 _TUNE_OUTPUT = "https://docs.ray.io/en/latest/tune/tutorials/tune-output.html"
 _ELASTIC = "https://github.com/pytorch/pytorch/blob/main/torch/distributed/elastic/agent/server/api.py"
+# the footer Kaldi's job wrappers write last when the job's command succeeded (read by the segfault family too)
+KALDI_ENDED_WELL = r"^# Ended \(code 0\) at "
 _LSF_BJOBS = "https://www.ibm.com/docs/en/SSWRJV_10.1.0/lsf_command_ref/bjobs.1.html"
 _TORQUE_QSTAT = "https://linux.die.net/man/1/qstat-torque"
 
@@ -221,7 +223,7 @@ MARKERS: tuple[Marker, ...] = (
     Marker(
         "kaldi run.pl",
         "finished",
-        r"^# Ended \(code 0\) at ",
+        KALDI_ENDED_WELL,
         "# Ended (code 0) at Fri Apr 14 06:15:38 CDT 2023, elapsed time 0 seconds",
         "https://github.com/kaldi-asr/kaldi/blob/master/egs/wsj/s5/utils/parallel/run.pl",
     ),

@@ -463,7 +463,7 @@ FAMILY = family(
     # (torch/utils/tensorboard/summary.py: "NaN or Inf found in input tensor.")
     warning_patterns=(
         pat(r"Error detected in \w+Backward\d*\. Traceback of forward call", 0.72),
-        pat(r"NaN or Inf found in input tensor", 0.8),
+        pat(_TENSORBOARD_NAN.pattern, 0.8),
     ),
     applies=("failed", "running", "completed"),
     recovered=_nan_went_away,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from runshepherd.diagnosis.formats.schedulers import KALDI_ENDED_WELL
 from runshepherd.diagnosis.rules.base import Context, Signal, pat
 from runshepherd.diagnosis.rules.family import exits, family, fixes_by_evidence, words
 
@@ -69,7 +70,7 @@ _KALDI_ERROR = re.compile(r"^ERROR \([\w.+-]+(?:\[[^\]]*\])?:")
 _KALDI_WRITE_FAILED = re.compile(
     r"Failed to write \w+ to stream|Error in TableWriter::Write|Error closing TableWriter|Write failure to standard output"
 )
-_KALDI_ENDED_WELL = re.compile(r"^# Ended \(code 0\) at ")
+_KALDI_ENDED_WELL = re.compile(KALDI_ENDED_WELL)
 
 
 def _writer_lost_its_reader(ctx: Context, s: Signal) -> bool:
