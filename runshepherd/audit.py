@@ -9,10 +9,11 @@ appended with one write, so concurrent writers never interleave inside a line.
 from __future__ import annotations
 
 import json
-import os
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from runshepherd.jsonlines import append_line, complete_lines
 
 AUDIT_FILE = "audit.jsonl"
 
@@ -40,22 +41,14 @@ def record(
         "approved_by": approved_by,
         **details,
     }
-    line = redact(json.dumps(entry, default=str, ensure_ascii=False))[0] + "\n"
+    line = redact(json.dumps(entry, default=str, ensure_ascii=False))[0]
     path = audit_path(state_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    try:
-        os.write(fd, line.encode("utf-8"))
-    finally:
-        os.close(fd)
+    append_line(path, line, mode=0o600)
 
 
 def read(state_dir: Path) -> list[dict[str, Any]]:
-    try:
-        lines = audit_path(state_dir).read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        return []
-    return [json.loads(line) for line in lines if line.strip()]
+    return [json.loads(line) for line in complete_lines(audit_path(state_dir))]
 
 
 def canceled_by(state_dir: Path, workflow_id: str) -> str | None:

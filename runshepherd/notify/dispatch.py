@@ -13,6 +13,7 @@ import threading
 import time
 from pathlib import Path
 
+from runshepherd.jsonlines import append_line, complete_lines
 from runshepherd.logs import redact
 from runshepherd.notify.channels import Channel, shown_target
 from runshepherd.notify.payload import Notification
@@ -49,10 +50,7 @@ class Notifier:
     def _load_sent(self) -> set[str]:
         if self.sent_path is None:
             return set()
-        try:
-            lines = [line.strip() for line in self.sent_path.read_text().splitlines() if line.strip()]
-        except FileNotFoundError:
-            return set()
+        lines = [line.strip() for line in complete_lines(self.sent_path)]
         sent: set[str] = set()
         for line in lines:  # in order: a key, then `-key` when its delivery failed in the end
             if line.startswith("-"):
@@ -82,8 +80,7 @@ class Notifier:
     def _append(self, line: str) -> None:
         if self.sent_path is not None:
             self.sent_path.parent.mkdir(parents=True, exist_ok=True)
-            with self.sent_path.open("a", encoding="utf-8") as fh:
-                fh.write(line + "\n")
+            append_line(self.sent_path, line)
 
     def notify(self, note: Notification) -> bool:
         """Queue ``note`` for each target that was not told this fingerprint yet; returns at once (True if queued

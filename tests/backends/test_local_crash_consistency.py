@@ -81,3 +81,21 @@ def test_a_record_without_state_reads_as_an_interrupted_submission(tmp_path: Pat
     assert "interrupted before the workflow started" in (status.failure_message or "")
     assert list(backend.logs("old-1")) == []
     backend.cancel("old-1")  # nothing to cancel, and no crash
+
+
+def test_an_event_caught_half_written_is_read_once_its_writer_finishes(tmp_path: Path) -> None:
+    """The supervisor appends events while a monitor in another process reads them: a read that lands mid-write
+    returns the events written so far (was: a JSON error that ended the monitoring session) and the next read has
+    the finished one."""
+    backend = LocalBackend(tmp_path / "state")
+    wid = backend.submit(spec_from_yaml(SPEC), idempotency_key="e:1").workflow_id
+    path = WorkflowDir(tmp_path / "state" / "workflows" / wid).events_path
+    before = backend.events(wid)
+    line = '{"time":"2026-12-04T16:30:00Z","task":"t","reason":"FailedScheduling","message":"0/1 nodes are busy"}'
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write(line[:60])  # the writer's first bytes only
+    assert backend.events(wid) == before
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write(line[60:] + "\n")
+    after = backend.events(wid)
+    assert len(after) == len(before) + 1 and after[-1].message == "0/1 nodes are busy"

@@ -20,6 +20,7 @@ from filelock import FileLock
 from pydantic import BaseModel
 
 from runshepherd.backends.base import Event
+from runshepherd.jsonlines import append_line, complete_lines
 
 
 def utcnow() -> datetime:
@@ -111,15 +112,10 @@ class WorkflowFiles:
         return object_dir(self.state_dir, self.workflow_id, task)
 
     def read_events(self) -> list[Event]:
-        try:
-            lines = self.events_path.read_text(encoding="utf-8").splitlines()
-        except FileNotFoundError:
-            return []
-        return [Event.model_validate_json(line) for line in lines if line.strip()]
+        return [Event.model_validate_json(line) for line in complete_lines(self.events_path)]
 
     def append_event(self, event: Event) -> None:
-        with self.events_path.open("a", encoding="utf-8") as fh:
-            fh.write(event.model_dump_json() + "\n")
+        append_line(self.events_path, event.model_dump_json())
 
 
 def workflows_root(state_dir: Path) -> Path:
