@@ -13,7 +13,9 @@ from typing import Any, cast
 from runshepherd import wording
 from runshepherd.backends.base import has_cheap_status
 from runshepherd.events import Answered, AppSaved, Done, Downloaded, Message, Planned
+from runshepherd.graph.checkpoint import SessionBusy
 from runshepherd.graph.context import Deps, build_deps
+from runshepherd.logs import redact
 from runshepherd.render.prefixed import Prefixed
 from runshepherd.render.session import Renderer, done_line, paused
 from runshepherd.spec.model import TaskRequest
@@ -115,7 +117,12 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
         sweep.questions = OncePerDiagnosis(window=min(30.0, max(QUESTION_WINDOW_MIN, 2 * sweep.poller.tick)))
 
     def run_point(p: Point) -> dict[str, Any]:
-        return _run_point(ctx, sweep, p, as_json=as_json, lock=lock)
+        try:
+            return _run_point(ctx, sweep, p, as_json=as_json, lock=lock)
+        except SessionBusy:  # another process drives the point: this one must not write the sweep's record
+            raise
+        except Exception as exc:  # noqa: BLE001 - one point's error ends that point only, not the others' comparison
+            return _point_error(ctx, sweep, p, exc, as_json=as_json, lock=lock)
 
     with ThreadPoolExecutor(max_workers=max(1, sweep.max_parallel), thread_name_prefix="sweep") as pool:
         results = list(pool.map(run_point, sweep.points))
@@ -212,7 +219,7 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
                 + ", ".join(f"#{w['index']}" for w in waiting)
                 + f"; continue with:\n  {done.resume}"
                 if waiting
-                else f"a point waits for your answer; continue with: {done.resume}",
+                else f"a point stopped before its end; continue with: {done.resume}",
                 markup=False,
             )
     return 3 if paused else 0 if outcome == "COMPLETED" else 1
@@ -528,6 +535,24 @@ def _result(ctx: Any, p: Point, child: str, values: dict[str, Any], outcome: str
         # what the final workflow ran with differs from the point's values when a fix changed the spec
         "fixes": [wording.applied(str(f.get("reason") or f.get("kind"))) for f in values.get("fix_history") or []][-3:],
     }
+
+
+def _point_error(
+    ctx: Any, sweep: Sweep, p: Point, exc: Exception, *, as_json: bool, lock: threading.Lock
+) -> dict[str, Any]:
+    """A point whose session raised (a backend that stopped answering, a store it could not read): said on the
+    point's line, its checkpoint kept, and counted as stopped so `orchestrate resume SWEEP` continues it (was: the
+    error ended the whole sweep, and the points that had finished got no comparison)."""
+    child = sweep.child(p)
+    renderer = Renderer(session=child, as_json=as_json, out=cast(Any, Prefixed(ctx.out, f"[p{p.index}] ")))
+    text = f"stopped on an error: {redact(str(exc))[0] or type(exc).__name__}; its session {child} is kept"
+    _emit(renderer, lock, Message(level="error", text=text).wire())
+    try:
+        result = _result(ctx, p, child, dict(ctx.runner(child).snapshot().values or {}), "NEEDS_INPUT")
+    except Exception as again:  # noqa: BLE001 - the backend that failed the point may fail its status read too
+        _emit(renderer, lock, Message(level="warning", text=f"its status could not be read: {again}").wire())
+        result = {**_not_started(p, child), "status": "unknown", "outcome": "NEEDS_INPUT"}
+    return {**result, "question": None, "stopped": True}
 
 
 def _submitted_attempts(attempt: dict[str, Any]) -> int:
