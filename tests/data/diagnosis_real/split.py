@@ -102,8 +102,8 @@ Two generations:
   labels), then retired into `dev` in the same stop so its misses can be studied.
 - blind v24 (stop 45): every case of parts zzzzf, zzzzg, zzzzh, zzzzi and zzzzj, from threads and committed job logs
   not in parts a-zzzze (committed files only from repositories no earlier part used). Its parts are named here before
-  any of them is collected, so no dev run ever reads one; open (`BLIND_FROZEN` None) until it holds at least 150
-  cases (44 after stop 45, `README-v24.md`).
+  any of them is collected, so no dev run ever reads one. Collected in stops 45 and 46 and frozen at 2026-12-04T18:42Z with 150
+  cases (`README-v24.md`).
 """
 
 from __future__ import annotations
@@ -119,8 +119,8 @@ Split = Literal["blind", "dev"]
 
 BLIND_PARTS: tuple[str, ...] = ("zzzzf-", "zzzzg-", "zzzzh-", "zzzzi-", "zzzzj-")  # blind v24, named before collection
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v24 is named and open in stop 45; v23 was frozen at 2026-12-04T14:52Z, README-v23.md)
-BLIND_FROZEN: str | None = None
+# open split (v24 was named in stop 45 and frozen in stop 46 with 150 cases, README-v24.md)
+BLIND_FROZEN: str | None = "2026-12-04T18:42Z"
 BLIND_V23_PARTS = ("zzzza-", "zzzzb-", "zzzzc-", "zzzzd-", "zzzze-")
 BLIND_V22_PARTS = ("zzzv-", "zzzw-", "zzzx-", "zzzy-", "zzzz-")
 BLIND_V21_PARTS = ("zzzq-", "zzzr-", "zzzs-", "zzzt-", "zzzu-")

@@ -155,6 +155,7 @@ def test_blind_v23_is_retired_into_dev_and_keeps_its_rule():
 
 
 def test_blind_v24_is_named_before_it_is_collected():
+    assert _split_module().BLIND_FROZEN == "2026-12-04T18:42Z"  # frozen in stop 46 with 150 cases
     split_of = _split_module().split_of
     assert {split_of(f"{p}-0001") for p in ("zzzzf", "zzzzg", "zzzzh", "zzzzi", "zzzzj")} == {"blind"}
     assert {split_of(f"{p}-0001") for p in ("zzzze", "zzzza", "zzzz", "zzz", "zz", "a")} == {"dev"}
