@@ -102,8 +102,13 @@ Two generations:
   labels), then retired into `dev` in the same stop so its misses can be studied.
 - blind v24 (stop 45): every case of parts zzzzf, zzzzg, zzzzh, zzzzi and zzzzj, from threads and committed job logs
   not in parts a-zzzze (committed files only from repositories no earlier part used). Its parts are named here before
-  any of them is collected, so no dev run ever reads one. Collected in stops 45 and 46 and frozen at 2026-12-04T18:42Z with 150
-  cases (`README-v24.md`).
+  any of them was collected, so no dev run ever read one. Collected in stops 45 and 46 and frozen at 150 cases
+  (`README-v24.md`); scored once with stop 46's starting code and once with its code at the freeze (82.7% -> 82.7%
+  labels), then retired into `dev` in the same stop so its misses can be studied.
+- blind v25 (stop 46): every case of parts zzzzk, zzzzl, zzzzm, zzzzn and zzzzo, from threads and committed job logs
+  not in parts a-zzzzj (committed files only from repositories no earlier part used). Its parts are named here before
+  any of them is collected, so no dev run ever reads one; open (`BLIND_FROZEN` None) until it holds at least 150
+  cases (`README-v25.md`).
 """
 
 from __future__ import annotations
@@ -117,10 +122,11 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ("zzzzf-", "zzzzg-", "zzzzh-", "zzzzi-", "zzzzj-")  # blind v24, named before collection
+BLIND_PARTS: tuple[str, ...] = ("zzzzk-", "zzzzl-", "zzzzm-", "zzzzn-", "zzzzo-")  # blind v25, named before collection
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v24 was named in stop 45 and frozen in stop 46 with 150 cases, README-v24.md)
-BLIND_FROZEN: str | None = "2026-12-04T18:42Z"
+# open split (v25 is named and open in stop 46; v24 was frozen at 2026-12-04T18:42Z, README-v24.md)
+BLIND_FROZEN: str | None = None
+BLIND_V24_PARTS = ("zzzzf-", "zzzzg-", "zzzzh-", "zzzzi-", "zzzzj-")
 BLIND_V23_PARTS = ("zzzza-", "zzzzb-", "zzzzc-", "zzzzd-", "zzzze-")
 BLIND_V22_PARTS = ("zzzv-", "zzzw-", "zzzx-", "zzzy-", "zzzz-")
 BLIND_V21_PARTS = ("zzzq-", "zzzr-", "zzzs-", "zzzt-", "zzzu-")
@@ -250,6 +256,11 @@ def split_v21_of(case_id: str) -> Split:
     return "blind" if case_id.startswith(BLIND_V21_PARTS) else "dev"
 
 
+def split_v24_of(case_id: str) -> Split:
+    """The stop-46 rule: parts zzzzf, zzzzg, zzzzh, zzzzi and zzzzj were the blind split (v24), every other part `dev`."""
+    return "blind" if case_id.startswith(BLIND_V24_PARTS) else "dev"
+
+
 def split_v23_of(case_id: str) -> Split:
     """The stop-45 rule: parts zzzza, zzzzb, zzzzc, zzzzd and zzzze were the blind split (v23), every other part `dev`."""
     return "blind" if case_id.startswith(BLIND_V23_PARTS) else "dev"
@@ -261,7 +272,7 @@ def split_v22_of(case_id: str) -> Split:
 
 
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (v24); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` are the blind split (v25); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 
