@@ -175,9 +175,12 @@ FAMILY = family(
         pat(r"CUDA error: unspecified launch failure", 0.7),
         # cudaErrorDevicesUnavailable: the GPU is held by another process in exclusive mode, or not usable at all
         pat(r"CUDA-capable device\(s\) is/are busy or unavailable|cudaErrorDevicesUnavailable", 0.8),
-        # the same runtime codes in PyTorch's legacy THC wording ("cuda runtime error (%d) : %s at %s:%d"):
-        # cudaErrorInitializationError 3, cudaErrorInsufficientDriver 35, cudaErrorNoDevice 100, cudaErrorUnknown 999
-        pat(r"cuda runtime error \((?:3|35|100|999)\) : ", 0.8),
+        # the same runtime codes in PyTorch's legacy THC wording ("cuda runtime error (%d) : %s at %s:%d") and in
+        # Caffe's glog check ("Check failed: error == cudaSuccess (%d vs. 0)"): cudaErrorInitializationError 3,
+        # cudaErrorInsufficientDriver 35, cudaErrorNoDevice 100 (38 before CUDA 10.1), cudaErrorUnknown 999 (30
+        # before CUDA 10.1: the code a GPU left unusable by a suspend or a driver update without a reboot gives)
+        pat(r"cuda runtime error \((?:3|30|35|38|100|999)\) : ", 0.8),
+        pat(r"Check failed: error == cudaSuccess \((?:3|30|35|38|100|999) vs\. 0\)", 0.8),
         # PyTorch's wording of a CUDA initialisation that failed for no reason it can name, and a node whose fabric
         # manager has not brought the GPUs up (cudaErrorSystemNotReady, "system not yet initialized"). TensorFlow's
         # ``failed call to cuInit`` is left out: CPU-only runs log it and carry on.

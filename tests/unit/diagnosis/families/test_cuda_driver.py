@@ -92,6 +92,17 @@ def test_legacy_thc_cuda_runtime_error_code() -> None:
     assert diagnose_log_text("RuntimeError: cuda runtime error (2) : out of memory at x.cu:1\n").label != "cuda_driver"
 
 
+@pytest.mark.parametrize("case_id", ["zzzzj-0003", "zzzzj-0004"])
+def test_cudas_unknown_error_under_its_code_before_cuda_10_1(case_id: str) -> None:
+    """cudaErrorUnknown was 30 before CUDA 10.1 renumbered it 999: THC's "cuda runtime error (30)" and Caffe's glog
+    check "(30 vs. 0) unknown error" (v24's two threads: a GPU unusable after a suspend or a kernel update, fixed by
+    a reboot) are the driver, not the code."""
+    d, _, record = diagnose_dev(case_id)
+    assert (d.label, d.fix.kind) == ("cuda_driver", "fix_driver_or_image") == (record["label"], record["fix_kind"])
+    caffe = "F0101 00:00:00.0 1 common.cpp:152] Check failed: error == cudaSuccess (2 vs. 0)  out of memory\n"
+    assert diagnose_log_text(caffe).label != "cuda_driver"  # 2 is cudaErrorMemoryAllocation
+
+
 def test_a_gpu_busy_elsewhere_and_an_unknown_initialisation_error_reported_as_a_warning() -> None:
     busy = "RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable\n"
     warned = (
