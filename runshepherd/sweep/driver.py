@@ -145,10 +145,11 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
         "CANCELED"
         if mark is not None
         else "COMPLETED"
-        if all(o == "COMPLETED" for o in outcomes)
+        if all(o == "COMPLETED" for o in outcomes) and not any(r.get("stopped") for r in results)
         else ("NEEDS_INPUT" if any(r["outcome"] == "NEEDS_INPUT" for r in results) else "FAILED")
     )
-    failed = [r for r in results if r["status"] != "COMPLETED"]
+    # a point stopped before its session ended (Ctrl-C, an error) has not completed, even if its workflow did
+    failed = [r for r in results if r["status"] != "COMPLETED" or r.get("stopped")]
     waiting = [r for r in results if r.get("question")]  # `resume SWEEP --answer A` answers each of them
     # paused only when a point can go on (a question waits, or Ctrl-C stopped it at a safe point); a point that gave
     # up ends NEEDS_INPUT as a session that gave up does, with nothing to resume: exit 1, no resume line (was: "a
@@ -159,7 +160,7 @@ def run_sweep(ctx: Any, sweep: Sweep, *, as_json: bool) -> int:
         None
         if not failed
         else f"{len(failed)} of {len(results)} point(s) did not complete: "
-        + ", ".join(f"#{r['index']} {r['status']}" for r in failed)
+        + ", ".join(f"#{r['index']} {'stopped' if r['status'] == 'COMPLETED' else r['status']}" for r in failed)
     )
     if mark is not None:
         reason = f"{cancel_reason(mark)}; " + ", ".join(f"#{r['index']} {r['status']}" for r in results)
@@ -545,7 +546,7 @@ def _point_error(
     error ended the whole sweep, and the points that had finished got no comparison)."""
     child = sweep.child(p)
     renderer = Renderer(session=child, as_json=as_json, out=cast(Any, Prefixed(ctx.out, f"[p{p.index}] ")))
-    text = f"stopped on an error: {redact(str(exc))[0] or type(exc).__name__}; its session {child} is kept"
+    text = f"stopped on an error ({type(exc).__name__}): {redact(str(exc))[0]}; its session {child} is kept"
     _emit(renderer, lock, Message(level="error", text=text).wire())
     try:
         result = _result(ctx, p, child, dict(ctx.runner(child).snapshot().values or {}), "NEEDS_INPUT")
