@@ -297,6 +297,14 @@ _CONFIG = PatternRule(
         # frequency mismatch: you specified 16000 but data has 48000 (use --sample-frequency option)", "Waveform and
         # config sample Frequency mismatch: 8000 .vs 16000 (use --allow-upsample=true option …)")
         pat(r"\bmismatch\b.{0,200}\((?:use|set|pass) (?:the )?--[\w-]+(?:=\S*)? option\b", 0.8),
+        # PyTorch's determinism switch meeting an op without a deterministic kernel (aten/src/ATen/Context.cpp:
+        # "Deterministic behavior was enabled with either `torch.use_deterministic_algorithms(True)` or …"): the run
+        # chose a setting its model cannot honour (warn_only=True, or the switch off, is the change)
+        pat(
+            r"Deterministic behavior was enabled with either `torch\.use_deterministic_algorithms\(True\)`",
+            0.82,
+            flags=0,
+        ),
         # a device index past the devices the machine has (Paddle: "Invalid CUDAPlace(2), must inside [0, 2), because
         # GPU number on your machine is 2"): the setting that picks the GPUs names one that is not there
         pat(r"\bInvalid (?:CUDA|XPU|NPU|Custom)Place\(\d+\), must inside \[0, \d+\)", 0.8, flags=0),

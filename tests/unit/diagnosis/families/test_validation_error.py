@@ -521,3 +521,17 @@ def test_kaldi_refusing_to_upsample_audio_below_the_configured_frequency() -> No
         "allowed to get downsampled.New sample Frequency 16000 is larger than waveform original sampling frequency 8000\n"
     )
     assert diagnose_log_text(line + "# Ended (code 1) at Wed Sep 22 14:39:34 IST 2021\n").label == "validation_error"
+
+
+@pytest.mark.parametrize("case_id", ["zzv-0024", "zzzzf-0222"])
+def test_the_determinism_switch_meeting_an_op_without_a_deterministic_kernel_is_a_setting(case_id: str) -> None:
+    """PyTorch's use_deterministic_algorithms(True) refusing an op is a setting the run chose, wrapped in a logger's
+    line or bare (zzzzf-0222 was retired blind v24's miss)."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "validation_error"
+    assert d.fix.kind == "fix_code"
+
+
+def test_a_runtime_error_that_is_not_the_determinism_switch_stays_code() -> None:
+    log = "Traceback (most recent call last):\nRuntimeError: expected scalar type Float but found Half\n"
+    assert diagnose_log_text(log).label == "user_code_error"
