@@ -107,7 +107,7 @@ Two generations:
   labels), then retired into `dev` in the same stop so its misses can be studied.
 - blind v25 (stop 46): every case of parts zzzzk, zzzzl, zzzzm, zzzzn and zzzzo, from threads and committed job logs
   not in parts a-zzzzj (committed files only from repositories no earlier part used). Its parts are named here before
-  any of them is collected, so no dev run ever reads one; open (`BLIND_FROZEN` None) until it holds at least 150
+  any of them is collected, so no dev run ever reads one. Collected in stop 47 and frozen at 2026-12-04T21:18Z with 164
   cases (`README-v25.md`).
 """
 
@@ -124,8 +124,8 @@ Split = Literal["blind", "dev"]
 
 BLIND_PARTS: tuple[str, ...] = ("zzzzk-", "zzzzl-", "zzzzm-", "zzzzn-", "zzzzo-")  # blind v25, named before collection
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v25 is named and open in stop 46; v24 was frozen at 2026-12-04T18:42Z, README-v24.md)
-BLIND_FROZEN: str | None = None
+# open split (v25 was named in stop 46 and frozen in stop 47 with 164 cases, README-v25.md)
+BLIND_FROZEN: str | None = "2026-12-04T21:18Z"
 BLIND_V24_PARTS = ("zzzzf-", "zzzzg-", "zzzzh-", "zzzzi-", "zzzzj-")
 BLIND_V23_PARTS = ("zzzza-", "zzzzb-", "zzzzc-", "zzzzd-", "zzzze-")
 BLIND_V22_PARTS = ("zzzv-", "zzzw-", "zzzx-", "zzzy-", "zzzz-")
