@@ -487,6 +487,10 @@ FAMILY = family(
         ),
         pat(r"No module named '?(?P<mod>[\w.]+)'?", 0.88),
         pat(r"requires the (?P<pkg>[\w\- ]+?) library but it was not found in your environment", 0.88),
+        # the same said by transformers' tokenizers ("This tokenizer cannot be instantiated. Please make sure you have
+        # `sentencepiece` installed in order to use this tokenizer.") and torchaudio finding no audio library to read
+        # files with ("RuntimeError: No audio I/O backend is available.": soundfile, sox or ffmpeg is missing)
+        pat(r"\bmake sure you have `(?P<pkg>[\w.\-]+)` installed\b|\bNo audio I/O backend is available\b", 0.86),
         # spaCy's trained pipelines are packages of their own (`python -m spacy download en_core_web_sm`): E050
         # "Can't find model 'en_core_web_sm'. It doesn't seem to be a Python package or a valid path to a data directory"
         pat(r"\[E050\] Can't find model '(?P<pkg>[\w.\-]+)'", 0.86),
@@ -580,13 +584,12 @@ FAMILY = family(
         # always the package that registers it (installed from its source, another version, or never imported)
         pat(r"\b(?P<reg>[\w.]+) is not in the (?:[\w.]+::)?\w+ registry\b", 0.76),
         # the same for other registries an ML library builds its names from: fvcore/detectron2 ("No object named 'x'
-        # found in 'BACKBONE' registry!"), timm's create_model ("Unknown model (x)": a model of a newer timm), gym and
-        # gymnasium environments ("No registered env with id: x", NameNotFound "Environment `x` doesn't exist.":
-        # the package that registers them, Atari's or MuJoCo's, is not installed or imported)
+        # found in 'BACKBONE' registry!"), gym and gymnasium environments ("No registered env with id: x", NameNotFound
+        # "Environment `x` doesn't exist.": the package that registers them, Atari's or MuJoCo's, is not installed or
+        # imported). (timm's create_model "Unknown model (x)" is validation_error's: real runs misspelled the name.)
         pat(
-            r"No object named '(?P<reg>[^']+)' found in '[^']+' registry|^(?:\w+\.)*RuntimeError: Unknown model "
-            r"\((?P<reg2>[\w.\-/]+)\)|No registered env with id: (?P<reg3>\S+)|NameNotFound: Environment "
-            r"`?(?P<reg4>[\w\-/]+)`? doesn't exist",
+            r"No object named '(?P<reg>[^']+)' found in '[^']+' registry|No registered env with id: (?P<reg3>\S+)"
+            r"|NameNotFound: Environment `?(?P<reg4>[\w\-/]+)`? doesn't exist",
             0.76,
         ),
         # a library telling that a name moved to another package, or that a release changed a default the code relied

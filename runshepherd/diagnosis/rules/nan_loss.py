@@ -53,8 +53,10 @@ def _nan_from_metrics(ctx: Context) -> list[Signal]:
 # ``'logits/rejected': nan``: log-probabilities and logits are defined for every batch, so NaN there is the model's
 # numbers gone NaN, not a statistic with nothing to count; NaN only: a masked logit is -inf by design)
 # (and a key-value table's row, the OpenAI logger's "| loss          | nan       |" of guided-diffusion and baselines)
+# (and a loss metric named for its function rather than "loss": MXNet's Speedometer "Train-SmoothL1=nan",
+# "Train-CrossEntropy=nan", "Train-Perplexity=nan")
 _LOSS_NAN = re.compile(
-    r"\b\w*loss\w*\b['\"]?\s*(?:[=:|]\s*|\s+)(?:tensor\()?[\[('\"]?(?:nan|-?inf)\b"
+    r"\b\w*(?:loss|SmoothL1|CrossEntropy|Perplexity)\w*\b['\"]?\s*(?:[=:|]\s*|\s+)(?:tensor\()?[\[('\"]?(?:nan|-?inf)\b"
     r"|\b(?:logps|logits|log_probs)/\w+['\"]?\s*[=:]\s*['\"]?nan\b",
     re.IGNORECASE,
 )

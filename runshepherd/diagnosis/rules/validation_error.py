@@ -297,6 +297,10 @@ _CONFIG = PatternRule(
         # frequency mismatch: you specified 16000 but data has 48000 (use --sample-frequency option)", "Waveform and
         # config sample Frequency mismatch: 8000 .vs 16000 (use --allow-upsample=true option …)")
         pat(r"\bmismatch\b.{0,200}\((?:use|set|pass) (?:the )?--[\w-]+(?:=\S*)? option\b", 0.8),
+        # a training script's choice the library does not offer or the data contradicts, in the library's own words:
+        # timm's create_model ("RuntimeError: Unknown model (bit_tiny_patch16_224)") and YOLOv5's label check against
+        # the data yaml ("AssertionError: Label class 15 exceeds nc=2 in data/x.yaml. Possible class labels are 0-1")
+        pat(r"\bRuntimeError: Unknown model \([\w.\-/]+\)|\bLabel class \d+ exceeds nc=\d+ in \S+", 0.82, flags=0),
         # PyTorch's determinism switch meeting an op without a deterministic kernel (aten/src/ATen/Context.cpp:
         # "Deterministic behavior was enabled with either `torch.use_deterministic_algorithms(True)` or …"): the run
         # chose a setting its model cannot honour (warn_only=True, or the switch off, is the change)

@@ -334,9 +334,9 @@ def test_package_managers_and_module_loaders_of_other_runtimes(log: str) -> None
 @pytest.mark.parametrize(
     "last",
     [
-        # fvcore/detectron2's Registry.get, timm's create_model, gym's and gymnasium's registries
+        # fvcore/detectron2's Registry.get, gym's and gymnasium's registries (timm's "Unknown model (x)" is a setting:
+        # test_validation_error)
         "KeyError: \"No object named 'ResNeSt' found in 'BACKBONE' registry!\"",
-        "RuntimeError: Unknown model (eva02_large_patch14_448)",
         "gymnasium.error.NameNotFound: Environment `BreakoutNoFrameskip` doesn't exist.",
         "gym.error.UnregisteredEnv: No registered env with id: Humanoid-v2",
     ],
@@ -829,3 +829,20 @@ def test_gyms_missing_optional_dependency_under_hydras_own_formatting_error() ->
         "gym.error.DependencyNotInstalled: box2D is not installed, run `pip install gym[box2d]`\n"
     )
     assert diagnose_log_text(log).label == "missing_dependency"
+
+
+@pytest.mark.parametrize("case_id", ["zzzzl-0009", "zzzzn-0227"])
+def test_a_tokenizer_needing_sentencepiece_or_torchaudio_without_an_audio_backend_is_a_missing_package(
+    case_id: str,
+) -> None:
+    """transformers' "Please make sure you have `sentencepiece` installed" and torchaudio's "No audio I/O backend is
+    available" name a package the environment lacks, though the exception is a ValueError/RuntimeError (retired
+    blind v25's misses)."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "missing_dependency"
+    assert d.fix.kind == "add_dependency"
+
+
+def test_make_sure_you_have_without_a_package_in_backticks_is_not_a_missing_package() -> None:
+    log = "Traceback (most recent call last):\nValueError: make sure you have the right shape for the input tensor\n"
+    assert diagnose_log_text(log).label != "missing_dependency"

@@ -535,3 +535,16 @@ def test_the_determinism_switch_meeting_an_op_without_a_deterministic_kernel_is_
 def test_a_runtime_error_that_is_not_the_determinism_switch_stays_code() -> None:
     log = "Traceback (most recent call last):\nRuntimeError: expected scalar type Float but found Half\n"
     assert diagnose_log_text(log).label == "user_code_error"
+
+
+@pytest.mark.parametrize("case_id", ["zzzzl-0007", "zzzzo-0002", "zzzzm-0008", "zzzzn-0008", "zzx-0022"])
+def test_a_model_name_timm_does_not_offer_or_a_label_class_past_yolos_nc_is_a_setting(case_id: str) -> None:
+    """timm's "Unknown model (x)" (bare, or inside a logger's line) and YOLOv5's "Label class N exceeds nc=M": the run
+    named a model or a class count the library or data contradicts (retired blind v25's misses, and dev's zzx-0022)."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "validation_error"
+
+
+def test_an_unknown_model_type_in_another_wording_is_not_timms_refusal() -> None:
+    log = "Traceback (most recent call last):\nRuntimeError: Unknown model state: expected 3 layers\n"
+    assert diagnose_log_text(log).label == "user_code_error"
