@@ -117,6 +117,9 @@ FAMILY = family(
         pat(r"job killed: cput \d+ exceeded limit", 0.95),
         # HTCondor's hold reasons for allowed_execute_duration / allowed_job_duration
         pat(r"exceeded allowed (?:execute|job) duration", 0.95),
+        # ... and a site's own periodic_hold reason for a run past its hours (CHTC's GPU jobs: "Job was held." then
+        # "Error from slot1_1@host: Job failed to complete in 72 hrs")
+        pat(r"\bJob failed to complete (?:with)?in \d+ (?:hrs|hours|h)\b", 0.92),
         # Kaggle's verdict on a notebook past its session limit
         pat(r"exceeded the max(?:imum)? allowed execution duration", 0.95),
         # Nextflow's local executor ("Process exceeded running time limit (1h)"); AWS Batch's statusReason; the CI

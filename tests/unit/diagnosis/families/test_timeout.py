@@ -232,3 +232,11 @@ def test_the_shells_report_of_sigusr2_is_the_run_limit() -> None:
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("timeout", "increase_timeout_or_checkpoint")
     assert diagnose_log_text("handler for User defined signal 2 installed\nepoch 1 loss 0.5\n").label != "timeout"
+
+
+def test_an_htcondor_site_holding_a_job_that_ran_past_its_hours() -> None:
+    """CHTC's periodic_hold reason in the job's user log (zzzzk-0101, retired blind v25's miss); the job was then
+    removed, so the hold is the time limit."""
+    d, _, record = diagnose_dev("zzzzk-0101")
+    assert d.label == record["label"] == "timeout"
+    assert diagnose_log_text("Error: the job failed to complete the download\n").label != "timeout"
