@@ -119,6 +119,10 @@ def _requires_gpu_at_the_end(ctx: Context) -> list[Signal]:
     ]
 
 
+# CUDA runtime error codes that name the driver or the device, not the program (listed where they are read below)
+_DRIVER_CODES = r"(?:3|30|35|38|100|999)"
+
+
 FAMILY = family(
     "cuda_driver",
     origin="infra",
@@ -179,8 +183,10 @@ FAMILY = family(
         # Caffe's glog check ("Check failed: error == cudaSuccess (%d vs. 0)"): cudaErrorInitializationError 3,
         # cudaErrorInsufficientDriver 35, cudaErrorNoDevice 100 (38 before CUDA 10.1), cudaErrorUnknown 999 (30
         # before CUDA 10.1: the code a GPU left unusable by a suspend or a driver update without a reboot gives)
-        pat(r"cuda runtime error \((?:3|30|35|38|100|999)\) : ", 0.8),
-        pat(r"Check failed: error == cudaSuccess \((?:3|30|35|38|100|999) vs\. 0\)", 0.8),
+        pat(
+            rf"cuda runtime error \({_DRIVER_CODES}\) : |Check failed: error == cudaSuccess \({_DRIVER_CODES} vs\. 0\)",
+            0.8,
+        ),
         # PyTorch's wording of a CUDA initialisation that failed for no reason it can name, and a node whose fabric
         # manager has not brought the GPUs up (cudaErrorSystemNotReady, "system not yet initialized"). TensorFlow's
         # ``failed call to cuInit`` is left out: CPU-only runs log it and carry on.
