@@ -155,7 +155,8 @@ def test_a_sweep_with_no_input_waits_at_a_question_that_resume_answer_really_ans
     assert [r["state"] for r in json.loads(listed.stdout)["sessions"] if r["session"] == "swi"] == ["waiting"]
     second = run(tmp_path, "resume", "swi", "--answer", "yes", "--no-input", timeout=240)
     assert second.returncode == 3, second.stdout[-3000:] + second.stderr
-    assert "? #2 lr=1.0 resubmit: Resubmit with this fix" in second.stdout  # the question the point waits on
+    # the question the point waits on (the whole output on failure: a point's error line sits in its middle)
+    assert "? #2 lr=1.0 resubmit: Resubmit with this fix" in second.stdout, second.stdout
     assert (
         "waiting for your answer (yes, no" in second.stdout and "orchestrate resume swi --answer yes" in second.stdout
     )

@@ -87,6 +87,7 @@ POOL_NOTES = [
 ]
 
 _CHILDREN: list[subprocess.Popen[bytes]] = []
+_CHILDREN_LOCK = threading.Lock()  # a sweep's points submit and query from several threads of one process
 
 
 @dataclass
@@ -101,10 +102,11 @@ class _Seen:
 
 
 def _reap_children() -> None:
-    """Collect exited supervisors this process started, so they do not linger as zombies."""
-    for child in list(_CHILDREN):
-        if child.poll() is not None:
-            _CHILDREN.remove(child)
+    """Collect exited supervisors this process started, so they do not linger as zombies. Under a lock: two sweep
+    points reaping at once both saw the same exited child, and the second `remove` raised ValueError, stopping its
+    point on an error before its diagnosis (CI, stop 47)."""
+    with _CHILDREN_LOCK:
+        _CHILDREN[:] = [child for child in _CHILDREN if child.poll() is None]
 
 
 class LocalBackend:
@@ -222,7 +224,8 @@ class LocalBackend:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
-        _CHILDREN.append(proc)
+        with _CHILDREN_LOCK:
+            _CHILDREN.append(proc)
         try:
             ref = ProcessRef.of(proc.pid)
         except psutil.NoSuchProcess:
