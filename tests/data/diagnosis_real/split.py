@@ -112,8 +112,8 @@ Two generations:
   labels), then retired into `dev` in the same stop so its misses can be studied.
 - blind v26 (stop 47): every case of parts zzzzp, zzzzq, zzzzr, zzzzs and zzzzt, from threads and committed job logs
   not in parts a-zzzzo (committed files only from repositories no earlier part used). Its parts are named here before
-  any of them is collected, so no dev run ever reads one; open (`BLIND_FROZEN` None) until it holds at least 150
-  cases (`README-v26.md`).
+  any of them is collected, so no dev run ever reads one. Collected in stops 47 and 48 and frozen at
+  2026-12-04T23:42Z with 226 cases (`README-v26.md`).
 """
 
 from __future__ import annotations
@@ -129,8 +129,8 @@ Split = Literal["blind", "dev"]
 
 BLIND_PARTS: tuple[str, ...] = ("zzzzp-", "zzzzq-", "zzzzr-", "zzzzs-", "zzzzt-")  # blind v26, named before collection
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v26 is named and open in stop 47; v25 was frozen at 2026-12-04T21:18Z, README-v25.md)
-BLIND_FROZEN: str | None = None
+# open split (v26 was named in stop 47 and frozen in stop 48 with 226 cases, README-v26.md)
+BLIND_FROZEN: str | None = "2026-12-04T23:42Z"
 BLIND_V25_PARTS = ("zzzzk-", "zzzzl-", "zzzzm-", "zzzzn-", "zzzzo-")
 BLIND_V24_PARTS = ("zzzzf-", "zzzzg-", "zzzzh-", "zzzzi-", "zzzzj-")
 BLIND_V23_PARTS = ("zzzza-", "zzzzb-", "zzzzc-", "zzzzd-", "zzzze-")
