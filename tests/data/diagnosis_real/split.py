@@ -111,9 +111,14 @@ Two generations:
   (`README-v25.md`); scored once with stop 47's starting code and once with its code at the freeze (78.7% -> 78.7%
   labels), then retired into `dev` in the same stop so its misses can be studied.
 - blind v26 (stop 47): every case of parts zzzzp, zzzzq, zzzzr, zzzzs and zzzzt, from threads and committed job logs
-  not in parts a-zzzzo (committed files only from repositories no earlier part used). Its parts are named here before
-  any of them is collected, so no dev run ever reads one. Collected in stops 47 and 48 and frozen at
-  2026-12-04T23:42Z with 226 cases (`README-v26.md`).
+  not in parts a-zzzzo (committed files only from repositories no earlier part used). Its parts were named before
+  any of them was collected, so no dev run ever read one. Collected in stops 47 and 48 and frozen at 226 cases
+  (`README-v26.md`); scored once with stop 48's starting code and once with its code at the freeze (76.1% -> 76.1%
+  labels), then retired into `dev` in the same stop so its misses can be studied.
+- blind v27 (stop 48): every case of parts zzzzu, zzzzv, zzzzw, zzzzx and zzzzy, from threads and committed job logs
+  not in parts a-zzzzt (committed files only from repositories no earlier part used). Its parts are named here before
+  any of them is collected, so no dev run ever reads one; open (`BLIND_FROZEN` None) until it holds at least 150
+  cases (`README-v27.md`).
 """
 
 from __future__ import annotations
@@ -127,10 +132,11 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ("zzzzp-", "zzzzq-", "zzzzr-", "zzzzs-", "zzzzt-")  # blind v26, named before collection
+BLIND_PARTS: tuple[str, ...] = ("zzzzu-", "zzzzv-", "zzzzw-", "zzzzx-", "zzzzy-")  # blind v27, named before collection
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v26 was named in stop 47 and frozen in stop 48 with 226 cases, README-v26.md)
-BLIND_FROZEN: str | None = "2026-12-04T23:42Z"
+# open split (v27 is named and open in stop 48; v26 was frozen at 2026-12-04T23:42Z, README-v26.md)
+BLIND_FROZEN: str | None = None
+BLIND_V26_PARTS = ("zzzzp-", "zzzzq-", "zzzzr-", "zzzzs-", "zzzzt-")
 BLIND_V25_PARTS = ("zzzzk-", "zzzzl-", "zzzzm-", "zzzzn-", "zzzzo-")
 BLIND_V24_PARTS = ("zzzzf-", "zzzzg-", "zzzzh-", "zzzzi-", "zzzzj-")
 BLIND_V23_PARTS = ("zzzza-", "zzzzb-", "zzzzc-", "zzzzd-", "zzzze-")
@@ -262,6 +268,11 @@ def split_v21_of(case_id: str) -> Split:
     return "blind" if case_id.startswith(BLIND_V21_PARTS) else "dev"
 
 
+def split_v26_of(case_id: str) -> Split:
+    """The stop-48 rule: parts zzzzp, zzzzq, zzzzr, zzzzs and zzzzt were the blind split (v26), every other part `dev`."""
+    return "blind" if case_id.startswith(BLIND_V26_PARTS) else "dev"
+
+
 def split_v25_of(case_id: str) -> Split:
     """The stop-47 rule: parts zzzzk, zzzzl, zzzzm, zzzzn and zzzzo were the blind split (v25), every other part `dev`."""
     return "blind" if case_id.startswith(BLIND_V25_PARTS) else "dev"
@@ -283,7 +294,7 @@ def split_v22_of(case_id: str) -> Split:
 
 
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (v26); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` are the blind split (v27); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 
