@@ -212,6 +212,10 @@ FAMILY = family(
         # program failed to execute"), not a wrong call of the user's (BAD_PARAM, NOT_SUPPORTED) and not memory
         # (ALLOC_FAILED is gpu_oom's); weaker than the named driver faults: a stale library or a GPU that faulted
         pat(r"CUDNN_STATUS_(?:INTERNAL_ERROR|MAPPING_ERROR|EXECUTION_FAILED)\b", 0.7, flags=0),
+        # cuFFT's failure inside the library (cufftResult CUFFT_INTERNAL_ERROR), which torch.stft/fft raise as
+        # "cuFFT error: CUFFT_INTERNAL_ERROR": the CUDA build's cuFFT does not support this GPU (torch's CUDA 11.7
+        # wheels on Ada cards), fixed by a build for a newer CUDA; not a wrong call (CUFFT_INVALID_*)
+        pat(r"cuFFT error: CUFFT_INTERNAL_ERROR\b", 0.76, flags=0),
         # TensorRT's wording of a CUDA runtime that would not initialise ("CUDA initialization failure with error:
         # 35. Please check your CUDA installation"; 35 = cudaErrorInsufficientDriver, 100 = no device)
         pat(r"CUDA initialization failure with error:? \d+", 0.86),

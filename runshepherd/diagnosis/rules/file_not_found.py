@@ -33,10 +33,12 @@ _IMAGE_READ = re.compile(
     r"\b(?:cv2\.imread|imread|read(?:_?rgb|_?image|_?img)|load_?(?:image|img)|Image\.open)\b", re.I
 )
 _IN_DATASET = re.compile(r"torch[/\\]utils[/\\]data[/\\]|, in __getitem__\b")
-# an assertion that a path exists (``assert Path(working_dir).exists()``, ``assert os.path.isfile(ckpt)``): when
-# it fails, the path is not there, whatever the (often empty) message says
+# an assertion that a path exists (``assert Path(working_dir).exists()``, ``assert os.path.isfile(ckpt)``), or that
+# an image a reader returned is there (``assert img is not None`` after cv2.imread, which returns None for a path
+# that is not there): when it fails, the file is not there, whatever the (often empty) message says
 _PATH_CHECK = re.compile(
     r"\bassert\b.*(?:os\.path\.(?:exists|isfile|isdir|lexists)\s*\(|\.(?:exists|is_file|is_dir)\(\s*\))"
+    r"|\bassert\s+(?:img|image|im|frame)\w*\s+is\s+not\s+None\b"
 )
 
 
@@ -205,7 +207,11 @@ FAMILY = family(
         ),
         pat(r"Unable to open file \(unable to open file", 0.84),
         pat(r"EntryNotFoundError|Dataset .* doesn't exist on the Hub", 0.82),
-        pat(r"No (?:valid )?checkpoint (?:found|file)", 0.74),
+        # (not a logger's INFO line, nor a run saying it starts from scratch: "SSD.trainer INFO: No checkpoint found.")
+        pat(r"^(?!.*\bINFO\b)(?!.*\b(?:from scratch|starting fresh)\b).*No (?:valid )?checkpoint (?:found|file)", 0.74),
+        # Caffe's WriteProtoToBinaryFile failing to open the snapshot it writes (io.cpp: "Check failed:
+        # proto.SerializeToOstream(&output)"): the folder of the solver's snapshot_prefix does not exist
+        pat(r"Check failed: proto\.SerializeToOstream\(&output\)", 0.8),
         # workflow managers naming inputs that are not there (Snakemake), the kubelet's check of a hostPath mount
         pat(r"MissingInputException|Missing input files for rule", 0.85),
         pat(
@@ -274,8 +280,13 @@ FAMILY = family(
         pat(r"HFValidationError: Repo id must (?:be in the form|use alphanumeric chars)", 0.8),
         pat(r"\[Errno 20\] Not a directory|\[Errno 21\] Is a directory", 0.82),
         # a path that was never set: CPython's os.fspath on None ("expected str, bytes or os.PathLike object, not
-        # NoneType"); libsndfile opening an audio path that is not there ("Error opening 'x.wav': System error.")
-        pat(r"expected str, bytes or os\.PathLike object, not NoneType", 0.74),
+        # NoneType", or pandas' own wording below); libsndfile opening an audio path that is not there ("Error opening 'x.wav': System error.")
+        # (pandas' read_* given None: "Invalid file path or buffer object type: <class 'NoneType'>")
+        pat(
+            r"expected str, bytes or os\.PathLike object, not NoneType"
+            r"|Invalid file path or buffer object type: <class 'NoneType'>",
+            0.74,
+        ),
         pat(r"Error opening '(?P<path>[^']+)': System error", 0.78),
         # OpenCV's check that its input image is not empty, in whichever function got the empty Mat an imread of a
         # missing path returned (CV_Assert: color.cpp cvtColor "!_src.empty()", resize.cpp "!ssize.empty()", imgcodecs

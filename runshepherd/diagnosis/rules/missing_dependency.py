@@ -594,9 +594,12 @@ FAMILY = family(
         ),
         # a library telling that a name moved to another package, or that a release changed a default the code relied
         # on (pydantic 2: "`BaseSettings` has been moved to the `pydantic-settings` package"; torch 2.6's torch.load:
-        # "In PyTorch 2.6, we changed the default value of the `weights_only` argument … from `False` to `True`")
+        # "In PyTorch 2.6, we changed the default value of the `weights_only` argument … from `False` to `True`"), or
+        # that a release removed a name (Lightning 2.0 dropped the Trainer's argparse helpers add_argparse_args,
+        # from_argparse_args and parse_argparser: "type object 'Trainer' has no attribute 'add_argparse_args'")
         pat(
-            r"(?P<rel>\bhas been moved to the `?[\w.\-]+`? package\b|\bIn PyTorch [\d.]+, we changed the default value)",
+            r"(?P<rel>\bhas been moved to the `?[\w.\-]+`? package\b|\bIn PyTorch [\d.]+, we changed the default value"
+            r"|type object 'Trainer' has no attribute '(?:add_argparse_args|from_argparse_args|parse_argparser)')",
             0.8,
             flags=0,
         ),
@@ -724,8 +727,13 @@ FAMILY = family(
         pat(r"(?P<pkg>[\w\-]+)[<>=!~]=?[\w.]+ is required for a normal functioning of this module", 0.88),
         pat(r"requires the following packages that were not found in your environment: (?P<pkg>[\w\-]+)", 0.9),
         # the dynamic linker: a binary built against a newer C/C++ runtime than the image has
-        # (``version `GLIBCXX_3.4.29' not found (required by …)``)
-        pat(r"version [`'](?P<lib>(?:GLIBC|GLIBCXX|CXXABI)_[\d.]+)' not found", 0.88),
+        # (``version `GLIBCXX_3.4.29' not found (required by …)``), or against another release of any versioned
+        # library (OpenMP's ``version `GOMP_4.0' not found (required by /usr/lib/…/libsox.so.2)``)
+        pat(
+            r"version [`'](?P<lib>(?:GLIBC|GLIBCXX|CXXABI)_[\d.]+)' not found"
+            r"|version [`'](?P<lib2>[A-Z][A-Za-z]*_[\d.]+)' not found \(required by ",
+            0.88,
+        ),
         # NumPy's ABI checks: an extension built against another NumPy major version than the one installed
         pat(
             r"compiled using NumPy 1\.x cannot be run in|numpy\.dtype size changed, may indicate binary incompatibility"

@@ -67,6 +67,26 @@ _BREAKPOINT = PatternRule(
 )
 
 
+# the program defining one command-line option twice: argparse refuses the second add_argument ("argument
+# --batch-size: conflicting option string: --batch-size", cpython Lib/argparse.py _handle_conflict_error), absl the
+# second DEFINE ("DuplicateFlagError: The flag 'x' is defined twice"). Raised while the parser is being built, before
+# any argument the person gave is read: the code's, not the settings' (a script that adds an option a library it
+# imports already added)
+_OPTION_DEFINED_TWICE = PatternRule(
+    name="user_code_option_defined_twice",
+    label="user_code_error",
+    origin="user",
+    fix_kind="fix_code",
+    explanation="The program defines the same command-line option twice (its own parser and a module it imports, "
+    "or two add_argument calls), so the parser refused to be built before any argument was read.",
+    fix_description="Remove or rename one of the two definitions of the option the error names (or build the parser "
+    "with conflict_handler='resolve'), then resubmit.",
+    patterns=(
+        pat(r"\bconflicting option strings?: \S+|\bDuplicateFlagError: The flag '[^']+' is defined twice", 0.84),
+    ),
+)
+
+
 # the job script under ``set -u`` (or ``set -eu``) reading a variable it never set: bash prints "<script>: line N:
 # NAME: unbound variable" and, not being interactive, exits there (bash manual, The Set Builtin: -u); a misspelt
 # variable in the script, so nothing after that line ran
@@ -412,6 +432,7 @@ FAMILY = family(
         _UNBOUND,
         _ASSIGNMENT_AS_COMMAND,
         _HOOK_REQUIRED,
+        _OPTION_DEFINED_TWICE,
         FunctionRule("root_exception", _root_exception),
         FunctionRule("replacement_named", _replacement_named),
         FunctionRule("own_package_not_importable", _own_package_not_importable),

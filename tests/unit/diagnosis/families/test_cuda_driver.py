@@ -311,3 +311,16 @@ def test_nvidia_container_cli_failing_in_a_pyxis_container_start() -> None:
 def test_nccl_tests_finding_cuda_unable_to_start() -> None:
     d, _, _ = diagnose_dev("zzzy-0002")  # "Test CUDA failure common.cu:1045 'unknown error'" (retired blind v22)
     assert d.label == "cuda_driver"
+
+
+def test_cufft_failing_inside_the_library_is_the_cuda_build() -> None:
+    """zzzzr-0106: "RuntimeError: cuFFT error: CUFFT_INTERNAL_ERROR" from torch.stft on a GPU the wheel's cuFFT does
+    not support (retired blind v26's miss)."""
+    d, _, record = diagnose_dev("zzzzr-0106")
+    assert d.label == record["label"] == "cuda_driver"
+    assert d.fix.kind == "fix_driver_or_image"
+
+
+def test_a_wrong_cufft_call_is_not_the_driver() -> None:
+    log = "Traceback (most recent call last):\nRuntimeError: cuFFT error: CUFFT_INVALID_SIZE\n"
+    assert diagnose_log_text(log).label != "cuda_driver"

@@ -432,3 +432,23 @@ def test_kaldi_entries_whose_files_cannot_be_opened() -> None:
     log = "".join(warn.format(i) for i in range(3)) + "# Ended (code 1) at Wed Sep 22 14:39:34 IST 2021\n"
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("file_not_found", "fix_path")
+
+
+@pytest.mark.parametrize("case_id", ["zzzzt-0202", "zzzzq-0206", "zzzzp-0123"])
+def test_a_snapshot_folder_an_image_or_a_path_that_is_not_there_in_other_words(case_id: str) -> None:
+    """Caffe's "Check failed: proto.SerializeToOstream(&output)" (the snapshot folder does not exist), "assert img is
+    not None" after an image read, pandas' "Invalid file path or buffer object type: <class 'NoneType'>" (retired
+    blind v26's misses)."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "file_not_found"
+    assert d.fix.kind == "fix_path"
+
+
+def test_a_run_saying_it_found_no_checkpoint_to_resume_is_not_a_missing_file() -> None:
+    """zzzzt-0103: "SSD.trainer INFO: No checkpoint found." is where a fresh run starts, not its failure."""
+    d, _, _ = diagnose_dev("zzzzt-0103")
+    assert d.label != "file_not_found"
+    log = "2025-04-05 12:43:31,609 trainer INFO: No checkpoint found.\nepoch 1 loss 0.5\nepoch 2 loss 0.4\n"
+    assert diagnose_log_text(log).label != "file_not_found"
+    log = "Traceback (most recent call last):\nValueError: No valid checkpoint found in output directory (out)\n"
+    assert diagnose_log_text(log).label == "file_not_found"

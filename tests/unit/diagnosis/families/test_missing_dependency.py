@@ -846,3 +846,20 @@ def test_a_tokenizer_needing_sentencepiece_or_torchaudio_without_an_audio_backen
 def test_make_sure_you_have_without_a_package_in_backticks_is_not_a_missing_package() -> None:
     log = "Traceback (most recent call last):\nValueError: make sure you have the right shape for the input tensor\n"
     assert diagnose_log_text(log).label != "missing_dependency"
+
+
+@pytest.mark.parametrize("case_id", ["zzzzr-0212", "zzzzr-0219"])
+def test_a_library_of_another_release_by_its_symbol_version_or_a_removed_trainer_helper(case_id: str) -> None:
+    """The dynamic linker's "version `GOMP_4.0' not found (required by …libsox.so)" (not only GLIBC's) and Lightning
+    2.0's removed "Trainer.add_argparse_args" say the installed release is not the one the code needs (retired blind
+    v26's misses)."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "missing_dependency"
+    assert d.fix.kind == "add_dependency"
+
+
+def test_a_version_tag_not_found_outside_the_linkers_message_is_not_a_missing_package() -> None:
+    log = 'Traceback (most recent call last):\nKeyError: "version `MODEL_2\' not found in the registry"\n'
+    assert diagnose_log_text(log).label != "missing_dependency"
+    log = "Traceback (most recent call last):\nAttributeError: type object 'Trainer' has no attribute 'fit_loop_x'\n"
+    assert diagnose_log_text(log).label != "missing_dependency"

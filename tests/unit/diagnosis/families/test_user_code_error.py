@@ -364,3 +364,20 @@ def test_paddles_report_of_the_sigterm_its_launcher_sent_is_not_the_codes_error(
         "  [SignalInfo: *** SIGTERM (@0x3e800007f37) received by PID 32724 (TID 0x7ff868f5d740) from PID 32567 ***]\n"
     )
     assert diagnose_log_text(log).label == "missing_dependency"
+
+
+def test_an_option_defined_twice_is_the_codes_not_the_settings() -> None:
+    """zzzzr-0108: argparse's "conflicting option string: --batch-size" is raised while the parser is built, before
+    any argument is read (retired blind v26's miss); absl's DuplicateFlagError likewise."""
+    d, _, record = diagnose_dev("zzzzr-0108")
+    assert d.label == record["label"] == "user_code_error"
+    log = (
+        "Traceback (most recent call last):\n"
+        "absl.flags._exceptions.DuplicateFlagError: The flag 'batch_size' is defined twice. First from train.py\n"
+    )
+    assert diagnose_log_text(log).label == "user_code_error"
+
+
+def test_an_argument_the_person_gave_wrong_stays_a_settings_error() -> None:
+    log = "usage: train.py [-h] [--batch-size N]\ntrain.py: error: argument --batch-size: invalid int value: 'x'\n"
+    assert diagnose_log_text(log).label == "validation_error"
