@@ -965,10 +965,25 @@ _TIMING_STAT = re.compile(
 )
 
 
+# a well-known evaluation metric's name, then its value after a space only ("gmm accuracy 0.7521", "svc MCC 0.4728",
+# "BLEU 27.41"): a named measured value printed without ``:`` or ``=``. Only the metrics' own names: a bare word before
+# a number is as often a row label or a setting ("LSTM 0.7323", "lr 0.001").
+_METRIC_WORD = (
+    r"acc(?:uracy)?|mcc|f1(?:[-_ ]?score)?|(?:roc[-_ ]?)?auc|precision|recall|r2|rmse|mse|mae|mape|bleu|rouge-?\w{0,3}"
+    r"|meteor|cider|m?ap(?:@?\d{2})?|m?iou|psnr|ssim|perplexity|ppl|wer|cer|top-?[15](?:[-_ ]?acc(?:uracy)?)?"
+)
+_METRIC_NAME = re.compile(_METRIC_WORD, re.IGNORECASE)
+_SPACED_METRIC = re.compile(
+    rf"(?<![\w.-])(?:{_METRIC_WORD})\s+[-+]?(?:\d*\.\d{{2,}}(?:e-\d+)?%?|\d+(?:\.\d+)?%)(?![\w.:/%-])", re.IGNORECASE
+)
+
+
 def _measured_values(ln: Line) -> tuple[int, int, bool]:
     """The named values on the line: (unit-free ones, resource readings, whether one of them is not a number or is
-    blown up). A benchmark's timing statistic (:data:`_TIMING_STAT`) counts as unit-free: it is what the run measured."""
+    blown up). A benchmark's timing statistic (:data:`_TIMING_STAT`) and a metric named before its value with only a
+    space between (:data:`_SPACED_METRIC`) count as unit-free: they are what the run measured."""
     stats = [m.span() for m in _TIMING_STAT.finditer(ln.text)] if ":" in ln.text or "=" in ln.text else []
+    stats += [m.span() for m in _SPACED_METRIC.finditer(ln.text)]
     free, used = len(stats), 0
     for m in _NAMED_VALUE.finditer(ln.text):
         if any(a <= m.start() < b for a, b in stats):
@@ -1020,23 +1035,43 @@ _COLUMNS = re.compile(r"\s*\|\s*|\s+")
 
 
 def _named_columns(tail: list[Line]) -> Line | None:
-    """The last row of the report tail that sits right under a header naming its columns, one name a value, every
-    field a number and one printed to a measured precision (an evaluation's per-subset table: "bleu ⬆  meteor ⬆"
-    over "0.917  0.895"): named measured values laid out in columns. Not under a header that holds a number (a row
-    of a listing) or names a machine's resource; a sign after a name ("⬆") is not a column."""
+    """The last row of the report tail that sits under a header naming its columns, one name a value, every field a
+    number and one printed to a measured precision (an evaluation's per-subset table: "bleu ⬆  meteor ⬆" over
+    "0.917  0.895"), or every field but a leading row label (a data frame printed without its index: "Model  R2" over
+    "GRU 0.4777"; the rows between them of that shape too): named measured values laid out in columns. Not under a
+    header that holds a number (a row of a listing) or names a machine's resource; a sign after a name ("⬆") is not a
+    column."""
     for i in range(len(tail) - 1, 0, -1):
         fields = [f for f in _COLUMNS.split(tail[i].text.strip()) if f]
-        if len(fields) < 2 or not all(_NUMBER.fullmatch(f) for f in fields):
+        if len(fields) < 2 or not all(_NUMBER.fullmatch(f) for f in fields[1:]):
             continue
         if not any(_PRECISE.search(f) for f in fields) or any(_BLOWN_UP.search(f) for f in fields):
             continue
-        header = tail[i - 1].text
-        names = [f for f in _COLUMNS.split(header.strip()) if f[:1].isalpha()]
-        if any(ch.isdigit() for ch in header) or len(names) != len(fields):
+        j = i - 1
+        if not _NUMBER.fullmatch(fields[0]):  # a labelled row: the header is above the run of rows shaped like it
+            while j > 0 and _labelled_row(tail[j].text, len(fields)):
+                j -= 1
+        header = tail[j].text
+        heads = [f for f in _COLUMNS.split(header.strip()) if f]
+        names = [f for f in heads if f[:1].isalpha()]
+        # a number in the header is a listing's (gpu0 gpu1), unless it is part of a metric's name (R2, F1, top5)
+        numbered = any(any(ch.isdigit() for ch in f) and not _METRIC_NAME.fullmatch(f) for f in heads)
+        if numbered or len(names) != len(fields):
             continue
         if not any(_RESOURCE.match(n) for n in names):
             return tail[i]
     return None
+
+
+def _labelled_row(text: str, width: int) -> bool:
+    """The line is a row of ``width`` fields: a label, then numbers only, one of them printed to a measured precision."""
+    fields = [f for f in _COLUMNS.split(text.strip()) if f]
+    return (
+        len(fields) == width
+        and not _NUMBER.fullmatch(fields[0])
+        and all(_NUMBER.fullmatch(f) for f in fields[1:])
+        and any(_PRECISE.search(f) for f in fields[1:])
+    )
 
 
 def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:

@@ -783,3 +783,33 @@ def test_steps_printed_after_a_traceback_do_not_undo_it_when_the_run_ends_quotin
         "✗ No models available for evaluation\n"
     )
     assert diagnose_log_text(log).label not in ("healthy", "unknown")
+
+
+def test_metrics_named_before_their_values_with_a_space_only_are_a_result() -> None:
+    # a script that prints each model's scores as "<model> accuracy <value> <model> MCC <value>" ran to a result
+    log = (
+        "wandb: Logged confusion matrix.\n"
+        "wandb: Logged roc curve.\n"
+        "gmm accuracy 0.7521344717182498 km accuracy 0.6595517609391676\n"
+        "svc accuracy 0.7353333333333333 svc MCC 0.4728652081280937\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and "ends in reported results" in d.explanation
+    # a setting or a row label before a number is not a metric: no evidence either way
+    assert diagnose_log_text("wandb: Logged roc curve.\nlr 0.0013 warmup 0.25\nLSTM 0.7323\n").label == "unknown"
+
+
+def test_rows_of_a_label_and_its_values_under_a_header_naming_them_are_a_result() -> None:
+    # a data frame printed without its index at the end of a run: model names, then their scores
+    log = (
+        "Best single model : BiLSTM\n"
+        "[WARN] Models below the threshold:\n"
+        "      Model     R2\n"
+        "       LSTM 0.7323\n"
+        "        GRU 0.4777\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "healthy" and "0.4777" in d.explanation
+    # the same rows under a listing's header (a number that is no metric's name) are not named measured values
+    listing = log.replace("      Model     R2\n", "      host     gpu0\n")
+    assert diagnose_log_text(listing).label == "unknown"
