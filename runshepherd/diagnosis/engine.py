@@ -542,7 +542,7 @@ def verdict(
             return unnamed
     same = [s for s in signals if s.label == best.label and s is not best and not s.secondary]
     rivals = [s for s in signals if s.label != best.label and not s.secondary and s.strength >= best.strength - BAND]
-    confidence = min(0.99, best.strength + 0.02 * min(len(same), 3) - 0.08 * min(len(rivals), 2))
+    confidence = min(0.99, best.cap, best.strength + 0.02 * min(len(same), 3) - 0.08 * min(len(rivals), 2))
     evidence = _dedupe(best.evidence + [line for s in same[:2] for line in s.evidence])[:8]
     explanation = best.explanation
     if went_past:  # weaker: the steps after it are unexplained (a caught error, an interleaved rank's output)

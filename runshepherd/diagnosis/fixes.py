@@ -20,50 +20,9 @@ from typing import Any
 from runshepherd import wording
 from runshepherd.backends.base import Node
 from runshepherd.diagnosis.models import Diagnosis, Fix
+from runshepherd.diagnosis.packages import PIP_NAMES
 from runshepherd.diagnosis.pending import size_to_capacity
 
-# import name → pip package, where they differ
-PIP_NAMES: dict[str, str] = {
-    "cv2": "opencv-python-headless",
-    "sklearn": "scikit-learn",
-    "PIL": "pillow",
-    "yaml": "pyyaml",
-    "skimage": "scikit-image",
-    "bs4": "beautifulsoup4",
-    "attr": "attrs",
-    "dateutil": "python-dateutil",
-    "dotenv": "python-dotenv",
-    "google.protobuf": "protobuf",
-    "google": "protobuf",
-    "Crypto": "pycryptodome",
-    "jwt": "pyjwt",
-    "serial": "pyserial",
-    "usb": "pyusb",
-    "OpenGL": "pyopengl",
-    "fitz": "pymupdf",
-    "magic": "python-magic",
-    "sentencepiece": "sentencepiece",
-    "tensorboardX": "tensorboardX",
-    "lightning": "lightning",
-    "pytorch_lightning": "pytorch-lightning",
-    "apex": "apex",
-    "flash_attn": "flash-attn",
-    "mpi4py": "mpi4py",
-    "hydra": "hydra-core",
-    "omegaconf": "omegaconf",
-    "wandb": "wandb",
-    "Levenshtein": "python-Levenshtein",
-    "docx": "python-docx",
-    "pptx": "python-pptx",
-    "git": "gitpython",
-    "zmq": "pyzmq",
-    "ruamel": "ruamel.yaml",
-    "tf": "tensorflow",
-    "faiss": "faiss-cpu",
-    "llama_cpp": "llama-cpp-python",
-    "mmcv": "mmcv",
-    "umap": "umap-learn",
-}
 # binaries whose apt package has another name
 APT_NAMES: dict[str, str] = {
     "pip": "python3-pip",

@@ -40,6 +40,9 @@ class Signal:
     secondary: bool = False
     what_would_confirm: str | None = None
     detail: dict[str, str] = field(default_factory=dict)
+    # the most confidence a verdict it names may carry: a wording right less often than its strength says (measured),
+    # still the strongest reading of its line
+    cap: float = 1.0
 
 
 @dataclass
@@ -179,6 +182,9 @@ class Pattern:
     # named groups that, when they take part in the match, set its strength (one regex for a family of wordings
     # whose strongest ones are surer than the rest)
     surer: tuple[tuple[str, float], ...] = ()
+    # the verdict's confidence is at most ``cap`` unless the group ``uncapped_by`` takes part in the match (Signal.cap)
+    cap: float = 1.0
+    uncapped_by: str | None = None
     gate: Gate | None = field(init=False, compare=False, repr=False)
     first: AnyGate | None = field(init=False, compare=False, repr=False)  # the gate's first clause alone
 
@@ -189,6 +195,9 @@ class Pattern:
     def strength_of(self, m: re.Match[str]) -> float:
         return next((s for g, s in self.surer if m.group(g) is not None), self.strength)
 
+    def cap_of(self, m: re.Match[str]) -> float:
+        return 1.0 if self.uncapped_by is not None and m.group(self.uncapped_by) is not None else self.cap
+
 
 def pat(
     expr: str,
@@ -197,8 +206,10 @@ def pat(
     secondary: bool = False,
     flags: int = re.IGNORECASE,
     surer: dict[str, float] | None = None,
+    cap: float = 1.0,
+    uncapped_by: str | None = None,
 ) -> Pattern:
-    return Pattern(LazyRegex(expr, flags), strength, secondary, tuple((surer or {}).items()))
+    return Pattern(LazyRegex(expr, flags), strength, secondary, tuple((surer or {}).items()), cap, uncapped_by)
 
 
 @dataclass(frozen=True)
@@ -256,6 +267,7 @@ class PatternRule:
                         secondary=p.secondary,
                         what_would_confirm=self.what_would_confirm,
                         detail={k: v for k, v in m.groupdict().items() if v},
+                        cap=p.cap_of(m),
                     )
                 )
             if len(out) >= self.max_hits:

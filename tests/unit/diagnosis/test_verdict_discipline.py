@@ -176,7 +176,7 @@ def test_the_root_line_reading_never_replaces_a_family_or_healthy_and_only_reads
     wrote = "step 10 loss 0.4\nERROR: could not open shared object libfoo.so\n"
     assert diagnose_log_text(wrote).label == "missing_dependency"  # the line's words, read weakly
     # a family's own wording keeps its verdict and its confidence
-    d = diagnose_log_text("Traceback (most recent call last):\nModuleNotFoundError: No module named 'foo'\n")
+    d = diagnose_log_text("Traceback (most recent call last):\nModuleNotFoundError: No module named 'yaml'\n")
     assert d.label == "missing_dependency" and d.confidence >= 0.8 and "reading of one line" not in d.explanation
     # a run that went on past the error is still healthy
     past = "ERROR: could not open shared object libfoo.so\n" + "".join(f"step {i} loss 0.{i}\n" for i in range(1, 6))

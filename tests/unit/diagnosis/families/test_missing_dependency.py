@@ -863,3 +863,17 @@ def test_a_version_tag_not_found_outside_the_linkers_message_is_not_a_missing_pa
     assert diagnose_log_text(log).label != "missing_dependency"
     log = "Traceback (most recent call last):\nAttributeError: type object 'Trainer' has no attribute 'fit_loop_x'\n"
     assert diagnose_log_text(log).label != "missing_dependency"
+
+
+def test_a_module_no_well_known_distribution_provides_is_named_with_less_confidence() -> None:
+    # "No module named 'X'" is the same verdict either way; for a name no distribution is known by (the project's own
+    # file run from the wrong directory, a typo) it is right less often, and the confidence says so
+    tb = 'Traceback (most recent call last):\n  File "train.py", line 3, in <module>\n    import {mod}\n{error}\n'
+    for error in ("ModuleNotFoundError: No module named '{mod}'", "ImportError: No module named {mod}"):
+        known = diagnose_log_text(tb.format(mod="torchvision.ops", error=error.format(mod="torchvision.ops")))
+        own = diagnose_log_text(tb.format(mod="rl_bot", error=error.format(mod="rl_bot")))
+        assert known.label == own.label == "missing_dependency"
+        assert known.confidence >= 0.8 > own.confidence, (known.confidence, own.confidence)
+    # a name that starts like a well-known one is not it
+    near = diagnose_log_text(tb.format(mod="torchx_utils", error="ModuleNotFoundError: No module named 'torchx_utils'"))
+    assert near.label == "missing_dependency" and near.confidence < 0.8
