@@ -134,7 +134,10 @@ _EXC_LINE = re.compile(
     r"|(?:builtins\.)?(?:Exception|StopIteration|StopAsyncIteration|(?:Base)?ExceptionGroup)"
     # a C extension's module-level exception class named in lower case (cv2.error, struct.error, zlib.error, re.error),
     # and a package's base class named plain Error (wandb.errors.errors.Error, raised as wandb.Error)
-    r"|(?:[A-Za-z_]\w*\.)+(?:error|Error)(?=: ))(?::\s*(?P<msg>.*)|\s*$)"
+    r"|(?:[A-Za-z_]\w*\.)+(?:error|Error)(?=: )"
+    # a class of a package's module of exceptions, whatever its name (gym.error.DeprecatedEnv, docker.errors.NotFound,
+    # gymnasium.error.NameNotFound): defined there, it is an exception class
+    r"|(?:[A-Za-z_]\w*\.)*(?:errors?|exceptions?)\.[A-Z]\w*(?=: ))(?::\s*(?P<msg>.*)|\s*$)"
 )
 _WARNING_G, _BENIGN_ALT = Gated.of(_WARNING), Alternatives.of(_BENIGN)
 

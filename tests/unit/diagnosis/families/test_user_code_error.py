@@ -308,6 +308,23 @@ def test_a_packages_base_error_class_named_plain_error_ends_the_traceback() -> N
     assert "wandb.init()" in d.explanation
 
 
+def test_a_class_of_a_packages_module_of_exceptions_ends_the_traceback_whatever_its_name() -> None:
+    # gym.error.DeprecatedEnv names no "Error": it is an exception for being a class of gym's module of errors
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/rl/train.py", line 12, in <module>\n'
+        '    env = gym.make("Pendulum-v0")\n'
+        '  File "/env/lib/python3.9/site-packages/gym/envs/registration.py", line 251, in _check_version_exists\n'
+        "    raise error.DeprecatedEnv(\n"
+        "gym.error.DeprecatedEnv: Environment version v0 for `Pendulum` is deprecated. Please use `Pendulum-v1` "
+        "instead.\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label != "unknown" and "gym.error.DeprecatedEnv" in d.evidence[0]
+    # a module merely named like one is not a module of exceptions
+    assert diagnose_log_text(log.replace("gym.error.DeprecatedEnv", "gym.error_util.DeprecatedEnv")).label == "unknown"
+
+
 def test_a_job_script_under_set_u_reading_an_unset_variable_stops_there() -> None:
     log = (
         "Login successful.\n"
