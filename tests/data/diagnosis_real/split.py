@@ -117,8 +117,8 @@ Two generations:
   labels), then retired into `dev` in the same stop so its misses can be studied.
 - blind v27 (stop 48): every case of parts zzzzu, zzzzv, zzzzw, zzzzx and zzzzy, from threads and committed job logs
   not in parts a-zzzzt (committed files only from repositories no earlier part used). Its parts are named here before
-  any of them is collected, so no dev run ever reads one; open (`BLIND_FROZEN` None) until it holds at least 150
-  cases (`README-v27.md`).
+  any of them is collected, so no dev run ever reads one. Collected in stops 48 and 49 and frozen at
+  2026-12-05T04:28Z with 171 cases (`README-v27.md`).
 """
 
 from __future__ import annotations
@@ -134,8 +134,8 @@ Split = Literal["blind", "dev"]
 
 BLIND_PARTS: tuple[str, ...] = ("zzzzu-", "zzzzv-", "zzzzw-", "zzzzx-", "zzzzy-")  # blind v27, named before collection
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v27 is named and open in stop 48; v26 was frozen at 2026-12-04T23:42Z, README-v26.md)
-BLIND_FROZEN: str | None = None
+# open split (v27 was named in stop 48 and frozen in stop 49 with 171 cases, README-v27.md)
+BLIND_FROZEN: str | None = "2026-12-05T04:28Z"
 BLIND_V26_PARTS = ("zzzzp-", "zzzzq-", "zzzzr-", "zzzzs-", "zzzzt-")
 BLIND_V25_PARTS = ("zzzzk-", "zzzzl-", "zzzzm-", "zzzzn-", "zzzzo-")
 BLIND_V24_PARTS = ("zzzzf-", "zzzzg-", "zzzzh-", "zzzzi-", "zzzzj-")
