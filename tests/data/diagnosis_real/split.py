@@ -116,9 +116,13 @@ Two generations:
   (`README-v26.md`); scored once with stop 48's starting code and once with its code at the freeze (76.1% -> 76.1%
   labels), then retired into `dev` in the same stop so its misses can be studied.
 - blind v27 (stop 48): every case of parts zzzzu, zzzzv, zzzzw, zzzzx and zzzzy, from threads and committed job logs
-  not in parts a-zzzzt (committed files only from repositories no earlier part used). Its parts are named here before
-  any of them is collected, so no dev run ever reads one. Collected in stops 48 and 49 and frozen at
-  2026-12-05T04:28Z with 171 cases (`README-v27.md`).
+  not in parts a-zzzzt (committed files only from repositories no earlier part used). Its parts were named before
+  any of them was collected, so no dev run ever read one. Collected in stops 48 and 49 and frozen at
+  2026-12-05T04:28Z with 171 cases (`README-v27.md`); scored once with stop 49's starting code and once with its
+  code at the freeze (79.5% -> 79.5% labels), then retired into `dev` in stop 50 so its misses can be studied.
+- blind v28 (stop 50): every case of parts zzzzz, zzzzza, zzzzzb, zzzzzc and zzzzzd, from threads and committed job
+  logs not in parts a-zzzzy (committed files only from repositories no earlier part used). Its parts are named here
+  before any of them is collected, so no dev run ever reads one (`README-v28.md`).
 """
 
 from __future__ import annotations
@@ -132,10 +136,11 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ("zzzzu-", "zzzzv-", "zzzzw-", "zzzzx-", "zzzzy-")  # blind v27, named before collection
+BLIND_PARTS: tuple[str, ...] = ("zzzzz-", "zzzzza-", "zzzzzb-", "zzzzzc-", "zzzzzd-")  # blind v28, named first
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v27 was named in stop 48 and frozen in stop 49 with 171 cases, README-v27.md)
-BLIND_FROZEN: str | None = "2026-12-05T04:28Z"
+# open split (v28 was named in stop 50, README-v28.md)
+BLIND_FROZEN: str | None = None
+BLIND_V27_PARTS = ("zzzzu-", "zzzzv-", "zzzzw-", "zzzzx-", "zzzzy-")
 BLIND_V26_PARTS = ("zzzzp-", "zzzzq-", "zzzzr-", "zzzzs-", "zzzzt-")
 BLIND_V25_PARTS = ("zzzzk-", "zzzzl-", "zzzzm-", "zzzzn-", "zzzzo-")
 BLIND_V24_PARTS = ("zzzzf-", "zzzzg-", "zzzzh-", "zzzzi-", "zzzzj-")
@@ -268,6 +273,11 @@ def split_v21_of(case_id: str) -> Split:
     return "blind" if case_id.startswith(BLIND_V21_PARTS) else "dev"
 
 
+def split_v27_of(case_id: str) -> Split:
+    """The stop-50 rule: parts zzzzu, zzzzv, zzzzw, zzzzx and zzzzy were the blind split (v27), every other part `dev`."""
+    return "blind" if case_id.startswith(BLIND_V27_PARTS) else "dev"
+
+
 def split_v26_of(case_id: str) -> Split:
     """The stop-48 rule: parts zzzzp, zzzzq, zzzzr, zzzzs and zzzzt were the blind split (v26), every other part `dev`."""
     return "blind" if case_id.startswith(BLIND_V26_PARTS) else "dev"
@@ -294,7 +304,7 @@ def split_v22_of(case_id: str) -> Split:
 
 
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (v27); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` are the blind split (v28); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 
