@@ -36,6 +36,7 @@ _MACHINE_RAN_OUT = re.compile(
     r"constraint=CONSTRAINT_NONE|\bglobal_oom\b"
     # a runtime's own allocator refusing on the host (no limit killed it): the batch or model is too big for the RAM
     r"|DefaultCPUAllocator: (?:can't allocate|not enough) memory|/device:CPU:\d+ by allocator cpu|\bTFRT_CPU_\d+"
+    r"|posix_memalign\(&data, gAlignment, nbytes\) == 0\. 12 vs 0"
     # Windows' ERROR_COMMIT_LIMIT: the paging file (RAM + swap) could not back what was committed (each
     # data-loader worker loading torch's DLLs commits its own share): fewer workers, or a larger paging file
     r"|\[WinError 1455\]|The paging file is too small for this operation to complete"
@@ -152,6 +153,8 @@ FAMILY = family(
         # wording), and a device runtime's out-of-memory said of the CPU device (TensorFlow's "… on /job:…/device:
         # CPU:0 by allocator cpu", XLA's TFRT_CPU_0): host RAM, whatever the runtime's usual GPU wording
         pat(r"DefaultCPUAllocator: (?:can't allocate|not enough) memory", 0.92),
+        # ... and its older wording (torch <= 1.0's CPUAllocator.cpp: the posix_memalign check failing with 12, ENOMEM)
+        pat(r"posix_memalign\(&data, gAlignment, nbytes\) == 0\. 12 vs 0", 0.92),
         pat(
             r"(?:\bOOM\b|out of memory|RESOURCE_EXHAUSTED).{0,300}(?:/device:CPU:\d+|by allocator cpu\b|\bTFRT_CPU_\d+)",
             0.97,

@@ -773,6 +773,17 @@ FAMILY = family(
             r"|installed version of (?P<pkg>bitsandbytes) was compiled without GPU support",
             0.86,
         ),
+        # the Java runtime older than the class files a library ships (Pyserini's Anserini jars via pyjnius, Spark):
+        # the JVM's UnsupportedClassVersionError, "compiled by a more recent version of the Java Runtime (class file
+        # version 55.0)": a newer JDK is the remedy, not a code change
+        pat(
+            r"has been compiled by a more recent version of the Java Runtime|\bUnsupportedClassVersionError\b",
+            0.88,
+        ),
+        # Atari game ROMs no longer ship with atari-py/ale-py releases (atari-py's games.py: "ROM is missing for pong,
+        # see https://github.com/openai/atari-py#roms"; ale-py: 'Unable to find game "Pong", did you import Pong with
+        # ale-import-roms?'): they are installed separately (AutoROM, gym[accept-rom-license])
+        pat(r"\bROM is missing for \w+|Unable to find game \S+, did you import", 0.88),
         # an ImportError that names its own remedy (transformers/accelerate/diffusers' availability checks)
         pat(r"^(?:\w+\.)*ImportError: .{0,300}(?:`?pip install|seems (?:to be )?not installed|is not installed)", 0.86),
         # ... or any stopping exception that says it needs a package and how to install it ("ValueError: Using a

@@ -311,3 +311,14 @@ def test_windows_paging_file_exhausted_in_a_dataloader_worker_is_host_memory() -
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("host_oom", "increase_memory")
     assert diagnose_log_text(log.replace("<1455>", "<5>")).label != "host_oom"
+
+
+def test_old_torch_cpu_allocator_failing_with_enomem_is_host_memory() -> None:
+    """torch <= 1.0's CPUAllocator check "posix_memalign(&data, gAlignment, nbytes) == 0. 12 vs 0" (12 is ENOMEM) is
+    the host's RAM running out (retired blind v27's miss, zzzzu-0111); another errno is not."""
+    log = (
+        "Traceback (most recent call last):\n"
+        "RuntimeError: [enforce fail at CPUAllocator.cpp:56] posix_memalign(&data, gAlignment, nbytes) == 0. 12 vs 0\n"
+    )
+    assert diagnose_log_text(log).label == "host_oom"
+    assert diagnose_log_text(log.replace("12 vs 0", "22 vs 0")).label != "host_oom"

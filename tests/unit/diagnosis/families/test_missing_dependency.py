@@ -877,3 +877,17 @@ def test_a_module_no_well_known_distribution_provides_is_named_with_less_confide
     # a name that starts like a well-known one is not it
     near = diagnose_log_text(tb.format(mod="torchx_utils", error="ModuleNotFoundError: No module named 'torchx_utils'"))
     assert near.label == "missing_dependency" and near.confidence < 0.8
+
+
+@pytest.mark.parametrize("case_id", ["zzzzw-0009", "zzzzw-0104"])
+def test_a_java_runtime_older_than_the_classes_or_atari_roms_not_installed(case_id: str) -> None:
+    """Pyserini's jars "compiled by a more recent version of the Java Runtime" and atari-py's "ROM is missing for pong"
+    are something to install (a newer JDK, the ROMs), not code to change (retired blind v27's misses)."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "missing_dependency"
+    assert d.fix.kind == "add_dependency"
+
+
+def test_a_rom_or_java_word_inside_other_text_is_not_a_missing_install() -> None:
+    log = "Traceback (most recent call last):\nValueError: the ROM size of this board is missing from the config\n"
+    assert diagnose_log_text(log).label != "missing_dependency"
