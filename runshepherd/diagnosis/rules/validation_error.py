@@ -272,6 +272,14 @@ _CONFIG = PatternRule(
             0.72,
             flags=0,
         ),
+        # a precision setting the machine cannot run: Accelerate's "ValueError: fp16 mixed precision requires a GPU"
+        # (no GPU visible) and transformers' "Bfloat16 is only supported on GPUs with compute capability of at least
+        # 8.0": the maintainers' answer is the setting (mixed_precision "no", fp16 instead of bf16), not the driver
+        pat(
+            r"\b(?:fp16|bf16|mixed precision)\b.{0,40}\brequires an? (?:GPU|CUDA device)\b"
+            r"|\bBfloat16 is only supported on GPUs with compute capability\b",
+            0.84,
+        ),
         # a value check that rejected a setting, in the words such checks use ("invalid strategy name", "is not a
         # valid URI", "must be one of", "is not supported"), on the exception that stopped the program: weaker
         # than a parser's own error, stronger than a bare exception in the user's code
@@ -309,6 +317,10 @@ _CONFIG = PatternRule(
             0.82,
             flags=0,
         ),
+        # nnU-Net's dataset integrity check (verify_dataset_integrity: "The geometry of the image … does not match the
+        # geometry of the label file. The pixel arrays will not be aligned and nnU-Net cannot use this data"): the
+        # data itself is refused, before any training, and only fixing the images or labels gets past it
+        pat(r"does not match the geometry of the (?:label|seg\w*) file|nnU-Net cannot use this data", 0.86, flags=0),
         # a device index past the devices the machine has (Paddle: "Invalid CUDAPlace(2), must inside [0, 2), because
         # GPU number on your machine is 2"): the setting that picks the GPUs names one that is not there
         pat(r"\bInvalid (?:CUDA|XPU|NPU|Custom)Place\(\d+\), must inside \[0, \d+\)", 0.8, flags=0),

@@ -548,3 +548,18 @@ def test_a_model_name_timm_does_not_offer_or_a_label_class_past_yolos_nc_is_a_se
 def test_an_unknown_model_type_in_another_wording_is_not_timms_refusal() -> None:
     log = "Traceback (most recent call last):\nRuntimeError: Unknown model state: expected 3 layers\n"
     assert diagnose_log_text(log).label == "user_code_error"
+
+
+@pytest.mark.parametrize("case_id", ["zzzzu-0201", "zzzzv-0207"])
+def test_a_precision_the_machine_cannot_run_or_data_the_integrity_check_refused(case_id: str) -> None:
+    """Accelerate's "fp16 mixed precision requires a GPU" is the setting to change (not the driver), and nnU-Net's
+    "does not match the geometry of the label file … nnU-Net cannot use this data" is a refusal, not a healthy run
+    (retired blind v27's misses)."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "validation_error"
+
+
+def test_a_program_that_needs_a_gpu_without_naming_a_precision_is_still_the_gpu() -> None:
+    tb = 'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\nValueError: {msg}\n'
+    assert diagnose_log_text(tb.format(msg="bf16 mixed precision requires a GPU")).label == "validation_error"
+    assert diagnose_log_text(tb.format(msg="this training script requires a GPU")).label == "cuda_driver"
