@@ -266,6 +266,11 @@ FAMILY = family(
         pat(r"^No (?:training |train |input )?(?:data|images|samples|image files) (?:was |were )?found\b", 0.74),
         # TensorFlow's glob over a checkpoint or data path that matched nothing (TensorSliceReader, tf.data)
         pat(r"Failed to find any matching files for (?P<path>\S+)", 0.84),
+        # a data folder a loader could not recognise or launch from: 3D Gaussian Splatting's scene reader (neither
+        # COLMAP's sparse/ nor a transforms_train.json under the --source_path it was given: "Could not recognize scene
+        # type!") and ML-Agents' launcher ("Couldn't launch the X environment. Provided filename does not match any
+        # environments"): the path given does not hold what it should
+        pat(r"Could not recognize scene type|Provided filename does not match any environments", 0.82),
         # a file pattern or storage prefix that named nothing: tf.data's Dataset.list_files ("No files matched
         # pattern: …", dataset_ops.py), the SageMaker SDK's S3 input ("No S3 objects found under S3 URL \"s3://…\"")
         pat(

@@ -452,3 +452,13 @@ def test_a_run_saying_it_found_no_checkpoint_to_resume_is_not_a_missing_file() -
     assert diagnose_log_text(log).label != "file_not_found"
     log = "Traceback (most recent call last):\nValueError: No valid checkpoint found in output directory (out)\n"
     assert diagnose_log_text(log).label == "file_not_found"
+
+
+@pytest.mark.parametrize("case_id", ["zzzzv-0202", "zzzzw-0111"])
+def test_a_scene_or_environment_folder_that_does_not_hold_what_the_loader_needs(case_id: str) -> None:
+    """Gaussian Splatting's "Could not recognize scene type!" (no COLMAP sparse/ or transforms_train.json under the
+    source path) and ML-Agents' "Provided filename does not match any environments" are paths that do not hold the
+    data, fixed by the path (retired blind v27's misses)."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "file_not_found"
+    assert d.fix.kind == "fix_path"
