@@ -108,6 +108,32 @@ _DECLARED_LINES = PatternRule(
     in_warnings=True,
 )
 
+# a batch job's own closing tally that every item failed and none was produced ("succeeded: 0, failed: 16", "16
+# failed, 0 passed"; Chinese "生成 0 | 失败 16", generated/failed): the loop caught each item's error and ended as if it
+# had worked. The words are the tally's own; a count of 0 failures, or any item produced, is not this
+_TALLY_DONE = r"(?:generated|succeeded|successful|success|processed|saved|written|produced|生成|成功)"
+_TALLY_FAILED = r"(?:fail(?:ed|ures?|s)?|失败)"
+_ALL_FAILED_LINES = PatternRule(
+    name="every_item_failed",
+    label="output_missing",
+    origin="user",
+    fix_kind="fix_code",
+    explanation="The job went through its items and ended without an error, but its own closing tally says none was "
+    "produced and some failed: each item's error was caught and skipped, so the run left no results.",
+    fix_description="Read the first item's error in the log (the loop printed or logged it) and fix that; then rerun. "
+    "Consider making the job exit non-zero when every item fails.",
+    patterns=(
+        pat(
+            rf"(?<![\w.]){_TALLY_DONE}\s*[:=|]?\s*0(?![\d%]|[.,]\d)(?:[^\n]{{0,80}}?){_TALLY_FAILED}\s*[:=|]?\s*[1-9]\d*(?![\d%]|[.,]\d)"
+            rf"|(?<![\w.])[1-9]\d* failed, 0 (?:succeeded|passed)\b",
+            0.8,
+        ),
+    ),
+    in_events=False,
+    in_warnings=True,
+)
+
+
 # the trainer had nothing to train on and returned at once, as a success: Lightning's fit loop with an empty training
 # dataloader (loops/fit_loop.py `done`: rank_zero_info("`Trainer.fit` stopped: No training batches."))
 _NO_BATCHES_LINES = PatternRule(
@@ -154,6 +180,7 @@ FAMILY = family(
         _OUTPUT_LINES,
         _DECLARED_LINES,
         _NO_BATCHES_LINES,
+        _ALL_FAILED_LINES,
     ),
     applies=("failed", "completed"),
     fixer=fix_outputs,

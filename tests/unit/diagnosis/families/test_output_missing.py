@@ -114,3 +114,14 @@ def test_a_trainer_with_no_training_batches_ends_without_training_anything() -> 
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("output_missing", "fix_code")
     assert "no training batches" in d.explanation
+
+
+def test_a_closing_tally_of_nothing_produced_and_items_failed_is_not_a_finished_run() -> None:
+    """A batch job that caught every item's error ends as if it worked; its own tally ("succeeded: 0, failed: 16",
+    retired blind v27's zzzzx-0101 in Chinese: "生成 0 | 跳过 0 | 失败 16") says nothing was produced."""
+    done = "Epoch 3/3 done\nshard 0/500 | 16/16 (100.0%) | ETA 0m\n"
+    for tally in ("succeeded: 0, failed: 16", "16 failed, 0 passed", "生成 0 | 跳过 0 | 失败 16"):
+        d = diagnose_log_text(done + tally + "\n")
+        assert (d.label, d.fix.kind) == ("output_missing", "fix_code"), tally
+    for tally in ("succeeded: 10, failed: 0", "succeeded: 0.5, failed: 16", "processed 0 files, failed 0"):
+        assert diagnose_log_text(done + tally + "\n").label != "output_missing", tally
