@@ -280,6 +280,17 @@ _CONFIG = PatternRule(
             r"|\bBfloat16 is only supported on GPUs with compute capability\b",
             0.84,
         ),
+        # a library's check of the arguments it was called with, in its own words: a setting another setting needs
+        # (wandb's Keras callback: "ValueError: training_data argument is required for gradient logging") and a value
+        # the chosen pretrained weights fix (torchvision's builders: "The parameter 'num_classes' expected value 400 but
+        # got 100 instead"): the call's settings are changed, not the code's logic
+        pat(
+            r"^(?:[\w.]+\.)?(?:ValueError|\w*(?:Config|Configuration|Argument|Validation|Option)Error): .{0,80}\b(?:argument"
+            r"|parameter|option|setting)s? (?:is |are )?required (?:for|when|if|with)\b"
+            r"|\bThe parameter '\w+' expected value \S+ but got \S+ instead\b",
+            0.8,
+            flags=0,
+        ),
         # a value check that rejected a setting, in the words such checks use ("invalid strategy name", "is not a
         # valid URI", "must be one of", "is not supported"), on the exception that stopped the program: weaker
         # than a parser's own error, stronger than a bare exception in the user's code

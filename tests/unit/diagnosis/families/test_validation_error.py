@@ -563,3 +563,20 @@ def test_a_program_that_needs_a_gpu_without_naming_a_precision_is_still_the_gpu(
     tb = 'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\nValueError: {msg}\n'
     assert diagnose_log_text(tb.format(msg="bf16 mixed precision requires a GPU")).label == "validation_error"
     assert diagnose_log_text(tb.format(msg="this training script requires a GPU")).label == "cuda_driver"
+
+
+@pytest.mark.parametrize("case_id", ["zzzzu-0015", "zzzzu-0019"])
+def test_a_library_refusing_the_settings_it_was_called_with(case_id: str) -> None:
+    """torchvision's "The parameter 'num_classes' expected value 400 but got 100 instead" (the pretrained weights fix
+    it) and wandb's "training_data argument is required for gradient logging" are the call's settings refused
+    (retired blind v27's misses)."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "validation_error"
+
+
+def test_a_required_word_outside_a_settings_check_is_not_a_refused_setting() -> None:
+    tb = 'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n{exc}\n'
+    assert diagnose_log_text(tb.format(exc="ValueError: a batch argument is required for packing")).label == (
+        "validation_error"
+    )
+    assert diagnose_log_text(tb.format(exc="KeyError: 'argument is required for x'")).label != "validation_error"
