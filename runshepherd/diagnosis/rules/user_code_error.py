@@ -67,6 +67,21 @@ _BREAKPOINT = PatternRule(
 )
 
 
+# the program (or a library it calls: OGB's "This will download 1.38GB. Will you proceed? (y/N)") asking for keyboard
+# input in a job that has no terminal: input() reads end-of-file at once and raises EOFError
+_PROMPT_WITHOUT_TERMINAL = PatternRule(
+    name="user_code_prompt_without_terminal",
+    label="user_code_error",
+    origin="user",
+    fix_kind="fix_code",
+    explanation="The program stopped at a question it asked on the terminal (input()): a batch job has no terminal to "
+    "answer from, so the read hit end-of-file and raised EOFError.",
+    fix_description="Answer the question ahead of time (the library's option or argument for it, a file or dataset "
+    "already in place so it is not asked), or pipe the answer in (`yes | python …`), and resubmit.",
+    patterns=(pat(r"^(?:\w+\.)*EOFError: EOF when reading a line\s*$", 0.76, flags=0),),
+)
+
+
 # the program defining one command-line option twice: argparse refuses the second add_argument ("argument
 # --batch-size: conflicting option string: --batch-size", cpython Lib/argparse.py _handle_conflict_error), absl the
 # second DEFINE ("DuplicateFlagError: The flag 'x' is defined twice"). Raised while the parser is being built, before
@@ -429,6 +444,7 @@ FAMILY = family(
     rules=(
         _SHAPES,
         _BREAKPOINT,
+        _PROMPT_WITHOUT_TERMINAL,
         _UNBOUND,
         _ASSIGNMENT_AS_COMMAND,
         _HOOK_REQUIRED,

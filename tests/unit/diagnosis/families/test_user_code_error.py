@@ -398,3 +398,15 @@ def test_an_option_defined_twice_is_the_codes_not_the_settings() -> None:
 def test_an_argument_the_person_gave_wrong_stays_a_settings_error() -> None:
     log = "usage: train.py [-h] [--batch-size N]\ntrain.py: error: argument --batch-size: invalid int value: 'x'\n"
     assert diagnose_log_text(log).label == "validation_error"
+
+
+def test_a_question_asked_on_a_terminal_the_job_does_not_have_is_named_as_such() -> None:
+    """input() in a batch job (OGB's "This will download 1.38GB. Will you proceed? (y/N)", retired blind v27's
+    zzzzu-0118, read before as a download failure) ends in "EOFError: EOF when reading a line": the explanation says
+    the job asked a question it could not be answered, and the confidence stays below 0.8 (a library's prompt is
+    sometimes answered by upgrading it)."""
+    d, _, record = diagnose_dev("zzzzu-0118")
+    assert d.label == record["label"] == "user_code_error"
+    assert "terminal" in d.explanation and "EOFError" in d.explanation
+    bare = diagnose_log_text("Traceback (most recent call last):\nEOFError: EOF when reading a line\n")
+    assert bare.label == "user_code_error" and bare.confidence < 0.8
