@@ -580,3 +580,24 @@ def test_a_required_word_outside_a_settings_check_is_not_a_refused_setting() -> 
         "validation_error"
     )
     assert diagnose_log_text(tb.format(exc="KeyError: 'argument is required for x'")).label != "validation_error"
+
+
+@pytest.mark.parametrize("case_id", ["zzzd-0008", "zzzza-0141", "zzzzy-0107", "zzzj-0100", "zzzp-0018"])
+def test_an_assertion_nothing_else_explains_is_a_check_of_what_the_run_was_given(case_id: str) -> None:
+    """A bare ``assert`` on the batch size against the GPUs, a subset name, the sizes a config sets, the texts left
+    after filtering, a search space's prior: the fix was the input or setting, not the code."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "validation_error"
+    assert d.confidence < 0.8  # one assertion is a weak reading: never a confident verdict
+    assert "assertion" in d.explanation
+
+
+def test_an_assertion_that_state_was_set_up_stays_code() -> None:
+    tb = 'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n    {stmt}\nAssertionError{msg}\n'
+    assert diagnose_log_text(tb.format(stmt="assert args.batch_size % n_gpus == 0", msg="")).label == (
+        "validation_error"
+    )
+    assert diagnose_log_text(tb.format(stmt="assert self._shm is not None", msg="")).label == "user_code_error"
+    assert diagnose_log_text(tb.format(stmt="assert x", msg=": the shared memory handle is None")).label == (
+        "user_code_error"
+    )
