@@ -121,8 +121,9 @@ Two generations:
   2026-12-05T04:28Z with 171 cases (`README-v27.md`); scored once with stop 49's starting code and once with its
   code at the freeze (79.5% -> 79.5% labels), then retired into `dev` in stop 50 so its misses can be studied.
 - blind v28 (stop 50): every case of parts zzzzz, zzzzza, zzzzzb, zzzzzc and zzzzzd, from threads and committed job
-  logs not in parts a-zzzzy (committed files only from repositories no earlier part used). Its parts are named here
-  before any of them is collected, so no dev run ever reads one (`README-v28.md`).
+  logs not in parts a-zzzzy (committed files only from repositories no earlier part used). Its parts were named
+  before any of them was collected, so no dev run ever read one. Collected in stops 51-53 and frozen at
+  2026-12-05T17:57Z with 254 cases (`README-v28.md`).
 """
 
 from __future__ import annotations
@@ -138,8 +139,8 @@ Split = Literal["blind", "dev"]
 
 BLIND_PARTS: tuple[str, ...] = ("zzzzz-", "zzzzza-", "zzzzzb-", "zzzzzc-", "zzzzzd-")  # blind v28, named first
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v28 was named in stop 50, README-v28.md)
-BLIND_FROZEN: str | None = None
+# open split (v28 was named in stop 50 and frozen in stop 53, README-v28.md)
+BLIND_FROZEN: str | None = "2026-12-05T17:57Z"
 BLIND_V27_PARTS = ("zzzzu-", "zzzzv-", "zzzzw-", "zzzzx-", "zzzzy-")
 BLIND_V26_PARTS = ("zzzzp-", "zzzzq-", "zzzzr-", "zzzzs-", "zzzzt-")
 BLIND_V25_PARTS = ("zzzzk-", "zzzzl-", "zzzzm-", "zzzzn-", "zzzzo-")
