@@ -123,7 +123,11 @@ Two generations:
 - blind v28 (stop 50): every case of parts zzzzz, zzzzza, zzzzzb, zzzzzc and zzzzzd, from threads and committed job
   logs not in parts a-zzzzy (committed files only from repositories no earlier part used). Its parts were named
   before any of them was collected, so no dev run ever read one. Collected in stops 51-53 and frozen at
-  2026-12-05T17:57Z with 254 cases (`README-v28.md`).
+  2026-12-05T17:57Z with 254 cases (`README-v28.md`); scored with stop 53's starting code, which is also its code
+  at the freeze (75.2% labels), then retired into `dev` in the same stop so its misses can be studied.
+- blind v29 (stop 53): every case of parts zzzzze, zzzzzf, zzzzzg, zzzzzh and zzzzzi, from threads and committed job
+  logs not in parts a-zzzzzd (committed files only from repositories no earlier part used). Its parts are named here
+  before any of them is imported, so no dev run ever reads one (`README-v29.md`).
 """
 
 from __future__ import annotations
@@ -137,10 +141,11 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ("zzzzz-", "zzzzza-", "zzzzzb-", "zzzzzc-", "zzzzzd-")  # blind v28, named first
+BLIND_PARTS: tuple[str, ...] = ("zzzzze-", "zzzzzf-", "zzzzzg-", "zzzzzh-", "zzzzzi-")  # blind v29, named first
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v28 was named in stop 50 and frozen in stop 53, README-v28.md)
-BLIND_FROZEN: str | None = "2026-12-05T17:57Z"
+# open split (v29 was named in stop 53, README-v29.md)
+BLIND_FROZEN: str | None = None
+BLIND_V28_PARTS = ("zzzzz-", "zzzzza-", "zzzzzb-", "zzzzzc-", "zzzzzd-")
 BLIND_V27_PARTS = ("zzzzu-", "zzzzv-", "zzzzw-", "zzzzx-", "zzzzy-")
 BLIND_V26_PARTS = ("zzzzp-", "zzzzq-", "zzzzr-", "zzzzs-", "zzzzt-")
 BLIND_V25_PARTS = ("zzzzk-", "zzzzl-", "zzzzm-", "zzzzn-", "zzzzo-")
@@ -274,6 +279,11 @@ def split_v21_of(case_id: str) -> Split:
     return "blind" if case_id.startswith(BLIND_V21_PARTS) else "dev"
 
 
+def split_v28_of(case_id: str) -> Split:
+    """The stop-53 rule: parts zzzzz, zzzzza, zzzzzb, zzzzzc and zzzzzd were the blind split (v28), every other part `dev`."""
+    return "blind" if case_id.startswith(BLIND_V28_PARTS) else "dev"
+
+
 def split_v27_of(case_id: str) -> Split:
     """The stop-50 rule: parts zzzzu, zzzzv, zzzzw, zzzzx and zzzzy were the blind split (v27), every other part `dev`."""
     return "blind" if case_id.startswith(BLIND_V27_PARTS) else "dev"
@@ -305,7 +315,7 @@ def split_v22_of(case_id: str) -> Split:
 
 
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (v28); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` are the blind split (v29); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 
