@@ -1074,6 +1074,13 @@ def _labelled_row(text: str, width: int) -> bool:
     )
 
 
+# A run's closing summary of its own wall time ("Total time: 12.2 minutes", "Training time 0:41:07", "Total time
+# 15.09s for 9 iterations"): it says the run reached its end, not that the end was good (a pipeline prints it under a
+# failed step too), so it is positive evidence for a log with no open error, never a recovery from one
+# (:func:`finished_after` does not read it)
+_WALL_TIME_SUMMARY = re.compile(r"^\W*(?:Total (?:training |train |run )?time|Training time)\b\s*[:=]?\s*\d", re.I)
+
+
 def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     """Why a log may be called healthy: ("finished", line) for a completion marker or exit 0, ("progress", line),
     ("rows", line) for a table of numeric rows with a growing counter (progress in no named format), ("results",
@@ -1086,6 +1093,9 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
     lines = [ln for ln in lines if not ln.aside]
     for ln in lines:
         if says_finished(ln):
+            return "finished", ln
+    for ln in lines:
+        if "time" in ln.folded and _WALL_TIME_SUMMARY.search(ln.text):
             return "finished", ln
     # a bar loading the model's weights or fetching files is the run's start-up, not its work going on
     progress = next((ln for ln in lines if is_progress(ln) and not _LOADING_BAR_G.search(ln.text, ln.folded)), None)

@@ -249,6 +249,9 @@ FAMILY = family(
     # PyTorch reports a CUDA initialisation that failed as a UserWarning and carries on on the CPU (or fails
     # later): the warning is the only trace of the cause
     warning_patterns=(
+        # NVML refusing the loaded kernel module, as NCCL reports it at its only level ("NCCL WARN nvmlInit() failed:
+        # Driver/library version mismatch")
+        pat(r"\bWARN\b.*\bDriver/library version mismatch", 0.84),
         pat(
             r"CUDA initialization: (?:Found no NVIDIA driver|The NVIDIA driver on your system is too old"
             r"|CUDA driver initialization failed|Unexpected error from cudaGetDeviceCount"

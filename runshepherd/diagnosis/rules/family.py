@@ -125,11 +125,18 @@ class CauseDetail:
     origins: frozenset[Origin]
     within: int = 6
     by: float = 0.2
+    # the family's own diagnostic lines, wherever they stand (NCCL's "NCCL WARN …" under NCCL_DEBUG, which ranks print
+    # before or after the summary): when a family of ``origins`` reads one in its own wording, the family's signals are
+    # that cause's echo and lose ``by``
+    account: re.Pattern[str] | None = None
 
 
-def cause_detail(header: str, *, origins: tuple[Origin, ...], within: int = 6, by: float = 0.2) -> CauseDetail:
-    """Declare the detail block a family prints after its summary (``header``: the line just before the detail)."""
-    return CauseDetail(re.compile(header), frozenset(origins), within, by)
+def cause_detail(
+    header: str, *, origins: tuple[Origin, ...], within: int = 6, by: float = 0.2, account: str | None = None
+) -> CauseDetail:
+    """Declare the detail block a family prints after its summary (``header``: the line just before the detail) and,
+    optionally, the prefix of its own diagnostic lines (``account``) that may name the cause earlier in the log."""
+    return CauseDetail(re.compile(header), frozenset(origins), within, by, re.compile(account) if account else None)
 
 
 @dataclass(frozen=True)
@@ -490,7 +497,19 @@ def yield_to_details(signals: list[Signal], lines: list[Any]) -> list[Signal]:
                 else s
                 for s in out
             ]
+        told = [i for i, ln in enumerate(lines) if d.account is not None and d.account.search(ln.text)]
+        first = next((i for i in told if _names_cause(out, i, f.label, d.origins)), None)
+        if first is not None:
+            out = [replace(s, strength=s.strength - d.by) if s.label == f.label else s for s in out]
     return out
+
+
+def _names_cause(signals: list[Signal], order: int, label: str, origins: frozenset[Origin]) -> bool:
+    """A family of ``origins`` other than ``label`` reads the line at ``order`` in its own wording (0.8 or more)."""
+    return any(
+        s.order == order and s.label != label and s.origin in origins and not s.secondary and s.strength >= 0.8
+        for s in signals
+    )
 
 
 def caused_by(label: str) -> frozenset[str]:

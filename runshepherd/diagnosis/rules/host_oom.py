@@ -165,8 +165,9 @@ FAMILY = family(
         pat(r"out of shared memory|shared memory \(shm\) limit|insufficient shared memory", 0.92),
         # a bus error in a data-loading or model-sharing process is /dev/shm running out (a container's
         # default is 64 MB)
-        # (not macOS, where bash reports any SIGBUS as "Bus error: 10" and there is no /dev/shm: see segfault)
-        pat(r"\bBus error\b(?!: 10\b)", 0.87),
+        # (not macOS, where bash reports any SIGBUS as "Bus error: 10" and there is no /dev/shm: see segfault; nor a
+        # metric named after a class, as in nuScenes' "bus error@trans" table)
+        pat(r"\bBus error\b(?!: 10\b|@)", 0.87),
         pat(r"is killed by signal: Killed", 0.9),
         # torch's DataLoader when a worker vanished without raising (dataloader.py, _try_get_data): killed from
         # outside, the kernel's OOM killer or a full /dev/shm being the usual reasons; the cause is often printed

@@ -84,7 +84,8 @@ _MISUSE = re.compile(
     # ranks that disagree about a collective's size (NCCL's socket transport, gloo's pair.cc)
     r"|NCCL WARN .*Message truncated|op\.preamble\.length <= op\.nbytes"
     r"|NCCL INFO \S+\.(?:cc|h|cu):\d+ -> [45]\s*$"
-    r"|unhandled cuda error|ncclUnhandledCudaError|NCCL INFO \S+\.(?:cc|h|cu):\d+ -> 1\s*$",
+    r"|unhandled cuda error|ncclUnhandledCudaError|NCCL INFO \S+\.(?:cc|h|cu):\d+ -> 1\s*$"
+    r"|^KeyError: '(?:LOCAL_RANK|RANK|WORLD_SIZE|LOCAL_WORLD_SIZE|MASTER_ADDR|MASTER_PORT|GROUP_RANK)'",
     re.MULTILINE,
 )
 # the job's own network settings: a rendezvous port another process holds, an interface that is not there
@@ -243,6 +244,13 @@ FAMILY = family(
         ),
         # c10d's TCPStore of older releases raised the bind failure of the rendezvous port bare
         pat(r"^RuntimeError: Address already in use\s*$", 0.82, flags=0),
+        # a variable only a distributed launcher sets (torchrun, torch.distributed.launch, mpirun's wrappers) read
+        # from os.environ by a script started without it
+        pat(
+            r"^KeyError: '(?:LOCAL_RANK|RANK|WORLD_SIZE|LOCAL_WORLD_SIZE|MASTER_ADDR|MASTER_PORT|GROUP_RANK)'\s*$",
+            0.8,
+            flags=0,
+        ),
         # Open MPI / PRRTE: the launcher lost a remote daemon, or two processes could not connect over TCP
         pat(
             r"(?:ORTE|PRTE|PRRTE) (?:has lost communication with a remote daemon|was unable to reliably start)"
@@ -274,5 +282,7 @@ FAMILY = family(
     # ("ncclSystemError: … or external library call failed") is its echo. A network detail is this family's own, and
     # a kernel's illegal memory access there stays NCCL's (user-origin readings are not followed), as the holdout
     # labels it.
-    detail=cause_detail(r"^\s*Last error:\s*$", origins=("infra",)),
+    # Older NCCL says it only in its debug lines ("host:pid:tid [7] misc/nvmlwrap.cc:115 NCCL WARN nvmlInit() failed:
+    # Driver/library version mismatch"), before the same generic error: read the same way.
+    detail=cause_detail(r"^\s*Last error:\s*$", origins=("infra",), account=r"\bNCCL WARN\b"),
 )

@@ -324,3 +324,19 @@ def test_cufft_failing_inside_the_library_is_the_cuda_build() -> None:
 def test_a_wrong_cufft_call_is_not_the_driver() -> None:
     log = "Traceback (most recent call last):\nRuntimeError: cuFFT error: CUFFT_INVALID_SIZE\n"
     assert diagnose_log_text(log).label != "cuda_driver"
+
+
+def test_nvml_driver_mismatch_in_nccls_own_warn_lines_outranks_its_generic_error() -> None:
+    log = (
+        "RuntimeError: NCCL error in: /opt/conda/torch/lib/c10d/ProcessGroupNCCL.cpp:957, unhandled system error, "
+        "NCCL version 2.10.3\n"
+        "ncclSystemError: System call (socket, malloc, munmap, etc) failed.\n"
+        "node1:26647:26676 [6] misc/nvmlwrap.cc:115 NCCL WARN nvmlInit() failed: Driver/library version mismatch\n"
+        "node1:26647:26676 [6] NCCL INFO graph/xml.cc:662 -> 2\n"
+        "node1:26647:26676 [6] NCCL INFO init.cc:840 -> 2\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "cuda_driver" and d.fix.kind == "fix_driver_or_image"
+    # alone, the warning-level line is still the driver failing, not a routine notice
+    alone = "node1:26656:26677 [7] misc/nvmlwrap.cc:115 NCCL WARN nvmlInit() failed: Driver/library version mismatch\n"
+    assert diagnose_log_text(alone).label == "cuda_driver"

@@ -1007,3 +1007,17 @@ def test_kaldis_job_footer_with_code_zero_is_a_finished_job() -> None:
 )
 def test_progress_of_an_older_rl_library_and_of_a_statistical_mt_pipeline(log: str) -> None:
     assert diagnose_log_text(log).label == "healthy"
+
+
+def test_a_wall_time_summary_is_the_runs_end_but_not_a_recovery() -> None:
+    done = "Total time 15.09201717376709s for 9 iterations.\n"
+    d = diagnose_log_text(done)
+    assert d.label == "healthy" and d.confidence >= 0.8
+    # printed under a failed step it does not make the failure healthy
+    failed = (
+        "2026-03-18 13:43:24,567 [ERROR]   clean FAILED after 0.6s: 'Index' object has no attribute 'tz'\n"
+        "2026-03-18 13:43:24,568 [ERROR]   Pipeline aborted at step 'clean'.\n"
+        "  Total time: 90.6s\n"
+        "2026-03-18 13:43:24,569 [INFO]   Failed steps: clean\n"
+    )
+    assert diagnose_log_text(failed).label != "healthy"

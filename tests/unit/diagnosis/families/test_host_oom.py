@@ -322,3 +322,16 @@ def test_old_torch_cpu_allocator_failing_with_enomem_is_host_memory() -> None:
     )
     assert diagnose_log_text(log).label == "host_oom"
     assert diagnose_log_text(log.replace("12 vs 0", "22 vs 0")).label != "host_oom"
+
+
+def test_a_metric_named_after_a_class_is_not_a_bus_error() -> None:
+    # nuScenes' evaluation table names its error metrics per class ("bus error@trans"); a finished run prints it
+    table = (
+        "2023-02-25 05:23:21,506   INFO  *************** Performance of EPOCH 25 *****************\n"
+        "***bus error@trans, scale, orient, vel, attr | AP@0.5, 1.0, 2.0, 4.0\n"
+        "0.2954, 0.1834, 0.0577, 0.6094, 0.2361 | 63.41, 82.73, 87.54, 88.93\n"
+        "2023-02-25 05:32:39,610   INFO  ****************Evaluation done.*****************\n"
+    )
+    assert diagnose_log_text(table).label == "healthy"
+    # the signal's own words still read as a shared-memory bus error
+    assert diagnose_log_text("Bus error (core dumped)\n").label == "host_oom"

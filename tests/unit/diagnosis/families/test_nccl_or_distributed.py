@@ -270,3 +270,17 @@ def test_an_older_nccls_socket_connect_failing_is_the_communicator_but_a_retry_n
     assert diagnose_log_text(failed).label == "nccl_or_distributed"
     retrying = failed.replace("Network is unreachable", "Connection refused, retrying 1/3")
     assert diagnose_log_text(retrying + "epoch 1/2 loss 0.9\nepoch 2/2 loss 0.8\n").label != "nccl_or_distributed"
+
+
+@pytest.mark.parametrize("var", ["LOCAL_RANK", "RANK", "WORLD_SIZE", "MASTER_ADDR"])
+def test_a_launcher_variable_missing_from_the_environment_is_a_launch_without_the_launcher(var: str) -> None:
+    log = (
+        'Traceback (most recent call last):\n  File "train.py", line 20, in <module>\n'
+        f"    local_rank = int(os.environ['{var}'])\n"
+        '  File "/usr/lib/python3.8/os.py", line 675, in __getitem__\n    raise KeyError(key) from None\n'
+        f"KeyError: '{var}'\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "nccl_or_distributed" and d.fix.kind == "fix_code"
+    # any other missing key is the program's own
+    assert diagnose_log_text(log.replace(var, "batch_size")).label != "nccl_or_distributed"
