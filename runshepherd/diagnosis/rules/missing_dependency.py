@@ -497,6 +497,9 @@ FAMILY = family(
         pat(r"undefined symbol: \w+|DLL load failed", 0.8),
         # building a CUDA extension needs the CUDA toolkit (nvcc), not just the driver
         pat(r"CUDA_HOME (?:does not exist|environment variable is not set)|MissingCUDAException", 0.86),
+        # JAX asked for a GPU backend its installed jaxlib was built without (jax/_src/xla_bridge.py: "Unknown
+        # backend cuda. Available backends are ['cpu']"): the CUDA build (jax[cuda12]) is what is missing
+        pat(r"Unknown backend:? '?(?:cuda|gpu|rocm)'?\.? Available backends are \['cpu'(?:, 'interpreter')?\]", 0.86),
         # versions of two packages that must match (jaxlib/jax, torch/torchvision, CUDA builds of a wheel)
         pat(
             r"(?P<pkg>jaxlib|torchvision|torchaudio|tensorflow|numpy|transformers|flash[_-]attn|xformers)\b[^\n]{0,80}"

@@ -336,6 +336,9 @@ FAMILY = family(
         # https://www.ibm.com/docs/SSWRJV_10.1.0/lsf_command_ref/bjobs.p.1.html: "Job's resource requirements not
         # satisfied: 4 hosts;")
         pat(r"Job's resource requirements not satisfied", 0.8),
+        # Open MPI's mpirun asked for more process slots than the allocation (or hostfile) gives it
+        # (help-orte-rmaps-base.txt: "There are not enough slots available in the system to satisfy the 8 slots")
+        pat(r"There are not enough slots available in the system to satisfy the \d+\s+slots", 0.86),
         # `kubectl get pods`: a pod not ready, still Pending after a minute or more (its AGE column), never
         # scheduled onto a node; its events would say why (weaker than FailedScheduling, which names the reason)
         pat(r"^\S+\s+0/\d+\s+Pending\s+\d+\s+(?:\d+[dhm])+(?:\d+s)?(?:\s|$)", 0.72, flags=0),

@@ -121,6 +121,30 @@ _UNBOUND = PatternRule(
 )
 
 
+# a bash script run by /bin/sh (dash on Debian and Ubuntu: ``sh train.sh``), which stops at the first bash-only
+# construct in its own "script: line: script: message" form: ``${var:0:3}`` gives "Bad substitution", ``[[``,
+# ``source`` and arrays give "Syntax error: … unexpected" or "[[: not found"
+_SH_NOT_BASH = PatternRule(
+    name="user_code_sh_not_bash",
+    label="user_code_error",
+    origin="user",
+    fix_kind="fix_code",
+    explanation=lambda m: (
+        f"The shell script stopped at line {m.group('line')} on a construct /bin/sh does not know "
+        f"({m.group('what')}): it is written for bash but was run with sh."
+    ),
+    fix_description="Run the script with bash (`bash script.sh`, or a `#!/bin/bash` first line and `./script.sh`), "
+    "or rewrite that line in plain sh, then resubmit.",
+    patterns=(
+        pat(
+            r"^\S+: (?P<line>\d+): (?:\S+: )?(?P<what>Bad substitution|Syntax error: .{1,40} unexpected.*|\[\[: not found)\s*$",
+            0.82,
+            flags=0,
+        ),
+    ),
+)
+
+
 # a launcher given an environment assignment where its command goes: ``nohup CUDA_VISIBLE_DEVICES=0 python x.py``
 # runs a program named "CUDA_VISIBLE_DEVICES=0" (nohup, env, timeout and xargs exec their first word), so coreutils
 # reports "nohup: failed to run command 'CUDA_VISIBLE_DEVICES=0': No such file or directory". No file is missing: the
@@ -446,6 +470,7 @@ FAMILY = family(
         _BREAKPOINT,
         _PROMPT_WITHOUT_TERMINAL,
         _UNBOUND,
+        _SH_NOT_BASH,
         _ASSIGNMENT_AS_COMMAND,
         _HOOK_REQUIRED,
         _OPTION_DEFINED_TWICE,

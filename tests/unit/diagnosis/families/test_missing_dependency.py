@@ -891,3 +891,14 @@ def test_a_java_runtime_older_than_the_classes_or_atari_roms_not_installed(case_
 def test_a_rom_or_java_word_inside_other_text_is_not_a_missing_install() -> None:
     log = "Traceback (most recent call last):\nValueError: the ROM size of this board is missing from the config\n"
     assert diagnose_log_text(log).label != "missing_dependency"
+
+
+def test_jax_without_its_gpu_build_is_a_missing_dependency() -> None:
+    log = (
+        "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.\n"
+        'Traceback (most recent call last):\n  File "train.py", line 12, in <module>\n'
+        '    jax.devices("cuda")\n'
+        "RuntimeError: Unknown backend cuda. Available backends are ['cpu']\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "missing_dependency" and d.fix.kind == "add_dependency"

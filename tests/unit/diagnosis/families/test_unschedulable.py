@@ -314,3 +314,14 @@ def test_kubectl_pods_still_pending_after_minutes() -> None:
     assert d.label == "unschedulable"
     young = "NAME    READY   STATUS    RESTARTS   AGE\npod1    0/1     Pending   0          12s\n"
     assert diagnose_log_text(young).label != "unschedulable"  # seconds old: the scheduler may not have looked yet
+
+
+def test_mpirun_asking_for_more_slots_than_the_allocation_has() -> None:
+    log = (
+        "--------------------------------------------------------------------------\n"
+        "There are not enough slots available in the system to satisfy the 8 slots\n"
+        "that were requested by the application:\n  python\n\n"
+        "Either request fewer slots for your application, or make more slots available\nfor use.\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "unschedulable" and d.fix.kind == "change_resources_or_wait"

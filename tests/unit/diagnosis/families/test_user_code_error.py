@@ -410,3 +410,16 @@ def test_a_question_asked_on_a_terminal_the_job_does_not_have_is_named_as_such()
     assert "terminal" in d.explanation and "EOFError" in d.explanation
     bare = diagnose_log_text("Traceback (most recent call last):\nEOFError: EOF when reading a line\n")
     assert bare.label == "user_code_error" and bare.confidence < 0.8
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "scripts/dist_train.sh: 5: scripts/dist_train.sh: Bad substitution",
+        'train.sh: 12: Syntax error: "(" unexpected',
+        "run.sh: 3: [[: not found",
+    ],
+)
+def test_a_bash_script_run_by_sh_is_the_scripts_to_fix(line: str) -> None:
+    d = diagnose_log_text(f"+ sh scripts/run.sh\n{line}\n")
+    assert d.label == "user_code_error" and d.fix.kind == "fix_code" and "bash" in d.fix.description
