@@ -592,12 +592,51 @@ def mark_counters(lines: list[Line]) -> list[Line]:
             for counted in run.unmarked:
                 counted.progress = True
             run.unmarked.clear()
+    # a record printed one field per line (a pandas Series, a YAML-ish result dump: "timesteps   2.467430e+07" then
+    # the other fields): its counter field, growing record after record while the record's other lines change
+    _mark_vertical_counters(lines)
     # a count of work towards its total, growing line after line: the run went on past what came before it
     # (``Line.counted``, read by progressed_after), a weaker sign than progress for a clean log's verdict
     for counted_run in _fraction_runs(lines):
         for counted in counted_run:
             counted.counted = True
     return lines
+
+
+_VERTICAL_COUNTER = re.compile(
+    r"^\s*(?P<key>(?:total_)?(?:timesteps|time_?steps|global_step|step|epoch|iterations?|iter|num_updates|updates"
+    r"|frames|env_steps)(?:_total|_this_iter)?)\s*[:=]?\s+(?P<value>\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*$",
+    re.IGNORECASE,
+)
+
+
+def _mark_vertical_counters(lines: list[Line]) -> None:
+    """Mark as progress the counter lines of records printed one field per line (:data:`_VERTICAL_COUNTER`) when the
+    same counter grows over ``COUNTER_LINES`` or more records and the lines between two of them change too (a
+    repeated banner holding a step number is not the run counting its work)."""
+    seen: dict[str, list[tuple[float, int]]] = {}
+    for pos, ln in enumerate(lines):
+        if not ln.usable or "\n" in ln.text or len(ln.text) > 120:
+            continue
+        m = _VERTICAL_COUNTER.match(ln.text)
+        if m is None:
+            continue
+        key, value = m.group("key").lower(), float(m.group("value"))
+        run = seen.setdefault(key, [])
+        if run and value <= run[-1][0]:
+            run.clear()
+        run.append((value, pos))
+        if len(run) >= COUNTER_LINES and _records_differ(lines, run[-2][1], run[-1][1]):
+            for _, i in run:
+                lines[i].progress = True
+
+
+def _records_differ(lines: list[Line], a: int, b: int) -> bool:
+    """The lines after two counter lines (up to the next) are not the same text: the records carry values."""
+    n = b - a
+    if n < 2 or b + n > len(lines):
+        return n >= 2 and b + 1 < len(lines) and lines[a + 1].text != lines[b + 1].text
+    return any(lines[a + k].text != lines[b + k].text for k in range(1, n))
 
 
 # a summary of the work done that the emitter prints as the loop ends, also when it ends by an exception (detectron2's

@@ -1021,3 +1021,19 @@ def test_a_wall_time_summary_is_the_runs_end_but_not_a_recovery() -> None:
         "2026-03-18 13:43:24,569 [INFO]   Failed steps: clean\n"
     )
     assert diagnose_log_text(failed).label != "healthy"
+
+
+def _records(timesteps: list[str], rewards: list[str]) -> str:
+    return "".join(
+        f"timesteps               {t}\nwall_time               7.1{i}5775e+03\nmean_episode_rewards    {r}\n"
+        f"Name: {752 + i}, dtype: float64\n"
+        for i, (t, r) in enumerate(zip(timesteps, rewards, strict=True))
+    )
+
+
+def test_records_printed_one_field_per_line_with_a_growing_counter_are_progress() -> None:
+    log = _records(["2.467430e+07", "2.470707e+07", "2.473984e+07"], ["5.21e+01", "4.38e+01", "5.21e+01"])
+    assert diagnose_log_text(log).label == "healthy"
+    # a counter that does not grow is no work counted
+    stuck = _records(["2.467430e+07"] * 3, ["5.21e+01", "4.38e+01", "5.21e+01"])
+    assert diagnose_log_text(stuck).label == "unknown"
