@@ -202,6 +202,7 @@ class Case:
     path: Path
     label: str
     fix_kind: str | None = None  # only the real corpus records the fix a maintainer gave
+    kind: str | None = None  # the real corpus's source kind: "committed" (a job log in a repository) or "thread"
 
 
 @dataclass(frozen=True)
@@ -266,7 +267,7 @@ def load_real(split: str, root: Path | None = None) -> list[Case]:
             path = root / "logs" / f"{c['id']}.log"
             if not path.is_file():
                 raise CorpusError(f"{part.name}, line {n}: case {c['id']} has no log file {path}")
-            cases.append(Case(c["id"], path, c["label"], c.get("fix_kind")))
+            cases.append(Case(c["id"], path, c["label"], c.get("fix_kind"), c.get("kind")))
     if not cases:
         if split == "blind":
             raise CorpusError(
@@ -350,6 +351,7 @@ def score(cases: list[Case], verdicts: list[Verdict], ms: list[float]) -> dict[s
         "fix_n": len(with_fix),
         "healthy_n": len(healthy),
         "healthy_flagged": sum(v.label != "healthy" for v in healthy),
+        "healthy_unknown": sum(v.label == "unknown" for v in healthy),
         "failures_n": len(failures),
         "failures_healthy": sum(v.label == "healthy" for v in failures),
         "confident_n": len(confident),
@@ -380,7 +382,8 @@ def report(title: str, cases: list[Case], verdicts: list[Verdict], ms: list[floa
     print("confusion pairs (expected -> got):" + ("" if confusion else " none"))
     for (want, got), k in confusion.most_common():
         print(f"  {want} -> {got}: {k}")
-    print(f"healthy runs flagged: {s['healthy_flagged']} of {s['healthy_n']}")
+    unknown = f" ({s['healthy_unknown']} of them read as unknown)" if s["healthy_unknown"] else ""
+    print(f"healthy runs flagged: {s['healthy_flagged']} of {s['healthy_n']}{unknown}")
     fn = s["failures_n"] or 1
     print(
         f"failures called healthy: {s['failures_healthy']} of {s['failures_n']} ({_pct(s['failures_healthy'] / fn)})"  # type: ignore[operator]
@@ -392,6 +395,13 @@ def report(title: str, cases: list[Case], verdicts: list[Verdict], ms: list[floa
             f"calibration: {_pct(s['confident_right'])} right of {s['confident_n']} verdicts "  # type: ignore[arg-type]
             f"with confidence >= {CONFIDENT}"
         )
+    kinds = sorted({c.kind for c in cases if c.kind})
+    if kinds:
+        parts = []
+        for kind in kinds:
+            of = [c.label == v.label for c, v in zip(cases, verdicts, strict=True) if c.kind == kind]
+            parts.append(f"{kind} {sum(of)}/{len(of)} ({_pct(sum(of) / len(of))})")
+        print("labels by source: " + ", ".join(parts))
     what = (
         f"CLI wall time per log (even batches of at most {CLI_BATCH}, start-up included)" if via_cli else "ms per log"
     )

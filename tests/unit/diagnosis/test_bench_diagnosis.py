@@ -115,3 +115,23 @@ def test_cli_batches_are_even_so_no_short_batch_sets_the_p95():
     assert bench.even_batches(0, 40) == []
     covered = [i for r in bench.even_batches(3992, 40) for i in r]
     assert covered == list(range(3992))
+
+
+def test_the_report_splits_labels_by_source_kind_and_names_unknown_healthy_readings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _bench()
+    oom = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+    bare = "loading config\n"  # no sign of health: read as unknown
+    cases = [
+        bench.Case("c-1", tmp_path / "c1.log", "gpu_oom", "reduce_memory", "committed"),
+        bench.Case("t-1", tmp_path / "t1.log", "gpu_oom", "reduce_memory", "thread"),
+        bench.Case("t-2", tmp_path / "t2.log", "healthy", "none", "thread"),
+    ]
+    for c, text in zip(cases, [oom, oom, bare], strict=True):
+        c.path.write_text(text)
+    verdicts, ms = bench.run_in_process(cases)
+    bench.report("t", cases, verdicts, ms, via_cli=False)
+    out = capsys.readouterr().out
+    assert "labels by source: committed 1/1 (100.0%), thread 1/2 (50.0%)" in out
+    assert "healthy runs flagged: 1 of 1 (1 of them read as unknown)" in out
