@@ -15,6 +15,35 @@ _FIX = (
     "input locally, and resubmit. Resources and the task structure stay as they are."
 )
 
+# A call and the function it calls disagree on the arguments, or an import names something the module lacks: the
+# code may be wrong, or the installed release of the library may not be the one it was written for (the same message
+# is fixed by a code change in one thread and by a pin in the next), so the reading says both instead of blaming
+# the program's own code
+_SIGNATURE = re.compile(
+    r"got an unexpected keyword argument|takes (?:from )?\d+ (?:to \d+ )?positional arguments? but \d+"
+    r"|missing \d+ required (?:positional|keyword-only) arguments?|got multiple values for (?:keyword )?argument"
+    r"|^cannot import name|^module '[\w.]+' has no attribute"
+)
+_SIGNATURE_FIX = (
+    "Compare the call with the signature of the function it calls (for a library, in the release installed: `pip "
+    "show` names it); fix the call at the line the traceback points to, or install the release the code was "
+    "written for (its requirements file), then resubmit."
+)
+
+
+def _root_reading(short: str, msg: str) -> tuple[str, str]:
+    """The explanation and fix for a root exception: a signature or import mismatch says it may be either side."""
+    detail = f": {msg[:160]}" if msg else ""
+    if short in {"TypeError", "ImportError", "AttributeError"} and _SIGNATURE.search(msg):
+        return (
+            f"A call does not match the function it calls, or an import names something its module lacks "
+            f"({short}{detail}): either the calling code is wrong or, when that function or module belongs to an "
+            "installed library, the release installed is not the one the code was written for.",
+            _SIGNATURE_FIX,
+        )
+    return f"The program stopped with an error in its own code ({short}{detail}).", _FIX
+
+
 _SHAPES = PatternRule(
     name="user_code_shapes",
     label="user_code_error",
@@ -374,19 +403,8 @@ def _root_exception(ctx: Context) -> list[Signal]:
             strength = YIELDED  # a carrier of another family's failure: the engine reads its words (rootline.py)
         if chained_after(block.lines, idx):
             strength -= 0.05
-        detail = f": {msg[:160]}" if msg else ""
-        out.append(
-            Signal(
-                "user_code_error",
-                "user",
-                strength,
-                idx,
-                [ln.raw.rstrip()],
-                f"The program stopped with an error in its own code ({short}{detail}).",
-                "fix_code",
-                _FIX,
-            )
-        )
+        explanation, fix = _root_reading(short, msg)
+        out.append(Signal("user_code_error", "user", strength, idx, [ln.raw.rstrip()], explanation, "fix_code", fix))
     return out
 
 

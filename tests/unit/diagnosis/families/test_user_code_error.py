@@ -423,3 +423,27 @@ def test_a_question_asked_on_a_terminal_the_job_does_not_have_is_named_as_such()
 def test_a_bash_script_run_by_sh_is_the_scripts_to_fix(line: str) -> None:
     d = diagnose_log_text(f"+ sh scripts/run.sh\n{line}\n")
     assert d.label == "user_code_error" and d.fix.kind == "fix_code" and "bash" in d.fix.description
+
+
+@pytest.mark.parametrize(
+    "last",
+    [
+        "TypeError: fit() got an unexpected keyword argument 'static_df'",
+        "TypeError: load() takes 1 positional argument but 3 positional arguments (and 2 keyword-only arguments) were "
+        "given",
+        "ImportError: cannot import name 'LRScheduler' from 'mace.tools.scripts_utils'",
+    ],
+)
+def test_a_signature_or_import_mismatch_names_both_readings_not_only_the_code(last: str) -> None:
+    log = f'Traceback (most recent call last):\n  File "train.py", line 31, in <module>\n    run()\n{last}\n'
+    d = diagnose_log_text(log)
+    assert d.label in ("user_code_error", "missing_dependency")
+    if d.label == "user_code_error":
+        assert "release installed" in d.explanation and "install the release" in d.fix.description
+        assert "error in its own code" not in d.explanation
+
+
+def test_an_ordinary_bug_is_still_the_programs_own() -> None:
+    log = 'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\nZeroDivisionError: division by zero\n'
+    d = diagnose_log_text(log)
+    assert d.label == "user_code_error" and "its own code" in d.explanation
