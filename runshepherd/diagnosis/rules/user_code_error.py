@@ -41,6 +41,15 @@ def _root_reading(short: str, msg: str) -> tuple[str, str]:
             "installed library, the release installed is not the one the code was written for.",
             _SIGNATURE_FIX,
         )
+    if short == "KeyError" and msg:
+        # a lookup of an entry the mapping lacks: the mapping is often a config, a dataset's fields or a checkpoint
+        # (a missing config key is as common as a wrong lookup), so the reading names both sides
+        return (
+            f"The program looked up {msg[:120]} in a mapping that has no such entry (KeyError): either the code asks "
+            "for the wrong key, or the config, data or checkpoint it reads lacks that entry.",
+            "Find where that key should come from (the config file, the dataset's fields, the checkpoint) and add it "
+            "there, or fix the lookup at the line the traceback points to; then resubmit.",
+        )
     return f"The program stopped with an error in its own code ({short}{detail}).", _FIX
 
 
