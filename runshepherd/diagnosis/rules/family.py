@@ -497,19 +497,19 @@ def yield_to_details(signals: list[Signal], lines: list[Any]) -> list[Signal]:
                 else s
                 for s in out
             ]
-        told = [i for i, ln in enumerate(lines) if d.account is not None and d.account.search(ln.text)]
-        first = next((i for i in told if _names_cause(out, i, f.label, d.origins)), None)
-        if first is not None:
+        # the account's lines are looked for only where another family already read a cause (a few signals, not
+        # every line of the log)
+        if d.account is not None and any(
+            s.label != f.label
+            and s.origin in d.origins
+            and not s.secondary
+            and s.strength >= 0.8
+            and 0 <= s.order < len(lines)
+            and d.account.search(lines[s.order].text)
+            for s in out
+        ):
             out = [replace(s, strength=s.strength - d.by) if s.label == f.label else s for s in out]
     return out
-
-
-def _names_cause(signals: list[Signal], order: int, label: str, origins: frozenset[Origin]) -> bool:
-    """A family of ``origins`` other than ``label`` reads the line at ``order`` in its own wording (0.8 or more)."""
-    return any(
-        s.order == order and s.label != label and s.origin in origins and not s.secondary and s.strength >= 0.8
-        for s in signals
-    )
 
 
 def caused_by(label: str) -> frozenset[str]:

@@ -78,6 +78,11 @@ def _stuck_in_collective(ctx: Context) -> list[Signal]:
     return []
 
 
+# a variable only a distributed launcher sets (torchrun, torch.distributed.launch, mpirun's wrappers), read from
+# os.environ by a script started without it
+_LAUNCHER_VAR_MISSING = (
+    r"^KeyError: '(?:LOCAL_RANK|RANK|WORLD_SIZE|LOCAL_WORLD_SIZE|MASTER_ADDR|MASTER_PORT|GROUP_RANK)'"
+)
 _SHM = re.compile(r"NCCL (?:INFO|WARN) \S*shm\.(?:cc|h):\d+|/dev/shm|shared memory segment|\bshm_open\b|Bus error")
 _MISUSE = re.compile(
     r"invalid usage|ncclInvalid(?:Usage|Argument)|invalid argument \(run with NCCL|Duplicate GPU detected"
@@ -85,7 +90,7 @@ _MISUSE = re.compile(
     r"|NCCL WARN .*Message truncated|op\.preamble\.length <= op\.nbytes"
     r"|NCCL INFO \S+\.(?:cc|h|cu):\d+ -> [45]\s*$"
     r"|unhandled cuda error|ncclUnhandledCudaError|NCCL INFO \S+\.(?:cc|h|cu):\d+ -> 1\s*$"
-    r"|^KeyError: '(?:LOCAL_RANK|RANK|WORLD_SIZE|LOCAL_WORLD_SIZE|MASTER_ADDR|MASTER_PORT|GROUP_RANK)'",
+    rf"|{_LAUNCHER_VAR_MISSING}",
     re.MULTILINE,
 )
 # the job's own network settings: a rendezvous port another process holds, an interface that is not there
@@ -244,13 +249,7 @@ FAMILY = family(
         ),
         # c10d's TCPStore of older releases raised the bind failure of the rendezvous port bare
         pat(r"^RuntimeError: Address already in use\s*$", 0.82, flags=0),
-        # a variable only a distributed launcher sets (torchrun, torch.distributed.launch, mpirun's wrappers) read
-        # from os.environ by a script started without it
-        pat(
-            r"^KeyError: '(?:LOCAL_RANK|RANK|WORLD_SIZE|LOCAL_WORLD_SIZE|MASTER_ADDR|MASTER_PORT|GROUP_RANK)'\s*$",
-            0.8,
-            flags=0,
-        ),
+        pat(rf"{_LAUNCHER_VAR_MISSING}\s*$", 0.8, flags=0),
         # Open MPI / PRRTE: the launcher lost a remote daemon, or two processes could not connect over TCP
         pat(
             r"(?:ORTE|PRTE|PRRTE) (?:has lost communication with a remote daemon|was unable to reliably start)"
