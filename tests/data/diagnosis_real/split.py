@@ -126,8 +126,9 @@ Two generations:
   2026-12-05T17:57Z with 254 cases (`README-v28.md`); scored with stop 53's starting code, which is also its code
   at the freeze (75.2% labels), then retired into `dev` in the same stop so its misses can be studied.
 - blind v29 (stop 53): every case of parts zzzzze, zzzzzf, zzzzzg, zzzzzh and zzzzzi, from threads and committed job
-  logs not in parts a-zzzzzd (committed files only from repositories no earlier part used). Its parts are named here
-  before any of them is imported, so no dev run ever reads one (`README-v29.md`).
+  logs not in parts a-zzzzzd (committed files only from repositories no earlier part used). Its parts were named
+  before any of them was imported, so no dev run ever read one. Collected in stops 53 and 54 and frozen at
+  2026-12-05T19:49Z with 273 cases (`README-v29.md`).
 """
 
 from __future__ import annotations
@@ -143,8 +144,8 @@ Split = Literal["blind", "dev"]
 
 BLIND_PARTS: tuple[str, ...] = ("zzzzze-", "zzzzzf-", "zzzzzg-", "zzzzzh-", "zzzzzi-")  # blind v29, named first
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v29 was named in stop 53, README-v29.md)
-BLIND_FROZEN: str | None = None
+# open split (v29 was named in stop 53 and frozen in stop 54, README-v29.md)
+BLIND_FROZEN: str | None = "2026-12-05T19:49Z"
 BLIND_V28_PARTS = ("zzzzz-", "zzzzza-", "zzzzzb-", "zzzzzc-", "zzzzzd-")
 BLIND_V27_PARTS = ("zzzzu-", "zzzzv-", "zzzzw-", "zzzzx-", "zzzzy-")
 BLIND_V26_PARTS = ("zzzzp-", "zzzzq-", "zzzzr-", "zzzzs-", "zzzzt-")
