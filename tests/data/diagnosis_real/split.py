@@ -128,7 +128,11 @@ Two generations:
 - blind v29 (stop 53): every case of parts zzzzze, zzzzzf, zzzzzg, zzzzzh and zzzzzi, from threads and committed job
   logs not in parts a-zzzzzd (committed files only from repositories no earlier part used). Its parts were named
   before any of them was imported, so no dev run ever read one. Collected in stops 53 and 54 and frozen at
-  2026-12-05T19:49Z with 273 cases (`README-v29.md`).
+  2026-12-05T19:49Z with 273 cases (`README-v29.md`); scored with stop 54's starting code, which is also its code
+  at the freeze (72.9% labels), then retired into `dev` in the same stop so its misses can be studied.
+- blind v30 (stop 54): every case of parts zzzzzj, zzzzzk, zzzzzl, zzzzzm and zzzzzn, from threads and committed job
+  logs not in parts a-zzzzzi (committed files only from repositories no earlier part used). Its parts are named here
+  before any of them is imported, so no dev run ever reads one (`README-v30.md`).
 """
 
 from __future__ import annotations
@@ -142,10 +146,11 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ("zzzzze-", "zzzzzf-", "zzzzzg-", "zzzzzh-", "zzzzzi-")  # blind v29, named first
+BLIND_PARTS: tuple[str, ...] = ("zzzzzj-", "zzzzzk-", "zzzzzl-", "zzzzzm-", "zzzzzn-")  # blind v30, named first
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v29 was named in stop 53 and frozen in stop 54, README-v29.md)
-BLIND_FROZEN: str | None = "2026-12-05T19:49Z"
+# open split (v30 was named in stop 54, README-v30.md)
+BLIND_FROZEN: str | None = None
+BLIND_V29_PARTS = ("zzzzze-", "zzzzzf-", "zzzzzg-", "zzzzzh-", "zzzzzi-")
 BLIND_V28_PARTS = ("zzzzz-", "zzzzza-", "zzzzzb-", "zzzzzc-", "zzzzzd-")
 BLIND_V27_PARTS = ("zzzzu-", "zzzzv-", "zzzzw-", "zzzzx-", "zzzzy-")
 BLIND_V26_PARTS = ("zzzzp-", "zzzzq-", "zzzzr-", "zzzzs-", "zzzzt-")
@@ -280,6 +285,11 @@ def split_v21_of(case_id: str) -> Split:
     return "blind" if case_id.startswith(BLIND_V21_PARTS) else "dev"
 
 
+def split_v29_of(case_id: str) -> Split:
+    """The stop-54 rule: parts zzzzze, zzzzzf, zzzzzg, zzzzzh and zzzzzi were the blind split (v29), every other part `dev`."""
+    return "blind" if case_id.startswith(BLIND_V29_PARTS) else "dev"
+
+
 def split_v28_of(case_id: str) -> Split:
     """The stop-53 rule: parts zzzzz, zzzzza, zzzzzb, zzzzzc and zzzzzd were the blind split (v28), every other part `dev`."""
     return "blind" if case_id.startswith(BLIND_V28_PARTS) else "dev"
@@ -316,7 +326,7 @@ def split_v22_of(case_id: str) -> Split:
 
 
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (v29); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` are the blind split (v30); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 
