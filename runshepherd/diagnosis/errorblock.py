@@ -160,6 +160,9 @@ _ERRORISH = re.compile(
     # libstdc++'s std::terminate handler, which then aborts the process (vterminate.cc: "terminate called after
     # throwing an instance of '…'", "terminate called without an active exception", "terminate called recursively")
     r"|^\s*terminate called (?:after throwing|without an active exception|recursively)\b"
+    # the standalone Lua interpreter's report of an error nothing caught (lua.c and LuaJIT's luajit.c l_message:
+    # "<progname>: <message>", then "stack traceback:"), after which it exits 1; Torch7's th runs under it
+    r"|^\s*\S*/(?:luajit|lua)(?:\d[\d.]*)?: \S"
     # a compiler's diagnostic at a source position (formats/compilers.py)
     r"|" + ERROR_AT_SOURCE
 )

@@ -256,6 +256,18 @@ MARKERS: tuple[Marker, ...] = (
         "/home/u/.bashrc: line 2: /home/u/.cargo/env: No such file or directory",
         "https://www.gnu.org/software/bash/manual/html_node/Bash-Startup-Files.html",
     ),
+    # RDKit refusing one molecule it was asked to parse or sanitize (a valence it does not permit, a ring it cannot
+    # kekulize, a SMILES it cannot read, an SD record it skips): it logs the molecule's error and returns None for it,
+    # and the caller skips that molecule; a caller that then chokes on the None raises its own Python error
+    Marker(
+        "rdkit",
+        "benign",
+        r"^(?:RDKit (?:ERROR|WARNING): )?(?:\[\d\d:\d\d:\d\d\] )?(?:ERROR: |WARNING: )?"
+        r"(?:Explicit valence for atom # \d+ \w+, \d+, is greater than permitted|Can't kekulize mol\b"
+        r"|SMILES Parse Error: |Could not sanitize molecule ending on line \d+)",
+        "[09:09:32] Explicit valence for atom # 1 O, 3, is greater than permitted",
+        "https://www.rdkit.org/docs/GettingStartedInPython.html",
+    ),
     # SageMaker's training toolkit reading hyperparameters: a value that is not JSON is kept as the string it is
     # (environment.py read_hyperparameters logs this at INFO for every plain-string hyperparameter)
     Marker(

@@ -212,6 +212,9 @@ FAMILY = family(
         # Caffe's WriteProtoToBinaryFile failing to open the snapshot it writes (io.cpp: "Check failed:
         # proto.SerializeToOstream(&output)"): the folder of the solver's snapshot_prefix does not exist
         pat(r"Check failed: proto\.SerializeToOstream\(&output\)", 0.8),
+        # Torch7's DiskFile failing to open the file a script reads or writes (TH/THDiskFile.c: "cannot open <%s> in
+        # mode %c%c"): a file to read that is not there, or a folder to write into that does not exist
+        pat(r"cannot open <(?P<path>[^>\n]+)> in mode\s+[rw]", 0.86),
         # workflow managers naming inputs that are not there (Snakemake), the kubelet's check of a hostPath mount
         pat(r"MissingInputException|Missing input files for rule", 0.85),
         pat(

@@ -699,7 +699,9 @@ FAMILY = family(
         pat(
             r"Could not (?:load library|locate) (?P<lib>[\w.\-+]+\.(?:so|dll)[\w.]*)"
             r"|Please make sure (?P<lib2>[\w.\-+]+\.(?:so|dll)[\w.]*) is in your library path"
-            r"|Unable to load any of \{(?P<lib3>lib[\w.\-+]+\.so)",
+            r"|Unable to load any of \{(?P<lib3>lib[\w.\-+]+\.so)"
+            # the Torch7 cuDNN bindings' loader (cudnn/ffi.lua: "libcudnn (R5) not found in library path.")
+            r"|(?P<lib4>lib\w+) \(R\d+\) not found in library path",
             0.86,
         ),
         pat(r"Could not find module '[^']+\.(?:dll|pyd)' \(or one of its dependencies\)", 0.86),

@@ -318,6 +318,10 @@ FAMILY = family(
         # torch.hub's check of a downloaded file against the hash in its name: the download came truncated or
         # altered (delete the file in the cache and fetch it again)
         pat(r"invalid hash value \(expected ", 0.8),
+        # HDF5 finding a file shorter than its own superblock says it was written ("truncated file: eof = N, ...,
+        # stored_eof = M", N < M): the file exists, and its end never arrived (a download or copy cut off). Unlike
+        # an archive that will not open, the library itself says the bytes are missing, so fetch it again.
+        pat(r"truncated file: eof = \d+, sblock->base_addr = \d+, stored_eof = \d+", 0.8),
         # Winsock's words for a connection the remote end dropped (WSAECONNRESET 10054, WSAECONNABORTED 10053)
         pat(r"\[WinError 1005[34]\] |An existing connection was forcibly closed by the remote host", 0.76),
         # Winsock's WSAETIMEDOUT (10060) and WSAECONNREFUSED (10061), in their system-message wording

@@ -86,8 +86,11 @@ FAMILY = family(
     explanation=_EXPL,
     fix_description=_FIX,
     patterns=(
+        # (not huggingface_hub's hint under every RepositoryNotFoundError, "If you are trying to access a private or
+        # gated repo, make sure you are authenticated": that names what a missing repo *might* be, and most often
+        # the id is wrong)
         pat(
-            r"GatedRepoError|gated repo|Access to model .* is restricted|You must be authenticated to access it",
+            r"GatedRepoError|(?<!private or )gated repo|Access to model .* is restricted|You must be authenticated to access it",
             0.92,
         ),
         pat(

@@ -462,3 +462,41 @@ def test_a_scene_or_environment_folder_that_does_not_hold_what_the_loader_needs(
     d, _, record = diagnose_dev(case_id)
     assert d.label == record["label"] == "file_not_found"
     assert d.fix.kind == "fix_path"
+
+
+def test_torch7s_diskfile_that_cannot_open_its_file_after_training_is_a_path() -> None:
+    """Retired v29 zzzzzf-0231 and dev zzzzt-0210 (both read healthy after the training progress above them): LuaJIT
+    reports an error nothing caught as "<interpreter>: <message>" and a stack traceback, then exits; Torch7's
+    DiskFile says "cannot open <path> in mode r" (a file to read that is not there) or "mode w" (a folder to write
+    into that does not exist)."""
+    log = (
+        "Epoch: 2 Lowerbound: 122.62024767955 time: 73.759642124176\n"
+        "/home/u/torch/install/bin/luajit: cannot open <save/parameters.t7> in mode  w at "
+        "/tmp/luarocks_torch-scm-1-8096/torch7/lib/TH/THDiskFile.c:640\n"
+        "stack traceback:\n"
+        "\t[C]: at 0x7f8dd1a6d7d0\n"
+        "\t[C]: in function 'DiskFile'\n"
+        "\t/home/u/torch/install/share/lua/5.1/torch/File.lua:385: in function 'save'\n"
+        "\tmain.lua:150: in main chunk\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("file_not_found", "fix_path")
+    assert "save/parameters.t7" in d.evidence[0]
+    for case_id in ("zzzzzf-0231", "zzzzt-0210"):
+        assert diagnose_dev(case_id)[0].label == "file_not_found", case_id
+
+
+def test_a_lua_error_nothing_caught_is_an_error_line_whatever_its_words() -> None:
+    """After progress lines, the interpreter's own report of an uncaught error is never a healthy run: a message no
+    family knows is read as unknown, quoting it."""
+    log = (
+        "Iteration 1651 / 2000\n"
+        "  Total loss: 1443577.504616\n"
+        "/root/torch/install/bin/luajit: ./misc/loader.lua:88: bad argument #1 to 'narrow' (out of range)\n"
+        "stack traceback:\n"
+        "\t[C]: in function 'narrow'\n"
+        "\ttrain.lua:120: in main chunk\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label != "healthy"
+    assert "bad argument #1 to 'narrow'" in " ".join(d.evidence)

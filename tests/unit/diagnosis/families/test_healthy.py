@@ -1037,3 +1037,26 @@ def test_records_printed_one_field_per_line_with_a_growing_counter_are_progress(
     # a counter that does not grow is no work counted
     stuck = _records(["2.467430e+07"] * 3, ["5.21e+01", "4.38e+01", "5.21e+01"])
     assert diagnose_log_text(stuck).label == "unknown"
+
+
+def test_rdkit_refusing_single_molecules_while_the_loader_goes_on_is_healthy() -> None:
+    """Retired v29 zzzzzg-0105 and zzzzzg-0106 (both unknown, the maintainers called the messages expected): RDKit
+    logs each molecule it cannot sanitize or parse and returns None for it; the loader skips it and goes on. A caller
+    that chokes on the None raises its own error, which is read."""
+    log = (
+        "Constructing molecules from SMILES:  22%|##        | 305/1417 [00:00<00:02, 465.19it/s]\n"
+        "RDKit ERROR: [11:20:56] Explicit valence for atom # 7 O, 3, is greater than permitted\n"
+        "[11:20:56] Explicit valence for atom # 7 O, 3, is greater than permitted\n"
+        "[16:19:54] ERROR: Could not sanitize molecule ending on line 77\n"
+        "Constructing molecules from SMILES:  56%|#####     | 788/1417 [00:06<00:11, 55.14it/s]\n"
+    )
+    assert diagnose_log_text(log).label == "healthy"
+    choked = log + (
+        "Traceback (most recent call last):\n"
+        '  File "featurize.py", line 40, in <module>\n'
+        "    n = mol.GetNumAtoms()\n"
+        "AttributeError: 'NoneType' object has no attribute 'GetNumAtoms'\n"
+    )
+    assert diagnose_log_text(choked).label == "user_code_error"
+    for case_id in ("zzzzzg-0105", "zzzzzg-0106"):
+        assert diagnose_dev(case_id)[0].label == "healthy", case_id

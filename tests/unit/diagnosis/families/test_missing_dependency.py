@@ -902,3 +902,22 @@ def test_jax_without_its_gpu_build_is_a_missing_dependency() -> None:
     )
     d = diagnose_log_text(log)
     assert d.label == "missing_dependency" and d.fix.kind == "add_dependency"
+
+
+def test_the_torch7_cudnn_bindings_not_finding_libcudnn_is_a_missing_library() -> None:
+    """Retired v29 zzzzzf-0213 and zzzzzf-0253 (both file_not_found): cudnn.torch's loader says "'libcudnn (R5) not
+    found in library path." (cudnn/ffi.lua) when the cuDNN release it was written for is not installed or not on the
+    library path; it is a library to install, not a path in the job to fix."""
+    log = (
+        "/usr/local/bin/luajit: /usr/local/share/lua/5.1/cudnn/ffi.lua:1599: 'libcudnn (R5) not found in library path.\n"
+        "Please install CuDNN from https://developer.nvidia.com/cuDNN\n"
+        "Then make sure files named as libcudnn.so.5 or libcudnn.5.dylib are placed in your library load path (for "
+        "example /usr/local/lib , or manually add a path to LD_LIBRARY_PATH)\n"
+        "stack traceback:\n"
+        "\t[C]: in function 'error'\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency")
+    assert "libcudnn" in d.explanation
+    for case_id in ("zzzzzf-0213", "zzzzzf-0253"):
+        assert diagnose_dev(case_id)[0].label == "missing_dependency", case_id

@@ -367,3 +367,21 @@ def test_torch_load_of_an_html_page_a_download_saved() -> None:
     # wget of a Google Drive link saved the "can't scan for viruses" page as the checkpoint (retired blind v22)
     d, _, _ = diagnose_dev("zzzw-0123")
     assert d.label == "network_download"
+
+
+def test_an_hdf5_file_shorter_than_hdf5_wrote_it_is_a_download_to_fetch_again() -> None:
+    """Retired v29 zzzzzf-0249 and zzzzzh-0009 (both were file_not_found): h5py's "truncated file: eof = N, …,
+    stored_eof = M" says the file is there and its end never arrived; a file that is not there at all stays a path."""
+    log = (
+        '  File "h5py/h5f.pyx", line 88, in h5py.h5f.open\n'
+        "OSError: Unable to open file (truncated file: eof = 72876032, sblock->base_addr = 0, stored_eof = 485560344)\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("network_download", "retry")
+    missing = (
+        "OSError: Unable to open file (unable to open file: name = 'data/feats.h5', errno = 2, error message = 'No "
+        "such file or directory', flags = 0, o_flags = 0)\n"
+    )
+    assert diagnose_log_text(missing).label == "file_not_found"
+    for case_id in ("zzzzzf-0249", "zzzzzh-0009"):
+        assert diagnose_dev(case_id)[0].label == "network_download", case_id

@@ -189,3 +189,26 @@ def test_a_wandb_entity_the_key_cannot_write_to() -> None:
     """zzzza-0021: W&B's server answers a run under an entity that is not the user's with a 404 on upsertBucket."""
     log = "wandb: ERROR Error while calling W&B API: entity your_entity not found during upsertBucket (<Response [404]>)\n"
     assert diagnose_log_text(log).label == "permission_or_auth"
+
+
+def test_the_hubs_private_or_gated_hint_under_a_missing_repo_is_not_a_gated_repo() -> None:
+    """Retired v29 zzzzze-0201 and zzzzzg-0224 (permission_or_auth 0.92): huggingface_hub prints "If you are trying
+    to access a private or gated repo, make sure you are authenticated." under every RepositoryNotFoundError; the
+    ids were wrong ('t', 'Qwen2-VL-2B-Instruct' without its organisation). A gated repo says so in its own words."""
+    missing = (
+        "huggingface_hub.utils._errors.RepositoryNotFoundError: 404 Client Error. (Request ID: Root=1-65a7)\n"
+        "Repository Not Found for url: https://huggingface.co/t/resolve/main/config.json.\n"
+        "Please make sure you specified the correct `repo_id` and `repo_type`.\n"
+        "If you are trying to access a private or gated repo, make sure you are authenticated.\n"
+        "OSError: t is not a local folder and is not a valid model identifier listed on 'https://huggingface.co/models'\n"
+    )
+    d = diagnose_log_text(missing)
+    assert (d.label, d.fix.kind) == ("file_not_found", "fix_path")
+    gated = (
+        "huggingface_hub.utils._errors.GatedRepoError: 401 Client Error. (Request ID: Root=1-65f4)\n"
+        "Cannot access gated repo for url https://huggingface.co/google/gemma-2b-it/resolve/main/config.json.\n"
+        "Repo model google/gemma-2b-it is gated. You must be authenticated to access it.\n"
+    )
+    assert diagnose_log_text(gated).label == "permission_or_auth"
+    for case_id in ("zzzzze-0201", "zzzzzg-0224"):
+        assert diagnose_dev(case_id)[0].label != "permission_or_auth", case_id
