@@ -26,6 +26,12 @@ def _groups(m: re.Match[str]) -> dict[str, str]:
     return d
 
 
+def _compiled_extension(mod: str) -> bool:
+    """``pkg._C``, ``slora._kernels``: by convention a leading underscore (not a dunder) names a compiled module."""
+    leaf = mod.rpartition(".")[2]
+    return "." in mod and leaf.startswith("_") and not leaf.startswith("__")
+
+
 def _explain(m: re.Match[str]) -> str:
     d = _groups(m)
     if d.get("py"):
@@ -74,6 +80,12 @@ def _explain(m: re.Match[str]) -> str:
         return (
             f"pip refused the wheel '{d['wheel']}': it is built for another Python version or platform than the one "
             "running, so the package was not installed."
+        )
+    if d.get("mod") and _compiled_extension(d["mod"]):
+        return (
+            f"The module '{d['mod']}' is a compiled extension (a leading underscore names a package's C++/CUDA build "
+            "product) and it is not there: the package's native part was never built, or was built in another "
+            "environment than the one the job runs in."
         )
     if d.get("mod") and not d.get("known") and "known" in m.re.groupindex:
         return (
@@ -135,6 +147,12 @@ def _fix(m: re.Match[str]) -> str:
         return (
             "Pin a release (or wheel) built for this Python version and platform (the cpXY and platform tags in the "
             "wheel's name must match the interpreter), or run with the Python the wheel was built for."
+        )
+    if d.get("mod") and _compiled_extension(d["mod"]):
+        return (
+            "Build the package's extensions in the environment the job runs in (`pip install -e .`, or "
+            "`python setup.py build_ext --inplace` as its README says; a CUDA toolkit matching torch is needed), "
+            "then rerun."
         )
     if d.get("mod"):
         return (
@@ -718,6 +736,9 @@ FAMILY = family(
         # library", bitsandbytes' "CUDA Setup failed despite GPU being available. Please run the following command to
         # get more information: python -m bitsandbytes")
         pat(r"^(?:\w+\.)*ImportError: .{0,200}\b[Pp]lease install\b", 0.84),
+        # a library naming the package a feature needs (transformers converting a slow tokenizer: "You need to have
+        # sentencepiece installed to convert a slow tokenizer to a fast one.")
+        pat(r"\bYou need to have (?P<pkg>[A-Za-z][\w.-]*) installed\b", 0.84),
         pat(r"CUDA Setup failed despite GPU being available", 0.84),
         # data packages installed separately from their library: spaCy's models ("[E050] Can't find model
         # 'en_core_web_sm'. It doesn't seem to be a Python package or a valid path to a data directory."), NLTK's

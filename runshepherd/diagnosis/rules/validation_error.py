@@ -687,6 +687,9 @@ FAMILY = family(
     exceptions=r"^(?:pydantic(?:_core)?\S*\.ValidationError|hydra\S*\.\w+|omegaconf\.errors\.(?:ValidationError|MissingMandatoryValue))$"
     r"|(?:^|\.)(?:ValidationError|MisconfigurationException|\w*Config(?:uration)?(?:Error|Exception)|Argument(?:Type)?Error"
     r"|(?:UnrecognizedFlag|IllegalFlagValue|DuplicateFlag)Error)$|^yaml\.(?:\w+\.)?(?:Scanner|Parser|Composer)Error$"
+    # sacred refusing a config entry or an update that no part of the experiment reads (sacred/utils.py:
+    # ConfigAddedError "Added new config entry that is not used anywhere"): a misspelt or misplaced setting
+    r"|^(?:sacred\.utils\.)?ConfigAddedError$"
     # OmegaConf refusing a key the config does not define (struct mode: "Key 'x' is not in struct"): the config
     # the program was given lacks a setting its code reads, so the config (or an override) has to supply it
     r"|^(?:omegaconf\.errors\.)?Config(?:Attribute|Key)Error$"

@@ -921,3 +921,35 @@ def test_the_torch7_cudnn_bindings_not_finding_libcudnn_is_a_missing_library() -
     assert "libcudnn" in d.explanation
     for case_id in ("zzzzzf-0213", "zzzzzf-0253"):
         assert diagnose_dev(case_id)[0].label == "missing_dependency", case_id
+
+
+def test_a_library_naming_the_package_a_feature_needs_is_a_missing_package() -> None:
+    """Retired v29 zzzzze-0225 (user_code_error): transformers converting a slow tokenizer to a fast one."""
+    log = (
+        '  File "/opt/conda/lib/python3.10/site-packages/transformers/convert_slow_tokenizer.py", line 1355, in convert\n'
+        "ValueError: Couldn't instantiate the backend tokenizer from one of: (1) a `tokenizers` library serialization "
+        "file, (2) a slow tokenizer instance to convert or (3) an equivalent slow tokenizer class to instantiate and "
+        "convert.\n"
+        "You need to have sentencepiece installed to convert a slow tokenizer to a fast one.\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency")
+    assert "sentencepiece" in d.explanation
+
+
+@pytest.mark.parametrize("case_id", ["zzy-0013", "zzzzzf-0012"])
+def test_a_packages_compiled_extension_that_was_never_built(case_id: str) -> None:
+    """zzy-0013 ("No module named 'slora._kernels'") and retired v29 zzzzzf-0012 ("No module named
+    '_ext.pointnet2._pointnet2'"), both imported from inside their own package and read as a launch from the wrong
+    directory: a leading underscore names a compiled module, so the package is there and its native part was never
+    built. A plain missing module of the project's own folder stays a code error."""
+    d, _, record = diagnose_dev(case_id)
+    assert (d.label, d.fix.kind) == (record["label"], "add_dependency") == ("missing_dependency", "add_dependency")
+    assert "compiled extension" in d.explanation and "build_ext" in d.fix.description
+    own = (
+        "Traceback (most recent call last):\n"
+        '  File "/work/proj/models/net.py", line 3, in <module>\n'
+        "    from models.backbone import Backbone\n"
+        "ModuleNotFoundError: No module named 'models.backbone'\n"
+    )
+    assert diagnose_log_text(own).label == "user_code_error"

@@ -601,3 +601,13 @@ def test_an_assertion_that_state_was_set_up_stays_code() -> None:
     assert diagnose_log_text(tb.format(stmt="assert x", msg=": the shared memory handle is None")).label == (
         "user_code_error"
     )
+
+
+def test_sacred_refusing_a_config_entry_nothing_reads_is_the_config() -> None:
+    """Retired v29 zzzzzi-0205 (user_code_error): sacred's ConfigAddedError for a misplaced command-line setting."""
+    log = (
+        "sacred.utils.ConfigAddedError: Added new config entry that is not used anywhere\n"
+        "Conflicting configuration values:\n"
+        "env_args.key=SMAC:2s3z\n"
+    )
+    assert diagnose_log_text(log).label == "validation_error"
