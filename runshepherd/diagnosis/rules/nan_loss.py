@@ -320,11 +320,17 @@ _FINITE_CHECK = re.compile(
 )
 
 
+# ... unless the check itself could not run: a TypeError, an AttributeError or a NameError on that line is the check
+# called on something that is not a number or a tensor (``torch.isnan(None)``: "isnan(): argument 'input' (position
+# 1) must be Tensor, not NoneType"), the program's own mistake, not a value that turned out not to be finite
+_CHECK_NOT_RUN = re.compile(r"^\s*(?:\w+\.)*(?:TypeError|AttributeError|NameError|UnboundLocalError)\b")
+
+
 def _failed_finiteness_check(ctx: Context) -> list[Signal]:
     lines = ctx.log.lines
     for idx in ctx.log.exceptions[:6]:
         src = next((ln for ln in reversed(lines[max(0, idx - 4) : idx]) if ln.code), None)
-        if src is not None and _FINITE_CHECK.search(src.text):
+        if src is not None and _FINITE_CHECK.search(src.text) and not _CHECK_NOT_RUN.match(lines[idx].text):
             ev = [src.raw.rstrip(), lines[idx].raw.rstrip()]
             return [Signal("nan_loss", "user", 0.8, idx, ev, _EXPL, "lower_lr_or_fix_data", _FIX)]
     return []

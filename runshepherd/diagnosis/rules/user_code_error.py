@@ -293,6 +293,40 @@ def _own_package_not_importable(ctx: Context) -> list[Signal]:
     return []
 
 
+# CUDA touched in a DataLoader worker: the worker is a forked copy of a process that had already initialised CUDA (the
+# dataset holds CUDA tensors, or moves samples to the GPU), and CUDA cannot be used in a forked child, so the worker
+# fails with "CUDA error: initialization error" (torch re-raises it as "Caught RuntimeError in DataLoader worker
+# process N"; https://pytorch.org/docs/stable/notes/multiprocessing.html#cuda-in-multiprocessing). The driver is fine:
+# the dataset's tensors belong on the CPU (or num_workers=0, or the 'spawn' start method)
+_WORKER_CAUGHT = re.compile(r"\bCaught \w+ in DataLoader worker process \d+")
+_CUDA_INIT_ERROR = re.compile(r"\bCUDA error: initialization error\b")
+
+
+def _cuda_in_forked_worker(ctx: Context) -> list[Signal]:
+    lines = ctx.log.lines
+    caught: int | None = None
+    for idx in ctx.log.exceptions:
+        if caught is None and _WORKER_CAUGHT.search(lines[idx].text):
+            caught = idx
+        elif caught is not None and _CUDA_INIT_ERROR.search(lines[idx].text):
+            return [
+                Signal(
+                    "user_code_error",
+                    "user",
+                    0.86,
+                    idx,
+                    [lines[caught].raw.rstrip(), lines[idx].raw.rstrip()],
+                    "A DataLoader worker, a forked copy of a process that had already started CUDA, used CUDA (the "
+                    "dataset holds GPU tensors or moves samples to the GPU), which a forked process cannot do; the "
+                    "GPU and its driver are not at fault.",
+                    "fix_code",
+                    "Keep the dataset's tensors on the CPU and move each batch to the GPU in the training loop (or set "
+                    "num_workers=0, or the DataLoader's multiprocessing_context='spawn'), then resubmit.",
+                )
+            ]
+    return []
+
+
 # The program's own native code did not build: a compiler's diagnostic on one of its source files
 # (formats/compilers.py) or GNU ld's "undefined reference to `symbol'" for its own objects, then "collect2: error: ld
 # returned 1 exit status". Not when the file is a system or installed package's header (its version does not fit: a
@@ -511,6 +545,7 @@ FAMILY = family(
         FunctionRule("replacement_named", _replacement_named),
         FunctionRule("own_package_not_importable", _own_package_not_importable),
         FunctionRule("own_build_failed", _own_build_failed),
+        FunctionRule("cuda_in_forked_worker", _cuda_in_forked_worker),
     ),
     root_words=ROOT_WORDS,
 )

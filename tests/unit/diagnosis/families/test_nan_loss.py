@@ -343,3 +343,22 @@ def test_mxnets_speedometer_printing_a_loss_metric_as_nan() -> None:
     assert d.label == record["label"] == "nan_loss"
     rows = "".join(f"Epoch[0] Batch [{b}]\tSpeed: 28.10 samples/sec\tTrain-CrossEntropy=nan\n" for b in (20, 40, 60))
     assert diagnose_log_text(rows).label == "nan_loss"
+
+
+def test_a_finiteness_check_called_on_none_is_a_code_error_not_a_nan() -> None:
+    """Retired v29 zzzzzh-0110 (nan_loss 0.8): the check's own line crashed on its argument (torch.isnan(None)), so
+    nothing was found to be NaN; a check that raises on a NaN it found is still nan_loss."""
+    crashed = (
+        "Traceback (most recent call last):\n"
+        '  File "src/style_transfer.py", line 79, in evaluate_style_transfer\n'
+        "    if torch.isnan(gen).sum() > 1:\n"
+        "TypeError: isnan(): argument 'input' (position 1) must be Tensor, not NoneType\n"
+    )
+    assert diagnose_log_text(crashed).label == "user_code_error"
+    found = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 88, in train_step\n'
+        "    assert not torch.isnan(loss), 'loss is nan'\n"
+        "AssertionError: loss is nan\n"
+    )
+    assert diagnose_log_text(found).label == "nan_loss"

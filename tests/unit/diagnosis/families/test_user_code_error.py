@@ -458,3 +458,15 @@ def test_a_missing_key_names_the_lookup_and_the_mapping_it_read() -> None:
     assert d.label == "user_code_error"
     assert "'discriminator_params'" in d.explanation and "config" in d.explanation
     assert "config file" in d.fix.description
+
+
+@pytest.mark.parametrize("case_id", ["zzzzl-0011", "zzzzze-0223"])
+def test_cuda_used_in_a_forked_dataloader_worker_is_the_codes(case_id: str) -> None:
+    """Dev zzzzl-0011 and retired v29 zzzzze-0223 (both cuda_driver 0.8): a TensorDataset of CUDA tensors indexed in
+    forked DataLoader workers fails with "CUDA error: initialization error"; the driver is fine. The same error with no
+    worker in sight stays the driver's."""
+    d, _, record = diagnose_dev(case_id)
+    assert (d.label, d.fix.kind) == (record["label"], "fix_code") == ("user_code_error", "fix_code")
+    assert "num_workers=0" in d.fix.description
+    alone = "RuntimeError: CUDA error: initialization error\n"
+    assert diagnose_log_text(alone).label == "cuda_driver"
