@@ -131,8 +131,9 @@ Two generations:
   2026-12-05T19:49Z with 273 cases (`README-v29.md`); scored with stop 54's starting code, which is also its code
   at the freeze (72.9% labels), then retired into `dev` in the same stop so its misses can be studied.
 - blind v30 (stop 54): every case of parts zzzzzj, zzzzzk, zzzzzl, zzzzzm and zzzzzn, from threads and committed job
-  logs not in parts a-zzzzzi (committed files only from repositories no earlier part used). Its parts are named here
-  before any of them is imported, so no dev run ever reads one (`README-v30.md`).
+  logs not in parts a-zzzzzi (committed files only from repositories no earlier part used). Its parts were named
+  before any of them was imported, so no dev run ever read one. Collected in stop 54 and frozen at 2026-12-05T20:32Z with
+  168 cases (`README-v30.md`).
 """
 
 from __future__ import annotations
@@ -148,8 +149,8 @@ Split = Literal["blind", "dev"]
 
 BLIND_PARTS: tuple[str, ...] = ("zzzzzj-", "zzzzzk-", "zzzzzl-", "zzzzzm-", "zzzzzn-")  # blind v30, named first
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v30 was named in stop 54, README-v30.md)
-BLIND_FROZEN: str | None = None
+# open split (v30 was named and frozen in stop 54, README-v30.md)
+BLIND_FROZEN: str | None = "2026-12-05T20:32Z"
 BLIND_V29_PARTS = ("zzzzze-", "zzzzzf-", "zzzzzg-", "zzzzzh-", "zzzzzi-")
 BLIND_V28_PARTS = ("zzzzz-", "zzzzza-", "zzzzzb-", "zzzzzc-", "zzzzzd-")
 BLIND_V27_PARTS = ("zzzzu-", "zzzzv-", "zzzzw-", "zzzzx-", "zzzzy-")
