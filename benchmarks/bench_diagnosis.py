@@ -319,16 +319,42 @@ def run_via_cli(cases: list[Case], batch: int = CLI_BATCH) -> tuple[list[Verdict
         )
         wall = (time.perf_counter() - t0) * 1000
         if proc.returncode != 0:
-            raise CorpusError(f"orchestrate diagnose exited {proc.returncode}: {proc.stderr.strip()[-500:]}")
+            # one file the CLI refuses (exit 2: "not a text log") stops its whole command; read that batch's files
+            # one by one, and score a refused file as the user saw it: no verdict (REFUSED, never right)
+            for c in chunk:
+                out.append(_one_via_cli(c))
+                ms.append(wall / len(chunk))
+            continue
         rows = [json.loads(ln) for ln in proc.stdout.splitlines() if ln.strip()]
         by_source = {r["source"]: r for r in rows}
         for c in chunk:
             r = by_source.get(str(c.path))
             if r is None:
                 raise CorpusError(f"orchestrate diagnose printed no verdict for {c.path}")
-            out.append(Verdict(r["label"], r["fix"]["kind"], r["confidence"], tuple(r["evidence"]), r["explanation"]))
+            out.append(_verdict(r))
             ms.append(wall / len(chunk))
     return out, ms
+
+
+REFUSED = "refused"  # the label a log gets when the CLI declined to diagnose it (a usage error, exit 2)
+
+
+def _verdict(r: dict[str, Any]) -> Verdict:
+    return Verdict(r["label"], r["fix"]["kind"], r["confidence"], tuple(r["evidence"]), r["explanation"])
+
+
+def _one_via_cli(c: Case) -> Verdict:
+    proc = subprocess.run(
+        [*_orchestrate(), "diagnose", "--log", str(c.path), "--json"], capture_output=True, text=True, timeout=600
+    )
+    if proc.returncode == 2:
+        return Verdict(REFUSED, "none", 0.0, (), proc.stderr.strip()[-300:])
+    if proc.returncode != 0:
+        raise CorpusError(f"orchestrate diagnose exited {proc.returncode} on {c.path}: {proc.stderr.strip()[-500:]}")
+    rows = [json.loads(ln) for ln in proc.stdout.splitlines() if ln.strip()]
+    if not rows:
+        raise CorpusError(f"orchestrate diagnose printed no verdict for {c.path}")
+    return _verdict(rows[0])
 
 
 def _pct(x: float) -> str:
@@ -382,6 +408,9 @@ def report(title: str, cases: list[Case], verdicts: list[Verdict], ms: list[floa
     print("confusion pairs (expected -> got):" + ("" if confusion else " none"))
     for (want, got), k in confusion.most_common():
         print(f"  {want} -> {got}: {k}")
+    refused = [c.path.name for c, v in zip(cases, verdicts, strict=True) if v.label == REFUSED]
+    if refused:
+        print(f"refused by the CLI (no verdict, scored wrong): {len(refused)}: {', '.join(refused[:10])}")
     unknown = f" ({s['healthy_unknown']} of them read as unknown)" if s["healthy_unknown"] else ""
     print(f"healthy runs flagged: {s['healthy_flagged']} of {s['healthy_n']}{unknown}")
     fn = s["failures_n"] or 1

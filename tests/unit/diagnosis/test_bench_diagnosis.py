@@ -135,3 +135,22 @@ def test_the_report_splits_labels_by_source_kind_and_names_unknown_healthy_readi
     out = capsys.readouterr().out
     assert "labels by source: committed 1/1 (100.0%), thread 1/2 (50.0%)" in out
     assert "healthy runs flagged: 1 of 1 (1 of them read as unknown)" in out
+
+
+def test_a_log_the_cli_refuses_is_scored_as_refused_and_the_batch_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A real excerpt the CLI declines (v30's zzzzzn-0018, a train.log with a NUL-padded tail, read as "not a text
+    log") stopped the whole benchmark; it is what a user would see, so it is scored as no verdict and the other logs
+    of its batch are still read."""
+    bench = _bench()
+    text = tmp_path / "a.log"
+    text.write_text("Traceback (most recent call last):\n  File \"t.py\", line 1, in <module>\nMemoryError\n")
+    binary = tmp_path / "b.log"
+    binary.write_bytes(bytes(range(256)) * 64)
+    cases = [bench.Case("a", text, "host_oom"), bench.Case("b", binary, "user_code_error")]
+    verdicts, ms = bench.run_via_cli(cases)
+    assert [v.label for v in verdicts] == ["host_oom", bench.REFUSED] and len(ms) == 2
+    bench.report("t", cases, verdicts, ms, via_cli=True)
+    out = capsys.readouterr().out
+    assert "refused by the CLI (no verdict, scored wrong): 1: b.log" in out and "label accuracy: 50.0%" in out
