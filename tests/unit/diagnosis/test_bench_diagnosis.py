@@ -145,7 +145,7 @@ def test_a_log_the_cli_refuses_is_scored_as_refused_and_the_batch_goes_on(
     of its batch are still read."""
     bench = _bench()
     text = tmp_path / "a.log"
-    text.write_text("Traceback (most recent call last):\n  File \"t.py\", line 1, in <module>\nMemoryError\n")
+    text.write_text('Traceback (most recent call last):\n  File "t.py", line 1, in <module>\nMemoryError\n')
     binary = tmp_path / "b.log"
     binary.write_bytes(bytes(range(256)) * 64)
     cases = [bench.Case("a", text, "host_oom"), bench.Case("b", binary, "user_code_error")]
