@@ -133,7 +133,11 @@ Two generations:
 - blind v30 (stop 54): every case of parts zzzzzj, zzzzzk, zzzzzl, zzzzzm and zzzzzn, from threads and committed job
   logs not in parts a-zzzzzi (committed files only from repositories no earlier part used). Its parts were named
   before any of them was imported, so no dev run ever read one. Collected in stop 54 and frozen at 2026-12-05T20:32Z with
-  168 cases (`README-v30.md`).
+  168 cases (`README-v30.md`); scored once with stop 54's starting code and once with its code at the freeze (79.8% ->
+  80.4% labels), then retired into `dev` in the same stop so its misses can be studied.
+- blind v31 (stop 54): every case of parts zzzzzo, zzzzzp, zzzzzq, zzzzzr and zzzzzs, from threads and committed job
+  logs not in parts a-zzzzzn (committed files only from repositories no earlier part used). Its parts are named here
+  before any of them is imported, so no dev run ever reads one (`README-v31.md`).
 """
 
 from __future__ import annotations
@@ -147,10 +151,11 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ("zzzzzj-", "zzzzzk-", "zzzzzl-", "zzzzzm-", "zzzzzn-")  # blind v30, named first
+BLIND_PARTS: tuple[str, ...] = ("zzzzzo-", "zzzzzp-", "zzzzzq-", "zzzzzr-", "zzzzzs-")  # blind v31, named first
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v30 was named and frozen in stop 54, README-v30.md)
-BLIND_FROZEN: str | None = "2026-12-05T20:32Z"
+# open split (v31 was named in stop 54, README-v31.md)
+BLIND_FROZEN: str | None = None
+BLIND_V30_PARTS = ("zzzzzj-", "zzzzzk-", "zzzzzl-", "zzzzzm-", "zzzzzn-")
 BLIND_V29_PARTS = ("zzzzze-", "zzzzzf-", "zzzzzg-", "zzzzzh-", "zzzzzi-")
 BLIND_V28_PARTS = ("zzzzz-", "zzzzza-", "zzzzzb-", "zzzzzc-", "zzzzzd-")
 BLIND_V27_PARTS = ("zzzzu-", "zzzzv-", "zzzzw-", "zzzzx-", "zzzzy-")
@@ -286,6 +291,11 @@ def split_v21_of(case_id: str) -> Split:
     return "blind" if case_id.startswith(BLIND_V21_PARTS) else "dev"
 
 
+def split_v30_of(case_id: str) -> Split:
+    """The stop-54 rule: parts zzzzzj, zzzzzk, zzzzzl, zzzzzm and zzzzzn were the blind split (v30), every other part `dev`."""
+    return "blind" if case_id.startswith(BLIND_V30_PARTS) else "dev"
+
+
 def split_v29_of(case_id: str) -> Split:
     """The stop-54 rule: parts zzzzze, zzzzzf, zzzzzg, zzzzzh and zzzzzi were the blind split (v29), every other part `dev`."""
     return "blind" if case_id.startswith(BLIND_V29_PARTS) else "dev"
@@ -327,7 +337,7 @@ def split_v22_of(case_id: str) -> Split:
 
 
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (v30); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` are the blind split (v31); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 
