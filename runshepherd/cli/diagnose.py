@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from runshepherd import wording
 from runshepherd.cli.context import CliContext
@@ -20,17 +20,43 @@ first and last ``LINE_BYTES // 2`` bytes as two lines, so the error at its start
 the diagnosis, in bounded memory and time."""
 
 
+PAD_BLOCK = 64 * 1024
+PAD_SCAN = 256 * 1024 * 1024  # the most padding read past: beyond it, the file is read as if it ended there
+
+
+def _text_end(fh: BinaryIO, size: int) -> int:
+    """Where a file's text ends: before the NUL bytes that fill its tail when the writer died before its data reached
+    the disk, or the file was preallocated (a log on NFS or Lustre after a crash, a sparse file). Those bytes were
+    never written; the log's last words are the last bytes before them. Read backwards a block at a time, at most
+    `PAD_SCAN` bytes (bounded time on a file of nothing but padding)."""
+    end = size
+    while end > 0 and size - end < PAD_SCAN:
+        start = max(0, end - PAD_BLOCK)
+        fh.seek(start)
+        block = fh.read(end - start).rstrip(b"\x00")
+        if block:
+            return start + len(block)
+        end = start
+    return end
+
+
+_NUL_RUN = re.compile(rb"\x00+")
+
+
 def read_bounded(path: Path) -> str:
     """A log's head and tail (where setup errors and final errors live), never the whole of a huge file, nor the
-    whole of an enormous line (`LINE_BYTES`)."""
-    size = path.stat().st_size
+    whole of an enormous line (`LINE_BYTES`). NUL bytes are not part of a log (`_text_end`): a padded tail is left
+    out before the tail is read, and runs of them inside are dropped."""
     with path.open("rb") as fh:
+        size = _text_end(fh, path.stat().st_size)
+        fh.seek(0)
         if size <= HEAD_BYTES + TAIL_BYTES:
-            data = fh.read()
+            data = _NUL_RUN.sub(b"", fh.read(size))
         else:
             head = fh.read(HEAD_BYTES)
             fh.seek(size - TAIL_BYTES)
-            tail = fh.read()
+            tail = fh.read(TAIL_BYTES)
+            head, tail = _NUL_RUN.sub(b"", head), _NUL_RUN.sub(b"", tail)
             # the partial lines at the cut are dropped, unless one is enormous: its start (its end) is kept
             end = head.rfind(b"\n") + 1
             end = len(head) if len(head) - end > LINE_BYTES else end
@@ -80,17 +106,20 @@ def _whole_frames(line: bytes, half: int) -> bytes | None:
 
 
 def _is_blank(path: Path, limit: int = HEAD_BYTES) -> bool:
-    """True when the file holds nothing but whitespace (read at most ``limit`` bytes: a longer file is not blank)."""
+    """True when the file holds nothing but whitespace or NUL padding (read at most ``limit`` bytes of what precedes
+    the padding: a longer file is not blank)."""
     with path.open("rb") as fh:
-        head = fh.read(limit + 1)
-    return len(head) <= limit and not head.strip()
+        end = _text_end(fh, path.stat().st_size)
+        fh.seek(0)
+        head = fh.read(min(end, limit + 1))
+    return len(head) <= limit and not _NUL_RUN.sub(b"", head).strip()
 
 
 def _binary_share(path: Path, sample: int = 64 * 1024) -> float:
     """The share of a file's first ``sample`` bytes that is not text (NUL, other C0 controls than tab/CR/LF/ESC/
     backspace, or bytes that are not UTF-8). A log is text; an archive, a checkpoint or random bytes are not."""
     with path.open("rb") as fh:
-        head = fh.read(sample)
+        head = _NUL_RUN.sub(b"", fh.read(sample))  # (runs of NUL are padding: `_text_end`)
     if not head:
         return 0.0
     text = head.decode("utf-8", errors="replace")
