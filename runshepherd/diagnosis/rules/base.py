@@ -21,6 +21,8 @@ from runshepherd.diagnosis.prefilter import AnyGate, Gate, Gated, Joined, gate_f
 
 # Where a signal came from, in the order of trust (docs/architecture.md §10, signal hierarchy). Lower sorts first.
 ORDER_STATUS = -3
+# the file suffixes of scripts a launcher may be handed as if they were programs (an interpreter runs them)
+SCRIPT_SUFFIXES = r"py|sh|bash|zsh|pl|rb|R|jl|lua"
 ORDER_FAILURE_MESSAGE = -2
 ORDER_EVENT = -1
 SHORT = 64  # up to this many lines, testing each line is cheaper than joining them for one automaton pass

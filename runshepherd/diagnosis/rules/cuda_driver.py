@@ -145,6 +145,10 @@ FAMILY = family(
         pat(r"Driver/library version mismatch|Failed to initialize NVML", 0.9),
         pat(r"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver", 0.88),
         pat(r"no kernel image is available for execution on the device", 0.9),
+        # cudaErrorInvalidDeviceFunction (98, "invalid device function"; CUDA < 9 numbered it 8, as Caffe's "(8 vs. 0)"
+        # shows): the binary holds no kernel built for this GPU's architecture (a library or a custom op compiled
+        # with another -arch than the card's); a crash that follows it is its echo
+        pat(r"\binvalid device function\b", 0.92),
         # the GPU's architecture is newer than the binaries (or the PTX) the library was built with
         pat(r"with CUDA capability sm_\d+ is not compatible with the current PyTorch installation", 0.86),
         pat(

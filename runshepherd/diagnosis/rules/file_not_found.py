@@ -215,6 +215,10 @@ FAMILY = family(
         # Torch7's DiskFile failing to open the file a script reads or writes (TH/THDiskFile.c: "cannot open <%s> in
         # mode %c%c"): a file to read that is not there, or a folder to write into that does not exist
         pat(r"cannot open <(?P<path>[^>\n]+)> in mode\s+[rw]", 0.86),
+        # a script's own word for an input it checked for (Kaldi's steps/*.sh: "$0: no such file $f", with no "or
+        # directory" after it), and TensorFlow's Saver.restore given a prefix with no checkpoint files behind it
+        pat(r"^\S+: no such file (?P<path>\S+)\s*$", 0.8),
+        pat(r"The passed save_path is not a valid checkpoint: (?P<path>\S+)", 0.84),
         # workflow managers naming inputs that are not there (Snakemake), the kubelet's check of a hostPath mount
         pat(r"MissingInputException|Missing input files for rule", 0.85),
         pat(

@@ -6,7 +6,7 @@ import re
 
 from runshepherd.diagnosis.models import FixKind, Origin
 from runshepherd.diagnosis.prefilter import Gated
-from runshepherd.diagnosis.rules.base import ORDER_STATUS, Context, FunctionRule, Signal
+from runshepherd.diagnosis.rules.base import ORDER_STATUS, SCRIPT_SUFFIXES, Context, FunctionRule, Signal
 from runshepherd.diagnosis.rules.family import family, words
 
 _PULL = re.compile(
@@ -162,6 +162,8 @@ def _image_pull(ctx: Context) -> list[Signal]:
 # the foreign dynamic loader and says "exec /path: no such file or directory" for a program the image does have.
 _PLATFORM = re.compile(r"requested image's platform \(\S+\) does not match the detected host platform")
 _EXEC_FORMAT = re.compile(r"\bexec format error\b", re.IGNORECASE)
+# (a script refused the same way has no "#!" line naming its interpreter: user_code_error reads it)
+_SCRIPT_EXEC = re.compile(r"\bexec(?:ve\(\))?:? \S+\.(?:" + SCRIPT_SUFFIXES + r"):? exec format error\b", re.IGNORECASE)
 _EXEC_MISSING = re.compile(r"^(?:\S+: )?exec /\S+: no such file or directory\s*$")
 _PLATFORM_EXPL = (
     "The container image is built for another CPU architecture than the machine (an arm64 image on an amd64 host, "
@@ -179,7 +181,7 @@ def _wrong_platform(ctx: Context) -> list[Signal]:
     for ln in lines:
         if "xec " not in ln.text:
             continue
-        foreign = _EXEC_FORMAT.search(ln.text) is not None
+        foreign = _EXEC_FORMAT.search(ln.text) is not None and not _SCRIPT_EXEC.search(ln.text)
         if foreign or (warned is not None and ln.index > warned and _EXEC_MISSING.search(ln.text)):
             ev = [lines[warned].raw.rstrip()] if warned is not None else []
             strength = 0.9 if warned is not None else 0.84

@@ -727,6 +727,9 @@ FAMILY = family(
         # not found"), Qt's plugin loader on a machine without the X libraries it needs ("Could not load the Qt
         # platform plugin "xcb" in "" even though it was found.")
         pat(r"cannot load library '(?P<lib>[^']+)'|\bsndfile library not found\b", 0.84),
+        # a binding that looks for its native library at a fixed place (dm_control's "Cannot find MuJoCo library at
+        # ~/.mujoco/mujoco200_linux/bin/libmujoco200.so"): the library is not installed there
+        pat(r"\bCannot find (?P<lib>[\w.+-]+) library at \S+", 0.84),
         # a framework's own dynamic loader (Paddle's dynload: "Cannot load cudnn shared library. Cannot invoke method
         # cudnnGetVersion", "[Hint: cudnn_dso_handle should not be null.]"): the GPU library is not installed or not
         # on the library path

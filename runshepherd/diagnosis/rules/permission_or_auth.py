@@ -108,6 +108,14 @@ FAMILY = family(
             0.88,
         ),
         pat(r"PermissionError|PermissionDeniedError", 0.86, flags=0),
+        # a launcher's own check that stops on a credential the job's environment lacks ("Error: WANDB_API_KEY is not
+        # set"); only on a line that says error, since a library's notice of an unset token is often benign
+        pat(
+            r"^\s*(?:\[?(?:ERROR|Error|error|FATAL|Fatal)\]?:?)\s.*\b(?P<var>[A-Z][A-Z0-9_]*(?:API_KEY|TOKEN|SECRET"
+            r"|ACCESS_KEY|PASSWORD)[A-Z0-9_]*)\b.{0,20}\bnot set\b",
+            0.84,
+            flags=0,
+        ),
         pat(r"\(Forbidden\): .* cannot (?:create|get|list|patch|delete|watch|update) resource", 0.88),
         # the Kubernetes API refusing a service account (client libraries' wording), ssh between nodes refused
         pat(r"\bforbidden: User \S+ cannot \w+ resource|ApiException: \(40[13]\)", 0.88),

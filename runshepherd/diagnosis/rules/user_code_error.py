@@ -7,7 +7,7 @@ import re
 from runshepherd.diagnosis.errorblock import cause_below, chained_after, exception_type
 from runshepherd.diagnosis.formats.compilers import ERROR_AT_SOURCE_RE, NATIVE_SOURCE
 from runshepherd.diagnosis.frames import installed_or_stdlib, traceback_frames
-from runshepherd.diagnosis.rules.base import Context, FunctionRule, PatternRule, Signal, pat
+from runshepherd.diagnosis.rules.base import SCRIPT_SUFFIXES, Context, FunctionRule, PatternRule, Signal, pat
 from runshepherd.diagnosis.rules.family import family, words
 
 _FIX = (
@@ -178,6 +178,30 @@ _SH_NOT_BASH = PatternRule(
             r"^\S+: (?P<line>\d+): (?:\S+: )?(?P<what>Bad substitution|Syntax error: .{1,40} unexpected.*|\[\[: not found)\s*$",
             0.82,
             flags=0,
+        ),
+    ),
+)
+
+
+# a script started as a program (``srun train.py``, ``./run.sh``) that has no ``#!`` first line naming its
+# interpreter: the kernel cannot execute a text file (ENOEXEC) and the launcher reports "execve(): train.py: Exec
+# format error" (slurmstepd) or "exec ./run.sh: exec format error". The script is fine; how it is started is not.
+# (A binary, not a script, refused the same way is an image for another CPU architecture: image_pull's)
+_SCRIPT_NOT_EXECUTABLE = PatternRule(
+    name="user_code_script_without_interpreter",
+    label="user_code_error",
+    origin="user",
+    fix_kind="fix_code",
+    explanation=lambda m: (
+        f"The job started the script '{m.group('script')}' as a program, but it has no '#!' first line naming its "
+        "interpreter, so the system could not execute it (exec format error)."
+    ),
+    fix_description="Start it through its interpreter (`python3 script.py`, `bash script.sh`, also after srun or "
+    "mpirun), or give it a first line such as `#!/usr/bin/env python3` and make it executable, then resubmit.",
+    patterns=(
+        pat(
+            r"\bexec(?:ve\(\))?:? (?P<script>\S+\.(?:" + SCRIPT_SUFFIXES + r")):? exec format error\b",
+            0.86,
         ),
     ),
 )
@@ -538,6 +562,7 @@ FAMILY = family(
         _PROMPT_WITHOUT_TERMINAL,
         _UNBOUND,
         _SH_NOT_BASH,
+        _SCRIPT_NOT_EXECUTABLE,
         _ASSIGNMENT_AS_COMMAND,
         _HOOK_REQUIRED,
         _OPTION_DEFINED_TWICE,

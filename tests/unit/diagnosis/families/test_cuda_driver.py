@@ -340,3 +340,14 @@ def test_nvml_driver_mismatch_in_nccls_own_warn_lines_outranks_its_generic_error
     # alone, the warning-level line is still the driver failing, not a routine notice
     alone = "node1:26656:26677 [7] misc/nvmlwrap.cc:115 NCCL WARN nvmlInit() failed: Driver/library version mismatch\n"
     assert diagnose_log_text(alone).label == "cuda_driver"
+
+
+@pytest.mark.parametrize("case_id", ["zzzv-0212", "zzzzn-0236", "zzzzzk-0017", "zzzzzn-0101"])
+def test_invalid_device_function_is_a_binary_built_for_another_gpu(case_id: str) -> None:
+    """cudaErrorInvalidDeviceFunction: no kernel in the binary for this GPU's architecture (a custom op built with
+    another -arch, a Caffe build for other cards). Dev zzzv-0212 and zzzzn-0236 were read as the segfault that
+    followed it (0.9), retired v30 zzzzzk-0017 and zzzzzn-0101 as unknown."""
+    d, _, record = diagnose_dev(case_id)
+    assert (d.label, d.fix.kind) == (record["label"], "fix_driver_or_image") == ("cuda_driver", "fix_driver_or_image")
+    crash = "RuntimeError: CUDA error: invalid device function\nSegmentation fault (core dumped)\n"
+    assert diagnose_log_text(crash).label == "cuda_driver"

@@ -500,3 +500,22 @@ def test_a_lua_error_nothing_caught_is_an_error_line_whatever_its_words() -> Non
     d = diagnose_log_text(log)
     assert d.label != "healthy"
     assert "bad argument #1 to 'narrow'" in " ".join(d.evidence)
+
+
+def test_a_scripts_own_no_such_file_and_tensorflows_invalid_checkpoint_are_paths() -> None:
+    """Retired v30 zzzzzm-0009 (healthy 0.9: Kaldi's "steps/make_mfcc.sh: no such file conf/mfcc.conf" after
+    "Succeeded in formatting data") and zzzzzm-0004 (healthy 0.6: TensorFlow's "The passed save_path is not a valid
+    checkpoint")."""
+    kaldi = (
+        "*** Succeeded in formatting data.\n"
+        "steps/make_mfcc.sh --cmd run.pl --mem 2G --nj 2 data/train exp/make_mfcc/train mfcc\n"
+        "steps/make_mfcc.sh: no such file conf/mfcc.conf\n"
+    )
+    d = diagnose_log_text(kaldi)
+    assert (d.label, d.fix.kind) == ("file_not_found", "fix_path") and "conf/mfcc.conf" in d.explanation
+    tf = (
+        "[2020-05-19 15:01:05.767]    linear out:              1025\n"
+        "[2020-05-19 15:01:19.503]  Exiting due to exception: The passed save_path is not a valid checkpoint: "
+        "logs-tacotron/model.ckpt-254924\n"
+    )
+    assert diagnose_log_text(tf).label == "file_not_found"

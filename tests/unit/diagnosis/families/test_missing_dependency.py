@@ -953,3 +953,14 @@ def test_a_packages_compiled_extension_that_was_never_built(case_id: str) -> Non
         "ModuleNotFoundError: No module named 'models.backbone'\n"
     )
     assert diagnose_log_text(own).label == "user_code_error"
+
+
+def test_a_binding_that_cannot_find_its_native_library_where_it_looks() -> None:
+    """Retired v30 zzzzzj-0019 (file_not_found 0.6): dm_control looking for the MuJoCo binary it binds to."""
+    log = (
+        '  File "/opt/conda/lib/python3.6/site-packages/dm_control/mujoco/wrapper/util.py", line 124, in get_mjlib\n'
+        '    raise OSError("Cannot find MuJoCo library at {}.".format(library_path))\n'
+        "OSError: Cannot find MuJoCo library at /home/u/.mujoco/mujoco200_linux/bin/libmujoco200.so.\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency") and "MuJoCo" in d.explanation

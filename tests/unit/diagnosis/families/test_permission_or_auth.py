@@ -212,3 +212,16 @@ def test_the_hubs_private_or_gated_hint_under_a_missing_repo_is_not_a_gated_repo
     assert diagnose_log_text(gated).label == "permission_or_auth"
     for case_id in ("zzzzze-0201", "zzzzzg-0224"):
         assert diagnose_dev(case_id)[0].label != "permission_or_auth", case_id
+
+
+def test_a_launcher_stopping_on_an_unset_credential_and_a_benign_notice_of_one() -> None:
+    """Retired v30 zzzzzl-0008 (unknown): the job's own check, "Error: WANDB_API_KEY is not set", on an error line;
+    a library's notice that a token is unset, in a run that goes on, is no failure."""
+    log = (
+        "Error: WANDB_API_KEY is not set. Set it for wandb tracking (e.g. export WANDB_API_KEY=...).\n"
+        "srun: error: dgx022: task 0: Exited with exit code 1\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("permission_or_auth", "fix_credentials")
+    notice = "Warning: HF_TOKEN is not set; public models only.\nstep 1/10 loss 2.1\nstep 10/10 loss 1.2\nDone.\n"
+    assert diagnose_log_text(notice).label == "healthy"

@@ -470,3 +470,17 @@ def test_cuda_used_in_a_forked_dataloader_worker_is_the_codes(case_id: str) -> N
     assert "num_workers=0" in d.fix.description
     alone = "RuntimeError: CUDA error: initialization error\n"
     assert diagnose_log_text(alone).label == "cuda_driver"
+
+
+def test_a_script_started_as_a_program_without_its_interpreter() -> None:
+    """Retired v30 zzzzzn-0019 (image_pull 0.84): "srun baselines/transformer_baseline.py" with no "#!" line;
+    slurmstepd's "execve(): ….py: Exec format error". A binary refused the same way stays an image for another CPU."""
+    log = (
+        "+ srun baselines/transformer_baseline.py -m obs -t\n"
+        "srun: error: node1: task 0: Exited with exit code 8\n"
+        "slurmstepd: error: execve(): baselines/transformer_baseline.py: Exec format error\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("user_code_error", "fix_code") and "#!" in d.explanation
+    binary = "exec /usr/local/bin/python: exec format error\n"
+    assert diagnose_log_text(binary).label == "image_pull"
