@@ -21,8 +21,9 @@ from runshepherd.diagnosis.prefilter import AnyGate, Gate, Gated, Joined, gate_f
 
 # Where a signal came from, in the order of trust (docs/architecture.md §10, signal hierarchy). Lower sorts first.
 ORDER_STATUS = -3
-# the file suffixes of scripts a launcher may be handed as if they were programs (an interpreter runs them)
-SCRIPT_SUFFIXES = r"py|sh|bash|zsh|pl|rb|R|jl|lua"
+# a launcher refusing a script it was handed as a program (no "#!" line naming its interpreter: ENOEXEC), in
+# slurmstepd's "execve(): train.py: Exec format error" and the container runtimes' "exec ./run.sh: exec format error"
+SCRIPT_EXEC_FORMAT = r"\bexec(?:ve\(\))?:? (?P<script>\S+\.(?:py|sh|bash|zsh|pl|rb|R|jl|lua)):? exec format error\b"
 ORDER_FAILURE_MESSAGE = -2
 ORDER_EVENT = -1
 SHORT = 64  # up to this many lines, testing each line is cheaper than joining them for one automaton pass

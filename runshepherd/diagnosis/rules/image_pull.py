@@ -6,7 +6,7 @@ import re
 
 from runshepherd.diagnosis.models import FixKind, Origin
 from runshepherd.diagnosis.prefilter import Gated
-from runshepherd.diagnosis.rules.base import ORDER_STATUS, SCRIPT_SUFFIXES, Context, FunctionRule, Signal
+from runshepherd.diagnosis.rules.base import ORDER_STATUS, SCRIPT_EXEC_FORMAT, Context, FunctionRule, Signal
 from runshepherd.diagnosis.rules.family import family, words
 
 _PULL = re.compile(
@@ -163,7 +163,7 @@ def _image_pull(ctx: Context) -> list[Signal]:
 _PLATFORM = re.compile(r"requested image's platform \(\S+\) does not match the detected host platform")
 _EXEC_FORMAT = re.compile(r"\bexec format error\b", re.IGNORECASE)
 # (a script refused the same way has no "#!" line naming its interpreter: user_code_error reads it)
-_SCRIPT_EXEC = re.compile(r"\bexec(?:ve\(\))?:? \S+\.(?:" + SCRIPT_SUFFIXES + r"):? exec format error\b", re.IGNORECASE)
+_SCRIPT_EXEC = re.compile(SCRIPT_EXEC_FORMAT, re.IGNORECASE)
 _EXEC_MISSING = re.compile(r"^(?:\S+: )?exec /\S+: no such file or directory\s*$")
 _PLATFORM_EXPL = (
     "The container image is built for another CPU architecture than the machine (an arm64 image on an amd64 host, "

@@ -7,7 +7,7 @@ import re
 from runshepherd.diagnosis.errorblock import cause_below, chained_after, exception_type
 from runshepherd.diagnosis.formats.compilers import ERROR_AT_SOURCE_RE, NATIVE_SOURCE
 from runshepherd.diagnosis.frames import installed_or_stdlib, traceback_frames
-from runshepherd.diagnosis.rules.base import SCRIPT_SUFFIXES, Context, FunctionRule, PatternRule, Signal, pat
+from runshepherd.diagnosis.rules.base import SCRIPT_EXEC_FORMAT, Context, FunctionRule, PatternRule, Signal, pat
 from runshepherd.diagnosis.rules.family import family, words
 
 _FIX = (
@@ -198,12 +198,7 @@ _SCRIPT_NOT_EXECUTABLE = PatternRule(
     ),
     fix_description="Start it through its interpreter (`python3 script.py`, `bash script.sh`, also after srun or "
     "mpirun), or give it a first line such as `#!/usr/bin/env python3` and make it executable, then resubmit.",
-    patterns=(
-        pat(
-            r"\bexec(?:ve\(\))?:? (?P<script>\S+\.(?:" + SCRIPT_SUFFIXES + r")):? exec format error\b",
-            0.86,
-        ),
-    ),
+    patterns=(pat(SCRIPT_EXEC_FORMAT, 0.86),),
 )
 
 
