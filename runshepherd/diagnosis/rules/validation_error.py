@@ -273,11 +273,13 @@ _CONFIG = PatternRule(
             flags=0,
         ),
         # a precision setting the machine cannot run: Accelerate's "ValueError: fp16 mixed precision requires a GPU"
-        # (no GPU visible) and transformers' "Bfloat16 is only supported on GPUs with compute capability of at least
-        # 8.0": the maintainers' answer is the setting (mixed_precision "no", fp16 instead of bf16), not the driver
+        # (no GPU visible), transformers' "Bfloat16 is only supported on GPUs with compute capability of at least
+        # 8.0", torch.autocast's "Current CUDA Device does not support bfloat16. Please switch dtype to float16."):
+        # the maintainers' answer is the setting (mixed_precision "no", fp16 instead of bf16), not the driver
         pat(
             r"\b(?:fp16|bf16|mixed precision)\b.{0,40}\brequires an? (?:GPU|CUDA device)\b"
-            r"|\bBfloat16 is only supported on GPUs with compute capability\b",
+            r"|\bBfloat16 is only supported on GPUs with compute capability\b"
+            r"|\bCurrent CUDA Device does not support bfloat16\b",
             0.84,
         ),
         # a library's check of the arguments it was called with, in its own words: a setting another setting needs

@@ -611,3 +611,14 @@ def test_sacred_refusing_a_config_entry_nothing_reads_is_the_config() -> None:
         "env_args.key=SMAC:2s3z\n"
     )
     assert diagnose_log_text(log).label == "validation_error"
+
+
+def test_a_precision_the_gpu_cannot_run_is_a_setting_to_change() -> None:
+    """Retired v30 zzzzzj-0015 (user_code_error): torch.autocast refusing bf16 on a GPU without it, under Fabric's
+    bf16-mixed precision; the answer is the precision setting (fp16), as for transformers' own bf16 check."""
+    log = (
+        '  File "/opt/conda/lib/python3.10/site-packages/torch/amp/autocast_mode.py", line 225, in __init__\n'
+        "    raise RuntimeError('Current CUDA Device does not support bfloat16. Please switch dtype to float16.')\n"
+        "RuntimeError: Current CUDA Device does not support bfloat16. Please switch dtype to float16.\n"
+    )
+    assert diagnose_log_text(log).label == "validation_error"
