@@ -43,13 +43,19 @@ def _text_end(fh: BinaryIO, size: int) -> int:
 _NUL_RUN = re.compile(rb"\x00+")
 
 
-def read_bounded(path: Path) -> str:
+def text_size(path: Path) -> int:
+    """The bytes of ``path`` before its NUL-padded tail (`_text_end`)."""
+    with path.open("rb") as fh:
+        return _text_end(fh, path.stat().st_size)
+
+
+def read_bounded(path: Path, size: int | None = None) -> str:
     """A log's head and tail (where setup errors and final errors live), never the whole of a huge file, nor the
     whole of an enormous line (`LINE_BYTES`). NUL bytes are not part of a log (`_text_end`): a padded tail is left
-    out before the tail is read, and runs of them inside are dropped."""
+    out before the tail is read (``size``: `text_size`, when the caller has it), and runs of them inside are
+    dropped."""
+    size = text_size(path) if size is None else size
     with path.open("rb") as fh:
-        size = _text_end(fh, path.stat().st_size)
-        fh.seek(0)
         if size <= HEAD_BYTES + TAIL_BYTES:
             data = _NUL_RUN.sub(b"", fh.read(size))
         else:
@@ -105,13 +111,11 @@ def _whole_frames(line: bytes, half: int) -> bytes | None:
     return head + " … [line cut]\n… [line cut]\r".encode() + tail
 
 
-def _is_blank(path: Path, limit: int = HEAD_BYTES) -> bool:
-    """True when the file holds nothing but whitespace or NUL padding (read at most ``limit`` bytes of what precedes
-    the padding: a longer file is not blank)."""
+def _is_blank(path: Path, size: int, limit: int = HEAD_BYTES) -> bool:
+    """True when the file's text (its first ``size`` bytes, `text_size`) is nothing but whitespace and NULs (read at
+    most ``limit`` bytes: a longer file is not blank)."""
     with path.open("rb") as fh:
-        end = _text_end(fh, path.stat().st_size)
-        fh.seek(0)
-        head = fh.read(min(end, limit + 1))
+        head = fh.read(min(size, limit + 1))
     return len(head) <= limit and not _NUL_RUN.sub(b"", head).strip()
 
 
@@ -156,7 +160,8 @@ def diagnose_files(ctx: CliContext, files: list[Path], as_json: bool) -> int:
             f"{', '.join(streams)}: not a regular file (a pipe or a device) — save the log to a file first, e.g. "
             "`kubectl logs POD > run.log`, then `orchestrate diagnose --log run.log`"
         )
-    empty = [str(f) for f in files if _is_blank(f)]
+    sizes = {f: text_size(f) for f in files}  # (one backward scan per file, for both checks and the read)
+    empty = [str(f) for f in files if _is_blank(f, sizes[f])]
     if empty:
         raise UsageError(
             f"{', '.join(empty)}: {'the log is' if len(empty) == 1 else 'these logs are'} empty — nothing to "
@@ -172,7 +177,7 @@ def diagnose_files(ctx: CliContext, files: list[Path], as_json: bool) -> int:
 
     for f in files:
         # Escape sequences are neither evidence nor safe to print back (a window title, a clipboard write).
-        text = "\n".join(strip_controls(line) for line in read_bounded(f).splitlines())
+        text = "\n".join(strip_controls(line) for line in read_bounded(f, sizes[f]).splitlines())
         diag = diagnose_log_text(text, str(f))
         _print(ctx, _redacted(diag.to_json(str(f))), as_json, what_would_confirm=diag.what_would_confirm)
     return 0

@@ -21,6 +21,16 @@ from runshepherd.diagnosis.prefilter import AnyGate, Gate, Gated, Joined, gate_f
 
 # Where a signal came from, in the order of trust (docs/architecture.md §10, signal hierarchy). Lower sorts first.
 ORDER_STATUS = -3
+# a submodule named with a leading underscore (``pkg._C``, ``slora._kernels``, ``_ext.pointnet2._pointnet2``) is by
+# convention a compiled extension that setup.py builds from the package's C++/CUDA sources
+_PRIVATE_LEAF = re.compile(r"_(?!_)\w")
+
+
+def compiled_extension(mod: str) -> bool:
+    """A dotted module name whose last part names a compiled extension (a leading underscore, not a dunder)."""
+    return "." in mod and _PRIVATE_LEAF.match(mod.rpartition(".")[2]) is not None
+
+
 # a launcher refusing a script it was handed as a program (no "#!" line naming its interpreter: ENOEXEC), in
 # slurmstepd's "execve(): train.py: Exec format error" and the container runtimes' "exec ./run.sh: exec format error"
 SCRIPT_EXEC_FORMAT = r"\bexec(?:ve\(\))?:? (?P<script>\S+\.(?:py|sh|bash|zsh|pl|rb|R|jl|lua)):? exec format error\b"

@@ -9,7 +9,7 @@ from runshepherd.diagnosis.fixes import fix_dependency
 from runshepherd.diagnosis.frames import FRAME_END, INSTALLED_FILE, installed_or_stdlib, traceback_frames
 from runshepherd.diagnosis.packages import well_known_pattern
 from runshepherd.diagnosis.positive import caught_import_went_on
-from runshepherd.diagnosis.rules.base import Context, FunctionRule, Signal, line_above, pat, raised
+from runshepherd.diagnosis.rules.base import Context, FunctionRule, Signal, compiled_extension, line_above, pat, raised
 from runshepherd.diagnosis.rules.family import exits, family, words
 
 # Diagnosis does not know where the task ran (a container image on OSMO, the machine itself on local/Slurm),
@@ -24,12 +24,6 @@ def _groups(m: re.Match[str]) -> dict[str, str]:
         if v:
             d.setdefault(k.rstrip("0123456789"), v)
     return d
-
-
-def _compiled_extension(mod: str) -> bool:
-    """``pkg._C``, ``slora._kernels``: by convention a leading underscore (not a dunder) names a compiled module."""
-    leaf = mod.rpartition(".")[2]
-    return "." in mod and leaf.startswith("_") and not leaf.startswith("__")
 
 
 def _explain(m: re.Match[str]) -> str:
@@ -81,7 +75,7 @@ def _explain(m: re.Match[str]) -> str:
             f"pip refused the wheel '{d['wheel']}': it is built for another Python version or platform than the one "
             "running, so the package was not installed."
         )
-    if d.get("mod") and _compiled_extension(d["mod"]):
+    if d.get("mod") and compiled_extension(d["mod"]):
         return (
             f"The module '{d['mod']}' is a compiled extension (a leading underscore names a package's C++/CUDA build "
             "product) and it is not there: the package's native part was never built, or was built in another "
@@ -148,7 +142,7 @@ def _fix(m: re.Match[str]) -> str:
             "Pin a release (or wheel) built for this Python version and platform (the cpXY and platform tags in the "
             "wheel's name must match the interpreter), or run with the Python the wheel was built for."
         )
-    if d.get("mod") and _compiled_extension(d["mod"]):
+    if d.get("mod") and compiled_extension(d["mod"]):
         return (
             "Build the package's extensions in the environment the job runs in (`pip install -e .`, or "
             "`python setup.py build_ext --inplace` as its README says; a CUDA toolkit matching torch is needed), "

@@ -7,7 +7,15 @@ import re
 from runshepherd.diagnosis.errorblock import cause_below, chained_after, exception_type
 from runshepherd.diagnosis.formats.compilers import ERROR_AT_SOURCE_RE, NATIVE_SOURCE
 from runshepherd.diagnosis.frames import installed_or_stdlib, traceback_frames
-from runshepherd.diagnosis.rules.base import SCRIPT_EXEC_FORMAT, Context, FunctionRule, PatternRule, Signal, pat
+from runshepherd.diagnosis.rules.base import (
+    SCRIPT_EXEC_FORMAT,
+    Context,
+    FunctionRule,
+    PatternRule,
+    Signal,
+    compiled_extension,
+    pat,
+)
 from runshepherd.diagnosis.rules.family import family, words
 
 _FIX = (
@@ -247,10 +255,6 @@ _LAYOUT_DIRS = frozenset({"src", "scripts"})
 # found, ``backbone`` is not in it): a file of the project is missing from the checkout (never committed, renamed),
 # which the project's code fixes; an installed library's missing submodule (``transformers.models.x``) is a version's
 _PROJECT_FOLDERS = frozenset({"models", "model", "networks", "nets", "modules", "layers", "datasets", "dataset"})
-# ... but a missing submodule named with a leading underscore (``slora._kernels``, ``_ext.pointnet2._pointnet2``,
-# ``pkg._C``) is by convention a compiled extension, which setup.py builds from the package's C++/CUDA sources: the
-# package is there and its native part was never built (build or install it), not a file to add to the checkout
-_PRIVATE_LEAF = re.compile(r"_(?!_)\w")
 
 
 def _own_package_not_importable(ctx: Context) -> list[Signal]:
@@ -264,8 +268,10 @@ def _own_package_not_importable(ctx: Context) -> list[Signal]:
         if m is None or frame is None or fm is None or _INSTALLED.search(fm.group("path")):
             continue
         top, _, sub = m.group("mod").partition(".")
-        if sub and _PRIVATE_LEAF.match(m.group("mod").rpartition(".")[2]):
-            continue  # a compiled extension of the package that was never built (missing_dependency reads it)
+        if compiled_extension(m.group("mod")):
+            # the package is there and its native part was never built: missing_dependency reads it, not a file to
+            # add to the checkout
+            continue
         inside = top in re.split(r"[/\\]", fm.group("path"))[:-1]
         if sub and top in _PROJECT_FOLDERS:
             return [
