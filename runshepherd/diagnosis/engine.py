@@ -15,6 +15,7 @@ from runshepherd.diagnosis.errorblock import _CHAINED, _FRAME, _TB_START, Line, 
 from runshepherd.diagnosis.formats.launchers import LAUNCH
 from runshepherd.diagnosis.formats.nonfatal import COMMAND_NOT_FOUND, PYTHON_WARNING
 from runshepherd.diagnosis.formats.task_tags import TAGGED_EVENT, task_tag
+from runshepherd.diagnosis.learned import arbitrate
 from runshepherd.diagnosis.models import Diagnosis, DiagnosisInput, Fix, TaskRecord
 from runshepherd.diagnosis.paste import typed_command
 from runshepherd.diagnosis.positive import (
@@ -514,7 +515,18 @@ def _retried_ok(lines: list[Line], idx: int) -> bool:
 def verdict(
     ctx: Context, *, failed: bool | None = None, task: str | None = None, allowed: set[str] | None = None
 ) -> Diagnosis:
-    """One diagnosis for one context. ``failed`` = what the status says (None = unknown, e.g. a bare log)."""
+    """One diagnosis for one context. ``failed`` = what the status says (None = unknown, e.g. a bare log).
+
+    The rules decide; where they are unsure of a run that failed or may have, the learned fallback may name the
+    family instead (learned.py). A run whose status says it did not fail is the rules' alone."""
+    rules = rules_verdict(ctx, failed=failed, task=task, allowed=allowed)
+    return rules if failed is False else arbitrate(ctx, rules, allowed)
+
+
+def rules_verdict(
+    ctx: Context, *, failed: bool | None = None, task: str | None = None, allowed: set[str] | None = None
+) -> Diagnosis:
+    """The rules' diagnosis for one context, before the learned fallback is asked."""
     found = collect(ctx)
     # a server stopped from outside: what it printed while shutting down did not stop it (unless its status says
     # it failed: then the signal may be the platform's, and is read as such)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from runshepherd.diagnosis.errorblock import _FAILING, Line, exception_type, is_event_line, is_warning
 from runshepherd.diagnosis.models import Diagnosis
 from runshepherd.diagnosis.rules.base import ORDER_EVENT, ORDER_FAILURE_MESSAGE, Context, Signal
-from runshepherd.diagnosis.rules.family import FAMILIES, RootWords, _plain
+from runshepherd.diagnosis.rules.family import FAMILIES, RootWords, plain
 from runshepherd.diagnosis.severity import below_error
 
 # how the explanation of every reading says what it is (the LLM path treats such a verdict as unsure)
@@ -106,7 +106,7 @@ def read_root_line(
             evidence.append(nxt.raw.rstrip())
         explanation = (
             f"No rule recognised this failure; {READING}, the log's root error: "
-            f"“{quoted[:300]}”. It speaks of {entry.topic}, so the likeliest reading is: {_plain(fam.explanation)}"
+            f"“{quoted[:300]}”. It speaks of {entry.topic}, so the likeliest reading is: {plain(fam.explanation)}"
         )
         return Signal(
             label,  # type: ignore[arg-type]
@@ -116,7 +116,7 @@ def read_root_line(
             evidence,
             explanation,
             fam.fix_kind,
-            _plain(fam.fix_description),
+            plain(fam.fix_description),
             what_would_confirm=(
                 "The rest of the log around the quoted line: this verdict rests on that one line's words."
             ),

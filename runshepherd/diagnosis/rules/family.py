@@ -388,9 +388,9 @@ class TracebackRule:
                     TRACEBACK_STRENGTH,
                     idx,
                     evidence,
-                    _plain(f.explanation),
+                    plain(f.explanation),
                     f.fix_kind,
-                    _plain(f.fix_description),
+                    plain(f.fix_description),
                     what_would_confirm=f.what_would_confirm,
                 )
             ]
@@ -400,7 +400,7 @@ class TracebackRule:
 _NO_GROUPS = re.compile("").match("")
 
 
-def _plain(e: Explainer) -> str:
+def plain(e: Explainer) -> str:
     """A family's text with nothing taken from a matched line (a traceback's end names no path or package)."""
     if callable(e):
         assert _NO_GROUPS is not None
