@@ -517,16 +517,25 @@ def verdict(
 ) -> Diagnosis:
     """One diagnosis for one context. ``failed`` = what the status says (None = unknown, e.g. a bare log).
 
-    The rules decide; where they are unsure of a run that failed or may have, the learned fallback may name the
-    family instead (learned.py). A run whose status says it did not fail is the rules' alone."""
-    rules = rules_verdict(ctx, failed=failed, task=task, allowed=allowed)
-    return rules if failed is False else arbitrate(ctx, rules, allowed)
+    The rules decide; where they fell back on a run that failed or may have (a bare exception, an error line no
+    family explains), the learned fallback may name the family instead (learned.py). A run whose status says it did
+    not fail, and an "unknown" a rule explained (a person's own cancel, a log with nothing to read), stay the rules'."""
+    rules, open_to_learning = _rules(ctx, failed=failed, task=task, allowed=allowed)
+    return arbitrate(ctx, rules, allowed) if open_to_learning and failed is not False else rules
 
 
 def rules_verdict(
     ctx: Context, *, failed: bool | None = None, task: str | None = None, allowed: set[str] | None = None
 ) -> Diagnosis:
     """The rules' diagnosis for one context, before the learned fallback is asked."""
+    return _rules(ctx, failed=failed, task=task, allowed=allowed)[0]
+
+
+def _rules(
+    ctx: Context, *, failed: bool | None = None, task: str | None = None, allowed: set[str] | None = None
+) -> tuple[Diagnosis, bool]:
+    """The rules' diagnosis, and whether the learned fallback may read the log instead (not when an "unknown" is a
+    rule's own account or there was no error line to read)."""
     found = collect(ctx)
     # a server stopped from outside: what it printed while shutting down did not stop it (unless its status says
     # it failed: then the signal may be the platform's, and is read as such)
@@ -545,13 +554,13 @@ def rules_verdict(
         best = choose(_revived(found, signals, ctx, failed, allowed))
         went_past = best is not None
     if best is None:
-        unnamed = _unnamed(ctx, signals, found, failed, task)
+        unnamed, unexplained = _unnamed(ctx, signals, found, failed, task)
         if unnamed.label != "unknown" or failed is False:
-            return unnamed
+            return unnamed, False
         # the backoff before "unknown": the root error line read by the families' vocabularies (weak, one line)
         best = root_reading(ctx, allowed)
         if best is None:
-            return unnamed
+            return unnamed, unexplained
     same = [s for s in signals if s.label == best.label and s is not best and not s.secondary]
     rivals = [s for s in signals if s.label != best.label and not s.secondary and s.strength >= best.strength - BAND]
     confidence = min(0.99, best.cap, best.strength + 0.02 * min(len(same), 3) - 0.08 * min(len(rivals), 2))
@@ -572,20 +581,21 @@ def rules_verdict(
         fix=Fix(kind=fix_kind, description=fix_description),
         task=task,
         what_would_confirm=best.what_would_confirm,
-    )
+    ), True
 
 
 def _unnamed(
     ctx: Context, signals: list[Signal], found: list[Signal], failed: bool | None, task: str | None
-) -> Diagnosis:
+) -> tuple[Diagnosis, bool]:
     """The verdict when no family is named: "unknown" on evidence of a failure (quoting an unexplained error line
-    when there is one), else "healthy" on positive evidence (else "unknown" again)."""
+    when there is one), else "healthy" on positive evidence (else "unknown" again); and whether it quotes an
+    unexplained error line (what the learned fallback may read)."""
     # evidence of a failure that names no family, or names one too weakly to decide: never "healthy"
     weak = [s for s in signals if s.label == "unknown" or s.secondary or s.strength < MIN_STRENGTH]
     if failed is not False:
         unexplained = _unexplained_error(ctx)
         if unexplained is not None:
-            return unexplained.model_copy(update={"task": task})
+            return unexplained.model_copy(update={"task": task}), True
     if failed or (failed is None and weak):
         ev = _dedupe([line for s in weak[:3] for line in s.evidence])
         return Diagnosis(
@@ -604,8 +614,8 @@ def _unnamed(
                 description="Read the full log of the failed task (and its events); "
                 "rerun with unbuffered output (`python -u`) so the last lines are not lost.",
             ),
-        )
-    return _healthy(ctx, found, task)
+        ), False
+    return _healthy(ctx, found, task), False
 
 
 def _unexplained_error(ctx: Context) -> Diagnosis | None:

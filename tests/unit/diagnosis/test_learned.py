@@ -1,0 +1,115 @@
+"""The learned fallback: asked only where the rules fell back (a bare exception, "unknown"), never says or overrides
+"healthy", never overrides a family's own reading, quotes the root line verbatim and says it is a learned reading."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from runshepherd.diagnosis import DiagnosisInput, TaskRecord, diagnose, diagnose_log_text
+from runshepherd.diagnosis.engine import rules_verdict
+from runshepherd.diagnosis.learned import CONFIDENCE, Model, arbitrate, shipped_model, tokens
+from runshepherd.diagnosis.rules import Context
+
+ROOT = Path(__file__).resolve().parents[3]
+
+BARE = 'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n    run()\nTypeError: frob() got an unexpected keyword argument \'gizmo\'\n'
+ROOT_LINE = "TypeError: frob() got an unexpected keyword argument 'gizmo'"
+
+
+def _model(label: str, word: str = "R:gizmo", weight: float = 5.0) -> Model:
+    """A one-word model: seeing ``word`` makes ``label`` likely; otherwise every label is as likely as the next."""
+    labels = ("healthy", "missing_dependency", "user_code_error", "file_not_found", "gpu_oom", label)
+    labels = tuple(dict.fromkeys(labels))
+    row = tuple(weight if lb == label else 0.0 for lb in labels)
+    return Model(labels=labels, rows={word: row}, intercepts=(0.0,) * len(labels), trained_on={})
+
+
+def _ctx(text: str) -> Context:
+    return Context.build(log_lines=text.splitlines())
+
+
+def test_a_bare_exception_the_rules_cannot_place_takes_the_models_reading_and_says_so() -> None:
+    ctx = _ctx(BARE)
+    rules = rules_verdict(ctx)
+    assert rules.label == "user_code_error" and rules.confidence < 0.8
+    d = arbitrate(ctx, rules, model=_model("missing_dependency"))
+    assert d.label == "missing_dependency"
+    assert d.confidence == CONFIDENCE < 0.8  # never among the confident verdicts calibration counts
+    assert d.evidence == [ROOT_LINE]  # the root line, verbatim
+    assert "learned from labelled real logs" in d.explanation and "user_code_error at 0.66" in d.explanation
+    assert d.fix.kind == "add_dependency"  # the family's own fix
+
+
+def test_the_model_never_says_healthy_and_never_overrides_healthy_or_a_familys_reading() -> None:
+    ctx = _ctx(BARE)
+    rules = rules_verdict(ctx)
+    assert arbitrate(ctx, rules, model=_model("healthy")) == rules
+    done = _ctx("epoch 3/3 loss 0.12\nTraining finished.\n")
+    healthy = rules_verdict(done)
+    assert healthy.label == "healthy"
+    assert arbitrate(done, healthy, model=_model("gpu_oom", word="L:finished")) == healthy
+    oom = _ctx("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 15.78 GiB total capacity)\n")
+    named = rules_verdict(oom)
+    assert named.label == "gpu_oom"
+    assert arbitrate(oom, named, model=_model("host_oom", word="R:memory")) == named
+
+
+def test_a_weak_reading_or_a_label_the_caller_did_not_allow_keeps_the_rules_verdict() -> None:
+    ctx = _ctx(BARE)
+    rules = rules_verdict(ctx)
+    assert arbitrate(ctx, rules, model=_model("missing_dependency", weight=0.1)) == rules  # p below the floor
+    assert arbitrate(ctx, rules, allowed={"user_code_error", "gpu_oom"}, model=_model("missing_dependency")) == rules
+
+
+def test_an_unknown_is_read_by_the_model_with_the_unexplained_line_quoted() -> None:
+    text = "loading shards\nFATAL: frobnicator lost its gizmo (code 7)\n"
+    ctx = _ctx(text)
+    rules = rules_verdict(ctx)
+    assert rules.label == "unknown"
+    d = arbitrate(ctx, rules, model=_model("file_not_found", word="E:gizmo"))
+    assert d.label == "file_not_found" and d.evidence == ["FATAL: frobnicator lost its gizmo (code 7)"]
+    assert "they read no family" in d.explanation
+
+
+def test_the_tokens_are_the_regions_an_expert_is_given() -> None:
+    toks = tokens(_ctx(BARE).log)
+    assert "X:typeerror" in toks  # the root line's exception type
+    assert "R:unexpected_keyword" in toks  # its word pairs
+    assert any(t.startswith("W:") for t in toks) and any(t.startswith("L:") for t in toks)
+
+
+def test_the_shipped_model_reads_a_library_built_without_a_forks_option_as_its_dependency() -> None:
+    """The shipped model on a whole run (the same path as `orchestrate diagnose --log`): a renderer's keyword the
+    installed build does not take, where the fix was installing the repository's own fork of the extension."""
+    text = (
+        'Traceback (most recent call last):\n  File "train.py", line 84, in training\n'
+        "    render_pkg = render(viewpoint_cam, gaussians, pipe, background)\n"
+        '  File "gaussian_renderer/__init__.py", line 49, in render\n    bwd_depth=pipe.bwd_depth\n'
+        "TypeError: __new__() got an unexpected keyword argument 'bwd_depth'\n"
+    )
+    assert shipped_model().trained_on["cases"] > 5000
+    d = diagnose_log_text(text)
+    assert (d.label, d.confidence) == ("missing_dependency", CONFIDENCE)
+
+
+def test_a_run_whose_status_says_it_did_not_fail_is_the_rules_alone() -> None:
+    inp = DiagnosisInput(
+        status=None,
+        tasks=[TaskRecord(name="train", status="COMPLETED", exit_code=0)],
+        log_lines={"train": BARE.splitlines()},
+    )
+    assert all(d.confidence != CONFIDENCE or d.label == "healthy" for d in diagnose(inp))
+
+
+@pytest.mark.timeout(120)
+def test_the_shipped_model_was_trained_on_todays_dev_split() -> None:
+    """`train_learned.py --check` (no scikit-learn needed) fails once a retired blind split joins dev untrained."""
+    res = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "train_learned.py"), "--check"], capture_output=True, text=True
+    )
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "is current" in res.stdout
