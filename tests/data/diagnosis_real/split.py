@@ -136,8 +136,9 @@ Two generations:
   168 cases (`README-v30.md`); scored once with stop 54's starting code and once with its code at the freeze (79.8% ->
   80.4% labels), then retired into `dev` in the same stop so its misses can be studied.
 - blind v31 (stop 54): every case of parts zzzzzo, zzzzzp, zzzzzq, zzzzzr and zzzzzs, from threads and committed job
-  logs not in parts a-zzzzzn (committed files only from repositories no earlier part used). Its parts are named here
-  before any of them is imported, so no dev run ever reads one (`README-v31.md`).
+  logs not in parts a-zzzzzn (committed files only from repositories no earlier part used). Its parts were named
+  before any of them was imported, so no dev run ever read one. Collected in stop 55 and frozen at 2026-12-05T21:59Z with
+  163 cases (`README-v31.md`).
 """
 
 from __future__ import annotations
@@ -153,8 +154,8 @@ Split = Literal["blind", "dev"]
 
 BLIND_PARTS: tuple[str, ...] = ("zzzzzo-", "zzzzzp-", "zzzzzq-", "zzzzzr-", "zzzzzs-")  # blind v31, named first
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v31 was named in stop 54, README-v31.md)
-BLIND_FROZEN: str | None = None
+# open split (v31 was named in stop 54 and frozen in stop 55, README-v31.md)
+BLIND_FROZEN: str | None = "2026-12-05T21:59Z"
 BLIND_V30_PARTS = ("zzzzzj-", "zzzzzk-", "zzzzzl-", "zzzzzm-", "zzzzzn-")
 BLIND_V29_PARTS = ("zzzzze-", "zzzzzf-", "zzzzzg-", "zzzzzh-", "zzzzzi-")
 BLIND_V28_PARTS = ("zzzzz-", "zzzzza-", "zzzzzb-", "zzzzzc-", "zzzzzd-")
