@@ -136,8 +136,14 @@ Two generations:
   168 cases (`README-v30.md`); scored once with stop 54's starting code and once with its code at the freeze (79.8% ->
   80.4% labels), then retired into `dev` in the same stop so its misses can be studied.
 - blind v31 (stop 54): every case of parts zzzzzo, zzzzzp, zzzzzq, zzzzzr and zzzzzs, from threads and committed job
-  logs not in parts a-zzzzzn (committed files only from repositories no earlier part used). Its parts are named here
-  before any of them is imported, so no dev run ever reads one (`README-v31.md`).
+  logs not in parts a-zzzzzn (committed files only from repositories no earlier part used). Its parts were named
+  before any of them was imported, so no dev run ever read one. Collected in stop 55 and frozen at 2026-12-05T21:59Z with
+  163 cases (`README-v31.md`); scored once with its code at the freeze, stop 55's starting code (75.5% labels), and
+  once with a learned fallback built before any of it was read (77.9%), then retired into `dev` in the same stop so
+  its misses can be studied.
+- blind v32 (stop 55): every case of parts zzzzzt, zzzzzu, zzzzzv, zzzzzw and zzzzzx, from threads and committed job
+  logs not in parts a-zzzzzs (committed files only from repositories no earlier part used). Its parts are named here
+  before any of them is imported, so no dev run ever reads one (`README-v32.md`).
 """
 
 from __future__ import annotations
@@ -151,10 +157,11 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ("zzzzzo-", "zzzzzp-", "zzzzzq-", "zzzzzr-", "zzzzzs-")  # blind v31, named first
+BLIND_PARTS: tuple[str, ...] = ("zzzzzt-", "zzzzzu-", "zzzzzv-", "zzzzzw-", "zzzzzx-")  # blind v32, named first
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v31 was named in stop 54, README-v31.md)
+# open split (v32 was named in stop 55, README-v32.md)
 BLIND_FROZEN: str | None = None
+BLIND_V31_PARTS = ("zzzzzo-", "zzzzzp-", "zzzzzq-", "zzzzzr-", "zzzzzs-")
 BLIND_V30_PARTS = ("zzzzzj-", "zzzzzk-", "zzzzzl-", "zzzzzm-", "zzzzzn-")
 BLIND_V29_PARTS = ("zzzzze-", "zzzzzf-", "zzzzzg-", "zzzzzh-", "zzzzzi-")
 BLIND_V28_PARTS = ("zzzzz-", "zzzzza-", "zzzzzb-", "zzzzzc-", "zzzzzd-")
@@ -291,6 +298,11 @@ def split_v21_of(case_id: str) -> Split:
     return "blind" if case_id.startswith(BLIND_V21_PARTS) else "dev"
 
 
+def split_v31_of(case_id: str) -> Split:
+    """The stop-55 rule: parts zzzzzo, zzzzzp, zzzzzq, zzzzzr and zzzzzs were the blind split (v31), every other part `dev`."""
+    return "blind" if case_id.startswith(BLIND_V31_PARTS) else "dev"
+
+
 def split_v30_of(case_id: str) -> Split:
     """The stop-54 rule: parts zzzzzj, zzzzzk, zzzzzl, zzzzzm and zzzzzn were the blind split (v30), every other part `dev`."""
     return "blind" if case_id.startswith(BLIND_V30_PARTS) else "dev"
@@ -337,7 +349,7 @@ def split_v22_of(case_id: str) -> Split:
 
 
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (v31); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` are the blind split (v32); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 

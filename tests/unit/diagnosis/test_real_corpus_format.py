@@ -203,8 +203,15 @@ def test_blind_v30_was_frozen_then_retired_into_dev():
     assert {mod.split_v30_of(f"{p}-0001") for p in ("zzzzzi", "zzzzze", "zzzzzo", "zzzz", "a")} == {"dev"}
 
 
-def test_blind_v31_is_named_before_it_is_collected():
+def test_blind_v31_was_frozen_then_retired_into_dev():
+    mod = _split_module()
+    assert {mod.split_of(f"{p}-0001") for p in ("zzzzzo", "zzzzzp", "zzzzzq", "zzzzzr", "zzzzzs")} == {"dev"}
+    assert {mod.split_v31_of(f"{p}-0001") for p in ("zzzzzo", "zzzzzp", "zzzzzq", "zzzzzr", "zzzzzs")} == {"blind"}
+    assert {mod.split_v31_of(f"{p}-0001") for p in ("zzzzzn", "zzzzzj", "zzzzzt", "zzzz", "a")} == {"dev"}
+
+
+def test_blind_v32_is_named_before_it_is_collected():
     mod = _split_module()
     assert mod.BLIND_FROZEN is None  # open: the benchmark refuses to score it until it is frozen
-    assert {mod.split_of(f"{p}-0001") for p in ("zzzzzo", "zzzzzp", "zzzzzq", "zzzzzr", "zzzzzs")} == {"blind"}
-    assert {mod.split_of(f"{p}-0001") for p in ("zzzzzn", "zzzzzj", "zzzzz", "zzzzo", "zz", "a")} == {"dev"}
+    assert {mod.split_of(f"{p}-0001") for p in ("zzzzzt", "zzzzzu", "zzzzzv", "zzzzzw", "zzzzzx")} == {"blind"}
+    assert {mod.split_of(f"{p}-0001") for p in ("zzzzzs", "zzzzzo", "zzzzz", "zzzzt", "zz", "a")} == {"dev"}
