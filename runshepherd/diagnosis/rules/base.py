@@ -212,6 +212,15 @@ class Pattern:
         return 1.0 if self.uncapped_by is not None and m.group(self.uncapped_by) is not None else self.cap
 
 
+# Ray's account of a worker that died without a reason of its own ("Worker unexpectedly exits with a connection error
+# code 2. End of file. There are some potential root causes. (1) The process is killed by SIGKILL by OOM killer …
+# (3) The worker is crashed unexpectedly due to SIGSEGV …"): a list of possibilities, not a statement of any one
+# (host_oom reads it weakly; segfault never reads its SIGSEGV)
+RAY_LISTED_CAUSES = re.compile(
+    r"potential root causes\. \(1\) The process is killed by SIGKILL by OOM killer", re.IGNORECASE
+)
+
+
 def pat(
     expr: str,
     strength: float = 0.85,

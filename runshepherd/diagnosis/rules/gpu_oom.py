@@ -115,6 +115,13 @@ FAMILY = family(
         pat(r"OutOfMemoryError\b.*\b(?:CUDA|GPU|HIP)", 0.9),
         pat(r"torch\.(?:cuda\.)?OutOfMemoryError", 0.9),
         pat(r"CUDA error: out of memory|CUDA_ERROR_OUT_OF_MEMORY|cudaErrorMemoryAllocation", 0.9),
+        # Apple's Metal (MLX, and anything else on an Apple GPU): a command buffer the GPU could not run for lack of
+        # memory, kIOGPUCommandBufferCallbackErrorOutOfMemory in IOKit's GPU error codes; MLX prints it as
+        # "[METAL] Command buffer execution failed: Insufficient Memory (00000008:kIOGPU…OutOfMemory)"
+        pat(
+            r"kIOGPUCommandBufferCallbackErrorOutOfMemory|\[METAL\] Command buffer execution failed: Insufficient Memory",
+            0.9,
+        ),
         # XLA/JAX/TF: the allocator on the device gave up
         pat(r"Resource exhausted: (?:Out of memory|Failed to allocate)|Failed to allocate .{0,60} on device", 0.9),
         pat(r"RESOURCE_EXHAUSTED: .{0,80}(?:allocat|memory)|out of memory on (?:device|GPU)", 0.88),

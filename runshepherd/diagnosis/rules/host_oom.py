@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from runshepherd.diagnosis.fixes import fix_host_oom
-from runshepherd.diagnosis.rules.base import pat
+from runshepherd.diagnosis.rules.base import RAY_LISTED_CAUSES, Context, Signal, function_rule, pat
 from runshepherd.diagnosis.rules.family import exits, family, fixes_by_evidence, words
 from runshepherd.diagnosis.rules.gpu_oom import MEMORY_WORDS, ON_A_DEVICE
 from runshepherd.diagnosis.slurmstate import job_state_rule
@@ -21,6 +21,30 @@ _CONFIRM_137 = (
     "event, a 'Killed process … anon-rss' kernel line, or memory use at the limit on the dashboard just before "
     "the end."
 )
+
+
+def _ray_listed_causes(ctx: Context) -> list[Signal]:
+    """Ray's report of a worker that died without saying why lists the OOM killer first among its possible causes
+    (then `ray stop --force`, then a native crash): the likeliest reading, weakly, never a proof."""
+    for order, ln in ctx.texts():
+        if RAY_LISTED_CAUSES.search(ln.text):
+            return [
+                Signal(
+                    "host_oom",
+                    "config",
+                    0.6,
+                    order,
+                    [ln.raw.rstrip()],
+                    "A Ray worker died without a reason of its own; Ray names the OOM killer as the first possible "
+                    "cause (then `ray stop --force`, then a crash in native code), so running out of memory is the "
+                    "likeliest reading, but it is not proven.",
+                    "increase_memory",
+                    _HOST_FIX,
+                    what_would_confirm=_CONFIRM_137,
+                )
+            ]
+    return []
+
 
 # Kills that come from running too much at once on one machine, not from a request set too low: Ray's memory
 # monitor stops tasks when the node's RAM passes its threshold (Ray's own advice: fewer concurrent tasks), and
@@ -106,7 +130,10 @@ FAMILY = family(
     fix_kind="increase_memory",
     explanation=_HOST_EXPL,
     fix_description=_HOST_FIX,
-    rules=(job_state_rule("host_oom", "config", "increase_memory", _HOST_EXPL, _HOST_FIX),),
+    rules=(
+        job_state_rule("host_oom", "config", "increase_memory", _HOST_EXPL, _HOST_FIX),
+        function_rule(_ray_listed_causes),
+    ),
     patterns=(
         pat(r"OOMKill(?:ed|ing)", 0.96, flags=0),
         pat(r"oom[-_ ]kill event|\boom-kill:|\boom_reaper: reaped process", 0.96),

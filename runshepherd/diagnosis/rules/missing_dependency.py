@@ -512,10 +512,13 @@ FAMILY = family(
         # JAX asked for a GPU backend its installed jaxlib was built without (jax/_src/xla_bridge.py: "Unknown
         # backend cuda. Available backends are ['cpu']"): the CUDA build (jax[cuda12]) is what is missing
         pat(r"Unknown backend:? '?(?:cuda|gpu|rocm)'?\.? Available backends are \['cpu'(?:, 'interpreter')?\]", 0.86),
-        # versions of two packages that must match (jaxlib/jax, torch/torchvision, CUDA builds of a wheel)
+        # versions of two packages that must match (jaxlib/jax, torch/torchvision, CUDA builds of a wheel); a
+        # "version mismatch" that names no package is someone else's (NVML's driver/library is cuda_driver's, a
+        # dataset recorded under another simulator version a warning: robomimic's "Dataset and installed environment
+        # version mismatch!" before a run that finished)
         pat(
             r"(?P<pkg>jaxlib|torchvision|torchaudio|tensorflow|numpy|transformers|flash[_-]attn|xformers)\b[^\n]{0,80}"
-            r"\b(?:is )?(?:incompatible|not compatible) with\b|version mismatch|was compiled against .{0,40} but",
+            r"\b(?:(?:is )?(?:incompatible|not compatible) with\b|version mismatch)|was compiled against .{0,40} but",
             0.86,
         ),
         pat(rf"No module named '?{_KNOWN}(?P<mod>[\w.]+)'?", 0.88, cap=_UNKNOWN_CAP, uncapped_by="known"),

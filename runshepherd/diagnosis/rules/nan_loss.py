@@ -55,9 +55,12 @@ def _nan_from_metrics(ctx: Context) -> list[Signal]:
 # (and a key-value table's row, the OpenAI logger's "| loss          | nan       |" of guided-diffusion and baselines)
 # (and a loss metric named for its function rather than "loss": MXNet's Speedometer "Train-SmoothL1=nan",
 # "Train-CrossEntropy=nan", "Train-Perplexity=nan")
+# (and a loss's components listed under one "Losses:" head, each name then its value, as PyTorch-YOLOv3 prints them:
+# "[Losses: x nan, y nan, w nan, h nan, conf 0.755184, cls nan, total nan]")
 _LOSS_NAN = re.compile(
     r"\b\w*(?:loss|SmoothL1|CrossEntropy|Perplexity)\w*\b['\"]?\s*(?:[=:|]\s*|\s+)(?:tensor\()?[\[('\"]?(?:nan|-?inf)\b"
-    r"|\b(?:logps|logits|log_probs)/\w+['\"]?\s*[=:]\s*['\"]?nan\b",
+    r"|\b(?:logps|logits|log_probs)/\w+['\"]?\s*[=:]\s*['\"]?nan\b"
+    r"|\bLoss(?:es)?:\s*(?:\w+ -?\d+(?:\.\d+)?(?:e[-+]?\d+)?, )*\w+ (?:nan|-?inf)\b",
     re.IGNORECASE,
 )
 # a loss whose magnitude is past any real objective (float32 tops out near 3.4e38): ``"main/loss": -1.1e+35``

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from runshepherd.diagnosis.formats.schedulers import KALDI_ENDED_WELL
-from runshepherd.diagnosis.rules.base import Context, Signal, pat
+from runshepherd.diagnosis.rules.base import RAY_LISTED_CAUSES, Context, Signal, pat
 from runshepherd.diagnosis.rules.family import exits, family, fixes_by_evidence, words
 
 _SEG_EXPL = (
@@ -112,6 +112,7 @@ FAMILY = family(
     fix_kind="add_dependency",
     explanation=_SEG_EXPL,
     fix_description=_SEG_FIX,
+    exclude=RAY_LISTED_CAUSES.pattern,  # Ray's list of what may have killed a worker names SIGSEGV third
     patterns=(
         pat(r"Segmentation fault|SIGSEGV|signal 11\b|Signal 11 \(SIGSEGV\)", 0.9),
         pat(r"Fatal Python error: (?:Segmentation fault|Aborted|Bus error|Illegal instruction)", 0.9),

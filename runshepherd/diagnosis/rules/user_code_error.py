@@ -473,7 +473,9 @@ def _root_exception(ctx: Context) -> list[Signal]:
             continue
         is_root = idx == root
         strength = 0.66 if is_root else 0.58
-        if short not in _KEPT and (_POINTS_ABOVE.search(msg) or _speaks_of_another_family(ln.text)):
+        if short not in _KEPT and (
+            _POINTS_ABOVE.search(msg) or _RAY_PROCESS_DIED.match(msg) or _speaks_of_another_family(ln.text)
+        ):
             strength = YIELDED  # a carrier of another family's failure: the engine reads its words (rootline.py)
         if chained_after(block.lines, idx):
             strength -= 0.05
@@ -493,6 +495,9 @@ def _root_exception(ctx: Context) -> list[Signal]:
 # type names a family (ImportError, FileNotFoundError, PermissionError, MemoryError): that family's own rules decide
 # them (a circular import of the user's own modules is an ImportError that stays a code error).
 YIELDED = 0.45
+# Ray's exception for an actor whose process died ("The actor died unexpectedly before finishing this task."): no
+# error in the program's code, the process was gone (Ray's details below it say what may have killed it)
+_RAY_PROCESS_DIED = re.compile(r"The actor died unexpectedly before finishing this task")
 # a wrapper that says its cause was printed before it ("EngineCore encountered an issue. See stack trace (above) for the
 # root cause.", "See root cause above"): the exception is the report of another failure, not the failure
 _POINTS_ABOVE = re.compile(

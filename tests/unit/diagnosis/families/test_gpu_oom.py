@@ -310,3 +310,17 @@ def test_a_memoryerror_with_its_own_message_or_none_at_all_stays_the_hosts() -> 
     assert diagnose_log_text(tb + "MemoryError\n").label == "host_oom"
     assert diagnose_log_text(tb + "MemoryError: Unable to allocate 7.10 GiB for an array\n").label == "host_oom"
     assert diagnose_log_text(tb + "MemoryError: \n").label == "host_oom"  # no device named anywhere
+
+
+def test_metal_running_out_of_memory_on_an_apple_gpu_is_the_devices_memory() -> None:
+    """MLX on an Apple GPU: the command buffer failed for lack of memory, then the C++ runtime aborted (not a crash
+    in native code). The fix is the device's: a shorter sequence or a smaller batch (dev zzzzzo-0009, mlx-lm#236)."""
+    log = (
+        "Iter 50: Train loss 1.487, Learning Rate 1.000e-05, It/sec 0.372, Peak mem 34.108 GB\n"
+        "libc++abi: terminating due to uncaught exception of type std::runtime_error: [METAL] Command buffer "
+        "execution failed: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)\n"
+        "zsh: abort      mlx_lm.lora --model ./Qwen3-8B --train\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("gpu_oom", "reduce_memory") and d.confidence >= 0.8
+    assert diagnose_dev("zzzzzo-0009")[0].label == "gpu_oom"

@@ -335,3 +335,25 @@ def test_a_metric_named_after_a_class_is_not_a_bus_error() -> None:
     assert diagnose_log_text(table).label == "healthy"
     # the signal's own words still read as a shared-memory bus error
     assert diagnose_log_text("Bus error (core dumped)\n").label == "host_oom"
+
+
+RAY_WORKER_DIED = (
+    "ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n"
+    "        class_name: create_colocated_worker_cls.<locals>.WorkerDict\n"
+    "The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR Worker exit detail: "
+    "Worker unexpectedly exits with a connection error code 2. End of file. There are some potential root causes. "
+    "(1) The process is killed by SIGKILL by OOM killer due to high memory usage. (2) ray stop --force is called. "
+    "(3) The worker is crashed unexpectedly due to SIGSEGV or other unexpected errors.\n"
+)
+
+
+def test_a_ray_worker_that_died_without_a_reason_is_likeliest_the_oom_killer_not_a_segfault() -> None:
+    """Ray lists the possible causes of a worker's death (OOM killer first, SIGSEGV third): a weak host-memory
+    reading, never a segfault at 0.9, and the ActorDiedError above it is no bug in the code (dev zzzzzo-0008)."""
+    d = diagnose_log_text(RAY_WORKER_DIED)
+    assert d.label == "host_oom" and 0.5 <= d.confidence < 0.8
+    assert "not proven" in d.explanation and d.fix.kind == "increase_memory"
+    assert diagnose_dev("zzzzzo-0008")[0].label == "host_oom"
+    # a worker Ray saw segfault, in its own words, stays a native crash
+    crashed = "Fatal Python error: Segmentation fault\n" + RAY_WORKER_DIED
+    assert diagnose_log_text(crashed).label == "segfault"

@@ -964,3 +964,13 @@ def test_a_binding_that_cannot_find_its_native_library_where_it_looks() -> None:
     )
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency") and "MuJoCo" in d.explanation
+
+
+def test_a_version_mismatch_that_names_no_package_is_not_a_missing_dependency() -> None:
+    """robomimic's warning that a dataset was recorded under another simulator version, before a run that finished
+    (dev zzzzzr-0108), is no dependency to install; a package that names the mismatch still is."""
+    assert diagnose_dev("zzzzzr-0108")[0].label == "healthy"
+    warned = "ROBOMIMIC WARNING(\n    Dataset and installed environment version mismatch!\n)\nstep 1/10\n"
+    assert diagnose_log_text(warned).label != "missing_dependency"
+    named = "RuntimeError: jaxlib version 0.4.1 is incompatible with jax version 0.4.20\n"
+    assert diagnose_log_text(named).label == "missing_dependency"

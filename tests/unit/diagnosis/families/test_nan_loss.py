@@ -362,3 +362,13 @@ def test_a_finiteness_check_called_on_none_is_a_code_error_not_a_nan() -> None:
         "AssertionError: loss is nan\n"
     )
     assert diagnose_log_text(found).label == "nan_loss"
+
+
+def test_a_losss_components_under_one_losses_head_that_turned_nan() -> None:
+    """PyTorch-YOLOv3 prints a loss's components under one head, each name then its value: NaN there is the loss
+    (dev zzzzzp-0114: NaN from the first epoch, the thread's fix in the training code); finite ones are progress."""
+    row = "[Epoch 0/30, Batch {b}/1313] [Losses: x {v}, y {v}, w {v}, h {v}, conf 0.755184, cls {v}, total {v}]\n"
+    went_nan = "".join(row.format(b=b, v="nan") for b in range(320, 327))
+    assert diagnose_log_text(went_nan).label == "nan_loss"
+    assert diagnose_log_text("".join(row.format(b=b, v="0.0412") for b in range(320, 327))).label == "healthy"
+    assert diagnose_dev("zzzzzp-0114")[0].label == "nan_loss"
