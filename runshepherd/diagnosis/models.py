@@ -85,6 +85,9 @@ class Diagnosis(_Model):
     fix: Fix = Field(default_factory=Fix)
     task: str | None = None
     what_would_confirm: str | None = None
+    # who named the label: the rules, or the learned fallback where they fell back (a proposal the person confirms:
+    # the session never fixes or resubmits on it alone)
+    reading: Literal["rules", "learned"] = "rules"
 
     def failed(self) -> bool:
         return self.label != "healthy"
@@ -98,6 +101,7 @@ class Diagnosis(_Model):
             "confidence": round(self.confidence, 3),
             "evidence": list(self.evidence),
             "explanation": self.explanation,
+            "reading": self.reading,
             # diagnose only proposes: the description is the bare action and `status` says it was not applied
             "fix": {
                 "kind": self.fix.kind,

@@ -336,3 +336,46 @@ def test_an_unchanged_resubmit_is_not_counted_as_a_fix(saver, backend, tmp_path:
     assert out["unchanged_retries"] == 1 and out["fix_attempts"] == 0
     assert out["outcome"] == "NEEDS_INPUT" and out["outcome_reason"].startswith("no safe automatic fix")
     assert done_event(out)["unchanged_retries"] == 1 and done_event(out)["fix_attempts"] == 0
+
+
+LEARNED = """\
+workflow:
+  name: renderer
+  resources:
+    default: {cpu: 1, memory: 256Mi}
+  tasks:
+  - name: train
+    image: ubuntu:24.04
+    command: [python3, -c]
+    args:
+    - |
+      import sys
+      print('Traceback (most recent call last):')
+      print('  File "train.py", line 9, in <module>')
+      print("TypeError: frob() got an unexpected keyword argument 'gizmo'")
+      sys.exit(1)
+"""
+
+
+def test_a_learned_reading_is_asked_about_never_fixed_or_resubmitted_on_its_own(
+    saver, backend, tmp_path: Path, monkeypatch
+) -> None:  # noqa: ANN001
+    """No rule names this failure (a bare TypeError); a learned reading that names a family the session would fix on
+    its own (host memory: double the request and resubmit) is right about half the time, so the session shows it
+    and asks the person instead, with no patch and no resubmission."""
+    import runshepherd.diagnosis.learned as learned
+
+    labels = ("healthy", "host_oom", "user_code_error", "gpu_oom", "file_not_found")
+    row = tuple(6.0 if lb == "host_oom" else 0.0 for lb in labels)
+    tiny = learned.Model(labels=labels, rows={"R:gizmo": row}, intercepts=(0.0,) * len(labels), trained_on={})
+    monkeypatch.setattr(learned, "shipped_model", lambda: tiny)
+    s = Session(saver, make_deps(backend, tmp_path))
+    out = s.run(
+        {"request": "renderer", "spec_path": spec_file(tmp_path, LEARNED)},
+        answers={"submit": "yes", "no_fix": "stop"},
+    )
+    assert out["outcome"] == "NEEDS_INPUT"
+    assert [q["kind"] for q in s.questions] == ["submit", "no_fix"]
+    diag = s.kinds("diagnosis")[0]
+    assert diag["label"] == "host_oom" and diag["confidence"] == 0.5
+    assert not s.kinds("fix") and out["fix_attempts"] == 0 and out["workflow_ids"] == ["renderer-1"]

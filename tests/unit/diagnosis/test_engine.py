@@ -69,7 +69,8 @@ def test_explanations_avoid_kubernetes_jargon() -> None:
 def test_to_json_matches_the_cli_contract() -> None:
     d = diagnose_log_text("/tmp/entry.sh: line 6: jq: command not found")
     obj = d.to_json("run.log")
-    assert set(obj) == {"source", "label", "origin", "confidence", "evidence", "explanation", "fix"}
+    assert set(obj) == {"source", "label", "origin", "confidence", "evidence", "explanation", "reading", "fix"}
+    assert obj["reading"] == "rules"
     assert set(obj["fix"]) == {"kind", "description", "patch", "status"} and obj["fix"]["status"] == "proposed"
     assert (
         obj["source"] == "run.log" and obj["label"] == "missing_dependency" and obj["fix"]["kind"] == "add_dependency"

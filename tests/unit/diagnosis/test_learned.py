@@ -16,7 +16,7 @@ from runshepherd.diagnosis.rules import Context
 
 ROOT = Path(__file__).resolve().parents[3]
 
-BARE = 'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n    run()\nTypeError: frob() got an unexpected keyword argument \'gizmo\'\n'
+BARE = "Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n    run()\nTypeError: frob() got an unexpected keyword argument 'gizmo'\n"
 ROOT_LINE = "TypeError: frob() got an unexpected keyword argument 'gizmo'"
 
 
@@ -113,3 +113,21 @@ def test_the_shipped_model_was_trained_on_todays_dev_split() -> None:
     )
     assert res.returncode == 0, res.stdout + res.stderr
     assert "is current" in res.stdout
+
+
+def test_an_error_about_the_programs_own_names_and_values_stays_the_rules() -> None:
+    """`KeyError: 'nan'` is no NaN loss and a module of one's own without an attribute no missing package, whatever
+    the words: Python's own-value exceptions at the root are never read by the model."""
+    for root in ("KeyError: 'nan'", "AttributeError: module 'mymodel' has no attribute 'gizmo'"):
+        text = f'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n{root}\n'
+        ctx = _ctx(text)
+        rules = rules_verdict(ctx)
+        assert arbitrate(ctx, rules, model=_model("nan_loss", word="R:gizmo")) == rules
+        assert arbitrate(ctx, rules, model=_model("nan_loss", word="R:nan")) == rules
+
+
+def test_the_json_says_who_named_the_label() -> None:
+    ctx = _ctx(BARE)
+    learned = arbitrate(ctx, rules_verdict(ctx), model=_model("missing_dependency"))
+    assert learned.to_json("run.log")["reading"] == "learned"
+    assert rules_verdict(ctx).to_json("run.log")["reading"] == "rules"

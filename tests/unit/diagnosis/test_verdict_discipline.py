@@ -8,7 +8,7 @@ from runshepherd.backends.base import Status
 from runshepherd.diagnosis import DiagnosisInput, TaskRecord, diagnose, diagnose_log_text
 from runshepherd.diagnosis.rules.family import words
 
-from .families.real import diagnose_dev
+from .families.real import diagnose_dev, read_by_rules
 
 
 def test_an_error_line_no_family_knows_is_unknown_quoting_it() -> None:
@@ -120,7 +120,7 @@ def test_a_failed_run_whose_only_error_it_went_past_is_named_by_that_error() -> 
     # exit 0 after it: it went on past it and finished
     assert diagnose_log_text(_OOM_THEN_STEPS + "Task exited with code 0\n").label == "healthy"
     # a later error no family knows is what stopped it, not the early one
-    later = diagnose_log_text(_OOM_THEN_STEPS + "FATAL: frobnicator lost its marbles\nexit code 1\n")
+    later = read_by_rules(_OOM_THEN_STEPS + "FATAL: frobnicator lost its marbles\nexit code 1\n")
     assert later.label == "unknown" and "frobnicator" in later.explanation
 
 

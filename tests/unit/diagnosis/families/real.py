@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from runshepherd.diagnosis import Diagnosis, diagnose_log_text
-from runshepherd.diagnosis.engine import root_reading
+from runshepherd.diagnosis.engine import root_reading, rules_verdict
 from runshepherd.diagnosis.rules import Context, Signal
 
 ROOT = Path(__file__).resolve().parents[3] / "data" / "diagnosis_real"
@@ -58,3 +58,10 @@ def read_dev(case_id: str) -> Signal | None:
     what the verdict would say if no rule had named the failure."""
     text, _ = dev_case(case_id)
     return root_reading(Context.build(log_lines=text.splitlines()))
+
+
+def read_by_rules(text: str) -> Diagnosis:
+    """The rules' reading of a log, before the learned fallback: where they fell back (a bare exception, an error line
+    no family explains) the product may show the model's reading instead, marked ``reading="learned"``, as a proposal
+    the session asks the person about (test_learned.py). A distinction the rules make on purpose is tested here."""
+    return rules_verdict(Context.build(log_lines=text.splitlines()))

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev, root_line_cases
+from .real import assert_read_as, diagnose_dev, read_by_rules, root_line_cases
 
 TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
 
@@ -172,7 +172,7 @@ def test_a_library_module_without_a_name_the_code_uses_is_a_release_to_pin() -> 
     ],
 )
 def test_the_users_own_modules_and_circular_imports_stay_code_errors(log: str) -> None:
-    assert diagnose_log_text(log).label == "user_code_error"
+    assert read_by_rules(log).label == "user_code_error"
 
 
 @pytest.mark.parametrize(
@@ -563,7 +563,7 @@ def test_a_traceback_ending_in_a_librarys_dependency_check_is_a_missing_dependen
     msg = "    raise ImportError(\nImportError: This example needs a source build, found 4.38.2.\n"
     assert diagnose_log_text(TRACEBACK_START + frame.format("check_min_version") + msg).label == "missing_dependency"
     # the same ImportError raised in the user's own function is not read as a dependency check by its frame
-    assert diagnose_log_text(TRACEBACK_START + frame.format("build_model") + msg).label != "missing_dependency"
+    assert read_by_rules(TRACEBACK_START + frame.format("build_model") + msg).label != "missing_dependency"
 
 
 @pytest.mark.parametrize(
