@@ -1,18 +1,19 @@
 """The learned fallback: a linear model over the error lines' words, asked only where the rules fell back.
 
-The rules read a failure's family well when its wording is one they know; where none does, they fall back to
-"unknown" or to a bare exception's "user_code_error" (a low-confidence reading). There a multinomial logistic
-regression trained on the labelled real logs of the dev corpus (``benchmarks/train_learned.py``) reads the same
-regions an expert is given: the root error line, its exception type, the window around it, the first error-looking
-lines and the log's last lines. Its reading replaces the rules' only when it names another failure family with
-probability at least ``MIN_PROBABILITY``. It never says "healthy" and never replaces "healthy" or a specific family's
-reading, so it cannot call a failure healthy, or a healthy run failed, where the rules did not.
+The rules read a failure's family well when its wording is one they know; where none does, they fall back to an
+"unknown" quoting an error line no family explains, or to a bare exception's "user_code_error" (below 0.8). There a
+multinomial logistic regression trained on the labelled real logs of the dev corpus (``benchmarks/train_learned.py``)
+reads the regions an expert is given: the root error line, its exception type, the window around it, the first
+error-looking lines and the log's last lines. Its reading replaces the rules' only when it names another failure family
+with probability at least ``MIN_PROBABILITY``. It never says "healthy" and never replaces "healthy", a family's own
+reading, an "unknown" a rule explained, or a root error of Python's own-value exceptions, so it cannot call a failure
+healthy, or a healthy run failed, where the rules did not. Its verdict is marked (``Diagnosis.reading == "learned"``)
+and the session asks the person about it instead of fixing or resubmitting on it.
 
 Chosen on the blind splits' fresh verdicts (v20-v30, 2,220 logs, each split left out of the training and of the
-choice in turn): replacing any unsure reading gained as much but broke specific families' right readings
-(missing_dependency, nccl, cuda_driver read as code errors), which replacing only the fallbacks did not. The
-confidence of a learned verdict is the measured share of those held-out replacements that were right, not the
-model's probability, which overstated it.
+choice in turn; docs/architecture.md): replacing any unsure reading gained as much but broke specific families' right
+readings. The confidence of a learned verdict is the measured share of those held-out replacements that were right,
+not the model's probability, which overstated it.
 """
 
 from __future__ import annotations
@@ -162,8 +163,9 @@ def arbitrate(ctx: Context, rules: Diagnosis, allowed: set[str] | None = None, m
         confidence=CONFIDENCE,
         evidence=evidence,
         explanation=(
-            f"{sig.explanation} (A reading learned from labelled real logs: no rule named a family for this log "
-            f"(they read {said} at {rules.confidence:.2f}); its error lines read most like this one, p={p:.2f}.)"
+            f"No rule named this failure (they read {said} at {rules.confidence:.2f}); a model learned from labelled "
+            f"real logs reads its error lines as {label} (p={p:.2f}), a reading right about half the time on logs it "
+            f"never saw: {sig.explanation}"
         ),
         fix=Fix(kind=kind, description=description),
         task=rules.task,

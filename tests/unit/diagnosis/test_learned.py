@@ -40,7 +40,8 @@ def test_a_bare_exception_the_rules_cannot_place_takes_the_models_reading_and_sa
     assert d.label == "missing_dependency"
     assert d.confidence == CONFIDENCE < 0.8  # never among the confident verdicts calibration counts
     assert d.evidence == [ROOT_LINE]  # the root line, verbatim
-    assert "learned from labelled real logs" in d.explanation and "user_code_error at 0.66" in d.explanation
+    assert d.explanation.startswith("No rule named this failure (they read user_code_error at 0.66)")
+    assert "learned from labelled real logs" in d.explanation and "about half the time" in d.explanation
     assert d.fix.kind == "add_dependency"  # the family's own fix
 
 
@@ -72,7 +73,7 @@ def test_an_unknown_is_read_by_the_model_with_the_unexplained_line_quoted() -> N
     assert rules.label == "unknown"
     d = arbitrate(ctx, rules, model=_model("file_not_found", word="E:gizmo"))
     assert d.label == "file_not_found" and d.evidence == ["FATAL: frobnicator lost its gizmo (code 7)"]
-    assert "they read no family" in d.explanation
+    assert "they read no family" in d.explanation and d.reading == "learned"
 
 
 def test_the_tokens_are_the_regions_an_expert_is_given() -> None:
