@@ -163,7 +163,7 @@ def arbitrate(ctx: Context, rules: Diagnosis, allowed: set[str] | None = None, m
         confidence=CONFIDENCE,
         evidence=evidence,
         explanation=(
-            f"No rule named this failure (they read {said} at {rules.confidence:.2f}); a model learned from labelled "
+            f"The rules fell back on this log (they read {said} at {rules.confidence:.2f}); a model learned from labelled "
             f"real logs reads its error lines as {label} (p={p:.2f}), a reading right about half the time on logs it "
             f"never saw: {sig.explanation}"
         ),

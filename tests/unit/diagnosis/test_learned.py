@@ -40,7 +40,7 @@ def test_a_bare_exception_the_rules_cannot_place_takes_the_models_reading_and_sa
     assert d.label == "missing_dependency"
     assert d.confidence == CONFIDENCE < 0.8  # never among the confident verdicts calibration counts
     assert d.evidence == [ROOT_LINE]  # the root line, verbatim
-    assert d.explanation.startswith("No rule named this failure (they read user_code_error at 0.66)")
+    assert d.explanation.startswith("The rules fell back on this log (they read user_code_error at 0.66)")
     assert "learned from labelled real logs" in d.explanation and "about half the time" in d.explanation
     assert d.fix.kind == "add_dependency"  # the family's own fix
 
