@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_diagnosis import REAL, Case, load_real  # noqa: E402
 
+from runshepherd.diagnosis.engine import log_context  # noqa: E402
 from runshepherd.diagnosis.learned import MODEL_FILE, tokens  # noqa: E402
-from runshepherd.diagnosis.rules.base import Context  # noqa: E402
 
 C = 0.1
 MIN_DF = 10
@@ -43,7 +43,7 @@ def digest(cases: list[Case]) -> str:
 
 def case_tokens(c: Case) -> list[str]:
     """The tokens of a log as ``orchestrate diagnose --log`` builds its context (engine.diagnose_log_text)."""
-    return tokens(Context.build(log_lines=c.path.read_text(encoding="utf-8", errors="replace").splitlines()).log)
+    return tokens(log_context(c.path.read_text(encoding="utf-8", errors="replace")).log)
 
 
 def train(cases: list[Case]) -> dict[str, object]:

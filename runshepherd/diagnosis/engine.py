@@ -776,11 +776,15 @@ def _dedupe(lines: list[str]) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------------- public API
+def log_context(text: str) -> Context:
+    """The context of a bare log read alone: no task, status or exit code (what ``diagnose --log`` reads, and what
+    the learned fallback was trained on)."""
+    return Context.build(task=None, log_lines=text.splitlines())
+
+
 def diagnose_log_text(text: str, source: str = "<log>") -> Diagnosis:
     """Diagnose a bare log file from its text alone (``orchestrate diagnose --log FILE``)."""
-    lines = text.splitlines()
-    ctx = Context.build(task=None, log_lines=lines)
-    return verdict(ctx, failed=None)
+    return verdict(log_context(text), failed=None)
 
 
 def diagnose(inp: DiagnosisInput) -> list[Diagnosis]:

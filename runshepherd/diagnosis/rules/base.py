@@ -216,9 +216,7 @@ class Pattern:
 # code 2. End of file. There are some potential root causes. (1) The process is killed by SIGKILL by OOM killer …
 # (3) The worker is crashed unexpectedly due to SIGSEGV …"): a list of possibilities, not a statement of any one
 # (host_oom reads it weakly; segfault never reads its SIGSEGV)
-RAY_LISTED_CAUSES = re.compile(
-    r"potential root causes\. \(1\) The process is killed by SIGKILL by OOM killer", re.IGNORECASE
-)
+RAY_LISTED_CAUSES = r"potential root causes\. \(1\) The process is killed by SIGKILL by OOM killer"
 
 
 def pat(

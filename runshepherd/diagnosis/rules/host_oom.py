@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from runshepherd.diagnosis.fixes import fix_host_oom
-from runshepherd.diagnosis.rules.base import RAY_LISTED_CAUSES, Context, Signal, function_rule, pat
+from runshepherd.diagnosis.rules.base import RAY_LISTED_CAUSES, PatternRule, pat
 from runshepherd.diagnosis.rules.family import exits, family, fixes_by_evidence, words
 from runshepherd.diagnosis.rules.gpu_oom import MEMORY_WORDS, ON_A_DEVICE
 from runshepherd.diagnosis.slurmstate import job_state_rule
@@ -23,27 +23,20 @@ _CONFIRM_137 = (
 )
 
 
-def _ray_listed_causes(ctx: Context) -> list[Signal]:
-    """Ray's report of a worker that died without saying why lists the OOM killer first among its possible causes
-    (then `ray stop --force`, then a native crash): the likeliest reading, weakly, never a proof."""
-    for order, ln in ctx.texts():
-        if RAY_LISTED_CAUSES.search(ln.text):
-            return [
-                Signal(
-                    "host_oom",
-                    "config",
-                    0.6,
-                    order,
-                    [ln.raw.rstrip()],
-                    "A Ray worker died without a reason of its own; Ray names the OOM killer as the first possible "
-                    "cause (then `ray stop --force`, then a crash in native code), so running out of memory is the "
-                    "likeliest reading, but it is not proven.",
-                    "increase_memory",
-                    _HOST_FIX,
-                    what_would_confirm=_CONFIRM_137,
-                )
-            ]
-    return []
+# Ray's report of a worker that died without saying why lists the OOM killer first among its possible causes (then
+# `ray stop --force`, then a native crash): the likeliest reading, weakly, never a proof
+_RAY_LISTED = PatternRule(
+    name="host_oom_ray_listed_causes",
+    label="host_oom",
+    origin="config",
+    fix_kind="increase_memory",
+    explanation="A Ray worker died without a reason of its own; Ray names the OOM killer as the first possible "
+    "cause (then `ray stop --force`, then a crash in native code), so running out of memory is the likeliest "
+    "reading, but it is not proven.",
+    fix_description=_HOST_FIX,
+    what_would_confirm=_CONFIRM_137,
+    patterns=(pat(RAY_LISTED_CAUSES, 0.6),),
+)
 
 
 # Kills that come from running too much at once on one machine, not from a request set too low: Ray's memory
@@ -132,7 +125,7 @@ FAMILY = family(
     fix_description=_HOST_FIX,
     rules=(
         job_state_rule("host_oom", "config", "increase_memory", _HOST_EXPL, _HOST_FIX),
-        function_rule(_ray_listed_causes),
+        _RAY_LISTED,
     ),
     patterns=(
         pat(r"OOMKill(?:ed|ing)", 0.96, flags=0),

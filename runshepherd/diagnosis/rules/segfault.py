@@ -112,7 +112,7 @@ FAMILY = family(
     fix_kind="add_dependency",
     explanation=_SEG_EXPL,
     fix_description=_SEG_FIX,
-    exclude=RAY_LISTED_CAUSES.pattern,  # Ray's list of what may have killed a worker names SIGSEGV third
+    exclude=RAY_LISTED_CAUSES,  # Ray's list of what may have killed a worker names SIGSEGV third
     patterns=(
         pat(r"Segmentation fault|SIGSEGV|signal 11\b|Signal 11 \(SIGSEGV\)", 0.9),
         pat(r"Fatal Python error: (?:Segmentation fault|Aborted|Bus error|Illegal instruction)", 0.9),

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from runshepherd.diagnosis import Diagnosis, diagnose_log_text
-from runshepherd.diagnosis.engine import root_reading, rules_verdict
+from runshepherd.diagnosis.engine import log_context, root_reading, rules_verdict
 from runshepherd.diagnosis.rules import Context, Signal
 
 ROOT = Path(__file__).resolve().parents[3] / "data" / "diagnosis_real"
@@ -64,4 +64,4 @@ def read_by_rules(text: str) -> Diagnosis:
     """The rules' reading of a log, before the learned fallback: where they fell back (a bare exception, an error line
     no family explains) the product may show the model's reading instead, marked ``reading="learned"``, as a proposal
     the session asks the person about (test_learned.py). A distinction the rules make on purpose is tested here."""
-    return rules_verdict(Context.build(log_lines=text.splitlines()))
+    return rules_verdict(log_context(text))
