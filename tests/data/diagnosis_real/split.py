@@ -142,8 +142,9 @@ Two generations:
   once with a learned fallback built before any of it was read (77.9%), then retired into `dev` in the same stop so
   its misses can be studied.
 - blind v32 (stop 55): every case of parts zzzzzt, zzzzzu, zzzzzv, zzzzzw and zzzzzx, from threads and committed job
-  logs not in parts a-zzzzzs (committed files only from repositories no earlier part used). Its parts are named here
-  before any of them is imported, so no dev run ever reads one (`README-v32.md`).
+  logs not in parts a-zzzzzs (committed files only from repositories no earlier part used). Its parts were named
+  before any of them was imported, so no dev run ever read one. Collected in stops 55 and 56 and frozen at
+  2026-12-06T00:23Z with 226 cases (`README-v32.md`).
 """
 
 from __future__ import annotations
@@ -159,8 +160,8 @@ Split = Literal["blind", "dev"]
 
 BLIND_PARTS: tuple[str, ...] = ("zzzzzt-", "zzzzzu-", "zzzzzv-", "zzzzzw-", "zzzzzx-")  # blind v32, named first
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v32 was named in stop 55, README-v32.md)
-BLIND_FROZEN: str | None = None
+# open split (v32 was named in stop 55 and frozen in stop 56, README-v32.md)
+BLIND_FROZEN: str | None = "2026-12-06T00:23Z"
 BLIND_V31_PARTS = ("zzzzzo-", "zzzzzp-", "zzzzzq-", "zzzzzr-", "zzzzzs-")
 BLIND_V30_PARTS = ("zzzzzj-", "zzzzzk-", "zzzzzl-", "zzzzzm-", "zzzzzn-")
 BLIND_V29_PARTS = ("zzzzze-", "zzzzzf-", "zzzzzg-", "zzzzzh-", "zzzzzi-")
