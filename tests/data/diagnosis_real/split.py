@@ -144,7 +144,12 @@ Two generations:
 - blind v32 (stop 55): every case of parts zzzzzt, zzzzzu, zzzzzv, zzzzzw and zzzzzx, from threads and committed job
   logs not in parts a-zzzzzs (committed files only from repositories no earlier part used). Its parts were named
   before any of them was imported, so no dev run ever read one. Collected in stops 55 and 56 and frozen at
-  2026-12-06T00:23Z with 226 cases (`README-v32.md`).
+  2026-12-06T00:23Z with 226 cases (`README-v32.md`); scored once with its code at the freeze, stop 56's starting code
+  (rules and the learned fallback: 77.9% labels; the rules alone 75.2%), then retired into `dev` in the same stop so
+  its misses can be studied.
+- blind v33 (stop 56): every case of parts zzzzzy, zzzzzz, zzzzzza, zzzzzzb and zzzzzzc, from threads and committed
+  job logs not in parts a-zzzzzx (committed files only from repositories no earlier part used). Its parts are named
+  here before any of them is imported, so no dev run ever reads one (`README-v33.md`).
 """
 
 from __future__ import annotations
@@ -158,10 +163,11 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ("zzzzzt-", "zzzzzu-", "zzzzzv-", "zzzzzw-", "zzzzzx-")  # blind v32, named first
+BLIND_PARTS: tuple[str, ...] = ("zzzzzy-", "zzzzzz-", "zzzzzza-", "zzzzzzb-", "zzzzzzc-")  # blind v33, named first
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v32 was named in stop 55 and frozen in stop 56, README-v32.md)
-BLIND_FROZEN: str | None = "2026-12-06T00:23Z"
+# open split (v33 was named in stop 56, README-v33.md)
+BLIND_FROZEN: str | None = None
+BLIND_V32_PARTS = ("zzzzzt-", "zzzzzu-", "zzzzzv-", "zzzzzw-", "zzzzzx-")
 BLIND_V31_PARTS = ("zzzzzo-", "zzzzzp-", "zzzzzq-", "zzzzzr-", "zzzzzs-")
 BLIND_V30_PARTS = ("zzzzzj-", "zzzzzk-", "zzzzzl-", "zzzzzm-", "zzzzzn-")
 BLIND_V29_PARTS = ("zzzzze-", "zzzzzf-", "zzzzzg-", "zzzzzh-", "zzzzzi-")
@@ -299,6 +305,11 @@ def split_v21_of(case_id: str) -> Split:
     return "blind" if case_id.startswith(BLIND_V21_PARTS) else "dev"
 
 
+def split_v32_of(case_id: str) -> Split:
+    """The stop-56 rule: parts zzzzzt, zzzzzu, zzzzzv, zzzzzw and zzzzzx were the blind split (v32), every other part `dev`."""
+    return "blind" if case_id.startswith(BLIND_V32_PARTS) else "dev"
+
+
 def split_v31_of(case_id: str) -> Split:
     """The stop-55 rule: parts zzzzzo, zzzzzp, zzzzzq, zzzzzr and zzzzzs were the blind split (v31), every other part `dev`."""
     return "blind" if case_id.startswith(BLIND_V31_PARTS) else "dev"
@@ -350,7 +361,7 @@ def split_v22_of(case_id: str) -> Split:
 
 
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (v32); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` are the blind split (v33); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 
