@@ -221,4 +221,4 @@ def test_blind_v33_is_named_before_it_is_collected():
     mod = _split_module()
     assert mod.BLIND_FROZEN is None  # open: the benchmark refuses to score it until it is frozen
     assert {mod.split_of(f"{p}-0001") for p in ("zzzzzy", "zzzzzz", "zzzzzza", "zzzzzzb", "zzzzzzc")} == {"blind"}
-    assert {mod.split_of(f"{p}-0001") for p in ("zzzzzx", "zzzzzt", "zzzzzzd", "zzzzzzz", "zzzzz", "zz", "a")} == {"dev"}
+    assert {mod.split_of(f"{p}-0001") for p in ("zzzzzx", "zzzzzzd", "zzzzzzz", "zz", "a")} == {"dev"}
