@@ -137,6 +137,17 @@ FAMILY = family(
         pat(r"NVIDIA driver on your system is too old|Found no NVIDIA driver", 0.9),
         pat(r"no CUDA-capable device is detected|CUDA_ERROR_NO_DEVICE|No CUDA GPUs are available", 0.9),
         pat(_NO_GPU_WORDS, 0.86),
+        # ... or a training script's own check saying so ("AssertionError: Training currently requires at least one
+        # GPU.", DiT's train.py; "ValueError: This script requires a CUDA GPU"): no GPU is visible to the job (not
+        # "requires a GPU with compute capability >= 8.0": a GPU is there, of another kind; nor accelerate's "fp16
+        # mixed precision requires a GPU": a setting asked of a CPU run, validation_error's)
+        pat(
+            r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception): (?:[\w\-]+ ){0,3}?(?:[Tt]raining|[Ss]cript|program|job)\b.{0,30}?"
+            r"\brequires? (?:at least one|a|one or more) (?:CUDA[- ]|NVIDIA )?"
+            r"GPUs?(?: to (?:run|train))?[.!]?\s*$",
+            0.84,
+            flags=0,
+        ),
         pat(r"Unexpected error from cudaGetDeviceCount|cudaGetDeviceCount\(\) returned", 0.88),
         pat(r"libcuda\.so(?:\.\d+)?: cannot open shared object file|libnvidia-ml\.so.*cannot open", 0.9),
         pat(r"nvidia-container-cli: (?:initialization|mount|detection|requirement|ldcache) error", 0.92),

@@ -206,6 +206,25 @@ FAMILY = family(
             0.78,
         ),
         pat(r"Unable to open file \(unable to open file", 0.84),
+        # a config's path setting left unset: OmegaConf's mandatory value ("Missing mandatory value: data_dir") or an
+        # interpolation of a key nobody defined ("Interpolation key 'local.log_dir' not found") whose name is a
+        # path's (dir, path, root, folder, base, file): the run does not know where its data or output go. Above
+        # validation_error's reading of the same exception (0.86): any other key stays a config error
+        pat(
+            r"(?:MissingMandatoryValue: Missing mandatory value:|InterpolationKeyError: Interpolation key) ['\"]?"
+            r"(?:[\w\-]+\.)*(?P<path>\w*(?:dir|path|root|folder|base|file)s?)['\"]?(?: not found)?\s*$",
+            0.9,
+            flags=0,
+        ),
+        # an exception whose whole message is a path that is not there ("Exception: ./img/crop_img/x.jpg does not
+        # exist!", PaddleOCR's dataset reader, which logs the same as ", error happened with msg: ./img/x.jpg does not
+        # exist!" when it goes on to the next sample)
+        pat(
+            r"^(?:(?:[\w.]+\.)?(?:[A-Z]\w*)?(?:Error|Exception): |,? ?error happened with msg: )['\"]?(?P<path>[\w.~\-]*[/\\][^\s'\"]+)['\"]? (?:does not exist|"
+            r"doesn't exist|not found|is not found|cannot be found)!?\s*$",
+            0.84,
+            flags=0,
+        ),
         pat(r"EntryNotFoundError|Dataset .* doesn't exist on the Hub", 0.82),
         # (not a logger's INFO line, nor a run saying it starts from scratch: "SSD.trainer INFO: No checkpoint found.")
         pat(r"^(?!.*\bINFO\b)(?!.*\b(?:from scratch|starting fresh)\b).*No (?:valid )?checkpoint (?:found|file)", 0.74),

@@ -628,13 +628,13 @@ FAMILY = family(
             r"|NameNotFound: Environment `?(?P<reg4>[\w\-/]+)`? doesn't exist",
             0.76,
         ),
-        # a library telling that a name moved to another package, or that a release changed a default the code relied
-        # on (pydantic 2: "`BaseSettings` has been moved to the `pydantic-settings` package"; torch 2.6's torch.load:
-        # "In PyTorch 2.6, we changed the default value of the `weights_only` argument … from `False` to `True`"), or
-        # that a release removed a name (Lightning 2.0 dropped the Trainer's argparse helpers add_argparse_args,
-        # from_argparse_args and parse_argparser: "type object 'Trainer' has no attribute 'add_argparse_args'")
+        # a library telling that a name moved to another package (pydantic 2: "`BaseSettings` has been moved to the
+        # `pydantic-settings` package"), or that a release removed a name (Lightning 2.0 dropped the Trainer's
+        # argparse helpers add_argparse_args, from_argparse_args and parse_argparser: "type object 'Trainer' has no
+        # attribute 'add_argparse_args'"). (torch 2.6's "we changed the default value of the `weights_only` argument"
+        # is user_code_error's: the fix is the torch.load call; 5 of 6 dev cases say so)
         pat(
-            r"(?P<rel>\bhas been moved to the `?[\w.\-]+`? package\b|\bIn PyTorch [\d.]+, we changed the default value"
+            r"(?P<rel>\bhas been moved to the `?[\w.\-]+`? package\b"
             r"|type object 'Trainer' has no attribute '(?:add_argparse_args|from_argparse_args|parse_argparser)')",
             0.8,
             flags=0,
@@ -727,6 +727,19 @@ FAMILY = family(
         # a binding that looks for its native library at a fixed place (dm_control's "Cannot find MuJoCo library at
         # ~/.mujoco/mujoco200_linux/bin/libmujoco200.so"): the library is not installed there
         pat(r"\bCannot find (?P<lib>[\w.+-]+) library at \S+", 0.84),
+        # mujoco-py's own check that MuJoCo's binaries are not on the library path ("Missing path to your environment
+        # variable. Current values LD_LIBRARY_PATH= … Please add following line to .bashrc: export
+        # LD_LIBRARY_PATH=$LD_LIBRARY_PATH:~/.mujoco/mujoco210/bin")
+        pat(r"^\s*Missing path to your environment variable\.?\s*$", 0.82, flags=0),
+        # a compiled extension (pybind11) called with arguments its build does not take ("TypeError:
+        # causal_conv1d_fwd(): incompatible function arguments. The following argument types are supported:"): the
+        # extension and the code calling it come from different releases (causal-conv1d built for another mamba-ssm)
+        pat(
+            r"^(?:\w+\.)*TypeError: [\w.]+\(\): incompatible function arguments\. The following argument types are "
+            r"supported",
+            0.74,
+            flags=0,
+        ),
         # a framework's own dynamic loader (Paddle's dynload: "Cannot load cudnn shared library. Cannot invoke method
         # cudnnGetVersion", "[Hint: cudnn_dso_handle should not be null.]"): the GPU library is not installed or not
         # on the library path

@@ -42,6 +42,54 @@ _TRANSPORT_WARN = PatternRule(
     in_warnings=True,
 )
 
+# DistributedDataParallel finding, at the next step, that the last backward left some parameters without gradients
+# (torch/csrc/distributed/c10d/reducer.cpp: "Expected to have finished reduction in the prior iteration before
+# starting a new one. This error indicates that your module has parameters that were not used in producing loss"):
+# the distributed wrapper's own check, fixed in how the model is wrapped (find_unused_parameters=True) or in a model
+# whose every trainable parameter reaches the loss
+_UNUSED_PARAMETERS = PatternRule(
+    name="ddp_unused_parameters",
+    label="nccl_or_distributed",
+    origin="user",
+    fix_kind="fix_code",
+    explanation="DistributedDataParallel stopped the run: some trainable parameters got no gradient in the last "
+    "step, so its gradient reduction never finished (a layer that is trainable but not used in the loss).",
+    fix_description="Pass find_unused_parameters=True to DistributedDataParallel (Lightning: strategy="
+    '"ddp_find_unused_parameters_true"), or freeze or remove the parameters the loss never uses, then rerun.',
+    patterns=(pat(r"Expected to have finished reduction in the prior iteration before starting a new one", 0.8),),
+)
+
+# a rank of a distributed launch asking for a GPU the machine does not have ("CUDA error: invalid device ordinal" from
+# torch.cuda.set_device(local_rank), as many lines as extra ranks, often interleaved: "RuntimeErrorRuntimeError:"):
+# more processes were launched than GPUs are visible. A single process asking for a missing GPU is the code's
+_ORDINAL = re.compile(r"invalid device ordinal", re.IGNORECASE)
+_RANKS = re.compile(
+    r"set_device\(\s*(?:args\.|opt\.|self\.)?local_rank|\bLOCAL_RANK\b|--nproc_per_node|\btorchrun\b"
+    r"|torch\.distributed\.(?:launch|run)\b|^(?:\w*Error){2,}:",
+)
+
+
+def _more_ranks_than_gpus(ctx: Context) -> list[Signal]:
+    lines = ctx.log.lines
+    bad = next((ln for ln in lines if _ORDINAL.search(ln.text)), None)
+    if bad is None or not any(_RANKS.search(ln.text) for ln in lines):
+        return []
+    return [
+        Signal(
+            "nccl_or_distributed",
+            "user",
+            0.76,
+            bad.index,
+            [bad.raw.rstrip()],
+            "A rank of the distributed launch asked for a GPU number this machine does not have: more processes were "
+            "launched than GPUs are visible to the job.",
+            "fix_code",
+            "Launch as many processes per node as the job has GPUs (--nproc_per_node / --gpus; check "
+            "CUDA_VISIBLE_DEVICES), then rerun.",
+        )
+    ]
+
+
 # NCCL's result codes say whose the failure is (nccl.h: 1 unhandled CUDA error, 2 system error, 3 internal,
 # 4 invalid argument, 5 invalid usage, 6 remote error). Misuse (two ranks on one GPU, a bad argument) and a CUDA
 # failure inside NCCL (peer access the GPUs do not support) are fixed in the code or its settings; a system
@@ -262,6 +310,8 @@ FAMILY = family(
     echo=True,
     rules=(
         _TRANSPORT_WARN,
+        _UNUSED_PARAMETERS,
+        FunctionRule("more_ranks_than_gpus", _more_ranks_than_gpus),
         FunctionRule("stuck_in_collective", _stuck_in_collective),
         FunctionRule("rendezvous_unreachable", _rendezvous_unreachable),
     ),

@@ -63,12 +63,27 @@ def _pip_index_unreachable(ctx: Context) -> list[Signal]:
 _CORRUPT = re.compile(
     r"\bBadZipFile\b|File is not a zip file|Error -3 while decompressing|Not a gzip file|CRC check failed"
     r"|Compressed file ended before the end-of-stream marker|\bReadError: (?:file could not be opened|unexpected end)"
-    r"|not a valid (?:zip|gzip|tar) (?:file|archive)",
+    r"|not a valid (?:zip|gzip|tar) (?:file|archive)"
+    # GNU tar and gzip on an archive cut short or not an archive at all ("tar: Unexpected EOF in archive", "tar:
+    # Skipping to next header", "tar: This does not look like a tar archive", "gzip: stdin: unexpected end of file",
+    # "gzip: stdin: not in gzip format")
+    r"|^tar: (?:Unexpected EOF in archive|Skipping to next header|This does not look like a tar archive)"
+    r"|^gzip: .{0,200}: (?:unexpected end of file|not in gzip format)",
     re.IGNORECASE,
 )
 _DOWNLOADING = re.compile(
     r"\bDownloading\b.{0,80}\bfrom\b|\bdownload\s*=\s*True\b|\b(?:\w*download\w*|load_data|get_file|urlretrieve)\("
-    r"|\bin (?:\w*download\w*|get_file|load_data|urlretrieve)\b",
+    r"|\bin (?:\w*download\w*|get_file|load_data|urlretrieve)\b"
+    # a script's own word that it downloads ("Downloading Processed Dataset...", "downloading to default path"), or
+    # a download script in the traceback or on the command line (download_data.py, download.sh)
+    r"|^\W*Downloading\b|\bdownloading to\b|\bdownload\w*\.(?:py|sh)\b",
+    re.IGNORECASE,
+)
+# an archive that ends before its end: cut short in transfer even where the log does not show the download (a tar
+# fetched by an earlier step), read weakly (not a file that is no zip at all: a local file of another kind reads so)
+_CUT_SHORT = re.compile(
+    r"^tar: (?:Unexpected EOF in archive|Skipping to next header)|unexpected end of file"
+    r"|Compressed file ended before the end-of-stream marker",
     re.IGNORECASE,
 )
 # (each run on every line of a log by its literal gate: most logs hold none of these words)
@@ -78,17 +93,21 @@ _PIP_NOT_FOUND_G, _CORRUPT_G, _DOWNLOADING_G = Gated.of(_PIP_NOT_FOUND), Gated.o
 def _corrupt_download(ctx: Context) -> list[Signal]:
     lines = ctx.log.lines
     bad = next((ln for ln in reversed(lines) if not ln.code and _CORRUPT_G.search(ln.text, ln.folded)), None)
-    if bad is None or not any(_DOWNLOADING_G.search(ln.text, ln.folded) for ln in lines):
+    if bad is None:
+        return []
+    seen = any(_DOWNLOADING_G.search(ln.text, ln.folded) for ln in lines)
+    if not seen and not _CUT_SHORT.search(bad.text):
         return []
     return [
         Signal(
             "network_download",
             "infra",
-            0.84,
+            0.84 if seen else 0.62,
             bad.index,
             [bad.raw.rstrip()],
             "A file the job downloaded could not be opened as an archive: the download came back broken or "
-            "incomplete (or the server sent an error page instead of the file).",
+            "incomplete (or the server sent an error page instead of the file)."
+            + ("" if seen else " The log does not show the download itself, so this is a weak reading."),
             "retry",
             "Delete the partly downloaded file from the cache/root directory and retry; if it repeats, download "
             "it by hand (check the URL still serves the file) and pass it as an input.",
@@ -224,6 +243,10 @@ FAMILY = family(
     explanation=_EXPL,
     fix_description=_FIX,
     patterns=(
+        # wandb.init giving up on reaching the W&B server ("wandb.errors.CommError: Run initialization has timed out
+        # after 60.0 sec."), whatever wraps it (a Hydra-instantiated logger: "InstantiationException: Error in call
+        # to target '…WandbLogger'")
+        pat(r"\bRun initialization has timed out after\b", 0.8, flags=0),
         # pip's own verdict comes before the timeout it quotes (first matching pattern wins)
         pat(r"Could not install requirement \S+ because of (?:HTTP )?error", 0.9),
         # transformers' OSError names two causes at once when neither the Hub nor a local directory had the file

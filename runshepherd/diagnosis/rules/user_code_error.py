@@ -98,6 +98,23 @@ _HOOK_REQUIRED = PatternRule(
     ),
 )
 
+# torch.load refusing a full pickle under PyTorch 2.6's weights_only default ("Weights only load failed. This file can
+# still be loaded … (1) In PyTorch 2.6, we changed the default value of the `weights_only` argument"): the call that
+# loads the file passes weights_only=False (a file one trusts) or allowlists the classes the message names; read so
+# with or without a traceback (not missing_dependency's release statement: the fix is the call, not a version).
+# TRAIN (stop 56): zzzzzf-0010 (user_code_error, read missing_dependency 0.8 with no traceback shown)
+_WEIGHTS_ONLY = PatternRule(
+    name="user_code_weights_only_load",
+    label="user_code_error",
+    origin="user",
+    fix_kind="fix_code",
+    explanation="torch.load refused the checkpoint: since PyTorch 2.6 it loads only tensors and allowlisted types "
+    "by default (weights_only=True), and this file pickles other objects.",
+    fix_description="If you trust the file, pass weights_only=False to the torch.load call that reads it (or "
+    "allowlist the classes the message names with torch.serialization.add_safe_globals), then rerun.",
+    patterns=(pat(r"\bWeights only load failed\b", 0.8, flags=0),),
+)
+
 # a debugger breakpoint (``breakpoint()``, ``pdb.set_trace()``) left in the code: in a batch job the debugger's prompt
 # reads end-of-input and quits, raising bdb.BdbQuit (a class that ends in neither Error nor Exception)
 _BREAKPOINT = PatternRule(
@@ -564,6 +581,7 @@ FAMILY = family(
     fix_description=_FIX,
     rules=(
         _SHAPES,
+        _WEIGHTS_ONLY,
         _BREAKPOINT,
         _PROMPT_WITHOUT_TERMINAL,
         _UNBOUND,

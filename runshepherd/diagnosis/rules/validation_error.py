@@ -169,6 +169,10 @@ _CONFIG = PatternRule(
             0.86,
             flags=0,
         ),
+        # torch's random_split given split sizes that do not add up to the dataset (torch/utils/data/dataset.py:
+        # "Sum of input lengths does not equal the length of the input dataset!"): the configured train/val/test
+        # sizes or fractions are wrong for the data
+        pat(r"Sum of input lengths does not equal the length of the input dataset", 0.82, flags=0),
         # yacs/fvcore's CfgNode (detectron2, many research configs) merging a file or command line whose key it does
         # not define or whose value has another type (yacs/config.py: "Non-existent config key: {}", "Type mismatch
         # ({} vs. {}) with values ({} vs. {}) for config key: {}")
@@ -695,6 +699,9 @@ FAMILY = family(
     # OmegaConf refusing a key the config does not define (struct mode: "Key 'x' is not in struct"): the config
     # the program was given lacks a setting its code reads, so the config (or an override) has to supply it
     r"|^(?:omegaconf\.errors\.)?Config(?:Attribute|Key)Error$"
+    # ... or a key of a type the config cannot hold ("KeyValidationError: Incompatible key type 'NoneType'": a
+    # setting the command line was to give, left out)
+    r"|^(?:omegaconf\.errors\.)?KeyValidationError$"
     # ... or an interpolation in it that names a key or resolver that is not there, or is malformed
     r"|^(?:omegaconf\.errors\.)?(?:Interpolation(?:Key|Resolution|Validation)Error|UnsupportedInterpolationType"
     r"|GrammarParseError)$"

@@ -60,6 +60,14 @@ def read_dev(case_id: str) -> Signal | None:
     return root_reading(Context.build(log_lines=text.splitlines()))
 
 
+def rules_dev(case_id: str) -> tuple[Diagnosis, dict[str, str]]:
+    """The rules' reading of one DEV case (``read_by_rules``) and its record."""
+    text, record = dev_case(case_id)
+    d = read_by_rules(text)
+    assert all(e in text for e in d.evidence), "evidence must be verbatim lines of the log"
+    return d, record
+
+
 def read_by_rules(text: str) -> Diagnosis:
     """The rules' reading of a log, before the learned fallback: where they fell back (a bare exception, an error line
     no family explains) the product may show the model's reading instead, marked ``reading="learned"``, as a proposal

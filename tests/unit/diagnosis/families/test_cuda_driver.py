@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev, root_line_cases
+from .real import assert_read_as, diagnose_dev, root_line_cases, rules_dev
 
 TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
 
@@ -351,3 +351,12 @@ def test_invalid_device_function_is_a_binary_built_for_another_gpu(case_id: str)
     assert (d.label, d.fix.kind) == (record["label"], "fix_driver_or_image") == ("cuda_driver", "fix_driver_or_image")
     crash = "RuntimeError: CUDA error: invalid device function\nSegmentation fault (core dumped)\n"
     assert diagnose_log_text(crash).label == "cuda_driver"
+
+
+def test_a_training_scripts_own_no_gpu_check_is_no_gpu_visible() -> None:
+    d, record = rules_dev("zzzzzu-0115")  # DiT: "AssertionError: Training currently requires at least one GPU."
+    assert d.label == record["label"] == "cuda_driver"
+    # a setting a CPU run cannot honour is the setting's: accelerate's fp16 on a machine with no GPU
+    d, record = rules_dev("zzzzu-0201")
+    assert d.label == record["label"] == "validation_error"
+    assert diagnose_log_text("ValueError: This script requires a CUDA GPU.\n").label == "cuda_driver"

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev, root_line_cases
+from .real import assert_read_as, diagnose_dev, root_line_cases, rules_dev
 
 TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
 
@@ -519,3 +519,25 @@ def test_a_scripts_own_no_such_file_and_tensorflows_invalid_checkpoint_are_paths
         "logs-tacotron/model.ckpt-254924\n"
     )
     assert diagnose_log_text(tf).label == "file_not_found"
+
+
+@pytest.mark.parametrize("case_id", ["zzzzzv-0106", "zzzzzv-0107", "zzzzzv-0115"])
+def test_a_config_path_setting_left_unset_is_a_path_to_fix(case_id: str) -> None:
+    d, record = rules_dev(case_id)
+    assert (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("file_not_found", "fix_path")
+
+
+def test_an_unset_config_value_that_is_not_a_path_stays_a_config_error() -> None:
+    path = "omegaconf.errors.MissingMandatoryValue: Missing mandatory value: data_dir\n"
+    assert diagnose_log_text(path).label == "file_not_found"
+    other = "omegaconf.errors.MissingMandatoryValue: Missing mandatory value: model.num_classes\n"
+    assert diagnose_log_text(other).label == "validation_error"
+    d, record = rules_dev("zzzzzv-0116")  # an interpolation of a seed nobody defined
+    assert d.label == record["label"] == "validation_error"
+
+
+@pytest.mark.parametrize("case_id", ["zzzzzu-0201", "zzzzzx-0104", "zzzm-0124"])
+def test_an_exception_whose_message_is_a_missing_path_is_that_path(case_id: str) -> None:
+    d, record = rules_dev(case_id)
+    assert d.label == record["label"] == "file_not_found"
+    assert "does not exist!" in d.evidence[0]

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev, read_by_rules, root_line_cases
+from .real import assert_read_as, diagnose_dev, read_by_rules, root_line_cases, rules_dev
 
 TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
 
@@ -404,19 +404,13 @@ def test_a_library_that_uses_a_name_another_release_lacks() -> None:
     assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency") and "pkgutil" in d.explanation
 
 
-@pytest.mark.parametrize(
-    "log",
-    [
-        # pydantic 2's migration errors (pydantic/_migration.py)
+def test_a_library_release_that_moved_a_name() -> None:
+    # pydantic 2's migration errors (pydantic/_migration.py); torch 2.6's weights_only default is the torch.load
+    # call's to change (test_user_code_error.py)
+    log = (
         "pydantic.errors.PydanticImportError: `BaseSettings` has been moved to the `pydantic-settings` package. See "
-        "https://docs.pydantic.dev/2.5/migration/ for more details.\n",
-        # torch 2.6's torch.load default (torch/serialization.py)
-        "_pickle.UnpicklingError: Weights only load failed. This file can still be loaded, to do so you have two "
-        "options.\n\t(1) In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` "
-        "from `False` to `True`.\n",
-    ],
-)
-def test_a_library_release_that_moved_a_name_or_changed_a_default(log: str) -> None:
+        "https://docs.pydantic.dev/2.5/migration/ for more details.\n"
+    )
     d = diagnose_log_text(log)
     assert d.label == "missing_dependency" and "another version" in d.explanation, log
 
@@ -974,3 +968,15 @@ def test_a_version_mismatch_that_names_no_package_is_not_a_missing_dependency() 
     assert diagnose_log_text(warned).label != "missing_dependency"
     named = "RuntimeError: jaxlib version 0.4.1 is incompatible with jax version 0.4.20\n"
     assert diagnose_log_text(named).label == "missing_dependency"
+
+
+@pytest.mark.parametrize("case_id", ["zzzzzt-0202", "zzzzzt-0203"])
+def test_mujoco_binaries_off_the_library_path_are_a_missing_dependency(case_id: str) -> None:
+    d, record = rules_dev(case_id)
+    assert (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("missing_dependency", "add_dependency")
+
+
+@pytest.mark.parametrize("case_id", ["zzzzzu-0108", "zzzzza-0405"])
+def test_a_compiled_extension_called_with_another_releases_arguments_is_a_version_mismatch(case_id: str) -> None:
+    d, record = rules_dev(case_id)
+    assert d.label == record["label"] == "missing_dependency"

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev, root_line_cases
+from .real import assert_read_as, diagnose_dev, root_line_cases, rules_dev
 
 TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
 
@@ -284,3 +284,20 @@ def test_a_launcher_variable_missing_from_the_environment_is_a_launch_without_th
     assert d.label == "nccl_or_distributed" and d.fix.kind == "fix_code"
     # any other missing key is the program's own
     assert diagnose_log_text(log.replace(var, "batch_size")).label != "nccl_or_distributed"
+
+
+def test_ddp_parameters_without_gradients_are_the_wrappers_check() -> None:
+    d, record = rules_dev("zzzzzx-0207")
+    assert (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("nccl_or_distributed", "fix_code")
+    assert "find_unused_parameters=True" in d.fix.description
+
+
+@pytest.mark.parametrize("case_id", ["zzzzzd-0107", "zzzzzx-0213"])
+def test_more_ranks_than_gpus_is_the_launch(case_id: str) -> None:
+    d, record = rules_dev(case_id)
+    assert (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("nccl_or_distributed", "fix_code")
+
+
+def test_one_process_asking_for_a_missing_gpu_is_not_the_launch() -> None:
+    d, record = rules_dev("zzzzzc-0413")  # CUDA_VISIBLE_DEVICES=5 and --gpu 5, no distributed launch
+    assert d.label == record["label"] == "user_code_error"

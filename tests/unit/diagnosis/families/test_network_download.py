@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev, root_line_cases
+from .real import assert_read_as, diagnose_dev, root_line_cases, rules_dev
 
 TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
 
@@ -385,3 +385,21 @@ def test_an_hdf5_file_shorter_than_hdf5_wrote_it_is_a_download_to_fetch_again() 
     assert diagnose_log_text(missing).label == "file_not_found"
     for case_id in ("zzzzzf-0249", "zzzzzh-0009"):
         assert diagnose_dev(case_id)[0].label == "network_download", case_id
+
+
+@pytest.mark.parametrize(("case_id", "strength"), [("zzzzzw-0121", 0.84), ("zzzzzw-0126", 0.84), ("zzzzzw-0125", 0.62)])
+def test_an_archive_cut_short_is_a_broken_download(case_id: str, strength: float) -> None:
+    d, record = rules_dev(case_id)
+    assert (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("network_download", "retry")
+    assert d.confidence == strength  # weak where the log does not show the download (a bare `tar -xvf`)
+
+
+def test_a_file_that_is_not_an_archive_with_no_download_in_sight_is_not_read_as_one() -> None:
+    assert diagnose_log_text("gzip: stdin: not in gzip format\ntar: Child returned status 1\n").label != (
+        "network_download"
+    )
+
+
+def test_wandbs_init_timeout_wrapped_by_hydra_is_the_network() -> None:
+    d, record = rules_dev("zzzzzx-0016")
+    assert (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("network_download", "retry")

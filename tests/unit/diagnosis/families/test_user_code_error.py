@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev, root_line_cases
+from .real import assert_read_as, diagnose_dev, root_line_cases, rules_dev
 
 
 @pytest.mark.parametrize("case_id", ["a-0104", "a-0183", "a-0181"])
@@ -484,3 +484,16 @@ def test_a_script_started_as_a_program_without_its_interpreter() -> None:
     assert (d.label, d.fix.kind) == ("user_code_error", "fix_code") and "#!" in d.explanation
     binary = "exec /usr/local/bin/python: exec format error\n"
     assert diagnose_log_text(binary).label == "image_pull"
+
+
+@pytest.mark.parametrize("case_id", ["zzzzzf-0010", "zzzzzv-0003", "zzzzzx-0209"])
+def test_torch_load_under_the_weights_only_default_is_the_call_to_change(case_id: str) -> None:
+    d, record = rules_dev(case_id)  # no traceback of the person's code shown: it was read as a version to install
+    assert (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("user_code_error", "fix_code")
+    assert "weights_only=False" in d.fix.description
+    bare = (
+        "_pickle.UnpicklingError: Weights only load failed. This file can still be loaded, to do so you have two "
+        "options.\n\t(1) In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` "
+        "from `False` to `True`.\n"
+    )
+    assert (diagnose_log_text(bare).label, diagnose_log_text(bare).fix.kind) == ("user_code_error", "fix_code")

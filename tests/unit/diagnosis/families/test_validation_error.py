@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev, read_by_rules, root_line_cases
+from .real import assert_read_as, diagnose_dev, read_by_rules, root_line_cases, rules_dev
 
 
 @pytest.mark.parametrize("case_id", ["b-0082", "b-0194", "b-0172"])
@@ -622,3 +622,15 @@ def test_a_precision_the_gpu_cannot_run_is_a_setting_to_change() -> None:
         "RuntimeError: Current CUDA Device does not support bfloat16. Please switch dtype to float16.\n"
     )
     assert diagnose_log_text(log).label == "validation_error"
+
+
+@pytest.mark.parametrize("case_id", ["zzzq-0110", "zzzzzx-0015"])
+def test_split_sizes_that_do_not_add_up_to_the_dataset_are_a_config_error(case_id: str) -> None:
+    d, record = rules_dev(case_id)
+    assert d.label == record["label"] == "validation_error"
+    assert "Sum of input lengths" in d.evidence[0]
+
+
+def test_omegaconfs_key_of_an_impossible_type_is_a_config_error() -> None:
+    d, record = rules_dev("zzzzzv-0110")
+    assert d.label == record["label"] == "validation_error"
