@@ -595,7 +595,7 @@ def _unnamed(
     if failed is not False:
         unexplained = _unexplained_error(ctx)
         if unexplained is not None:
-            return unexplained.model_copy(update={"task": task}), True
+            return unexplained.model_copy(update={"task": task}), not _only_exit_reports(ctx)
     if failed or (failed is None and weak):
         ev = _dedupe([line for s in weak[:3] for line in s.evidence])
         return Diagnosis(
@@ -616,6 +616,16 @@ def _unnamed(
             ),
         ), False
     return _healthy(ctx, found, task), False
+
+
+# a launcher's or runtime's report of an exit code, with no message of its own ("srun: error: node-9: task 0: Exited
+# with exit code 3", "Process exited with code 3"): a consequence that says nothing the learned fallback could read
+_EXIT_REPORT = re.compile(r"(?:^|: )(?:task \d+: )?(?:Exited|Process exited) with (?:exit )?code -?\d+\.?\s*$")
+
+
+def _only_exit_reports(ctx: Context) -> bool:
+    """True when every error line the run did not get past only reports an exit code."""
+    return all(_EXIT_REPORT.search(ln.text) for ln in _open_errors(ctx))
 
 
 def _unexplained_error(ctx: Context) -> Diagnosis | None:

@@ -132,3 +132,15 @@ def test_the_json_says_who_named_the_label() -> None:
     learned = arbitrate(ctx, rules_verdict(ctx), model=_model("missing_dependency"))
     assert learned.to_json("run.log")["reading"] == "learned"
     assert rules_verdict(ctx).to_json("run.log")["reading"] == "rules"
+
+
+def test_an_exit_code_report_alone_gives_the_model_nothing_to_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    labels = ("healthy", "user_code_error", "file_not_found")
+    eager = Model(labels=labels, rows={}, intercepts=(0.0, 9.0, 0.0), trained_on={})  # reads everything as code
+    monkeypatch.setattr("runshepherd.diagnosis.learned.shipped_model", lambda: eager)
+    exit_only = "[rank0]: > initializing torch distributed ...\n[rank3]: Process exited with code 3\n"
+    exit_only += "[rank1]: srun: error: node-9: task 0: Exited with exit code 3\n"
+    d = diagnose_log_text(exit_only)
+    assert (d.label, d.reading) == ("unknown", "rules")  # a launcher's exit report says nothing about why
+    d = diagnose_log_text(exit_only + "FATAL: frobnicator lost its gizmo (code 7)\n")
+    assert (d.label, d.reading) == ("user_code_error", "learned")
