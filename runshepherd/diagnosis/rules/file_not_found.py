@@ -208,11 +208,11 @@ FAMILY = family(
         pat(r"Unable to open file \(unable to open file", 0.84),
         # a config's path setting left unset: OmegaConf's mandatory value ("Missing mandatory value: data_dir") or an
         # interpolation of a key nobody defined ("Interpolation key 'local.log_dir' not found") whose name is a
-        # path's (dir, path, root, folder, base, file): the run does not know where its data or output go. Above
+        # path's (dir, path, root, folder, file, x_base): the run does not know where its data or output go. Above
         # validation_error's reading of the same exception (0.86): any other key stays a config error
         pat(
             r"(?:MissingMandatoryValue: Missing mandatory value:|InterpolationKeyError: Interpolation key) ['\"]?"
-            r"(?:[\w\-]+\.)*(?P<path>\w*(?:dir|path|root|folder|base|file)s?)['\"]?(?: not found)?\s*$",
+            r"(?:[\w\-]+\.)*(?P<path>\w*(?:dir|path|root|folder|file)s?|\w+_base)['\"]?(?: not found)?\s*$",
             0.9,
             flags=0,
         ),
