@@ -487,7 +487,7 @@ def _revived(
     (``failed``, a non-zero exit code) or, for a bare log, the last exit code the log states after them is
     non-zero, and no later error that no family knows is there. A log with no such sign keeps them dropped: the
     steps after the error are then the truest reading (the run may still be going)."""
-    if failed is False or _unexplained_error(ctx) is not None:  # a later error no family knows stopped it
+    if failed is False or _open_errors(ctx):  # a later error no family knows stopped it
         return []
     lines = ctx.log.lines
     past = [
@@ -593,9 +593,13 @@ def _unnamed(
     # evidence of a failure that names no family, or names one too weakly to decide: never "healthy"
     weak = [s for s in signals if s.label == "unknown" or s.secondary or s.strength < MIN_STRENGTH]
     if failed is not False:
-        unexplained = _unexplained_error(ctx)
+        open_errors = _open_errors(ctx)
+        unexplained = _unexplained_error(open_errors)
         if unexplained is not None:
-            return unexplained.model_copy(update={"task": task}), not _only_exit_reports(ctx)
+            # a launcher's exit-code reports alone say nothing the learned fallback could read
+            return unexplained.model_copy(update={"task": task}), not all(
+                _EXIT_REPORT.search(ln.text) for ln in open_errors
+            )
     if failed or (failed is None and weak):
         ev = _dedupe([line for s in weak[:3] for line in s.evidence])
         return Diagnosis(
@@ -623,15 +627,10 @@ def _unnamed(
 _EXIT_REPORT = re.compile(r"(?:^|: )(?:task \d+: )?(?:Exited|Process exited) with (?:exit )?code -?\d+\.?\s*$")
 
 
-def _only_exit_reports(ctx: Context) -> bool:
-    """True when every error line the run did not get past only reports an exit code."""
-    return all(_EXIT_REPORT.search(ln.text) for ln in _open_errors(ctx))
-
-
-def _unexplained_error(ctx: Context) -> Diagnosis | None:
+def _unexplained_error(open_errors: list[Line]) -> Diagnosis | None:
     """An error-looking line that no family explains (and no later line says the run finished): "unknown",
     quoting it, never "healthy"."""
-    line = next(iter(_open_errors(ctx)), None)
+    line = next(iter(open_errors), None)
     if line is None:
         return None
     quoted = line.raw.strip()

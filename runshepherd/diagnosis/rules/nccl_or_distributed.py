@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from runshepherd.diagnosis.prefilter import Gated
 from runshepherd.diagnosis.rules.base import Context, FunctionRule, PatternRule, Signal, pat
 from runshepherd.diagnosis.rules.family import cause_detail, deepest_frame, family, fixes_by_evidence, words
 
@@ -67,11 +68,13 @@ _RANKS = re.compile(
     r"set_device\(\s*(?:args\.|opt\.|self\.)?local_rank|\bLOCAL_RANK\b|--nproc_per_node|\btorchrun\b"
     r"|torch\.distributed\.(?:launch|run)\b|^(?:\w*Error){2,}:",
 )
+# (the ordinal by its literal gate on every line: most logs hold no such line, and then the launch is never looked for)
+_ORDINAL_G = Gated.of(_ORDINAL)
 
 
 def _more_ranks_than_gpus(ctx: Context) -> list[Signal]:
     lines = ctx.log.lines
-    bad = next((ln for ln in lines if _ORDINAL.search(ln.text)), None)
+    bad = next((ln for ln in lines if _ORDINAL_G.search(ln.text, ln.folded)), None)
     if bad is None or not any(_RANKS.search(ln.text) for ln in lines):
         return []
     return [
