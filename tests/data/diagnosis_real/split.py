@@ -148,8 +148,9 @@ Two generations:
   (rules and the learned fallback: 77.9% labels; the rules alone 75.2%), then retired into `dev` in the same stop so
   its misses can be studied.
 - blind v33 (stop 56): every case of parts zzzzzy, zzzzzz, zzzzzza, zzzzzzb and zzzzzzc, from threads and committed
-  job logs not in parts a-zzzzzx (committed files only from repositories no earlier part used). Its parts are named
-  here before any of them is imported, so no dev run ever reads one (`README-v33.md`).
+  job logs not in parts a-zzzzzx (committed files only from repositories no earlier part used). Its parts were named
+  before any of them was imported. Collected in stops 56 and 57 and frozen at 2026-12-06T02:47Z with 174 cases
+  (`README-v33.md`).
 """
 
 from __future__ import annotations
@@ -165,8 +166,8 @@ Split = Literal["blind", "dev"]
 
 BLIND_PARTS: tuple[str, ...] = ("zzzzzy-", "zzzzzz-", "zzzzzza-", "zzzzzzb-", "zzzzzzc-")  # blind v33, named first
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v33 was named in stop 56, README-v33.md)
-BLIND_FROZEN: str | None = None
+# open split (v33 was named in stop 56 and frozen in stop 57, README-v33.md)
+BLIND_FROZEN: str | None = "2026-12-06T02:47Z"
 BLIND_V32_PARTS = ("zzzzzt-", "zzzzzu-", "zzzzzv-", "zzzzzw-", "zzzzzx-")
 BLIND_V31_PARTS = ("zzzzzo-", "zzzzzp-", "zzzzzq-", "zzzzzr-", "zzzzzs-")
 BLIND_V30_PARTS = ("zzzzzj-", "zzzzzk-", "zzzzzl-", "zzzzzm-", "zzzzzn-")
