@@ -150,7 +150,12 @@ Two generations:
 - blind v33 (stop 56): every case of parts zzzzzy, zzzzzz, zzzzzza, zzzzzzb and zzzzzzc, from threads and committed
   job logs not in parts a-zzzzzx (committed files only from repositories no earlier part used). Its parts were named
   before any of them was imported. Collected in stops 56 and 57 and frozen at 2026-12-06T02:47Z with 174 cases
-  (`README-v33.md`).
+  (`README-v33.md`); scored once with its code at the freeze, stop 57's starting code (rules and the learned
+  fallback: 66.7% labels; the rules alone 68.4%), then retired into `dev` in the same stop so its misses can be
+  studied.
+- blind v34 (stop 57): every case of parts zzzzzzd, zzzzzze, zzzzzzf, zzzzzzg and zzzzzzh, from threads and committed
+  job logs not in parts a-zzzzzzc (committed files only from repositories no earlier part used). Its parts are named
+  here before any of them is imported, so no dev run ever reads one (`README-v34.md`).
 """
 
 from __future__ import annotations
@@ -164,10 +169,11 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ("zzzzzy-", "zzzzzz-", "zzzzzza-", "zzzzzzb-", "zzzzzzc-")  # blind v33, named first
+BLIND_PARTS: tuple[str, ...] = ("zzzzzzd-", "zzzzzze-", "zzzzzzf-", "zzzzzzg-", "zzzzzzh-")  # blind v34, named first
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v33 was named in stop 56 and frozen in stop 57, README-v33.md)
-BLIND_FROZEN: str | None = "2026-12-06T02:47Z"
+# open split (v34 was named in stop 57, README-v34.md)
+BLIND_FROZEN: str | None = None
+BLIND_V33_PARTS = ("zzzzzy-", "zzzzzz-", "zzzzzza-", "zzzzzzb-", "zzzzzzc-")
 BLIND_V32_PARTS = ("zzzzzt-", "zzzzzu-", "zzzzzv-", "zzzzzw-", "zzzzzx-")
 BLIND_V31_PARTS = ("zzzzzo-", "zzzzzp-", "zzzzzq-", "zzzzzr-", "zzzzzs-")
 BLIND_V30_PARTS = ("zzzzzj-", "zzzzzk-", "zzzzzl-", "zzzzzm-", "zzzzzn-")
@@ -306,6 +312,11 @@ def split_v21_of(case_id: str) -> Split:
     return "blind" if case_id.startswith(BLIND_V21_PARTS) else "dev"
 
 
+def split_v33_of(case_id: str) -> Split:
+    """The stop-57 rule: parts zzzzzy, zzzzzz, zzzzzza, zzzzzzb and zzzzzzc were the blind split (v33), every other part `dev`."""
+    return "blind" if case_id.startswith(BLIND_V33_PARTS) else "dev"
+
+
 def split_v32_of(case_id: str) -> Split:
     """The stop-56 rule: parts zzzzzt, zzzzzu, zzzzzv, zzzzzw and zzzzzx were the blind split (v32), every other part `dev`."""
     return "blind" if case_id.startswith(BLIND_V32_PARTS) else "dev"
@@ -362,7 +373,7 @@ def split_v22_of(case_id: str) -> Split:
 
 
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (v33); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` are the blind split (v34); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 
