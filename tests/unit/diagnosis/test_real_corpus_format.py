@@ -228,4 +228,6 @@ def test_blind_v34_is_named_before_it_is_collected():
     mod = _split_module()
     assert mod.BLIND_FROZEN is None  # open: the benchmark refuses to score it until it is frozen
     assert {mod.split_of(f"{p}-0001") for p in ("zzzzzzd", "zzzzzze", "zzzzzzf", "zzzzzzg", "zzzzzzh")} == {"blind"}
-    assert {mod.split_of(f"{p}-0001") for p in ("zzzzzzc", "zzzzzy", "zzzzzzi", "zzzzzzz", "zzzzz", "zz", "a")} == {"dev"}
+    assert {mod.split_of(f"{p}-0001") for p in ("zzzzzzc", "zzzzzy", "zzzzzzi", "zzzzzzz", "zzzzz", "zz", "a")} == {
+        "dev"
+    }
