@@ -150,6 +150,9 @@ FAMILY = family(
     patterns=(
         pat(r"FileNotFoundError\b.*?(?:: '(?P<path>[^']+)')?$", 0.86),
         pat(r"can't open file '(?P<path>[^']+)': \[Errno 2\]", 0.88),
+        # requests/certifi given a CA bundle path that does not exist (REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE, verify=…):
+        # "Could not find a suitable TLS CA certificate bundle, invalid path: /x/cacert.pem" (requests/adapters.py)
+        pat(r"Could not find a suitable TLS CA certificate bundle, invalid path: (?P<path>\S+)", 0.84),
         # (a bare "[Errno 2] No such file or directory" that names no path is no proof of one: the program's own words
         # around it say what was not there, a program it ran as well as a file; the plain pattern below reads it)
         pat(r"\[Errno 2\] No such file or directory(?:: '(?P<path>[^']+)'|:\s*\S)", 0.86),
@@ -168,24 +171,28 @@ FAMILY = family(
             r"__init__\(\) missing \d+ required positional arguments?: '(?:vocab_file|merges_file|spm_file|sp_model_file)'",
             0.8,
         ),
-        # pickle (torch.load) reading a file that is not the checkpoint asked for: a Git LFS pointer left by a clone
-        # without git-lfs (its first byte is the 'v' of "version https://git-lfs…"), another format's weights; an
-        # HTML page saved by a failed download ('<') is network_download's
-        pat(r"UnpicklingError: invalid load key, '(?!<')", 0.82),
+        # pickle (torch.load) reading a file that is not the checkpoint asked for: another format's weights; a Git LFS
+        # pointer ('v') is missing_dependency's, an HTML page saved by a failed download ('<') network_download's
+        pat(r"UnpicklingError: invalid load key, '(?![<v]')", 0.82),
+        # YOLOv5/v7's attempt_download on a weights path that is not a local file: it asks GitHub's release API for
+        # an asset of that name and finds none ("KeyError: 'assets'"), so the path given is what is wrong
+        pat(r"^(?:\w+\.)*KeyError: 'assets'$", 0.72),
         # a fetch the server answered 404 Not Found: the URL, object or file is not there (RFC 9110 §15.5.5), in the
         # clients' wordings: requests ("404 Client Error: Not Found for url"), httpx ("Client error '404 Not Found'"),
         # urllib ("HTTP Error 404: Not Found"), wget ("ERROR 404: Not Found."), curl/git ("The requested URL returned
         # error: 404"); weaker than a client's own not-found exception (pip's own 404 is an index, not a path)
         pat(
             # (410 Gone, RFC 9110 §15.5.11: the same, for good)
-            r"\b4(?:04|10) Client Error\b|Client error '4(?:04 Not Found|10 Gone)'|\bHTTP Error 4(?:04|10)\b|\bERROR 404: Not Found"
-            r"|\bThe requested URL returned error: 404\b",
+            # (a download tool's 404 for a link in a script, wget's and curl's, is network_download's: a dead link)
+            r"\b4(?:04|10) Client Error\b|Client error '4(?:04 Not Found|10 Gone)'|\bHTTP Error 4(?:04|10)\b"
+            r"|(?<!curl: \(22\) )\bThe requested URL returned error: 404\b",
             0.78,
         ),
         # ... and a 404/410 stated by number or with its reason phrase ("status code 404", "<Response [404]>",
         # "…: 404 Not Found"; apt's "404  Not Found [IP: …]" of a stale index is not here)
         pat(
-            r"\b(?:status(?:[ _]code)?|response status)\s*[:=]?\s*(?:404|410)\b|<Response \[(?:404|410)\]>|\b404 Not Found\b",
+            r"\b(?:status(?:[ _]code)?|response status)\s*[:=]?\s*(?:404|410)\b|<Response \[(?:404|410)\]>"
+            r"|(?<!awaiting response\.\.\. )(?<!<title>)\b404 Not Found\b",
             0.78,
         ),
         # cloud storage keys and buckets that are not there: S3's error codes as botocore quotes them

@@ -697,6 +697,30 @@ FAMILY = family(
             r"Can't get attribute '\w+' on <module '(?P<pickled>[\w.]+)' from '[^']*[/\\](?:site|dist)-packages[/\\]",
             0.8,
         ),
+        # pickle (torch.load) reading a Git LFS pointer in place of the file: its first byte is the 'v' of "version
+        # https://git-lfs.github.com/spec/v1", left by a clone made without git-lfs; installing git-lfs and running
+        # `git lfs pull` fetches the real file
+        pat(r"UnpicklingError: invalid load key, 'v'", 0.74),
+        # a checkpoint saved by an older transformers, which kept the position_ids buffer in the state dict (4.31 made
+        # it non-persistent): loading it strictly finds them unexpected; the transformers version is what differs
+        pat(r"Unexpected key\(s\) in state_dict: .{0,2000}?\bembeddings\.position_ids\b", 0.76),
+        # Hydra's own config schema refusing a key the project's config sets under hydra: ("Key 'chdir' not in
+        # 'JobConf'", "Key 'name' not in 'HydraConf'"): the key belongs to another hydra-core version than the one
+        # installed (hydra.job.chdir came in 1.2, hydra.name left in 1.0), so the version is what to change
+        pat(r"^\s*Key '\w+' not in '(?:HydraConf|JobConf|RuntimeConf|OverridesConf|RunDir|SweepDir|HelpConf)'", 0.74),
+        # torch on Windows failing to load one of its own DLLs ('Error loading "...\torch\lib\fbgemm.dll" or one of its
+        # dependencies.', torch/__init__.py): a runtime it links against (the MSVC/OpenMP redistributable) is absent
+        pat(r'Error loading "[^"\n]+\.dll\b', 0.8),
+        # a bundled C++/CUDA extension that no longer compiles against the installed torch: the name it lacks is one
+        # of torch's own C++ APIs ("dcn_v2_cpu.cpp:224:9: error: 'THFloatBlas_gemv' was not declared in this scope":
+        # the TH library went in torch 1.11; "'AT_CHECK' was not declared", "'THCState' has not been declared",
+        # "'getCurrentCUDAStream' is not a member of 'at::cuda'"); a name of the program's own is its code's
+        pat(
+            r"\.(?:cpp|cc|cu|cuh|h|hpp):\d+:\d+: error: [‘'](?:THC?\w*|AT_\w+|at::\w+|c10::\w+|torch::\w+)[’']"
+            r" (?:was not declared in this scope|has not been declared)"
+            r"|\.(?:cpp|cc|cu|cuh|h|hpp):\d+:\d+: error: [‘']\w+[’'] is not a member of [‘'](?:at|c10|torch|THC?)\b",
+            0.74,
+        ),
         # TorchScript asked for a class a native extension registers (torch/csrc/jit: "Tried to instantiate class
         # '_core_C.ScalarType', but it does not exist! Ensure that it is registered via torch::class_"): the
         # extension's shared library did not load, built for another torch or missing a library it links against

@@ -68,7 +68,10 @@ _CORRUPT = re.compile(
     # Skipping to next header", "tar: This does not look like a tar archive", "gzip: stdin: unexpected end of file",
     # "gzip: stdin: not in gzip format")
     r"|^tar: (?:Unexpected EOF in archive|Skipping to next header|This does not look like a tar archive)"
-    r"|^gzip: .{0,200}: (?:unexpected end of file|not in gzip format)",
+    r"|^gzip: .{0,200}: (?:unexpected end of file|not in gzip format)"
+    # pickle and torch.load reading a file whose end never arrived ("pickle data was truncated"; torch's zip reader:
+    # "unexpected EOF. The file might be corrupted")
+    r"|pickle data was truncated|unexpected EOF\. The file might be corrupted",
     re.IGNORECASE,
 )
 _DOWNLOADING = re.compile(
@@ -83,7 +86,8 @@ _DOWNLOADING = re.compile(
 # fetched by an earlier step), read weakly (not a file that is no zip at all: a local file of another kind reads so)
 _CUT_SHORT = re.compile(
     r"^tar: (?:Unexpected EOF in archive|Skipping to next header)|unexpected end of file"
-    r"|Compressed file ended before the end-of-stream marker",
+    r"|Compressed file ended before the end-of-stream marker|pickle data was truncated"
+    r"|unexpected EOF\. The file might be corrupted",
     re.IGNORECASE,
 )
 # (each run on every line of a log by its literal gate: most logs hold none of these words)
@@ -102,7 +106,9 @@ def _corrupt_download(ctx: Context) -> list[Signal]:
         Signal(
             "network_download",
             "infra",
-            0.84 if seen else 0.62,
+            # (without the download in view, still above a bare exception's reading: the library says bytes are
+            # missing, which a code error does not explain)
+            0.84 if seen else 0.68,
             bad.index,
             [bad.raw.rstrip()],
             "A file the job downloaded could not be opened as an archive: the download came back broken or "
@@ -111,6 +117,38 @@ def _corrupt_download(ctx: Context) -> list[Signal]:
             "retry",
             "Delete the partly downloaded file from the cache/root directory and retry; if it repeats, download "
             "it by hand (check the URL still serves the file) and pass it as an input.",
+        )
+    ]
+
+
+# a download tool answered 404 by the server it was pointed at (wget: "awaiting response... 404 Not Found", "ERROR 404:
+# Not Found."; curl -f: "curl: (22) The requested URL returned error: 404"; the server's own 404 page saved in place of
+# the file): a data or weights link in a script that no longer serves the file (moved or removed), not a path on this
+# machine and not a network fault: retrying will not help, the link has to change
+_DEAD_LINK = re.compile(
+    r"awaiting response\.\.\. 404 Not Found|\bERROR 404: Not Found\.|\bcurl: \(22\) The requested URL returned error: 404"
+    r"|<title>404 Not Found</title>"
+)
+_DEAD_LINK_G = Gated.of(_DEAD_LINK)
+
+
+def _dead_link(ctx: Context) -> list[Signal]:
+    hit = next((ln for ln in ctx.log.lines if _DEAD_LINK_G.search(ln.text, ln.folded)), None)
+    if hit is None:
+        return []
+    return [
+        Signal(
+            "network_download",
+            "infra",
+            0.74,
+            hit.index,
+            [hit.raw.rstrip()],
+            "A download tool (wget or curl) asked a server for a file and the server answered 404 Not Found: the "
+            "link in the script no longer serves the file (it moved or was removed), so everything after it that "
+            "reads the file fails too.",
+            "fix_path",
+            "Find where the file lives now (the project's README, its issues, the dataset's home page) and update the "
+            "URL in the download script; retrying the same link will not help.",
         )
     ]
 
@@ -338,6 +376,11 @@ FAMILY = family(
         # urllib (torchvision's and Keras' dataset downloads, torch.hub) fetches public files with no credential:
         # its 403 is the host refusing or rate-limiting the download (a mirror gone, GitHub's API limit)
         pat(r"\bHTTP Error 403: ", 0.8, flags=0),
+        # gdown refused by Google Drive (gdown/download.py): the file's download quota ("Too many users have viewed
+        # or downloaded this file recently", lifted by waiting or a copy), or no public link it can read ("Cannot
+        # retrieve the public link of the file": a private file, too many accesses, or an old gdown, per gdown's FAQ)
+        pat(r"Too many users have viewed or downloaded this file recently", 0.86),
+        pat(r"Cannot retrieve the public link of the file", 0.62),
         # torch.hub's check of a downloaded file against the hash in its name: the download came truncated or
         # altered (delete the file in the cache and fetch it again)
         pat(r"invalid hash value \(expected ", 0.8),
@@ -408,6 +451,7 @@ FAMILY = family(
         FunctionRule("pip_index_unreachable", _pip_index_unreachable),
         FunctionRule("pip_retries_unanswered", _pip_retries_unanswered),
         FunctionRule("corrupt_download", _corrupt_download),
+        FunctionRule("dead_link", _dead_link),
         FunctionRule("rpc_unreached", _rpc_unreached),
     ),
     # OSMO 2010-2012: input download, mount or output upload failed

@@ -86,6 +86,10 @@ FAMILY = family(
     explanation=_EXPL,
     fix_description=_FIX,
     patterns=(
+        # numba asked to cache a jitted function where it may not write ("cannot cache function 'f': no locator
+        # available for file '.../site-packages/x.py'", numba/core/caching.py): a read-only install; NUMBA_CACHE_DIR
+        # pointing at a writable directory is the fix
+        pat(r"cannot cache function '[^']+': no locator available for file", 0.78),
         # (not huggingface_hub's hint under every RepositoryNotFoundError, "If you are trying to access a private or
         # gated repo, make sure you are authenticated": that names what a missing repo *might* be, and most often
         # the id is wrong)
@@ -100,7 +104,8 @@ FAMILY = family(
             0.88,
         ),
         pat(
-            r"AccessDenied|Access Denied|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken|TokenExpired|InvalidToken",
+            # (gdown's "Access denied with the following error:" heads Google Drive's reason: network_download's)
+            r"AccessDenied|Access Denied(?! with the following error)|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken|TokenExpired|InvalidToken",
             0.88,
         ),
         pat(

@@ -150,6 +150,13 @@ _CONFIG = PatternRule(
     explanation=_CONFIG_EXPL,
     fix_description=_CONFIG_FIX,
     patterns=(
+        # gin-config refusing a binding (gin/config.py): a parameter the configurable does not take ("Configurable
+        # 'train_fn' doesn't have a parameter named 'x'": a config written for another version of the code), or a
+        # value its parser cannot read ("Unable to parse value. (line 1)": a --gin_bindings quoting slip)
+        pat(r"Configurable '[\w.]+' doesn't have a parameter named|Unable to parse value\. \(line \d+\)", 0.8),
+        # OmegaConf's report of an interpolation whose resolver nobody registered ("Unsupported interpolation type
+        # resolve_x", omegaconf/errors.py UnsupportedInterpolationType), printed bare by Hydra without a traceback
+        pat(r"Unsupported interpolation type \w+", 0.8),
         # a URL the program was given that an HTTP client refuses before any connection (a local path passed where a
         # URL is expected, a scheme it has no adapter for), in the clients' own messages: requests' MissingSchema
         # ("Invalid URL 'x': No scheme supplied", requests/models.py) and InvalidSchema ("No connection adapters were
@@ -699,6 +706,9 @@ FAMILY = family(
     # OmegaConf refusing a key the config does not define (struct mode: "Key 'x' is not in struct"): the config
     # the program was given lacks a setting its code reads, so the config (or an override) has to supply it
     r"|^(?:omegaconf\.errors\.)?Config(?:Attribute|Key)Error$"
+    # ... or an index past the end of a list the config gives ("ConfigIndexError: list index out of range": a list
+    # setting shorter than the code expects)
+    r"|^(?:omegaconf\.errors\.)?ConfigIndexError$"
     # ... or a key of a type the config cannot hold ("KeyValidationError: Incompatible key type 'NoneType'": a
     # setting the command line was to give, left out)
     r"|^(?:omegaconf\.errors\.)?KeyValidationError$"

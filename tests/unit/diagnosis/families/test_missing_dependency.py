@@ -980,3 +980,25 @@ def test_mujoco_binaries_off_the_library_path_are_a_missing_dependency(case_id: 
 def test_a_compiled_extension_called_with_another_releases_arguments_is_a_version_mismatch(case_id: str) -> None:
     d, record = rules_dev(case_id)
     assert d.label == record["label"] == "missing_dependency"
+
+
+@pytest.mark.parametrize(
+    "case_id",
+    [
+        "zzzzzz-0103",  # pickle reading a Git LFS pointer ('v' of "version https://git-lfs..."): git-lfs was not installed
+        "zzzzzza-0125",
+        "zzzzzza-0119",  # a checkpoint's embeddings.position_ids unexpected by a newer transformers
+        "zzzzzy-0201",  # hydra's own schema: Key 'chdir' not in 'JobConf' (hydra-core < 1.2)
+        "zzzzzy-0202",
+        "zzzzzy-0114",  # torch on Windows: Error loading "...fbgemm.dll" or one of its dependencies
+        "zzzzzza-0117",  # a bundled extension that no longer compiles against the installed torch
+    ],
+)
+def test_a_version_or_tooling_mismatch_is_read_as_a_dependency(case_id: str) -> None:
+    d, record = rules_dev(case_id)
+    assert (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("missing_dependency", "add_dependency")
+
+
+def test_a_projects_own_config_key_refused_is_not_hydras_version() -> None:
+    log = "Key 'lr_sched' not in 'TrainConfig'\n    full_key: train.lr_sched\n    object_type=TrainConfig\n"
+    assert diagnose_log_text(log).label != "missing_dependency"

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev, root_line_cases
+from .real import assert_read_as, diagnose_dev, root_line_cases, rules_dev
 
 TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
 
@@ -225,3 +225,9 @@ def test_a_launcher_stopping_on_an_unset_credential_and_a_benign_notice_of_one()
     assert (d.label, d.fix.kind) == ("permission_or_auth", "fix_credentials")
     notice = "Warning: HF_TOKEN is not set; public models only.\nstep 1/10 loss 2.1\nstep 10/10 loss 1.2\nDone.\n"
     assert diagnose_log_text(notice).label == "healthy"
+
+
+def test_numba_with_no_writable_cache_location_is_a_permission_problem() -> None:
+    d, record = rules_dev("zzzzzzc-0002")
+    assert (d.label, record["label"]) == ("permission_or_auth", "permission_or_auth")
+    assert "cannot cache function" in d.evidence[0]

@@ -79,7 +79,8 @@ def test_a_check_in_a_dataclass_post_init_rejects_the_configuration() -> None:
     ],
 )
 def test_a_bare_value_error_in_the_users_code_stays_a_code_error(log: str) -> None:
-    assert diagnose_log_text(log).label == "user_code_error", log
+    # the rules' reading: where they fall back on a bare exception the product may show the learned model's proposal
+    assert read_by_rules(log).label == "user_code_error", log
 
 
 def test_broken_line_continuation_is_not_a_missing_program() -> None:
@@ -634,3 +635,17 @@ def test_split_sizes_that_do_not_add_up_to_the_dataset_are_a_config_error(case_i
 def test_omegaconfs_key_of_an_impossible_type_is_a_config_error() -> None:
     d, record = rules_dev("zzzzzv-0110")
     assert d.label == record["label"] == "validation_error"
+
+
+@pytest.mark.parametrize(
+    "case_id",
+    [
+        "zzzzzy-0213",  # gin: Configurable 'train_fn' doesn't have a parameter named ...
+        "zzzzzy-0211",  # gin: Unable to parse value. (line 1) in a --gin_bindings value
+        "zzzzzy-0214",  # OmegaConf: Unsupported interpolation type (no resolver registered), printed bare by Hydra
+        "zzzzzy-0204",  # OmegaConf: ConfigIndexError, a list setting shorter than the code indexes
+    ],
+)
+def test_a_config_system_refusing_the_config_is_a_config_error(case_id: str) -> None:
+    d, record = rules_dev(case_id)
+    assert (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("validation_error", "fix_code")
