@@ -56,6 +56,9 @@ def _pip_index_unreachable(ctx: Context) -> list[Signal]:
     ]
 
 
+# a reader finding the file's end missing: pickle ("pickle data was truncated"), torch's zip reader ("unexpected EOF.
+# The file might be corrupted"); read by _CORRUPT and, without the download in view, by _CUT_SHORT
+_ENDED_EARLY = r"pickle data was truncated|unexpected EOF\. The file might be corrupted"
 # An archive that will not open (zipfile's "BadZipFile: File is not a zip file", zlib's "Error -3 while
 # decompressing: invalid block type", gzip's "Not a gzip file", tarfile's ReadError, a stream cut short) is a
 # download that came back broken or as an error page when the log also shows the download: a "Downloading … from"
@@ -69,9 +72,8 @@ _CORRUPT = re.compile(
     # "gzip: stdin: not in gzip format")
     r"|^tar: (?:Unexpected EOF in archive|Skipping to next header|This does not look like a tar archive)"
     r"|^gzip: .{0,200}: (?:unexpected end of file|not in gzip format)"
-    # pickle and torch.load reading a file whose end never arrived ("pickle data was truncated"; torch's zip reader:
-    # "unexpected EOF. The file might be corrupted")
-    r"|pickle data was truncated|unexpected EOF\. The file might be corrupted",
+    # pickle and torch.load reading a file whose end never arrived (_ENDED_EARLY)
+    rf"|{_ENDED_EARLY}",
     re.IGNORECASE,
 )
 _DOWNLOADING = re.compile(
@@ -86,8 +88,7 @@ _DOWNLOADING = re.compile(
 # fetched by an earlier step), read weakly (not a file that is no zip at all: a local file of another kind reads so)
 _CUT_SHORT = re.compile(
     r"^tar: (?:Unexpected EOF in archive|Skipping to next header)|unexpected end of file"
-    r"|Compressed file ended before the end-of-stream marker|pickle data was truncated"
-    r"|unexpected EOF\. The file might be corrupted",
+    rf"|Compressed file ended before the end-of-stream marker|{_ENDED_EARLY}",
     re.IGNORECASE,
 )
 # (each run on every line of a log by its literal gate: most logs hold none of these words)
