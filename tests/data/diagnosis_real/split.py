@@ -155,7 +155,8 @@ Two generations:
   studied.
 - blind v34 (stop 57): every case of parts zzzzzzd, zzzzzze, zzzzzzf, zzzzzzg and zzzzzzh, from threads and committed
   job logs not in parts a-zzzzzzc (committed files only from repositories no earlier part used). Its parts are named
-  here before any of them is imported, so no dev run ever reads one (`README-v34.md`).
+  before any of them was imported. Collected in stops 57 and 58 and frozen at 2026-12-06T05:26Z with 167 cases
+  (`README-v34.md`).
 """
 
 from __future__ import annotations
@@ -171,8 +172,8 @@ Split = Literal["blind", "dev"]
 
 BLIND_PARTS: tuple[str, ...] = ("zzzzzzd-", "zzzzzze-", "zzzzzzf-", "zzzzzzg-", "zzzzzzh-")  # blind v34, named first
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v34 was named in stop 57, README-v34.md)
-BLIND_FROZEN: str | None = None
+# open split (v34 was named in stop 57 and frozen in stop 58, README-v34.md)
+BLIND_FROZEN: str | None = "2026-12-06T05:26Z"
 BLIND_V33_PARTS = ("zzzzzy-", "zzzzzz-", "zzzzzza-", "zzzzzzb-", "zzzzzzc-")
 BLIND_V32_PARTS = ("zzzzzt-", "zzzzzu-", "zzzzzv-", "zzzzzw-", "zzzzzx-")
 BLIND_V31_PARTS = ("zzzzzo-", "zzzzzp-", "zzzzzq-", "zzzzzr-", "zzzzzs-")
