@@ -13,7 +13,7 @@ from dataclasses import replace
 from runshepherd.diagnosis.chains import yield_handled
 from runshepherd.diagnosis.errorblock import _CHAINED, _FRAME, _TB_START, Line, exception_type, traceback_end
 from runshepherd.diagnosis.formats.launchers import LAUNCH
-from runshepherd.diagnosis.formats.nonfatal import COMMAND_NOT_FOUND, PYTHON_WARNING
+from runshepherd.diagnosis.formats.nonfatal import COMMAND_NOT_FOUND, PYTHON_WARNING, TF_NO_GPU_PROBE
 from runshepherd.diagnosis.formats.task_tags import TAGGED_EVENT, task_tag
 from runshepherd.diagnosis.learned import arbitrate
 from runshepherd.diagnosis.models import Diagnosis, DiagnosisInput, Fix, TaskRecord
@@ -272,8 +272,10 @@ def _demote_info(signals: list[Signal], ctx: Context) -> list[Signal]:
 
 
 # lines that do not stop what printed them: a shell script's failed command (bash goes on to the next line unless
-# ``set -e``: "slurm_script: line 9: SBATCH: command not found") and a Python warning ("….py:141: UserWarning: …")
-_NON_FATAL = re.compile(f"{COMMAND_NOT_FOUND}|{PYTHON_WARNING}")
+# ``set -e``: "slurm_script: line 9: SBATCH: command not found"), a Python warning ("….py:141: UserWarning: …") and
+# TensorFlow's GPU probe on a machine without one (it runs on the CPU)
+_NON_FATAL = re.compile(f"{COMMAND_NOT_FOUND}|{PYTHON_WARNING}|{TF_NO_GPU_PROBE}")
+_TF_PROBE = re.compile(TF_NO_GPU_PROBE)
 
 
 def _ran_on_to_traceback(s: Signal, signals: list[Signal], ctx: Context) -> bool:
@@ -316,7 +318,8 @@ def _ran_on_to_another_failure(s: Signal, signals: list[Signal], ctx: Context) -
     """A line of a form that does not stop its program (``_NON_FATAL``: a job script's "module: command not found",
     a Python warning) when the program then printed ``RAN_ON_LINES`` lines of its own and a later line that another
     family reads (one the earlier failure does not cause) ended it without a traceback (a kill at the memory limit):
-    the earlier line is history, as in :func:`_ran_on_to_traceback`."""
+    the earlier line is history, as in :func:`_ran_on_to_traceback`. TensorFlow's GPU probe needs no lines of
+    output after it: it is a notice that the run goes on on the CPU, so whatever another family reads later ended it."""
     lines = ctx.log.lines
     if not 0 <= s.order < len(lines) or not _NON_FATAL.search(lines[s.order].text):
         return False
@@ -330,6 +333,8 @@ def _ran_on_to_another_failure(s: Signal, signals: list[Signal], ctx: Context) -
         and o.strength >= MIN_STRENGTH
         and o.order > s.order
     ]
+    if later and _TF_PROBE.search(lines[s.order].text):
+        return True
     return bool(later) and _ran_on(s, signals, lines, ctx.log.errors, min(later))
 
 

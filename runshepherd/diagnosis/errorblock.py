@@ -163,6 +163,10 @@ _ERRORISH = re.compile(
     # the standalone Lua interpreter's report of an error nothing caught (lua.c and LuaJIT's luajit.c l_message:
     # "<progname>: <message>", then "stack traceback:"), after which it exits 1; Torch7's th runs under it
     r"|^\s*\S*/(?:luajit|lua)(?:\d[\d.]*)?: \S"
+    # a command-line tool's failure mark at the head of its message: wasabi's msg.fail (spaCy's CLI: "✘ No compatible
+    # package found for 'en_core_news_sm'") and pip's error heading ("× python setup.py bdist_wheel did not run
+    # successfully."); not the ❌ a run's own result summary prints ("❌ Not solved (Target: 475.0, Best: 27.00)")
+    r"|^\s*[✘×]\s+\S"
     # a compiler's diagnostic at a source position (formats/compilers.py)
     r"|" + ERROR_AT_SOURCE
 )

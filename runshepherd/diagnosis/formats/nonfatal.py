@@ -19,3 +19,11 @@ PYTHON_WARNING = r"^\S+\.py:\d+: \w*Warning: "
 PYTHON_WARNING_EXAMPLE = (
     "/opt/venv/lib/python3.10/site-packages/torch/cuda/__init__.py:141: UserWarning: CUDA initialization"
 )
+# TensorFlow's probe for a GPU on a machine with none (stream_executor/cuda/cuda_driver.cc logs "failed call to cuInit:
+# CUDA_ERROR_NO_DEVICE" at ERROR level, then cuda_diagnostics.cc "kernel driver does not appear to be running on this
+# host"): TensorFlow places every op on the CPU and the program goes on, so a later traceback or kill is what ended it
+TF_NO_GPU_PROBE = r"\bfailed call to cuInit: CUDA_ERROR_NO_DEVICE\b"
+TF_NO_GPU_PROBE_EXAMPLE = (
+    "2023-05-10 12:03:17.602190: E tensorflow/stream_executor/cuda/cuda_driver.cc:271] failed call to cuInit: "
+    "CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected"
+)

@@ -40,7 +40,9 @@ FAMILY = family(
     "ranges, vocabulary size and embedding sizes against the data.",
     patterns=(
         pat(r"device-side assert(?:ion)? triggered", 0.92),
-        pat(r"Assertion `.*` failed", 0.88),
+        # (not an assert() in host C++ code, a .cpp/.cc source: "torch/csrc/autograd/input_buffer.cpp:14: add:
+        # Assertion `pos >= 0 && pos < buffer.size()` failed" is the library's own CPU-side check, not a kernel's)
+        pat(r"^(?!.*\.(?:cpp|cc|cxx|c|h|hpp):\d+: ).*Assertion `.*` failed", 0.88),
         pat(r"an illegal memory access was encountered|cudaErrorIllegalAddress|CUDA_ERROR_ILLEGAL_ADDRESS", 0.86),
         pat(r"misaligned address|CUDA_ERROR_MISALIGNED_ADDRESS", 0.85),
         pat(r"CUBLAS_STATUS_EXECUTION_FAILED|CUDA error: invalid argument", 0.7),

@@ -53,12 +53,15 @@ def _nan_from_metrics(ctx: Context) -> list[Signal]:
 # ``'logits/rejected': nan``: log-probabilities and logits are defined for every batch, so NaN there is the model's
 # numbers gone NaN, not a statistic with nothing to count; NaN only: a masked logit is -inf by design)
 # (and a key-value table's row, the OpenAI logger's "| loss          | nan       |" of guided-diffusion and baselines)
+# (and a stats dict printed with numpy values under slash-path keys, as trl's PPO trainer returns it:
+# "'ppo/loss/total': array([nan], dtype=float32)")
 # (and a loss metric named for its function rather than "loss": MXNet's Speedometer "Train-SmoothL1=nan",
 # "Train-CrossEntropy=nan", "Train-Perplexity=nan")
 # (and a loss's components listed under one "Losses:" head, each name then its value, as PyTorch-YOLOv3 prints them:
 # "[Losses: x nan, y nan, w nan, h nan, conf 0.755184, cls nan, total nan]")
 _LOSS_NAN = re.compile(
-    r"\b\w*(?:loss|SmoothL1|CrossEntropy|Perplexity)\w*\b['\"]?\s*(?:[=:|]\s*|\s+)(?:tensor\()?[\[('\"]?(?:nan|-?inf)\b"
+    r"\b\w*(?:loss|SmoothL1|CrossEntropy|Perplexity)\w*(?:/\w+)*\b['\"]?\s*(?:[=:|]\s*|\s+)(?:tensor\(|array\()?[\[('\"]?"
+    r"(?:nan|-?inf)\b"
     r"|\b(?:logps|logits|log_probs)/\w+['\"]?\s*[=:]\s*['\"]?nan\b"
     r"|\bLoss(?:es)?:\s*(?:\w+ -?\d+(?:\.\d+)?(?:e[-+]?\d+)?, )*\w+ (?:nan|-?inf)\b",
     re.IGNORECASE,
@@ -345,7 +348,7 @@ def _failed_finiteness_check(ctx: Context) -> list[Signal]:
 # metric that is finite (and not exactly 0) on ``RECOVERED_STEPS`` later lines, and never non-finite again, got over it;
 # so did one finite on fewer later lines (a run of a few steps) when the run then says it finished.
 _NAN_KEY = re.compile(
-    r"(?P<k>\b\w*(?:loss|grad_?norm)\w*)\b['\"]?\s*[=:]\s*['\"]?(?:tensor\()?[\[(]?(?:nan|[-+]?inf)\b"
+    r"(?P<k>\b\w*(?:loss|grad_?norm)\w*(?:/\w+)*)\b['\"]?\s*[=:]\s*['\"]?(?:tensor\(|array\()?[\[(]?(?:nan|[-+]?inf)\b"
     r"|(?P<c>\bnumber of nan iterations):\s*[1-9]",
     re.IGNORECASE,
 )

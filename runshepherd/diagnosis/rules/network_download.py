@@ -85,9 +85,11 @@ _DOWNLOADING = re.compile(
     re.IGNORECASE,
 )
 # an archive that ends before its end: cut short in transfer even where the log does not show the download (a tar
-# fetched by an earlier step), read weakly (not a file that is no zip at all: a local file of another kind reads so)
+# fetched by an earlier step), read weakly (not a file that is no zip at all: a local file of another kind reads so);
+# and tar -xzf's gzip finding no gzip data at all in the archive it was handed ("gzip: stdin: not in gzip format",
+# then "tar: Child returned status 1"): a fetched .tar.gz that is an error page or a stub (dev: 2 of 2 so labelled)
 _CUT_SHORT = re.compile(
-    r"^tar: (?:Unexpected EOF in archive|Skipping to next header)|unexpected end of file"
+    r"^tar: (?:Unexpected EOF in archive|Skipping to next header)|unexpected end of file|^gzip: stdin: not in gzip format"
     rf"|Compressed file ended before the end-of-stream marker|{_ENDED_EARLY}",
     re.IGNORECASE,
 )

@@ -25,3 +25,23 @@ def test_a_scripts_failed_command_before_a_python_exception_is_history() -> None
         "FileNotFoundError: [Errno 2] No such file or directory: '/data/train.csv'\n"
     )
     assert diagnose_log_text(log).label == "file_not_found"
+
+
+def test_tensorflows_gpu_probe_on_a_cpu_node_is_history_when_the_run_then_fails_otherwise() -> None:
+    probe = f"{nonfatal.TF_NO_GPU_PROBE_EXAMPLE}\n"
+    assert re.search(nonfatal.TF_NO_GPU_PROBE, nonfatal.TF_NO_GPU_PROBE_EXAMPLE)
+    # alone, a job that found no GPU: the driver or the placement
+    assert diagnose_log_text(probe).label == "cuda_driver"
+    # then the program's own exception (TensorFlow ran on on the CPU)
+    tb = (
+        'Traceback (most recent call last):\n  File "main.py", line 21, in <module>\n'
+        "    os.mkdir(f'round_{rnd}')\nFileExistsError: [Errno 17] File exists: 'round_0'\n"
+    )
+    assert diagnose_log_text(probe + tb).label == "user_code_error"
+    # then the scheduler's memory kill, with no line of output between
+    kill = (
+        "/var/spool/slurm/job22207649/slurm_script: line 22: 443552 Killed                  python main.py\n"
+        "slurmstepd: error: Detected 1 oom-kill event(s) in StepId=22207649.batch. Some of your processes may have "
+        "been killed by the cgroup out-of-memory handler.\n"
+    )
+    assert diagnose_log_text(probe + kill).label == "host_oom"

@@ -50,3 +50,16 @@ def test_a_device_side_assert_caught_and_logged_as_a_warning_is_still_the_failur
     # each model load fails with the sticky CUDA error, logged as "Warning: Failed to load …" (retired blind v22)
     d, _, _ = diagnose_dev("zzzv-0109")
     assert d.label == "device_assert"
+
+
+def test_an_assert_in_host_cpp_code_is_no_gpu_kernels_assert() -> None:
+    kernel = (
+        "/pytorch/aten/src/ATen/native/cuda/Loss.cu:242: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], "
+        "thread: [1,0,0] Assertion `t >= 0 && t < n_classes` failed.\n"
+    )
+    assert diagnose_log_text(kernel).label == "device_assert"
+    host = (
+        "RuntimeError: torch/csrc/autograd/input_buffer.cpp:14: add: Assertion `pos >= 0 && pos < buffer.size()` "
+        "failed.\n"
+    )
+    assert diagnose_log_text(host).label != "device_assert"

@@ -447,7 +447,8 @@ def test_a_model_type_the_installed_transformers_does_not_know() -> None:
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency") and "'qwen2'" in d.explanation
     own = (
-        TRACEBACK_START + '  File "/home/u/proj/train.py", line 9, in main\n    x = cfg["qwen2"]\nKeyError: \'qwen2\'\n'
+        TRACEBACK_START
+        + '  File "/home/u/proj/train.py", line 9, in main\n    x = lookup["qwen2"]\nKeyError: \'qwen2\'\n'
     )
     assert diagnose_log_text(own).label == "user_code_error"
 

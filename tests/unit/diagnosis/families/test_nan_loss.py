@@ -372,3 +372,14 @@ def test_a_losss_components_under_one_losses_head_that_turned_nan() -> None:
     assert diagnose_log_text(went_nan).label == "nan_loss"
     assert diagnose_log_text("".join(row.format(b=b, v="0.0412") for b in range(320, 327))).label == "healthy"
     assert diagnose_dev("zzzzzp-0114")[0].label == "nan_loss"
+
+
+def test_a_stats_dict_whose_loss_entries_are_numpy_nan_is_a_nan_loss() -> None:
+    # trl's PPO step returns its stats under slash-path keys, numpy values
+    log = (
+        "{'objective/kl': array(nan, dtype=float32), 'objective/kl_coef': 0.2, 'ppo/loss/policy': "
+        "array([nan], dtype=float32), 'ppo/loss/value': array([nan], dtype=float32), 'ppo/loss/total': "
+        "array([nan], dtype=float32)}\n"
+    )
+    assert diagnose_log_text(log).label == "nan_loss"
+    assert diagnose_log_text(log.replace("array([nan]", "array([0.25]")).label != "nan_loss"

@@ -395,9 +395,12 @@ def test_an_archive_cut_short_is_a_broken_download(case_id: str, strength: float
 
 
 def test_a_file_that_is_not_an_archive_with_no_download_in_sight_is_not_read_as_one() -> None:
-    assert diagnose_log_text("gzip: stdin: not in gzip format\ntar: Child returned status 1\n").label != (
-        "network_download"
-    )
+    # (tar -xzf's gzip finding no gzip data is read, weakly: test_a_fetched_tarball_that_is_no_gzip_at_all_...)
+    assert diagnose_log_text(
+        "tar: This does not look like a tar archive\ntar: Exiting with failure status\n"
+    ).label != ("network_download")
+    tb = 'Traceback (most recent call last):\n  File "x.py", line 1, in <module>\n'
+    assert diagnose_log_text(tb + "zipfile.BadZipFile: File is not a zip file\n").label != "network_download"
 
 
 def test_wandbs_init_timeout_wrapped_by_hydra_is_the_network() -> None:
@@ -435,3 +438,11 @@ def test_google_drive_refusing_gdown_is_the_download_not_a_credential(case_id: s
     d, record = rules_dev(case_id)
     assert (d.label, record["label"]) == ("network_download", "network_download")
     assert d.confidence == strength
+
+
+@pytest.mark.parametrize("case_id", ["zzzzzz-0106", "zzzzzzd-0203"])
+def test_a_fetched_tarball_that_is_no_gzip_at_all_is_a_broken_download(case_id: str) -> None:
+    # tar -xzf handed an error page: "gzip: stdin: not in gzip format", "tar: Child returned status 1"
+    d, record = rules_dev(case_id)
+    assert (d.label, record["label"]) == ("network_download", "network_download")
+    assert d.confidence == 0.68  # weak: the download itself is not in view

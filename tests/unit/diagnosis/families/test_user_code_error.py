@@ -452,10 +452,10 @@ def test_an_ordinary_bug_is_still_the_programs_own() -> None:
 def test_a_missing_key_names_the_lookup_and_the_mapping_it_read() -> None:
     log = (
         'Traceback (most recent call last):\n  File "train.py", line 40, in <module>\n'
-        "    d = cfg['model']['discriminator_params']\nKeyError: 'discriminator_params'\n"
+        "    d = registry['model']['discriminator_params']\nKeyError: 'discriminator_params'\n"
     )
     d = diagnose_log_text(log)
-    assert d.label == "user_code_error"
+    assert d.label == "user_code_error"  # (read off a settings name, the config's: test_validation_error)
     assert "'discriminator_params'" in d.explanation and "config" in d.explanation
     assert "config file" in d.fix.description
 

@@ -73,8 +73,9 @@ def test_a_check_in_a_dataclass_post_init_rejects_the_configuration() -> None:
         # a ValueError from the user's own computation is a code error
         'Traceback (most recent call last):\n  File "train.py", line 80, in step\n    x = int(row[3])\n'
         "ValueError: invalid literal for int() with base 10: 'abc'\n",
-        # code reading a key of a plain dict is a code error
-        'Traceback (most recent call last):\n  File "train.py", line 30, in main\n    lr = cfg["optim"]["lr"]\n'
+        # code reading a key of a plain dict is a code error (of a settings dict, the config's: see
+        # test_a_key_the_program_reads_from_its_config_and_the_config_lacks_is_a_config_error)
+        'Traceback (most recent call last):\n  File "train.py", line 30, in main\n    lr = row["optim"]["lr"]\n'
         "KeyError: 'optim'\n",
     ],
 )
@@ -649,3 +650,35 @@ def test_omegaconfs_key_of_an_impossible_type_is_a_config_error() -> None:
 def test_a_config_system_refusing_the_config_is_a_config_error(case_id: str) -> None:
     d, record = rules_dev(case_id)
     assert (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("validation_error", "fix_code")
+
+
+@pytest.mark.parametrize("case_id", ["zzzp-0019", "zzzw-0124", "zzzzza-0206", "zzzzzi-0202", "zzzzzzd-0119"])
+def test_a_key_the_program_reads_from_its_config_and_the_config_lacks_is_a_config_error(case_id: str) -> None:
+    # KeyError: 'x' under a quoted statement of the program's own code that subscripts a settings name with 'x'
+    d, record = rules_dev(case_id)
+    assert (d.label, record["label"]) == ("validation_error", "validation_error")
+    assert d.fix.kind == "fix_code" and "config file" in d.fix.description
+
+
+def test_a_config_key_missing_inside_a_library_stays_the_librarys_business() -> None:
+    tb = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.10/site-packages/rsl_rl/runners/on_policy_runner.py", line 44, in __init__\n'
+        '    if self.alg_cfg["rnd_cfg"] is not None:\n'
+        "KeyError: 'rnd_cfg'\n"
+    )
+    assert read_by_rules(tb).label == "user_code_error"
+    own = tb.replace("/opt/venv/lib/python3.10/site-packages/rsl_rl/runners/", "/home/me/proj/")
+    assert read_by_rules(own).label == "validation_error"
+    # a lookup table keyed by something else is no config
+    other = own.replace('self.alg_cfg["rnd_cfg"]', 'self.table["rnd_cfg"]')
+    assert read_by_rules(other).label == "user_code_error"
+
+
+def test_omegaconfs_key_not_in_struct_printed_bare_is_a_config_error() -> None:
+    # Hydra without HYDRA_FULL_ERROR prints only the message and its hint
+    d, record = rules_dev("zzzzzzd-0122")
+    assert (d.label, record["label"]) == ("validation_error", "validation_error")
+    assert "To append to your config use +env.dim_x=6" in d.evidence
+    log = "Key 'dim_x' is not in struct\n    full_key: env.dim_x\n    object_type=dict\n"
+    assert diagnose_log_text(log).label == "validation_error"
