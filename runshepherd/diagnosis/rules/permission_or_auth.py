@@ -90,6 +90,9 @@ FAMILY = family(
         # available for file '.../site-packages/x.py'", numba/core/caching.py): a read-only install; NUMBA_CACHE_DIR
         # pointing at a writable directory is the fix
         pat(r"cannot cache function '[^']+': no locator available for file", 0.78),
+        # the Kaggle API client finding no credentials (kaggle/api/kaggle_api_extended.py: "Could not find
+        # kaggle.json. Make sure it's located in ~/.kaggle. Or use the environment method."): an API token to place
+        pat(r"Could not find kaggle\.json\b", 0.84),
         # (not huggingface_hub's hint under every RepositoryNotFoundError, "If you are trying to access a private or
         # gated repo, make sure you are authenticated": that names what a missing repo *might* be, and most often
         # the id is wrong)

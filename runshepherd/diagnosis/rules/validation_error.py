@@ -176,7 +176,10 @@ _CONFIG = PatternRule(
         pat(r"\d+ validation errors? for \w+|\[type=[a-z_]+, input_value=", 0.88, flags=0),
         pat(
             r"not a valid override|OverrideParseException|ConfigCompositionException|MissingMandatoryValue"
-            r"|Check batch related parameters",
+            r"|Check batch related parameters"
+            # (Hydra's override grammar, an ANTLR lexer, refusing a command-line override it cannot tokenise:
+            # "LexerNoViableAltException: \\frames_path='...'", a Windows line continuation typed into the override)
+            r"|^LexerNoViableAltException: ",
             0.86,
             flags=0,
         ),
@@ -186,9 +189,10 @@ _CONFIG = PatternRule(
         pat(r"Sum of input lengths does not equal the length of the input dataset", 0.82, flags=0),
         # yacs/fvcore's CfgNode (detectron2, many research configs) merging a file or command line whose key it does
         # not define or whose value has another type (yacs/config.py: "Non-existent config key: {}", "Type mismatch
-        # ({} vs. {}) with values ({} vs. {}) for config key: {}")
+        # ({} vs. {}) with values ({} vs. {}) for config key: {}"; merge_from_list's own check of a command-line
+        # override, "AssertionError: Non-existent key: {}")
         pat(
-            r"Non-existent config key: \S|Type mismatch \(.{1,120}\) with values \(.{0,200}\) for config key: ",
+            r"Non-existent (?:config )?key: \S|Type mismatch \(.{1,120}\) with values \(.{0,200}\) for config key: ",
             0.86,
             flags=0,
         ),

@@ -231,3 +231,8 @@ def test_numba_with_no_writable_cache_location_is_a_permission_problem() -> None
     d, record = rules_dev("zzzzzzc-0002")
     assert (d.label, record["label"]) == ("permission_or_auth", "permission_or_auth")
     assert "cannot cache function" in d.evidence[0]
+
+
+def test_the_kaggle_client_without_its_token_is_a_credential_to_place() -> None:
+    d, record = rules_dev("zzzzzzd-0206")
+    assert (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("permission_or_auth", "fix_credentials")

@@ -682,3 +682,15 @@ def test_omegaconfs_key_not_in_struct_printed_bare_is_a_config_error() -> None:
     assert "To append to your config use +env.dim_x=6" in d.evidence
     log = "Key 'dim_x' is not in struct\n    full_key: env.dim_x\n    object_type=dict\n"
     assert diagnose_log_text(log).label == "validation_error"
+
+
+@pytest.mark.parametrize("case_id", ["zzzzzzd-0111", "zzzzzd-0103"])
+def test_hydras_override_grammar_refusing_an_override_is_a_config_error(case_id: str) -> None:
+    d, record = rules_dev(case_id)
+    assert (d.label, record["label"]) == ("validation_error", "validation_error")
+
+
+def test_yacs_refusing_a_command_line_key_is_a_config_error_not_a_missing_file() -> None:
+    # merge_from_list's assert, as detectron2-style trainers print it
+    tb = 'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n'
+    assert diagnose_log_text(tb + "AssertionError: Non-existent key: OOD.exclude_back\n").label == "validation_error"
