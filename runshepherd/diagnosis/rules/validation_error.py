@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from runshepherd.diagnosis.errorblock import Line
 from runshepherd.diagnosis.fixes import fix_validation
+from runshepherd.diagnosis.frames import INSTALLED_FILE
 from runshepherd.diagnosis.prefilter import Gated
 from runshepherd.diagnosis.rules.base import (
     ORDER_STATUS,
@@ -460,7 +461,6 @@ _CONFIG_NAME = (
     r"(?<![\w.])(?:self\.)?(?:\w+_)?(?:cfg|config|configs|conf|hparams|hyp|params|settings|args|options|opt|opts|hps)"
     r"(?:_\w+)?(?:\s*\[\s*['\"][^'\"]+['\"]\s*\])*\s*\[\s*['\"]"
 )
-_LIBRARY_FRAME = re.compile(r"[/\\](?:site|dist)-packages[/\\]")
 
 
 def _config_key_missing(ctx: Context) -> list[Signal]:
@@ -471,7 +471,7 @@ def _config_key_missing(ctx: Context) -> list[Signal]:
         if src is None:
             continue
         frame = line_above(ctx, src.index + 1, 3)
-        if frame is not None and _LIBRARY_FRAME.search(frame.text):
+        if frame is not None and INSTALLED_FILE.search(frame.text):
             continue
         return [_key_missing(key, 0.74, idx, [ln.raw.rstrip(), src.raw.rstrip()])]
     return []
