@@ -178,7 +178,7 @@ Split = Literal["blind", "dev"]
 BLIND_PARTS: tuple[str, ...] = ("zzzzzzi-", "zzzzzzj-", "zzzzzzk-", "zzzzzzl-", "zzzzzzm-")  # blind v35, named first
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
 # open split (v35 was named in stop 58, README-v35.md)
-BLIND_FROZEN: str | None = None
+BLIND_FROZEN: str | None = "2026-12-06T08:26Z"
 BLIND_V34_PARTS = ("zzzzzzd-", "zzzzzze-", "zzzzzzf-", "zzzzzzg-", "zzzzzzh-")
 BLIND_V33_PARTS = ("zzzzzy-", "zzzzzz-", "zzzzzza-", "zzzzzzb-", "zzzzzzc-")
 BLIND_V32_PARTS = ("zzzzzt-", "zzzzzu-", "zzzzzv-", "zzzzzw-", "zzzzzx-")
