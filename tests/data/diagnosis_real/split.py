@@ -161,7 +161,13 @@ Two generations:
   studied.
 - blind v35 (stop 58): every case of parts zzzzzzi, zzzzzzj, zzzzzzk, zzzzzzl and zzzzzzm, from threads and committed
   job logs not in parts a-zzzzzzh (committed files only from repositories no earlier part used). Its parts are named
-  here before any of them is imported, so no dev run ever reads one (`README-v35.md`).
+  before any of them was imported. Collected in stops 58 and 59 and frozen at 2026-12-06T08:26Z with 150 cases
+  (`README-v35.md`); scored once with its code at the freeze, stop 59's starting code (rules and the learned
+  fallback: 75.3% labels; the rules alone 74.7%), then retired into `dev` in the same stop so its misses can be
+  studied.
+- blind v36 (stop 59): every case of parts zzzzzzn, zzzzzzo, zzzzzzp, zzzzzzq and zzzzzzr, from threads and committed
+  job logs not in parts a-zzzzzzm (committed files only from repositories no earlier part used). Its parts are named
+  here before any of them is imported, so no dev run ever reads one (`README-v36.md`).
 """
 
 from __future__ import annotations
@@ -175,10 +181,11 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ("zzzzzzi-", "zzzzzzj-", "zzzzzzk-", "zzzzzzl-", "zzzzzzm-")  # blind v35, named first
+BLIND_PARTS: tuple[str, ...] = ("zzzzzzn-", "zzzzzzo-", "zzzzzzp-", "zzzzzzq-", "zzzzzzr-")  # blind v36, named first
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v35 was named in stop 58, README-v35.md)
-BLIND_FROZEN: str | None = "2026-12-06T08:26Z"
+# open split (v36 was named in stop 59, README-v36.md)
+BLIND_FROZEN: str | None = None
+BLIND_V35_PARTS = ("zzzzzzi-", "zzzzzzj-", "zzzzzzk-", "zzzzzzl-", "zzzzzzm-")
 BLIND_V34_PARTS = ("zzzzzzd-", "zzzzzze-", "zzzzzzf-", "zzzzzzg-", "zzzzzzh-")
 BLIND_V33_PARTS = ("zzzzzy-", "zzzzzz-", "zzzzzza-", "zzzzzzb-", "zzzzzzc-")
 BLIND_V32_PARTS = ("zzzzzt-", "zzzzzu-", "zzzzzv-", "zzzzzw-", "zzzzzx-")
@@ -319,6 +326,11 @@ def split_v21_of(case_id: str) -> Split:
     return "blind" if case_id.startswith(BLIND_V21_PARTS) else "dev"
 
 
+def split_v35_of(case_id: str) -> Split:
+    """The stop-59 rule: parts zzzzzzi, zzzzzzj, zzzzzzk, zzzzzzl and zzzzzzm were the blind split (v35), every other part `dev`."""
+    return "blind" if case_id.startswith(BLIND_V35_PARTS) else "dev"
+
+
 def split_v34_of(case_id: str) -> Split:
     """The stop-58 rule: parts zzzzzzd, zzzzzze, zzzzzzf, zzzzzzg and zzzzzzh were the blind split (v34), every other part `dev`."""
     return "blind" if case_id.startswith(BLIND_V34_PARTS) else "dev"
@@ -385,7 +397,7 @@ def split_v22_of(case_id: str) -> Split:
 
 
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (v35); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` are the blind split (v36); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 
