@@ -193,6 +193,10 @@ _ENDED = re.compile(
     r"\bSending process \d+ closing signal SIG[A-Z]+|^Fatal Python error: "
     r"|\bkernel (?:for \S+ )?appears to have died\b|\bThe Kernel crashed while executing code\b"
     r"|^g?make(?:\[\d+\])?: \*\*\* .*\bError \d+"
+    # an Optuna trial that raised (optuna/study/_optimize.py: v2's "Setting status of trial#0 as TrialState.FAIL
+    # because of the following error: TypeError(...)", v3's "Trial 0 failed with parameters: {...} because of the
+    # following error: ..."), logged as a warning while the study goes on: the trial, the job's work, failed
+    r"|\bTrialState\.FAIL because of the following error\b|\bTrial \d+ failed\b.{0,2000}\bbecause of the following error\b"
 )
 # a scheduler's or launcher's documented record of a job that ended badly (formats: kind "failed")
 _FAILED_RECORD_G = Gated.of(formats.compiled("failed"))

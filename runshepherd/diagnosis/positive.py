@@ -1174,6 +1174,14 @@ def positive_evidence(lines: list[Line]) -> tuple[str, Line] | None:
 _SYSCALL_FAILED = re.compile(r"\bfailed to \w+\b.*\berrno:? ?\d+|\berrno:? ?\d+.*\bfailed\b", re.IGNORECASE)
 
 
+# a measured result printed as NaN ("mAP:  nan", "mean dice:nan(nan)", "AUC=nan"): the evaluation produced no
+# number, which a log of routine notices cannot pass off as a healthy run
+_METRIC_NAN = re.compile(
+    r"\b(?:mAP|dice|acc(?:uracy)?|auc|f1|m?iou|precision|recall|score|psnr|ssim|bleu|wer|loss)\b.{0,12}?[:=]\s*nan\b",
+    re.IGNORECASE,
+)
+
+
 def _routine(lines: list[Line]) -> tuple[str, Line] | None:
     """("routine", line) for a log made of the libraries' routine warnings and notices, or of records whose headers
     state a level below error (:func:`_records`); None otherwise."""
@@ -1187,6 +1195,8 @@ def _routine(lines: list[Line]) -> tuple[str, Line] | None:
     notice = bool(lines) and lines[0].clean[:1] in (" ", "\t")
     advice = False  # after a bare advisory line: only its indented lines belong to it
     for ln in lines:
+        if "nan" in ln.folded and ln.usable and not ln.warning and _METRIC_NAN.search(ln.text):
+            return None  # an evaluation that printed NaN for its result is no routine noise
         if not ln.text.strip():
             notice = advice = False
         elif advice and ln.clean[:1] in (" ", "\t"):

@@ -60,7 +60,8 @@ def _nan_from_metrics(ctx: Context) -> list[Signal]:
 # (and a loss's components listed under one "Losses:" head, each name then its value, as PyTorch-YOLOv3 prints them:
 # "[Losses: x nan, y nan, w nan, h nan, conf 0.755184, cls nan, total nan]")
 _LOSS_NAN = re.compile(
-    r"\b\w*(?:loss|SmoothL1|CrossEntropy|Perplexity)\w*(?:/\w+)*\b['\"]?\s*(?:[=:|]\s*|\s+)(?:tensor\(|array\()?[\[('\"]?"
+    # (a regression's or a generative model's objective printed by its own name: "MSE:      nan", "nll = nan")
+    r"\b\w*(?:loss|SmoothL1|CrossEntropy|Perplexity|MSE|NLL|ELBO)\w*(?:/\w+)*\b['\"]?\s*(?:[=:|]\s*|\s+)(?:tensor\(|array\()?[\[('\"]?"
     r"(?:nan|-?inf)\b"
     r"|\b(?:logps|logits|log_probs)/\w+['\"]?\s*[=:]\s*['\"]?nan\b"
     r"|\bLoss(?:es)?:\s*(?:\w+ -?\d+(?:\.\d+)?(?:e[-+]?\d+)?, )*\w+ (?:nan|-?inf)\b",

@@ -272,6 +272,18 @@ _CONFIG = PatternRule(
         # Hydra's defaults list naming a config-group option that does not exist (hydra/_internal/config_loader_impl.py:
         # "In 'config': Could not find 'model/resnet99'", then "Available options in 'model':"): a rejected choice
         pat(r"^In '[^']+': Could not (?:find|load) '[^']+'|^Available options in '[^']+':", 0.82, flags=0),
+        # ... and its report of any error met while composing the config (config_loader_impl.py: "In 'controller':
+        # ConfigTypeError raised while composing config:", then OmegaConf's message, "Cannot merge DictConfig with
+        # ListConfig"): a config file or override that does not fit the config it is merged into
+        pat(r"^In '[^']+': \w+ raised while composing config\b", 0.84, flags=0),
+        # Sacred refusing the command line's config (sacred/utils.py NamedConfigNotFoundError: "Named config not
+        # found: \"x\". Available config values are: (...)"; sacred/config/utils.py ConfigAddedError: "Added new
+        # config entry \"x\" that is not used anywhere"): a named config or a key the experiment does not define
+        pat(
+            r"\bNamedConfigNotFoundError\b|\bNamed config not found: |\bConfigAddedError\b|\bAdded new config entr",
+            0.88,
+            flags=0,
+        ),
         # a check that names the argument or option it refuses, whatever exception type carries it (Ultralytics'
         # ultralytics/cfg/__init__.py raises SyntaxError "'x' is not a valid YOLO argument.", TypeError "'k=v' is of
         # invalid type str. Valid 'k' types are …" and ValueError "'k=v' is an invalid value. Valid 'k' values are …")
@@ -298,6 +310,9 @@ _CONFIG = PatternRule(
         # the maintainers' answer is the setting (mixed_precision "no", fp16 instead of bf16), not the driver
         pat(
             r"\b(?:fp16|bf16|mixed precision)\b.{0,40}\brequires an? (?:GPU|CUDA device)\b"
+            # (and its check of PyTorch and the device for bf16, accelerate/state.py: "bf16 mixed precision requires
+            # PyTorch >= 1.10 and a supported device.")
+            r"|\bbf16 mixed precision requires PyTorch >= [\d.]+ and a supported device\b"
             r"|\bBfloat16 is only supported on GPUs with compute capability\b"
             r"|\bCurrent CUDA Device does not support bfloat16\b",
             0.84,

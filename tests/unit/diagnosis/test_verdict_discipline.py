@@ -254,3 +254,24 @@ def test_a_command_line_tools_failure_mark_is_an_error_never_healthy() -> None:
     # a run's own result summary with a cross is not an error line
     summary, _, record = diagnose_dev("zzz-0012")  # "❌ Not solved (Target: 475.0, Best: 27.00)"
     assert summary.label == record["label"] == "healthy"
+
+
+def test_an_optuna_trial_that_failed_is_quoted_never_no_error() -> None:
+    # logged at warning level while the study goes on: the trial, the job's work, raised
+    log = (
+        "Sampler: tpe - Pruner: median\n"
+        "[W 2020-06-25 11:09:18,251] Setting status of trial#0 as TrialState.FAIL because of the following error: "
+        "TypeError(\"__init__() got an unexpected keyword argument 'nminibatches'\")\n"
+    )
+    d = read_by_rules(log)
+    assert d.label != "healthy" and any("TrialState.FAIL" in e for e in d.evidence)
+
+
+def test_an_evaluation_printing_nan_for_its_result_is_no_routine_healthy_log() -> None:
+    warn = (
+        "/lib/python3.6/site-packages/numpy/core/fromnumeric.py:2957: RuntimeWarning: Mean of empty slice.\n"
+        "  out=out, **kwargs)\n"
+    )
+    assert diagnose_log_text(warn + "mAP:  nan\n" + warn + "mean dice:nan(nan)\n").label != "healthy"
+    assert diagnose_log_text(warn + "mAP:  0.412\n" + warn + "mean dice:0.80(0.02)\n").label == "healthy"
+    assert diagnose_dev("zzzzzzl-0208")[0].label != "healthy"

@@ -383,3 +383,10 @@ def test_a_stats_dict_whose_loss_entries_are_numpy_nan_is_a_nan_loss() -> None:
     )
     assert diagnose_log_text(log).label == "nan_loss"
     assert diagnose_log_text(log.replace("array([nan]", "array([0.25]")).label != "nan_loss"
+
+
+def test_a_regression_objective_printed_by_its_own_name_turning_nan_is_a_nan_loss() -> None:
+    log = "     0  MSE:      nan  Reg: 1.52e-05  L1: 1.83e+01\n"
+    assert diagnose_log_text(log).label == "nan_loss"
+    assert diagnose_log_text(log.replace("MSE:      nan", "MSE:  2.1e-03")).label != "nan_loss"
+    assert diagnose_dev("zzzzzzj-0303")[0].label == "nan_loss"

@@ -694,3 +694,33 @@ def test_yacs_refusing_a_command_line_key_is_a_config_error_not_a_missing_file()
     # merge_from_list's assert, as detectron2-style trainers print it
     tb = 'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n'
     assert diagnose_log_text(tb + "AssertionError: Non-existent key: OOD.exclude_back\n").label == "validation_error"
+
+
+def test_hydra_composition_errors_and_sacreds_config_refusals_are_config_errors() -> None:
+    # Hydra's report of any error met while composing (config_loader_impl.py), printed without a traceback
+    hydra = (
+        "In 'controller': ConfigTypeError raised while composing config.\n"
+        "Cannot merge DictConfig with ListConfig\n    full_key: \n    object_type=dict\n"
+    )
+    assert diagnose_log_text(hydra).label == "validation_error"
+    assert diagnose_dev("zzzzzzi-0102")[0].label == "validation_error"
+    # Sacred's named config that does not exist is a refused config, not a missing file
+    sacred = (
+        "Traceback (most recent calls WITHOUT Sacred internals):\n"
+        'sacred.utils.NamedConfigNotFoundError: Named config not found: "2". Available config values are: ()\n'
+    )
+    assert diagnose_log_text(sacred).label == "validation_error"
+    assert (
+        diagnose_log_text(
+            'sacred.utils.ConfigAddedError: Added new config entry "lr2" that is not used anywhere\n'
+        ).label
+        == "validation_error"
+    )
+    assert diagnose_dev("zzzzzzl-0101")[0].label == "validation_error"
+
+
+def test_accelerates_bf16_check_is_a_setting_the_machine_cannot_run_never_healthy() -> None:
+    banner = "[trainer] Starting training: MyLora\n[trainer] Images: 4, Steps: 400, LR: 0.0002, Rank: 16\n\n"
+    d = diagnose_log_text(banner + "bf16 mixed precision requires PyTorch >= 1.10 and a supported device.\n")
+    assert d.label == "validation_error" and d.fix.kind == "fix_code"
+    assert diagnose_dev("zzzzzzk-0303")[0].label == "validation_error"
