@@ -25,6 +25,7 @@ from runshepherd.diagnosis.positive import (
     finished_after,
     is_progress,
     logged_exception_went_on,
+    nan_result,
     positive_evidence,
     process_tag,
     process_went_on,
@@ -94,6 +95,11 @@ _HEALTHY_PAST = {
 _NO_EVIDENCE = (
     "Neither an error nor a sign of health: the log shows no error and no sign of progress or completion (no "
     "steps, losses, finished status or exit code), so whether the run worked cannot be told from it."
+)
+# the same, when the log reports a result that is not a number: no error line, but nothing measured either
+_NAN_RESULT = (
+    "The log shows no error line, but the result it reports is not a number (“{line}”): the run measured nothing "
+    "there (an empty set, or outputs it never made), and no progress or completion says whether it worked."
 )
 _NO_EVIDENCE_FIX = (
     "Check the run's status and exit code with the scheduler, and read the rest of its log (its end, where a "
@@ -717,13 +723,14 @@ def _healthy(ctx: Context, signals: list[Signal], task: str | None) -> Diagnosis
     found = positive_evidence(ctx.log.lines)
     why = found[0] if found else ("finished" if ctx.status == "COMPLETED" or ctx.exit_code == 0 else None)
     if why is None and ctx.status is None:
+        nan = nan_result(ctx.log.lines)
         return Diagnosis(
             label="unknown",
             origin="user",
             confidence=0.3,
-            evidence=[],
+            evidence=[nan.raw.rstrip()] if nan is not None else [],
             task=task,
-            explanation=_NO_EVIDENCE,
+            explanation=_NAN_RESULT.format(line=nan.raw.strip()[:200]) if nan is not None else _NO_EVIDENCE,
             fix=Fix(kind="none", description=_NO_EVIDENCE_FIX),
         )
     why = why or "status"

@@ -1182,6 +1182,15 @@ _METRIC_NAN = re.compile(
 )
 
 
+def nan_result(lines: list[Line]) -> Line | None:
+    """The first line that reports a measured result as NaN (:data:`_METRIC_NAN`), or None."""
+    return next((ln for ln in lines if _is_nan_result(ln)), None)
+
+
+def _is_nan_result(ln: Line) -> bool:
+    return "nan" in ln.folded and ln.usable and not ln.warning and _METRIC_NAN.search(ln.text) is not None
+
+
 def _routine(lines: list[Line]) -> tuple[str, Line] | None:
     """("routine", line) for a log made of the libraries' routine warnings and notices, or of records whose headers
     state a level below error (:func:`_records`); None otherwise."""
@@ -1195,7 +1204,7 @@ def _routine(lines: list[Line]) -> tuple[str, Line] | None:
     notice = bool(lines) and lines[0].clean[:1] in (" ", "\t")
     advice = False  # after a bare advisory line: only its indented lines belong to it
     for ln in lines:
-        if "nan" in ln.folded and ln.usable and not ln.warning and _METRIC_NAN.search(ln.text):
+        if _is_nan_result(ln):
             return None  # an evaluation that printed NaN for its result is no routine noise
         if not ln.text.strip():
             notice = advice = False

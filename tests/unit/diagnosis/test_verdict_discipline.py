@@ -272,6 +272,7 @@ def test_an_evaluation_printing_nan_for_its_result_is_no_routine_healthy_log() -
         "/lib/python3.6/site-packages/numpy/core/fromnumeric.py:2957: RuntimeWarning: Mean of empty slice.\n"
         "  out=out, **kwargs)\n"
     )
-    assert diagnose_log_text(warn + "mAP:  nan\n" + warn + "mean dice:nan(nan)\n").label != "healthy"
+    d = diagnose_log_text(warn + "mAP:  nan\n" + warn + "mean dice:nan(nan)\n")
+    assert d.label == "unknown" and d.evidence == ["mAP:  nan"] and "not a number" in d.explanation
     assert diagnose_log_text(warn + "mAP:  0.412\n" + warn + "mean dice:0.80(0.02)\n").label == "healthy"
     assert diagnose_dev("zzzzzzl-0208")[0].label != "healthy"
