@@ -15,7 +15,7 @@ from runshepherd.diagnosis.errorblock import _CHAINED, _FRAME, _TB_START, Line, 
 from runshepherd.diagnosis.formats.launchers import LAUNCH
 from runshepherd.diagnosis.formats.nonfatal import COMMAND_NOT_FOUND, PYTHON_WARNING, TF_NO_GPU_PROBE
 from runshepherd.diagnosis.formats.task_tags import TAGGED_EVENT, task_tag
-from runshepherd.diagnosis.learned import arbitrate
+from runshepherd.diagnosis.learned import arbitrate, dispute
 from runshepherd.diagnosis.models import Diagnosis, DiagnosisInput, Fix, TaskRecord
 from runshepherd.diagnosis.paste import typed_command
 from runshepherd.diagnosis.positive import (
@@ -529,10 +529,14 @@ def verdict(
     """One diagnosis for one context. ``failed`` = what the status says (None = unknown, e.g. a bare log).
 
     The rules decide; where they fell back on a run that failed or may have (a bare exception, an error line no
-    family explains), the learned fallback may name the family instead (learned.py). A run whose status says it did
-    not fail, and an "unknown" a rule explained (a person's own cancel, a log with nothing to read), stay the rules'."""
+    family explains), the learned fallback may name the family instead (learned.py); where they were confident and the
+    model reads another family, the confidence drops to what such disputed readings measured (learned.dispute). A run
+    whose status says it did not fail, and an "unknown" a rule explained (a person's own cancel, a log with nothing to
+    read), stay the rules'."""
     rules, open_to_learning = _rules(ctx, failed=failed, task=task, allowed=allowed)
-    return arbitrate(ctx, rules, allowed) if open_to_learning and failed is not False else rules
+    if failed is False:
+        return rules
+    return dispute(ctx, arbitrate(ctx, rules, allowed) if open_to_learning else rules)
 
 
 def rules_verdict(
