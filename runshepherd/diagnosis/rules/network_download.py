@@ -391,6 +391,16 @@ FAMILY = family(
         # stored_eof = M", N < M): the file exists, and its end never arrived (a download or copy cut off). Unlike
         # an archive that will not open, the library itself says the bytes are missing, so fetch it again.
         pat(r"truncated file: eof = \d+, sblock->base_addr = \d+, stored_eof = \d+", 0.8),
+        # the same for other serialised files, in each reader's words: torch's zip reader finding no central directory
+        # at the file's end ("PytorchStreamReader failed reading zip archive: failed finding central directory"), or
+        # fewer bytes than the header promised ("unexpected EOF, expected N more bytes. The file might be corrupted"),
+        # pickle running out of bytes mid-stream ("EOFError: Ran out of input"), TensorFlow's table reader finding
+        # no sstable magic number at the end of a checkpoint shard (a Git LFS pointer or a cut-off copy): the file is
+        # there and incomplete, so fetch it again (dev 6 of 6 so labelled)
+        pat(r"PytorchStreamReader failed reading zip archive: failed finding central directory", 0.76),
+        pat(r"unexpected EOF, expected \d+ more bytes\. The file might be corrupted", 0.8),
+        pat(r"^\s*EOFError: Ran out of input\s*$", 0.7),
+        pat(r"not an sstable \(bad magic number\)", 0.7),
         # Winsock's words for a connection the remote end dropped (WSAECONNRESET 10054, WSAECONNABORTED 10053)
         pat(r"\[WinError 1005[34]\] |An existing connection was forcibly closed by the remote host", 0.76),
         # Winsock's WSAETIMEDOUT (10060) and WSAECONNREFUSED (10061), in their system-message wording

@@ -115,6 +115,11 @@ FAMILY = family(
     exclude=RAY_LISTED_CAUSES,  # Ray's list of what may have killed a worker names SIGSEGV third
     patterns=(
         pat(r"Segmentation fault|SIGSEGV|signal 11\b|Signal 11 \(SIGSEGV\)", 0.9),
+        # valgrind's memcheck catching a native program writing where it may not ("==355249== Invalid write of size
+        # 8"), and its own abort on the heap the program corrupted ("Heap block lo/hi size mismatch"): the memory
+        # fault a bare run would die of, caught first
+        pat(r"^==\d+== Invalid write of size \d+", 0.72),
+        pat(r"valgrind: Heap block lo/hi size mismatch", 0.8),
         pat(r"Fatal Python error: (?:Segmentation fault|Aborted|Bus error|Illegal instruction)", 0.9),
         pat(r"is killed by signal: (?:Segmentation fault|Aborted)", 0.9),
         pat(r"Illegal instruction|^(?!.*\babort(?:ed)?\b).*core dumped", 0.86),

@@ -151,6 +151,15 @@ _CONFIG = PatternRule(
     explanation=_CONFIG_EXPL,
     fix_description=_CONFIG_FIX,
     patterns=(
+        # scikit-learn's splitters refusing the data they were given: a class too small to stratify ("ValueError: The
+        # least populated class in y has only 1 member, which is too few"; the same words as a UserWarning from
+        # StratifiedKFold are a warning, not the refusal), a split that leaves nothing to train on ("With
+        # n_samples=5000, test_size=0.99 and train_size=None, the resulting train set will be empty"); SHAP's
+        # explainer refusing too small an evaluation budget ("max_evals=500 is too low for the Permutation
+        # explainer"): the data or a setting, not the code, must change
+        pat(r"ValueError: The least populated class in y has only \d+ member", 0.72),
+        pat(r"the resulting train set will be empty", 0.72),
+        pat(r"max_evals=\d+ is too low for the \w+ explainer", 0.72),
         # gin-config refusing a binding (gin/config.py): a parameter the configurable does not take ("Configurable
         # 'train_fn' doesn't have a parameter named 'x'": a config written for another version of the code), or a
         # value its parser cannot read ("Unable to parse value. (line 1)": a --gin_bindings quoting slip)

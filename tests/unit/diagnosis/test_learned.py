@@ -150,8 +150,8 @@ OOM = "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 15.7
 
 
 def test_a_confident_reading_the_model_disputes_keeps_its_label_and_loses_its_confidence() -> None:
-    """Confident readings a held-out model gave under 0.2 while reading another family were right 5 times in 18
-    (blind v32-v35): they must not count among the confident verdicts, and the person is told why."""
+    """Confident readings a held-out model gave under 0.2 while reading another family were right 7 times in 20
+    (blind v32-v36): they must not count among the confident verdicts, and the person is told why."""
     ctx = _ctx(OOM)
     rules = rules_verdict(ctx)
     assert rules.label == "gpu_oom" and rules.confidence >= 0.8

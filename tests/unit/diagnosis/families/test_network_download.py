@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev, root_line_cases, rules_dev
+from .real import assert_read_as, diagnose_dev, read_by_rules, root_line_cases, rules_dev
 
 TB = 'Traceback (most recent call last):\n  File "train.py", line 10, in <module>\n    main()\n'
 
@@ -446,3 +446,31 @@ def test_a_fetched_tarball_that_is_no_gzip_at_all_is_a_broken_download(case_id: 
     d, record = rules_dev(case_id)
     assert (d.label, record["label"]) == ("network_download", "network_download")
     assert d.confidence == 0.68  # weak: the download itself is not in view
+
+
+@pytest.mark.parametrize(
+    "root",
+    [
+        "RuntimeError: PytorchStreamReader failed reading zip archive: failed finding central directory",
+        "RuntimeError: unexpected EOF, expected 735892 more bytes. The file might be corrupted.",
+        "EOFError: Ran out of input",
+        "tensorflow.python.framework.errors_impl.DataLossError: not an sstable (bad magic number)",
+    ],
+)
+def test_a_serialised_file_whose_end_never_arrived_is_a_download_to_redo(root: str) -> None:
+    """Retired v36's misses (zzzzzzo-0101, -0102, -0110, -0115): each reader's words for a file that is there and
+    incomplete were read as code errors; the source's fix was to fetch the file again."""
+    d = read_by_rules(TB + f'  File "torch/serialization.py", line 600, in load\n{root}\n')
+    assert (d.label, d.fix.kind) == ("network_download", "retry"), root
+    assert root in d.evidence
+
+
+def test_another_eof_is_not_a_broken_download() -> None:
+    d = read_by_rules(TB + "EOFError: EOF when reading a line\n")
+    assert d.label != "network_download"
+
+
+@pytest.mark.parametrize("case_id", ["zzzzzw-0103", "zzzzzzd-0202", "zzzzzzo-0110", "zzzzzzo-0115"])
+def test_real_truncated_files(case_id: str) -> None:
+    d, record = rules_dev(case_id)
+    assert d.label == record["label"] == "network_download"

@@ -6,7 +6,7 @@ import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
 
-from .real import assert_read_as, diagnose_dev, root_line_cases
+from .real import assert_read_as, diagnose_dev, root_line_cases, rules_dev
 
 
 @pytest.mark.parametrize("case_id", ["a-0027", "a-0061"])
@@ -186,3 +186,21 @@ def test_a_kaldi_writer_aborting_on_a_pipe_its_reader_closed_in_a_job_that_ended
         "Failed to write matrix to stream", "Sample frequency mismatch: you specified 16000 but data has 44100"
     )
     assert diagnose_log_text(other + "# Ended (code 0) at Sun May  5 02:09:43 EEST 2024\n").label != "healthy"
+
+
+def test_valgrind_catching_a_heap_overrun_is_a_memory_fault_never_healthy() -> None:
+    """Retired v36's zzzzzzq-0205: a C trainer run under valgrind printed its training loss, then valgrind reported the
+    invalid write and aborted on the corrupted heap; the product read the loss line and said healthy."""
+    log = (
+        "Training loss: 2.302585\n"
+        "==355249== Invalid write of size 8\n"
+        "==355249==    at 0x484F9A3: memset (vg_replace_strmem.c:1386)\n"
+        "==355249==  Address 0x5a3b040 is 0 bytes after a block of size 0 alloc'd\n"
+        "valgrind: Heap block lo/hi size mismatch: lo = 96, hi = 0.\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "segfault" and any("Invalid write of size 8" in e or "Heap block" in e for e in d.evidence)
+    # memcheck's other reports (a leak summary) are no memory fault
+    assert diagnose_log_text("==1== LEAK SUMMARY:\n==1==    definitely lost: 0 bytes in 0 blocks\n").label != "segfault"
+    d, record = rules_dev("zzzzzzq-0205")
+    assert d.label == record["label"] == "segfault"

@@ -724,3 +724,36 @@ def test_accelerates_bf16_check_is_a_setting_the_machine_cannot_run_never_health
     d = diagnose_log_text(banner + "bf16 mixed precision requires PyTorch >= 1.10 and a supported device.\n")
     assert d.label == "validation_error" and d.fix.kind == "fix_code"
     assert diagnose_dev("zzzzzzk-0303")[0].label == "validation_error"
+
+
+@pytest.mark.parametrize(
+    "root",
+    [
+        "ValueError: The least populated class in y has only 1 member, which is too few. The minimum number of groups "
+        "for any class cannot be less than 2.",
+        "ValueError: With n_samples=5000, test_size=0.9999848297979177 and train_size=None, the resulting train set "
+        "will be empty. Adjust any of the aforementioned parameters.",
+        "ValueError: max_evals=500 is too low for the Permutation explainer, it must be at least 2 * num_features + 1 = 1041!",
+    ],
+)
+def test_a_library_refusing_the_data_or_budget_it_was_given_is_a_validation_error(root: str) -> None:
+    """Retired v36's misses (zzzzzzn-0112, -0204, zzzzzzr-0101): scikit-learn's splitters and SHAP's explainer checking
+    their input were read as code errors; each source changed the data or the setting."""
+    tb = 'Traceback (most recent call last):\n  File "train.py", line 40, in <module>\n    split(df)\n'
+    d = read_by_rules(tb + root + "\n")
+    assert d.label == "validation_error", root
+
+
+def test_stratified_k_folds_warning_about_a_small_class_is_no_refusal() -> None:
+    warn = (
+        "/usr/lib/python3/site-packages/sklearn/model_selection/_split.py:700: UserWarning: The least populated class "
+        "in y has only 1 members, which is less than n_splits=5.\n"
+    )
+    assert read_by_rules(warn + "epoch 3/3 loss 0.12\nTraining finished.\n").label == "healthy"
+    assert read_by_rules(warn).label != "validation_error"
+
+
+def test_real_sklearn_refusals() -> None:
+    for case_id in ("zzzzzzn-0112", "zzzzzzn-0204"):
+        d, record = rules_dev(case_id)
+        assert d.label == record["label"] == "validation_error", case_id
