@@ -210,7 +210,8 @@ ROOT_WORDS = (
         r" to|unable to|cannot) (?:connect|reach|resolve|establish)\b|\bname or service not known\b|\bname resolution\b"
         r"|\bgetaddrinfo\b|\bnetwork (?:is )?unreachable\b|\bno route to host\b|\bhost (?:is )?unreachable\b"
         r"|\bremote (?:end|host) closed\b|\bECONNREFUSED\b|\bECONNRESET\b|\bEHOSTUNREACH\b|\bENETUNREACH\b"
-        r"|\bproxy\b|\bSSL\b|\bcertificate verify|\bhandshake\b|\bread timed? ?out\b|\bconnect(?:ion)? timeout\b"
+        # (a proxy, but not a module of that name in a dotted path: torch.fx.proxy.TraceError is no network's)
+        r"|(?<!\.)\bproxy\b(?!\.\w)|\bSSL\b|\bcertificate verify|\bhandshake\b|\bread timed? ?out\b|\bconnect(?:ion)? timeout\b"
         r"|\bConnection ?Error\b|\bMax ?Retry\b|\bIncomplete ?Read\b|\bChunked ?Encoding\b|\bRemote ?Disconnected\b"
         # huggingface_hub's LocalEntryNotFoundError: the file is not cached and the Hub could not be reached
         r"|\bLocal ?Entry ?Not ?Found\b"

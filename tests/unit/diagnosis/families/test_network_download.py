@@ -474,3 +474,15 @@ def test_another_eof_is_not_a_broken_download() -> None:
 def test_real_truncated_files(case_id: str) -> None:
     d, record = rules_dev(case_id)
     assert d.label == record["label"] == "network_download"
+
+
+def test_a_module_named_proxy_is_no_network_proxy() -> None:
+    """Retired v36's zzzzzzq-0105: torch.fx's TraceError lives in torch.fx.proxy; the root-line reading took the
+    module's name for an HTTP proxy and said network_download."""
+    fx = TB + "torch.fx.proxy.TraceError: symbolically traced variables cannot be used as inputs to control flow\n"
+    assert read_by_rules(fx).label != "network_download"
+    # a proxy the line speaks of is still read as the network's
+    said = TB + "RuntimeError: the gizmo could not reach its proxy.\n"
+    assert read_by_rules(said).label == "network_download"
+    d, record = rules_dev("zzzzzzq-0105")
+    assert d.label == record["label"] == "user_code_error"
