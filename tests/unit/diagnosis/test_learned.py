@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,16 @@ import pytest
 
 from runshepherd.diagnosis import DiagnosisInput, TaskRecord, diagnose, diagnose_log_text
 from runshepherd.diagnosis.engine import rules_verdict
-from runshepherd.diagnosis.learned import CONFIDENCE, DISPUTED, Model, arbitrate, dispute, shipped_model, tokens
+from runshepherd.diagnosis.learned import (
+    CONFIDENCE,
+    DISPUTE,
+    DISPUTED,
+    Model,
+    arbitrate,
+    dispute,
+    shipped_model,
+    tokens,
+)
 from runshepherd.diagnosis.rules import Context
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -185,3 +195,26 @@ def test_the_product_disputes_a_confident_misreading_the_shipped_model_knows_bet
     assert rules_verdict(_ctx(text)).confidence >= 0.8
     d = diagnose_log_text(text)
     assert d.confidence == DISPUTED and "disputes this reading" in d.explanation
+
+
+def test_the_disputed_confidence_is_the_share_right_on_the_blind_splits_fresh_verdicts() -> None:
+    """learned.DISPUTED is a measurement: the share of confident readings the held-out model disputed that were right,
+    counted by benchmarks/blind_heldout.py on the recorded fresh verdicts of blind v32-v36 (each case's label there is
+    the corpus's)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import blind_heldout
+
+    labels = {}
+    for part in (ROOT / "tests/data/diagnosis_real").glob("part-*.jsonl"):
+        for line in part.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                rec = json.loads(line)
+                labels[rec["id"]] = rec["label"]
+    disputed = right = 0
+    for split in blind_heldout.FREEZES:
+        rows = blind_heldout.load(split)
+        assert rows and all(labels[r["id"]] == r["gold"] for r in rows), split
+        t = blind_heldout.tally(rows, DISPUTE)
+        disputed, right = disputed + t.disputed, right + t.disputed_right
+    assert disputed >= 20
+    assert DISPUTED == round(right / disputed, 2)
