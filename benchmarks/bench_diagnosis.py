@@ -7,7 +7,7 @@ the time of one synthetic 5,000-line training log (progress bars, metrics, warni
 traceback at the end), the long-log case the corpora only reach at ~600 lines.
 
     python benchmarks/bench_diagnosis.py [--corpus original|holdout|holdout2|holdout3|real-dev|real-blind|DIR]
-                                         [--via-cli] [--misses]
+                                         [--via-cli] [--rules-only] [--misses]
     python benchmarks/bench_diagnosis.py --invariance [--parts a,b,f,…] [--layouts bold,ansi,…]
 
 ``original`` is the rule author's corpus (tests/data/diagnosis, logs under logs/); ``holdout`` is the blind corpus
@@ -26,7 +26,8 @@ corpus and counts the cases whose label changes, per layout: a diagnosis should 
 
 ``--via-cli`` scores the product path instead of the function: ``orchestrate diagnose --log FILE... --json`` runs in
 batches and the verdicts are read from its JSON lines (the time is then the CLI's wall time per log, start-up
-included).
+included). ``--rules-only`` scores the rules' reading alone (``orchestrate diagnose --rules-only``): no learned
+fallback, no disputed confidence, the column each blind split's score reports beside the product's.
 """
 
 from __future__ import annotations
@@ -278,12 +279,12 @@ def load_real(split: str, root: Path | None = None) -> list[Case]:
     return sorted(cases, key=lambda c: c.name)
 
 
-def run_in_process(cases: list[Case]) -> tuple[list[Verdict], list[float]]:
+def run_in_process(cases: list[Case], *, rules_only: bool = False) -> tuple[list[Verdict], list[float]]:
     out, ms = [], []
     for c in cases:
         text = c.path.read_text(encoding="utf-8", errors="replace")
         t0 = time.perf_counter()
-        d = diagnose_log_text(text, c.path.name)
+        d = diagnose_log_text(text, c.path.name, rules_only=rules_only)
         ms.append((time.perf_counter() - t0) * 1000)
         out.append(Verdict(d.label, d.fix.kind, d.confidence, tuple(d.evidence), d.explanation))
     return out, ms
@@ -304,7 +305,9 @@ def even_batches(n: int, batch: int = CLI_BATCH) -> list[range]:
     return [range(k * n // count, (k + 1) * n // count) for k in range(count)]
 
 
-def run_via_cli(cases: list[Case], batch: int = CLI_BATCH) -> tuple[list[Verdict], list[float]]:
+def run_via_cli(
+    cases: list[Case], batch: int = CLI_BATCH, *, rules_only: bool = False
+) -> tuple[list[Verdict], list[float]]:
     """``orchestrate diagnose --log FILE... --json`` in batches; one JSON line per file, in argument order."""
     out: list[Verdict] = []
     ms: list[float] = []
@@ -312,7 +315,7 @@ def run_via_cli(cases: list[Case], batch: int = CLI_BATCH) -> tuple[list[Verdict
         chunk = cases[span.start : span.stop]
         t0 = time.perf_counter()
         proc = subprocess.run(
-            [*_orchestrate(), "diagnose", "--log", *(str(c.path) for c in chunk), "--json"],
+            [*_orchestrate(), "diagnose", "--log", *(str(c.path) for c in chunk), "--json", *_only(rules_only)],
             capture_output=True,
             text=True,
             timeout=600,
@@ -322,7 +325,7 @@ def run_via_cli(cases: list[Case], batch: int = CLI_BATCH) -> tuple[list[Verdict
             # one file the CLI refuses (exit 2: "not a text log") stops its whole command; read that batch's files
             # one by one, and score a refused file as the user saw it: no verdict (REFUSED, never right)
             for c in chunk:
-                out.append(_one_via_cli(c))
+                out.append(_one_via_cli(c, rules_only=rules_only))
                 ms.append(wall / len(chunk))
             continue
         rows = [json.loads(ln) for ln in proc.stdout.splitlines() if ln.strip()]
@@ -343,9 +346,16 @@ def _verdict(r: dict[str, Any]) -> Verdict:
     return Verdict(r["label"], r["fix"]["kind"], r["confidence"], tuple(r["evidence"]), r["explanation"])
 
 
-def _one_via_cli(c: Case) -> Verdict:
+def _only(rules_only: bool) -> list[str]:
+    return ["--rules-only"] if rules_only else []
+
+
+def _one_via_cli(c: Case, *, rules_only: bool = False) -> Verdict:
     proc = subprocess.run(
-        [*_orchestrate(), "diagnose", "--log", str(c.path), "--json"], capture_output=True, text=True, timeout=600
+        [*_orchestrate(), "diagnose", "--log", str(c.path), "--json", *_only(rules_only)],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     if proc.returncode == 2:
         return Verdict(REFUSED, "none", 0.0, (), proc.stderr.strip()[-300:])
@@ -445,7 +455,7 @@ def print_misses(cases: list[Case], verdicts: list[Verdict]) -> None:
                 print(f"     | {e[:200]}")
 
 
-def main(choice: str = "original", *, via_cli: bool = False, misses: bool = False) -> int:
+def main(choice: str = "original", *, via_cli: bool = False, misses: bool = False, rules_only: bool = False) -> int:
     try:
         if misses and choice == "real-blind":
             raise CorpusError("--misses is for the dev split only: the blind split is scored, never studied")
@@ -456,7 +466,8 @@ def main(choice: str = "original", *, via_cli: bool = False, misses: bool = Fals
             path = CORPORA.get(choice, Path(choice))
             cases = load_labelled_dir(path)
             title = str(path)
-        verdicts, ms = run_via_cli(cases) if via_cli else run_in_process(cases)
+        run = run_via_cli if via_cli else run_in_process
+        verdicts, ms = run(cases, rules_only=rules_only)
     except CorpusError as exc:
         print(f"bench_diagnosis: {exc}", file=sys.stderr)
         return 2
@@ -539,6 +550,9 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--via-cli", action="store_true", help="score `orchestrate diagnose --log … --json` output")
     ap.add_argument("--misses", action="store_true", help="list each miss with its evidence (not for real-blind)")
     ap.add_argument(
+        "--rules-only", action="store_true", help="score the rules' reading alone (no learned fallback or dispute)"
+    )
+    ap.add_argument(
         "--invariance",
         action="store_true",
         help="count labels that change when the TRAIN logs are pasted with markdown, colours, columns, wraps…",
@@ -554,4 +568,4 @@ if __name__ == "__main__":
     a = _parse(sys.argv[1:])
     if a.invariance:
         sys.exit(invariance(tuple(a.parts.split(",")), a.layouts.split(",") if a.layouts else None))
-    sys.exit(main(a.corpus, via_cli=a.via_cli, misses=a.misses))
+    sys.exit(main(a.corpus, via_cli=a.via_cli, misses=a.misses, rules_only=a.rules_only))

@@ -143,7 +143,7 @@ def _redacted(obj: dict[str, Any]) -> dict[str, Any]:
     return obj
 
 
-def diagnose_files(ctx: CliContext, files: list[Path], as_json: bool) -> int:
+def diagnose_files(ctx: CliContext, files: list[Path], as_json: bool, *, rules_only: bool = False) -> int:
     from runshepherd.diagnosis import diagnose_log_text
 
     folders = [str(f) for f in files if f.is_dir()]
@@ -178,7 +178,7 @@ def diagnose_files(ctx: CliContext, files: list[Path], as_json: bool) -> int:
     for f in files:
         # Escape sequences are neither evidence nor safe to print back (a window title, a clipboard write).
         text = "\n".join(strip_controls(line) for line in read_bounded(f, sizes[f]).splitlines())
-        diag = diagnose_log_text(text, str(f))
+        diag = diagnose_log_text(text, str(f), rules_only=rules_only)
         _print(ctx, _redacted(diag.to_json(str(f))), as_json, what_would_confirm=diag.what_would_confirm)
     return 0
 

@@ -538,6 +538,13 @@ def migrate_sessions(
 def diagnose(
     targets: Annotated[list[str] | None, typer.Argument(help="WORKFLOW, or log files with --log.")] = None,
     log: Annotated[bool, typer.Option("--log", help="The arguments are log files: diagnose from their text.")] = False,
+    rules_only: Annotated[
+        bool,
+        typer.Option(
+            "--rules-only",
+            help="With --log: the rules' reading alone, without the learned model's proposals or disputed confidence.",
+        ),
+    ] = False,
     json_: JsonOpt = False,
     opts: Common = COMMON,
 ) -> None:
@@ -547,8 +554,10 @@ def diagnose(
     targets = targets or []
     if not targets:
         raise UsageError("say what to diagnose: orchestrate diagnose WORKFLOW, or --log FILE [FILE ...]")
+    if rules_only and not log:
+        raise UsageError("--rules-only reads log files: orchestrate diagnose --log FILE [FILE ...] --rules-only")
     if log:
-        code = d.diagnose_files(opts.ctx(), [Path(t) for t in targets], json_)
+        code = d.diagnose_files(opts.ctx(), [Path(t) for t in targets], json_, rules_only=rules_only)
     elif len(targets) == 1:
         code = d.diagnose_workflow(opts.ctx(), targets[0], json_)
     else:

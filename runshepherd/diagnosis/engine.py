@@ -807,9 +807,11 @@ def log_context(text: str) -> Context:
     return Context.build(task=None, log_lines=text.splitlines())
 
 
-def diagnose_log_text(text: str, source: str = "<log>") -> Diagnosis:
-    """Diagnose a bare log file from its text alone (``orchestrate diagnose --log FILE``)."""
-    return verdict(log_context(text), failed=None)
+def diagnose_log_text(text: str, source: str = "<log>", *, rules_only: bool = False) -> Diagnosis:
+    """Diagnose a bare log file from its text alone (``orchestrate diagnose --log FILE``); ``rules_only``: the
+    rules' reading, without the learned fallback or its disputed confidence (``--rules-only``)."""
+    ctx = log_context(text)
+    return rules_verdict(ctx, failed=None) if rules_only else verdict(ctx, failed=None)
 
 
 def diagnose(inp: DiagnosisInput) -> list[Diagnosis]:
