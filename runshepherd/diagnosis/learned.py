@@ -115,7 +115,10 @@ class Model:
         return [v / total for v in e]
 
     def read(self, toks: list[str]) -> tuple[str, float]:
-        p = self.probabilities(toks)
+        return self.top(self.probabilities(toks))
+
+    def top(self, p: list[float]) -> tuple[str, float]:
+        """The likeliest label of probabilities ``p`` and its probability."""
         i = max(range(len(p)), key=p.__getitem__)
         return self.labels[i], p[i]
 
@@ -194,13 +197,13 @@ def dispute(ctx: Context, rules: Diagnosis, model: Model | None = None) -> Diagn
     if rules.label not in m.labels:
         return rules
     probs = m.probabilities(tokens(ctx.log))
-    top = max(range(len(probs)), key=probs.__getitem__)
+    top, p_top = m.top(probs)
     mine = probs[m.labels.index(rules.label)]
-    if m.labels[top] in NEVER or mine >= DISPUTE:
+    if top in NEVER or mine >= DISPUTE:
         return rules
     said = (
         f" A model learned from labelled real logs disputes this reading (it reads the error lines as "
-        f"{m.labels[top]}, p={probs[top]:.2f}, and this family at p={mine:.2f}); confident readings it disputed were "
+        f"{top}, p={p_top:.2f}, and this family at p={mine:.2f}); confident readings it disputed were "
         f"right about a third of the time on logs it never saw, so the confidence is {DISPUTED:.2f}."
     )
     return rules.model_copy(update={"confidence": DISPUTED, "explanation": rules.explanation + said})

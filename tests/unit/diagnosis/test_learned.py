@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -203,13 +202,9 @@ def test_the_disputed_confidence_is_the_share_right_on_the_blind_splits_fresh_ve
     the corpus's)."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import blind_heldout
+    from bench_diagnosis import load_real
 
-    labels = {}
-    for part in (ROOT / "tests/data/diagnosis_real").glob("part-*.jsonl"):
-        for line in part.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                rec = json.loads(line)
-                labels[rec["id"]] = rec["label"]
+    labels = {c.name: c.label for c in load_real("dev")}
     disputed = right = 0
     for split in blind_heldout.FREEZES:
         rows = blind_heldout.load(split)
