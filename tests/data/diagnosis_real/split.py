@@ -190,7 +190,7 @@ Split = Literal["blind", "dev"]
 BLIND_PARTS: tuple[str, ...] = ("zzzzzzs-", "zzzzzzt-", "zzzzzzu-", "zzzzzzv-", "zzzzzzw-")  # blind v37, named first
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
 # open split (v37 was named in stop 60, README-v37.md)
-BLIND_FROZEN: str | None = None
+BLIND_FROZEN: str | None = "2026-12-06T12:54Z"
 BLIND_V36_PARTS = ("zzzzzzn-", "zzzzzzo-", "zzzzzzp-", "zzzzzzq-", "zzzzzzr-")
 BLIND_V35_PARTS = ("zzzzzzi-", "zzzzzzj-", "zzzzzzk-", "zzzzzzl-", "zzzzzzm-")
 BLIND_V34_PARTS = ("zzzzzzd-", "zzzzzze-", "zzzzzzf-", "zzzzzzg-", "zzzzzzh-")
