@@ -172,8 +172,14 @@ Two generations:
   confidence: 75.5% labels; the rules alone 76.8%), then retired into `dev` in the same stop so its misses can be
   studied.
 - blind v37 (stop 60): every case of parts zzzzzzs, zzzzzzt, zzzzzzu, zzzzzzv and zzzzzzw, from threads and committed
-  job logs not in parts a-zzzzzzr (committed files only from repositories no earlier part used). Its parts are named
-  here before any of them is imported, so no dev run ever reads one (`README-v37.md`).
+  job logs not in parts a-zzzzzzr (committed files only from repositories no earlier part used). Its parts were named
+  before any of them was imported. Collected in stops 60-61 and frozen at 2026-12-06T12:54Z with 150 cases
+  (`README-v37.md`); scored once with its code at the freeze (rules, the learned fallback and its disputed
+  confidence: 75.3% labels; the rules alone 74.7%), then retired into `dev` in the same stop so its misses can be
+  studied.
+- blind v38 (stop 61): every case of parts zzzzzzx, zzzzzzy, zzzzzzz, zzzzzzza and zzzzzzzb, from threads and
+  committed job logs not in parts a-zzzzzzw (committed files only from repositories no earlier part used). Its parts
+  are named here before any of them is imported, so no dev run ever reads one (`README-v38.md`).
 """
 
 from __future__ import annotations
@@ -187,10 +193,11 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ("zzzzzzs-", "zzzzzzt-", "zzzzzzu-", "zzzzzzv-", "zzzzzzw-")  # blind v37, named first
+BLIND_PARTS: tuple[str, ...] = ("zzzzzzx-", "zzzzzzy-", "zzzzzzz-", "zzzzzzza-", "zzzzzzzb-")  # blind v38, named first
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v37 was named in stop 60, README-v37.md)
-BLIND_FROZEN: str | None = "2026-12-06T12:54Z"
+# open split (v38 was named in stop 61, README-v38.md)
+BLIND_FROZEN: str | None = None
+BLIND_V37_PARTS = ("zzzzzzs-", "zzzzzzt-", "zzzzzzu-", "zzzzzzv-", "zzzzzzw-")
 BLIND_V36_PARTS = ("zzzzzzn-", "zzzzzzo-", "zzzzzzp-", "zzzzzzq-", "zzzzzzr-")
 BLIND_V35_PARTS = ("zzzzzzi-", "zzzzzzj-", "zzzzzzk-", "zzzzzzl-", "zzzzzzm-")
 BLIND_V34_PARTS = ("zzzzzzd-", "zzzzzze-", "zzzzzzf-", "zzzzzzg-", "zzzzzzh-")
@@ -333,6 +340,11 @@ def split_v21_of(case_id: str) -> Split:
     return "blind" if case_id.startswith(BLIND_V21_PARTS) else "dev"
 
 
+def split_v37_of(case_id: str) -> Split:
+    """The stop-61 rule: parts zzzzzzs, zzzzzzt, zzzzzzu, zzzzzzv and zzzzzzw were the blind split (v37), every other part `dev`."""
+    return "blind" if case_id.startswith(BLIND_V37_PARTS) else "dev"
+
+
 def split_v36_of(case_id: str) -> Split:
     """The stop-60 rule: parts zzzzzzn, zzzzzzo, zzzzzzp, zzzzzzq and zzzzzzr were the blind split (v36), every other part `dev`."""
     return "blind" if case_id.startswith(BLIND_V36_PARTS) else "dev"
@@ -409,7 +421,7 @@ def split_v22_of(case_id: str) -> Split:
 
 
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (v37); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` are the blind split (v38); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 
