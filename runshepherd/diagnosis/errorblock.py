@@ -124,6 +124,10 @@ _IPY_CODE = re.compile(r"^\s*(?:-*>\s*)?\d+\s")
 # a severity tag among the stripped prefixes (``[2024-01-01 10:00:00] [WARNING] …``): the line is a warning
 _HEAD_WARNING = re.compile(r"\[(?:W|WARN|WARNING)\]|\b(?:WARN|WARNING)\b")  # (the head holds prefixes only)
 _TB_START = re.compile(r"Traceback \(most recent call last\)")
+# A library's logged record of an error it caught and carried on past, printed with its traceback (``logger.error(…,
+# exc_info=True)``): bitsandbytes failing to load its native library at import goes on with a stand-in that raises
+# only when a native kernel is called (formats/noise.py), so the traceback under it was not raised either
+_LOGGED_FALLBACK = re.compile(r"\bCould not load bitsandbytes native library\b")
 # glog/absl's warning header ("W0530 14:48:43.150000 2622492 convert_frame.py:1233] "): a traceback torch logs under it,
 # one header per line, is an exception it caught and warned of (dynamo falling back to eager), not one that was raised
 _GLOG_WARN_HEAD = re.compile(r"^W\d{4} \d{2}:\d{2}:\d{2}")
@@ -511,8 +515,10 @@ def prepare(raw_lines: list[str]) -> ErrorBlock:
             in_tb = True
         # a traceback's header, frame, source or exception under a glog warning header (an excerpt may start inside it)
         warned = bool(_GLOG_WARN_HEAD.match(head)) and (in_tb or frame or code or exc is not None)
-        if text.startswith("Exception ignored in") or (
-            text.startswith("Exception in thread") and _tracker_thread(cleaned, i)
+        if (
+            text.startswith("Exception ignored in")
+            or (text.startswith("Exception in thread") and _tracker_thread(cleaned, i))
+            or (_LOGGED_FALLBACK.search(text) and i + 1 < len(cleaned) and _TB_START.search(cleaned[i + 1]))
         ):
             ignored = True
         harmless = bool(_HARMLESS_G.search(text, folded))

@@ -308,4 +308,17 @@ MARKERS: tuple[Marker, ...] = (
         'additional_chat_templates?recursive=false "HTTP/1.1 404 Not Found"',
         "https://github.com/encode/httpx/blob/master/httpx/_client.py",
     ),
+    # bitsandbytes (>= 0.43) failing to load its native library at import: cextension.py logs it at ERROR level with the
+    # exception (and, on a machine with CUDA, its "CUDA Setup failed despite CUDA being available" advice) and goes on
+    # with a stand-in that raises only when a native kernel is called, so a run that never quantises finishes, and one
+    # that does fails later with that call's own error. (Before 0.43 bitsandbytes raised instead: "RuntimeError: CUDA
+    # Setup failed despite GPU being available" stops the run and stays missing_dependency's.)
+    Marker(
+        "bitsandbytes",
+        "benign",
+        r"\bCould not load bitsandbytes native library\b|\bCUDA Setup failed despite CUDA being available\b",
+        "[2025-06-20 18:54:22,342] [ERROR] [bitsandbytes.cextension.<module>:88] [PID:4129] Could not load "
+        "bitsandbytes native library: .../bitsandbytes/libbitsandbytes_cpu.so: cannot open shared object file",
+        "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/main/bitsandbytes/cextension.py",
+    ),
 )

@@ -501,6 +501,39 @@ def _root_exception(ctx: Context) -> list[Signal]:
     return out
 
 
+# Julia's report of an error nothing caught, as the `julia` command prints it before exiting 1 ("ERROR: LoadError:
+# UndefVarError: BSON not defined" for a script, then "Stacktrace:" and numbered frames, or "in expression starting
+# at FILE:LINE"; https://docs.julialang.org/en/v1/manual/stacktraces/): Julia's counterpart of Python's last
+# traceback line, read the same way (a code error unless its words are another family's)
+_JULIA_ERROR = re.compile(r"^ERROR: (?:LoadError: )?(?P<msg>\S.*)$")
+_JULIA_TRAILER = re.compile(r"^(?:Stacktrace:\s*$|in expression starting at \S)")
+
+
+def _julia_uncaught(ctx: Context) -> list[Signal]:
+    lines = ctx.log.lines
+    for ln in lines:
+        m = _JULIA_ERROR.match(ln.text)
+        if m is None or not any(_JULIA_TRAILER.match(x.text) for x in lines[ln.index + 1 : ln.index + 4]):
+            continue
+        msg = m.group("msg")
+        strength = YIELDED if _speaks_of_another_family(msg) else 0.66
+        return [
+            Signal(
+                "user_code_error",
+                "user",
+                strength,
+                ln.index,
+                [ln.raw.rstrip()],
+                "The Julia program stopped with an error nothing caught (Julia printed it with its stack trace): "
+                "a mistake in the program's own code.",
+                "fix_code",
+                'Fix the code at the line the stack trace points to (the first frame in your own files; "in '
+                "expression starting at\" names the script's line), test it on a small input locally, and resubmit.",
+            )
+        ]
+    return []
+
+
 # A generic exception (ValueError, RuntimeError, OSError, AssertionError, a library's own class) only carries a
 # message: when the message speaks another family's documented vocabulary (a path not found, a package not compiled
 # with CUDA, a time limit, a rejected setting) and none of this family's, the exception is that failure raised through
@@ -591,6 +624,7 @@ FAMILY = family(
         _HOOK_REQUIRED,
         _OPTION_DEFINED_TWICE,
         FunctionRule("root_exception", _root_exception),
+        FunctionRule("julia_uncaught", _julia_uncaught),
         FunctionRule("replacement_named", _replacement_named),
         FunctionRule("own_package_not_importable", _own_package_not_importable),
         FunctionRule("own_build_failed", _own_build_failed),

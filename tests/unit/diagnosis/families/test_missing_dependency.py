@@ -1027,3 +1027,44 @@ def test_a_moved_name_or_submodule_of_a_known_package_is_read_less_surely() -> N
     top = diagnose_log_text(TB + "ModuleNotFoundError: No module named 'flax'\n")
     assert moved.label == sub.label == top.label == "missing_dependency"
     assert moved.confidence < 0.8 and sub.confidence < 0.8 <= top.confidence
+
+
+_BNB = (
+    "[2025-06-20 18:54:22,342] [ERROR] [bitsandbytes.cextension.<module>:88] [PID:4129] Could not load bitsandbytes "
+    "native library: /venv/lib/python3.12/site-packages/bitsandbytes/libbitsandbytes_cpu.so: cannot open shared "
+    "object file: No such file or directory\n"
+    "Traceback (most recent call last):\n"
+    '  File "/venv/lib/python3.12/site-packages/bitsandbytes/cextension.py", line 85, in <module>\n'
+    "    lib = get_native_library()\n"
+    "OSError: /venv/lib/python3.12/site-packages/bitsandbytes/libbitsandbytes_cpu.so: cannot open shared object "
+    "file: No such file or directory\n"
+)
+
+
+def test_bitsandbytes_logging_its_native_library_fallback_is_not_the_runs_failure() -> None:
+    """bitsandbytes >= 0.43 logs a native library it cannot load at ERROR level, with the traceback, and goes on (real
+    dev zzzzzzt-0201: an axolotl config refusal read as the missing library); before 0.43 it raised, and that stays a
+    dependency to fix."""
+    refused = _BNB + (
+        "Traceback (most recent call last):\n"
+        '  File "/venv/lib/python3.12/site-packages/axolotl/cli/train.py", line 40, in do_cli\n'
+        "pydantic_core._pydantic_core.ValidationError: 2 validation errors for AxolotlConfigWCapabilities\n"
+        "chat_template\n  Input should be 'alpaca', 'chatml' or 'mistral_v1' [type=enum, input_value='inst']\n"
+    )
+    d = diagnose_log_text(refused)
+    assert d.label == "validation_error"
+    assert d.evidence[0].startswith("pydantic_core._pydantic_core.ValidationError")
+    finished = _BNB + "epoch 3/3 loss 0.41\nTraining complete. Model saved to out/model.safetensors\n"
+    assert diagnose_log_text(finished).label == "healthy"
+    raised = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 4, in <module>\n    import bitsandbytes\n'
+        "RuntimeError:\n        CUDA Setup failed despite GPU being available. Please run the following command to "
+        "get more information:\n\n        python -m bitsandbytes\n"
+    )
+    assert diagnose_log_text(raised).label == "missing_dependency"
+
+
+def test_real_bitsandbytes_fallback_under_a_config_refusal() -> None:
+    d, _, record = diagnose_dev("zzzzzzt-0201")
+    assert d.label == record["label"] == "validation_error"

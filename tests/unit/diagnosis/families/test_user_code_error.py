@@ -497,3 +497,29 @@ def test_torch_load_under_the_weights_only_default_is_the_call_to_change(case_id
         "from `False` to `True`.\n"
     )
     assert (diagnose_log_text(bare).label, diagnose_log_text(bare).fix.kind) == ("user_code_error", "fix_code")
+
+
+def test_an_uncaught_julia_error_is_read_like_a_python_one() -> None:
+    """Julia prints an uncaught error as "ERROR: LoadError: <type>: <message>" and then its stack trace (real dev
+    cases zzzzzx-0206 and zzzzzzu-0310 were "unknown"); words of another family still yield to that family."""
+    log = (
+        "ERROR: LoadError: UndefVarError: BSON not defined\nStacktrace:\n [1] top-level scope\n"
+        "   @ ~/project/scripts/runscript.jl:61\nin expression starting at ~/project/scripts/runscript.jl:3\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("user_code_error", "fix_code")
+    assert d.evidence == ["ERROR: LoadError: UndefVarError: BSON not defined"]
+    assert "Julia" in d.explanation and "stack trace" in d.fix.description
+    missing = (
+        'ERROR: LoadError: SystemError: opening file "/data/train.bson": No such file or directory\nStacktrace:\n'
+        " [1] systemerror(p::String, errno::Int32)\n"
+    )
+    assert diagnose_log_text(missing).label == "file_not_found"
+    # "ERROR:" without Julia's trailer is no Julia report
+    assert "Julia" not in diagnose_log_text("ERROR: something broke in the shell step\n").explanation
+
+
+@pytest.mark.parametrize("case_id", ["zzzzzx-0206", "zzzzzzu-0310"])
+def test_real_julia_runs(case_id: str) -> None:
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "user_code_error"
