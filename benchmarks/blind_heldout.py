@@ -27,7 +27,14 @@ sys.path.insert(0, str(ROOT))
 from runshepherd.diagnosis.learned import DISPUTE, NEVER, STATED, UNSURE  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "blind_fresh"
-FREEZES = {"v32": "22e26629", "v33": "6aae45d5", "v34": "9035605c", "v35": "087c8241", "v36": "36d8b20c", "v37": "fba6c7c5"}
+FREEZES = {
+    "v32": "22e26629",
+    "v33": "6aae45d5",
+    "v34": "9035605c",
+    "v35": "087c8241",
+    "v36": "36d8b20c",
+    "v37": "fba6c7c5",
+}
 
 
 @dataclass(frozen=True)

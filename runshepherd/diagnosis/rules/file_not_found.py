@@ -135,7 +135,9 @@ FAMILY = family(
     fix_description=_FIX,
     rules=(FunctionRule("path_never_opened", _path_never_opened),),
     # a shared library or a module that cannot be found is a missing dependency, not a path to fix
-    exclude=r"shared (?:object|librar)|\.so(?:\.\d+)*\b(?!/)|\.dylib\b|\.dll\b|\bNo module named\b|\bModuleNotFoundError\b",
+    # (nor is a file missing from an installed package's own directory: the install is broken, missing_dependency's)
+    exclude=r"shared (?:object|librar)|\.so(?:\.\d+)*\b(?!/)|\.dylib\b|\.dll\b|\bNo module named\b|\bModuleNotFoundError\b"
+    r"|No such file or directory\b.*?: '[^']*[/\\](?:site|dist)-packages[/\\][^'/\\]+[/\\]",
     # the exception types that mean a path is not there, whatever their message says
     # (huggingface_hub's RepositoryNotFoundError and RevisionNotFoundError: a model or dataset id, or a revision, that
     # the Hub does not have, most often a local path that is not there read as a repo id, or a typo; datasets'

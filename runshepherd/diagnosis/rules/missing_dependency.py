@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from runshepherd.diagnosis.errorblock import exception_type
-from runshepherd.diagnosis.fixes import fix_dependency
+from runshepherd.diagnosis.fixes import fix_dependency, pip_package
 from runshepherd.diagnosis.frames import FRAME_END, INSTALLED_FILE, installed_or_stdlib, traceback_frames
 from runshepherd.diagnosis.packages import well_known_pattern
 from runshepherd.diagnosis.positive import caught_import_went_on
@@ -28,6 +28,12 @@ def _groups(m: re.Match[str]) -> dict[str, str]:
 
 def _explain(m: re.Match[str]) -> str:
     d = _groups(m)
+    if d.get("shipped"):
+        return (
+            f"A file the installed package '{d['shipped']}' ships is missing from its own directory under "
+            "site-packages: the install is incomplete or broken (a partial copy, or a user-site copy under ~/.local "
+            "shadowing the environment's), not a path of the job's."
+        )
     if d.get("py"):
         return (
             "The code is written for a newer Python than the one running it (it writes types as `X | None`, which "
@@ -99,6 +105,11 @@ def _explain(m: re.Match[str]) -> str:
 
 def _fix(m: re.Match[str]) -> str:
     d = _groups(m)
+    if d.get("shipped"):
+        return (
+            f"Reinstall '{d['shipped']}' in the environment the job uses (pip install --force-reinstall --no-cache-dir "
+            f"{pip_package(d['shipped'])}), and check that no copy under ~/.local shadows it; then rerun."
+        )
     if d.get("py"):
         return (
             "Run it with the Python version the project asks for (a newer base image, conda or venv interpreter), or "
@@ -442,6 +453,14 @@ FAMILY = family(
             0.9,
             cap=_UNKNOWN_CAP,
             uncapped_by="top",
+        ),
+        # a file an installed package ships (a template, a config, a data file) missing from its own directory under
+        # site-packages or dist-packages: the install is incomplete or broken (a partial copy, a user-site install
+        # shadowing the environment's), which reinstalling the package fixes; no path of the job's to correct
+        pat(
+            r"(?:FileNotFoundError|\[Errno 2\] No such file or directory)\b.*?: '[^']*[/\\](?:site|dist)-packages"
+            r"[/\\](?P<shipped>[^'/\\]+)[/\\][^']*'",
+            0.9,
         ),
         # TensorFlow loading a graph whose op no loaded library registered (tensorflow/core/framework/op.cc:
         # "Op type not registered '…' in binary running on …"): the package with that op (tensorflow-text,

@@ -1068,3 +1068,24 @@ def test_bitsandbytes_logging_its_native_library_fallback_is_not_the_runs_failur
 def test_real_bitsandbytes_fallback_under_a_config_refusal() -> None:
     d, _, record = diagnose_dev("zzzzzzt-0201")
     assert d.label == record["label"] == "validation_error"
+
+
+def test_a_file_missing_from_an_installed_packages_own_directory_is_a_broken_install() -> None:
+    """A template or data file a package ships, missing under site-packages (real dev zzzzzzt-0401: peft's
+    save_pretrained reading huggingface_hub's model-card template from a user-site copy) is a package to reinstall,
+    not a path of the job's; a missing file of the job's own is still a path to fix."""
+    broken = TB + (
+        "FileNotFoundError: [Errno 2] No such file or directory: '/home/u/.local/lib/python3.8/site-packages/"
+        "huggingface_hub/templates/modelcard_template.md'\n"
+    )
+    d = diagnose_log_text(broken)
+    assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency")
+    assert "huggingface_hub" in d.explanation and "pip install --force-reinstall" in d.fix.description
+    assert "huggingface-hub" in d.fix.description  # the distribution's name, not the import's
+    own = TB + "FileNotFoundError: [Errno 2] No such file or directory: '/data/train/labels.csv'\n"
+    assert diagnose_log_text(own).label == "file_not_found"
+
+
+def test_real_file_missing_from_a_user_site_install() -> None:
+    d, _, record = diagnose_dev("zzzzzzt-0401")
+    assert d.label == record["label"] == "missing_dependency"
