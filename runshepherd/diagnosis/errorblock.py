@@ -16,6 +16,7 @@ from functools import cached_property
 from runshepherd.diagnosis import formats
 from runshepherd.diagnosis.formats.compilers import ERROR_AT_SOURCE
 from runshepherd.diagnosis.formats.jobstates import JobState, states_in
+from runshepherd.diagnosis.formats.noise import BITSANDBYTES_FALLBACK
 from runshepherd.diagnosis.lazyregex import LazyRegex
 from runshepherd.diagnosis.paste import asides, superseded, unjson, unpaste, unpopup, unrecord
 from runshepherd.diagnosis.prefilter import Alternatives, AnyGate, Gated, fold, prefilter_enabled
@@ -127,7 +128,7 @@ _TB_START = re.compile(r"Traceback \(most recent call last\)")
 # A library's logged record of an error it caught and carried on past, printed with its traceback (``logger.error(…,
 # exc_info=True)``): bitsandbytes failing to load its native library at import goes on with a stand-in that raises
 # only when a native kernel is called (formats/noise.py), so the traceback under it was not raised either
-_LOGGED_FALLBACK = re.compile(r"\bCould not load bitsandbytes native library\b")
+_LOGGED_FALLBACK = re.compile(BITSANDBYTES_FALLBACK)
 # glog/absl's warning header ("W0530 14:48:43.150000 2622492 convert_frame.py:1233] "): a traceback torch logs under it,
 # one header per line, is an exception it caught and warned of (dynamo falling back to eager), not one that was raised
 _GLOG_WARN_HEAD = re.compile(r"^W\d{4} \d{2}:\d{2}:\d{2}")

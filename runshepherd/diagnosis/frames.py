@@ -12,7 +12,9 @@ from runshepherd.diagnosis.errorblock import Line
 # in f``)
 FRAME_END = re.compile(r'^\s*+(?:File ")?(?P<path>[^"]*+)", line \d+(?:, in (?P<func>[\w<>.]+))?')
 _FRAME_START = re.compile(r'^\s*+File "(?P<path>[^"]++)$')
-INSTALLED_FILE = re.compile(r"[/\\](?:site|dist)-packages[/\\](?P<pkg>[\w.\-]+)")
+# an installed package's directory in a path (``…/site-packages/`` or Debian's ``…/dist-packages/``)
+INSTALLED_DIR = r"[/\\](?:site|dist)-packages[/\\]"
+INSTALLED_FILE = re.compile(INSTALLED_DIR + r"(?P<pkg>[\w.\-]+)")
 _STDLIB_FILE = re.compile(r"[/\\][Ll]ib[/\\]python\d(?:\.\d+)?[/\\](?!(?:site|dist)-packages)|^<frozen ")
 
 

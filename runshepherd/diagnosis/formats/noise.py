@@ -8,6 +8,9 @@ from __future__ import annotations
 from runshepherd.diagnosis.formats import Marker
 
 _SLURM_CGROUP = "https://github.com/SchedMD/slurm/blob/master/src/plugins/cgroup/v1/cgroup_v1.c"
+# bitsandbytes' record of the native library it could not load (it goes on with a stand-in; the marker below, and
+# errorblock, which marks the traceback logged under it as not raised)
+BITSANDBYTES_FALLBACK = r"\bCould not load bitsandbytes native library\b"
 
 MARKERS: tuple[Marker, ...] = (
     # slurmstepd's cgroup housekeeping as a step ends (moving the step's pids back to the root cgroup, unlocking or
@@ -316,7 +319,7 @@ MARKERS: tuple[Marker, ...] = (
     Marker(
         "bitsandbytes",
         "benign",
-        r"\bCould not load bitsandbytes native library\b|\bCUDA Setup failed despite CUDA being available\b",
+        BITSANDBYTES_FALLBACK + r"|\bCUDA Setup failed despite CUDA being available\b",
         "[2025-06-20 18:54:22,342] [ERROR] [bitsandbytes.cextension.<module>:88] [PID:4129] Could not load "
         "bitsandbytes native library: .../bitsandbytes/libbitsandbytes_cpu.so: cannot open shared object file",
         "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/main/bitsandbytes/cextension.py",

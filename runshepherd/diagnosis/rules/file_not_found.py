@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from runshepherd.diagnosis.errorblock import Line, exception_type
+from runshepherd.diagnosis.frames import INSTALLED_DIR
 from runshepherd.diagnosis.rules.base import Context, FunctionRule, Signal, pat
 from runshepherd.diagnosis.rules.family import family, words
 
@@ -137,7 +138,7 @@ FAMILY = family(
     # a shared library or a module that cannot be found is a missing dependency, not a path to fix
     # (nor is a file missing from an installed package's own directory: the install is broken, missing_dependency's)
     exclude=r"shared (?:object|librar)|\.so(?:\.\d+)*\b(?!/)|\.dylib\b|\.dll\b|\bNo module named\b|\bModuleNotFoundError\b"
-    r"|No such file or directory\b.*?: '[^']*[/\\](?:site|dist)-packages[/\\][^'/\\]+[/\\]",
+    rf"|No such file or directory\b.*?: '[^']*{INSTALLED_DIR}[^'/\\]+[/\\]",
     # the exception types that mean a path is not there, whatever their message says
     # (huggingface_hub's RepositoryNotFoundError and RevisionNotFoundError: a model or dataset id, or a revision, that
     # the Hub does not have, most often a local path that is not there read as a repo id, or a typo; datasets'

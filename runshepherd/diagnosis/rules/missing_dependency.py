@@ -6,7 +6,13 @@ import re
 
 from runshepherd.diagnosis.errorblock import exception_type
 from runshepherd.diagnosis.fixes import fix_dependency, pip_package
-from runshepherd.diagnosis.frames import FRAME_END, INSTALLED_FILE, installed_or_stdlib, traceback_frames
+from runshepherd.diagnosis.frames import (
+    FRAME_END,
+    INSTALLED_DIR,
+    INSTALLED_FILE,
+    installed_or_stdlib,
+    traceback_frames,
+)
 from runshepherd.diagnosis.packages import well_known_pattern
 from runshepherd.diagnosis.positive import caught_import_went_on
 from runshepherd.diagnosis.rules.base import Context, FunctionRule, Signal, compiled_extension, line_above, pat, raised
@@ -458,8 +464,9 @@ FAMILY = family(
         # site-packages or dist-packages: the install is incomplete or broken (a partial copy, a user-site install
         # shadowing the environment's), which reinstalling the package fixes; no path of the job's to correct
         pat(
-            r"(?:FileNotFoundError|\[Errno 2\] No such file or directory)\b.*?: '[^']*[/\\](?:site|dist)-packages"
-            r"[/\\](?P<shipped>[^'/\\]+)[/\\][^']*'",
+            r"(?:FileNotFoundError|\[Errno 2\] No such file or directory)\b.*?: '[^']*"
+            + INSTALLED_DIR
+            + r"(?P<shipped>[^'/\\]+)[/\\][^']*'",
             0.9,
         ),
         # TensorFlow loading a graph whose op no loaded library registered (tensorflow/core/framework/op.cc:
