@@ -79,6 +79,49 @@ def _path_never_opened(ctx: Context) -> list[Signal]:
     return []
 
 
+# An empty file listing, read by the error it causes next. (1) The statement that raised "IndexError: list index out of
+# range" indexes what a directory listing or a glob returned (``glob.glob(pattern)[0]``, ``os.listdir(d)[0]``,
+# ``list(os.walk(d))[0][2]``) or a list named for paths or files (``image_paths[0]``), its first or last item:
+# the pattern matched nothing (a later index may only be one too many).
+# (2) The statement that raised ZeroDivisionError divides by the size of what was loaded (``/ len(dataset)``,
+# ``% len(self.names)``, ``/ total_len``, ``/ count``): nothing was loaded. Both are most often a data path that
+# holds nothing; both are also a code or data fault, so the reading stays unsure (dev: 8 of the 12 logs it reads were a path)
+_LISTING_INDEXED = re.compile(
+    r"\b(?:i?glob|listdir|scandir|walk|iterdir)\s*\(.*\)\s*\)*\s*\[\s*(?:0|-1)\s*\](?:\s*\[\s*\d+\s*\])*"
+    r"|\b\w*(?:paths|files|file_list|filenames|fnames|img_list|image_list)\s*\[\s*(?:0|-1)\s*\]"
+)
+_SIZE_DIVIDED = re.compile(r"(?:/|//|%)=?\s*(?:len\(|(?:total|count|num)\w*\b(?!\s*[-+*(]))")
+
+
+def _empty_listing(ctx: Context) -> list[Signal]:
+    lines = ctx.log.lines
+    for idx in ctx.log.exceptions[:6]:
+        text = lines[idx].text.strip()
+        if text.startswith("IndexError: list index out of range"):
+            shape, what = (
+                _LISTING_INDEXED,
+                "indexed the list of files a listing or a pattern returned, and it was empty",
+            )
+        elif text.startswith("ZeroDivisionError:") and not text.endswith("Traceback (most recent call last):"):
+            shape, what = _SIZE_DIVIDED, "divided by the number of items it had loaded, and that number was 0"
+        else:
+            continue
+        code = next((c for c in reversed(_quoted_source(lines, idx)) if shape.search(c.text)), None)
+        if code is None:
+            continue
+        explanation = (
+            f"The code {what}: most often the data path it read holds no matching files (a wrong path or pattern, or "
+            "data that is not there), sometimes a filter in the code that kept nothing."
+        )
+        fix = (
+            "Check that the path the job reads holds the files the code expects (the directory, the file pattern) "
+            + ("and that the earlier step produced them; if the files are there, check the code that lists them.")
+        )
+        ev = [code.raw.rstrip(), lines[idx].raw.rstrip()]
+        return [Signal("file_not_found", "user", 0.68, idx, ev, explanation, "fix_path", fix)]
+    return []
+
+
 def _explain_none() -> str:
     return (
         "The code read a file that is not there: its reader returned nothing (or a check that the path exists failed), "
@@ -134,7 +177,7 @@ FAMILY = family(
     fix_kind="fix_path",
     explanation=_explain,
     fix_description=_FIX,
-    rules=(FunctionRule("path_never_opened", _path_never_opened),),
+    rules=(FunctionRule("path_never_opened", _path_never_opened), FunctionRule("empty_listing", _empty_listing)),
     # a shared library or a module that cannot be found is a missing dependency, not a path to fix
     # (nor is a file missing from an installed package's own directory: the install is broken, missing_dependency's)
     exclude=r"shared (?:object|librar)|\.so(?:\.\d+)*\b(?!/)|\.dylib\b|\.dll\b|\bNo module named\b|\bModuleNotFoundError\b"

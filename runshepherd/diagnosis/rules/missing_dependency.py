@@ -357,6 +357,42 @@ def _installed_code_fails(ctx: Context) -> list[Signal]:
     return []
 
 
+# An installed library calling ``.decode()`` on a value that is already text: its code was written for a release that
+# handed it bytes (Python 2, or h5py before 3.0, which read HDF5 string attributes as bytes; from 3.0 they are str, so
+# Keras 2's ``f.attrs['keras_version'].decode('utf8')`` fails). The person's code gave the library no such value: the
+# fix is the release the library was written with
+_DECODE_ON_STR = re.compile(r"^AttributeError: 'str' object has no attribute 'decode'")
+_HDF5_FRAME = re.compile(r"hdf5|\bh5py\b|\.h5\b", re.I)
+
+
+def _decode_on_text(ctx: Context) -> list[Signal]:
+    lines = ctx.log.lines
+    for idx, ln, _ in raised(ctx, _DECODE_ON_STR):
+        frames = traceback_frames(lines, idx)
+        if not frames:
+            continue
+        pkg = INSTALLED_FILE.search(frames[-1][0].replace("\\", "/"))
+        if pkg is None:
+            continue
+        name = pkg.group("pkg").split(".")[0].split("-")[0]
+        hdf5 = any(_HDF5_FRAME.search(f"{p} {f} {' '.join(c)}") for p, f, c in frames[-3:])
+        which = "h5py (before 3.0 it read HDF5 string attributes as bytes)" if hdf5 else "Python or a library it reads"
+        fix = (
+            "Install the h5py release the library was written for (`pip install 'h5py<3.0'`), or a release of "
+            f"'{name}' that reads text attributes."
+            if hdf5
+            else f"Install the release of '{name}' that fits the installed Python and libraries (pin the versions "
+            "the project was written for)."
+        )
+        ev = [ln.raw.rstrip()] + [c.rstrip() for c in frames[-1][2][-1:]]
+        explanation = (
+            f"The installed package '{name}' calls .decode() on a value that is already text: it was written for "
+            f"another release of {which}, which handed it bytes."
+        )
+        return [Signal("missing_dependency", "user", 0.74, idx, ev, explanation, "add_dependency", fix)]
+    return []
+
+
 # transformers' Auto classes look a checkpoint's model_type up in their mapping (models/auto/configuration_auto.py,
 # _LazyConfigMapping.__getitem__ raises KeyError(key)): a KeyError raised there names a model type the installed
 # transformers does not know, one added in a later release ("KeyError: 'qwen2'")
@@ -949,6 +985,7 @@ FAMILY = family(
         FunctionRule("installed_module_lacks", _installed_module_lacks),
         FunctionRule("installed_code_fails", _installed_code_fails),
         FunctionRule("model_type_unknown", _model_type_unknown),
+        FunctionRule("decode_on_text", _decode_on_text),
     ),
     fixer=fix_dependency,
     recovered=_caught_optional_import,

@@ -552,3 +552,40 @@ def test_a_ca_bundle_path_that_is_not_there_is_a_missing_file_not_the_network() 
 def test_yolos_release_lookup_for_a_weights_path_that_is_not_local_is_the_path() -> None:
     d, record = rules_dev("zzzzzzb-0004")
     assert (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("file_not_found", "fix_path")
+
+
+@pytest.mark.parametrize("case_id", ["zzc-0017", "zzzzzzp-0202", "zzzzzzk-0405", "zzzzzt-0113", "zzzzzzm-0219"])
+def test_an_empty_file_listing_seen_through_the_error_it_causes(case_id: str) -> None:
+    """A glob's first match indexed, or a division by the number of items loaded, failing: the data path held
+    nothing. The reading is unsure (the same errors are code faults too), and says which statement showed it."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "file_not_found" and d.fix.kind == "fix_path"
+    assert d.confidence < 0.8
+
+
+@pytest.mark.parametrize(
+    ("code", "last"),
+    [
+        ("ckpt = sorted(glob.glob(os.path.join(d, '*.pth')))[-1]", "IndexError: list index out of range"),
+        ("names = list(os.walk(root))[0][2]", "IndexError: list index out of range"),
+        ("mean = total / len(dataset)", "ZeroDivisionError: division by zero"),
+        ("i = index % len(self.image_paths)", "ZeroDivisionError: integer division or modulo by zero"),
+    ],
+)
+def test_an_empty_listing_in_the_statement_that_raised(code: str, last: str) -> None:
+    d = diagnose_log_text(f'{TB}  File "data.py", line 7, in load\n    {code}\n{last}\n')
+    assert (d.label, d.fix.kind) == ("file_not_found", "fix_path"), code
+    assert code in d.evidence[0]
+
+
+@pytest.mark.parametrize(
+    ("code", "last"),
+    [
+        ("x = scores[0]", "IndexError: list index out of range"),
+        ("lr = base_lr * step / warmup", "ZeroDivisionError: division by zero"),
+        ("ratio = hits / (total - misses)", "ZeroDivisionError: division by zero"),
+    ],
+)
+def test_an_index_or_a_division_unrelated_to_a_listing_stays_a_code_error(code: str, last: str) -> None:
+    d = diagnose_log_text(f'{TB}  File "data.py", line 7, in load\n    {code}\n{last}\n')
+    assert d.label == "user_code_error", code

@@ -1089,3 +1089,30 @@ def test_a_file_missing_from_an_installed_packages_own_directory_is_a_broken_ins
 def test_real_file_missing_from_a_user_site_install() -> None:
     d, _, record = diagnose_dev("zzzzzzt-0401")
     assert d.label == record["label"] == "missing_dependency"
+
+
+@pytest.mark.parametrize("case_id", ["zzzzzzj-0103", "zzzzzzj-0104"])
+def test_keras_reading_h5_weights_under_h5py_3_is_a_release_to_pin(case_id: str) -> None:
+    """h5py 3 reads HDF5 string attributes as str; Keras 2 still calls .decode() on them: pin h5py."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "missing_dependency" and d.fix.kind == "add_dependency"
+    assert "h5py<3.0" in d.fix.description
+
+
+def test_decode_on_text_in_the_programs_own_code_stays_a_code_error() -> None:
+    log = (
+        'Traceback (most recent call last):\n  File "train.py", line 12, in <module>\n'
+        "    name = row['name'].decode('utf8')\nAttributeError: 'str' object has no attribute 'decode'\n"
+    )
+    assert diagnose_log_text(log).label == "user_code_error"
+
+
+def test_decode_on_text_inside_an_installed_package_names_the_package() -> None:
+    log = (
+        'Traceback (most recent call last):\n  File "train.py", line 12, in <module>\n    read(p)\n'
+        '  File "/usr/lib/python3.8/site-packages/oldlib/io.py", line 40, in read\n'
+        "    return header.decode('ascii')\nAttributeError: 'str' object has no attribute 'decode'\n"
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency")
+    assert "'oldlib'" in d.fix.description and "h5py" not in d.fix.description
