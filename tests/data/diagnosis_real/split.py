@@ -196,7 +196,7 @@ Split = Literal["blind", "dev"]
 BLIND_PARTS: tuple[str, ...] = ("zzzzzzx-", "zzzzzzy-", "zzzzzzz-", "zzzzzzza-", "zzzzzzzb-")  # blind v38, named first
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
 # open split (v38 was named in stop 61, README-v38.md)
-BLIND_FROZEN: str | None = None
+BLIND_FROZEN: str | None = "2026-12-06T15:59Z"
 BLIND_V37_PARTS = ("zzzzzzs-", "zzzzzzt-", "zzzzzzu-", "zzzzzzv-", "zzzzzzw-")
 BLIND_V36_PARTS = ("zzzzzzn-", "zzzzzzo-", "zzzzzzp-", "zzzzzzq-", "zzzzzzr-")
 BLIND_V35_PARTS = ("zzzzzzi-", "zzzzzzj-", "zzzzzzk-", "zzzzzzl-", "zzzzzzm-")
