@@ -179,7 +179,13 @@ Two generations:
   studied.
 - blind v38 (stop 61): every case of parts zzzzzzx, zzzzzzy, zzzzzzz, zzzzzzza and zzzzzzzb, from threads and
   committed job logs not in parts a-zzzzzzw (committed files only from repositories no earlier part used). Its parts
-  are named here before any of them is imported, so no dev run ever reads one (`README-v38.md`).
+  were named before any of them was imported. Collected in stop 62 and frozen at 2026-12-06T15:59Z with 150 cases
+  (`README-v38.md`); scored once with its code at the freeze (rules, the learned fallback and its disputed
+  confidence: 62.7% labels; the rules alone 62.7%), then retired into `dev` in the same stop so its misses can be
+  studied.
+- blind v39 (stop 62): every case of parts zzzzzzzc, zzzzzzzd, zzzzzzze, zzzzzzzf and zzzzzzzg, from threads and
+  committed job logs not in parts a-zzzzzzzb (committed files only from repositories no earlier part used). Its parts
+  are named here before any of them is imported, so no dev run ever reads one (`README-v39.md`).
 """
 
 from __future__ import annotations
@@ -193,10 +199,11 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ("zzzzzzx-", "zzzzzzy-", "zzzzzzz-", "zzzzzzza-", "zzzzzzzb-")  # blind v38, named first
+BLIND_PARTS: tuple[str, ...] = ("zzzzzzzc-", "zzzzzzzd-", "zzzzzzze-", "zzzzzzzf-", "zzzzzzzg-")  # blind v39, named first
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v38 was named in stop 61, README-v38.md)
-BLIND_FROZEN: str | None = "2026-12-06T15:59Z"
+# open split (v39 was named in stop 62, README-v39.md)
+BLIND_FROZEN: str | None = None
+BLIND_V38_PARTS = ("zzzzzzx-", "zzzzzzy-", "zzzzzzz-", "zzzzzzza-", "zzzzzzzb-")
 BLIND_V37_PARTS = ("zzzzzzs-", "zzzzzzt-", "zzzzzzu-", "zzzzzzv-", "zzzzzzw-")
 BLIND_V36_PARTS = ("zzzzzzn-", "zzzzzzo-", "zzzzzzp-", "zzzzzzq-", "zzzzzzr-")
 BLIND_V35_PARTS = ("zzzzzzi-", "zzzzzzj-", "zzzzzzk-", "zzzzzzl-", "zzzzzzm-")
@@ -340,6 +347,11 @@ def split_v21_of(case_id: str) -> Split:
     return "blind" if case_id.startswith(BLIND_V21_PARTS) else "dev"
 
 
+def split_v38_of(case_id: str) -> Split:
+    """The stop-62 rule: parts zzzzzzx, zzzzzzy, zzzzzzz, zzzzzzza and zzzzzzzb were the blind split (v38), every other part `dev`."""
+    return "blind" if case_id.startswith(BLIND_V38_PARTS) else "dev"
+
+
 def split_v37_of(case_id: str) -> Split:
     """The stop-61 rule: parts zzzzzzs, zzzzzzt, zzzzzzu, zzzzzzv and zzzzzzw were the blind split (v37), every other part `dev`."""
     return "blind" if case_id.startswith(BLIND_V37_PARTS) else "dev"
@@ -421,7 +433,7 @@ def split_v22_of(case_id: str) -> Split:
 
 
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (v38); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` are the blind split (v39); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 
