@@ -1191,6 +1191,13 @@ def _is_nan_result(ln: Line) -> bool:
     return "nan" in ln.folded and ln.usable and not ln.warning and _METRIC_NAN.search(ln.text) is not None
 
 
+def _undecodable(ln: Line) -> bool:
+    """A line mostly made of U+FFFD, the replacement character a decoder writes for bytes it could not read (a Windows
+    console's GBK or cp1252 message decoded as UTF-8): whatever it said is lost."""
+    lost = ln.text.count("\ufffd")
+    return lost >= 4 and 3 * lost >= len(ln.text.strip())
+
+
 def _routine(lines: list[Line]) -> tuple[str, Line] | None:
     """("routine", line) for a log made of the libraries' routine warnings and notices, or of records whose headers
     state a level below error (:func:`_records`); None otherwise."""
@@ -1206,6 +1213,8 @@ def _routine(lines: list[Line]) -> tuple[str, Line] | None:
     for ln in lines:
         if _is_nan_result(ln):
             return None  # an evaluation that printed NaN for its result is no routine noise
+        if _undecodable(ln):
+            return None  # text the log's encoding lost (a console's GBK as UTF-8) may be the error: unread, not routine
         if not ln.text.strip():
             notice = advice = False
         elif advice and ln.clean[:1] in (" ", "\t"):

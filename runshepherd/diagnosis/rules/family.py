@@ -129,14 +129,28 @@ class CauseDetail:
     # before or after the summary): when a family of ``origins`` reads one in its own wording, the family's signals are
     # that cause's echo and lose ``by``
     account: re.Pattern[str] | None = None
+    # families followed whatever their origin (a user-origin cause the detail names outright: NCCL's failed CUDA
+    # allocation is the GPU's memory)
+    labels: frozenset[str] = frozenset()
+
+    def follows(self, s: Signal) -> bool:
+        return s.origin in self.origins or s.label in self.labels
 
 
 def cause_detail(
-    header: str, *, origins: tuple[Origin, ...], within: int = 6, by: float = 0.2, account: str | None = None
+    header: str,
+    *,
+    origins: tuple[Origin, ...],
+    within: int = 6,
+    by: float = 0.2,
+    account: str | None = None,
+    labels: tuple[str, ...] = (),
 ) -> CauseDetail:
     """Declare the detail block a family prints after its summary (``header``: the line just before the detail) and,
     optionally, the prefix of its own diagnostic lines (``account``) that may name the cause earlier in the log."""
-    return CauseDetail(re.compile(header), frozenset(origins), within, by, re.compile(account) if account else None)
+    return CauseDetail(
+        re.compile(header), frozenset(origins), within, by, re.compile(account) if account else None, frozenset(labels)
+    )
 
 
 @dataclass(frozen=True)
@@ -482,11 +496,7 @@ def yield_to_details(signals: list[Signal], lines: list[Any]) -> list[Signal]:
             for i, ln in enumerate(lines[:-1])
             if d.header.match(ln.text)
             and any(
-                s.order == i + 1
-                and s.label != f.label
-                and s.origin in d.origins
-                and not s.secondary
-                and s.strength >= 0.8
+                s.order == i + 1 and s.label != f.label and d.follows(s) and not s.secondary and s.strength >= 0.8
                 for s in out
             )
         ]
@@ -501,7 +511,7 @@ def yield_to_details(signals: list[Signal], lines: list[Any]) -> list[Signal]:
         # every line of the log)
         if d.account is not None and any(
             s.label != f.label
-            and s.origin in d.origins
+            and d.follows(s)
             and not s.secondary
             and s.strength >= 0.8
             and 0 <= s.order < len(lines)

@@ -202,6 +202,10 @@ FAMILY = family(
         pat(r"Some modules are dispatched on the CPU or the disk\. Make sure you have enough GPU RAM", 0.88),
         # accelerate's find_executable_batch_size halved the batch on every OOM until nothing was left
         pat(r"No executable batch size found, reached zero", 0.88),
+        # NCCL's own buffer allocation on the device failed (its ncclUnhandledCudaError "Last error: Failed to CUDA
+        # calloc N bytes", the cudaMalloc of ncclCudaCalloc in src/include/alloc.h): the GPU's memory was full when
+        # the collective needed its buffers
+        pat(r"\bFailed to CUDA calloc \d+ bytes", 0.86),
     ),
     # NCCL reports a failed allocation inside a collective as a WARN line (its ``Cuda failure 'out of memory'``)
     warning_patterns=(

@@ -336,5 +336,7 @@ FAMILY = family(
     # labels it.
     # Older NCCL says it only in its debug lines ("host:pid:tid [7] misc/nvmlwrap.cc:115 NCCL WARN nvmlInit() failed:
     # Driver/library version mismatch"), before the same generic error: read the same way.
-    detail=cause_detail(r"^\s*Last error:\s*$", origins=("infra",), account=r"\bNCCL WARN\b"),
+    # NCCL's own allocation failing there ("Failed to CUDA calloc 6291456 bytes") is the GPU's memory, followed though
+    # gpu_oom is the user's to fix.
+    detail=cause_detail(r"^\s*Last error:\s*$", origins=("infra",), account=r"\bNCCL WARN\b", labels=("gpu_oom",)),
 )

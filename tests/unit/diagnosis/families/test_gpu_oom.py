@@ -324,3 +324,21 @@ def test_metal_running_out_of_memory_on_an_apple_gpu_is_the_devices_memory() -> 
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("gpu_oom", "reduce_memory") and d.confidence >= 0.8
     assert diagnose_dev("zzzzzo-0009")[0].label == "gpu_oom"
+
+
+def test_nccls_failed_cuda_allocation_is_the_gpus_memory_not_the_network() -> None:
+    """PyTorch ends an NCCL error with NCCL's own account; "Failed to CUDA calloc" there is the GPU's memory full
+    (a colocated vLLM engine had reserved it), not the ranks losing each other."""
+    d, _, record = diagnose_dev("zzzzzzx-0703")
+    assert d.label == record["label"] == "gpu_oom" and d.fix.kind == "reduce_memory"
+    assert any("Failed to CUDA calloc" in e for e in d.evidence)
+
+
+def test_an_nccl_error_whose_account_names_no_memory_stays_ncclss() -> None:
+    log = (
+        "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.cpp:81, "
+        "remote process exited or there was a network error, NCCL version 2.21.5\n"
+        "ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.\n"
+        "Last error:\nsocketProgress: Connection closed by remote peer\n"
+    )
+    assert diagnose_log_text(log).label == "nccl_or_distributed"

@@ -1060,3 +1060,14 @@ def test_rdkit_refusing_single_molecules_while_the_loader_goes_on_is_healthy() -
     assert diagnose_log_text(choked).label == "user_code_error"
     for case_id in ("zzzzzg-0105", "zzzzzg-0106"):
         assert diagnose_dev(case_id)[0].label == "healthy", case_id
+
+
+def test_text_the_logs_encoding_lost_is_never_read_as_routine_noise() -> None:
+    """A Windows console's message decoded with the wrong code page ('llamafactory-cli' is not a command, in GBK read
+    as UTF-8) is unreadable, not routine: beside a routine warning the log is unknown, never healthy."""
+    d, _, record = diagnose_dev("zzzzzzza-0112")
+    assert record["label"] == "missing_dependency" and d.label == "unknown"
+    log = "UserWarning: TypedStorage is deprecated.\n  return self.fget.__get__(instance, owner)()\n"
+    assert diagnose_log_text(log).label == "healthy"
+    lost = "\ufffd" * 12
+    assert diagnose_log_text(log + f"'train' {lost}\n{lost}\n").label == "unknown"
