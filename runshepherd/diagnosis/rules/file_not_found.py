@@ -102,6 +102,8 @@ def _empty_listing(ctx: Context) -> list[Signal]:
                 _LISTING_INDEXED,
                 "indexed the list of files a listing or a pattern returned, and it was empty",
             )
+        # (not the DataLoader's re-raise header "ZeroDivisionError: Traceback (most recent call last):": the worker's
+        # own ZeroDivisionError line below it carries the statement)
         elif text.startswith("ZeroDivisionError:") and not text.endswith("Traceback (most recent call last):"):
             shape, what = _SIZE_DIVIDED, "divided by the number of items it had loaded, and that number was 0"
         else:
@@ -115,7 +117,7 @@ def _empty_listing(ctx: Context) -> list[Signal]:
         )
         fix = (
             "Check that the path the job reads holds the files the code expects (the directory, the file pattern) "
-            + ("and that the earlier step produced them; if the files are there, check the code that lists them.")
+            "and that the earlier step produced them; if the files are there, check the code that lists them."
         )
         ev = [code.raw.rstrip(), lines[idx].raw.rstrip()]
         return [Signal("file_not_found", "user", 0.68, idx, ev, explanation, "fix_path", fix)]

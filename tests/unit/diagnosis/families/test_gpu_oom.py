@@ -334,7 +334,7 @@ def test_nccls_failed_cuda_allocation_is_the_gpus_memory_not_the_network() -> No
     assert any("Failed to CUDA calloc" in e for e in d.evidence)
 
 
-def test_an_nccl_error_whose_account_names_no_memory_stays_ncclss() -> None:
+def test_an_nccl_error_whose_account_names_no_memory_stays_nccls() -> None:
     log = (
         "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.cpp:81, "
         "remote process exited or there was a network error, NCCL version 2.21.5\n"
