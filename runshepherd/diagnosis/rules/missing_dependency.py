@@ -309,6 +309,19 @@ _CODE_KINDS = re.compile(
 _REPORTS_LOOKUP = frozenset({"__getattr__", "__getattribute__", "reraise"})
 
 
+def _installed_package(path: str) -> str | None:
+    """The top-level name of the installed package a traceback frame's file belongs to, or None for a file of the
+    program's own."""
+    pkg = INSTALLED_FILE.search(path.replace("\\", "/"))
+    return pkg.group("pkg").split(".")[0].split("-")[0] if pkg else None
+
+
+_FITTING_RELEASE = (
+    "Install the release of '{}' that fits the installed Python and libraries (pin the versions the project was "
+    "written for)"
+)
+
+
 def _installed_code_fails(ctx: Context) -> list[Signal]:
     lines = ctx.log.lines
     for idx in ctx.log.exceptions[:6]:
@@ -319,8 +332,8 @@ def _installed_code_fails(ctx: Context) -> list[Signal]:
         if not frames:
             continue
         path, func, code = frames[-1]
-        pkg = INSTALLED_FILE.search(path.replace("\\", "/"))
-        if pkg is None or func in _REPORTS_LOOKUP:
+        name = _installed_package(path)
+        if name is None or func in _REPORTS_LOOKUP:
             continue
         k = len(frames)
         while k > 0 and installed_or_stdlib(frames[k - 1][0]):
@@ -333,7 +346,6 @@ def _installed_code_fails(ctx: Context) -> list[Signal]:
         )
         if not (importing or own):
             continue
-        name = pkg.group("pkg").split(".")[0].split("-")[0]
         first = next(i for i in ctx.log.exceptions if lines[i].text.strip() == lines[idx].text.strip())
         frame_line = next((ln for ln in reversed(lines[max(0, idx - 8) : idx]) if FRAME_END.match(ln.text)), None)
         ev = [lines[idx].raw.rstrip()] + ([frame_line.raw.rstrip()] if frame_line is not None else [])
@@ -349,9 +361,8 @@ def _installed_code_fails(ctx: Context) -> list[Signal]:
                 "the package does not fit the Python or the packages installed beside it (another release than the "
                 "one it was written for, or an optional import it needs that failed).",
                 "add_dependency",
-                f"Install the release of '{name}' that fits the installed Python and libraries (pin the versions the "
-                "project was written for), or install the optional package its code needs; the program's own code is "
-                "not where the error is.",
+                _FITTING_RELEASE.format(name)
+                + ", or install the optional package its code needs; the program's own code is not where the error is.",
             )
         ]
     return []
@@ -371,18 +382,16 @@ def _decode_on_text(ctx: Context) -> list[Signal]:
         frames = traceback_frames(lines, idx)
         if not frames:
             continue
-        pkg = INSTALLED_FILE.search(frames[-1][0].replace("\\", "/"))
-        if pkg is None:
+        name = _installed_package(frames[-1][0])
+        if name is None:
             continue
-        name = pkg.group("pkg").split(".")[0].split("-")[0]
         hdf5 = any(_HDF5_FRAME.search(f"{p} {f} {' '.join(c)}") for p, f, c in frames[-3:])
         which = "h5py (before 3.0 it read HDF5 string attributes as bytes)" if hdf5 else "Python or a library it reads"
         fix = (
             "Install the h5py release the library was written for (`pip install 'h5py<3.0'`), or a release of "
             f"'{name}' that reads text attributes."
             if hdf5
-            else f"Install the release of '{name}' that fits the installed Python and libraries (pin the versions "
-            "the project was written for)."
+            else _FITTING_RELEASE.format(name) + "."
         )
         ev = [ln.raw.rstrip()] + [c.rstrip() for c in frames[-1][2][-1:]]
         explanation = (

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from runshepherd.diagnosis import diagnose_log_text
+from runshepherd.diagnosis.models import Diagnosis
 
 from .real import assert_read_as, diagnose_dev, root_line_cases, rules_dev
 
@@ -563,6 +564,11 @@ def test_an_empty_file_listing_seen_through_the_error_it_causes(case_id: str) ->
     assert d.confidence < 0.8
 
 
+def _raised_at(code: str, last: str) -> Diagnosis:
+    """The verdict on a traceback whose deepest frame quotes ``code`` and ends in the exception line ``last``."""
+    return diagnose_log_text(f'{TB}  File "data.py", line 7, in load\n    {code}\n{last}\n')
+
+
 @pytest.mark.parametrize(
     ("code", "last"),
     [
@@ -573,7 +579,7 @@ def test_an_empty_file_listing_seen_through_the_error_it_causes(case_id: str) ->
     ],
 )
 def test_an_empty_listing_in_the_statement_that_raised(code: str, last: str) -> None:
-    d = diagnose_log_text(f'{TB}  File "data.py", line 7, in load\n    {code}\n{last}\n')
+    d = _raised_at(code, last)
     assert (d.label, d.fix.kind) == ("file_not_found", "fix_path"), code
     assert code in d.evidence[0]
 
@@ -587,5 +593,5 @@ def test_an_empty_listing_in_the_statement_that_raised(code: str, last: str) -> 
     ],
 )
 def test_an_index_or_a_division_unrelated_to_a_listing_stays_a_code_error(code: str, last: str) -> None:
-    d = diagnose_log_text(f'{TB}  File "data.py", line 7, in load\n    {code}\n{last}\n')
+    d = _raised_at(code, last)
     assert d.label == "user_code_error", code
