@@ -15,6 +15,7 @@ from runshepherd.diagnosis.rules.base import (
     Signal,
     compiled_extension,
     pat,
+    raised,
 )
 from runshepherd.diagnosis.rules.family import family, words
 
@@ -70,10 +71,48 @@ _SHAPES = PatternRule(
     "code, not in the infrastructure).",
     fix_description=_FIX,
     patterns=(
-        pat(r"size mismatch for|shapes cannot be multiplied|Expected all tensors to be on the same device", 0.8),
+        pat(
+            r"size mismatch for(?! [\w.]+: copying a param)|shapes cannot be multiplied|Expected all tensors to be on the same device",
+            0.8,
+        ),
+        # a checkpoint's shape that the model does not have, pasted without its loading error (read below when it is)
+        pat(r"size mismatch for [\w.]+: copying a param", 0.7),
         pat(r"Error executing job with overrides|Traceback \(most recent call last\)", 0.4, secondary=True),
     ),
 )
+
+# A checkpoint whose tensors do not fit the model the code built ("Error(s) in loading state_dict for YoloBody:" and
+# below it "size mismatch for head.weight: copying a param with shape [75, 256] from checkpoint, the shape in current
+# model is [255, 256]"). Whether the code or the settings it was given built the wrong model (a class count,
+# channels, an image size that differs from the training run's), the log does not say: dev labels these code 16 and
+# refused settings 9 times, so the reading stays below the confident band. It is read at the loading error's line
+_LOADING_STATE = re.compile(r"^(?:\w+\.)*\w*Error: Error\(s\) in loading state_dict\b")
+_SIZE_MISMATCH = re.compile(r"\bsize mismatch for [\w.]+: copying a param with shape\b")
+
+
+def _checkpoint_shapes(ctx: Context) -> list[Signal]:
+    lines = ctx.log.lines
+    for idx, ln, _ in raised(ctx, _LOADING_STATE):
+        below = next((b for b in lines[idx + 1 : idx + 40] if _SIZE_MISMATCH.search(b.text)), None)
+        if below is None:
+            continue
+        return [
+            Signal(
+                "user_code_error",
+                "user",
+                0.7,
+                idx,
+                [ln.raw.rstrip(), below.raw.rstrip()],
+                "The checkpoint does not fit the model the program built: a parameter has another shape in the "
+                "checkpoint than in the model, so the model was built with other settings (number of classes, "
+                "channels, sizes) or other code than the one that saved the checkpoint.",
+                "fix_code",
+                "Build the model with the settings the checkpoint was trained with (the class count, channels and "
+                "sizes in its config), or load a checkpoint trained for this model; then resubmit.",
+            )
+        ]
+    return []
+
 
 # a check that says the program's own class must implement a method or hook (Lightning: "`train_dataloader` must be
 # implemented to be used with the Lightning Trainer", raised as a MisconfigurationException): what it asks for is code,
@@ -624,6 +663,7 @@ FAMILY = family(
         _HOOK_REQUIRED,
         _OPTION_DEFINED_TWICE,
         FunctionRule("root_exception", _root_exception),
+        FunctionRule("checkpoint_shapes", _checkpoint_shapes),
         FunctionRule("julia_uncaught", _julia_uncaught),
         FunctionRule("replacement_named", _replacement_named),
         FunctionRule("own_package_not_importable", _own_package_not_importable),

@@ -523,3 +523,20 @@ def test_an_uncaught_julia_error_is_read_like_a_python_one() -> None:
 def test_real_julia_runs(case_id: str) -> None:
     d, _, record = diagnose_dev(case_id)
     assert d.label == record["label"] == "user_code_error"
+
+
+def test_a_checkpoint_that_does_not_fit_the_built_model_is_read_as_such_and_not_confidently() -> None:
+    """'size mismatch for <param>: copying a param with shape …' says the model was built otherwise than the checkpoint
+    was saved; the log cannot say whether the code or the settings built it, so the verdict stays below 0.8."""
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "predict.py", line 40, in <module>\n'
+        "    model.load_state_dict(torch.load(args.weights))\n"
+        "RuntimeError: Error(s) in loading state_dict for YoloBody:\n"
+        "\tsize mismatch for yolo_head3.1.weight: copying a param with shape torch.Size([75, 256, 1, 1]) from "
+        "checkpoint, the shape in current model is torch.Size([255, 256, 1, 1]).\n"
+    )
+    d = diagnose_log_text(log, rules_only=True)
+    assert d.label == "user_code_error" and d.fix.kind == "fix_code"
+    assert d.confidence < 0.8 and "checkpoint" in d.explanation
+    assert "settings the checkpoint was trained with" in d.fix.description
