@@ -185,7 +185,8 @@ Two generations:
   studied.
 - blind v39 (stop 62): every case of parts zzzzzzzc, zzzzzzzd, zzzzzzze, zzzzzzzf and zzzzzzzg, from threads and
   committed job logs not in parts a-zzzzzzzb (committed files only from repositories no earlier part used). Its parts
-  are named here before any of them is imported, so no dev run ever reads one (`README-v39.md`).
+  were named before any of them was imported. Collected in stop 63 and frozen at 2026-12-06T17:35Z with 151 cases
+  (`README-v39.md`).
 """
 
 from __future__ import annotations
@@ -202,7 +203,7 @@ Split = Literal["blind", "dev"]
 BLIND_PARTS: tuple[str, ...] = ("zzzzzzzc-", "zzzzzzzd-", "zzzzzzze-", "zzzzzzzf-", "zzzzzzzg-")  # blind v39, named first
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
 # open split (v39 was named in stop 62, README-v39.md)
-BLIND_FROZEN: str | None = None
+BLIND_FROZEN: str | None = "2026-12-06T17:35Z"
 BLIND_V38_PARTS = ("zzzzzzx-", "zzzzzzy-", "zzzzzzz-", "zzzzzzza-", "zzzzzzzb-")
 BLIND_V37_PARTS = ("zzzzzzs-", "zzzzzzt-", "zzzzzzu-", "zzzzzzv-", "zzzzzzw-")
 BLIND_V36_PARTS = ("zzzzzzn-", "zzzzzzo-", "zzzzzzp-", "zzzzzzq-", "zzzzzzr-")
