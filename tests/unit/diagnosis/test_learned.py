@@ -198,8 +198,8 @@ def test_the_product_disputes_a_confident_misreading_the_shipped_model_knows_bet
 
 def test_the_disputed_confidence_is_the_share_right_on_the_blind_splits_fresh_verdicts() -> None:
     """learned.DISPUTED is a measurement: the share of confident readings the held-out model disputed that were right,
-    counted by benchmarks/blind_heldout.py on the recorded fresh verdicts of blind v32-v36 (each case's label there is
-    the corpus's)."""
+    counted by benchmarks/blind_heldout.py on the recorded fresh verdicts of the blind splits in its FREEZES (each
+    case's label there is the corpus's)."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import blind_heldout
     from bench_diagnosis import load_real
