@@ -272,6 +272,8 @@ _EXIT_PATTERNS = [
     re.compile(r"\|(?:FAILED|OUT_OF_MEMORY|TIMEOUT|CANCELLED[^|]*|NODE_FAIL|PREEMPTED)\|(\d+):(\d+)"),
     re.compile(r"returned non-zero exit status (-?\d+)"),
     re.compile(r"exited with (?:return )?code (-?\d+)", re.IGNORECASE),
+    # a driver's report of the command it ran ("ERROR | Command failed with code 1", "process failed with return code 2")
+    re.compile(r"\bfailed with (?:return |exit )?code:? (-?\d+)", re.IGNORECASE),
     re.compile(r"non-zero (?:exit )?status:? (\d+)", re.IGNORECASE),
     re.compile(r"\bExited \((\d+)\)"),  # docker ps / compose status column
     re.compile(r"\berror code:? (-\d+)\b"),  # a negative "error code" is a signal (HTTP codes are positive)

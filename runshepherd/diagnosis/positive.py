@@ -465,8 +465,9 @@ _PROGRESS = LazyRegex(
     # a warning raised inside the forward/backward pass or the optimiser step: a step ran
     r"|(?:torch/utils/checkpoint|torch/autograd/[\w/]+|torch/optim/lr_scheduler)\.py:\d+: \w*Warning"
     r"|\[W reducer\.cpp:\d+\]|\blr_scheduler\.py:\d+:"  # DDP's reducer warns in backward; the scheduler at step
-    # a drawn progress bar (rich's ━━━, tqdm's █ blocks), an RL reward
-    r"|[━█▉▊▋]{4,}"
+    # a drawn progress bar (rich's ━━━, tqdm's █ blocks) beside its count or share, an RL reward; block characters
+    # with no number on their line are a banner's ASCII art (nanochat's logo), not work done
+    r"|[━█▉▊▋]{4,}[^\n]*\d|\d[^\n]*[━█▉▊▋]{4,}"
     r"|\b(?:episode_)?reward(?:_mean)?\b\s*[:=]\s*-?\d"
     # an accuracy stated in percent ("Accuracy of the network on the 10000 test images: 54 %"), a program's own
     # last word ("Done!", the PyTorch tutorials' end of training; "✅ Done!" behind a mark that is not a cross)

@@ -151,6 +151,15 @@ FAMILY = family(
         ),
         # huggingface_hub asked for a token and none is configured
         pat(r"LocalTokenNotFoundError|no token was found\. You need to provide a token or be logged in", 0.88),
+        # a hosted model's SDK built without its key: the SDKs generated from an OpenAPI spec by Stainless (OpenAI,
+        # Groq, Together, …: "The api_key client option must be set either by passing api_key to the client or by
+        # setting the OPENAI_API_KEY environment variable") and Anthropic's ("Could not resolve authentication
+        # method. Expected either api_key or auth_token to be set")
+        pat(
+            r"The api_key client option must be set\b|Could not resolve authentication method\. Expected either api_key",
+            0.88,
+            flags=0,
+        ),
         # credential exception classes by name, whatever their message: TensorFlow's UnauthenticatedError
         # (tensorflow/python/framework/errors_impl.py), Azure Identity's CredentialUnavailableError and
         # AuthenticationRequiredError (azure/identity/_exceptions.py), botocore's credential errors

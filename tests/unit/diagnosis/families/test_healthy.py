@@ -1071,3 +1071,42 @@ def test_text_the_logs_encoding_lost_is_never_read_as_routine_noise() -> None:
     assert diagnose_log_text(log).label == "healthy"
     lost = "\ufffd" * 12
     assert diagnose_log_text(log + f"'train' {lost}\n{lost}\n").label == "unknown"
+
+
+def test_a_banner_drawn_in_block_characters_is_not_progress_after_an_uncaught_error() -> None:
+    """stdout is block-buffered under a redirect, so a program's start-up banner can land below the traceback that
+    ended it; ASCII art of █ blocks with no count beside it is no progress bar, and the error stays the reading."""
+    banner = ["       █████      █████", "      ░░███      ░░███", "  ████████  ██████ ░███████", "  ░░░░ ░░░░░░ ░░░░"]
+    log = "\n".join(
+        [
+            "Traceback (most recent call last):",
+            '  File "train.py", line 9, in <module>',
+            "    model.to(device)",
+            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB. GPU 0 has a total capacity of "
+            "3.68 GiB of which 14.38 MiB is free.",
+            "",
+            *banner,
+            "Autodetected device type: cuda",
+            "Vocab size: 32,768",
+        ]
+    )
+    assert not any(is_progress(ln) for ln in prepare(log.splitlines()).lines if "█" in ln.text)
+    assert is_progress(prepare(["train: 45%|████▌     | 45/100 [00:10<00:12, 4.5it/s]"]).lines[0])
+    assert diagnose_log_text(log).label == "gpu_oom"
+
+
+def test_a_drivers_completion_after_a_command_it_ran_failed_with_a_code_is_not_healthy() -> None:
+    """A pipeline driver that logs its child command's non-zero code and then its own "COMPLETE" did not run to a
+    good end: the stated code is a failure no later finish line undoes."""
+    log = "\n".join(
+        [
+            "2025-12-28 05:06:18 | INFO | STAGE 3: evaluation",
+            "2025-12-28 05:06:18 | INFO | Running: python scripts/evaluate.py --model out/final",
+            "2025-12-28 05:06:19 | ERROR | Command failed with code 1",
+            "2025-12-28 05:06:19 | INFO | EXPERIMENT COMPLETE",
+            "2025-12-28 05:06:19 | INFO | Total time: 13h 35m 12s",
+            "2025-12-28 05:06:19 | INFO | Results saved to: experiment_outputs",
+        ]
+    )
+    d = diagnose_log_text(log)
+    assert d.label != "healthy" and "Command failed with code 1" in " ".join(d.evidence)

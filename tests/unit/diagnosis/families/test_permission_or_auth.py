@@ -236,3 +236,19 @@ def test_numba_with_no_writable_cache_location_is_a_permission_problem() -> None
 def test_the_kaggle_client_without_its_token_is_a_credential_to_place() -> None:
     d, record = rules_dev("zzzzzzd-0206")
     assert (d.label, d.fix.kind) == (record["label"], record["fix_kind"]) == ("permission_or_auth", "fix_credentials")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "openai.OpenAIError: The api_key client option must be set either by passing api_key to the client or by "
+        "setting the OPENAI_API_KEY environment variable",
+        'TypeError: "Could not resolve authentication method. Expected either api_key or auth_token to be set. Or for '
+        'one of the `X-Api-Key` or `Authorization` headers to be explicitly omitted"',
+    ],
+)
+def test_a_hosted_model_sdk_started_without_its_api_key_is_a_credential(line: str) -> None:
+    log = f'Traceback (most recent call last):\n  File "eval.py", line 12, in <module>\n    client = Client()\n{line}\n'
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("permission_or_auth", "fix_credentials")
+    assert diagnose_log_text(log, rules_only=True).confidence >= 0.8
