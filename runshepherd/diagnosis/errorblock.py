@@ -24,9 +24,11 @@ from runshepherd.diagnosis.severity import is_error_record, is_info_record
 from runshepherd.logs.echo import echo_lines
 
 # Prefixes, applied repeatedly: ISO/OSMO/bracketed timestamps, [task][osmo], [rank0]:, "0: ", glog "E0509 12:00:00.1 12 f.cc:3]".
+# (a timestamp's column separator goes with it: loguru's "2025-12-28 13:06:19.123 | ERROR    | …" and a driver's
+# "17:13:49 |   ValueError: …" relaying its child's traceback, whose own indentation stays)
 _PREFIXES = [
-    re.compile(r"^\s*\[?\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?\s*"),
-    re.compile(r"^\s*\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\s+"),
+    re.compile(r"^\s*\[?\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?\s*(?:\| )?"),
+    re.compile(r"^\s*\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\s+(?:\| )?"),
     re.compile(r"^\s*\[[\w.\-]+(?: retry-\d+)?\](?:\[osmo\])?:?\s*"),
     re.compile(r"^\s*\[(?:rank|default)\d+\]:\s*"),
     # Open MPI's --tag-output (mpirun, horovodrun): ``[1,0]<stdout>:``; Ray's worker and actor output:

@@ -38,3 +38,21 @@ def test_the_header_comes_off_behind_a_process_tag_and_a_warning_record_stays_a_
     assert strip_prefix(tagged) == "ValueError: bad value"
     block = prepare(["WARNING 11-20 08:15:01 [loader.py:12] ValueError: a skipped shard, going on"])
     assert block.lines[0].text.startswith("ValueError") and block.lines[0].warning
+
+
+def test_a_timestamp_and_its_column_bar_come_off_a_drivers_relayed_traceback() -> None:
+    """A driver that relays its child's output as "HH:MM:SS |   <line>" (and loguru's "date time | LEVEL | …"): the
+    bar is the timestamp's column separator, so the child's exception line is read, indented as the driver printed
+    it."""
+    assert strip_prefix("17:13:49 |   ValueError: cannot both") == "  ValueError: cannot both"
+    assert strip_prefix("2025-12-28 13:06:19.123 | ERROR    | app:main:42 - boom") == "ERROR    | app:main:42 - boom"
+    relayed = [
+        "17:13:49 | STAGE 1: pair generation",
+        "17:13:49 |   Traceback (most recent call last):",
+        '17:13:49 |     File "gen.py", line 158, in <module>',
+        "17:13:49 |       pairs = make_pairs(require_correct=True, require_incorrect=True)",
+        "17:13:49 |   ValueError: Cannot require both correct and incorrect simultaneously.",
+    ]
+    block = prepare(relayed)
+    assert block.root == len(relayed) - 1
+    assert diagnose_log_text("\n".join(relayed) + "\n").label == "user_code_error"
