@@ -42,9 +42,10 @@ NEVER = frozenset({"healthy", "unknown"})  # labels the model never gives
 # failure family, is disputed: its confidence drops to DISPUTED, the measured share right. Chosen on the fresh
 # verdicts of blind splits v32-v35 (710 logs), each read by the model shipped at its freeze (trained without it): 18
 # confident readings were disputed, 5 of them right; calibration of the rest rose from 88.7% (307/346) to 92.1%
-# (302/328), and on v35 alone it stayed at 81%. Its first estimate, blind v36: 2 disputed, both right; v37, v38: none; v39:
-# 2, neither right. Over v32-v39, 7 of 22 disputed readings were right, hence 0.32 (benchmarks/blind_heldout.py recounts it). Families a scheduler states in its own words (a job state, an
-# event, a limit) are not disputed: the model reads error-line words, and the rules read those statements by form.
+# (302/328), and on v35 alone it stayed at 81%. Its first estimate, blind v36: 2 disputed, both right; v37, v38:
+# none; v39: 2, neither right. Over v32-v39, 7 of 22 disputed readings were right, hence 0.32
+# (benchmarks/blind_heldout.py recounts it). Families a scheduler states in its own words (a job state, an event, a
+# limit) are not disputed: the model reads error-line words, and the rules read those statements by form.
 DISPUTE = 0.2
 DISPUTED = 0.32
 STATED = frozenset({"timeout", "preempted", "unschedulable", "image_pull"})

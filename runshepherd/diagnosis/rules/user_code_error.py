@@ -72,7 +72,8 @@ _SHAPES = PatternRule(
     fix_description=_FIX,
     patterns=(
         pat(
-            r"size mismatch for(?! [\w.]+: copying a param)|shapes cannot be multiplied|Expected all tensors to be on the same device",
+            r"size mismatch for(?! [\w.]+: copying a param)|shapes cannot be multiplied"
+            r"|Expected all tensors to be on the same device",
             0.8,
         ),
         # a checkpoint's shape that the model does not have, pasted without its loading error (read below when it is)
