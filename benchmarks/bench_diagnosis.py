@@ -137,7 +137,7 @@ HOSTILE_BAR_MS = 2000.0
 
 def hostile_logs() -> dict[str, str]:
     """Deterministic inputs that once cost seconds: a request dump on one 100,000-character line (a real serving log
-    held four of 230,000, 2.5 s), nested brackets, dotted names with no space, runs of spaces (22 s before), a "done" line padded with spaces (hours at 40664e7), a table rule of thousands of dashes."""
+    held four of 230,000, 2.5 s), nested brackets, dotted names with no space, runs of spaces (22 s before), a "done" line padded with spaces (hours at 40664e7), a table rule of thousands of dashes, a line of block characters."""
     ids = ", ".join(str(128000 + i) for i in range(20_000))[:100_000]
     return {
         "one 100,000-character line": f"[2026-02-09 14:45:22] Receive: obj=GenerateReqInput(input_ids=[{ids}])\n"
@@ -148,6 +148,9 @@ def hostile_logs() -> dict[str, str]:
         # a job-state table whose rule under the header runs on (45 s for 1,600 dashes and an "x" at 52ecdc5)
         "a table header over 2,000 dashes and an x": "JobID    JobName  State  ExitCode\n" + "-" * 2000 + "x\n"
         "123 train FAILED 1:0\n",
+        # block characters with no number, read as a progress bar only beside one (more than a minute for one line of
+        # 20,000 blocks at 41a89f9e, whose bar pattern searched the rest of the line from every block)
+        "200 lines of 2,000 block characters": "\n".join("█" * 2000 + "x" for _ in range(200)) + "\n",
         # a run's "work done" line read for positive evidence, padded like a progress bar (9 s for 300 spaces at 40664e7)
         "200 lines of a work-done line and 2,000 spaces": "\n".join(
             "inference done" + " " * 2000 + "x" for _ in range(200)

@@ -466,8 +466,9 @@ _PROGRESS = LazyRegex(
     r"|(?:torch/utils/checkpoint|torch/autograd/[\w/]+|torch/optim/lr_scheduler)\.py:\d+: \w*Warning"
     r"|\[W reducer\.cpp:\d+\]|\blr_scheduler\.py:\d+:"  # DDP's reducer warns in backward; the scheduler at step
     # a drawn progress bar (rich's ━━━, tqdm's █ blocks) beside its count or share, an RL reward; block characters
-    # with no number on their line are a banner's ASCII art (nanochat's logo), not work done
-    r"|[━█▉▊▋]{4,}[^\n]*\d|\d[^\n]*[━█▉▊▋]{4,}"
+    # with no number near them are a banner's ASCII art (nanochat's logo), not work done (the number is looked for
+    # within 40 characters, possessively, from the bar's first block only: linear on a line of blocks or digits)
+    r"|(?<![━█▉▊▋])[━█▉▊▋]{4,}+[^\d\n]{0,40}+\d|\d[^\d\n━█▉▊▋]{0,40}+[━█▉▊▋]{4}"
     r"|\b(?:episode_)?reward(?:_mean)?\b\s*[:=]\s*-?\d"
     # an accuracy stated in percent ("Accuracy of the network on the 10000 test images: 54 %"), a program's own
     # last word ("Done!", the PyTorch tutorials' end of training; "✅ Done!" behind a mark that is not a cross)
