@@ -26,8 +26,8 @@ corpus and counts the cases whose label changes, per layout: a diagnosis should 
 
 ``--via-cli`` scores the product path instead of the function: ``orchestrate diagnose --log FILE... --json`` runs in
 batches and the verdicts are read from its JSON lines (the time is then the CLI's wall time per log, start-up
-included). ``--rules-only`` scores the rules' reading alone (``orchestrate diagnose --rules-only``): no learned
-fallback, no disputed confidence, the column each blind split's score reports beside the product's.
+included). ``--rules-only`` scores the rules' reading alone (``orchestrate diagnose --rules-only``): no disputed
+confidence (until stop 64 also no learned fallback), the column each blind split's score reports beside the product's.
 """
 
 from __future__ import annotations
@@ -552,9 +552,7 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("corpus_dir", nargs="?", help="(older form) a corpus directory")
     ap.add_argument("--via-cli", action="store_true", help="score `orchestrate diagnose --log … --json` output")
     ap.add_argument("--misses", action="store_true", help="list each miss with its evidence (not for real-blind)")
-    ap.add_argument(
-        "--rules-only", action="store_true", help="score the rules' reading alone (no learned fallback or dispute)"
-    )
+    ap.add_argument("--rules-only", action="store_true", help="score the rules' reading alone (no learned dispute)")
     ap.add_argument(
         "--invariance",
         action="store_true",

@@ -1,5 +1,6 @@
-"""What the learned model did on blind splits it never saw, from their fresh verdicts: its label replacements and its
-disputes of confident rule readings (runshepherd/diagnosis/learned.py).
+"""What the learned model did on blind splits it never saw, from their fresh verdicts: its label replacements (until
+stop 64, when they were removed for netting +3 over v32-v39) and its disputes of confident rule readings
+(runshepherd/diagnosis/learned.py).
 
     python benchmarks/blind_heldout.py            # the tables, with the shipped DISPUTE threshold
     python benchmarks/blind_heldout.py --dispute 0.3

@@ -1,12 +1,12 @@
-"""Train the learned fallback (runshepherd/diagnosis/learned.py) on the real corpus's dev split, or check it is current.
+"""Train the learned model (runshepherd/diagnosis/learned.py) on the real corpus's dev split, or check it is current.
 
     python benchmarks/train_learned.py            # needs scikit-learn: pip install -e .[train]
     python benchmarks/train_learned.py --check    # no scikit-learn: is the shipped model trained on today's dev split?
 
 A multinomial logistic regression (L2, C=0.1, lbfgs: deterministic for the same data) over the words of each log's
-extraction (``learned.tokens``), words seen in at least 10 dev logs. The choice of C, the vocabulary floor and the
-policy in learned.py was made by leaving each of the blind splits v20-v30 out in turn (their fresh verdicts) and is
-recorded in docs/architecture.md. The model file records what it was trained on; ``--check`` fails when the dev split
+extraction (``learned.tokens``), words seen in at least 10 dev logs. The choice of C and the vocabulary floor
+was made by leaving each of the blind splits v20-v30 out in turn (their fresh verdicts) and is recorded in
+docs/architecture.md. The model file records what it was trained on; ``--check`` fails when the dev split
 changed since (a blind split retired into it), so a stale model cannot ship unnoticed.
 """
 

@@ -542,7 +542,7 @@ def diagnose(
         bool,
         typer.Option(
             "--rules-only",
-            help="With --log: the rules' reading alone, without the learned model's proposals or disputed confidence.",
+            help="With --log: the rules' reading alone, without the learned model's disputed confidence.",
         ),
     ] = False,
     json_: JsonOpt = False,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from runshepherd.backends.base import Event, Status, TaskState, TaskStatus
 
@@ -85,9 +85,15 @@ class Diagnosis(_Model):
     fix: Fix = Field(default_factory=Fix)
     task: str | None = None
     what_would_confirm: str | None = None
-    # who named the label: the rules, or the learned fallback where they fell back (a proposal the person confirms:
-    # the session never fixes or resubmits on it alone)
-    reading: Literal["rules", "learned"] = "rules"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_reading(cls, data: Any) -> Any:
+        """A verdict checkpointed before stop 64 says who named its label ("rules" or the removed learned fallback's
+        "learned"); it resumes as it is, without that key."""
+        if isinstance(data, dict) and "reading" in data:
+            return {k: v for k, v in data.items() if k != "reading"}
+        return data
 
     def failed(self) -> bool:
         return self.label != "healthy"
@@ -101,7 +107,6 @@ class Diagnosis(_Model):
             "confidence": round(self.confidence, 3),
             "evidence": list(self.evidence),
             "explanation": self.explanation,
-            "reading": self.reading,
             # diagnose only proposes: the description is the bare action and `status` says it was not applied
             "fix": {
                 "kind": self.fix.kind,

@@ -144,14 +144,6 @@ def _decide(state: SessionState, deps: Deps, stopping: Callable[[], bool] = lamb
         )
     )
     base["diagnosis"] = d
-    if primary.reading == "learned":
-        # the learned fallback's reading is right about half the time (docs/architecture.md): a proposal the person
-        # confirms, never a resubmission or a patch made on it alone
-        say(
-            "info",
-            f"the rules fell back; a learned reading, right about half the time, says {primary.label}: asking you",
-        )
-        return Command(goto="ask_person", update=base)
     # A cancel is the person's word (or the scheduler's own): never an infrastructure failure to retry.
     infra = (
         inp is not None

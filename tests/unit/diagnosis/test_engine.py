@@ -6,6 +6,7 @@ import pytest
 
 from runshepherd.backends.base import Status
 from runshepherd.diagnosis import DiagnosisInput, TaskRecord, diagnose, diagnose_log_text
+from runshepherd.diagnosis.models import Diagnosis
 
 
 def test_exit_137_alone_is_low_confidence_memory_with_what_would_confirm() -> None:
@@ -66,11 +67,17 @@ def test_explanations_avoid_kubernetes_jargon() -> None:
     assert "memory" in d.explanation
 
 
+def test_a_verdict_checkpointed_with_who_named_its_label_still_loads() -> None:
+    """Sessions saved before the learned fallback was removed hold `reading` in their diagnosis: they resume."""
+    d = diagnose_log_text("/tmp/entry.sh: line 6: jq: command not found")
+    old = {**d.model_dump(mode="json"), "reading": "learned"}
+    assert Diagnosis.model_validate(old) == d
+
+
 def test_to_json_matches_the_cli_contract() -> None:
     d = diagnose_log_text("/tmp/entry.sh: line 6: jq: command not found")
     obj = d.to_json("run.log")
-    assert set(obj) == {"source", "label", "origin", "confidence", "evidence", "explanation", "reading", "fix"}
-    assert obj["reading"] == "rules"
+    assert set(obj) == {"source", "label", "origin", "confidence", "evidence", "explanation", "fix"}
     assert set(obj["fix"]) == {"kind", "description", "patch", "status"} and obj["fix"]["status"] == "proposed"
     assert (
         obj["source"] == "run.log" and obj["label"] == "missing_dependency" and obj["fix"]["kind"] == "add_dependency"

@@ -1,5 +1,5 @@
-"""The learned fallback: asked only where the rules fell back (a bare exception, "unknown"), never says or overrides
-"healthy", never overrides a family's own reading, quotes the root line verbatim and says it is a learned reading."""
+"""The learned model: it never names a label; it disputes a confident rule reading it gives almost no chance while
+reading another failure family, and that verdict's confidence drops to the share such readings measured right."""
 
 from __future__ import annotations
 
@@ -9,24 +9,17 @@ from pathlib import Path
 
 import pytest
 
+from runshepherd.backends.base import Status
 from runshepherd.diagnosis import DiagnosisInput, TaskRecord, diagnose, diagnose_log_text
 from runshepherd.diagnosis.engine import rules_verdict
-from runshepherd.diagnosis.learned import (
-    CONFIDENCE,
-    DISPUTE,
-    DISPUTED,
-    Model,
-    arbitrate,
-    dispute,
-    shipped_model,
-    tokens,
-)
+from runshepherd.diagnosis.learned import DISPUTE, DISPUTED, Model, dispute, tokens
 from runshepherd.diagnosis.rules import Context
 
 ROOT = Path(__file__).resolve().parents[3]
 
 BARE = "Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n    run()\nTypeError: frob() got an unexpected keyword argument 'gizmo'\n"
 ROOT_LINE = "TypeError: frob() got an unexpected keyword argument 'gizmo'"
+OOM = "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 15.78 GiB total capacity)\n"
 
 
 def _model(label: str, word: str = "R:gizmo", weight: float = 5.0) -> Model:
@@ -41,50 +34,6 @@ def _ctx(text: str) -> Context:
     return Context.build(log_lines=text.splitlines())
 
 
-def test_a_bare_exception_the_rules_cannot_place_takes_the_models_reading_and_says_so() -> None:
-    ctx = _ctx(BARE)
-    rules = rules_verdict(ctx)
-    assert rules.label == "user_code_error" and rules.confidence < 0.8
-    d = arbitrate(ctx, rules, model=_model("missing_dependency"))
-    assert d.label == "missing_dependency"
-    assert d.confidence == CONFIDENCE < 0.8  # never among the confident verdicts calibration counts
-    assert d.evidence == [ROOT_LINE]  # the root line, verbatim
-    assert d.explanation.startswith("The rules fell back on this log (they read user_code_error at 0.66)")
-    assert "learned from labelled real logs" in d.explanation and "about half the time" in d.explanation
-    assert d.fix.kind == "add_dependency"  # the family's own fix
-
-
-def test_the_model_never_says_healthy_and_never_overrides_healthy_or_a_familys_reading() -> None:
-    ctx = _ctx(BARE)
-    rules = rules_verdict(ctx)
-    assert arbitrate(ctx, rules, model=_model("healthy")) == rules
-    done = _ctx("epoch 3/3 loss 0.12\nTraining finished.\n")
-    healthy = rules_verdict(done)
-    assert healthy.label == "healthy"
-    assert arbitrate(done, healthy, model=_model("gpu_oom", word="L:finished")) == healthy
-    oom = _ctx("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 15.78 GiB total capacity)\n")
-    named = rules_verdict(oom)
-    assert named.label == "gpu_oom"
-    assert arbitrate(oom, named, model=_model("host_oom", word="R:memory")) == named
-
-
-def test_a_weak_reading_or_a_label_the_caller_did_not_allow_keeps_the_rules_verdict() -> None:
-    ctx = _ctx(BARE)
-    rules = rules_verdict(ctx)
-    assert arbitrate(ctx, rules, model=_model("missing_dependency", weight=0.1)) == rules  # p below the floor
-    assert arbitrate(ctx, rules, allowed={"user_code_error", "gpu_oom"}, model=_model("missing_dependency")) == rules
-
-
-def test_an_unknown_is_read_by_the_model_with_the_unexplained_line_quoted() -> None:
-    text = "loading shards\nFATAL: frobnicator lost its gizmo (code 7)\n"
-    ctx = _ctx(text)
-    rules = rules_verdict(ctx)
-    assert rules.label == "unknown"
-    d = arbitrate(ctx, rules, model=_model("file_not_found", word="E:gizmo"))
-    assert d.label == "file_not_found" and d.evidence == ["FATAL: frobnicator lost its gizmo (code 7)"]
-    assert "they read no family" in d.explanation and d.reading == "learned"
-
-
 def test_the_tokens_are_the_regions_an_expert_is_given() -> None:
     toks = tokens(_ctx(BARE).log)
     assert "X:typeerror" in toks  # the root line's exception type
@@ -92,27 +41,28 @@ def test_the_tokens_are_the_regions_an_expert_is_given() -> None:
     assert any(t.startswith("W:") for t in toks) and any(t.startswith("L:") for t in toks)
 
 
-def test_the_shipped_model_reads_a_library_built_without_a_forks_option_as_its_dependency() -> None:
-    """The shipped model on a whole run (the same path as `orchestrate diagnose --log`): a renderer's keyword the
-    installed build does not take, where the fix was installing the repository's own fork of the extension."""
-    text = (
-        'Traceback (most recent call last):\n  File "train.py", line 84, in training\n'
-        "    render_pkg = render(viewpoint_cam, gaussians, pipe, background)\n"
-        '  File "gaussian_renderer/__init__.py", line 49, in render\n    bwd_depth=pipe.bwd_depth\n'
-        "TypeError: __new__() got an unexpected keyword argument 'bwd_depth'\n"
-    )
-    assert shipped_model().trained_on["cases"] > 5000
-    d = diagnose_log_text(text)
-    assert (d.label, d.confidence) == ("missing_dependency", CONFIDENCE)
+def test_the_label_is_always_the_rules_whatever_the_model_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replacing the rules' unsure labels with the model's turned as many right labels wrong as wrong ones right on
+    the blind splits (v32-v39), so the model never names one: not for a bare exception, not for an "unknown"."""
+    labels = ("healthy", "missing_dependency", "user_code_error", "file_not_found")
+    eager = Model(labels=labels, rows={}, intercepts=(0.0, 9.0, 0.0, 0.0), trained_on={})  # reads all as a package
+    monkeypatch.setattr("runshepherd.diagnosis.learned.shipped_model", lambda: eager)
+    unknown = "loading shards\nFATAL: frobnicator lost its gizmo (code 7)\n"
+    for text in (BARE, unknown):
+        d, rules = diagnose_log_text(text), rules_verdict(_ctx(text))
+        assert d == rules and d.label in ("user_code_error", "unknown") and d.confidence < 0.8
+    assert diagnose_log_text(BARE).evidence == [ROOT_LINE]
 
 
-def test_a_run_whose_status_says_it_did_not_fail_is_the_rules_alone() -> None:
-    inp = DiagnosisInput(
-        status=None,
-        tasks=[TaskRecord(name="train", status="COMPLETED", exit_code=0)],
-        log_lines={"train": BARE.splitlines()},
-    )
-    assert all(d.confidence != CONFIDENCE or d.label == "healthy" for d in diagnose(inp))
+def test_a_run_whose_status_says_it_did_not_fail_is_never_disputed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("runshepherd.diagnosis.learned.shipped_model", lambda: _model("host_oom", word="R:memory"))
+
+    def verdicts(status: Status) -> list[float]:
+        tasks = [TaskRecord(name="train", status=status.value, exit_code=0 if status is Status.COMPLETED else 1)]
+        return [d.confidence for d in diagnose(DiagnosisInput(status=status, tasks=tasks, log_lines={"train": [OOM]}))]
+
+    assert DISPUTED in verdicts(Status.FAILED)  # the same log in a failed run is disputed
+    assert DISPUTED not in verdicts(Status.COMPLETED)
 
 
 @pytest.mark.timeout(120)
@@ -123,39 +73,6 @@ def test_the_shipped_model_was_trained_on_todays_dev_split() -> None:
     )
     assert res.returncode == 0, res.stdout + res.stderr
     assert "is current" in res.stdout
-
-
-def test_an_error_about_the_programs_own_names_and_values_stays_the_rules() -> None:
-    """`KeyError: 'nan'` is no NaN loss and a module of one's own without an attribute no missing package, whatever
-    the words: Python's own-value exceptions at the root are never read by the model."""
-    for root in ("KeyError: 'nan'", "AttributeError: module 'mymodel' has no attribute 'gizmo'"):
-        text = f'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n{root}\n'
-        ctx = _ctx(text)
-        rules = rules_verdict(ctx)
-        assert arbitrate(ctx, rules, model=_model("nan_loss", word="R:gizmo")) == rules
-        assert arbitrate(ctx, rules, model=_model("nan_loss", word="R:nan")) == rules
-
-
-def test_the_json_says_who_named_the_label() -> None:
-    ctx = _ctx(BARE)
-    learned = arbitrate(ctx, rules_verdict(ctx), model=_model("missing_dependency"))
-    assert learned.to_json("run.log")["reading"] == "learned"
-    assert rules_verdict(ctx).to_json("run.log")["reading"] == "rules"
-
-
-def test_an_exit_code_report_alone_gives_the_model_nothing_to_read(monkeypatch: pytest.MonkeyPatch) -> None:
-    labels = ("healthy", "user_code_error", "file_not_found")
-    eager = Model(labels=labels, rows={}, intercepts=(0.0, 9.0, 0.0), trained_on={})  # reads everything as code
-    monkeypatch.setattr("runshepherd.diagnosis.learned.shipped_model", lambda: eager)
-    exit_only = "[rank0]: > initializing torch distributed ...\n[rank3]: Process exited with code 3\n"
-    exit_only += "[rank1]: srun: error: node-9: task 0: Exited with exit code 3\n"
-    d = diagnose_log_text(exit_only)
-    assert (d.label, d.reading) == ("unknown", "rules")  # a launcher's exit report says nothing about why
-    d = diagnose_log_text(exit_only + "FATAL: frobnicator lost its gizmo (code 7)\n")
-    assert (d.label, d.reading) == ("user_code_error", "learned")
-
-
-OOM = "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 15.78 GiB total capacity)\n"
 
 
 def test_a_confident_reading_the_model_disputes_keeps_its_label_and_loses_its_confidence() -> None:
@@ -183,8 +100,8 @@ def test_no_dispute_when_the_model_agrees_reads_healthy_or_the_scheduler_stated_
     stated = rules_verdict(slurm)
     assert stated.label == "timeout" and stated.confidence >= 0.8
     assert dispute(slurm, stated, model=_model("user_code_error", word="L:limit")) == stated
-    learned = arbitrate(_ctx(BARE), rules_verdict(_ctx(BARE)), model=_model("missing_dependency"))
-    assert dispute(_ctx(BARE), learned, model=_model("gpu_oom")) == learned  # the model's own reading stands
+    unsure = rules_verdict(_ctx(BARE))
+    assert unsure.confidence < 0.8 and dispute(_ctx(BARE), unsure, model=_model("gpu_oom")) == unsure
 
 
 def test_the_product_disputes_a_confident_misreading_the_shipped_model_knows_better() -> None:

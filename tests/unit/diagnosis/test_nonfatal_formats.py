@@ -39,8 +39,6 @@ def test_tensorflows_gpu_probe_on_a_cpu_node_is_history_when_the_run_then_fails_
         'Traceback (most recent call last):\n  File "main.py", line 21, in <module>\n'
         "    os.mkdir(f'round_{rnd}')\nFileExistsError: [Errno 17] File exists: 'round_0'\n"
     )
-    # (the rules' reading: at 0.66 they are unsure enough that the product shows the learned fallback's proposal,
-    # which the probe's own words sway; that mechanism is test_learned.py's)
     assert read_by_rules(probe + tb).label == "user_code_error"
     # then the scheduler's memory kill, with no line of output between
     kill = (

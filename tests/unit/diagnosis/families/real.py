@@ -69,7 +69,6 @@ def rules_dev(case_id: str) -> tuple[Diagnosis, dict[str, str]]:
 
 
 def read_by_rules(text: str) -> Diagnosis:
-    """The rules' reading of a log, before the learned fallback: where they fell back (a bare exception, an error line
-    no family explains) the product may show the model's reading instead, marked ``reading="learned"``, as a proposal
-    the session asks the person about (test_learned.py). A distinction the rules make on purpose is tested here."""
+    """The rules' reading of a log, before the learned model may dispute its confidence (the label is the product's:
+    test_learned.py). A distinction the rules make on purpose is tested here."""
     return rules_verdict(log_context(text))

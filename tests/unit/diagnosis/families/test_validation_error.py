@@ -80,7 +80,6 @@ def test_a_check_in_a_dataclass_post_init_rejects_the_configuration() -> None:
     ],
 )
 def test_a_bare_value_error_in_the_users_code_stays_a_code_error(log: str) -> None:
-    # the rules' reading: where they fall back on a bare exception the product may show the learned model's proposal
     assert read_by_rules(log).label == "user_code_error", log
 
 
