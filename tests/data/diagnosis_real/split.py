@@ -191,7 +191,8 @@ Two generations:
   studied.
 - blind v40 (stop 63): every case of parts zzzzzzzh, zzzzzzzi, zzzzzzzj, zzzzzzzk and zzzzzzzl, from threads and
   committed job logs not in parts a-zzzzzzzg (committed files only from repositories no earlier part used). Its parts
-  are named here before any of them is imported, so no dev run ever reads one (`README-v40.md`).
+  were named before any of them was imported. Collected in stops 63 and 64 and frozen at 2026-12-06T19:49Z with 202
+  cases (`README-v40.md`).
 """
 
 from __future__ import annotations
@@ -208,7 +209,7 @@ Split = Literal["blind", "dev"]
 BLIND_PARTS: tuple[str, ...] = ("zzzzzzzh-", "zzzzzzzi-", "zzzzzzzj-", "zzzzzzzk-", "zzzzzzzl-")  # blind v40, named first
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
 # open split (v40 was named in stop 63, README-v40.md)
-BLIND_FROZEN: str | None = None
+BLIND_FROZEN: str | None = "2026-12-06T19:49Z"
 BLIND_V39_PARTS = ("zzzzzzzc-", "zzzzzzzd-", "zzzzzzze-", "zzzzzzzf-", "zzzzzzzg-")
 BLIND_V38_PARTS = ("zzzzzzx-", "zzzzzzy-", "zzzzzzz-", "zzzzzzza-", "zzzzzzzb-")
 BLIND_V37_PARTS = ("zzzzzzs-", "zzzzzzt-", "zzzzzzu-", "zzzzzzv-", "zzzzzzw-")

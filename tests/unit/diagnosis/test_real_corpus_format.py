@@ -270,9 +270,9 @@ def test_blind_v39_was_frozen_then_retired_into_dev():
     assert {mod.split_v39_of(f"{p}-0001") for p in ("zzzzzzzb", "zzzzzzx", "zzzzzzzh", "zzzz", "a")} == {"dev"}
 
 
-def test_blind_v40_is_named_before_it_is_collected():
+def test_blind_v40_was_named_before_it_was_collected_then_frozen():
     mod = _split_module()
-    assert mod.BLIND_FROZEN is None  # open: the benchmark refuses to score it until it is frozen
+    assert mod.BLIND_FROZEN == "2026-12-06T19:49Z"
     assert {mod.split_of(f"{p}-0001") for p in ("zzzzzzzh", "zzzzzzzi", "zzzzzzzj", "zzzzzzzk", "zzzzzzzl")} == {
         "blind"
     }
