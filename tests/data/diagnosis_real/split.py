@@ -192,7 +192,12 @@ Two generations:
 - blind v40 (stop 63): every case of parts zzzzzzzh, zzzzzzzi, zzzzzzzj, zzzzzzzk and zzzzzzzl, from threads and
   committed job logs not in parts a-zzzzzzzg (committed files only from repositories no earlier part used). Its parts
   were named before any of them was imported. Collected in stops 63 and 64 and frozen at 2026-12-06T19:49Z with 202
-  cases (`README-v40.md`).
+  cases (`README-v40.md`); scored once with its code at the freeze (the rules and the learned model's disputed
+  confidence, the learned fallback removed: 71.8% labels; the rules alone 71.8%), then retired into `dev` in the same
+  stop so its misses can be studied.
+- blind v41 (stop 64): every case of parts zzzzzzzm, zzzzzzzn, zzzzzzzo, zzzzzzzp and zzzzzzzq, from threads and
+  committed job logs not in parts a-zzzzzzzl (committed files only from repositories no earlier part used). Its parts
+  are named here before any of them is imported, so no dev run ever reads one (`README-v41.md`).
 """
 
 from __future__ import annotations
@@ -206,10 +211,17 @@ HERE = Path(__file__).resolve().parent
 Split = Literal["blind", "dev"]
 
 
-BLIND_PARTS: tuple[str, ...] = ("zzzzzzzh-", "zzzzzzzi-", "zzzzzzzj-", "zzzzzzzk-", "zzzzzzzl-")  # blind v40, named first
+BLIND_PARTS: tuple[str, ...] = (
+    "zzzzzzzm-",
+    "zzzzzzzn-",
+    "zzzzzzzo-",
+    "zzzzzzzp-",
+    "zzzzzzzq-",
+)  # blind v41, named first
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
-# open split (v40 was named in stop 63, README-v40.md)
-BLIND_FROZEN: str | None = "2026-12-06T19:49Z"
+# open split (v41 was named in stop 64, README-v41.md)
+BLIND_FROZEN: str | None = None
+BLIND_V40_PARTS = ("zzzzzzzh-", "zzzzzzzi-", "zzzzzzzj-", "zzzzzzzk-", "zzzzzzzl-")
 BLIND_V39_PARTS = ("zzzzzzzc-", "zzzzzzzd-", "zzzzzzze-", "zzzzzzzf-", "zzzzzzzg-")
 BLIND_V38_PARTS = ("zzzzzzx-", "zzzzzzy-", "zzzzzzz-", "zzzzzzza-", "zzzzzzzb-")
 BLIND_V37_PARTS = ("zzzzzzs-", "zzzzzzt-", "zzzzzzu-", "zzzzzzv-", "zzzzzzw-")
@@ -355,6 +367,11 @@ def split_v21_of(case_id: str) -> Split:
     return "blind" if case_id.startswith(BLIND_V21_PARTS) else "dev"
 
 
+def split_v40_of(case_id: str) -> Split:
+    """The stop-64 rule: parts zzzzzzzh, zzzzzzzi, zzzzzzzj, zzzzzzzk and zzzzzzzl were the blind split (v40), every other part `dev`."""
+    return "blind" if case_id.startswith(BLIND_V40_PARTS) else "dev"
+
+
 def split_v39_of(case_id: str) -> Split:
     """The stop-63 rule: parts zzzzzzzc, zzzzzzzd, zzzzzzze, zzzzzzzf and zzzzzzzg were the blind split (v39), every other part `dev`."""
     return "blind" if case_id.startswith(BLIND_V39_PARTS) else "dev"
@@ -446,7 +463,7 @@ def split_v22_of(case_id: str) -> Split:
 
 
 def split_of(case_id: str) -> Split:
-    """The current rule: the parts in `BLIND_PARTS` are the blind split (v40); every other part is `dev`."""
+    """The current rule: the parts in `BLIND_PARTS` are the blind split (v41); every other part is `dev`."""
     return "blind" if case_id.startswith(BLIND_PARTS) else "dev"
 
 
