@@ -339,7 +339,7 @@ FAMILY = family(
         # (torch/utils/data/sampler.py: "num_samples should be a positive integer value, but got num_samples=0")
         # and OpenCV reading an image path that is not there (imread returns an empty Mat, the next call asserts)
         pat(r"num_samples should be a positive integ\w* value, but got num_samples=0", 0.78),
-        pat(r"\bNo (?:\w+ )?(?:files|images) found in\b|\bFound 0 (?:files|images)\b", 0.76),
+        pat(r"\bNo (?:\w+ )?(?:files|images) found in\b|\bFound 0 (?:files|images)\b|\b0 (?:files|images) found in\b", 0.76),
         # torchvision's dataset classes: an ImageFolder whose class folders hold no image ("Found no valid file for
         # the classes …"), a built-in dataset not under its root ("Dataset not found or corrupted. You can use
         # download=True to download it"); a data loader that found nothing under the path it was given
@@ -378,6 +378,10 @@ FAMILY = family(
         # missing path returned (CV_Assert: color.cpp cvtColor "!_src.empty()", resize.cpp "!ssize.empty()", imgcodecs
         # imwrite "!_img.empty()", highgui imshow "size.width>0 && size.height>0")
         pat(r"\(-215(?::Assertion failed)?\) (?:!\w+\.empty\(\)|size\.width\s*>\s*0 && size\.height\s*>\s*0)", 0.76),
+        # OpenCV's dnn importers opening a model file that is not there (modules/dnn/src/caffe/caffe_io.cpp
+        # ReadProtoFromTextFile / ReadProtoFromBinaryFile: CV_Assert-style "FAILED: fs.is_open(). Can't open \"<path>\""),
+        # printed as "OpenCV Error: …" or a cv::Exception's what() before "terminate called …"
+        pat(r"FAILED: fs\.is_open\(\)\. Can't open \"(?P<path>[^\"]+)\"", 0.86, flags=0),
         # object stores: a missing key (S3 answers HeadObject with a bare 404)
         pat(
             r"NoSuchKey|The specified key does not exist|\(404\) when calling the (?:HeadObject|GetObject) operation",

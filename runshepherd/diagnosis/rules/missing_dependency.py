@@ -645,6 +645,9 @@ FAMILY = family(
             # (a name a release moved or removed: as often fixed in the code as by a pin, 43 of 56 dev verdicts right)
             0.78,
         ),
+        # Python 2 says the same without quotes or the module ("ImportError: cannot import name downsample"): on dev,
+        # 10 of 13 such roots were a package to pin or install (Theano's removed downsample, Keras 1's Merge)
+        pat(r"^ImportError: cannot import name (?P<bare>[A-Za-z_]\w*)\s*$", 0.78, flags=0),
         # a library module that lacks a name the code uses: the installed version is older or newer than the one the
         # code was written for (NumPy 1.24 removed np.float, torch.compile came with torch 2.0, Python 3.10 moved
         # collections.Mapping); a module of the user's own code, or a partially initialised one, is the code's

@@ -213,13 +213,24 @@ _CONFIG = PatternRule(
         # transformers' HfArgumentParser refusing leftover arguments (hf_argparser.py: "Some specified arguments are
         # not used by the HfArgumentParser: {remaining_args}")
         pat(r"Some specified arguments are not used by the HfArgumentParser", 0.88, flags=0),
+        # transformers refusing to run a Hub repository's own code without consent (dynamic_module_utils.py
+        # resolve_trust_remote_code: "The repository for x contains custom code which must be executed to correctly
+        # load the model … Please pass the argument `trust_remote_code=True`"; asked interactively, a job with no
+        # terminal gets this after the prompt's read fails): the setting is the run's to give
+        pat(r"contains custom code which must be executed to correctly load the (?:model|dataset)", 0.86, flags=0),
         # protobuf's text-format parser refusing a config file (google/protobuf/text_format.cc: "Error parsing
         # text-format caffe.SolverParameter: 25:9: Message type … has no field named …"; caffe's upgrade_proto.cpp
         # then "Failed to parse SolverParameter file"): a prototxt/pbtxt with a wrong field or syntax
         pat(r"Error parsing text-format [\w.]+: \d+:\d+:|Failed to parse \w+Parameter file", 0.88, flags=0),
         # the shell running an option, or a carriage return, as a command: a launch script's line continuation is
-        # broken (CRLF line endings, a space after the backslash), so its arguments never reached the program
-        pat(r"(?:line \d+|^\S+): (?:--?[\w.-]+|\$'\\r'): command not found", 0.86, flags=0),
+        # broken (CRLF line endings, a space after the backslash, a missing backslash), so its arguments never reached
+        # the program; bash says "line 7: --seed: command not found", dash (/bin/sh on Debian and Ubuntu) says
+        # "./run.sh: 7: --seed: not found"
+        pat(
+            r"(?:line \d+|^\S+): (?:--?[\w.-]+|\$'\\r'): command not found|^\S+: \d+: --?[\w.-]+: not found\s*$",
+            0.86,
+            flags=0,
+        ),
         # click's usage errors (click/exceptions.py, click/core.py: "No such option: --x", "No such command 'x'.",
         # "Missing option '--x'.", "Invalid value for '--x': …")
         pat(

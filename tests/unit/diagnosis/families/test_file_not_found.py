@@ -595,3 +595,27 @@ def test_an_empty_listing_in_the_statement_that_raised(code: str, last: str) -> 
 def test_an_index_or_a_division_unrelated_to_a_listing_stays_a_code_error(code: str, last: str) -> None:
     d = _raised_at(code, last)
     assert d.label == "user_code_error", code
+
+
+def test_opencvs_model_importer_that_cannot_open_its_file_is_a_path_not_a_crash() -> None:
+    """OpenCV's dnn importer throws a cv::Exception naming the file it could not open; uncaught, the process aborts
+    ("terminate called …", "Aborted (core dumped)"), which is no segfault to report but a model path to fix."""
+    log = (
+        'OpenCV Error: Unspecified error (FAILED: fs.is_open(). Can\'t open "model/net.prototxt") in '
+        "ReadProtoFromTextFile, file /opt/opencv/modules/dnn/src/caffe/caffe_io.cpp, line 1113\n"
+        "terminate called after throwing an instance of 'cv::Exception'\n"
+        "  what():  /opt/opencv/modules/dnn/src/caffe/caffe_io.cpp:1113: error: (-2) FAILED: fs.is_open(). "
+        'Can\'t open "model/net.prototxt" in function ReadProtoFromTextFile\n\nAborted (core dumped)\n'
+    )
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("file_not_found", "fix_path") and d.confidence >= 0.8
+    d, _, record = diagnose_dev("zzzzzzzh-0115")  # szad670401/HyperLPR#47: the model files were still zipped
+    assert d.label == record["label"] == "file_not_found"
+
+
+def test_a_sampler_that_found_no_files_under_its_folder_is_a_path() -> None:
+    log = (
+        'Traceback (most recent call last):\n  File "train.py", line 80, in <module>\n    x = sample(folder, 1500)\n'
+        "AssertionError: Cannot sample 1500 from 0 files found in data/ir_train/1\n"
+    )
+    assert diagnose_log_text(log).label == "file_not_found"

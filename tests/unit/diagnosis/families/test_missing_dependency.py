@@ -1116,3 +1116,14 @@ def test_decode_on_text_inside_an_installed_package_names_the_package() -> None:
     d = diagnose_log_text(log)
     assert (d.label, d.fix.kind) == ("missing_dependency", "add_dependency")
     assert "'oldlib'" in d.fix.description and "h5py" not in d.fix.description
+
+
+@pytest.mark.parametrize("case_id", ["zzzzzzzj-0502", "zzzzzzzh-0111", "zzzzzzzi-0741"])
+def test_python_2s_unquoted_cannot_import_name_reads_as_the_packages_release(case_id: str) -> None:
+    """Python 2 words a name a module lacks without quotes or the module ("ImportError: cannot import name
+    downsample"): the same release mismatch as Python 3's quoted form (Theano's removed downsample, Keras 1's Merge,
+    TensorFlow's moved legacy_seq2seq), fixed on dev by a pin 10 times of 13."""
+    d, _, record = diagnose_dev(case_id)
+    assert d.label == record["label"] == "missing_dependency" and d.confidence < 0.8
+    log = 'Traceback (most recent call last):\n  File "pool.py", line 6, in <module>\nImportError: cannot import name downsample\n'
+    assert diagnose_log_text(log).label == "missing_dependency"

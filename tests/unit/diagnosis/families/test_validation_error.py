@@ -756,3 +756,30 @@ def test_real_sklearn_refusals() -> None:
     for case_id in ("zzzzzzn-0112", "zzzzzzn-0204"):
         d, record = rules_dev(case_id)
         assert d.label == record["label"] == "validation_error", case_id
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "./peersac.sh: 7: --seed: not found",  # dash, /bin/sh on Debian and Ubuntu
+        "train.sh: line 7: --seed: command not found",  # bash
+    ],
+)
+def test_a_launch_script_whose_option_line_ran_as_a_command_is_never_healthy(line: str) -> None:
+    """The line before lost its backslash: the program ran (to the end) without those options, then the shell ran the
+    next line as a command. The run did not do what was asked, whatever its progress said."""
+    log = "epoch 100/100 loss 0.12\nDone logging...\n\n\n" + line + "\n"
+    d = diagnose_log_text(log)
+    assert d.label == "validation_error" and d.evidence == [line]
+
+
+def test_a_hub_model_whose_own_code_the_run_did_not_allow_is_a_setting() -> None:
+    log = (
+        "ValueError: The repository for org/coder-lite contains custom code which must be executed to correctly load "
+        "the model. You can inspect the repository content at https://hf.co/org/coder-lite.\n"
+        "Please pass the argument `trust_remote_code=True` to allow custom code to be run.\n"
+    )
+    d = diagnose_log_text(log)
+    assert d.label == "validation_error" and d.confidence >= 0.8
+    d, _, record = diagnose_dev("zzzzzzzh-0713")  # under nohup the consent prompt failed, then this refusal
+    assert d.label == record["label"] == "validation_error"
