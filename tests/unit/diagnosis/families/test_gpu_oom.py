@@ -342,3 +342,31 @@ def test_an_nccl_error_whose_account_names_no_memory_stays_nccls() -> None:
         "Last error:\nsocketProgress: Connection closed by remote peer\n"
     )
     assert diagnose_log_text(log).label == "nccl_or_distributed"
+
+
+@pytest.mark.parametrize(
+    ("numbers", "kind"),
+    [
+        # 22.17 GiB device, PyTorch reserved 4.20 GiB and 0.15 GiB free: ~17.8 GiB held outside this process
+        (
+            "22.17 GiB total capacity; 3.47 GiB already allocated; 153.81 MiB free; 4.20 GiB reserved in total by PyTorch",
+            "change_resources_or_wait",
+        ),
+        # PyTorch before 1.4: "cached" beside "already allocated"
+        (
+            "11.90 GiB total capacity; 302.58 MiB already allocated; 66.75 MiB free; 21.42 MiB cached",
+            "change_resources_or_wait",
+        ),
+        # this process holds nearly all of it: a smaller batch is the fix
+        (
+            "15.75 GiB total capacity; 14.03 GiB already allocated; 18.38 MiB free; 14.60 GiB reserved in total by PyTorch",
+            "reduce_memory",
+        ),
+    ],
+)
+def test_pytorchs_older_oom_numbers_say_when_another_process_holds_the_gpu(numbers: str, kind: str) -> None:
+    log = f"RuntimeError: CUDA out of memory. Tried to allocate 576.00 MiB (GPU 0; {numbers})\n"
+    d = diagnose_log_text(log)
+    assert (d.label, d.fix.kind) == ("gpu_oom", kind)
+    if kind == "change_resources_or_wait":
+        assert "another process most likely holds it" in d.fix.description
