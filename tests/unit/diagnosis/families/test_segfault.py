@@ -15,9 +15,10 @@ def test_real_dev_cases(case_id: str) -> None:
     assert d.label == record["label"] == "segfault"
 
 
-def test_exit_139_is_a_native_crash_fixed_by_matching_library_versions() -> None:
+def test_exit_139_is_a_native_crash_fixed_by_an_environment_of_matching_libraries() -> None:
     d = diagnose_log_text("Process finished with exit code 139 (interrupted by signal 11: SIGSEGV)\n")
-    assert (d.label, d.fix.kind) == ("segfault", "add_dependency")
+    assert (d.label, d.fix.kind) == ("segfault", "fix_driver_or_image")
+    assert "built for the same CUDA and driver" in d.fix.description
 
 
 def test_where_it_crashed_decides_the_fix_and_it_is_never_an_automatic_retry() -> None:
@@ -147,7 +148,8 @@ def test_an_illegal_instruction_is_a_build_for_another_cpu() -> None:
         assert (d.label, d.fix.kind) == ("segfault", "fix_driver_or_image"), log
         assert "CPU" in d.fix.description
     # a segmentation fault keeps the versions-of-native-libraries fix
-    assert diagnose_log_text("Segmentation fault (core dumped)\n").fix.kind == "add_dependency"
+    seg = diagnose_log_text("Segmentation fault (core dumped)\n").fix
+    assert seg.kind == "fix_driver_or_image" and "CPU" not in seg.description
 
 
 def test_an_abort_that_dumped_core_is_weaker_than_a_segmentation_fault() -> None:
