@@ -339,7 +339,10 @@ FAMILY = family(
         # (torch/utils/data/sampler.py: "num_samples should be a positive integer value, but got num_samples=0")
         # and OpenCV reading an image path that is not there (imread returns an empty Mat, the next call asserts)
         pat(r"num_samples should be a positive integ\w* value, but got num_samples=0", 0.78),
-        pat(r"\bNo (?:\w+ )?(?:files|images) found in\b|\bFound 0 (?:files|images)\b|\b0 (?:files|images) found in\b", 0.76),
+        pat(
+            r"\bNo (?:\w+ )?(?:files|images) found in\b|\bFound 0 (?:files|images)\b|\b0 (?:files|images) found in\b",
+            0.76,
+        ),
         # torchvision's dataset classes: an ImageFolder whose class folders hold no image ("Found no valid file for
         # the classes …"), a built-in dataset not under its root ("Dataset not found or corrupted. You can use
         # download=True to download it"); a data loader that found nothing under the path it was given
