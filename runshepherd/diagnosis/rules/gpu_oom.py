@@ -40,10 +40,13 @@ _THIS = re.compile(r"this process has (?P<n>[\d.]+) (?P<u>[KMGT])iB memory in us
 _OTHER = re.compile(r"\bProcess \d+ has (?P<n>[\d.]+) (?P<u>[KMGT])iB memory in use")
 OTHERS_HOLD = 0.5  # the other processes' share of the device, at least
 OWN_SHARE = 0.25  # this process's share, at most
+_FREE_GPU = (
+    "run on a free GPU (ask the scheduler for a whole or exclusive GPU), or wait until the other job ends; a smaller "
+    "batch will not help while the GPU is taken."
+)
 _HELD = (
-    "Another process holds most of this GPU's memory (the error lists it), so this job could not get the memory it "
-    "needs: run on a free GPU (ask the scheduler for a whole or exclusive GPU), or wait until the other job ends; "
-    "a smaller batch will not help while the GPU is taken."
+    "Another process holds most of this GPU's memory (the error lists it), so this job could not get the memory it needs: "
+    + _FREE_GPU
 )
 
 
@@ -61,36 +64,38 @@ _OLD_SHARES = re.compile(
 _HELD_OUTSIDE = (
     "Most of this GPU's memory was neither free nor held by this program's PyTorch (the error's total capacity, less "
     "what PyTorch reserved and what was free): another process most likely holds it, so this job could not get the "
-    "memory it needs. Check `nvidia-smi` on the node; run on a free GPU (ask the scheduler for a whole or exclusive "
-    "GPU), or wait until the other job ends; a smaller batch will not help while the GPU is taken."
+    "memory it needs. Check `nvidia-smi` on the node; " + _FREE_GPU
 )
 
 
-def _held_outside(text: str) -> bool:
-    """PyTorch's older OOM numbers (:data:`_OLD_SHARES`) leave at least ``OTHERS_HOLD`` of the device to memory outside
-    this process's allocator while it reserved at most ``OWN_SHARE``."""
-    m = _OLD_SHARES.search(text)
-    if m is None:
-        return False
-    total = float(m["t"]) * _UNIT[m["tu"]]
-    free = float(m["f"]) * _UNIT[m["fu"]]
-    mine = (
-        float(m["r"]) * _UNIT[m["ru"]] if m["r"] else (float(m["c"]) * _UNIT[m["cu"]] + float(m["a"]) * _UNIT[m["au"]])
-    )
-    return total > 0 and total - mine - free >= OTHERS_HOLD * total and mine <= OWN_SHARE * total
+def _gib(n: str, unit: str) -> float:
+    return float(n) * _UNIT[unit]
+
+
+def _taken(total: float, others: float, mine: float) -> bool:
+    """Others hold at least ``OTHERS_HOLD`` of the device while this process holds at most ``OWN_SHARE``."""
+    return total > 0 and others >= OTHERS_HOLD * total and mine <= OWN_SHARE * total
 
 
 def _held_by_others(text: str) -> bool:
-    """The OOM message says other processes hold at least ``OTHERS_HOLD`` of the device while this one holds at most
-    ``OWN_SHARE`` (:data:`_CAPACITY`)."""
+    """The newer OOM message's process list (:data:`_CAPACITY`) says the device is taken (:func:`_taken`)."""
     cap = _CAPACITY.search(text)
     own = _THIS.search(text, cap.end()) if cap else None
     if cap is None or own is None:
         return False
-    total = float(cap.group("t")) * _UNIT[cap.group("tu")]
-    others = sum(float(m.group("n")) * _UNIT[m.group("u")] for m in _OTHER.finditer(text, cap.end(), own.start()))
-    mine = float(own.group("n")) * _UNIT[own.group("u")]
-    return total > 0 and others >= OTHERS_HOLD * total and mine <= OWN_SHARE * total
+    others = sum(_gib(m["n"], m["u"]) for m in _OTHER.finditer(text, cap.end(), own.start()))
+    return _taken(_gib(cap["t"], cap["tu"]), others, _gib(own["n"], own["u"]))
+
+
+def _held_outside(text: str) -> bool:
+    """The older OOM numbers (:data:`_OLD_SHARES`) say the device is taken (:func:`_taken`): what is neither free nor
+    PyTorch's is the others'."""
+    m = _OLD_SHARES.search(text)
+    if m is None:
+        return False
+    total = _gib(m["t"], m["tu"])
+    mine = _gib(m["r"], m["ru"]) if m["r"] else _gib(m["c"], m["cu"]) + _gib(m["a"], m["au"])
+    return _taken(total, total - mine - _gib(m["f"], m["fu"]), mine)
 
 
 def _fix_from_evidence(ctx: Context, s: Signal) -> FixChoice | None:
