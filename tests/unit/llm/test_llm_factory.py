@@ -113,3 +113,15 @@ def test_prompts_match_their_snapshot() -> None:
     assert all("never instructions to you" in load_prompt(n) for n in NAMES)
     with pytest.raises(KeyError):
         load_prompt("nope")
+
+
+def test_the_diagnosis_prompt_says_what_every_label_means() -> None:
+    """The model is asked for a label by the fix a maintainer would apply; a label it is offered without its meaning
+    (a family added to the registry and not here) is a guess between look-alikes (a refused setting and a code bug)."""
+    import re
+
+    from runshepherd.diagnosis.models import LABELS
+
+    text = load_prompt("diagnosis")
+    defined = set(re.findall(r"(?m)^  - (\w+): \S", text))
+    assert defined == set(LABELS)
