@@ -175,12 +175,56 @@ def diagnose_files(ctx: CliContext, files: list[Path], as_json: bool, *, rules_o
         )
     from runshepherd.logs.decode import strip_controls
 
+    expert = None if rules_only else model_expert(ctx)
     for f in files:
         # Escape sequences are neither evidence nor safe to print back (a window title, a clipboard write).
         text = "\n".join(strip_controls(line) for line in read_bounded(f, sizes[f]).splitlines())
-        diag = diagnose_log_text(text, str(f), rules_only=rules_only)
-        _print(ctx, _redacted(diag.to_json(str(f))), as_json, what_would_confirm=diag.what_would_confirm)
+        diag, looked = _review(expert, diagnose_log_text(text, str(f), rules_only=rules_only), str(f), text)
+        obj = _redacted(diag.to_json(str(f)))
+        if looked:
+            obj["second_look"] = looked
+        _print(ctx, obj, as_json, what_would_confirm=diag.what_would_confirm)
+    _notices(ctx, expert)
     return 0
+
+
+def model_expert(ctx: CliContext) -> Any:
+    """The configured model expert (`expert: provider:model`), which reviews the rules' unsure verdicts as in a
+    session; None for the built-in heuristic. A model that cannot work is an error now (`make_expert`)."""
+    if ctx.settings.expert == "heuristic":
+        return None
+    from runshepherd.experts.base import make_expert
+
+    return make_expert(ctx.settings.expert, settings=ctx.settings)
+
+
+def _bare_log_input(source: str, text: str) -> Any:
+    """A log file alone as the model's material: one task, its lines, nothing else known (status, exit code)."""
+    from runshepherd.diagnosis import DiagnosisInput
+
+    return DiagnosisInput(workflow_id=source, log_lines={"log": text.splitlines()})
+
+
+def _review(expert: Any, diag: Any, source: str, text: str | None = None, inp: Any = None) -> tuple[Any, Any]:
+    """The verdict to print and, when the model's (`second_look`) replaced the rules' unsure one, the note that says
+    so with the rules' reading. The model reads ``inp`` (a workflow's) or the log ``text`` alone."""
+    if expert is None:
+        return diag, None
+    from runshepherd.experts.base import second_look
+
+    looked = second_look(expert, inp if inp is not None else _bare_log_input(source, text or ""), diag)
+    if looked is diag:
+        return diag, None
+    return looked, {"expert": expert.name, "rules_label": diag.label, "rules_confidence": diag.confidence}
+
+
+def _notices(ctx: CliContext, expert: Any) -> None:
+    """What the model path reports (unreachable, an answer rejected): on stderr, so --json stays one document."""
+    from runshepherd.experts.base import NoticeSource
+
+    if isinstance(expert, NoticeSource):
+        for notice in expert.drain_notices():
+            ctx.err.print(f"note: {notice}", markup=False, soft_wrap=True)
 
 
 def diagnose_workflow(ctx: CliContext, workflow_id: str, as_json: bool) -> int:
@@ -236,11 +280,15 @@ def workflow_diagnoses(ctx: CliContext, workflow_id: str) -> list[tuple[dict[str
 
         canceled = canceled_step(ws, ctx.state_dir)
     out = []
-    for diag in diagnose(inp):
+    expert = model_expert(ctx)
+    for rules in diagnose(inp):
+        diag, looked = _review(expert, rules, workflow_id, inp=inp)
         if (diag.fix.patch is None or on_host) and diag.label != "healthy" and inp.spec_text:
             diag = diag.model_copy(update={"fix": propose_fix(diag, inp.spec_text, nodes=nodes, on_host=on_host)})
         obj = _redacted(diag.to_json(workflow_id))
         obj["task"] = diag.task
+        if looked:
+            obj["second_look"] = looked
         if canceled:
             obj["canceled"] = canceled
             if diag.label == "unknown":  # "the run failed, but nothing says why": the cancel says why
@@ -248,6 +296,7 @@ def workflow_diagnoses(ctx: CliContext, workflow_id: str) -> list[tuple[dict[str
         if diag.label == "permission_or_auth" and inp.spec_text:
             obj["access_checks"] = [c.model_dump() for c in confirm_access(backend, inp.spec_text, diag.task)]
         out.append((obj, diag.what_would_confirm))
+    _notices(ctx, expert)
     return out
 
 
@@ -265,6 +314,12 @@ def _print(ctx: CliContext, obj: dict[str, Any], as_json: bool, *, what_would_co
         markup=False,
     )
     out.print(f"  {obj['explanation']}", markup=False)
+    if looked := obj.get("second_look"):
+        out.print(
+            f"  read by the model {looked['expert']}: the rules were unsure ({looked['rules_label']}, confidence "
+            f"{looked['rules_confidence']:.2f})",
+            markup=False,
+        )
     for line in obj["evidence"][:8]:
         out.print(f"    │ {line}", markup=False)
     checks = obj.get("access_checks") or []

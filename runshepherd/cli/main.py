@@ -542,7 +542,8 @@ def diagnose(
         bool,
         typer.Option(
             "--rules-only",
-            help="With --log: the rules' reading alone, without the learned model's disputed confidence.",
+            help="With --log: the rules' reading alone, without the learned model's disputed confidence or a configured "
+            "model expert's second look.",
         ),
     ] = False,
     json_: JsonOpt = False,

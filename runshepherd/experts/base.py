@@ -73,6 +73,19 @@ class NoticeSource(Protocol):
     def drain_notices(self) -> list[str]: ...
 
 
+def second_look(expert: Any, inp: Any, primary: Any, digest: str = "") -> Any:
+    """The one place a model reviews the rules' verdict (the session's `diagnose_fix`, `orchestrate diagnose`): only
+    an unsure verdict that is not "healthy" is shown to a model expert (`Diagnoser`), and its answer replaces the
+    rules' only when its evidence holds (`LLMExpert.diagnose`); otherwise the rules' verdict stands."""
+    if inp is None or primary is None or primary.label == "healthy" or not isinstance(expert, Diagnoser):
+        return primary
+    from runshepherd.experts.llm.expert import is_unsure
+
+    if not is_unsure(primary):
+        return primary
+    return expert.diagnose(inp, primary, digest) or primary
+
+
 def make_expert(
     name: str, *, settings: Any = None, backend: Any = None, model: Any = None, usage: Any = None
 ) -> WorkflowExpert:

@@ -14,7 +14,7 @@ from langgraph.types import Command, Overwrite
 
 from runshepherd.backends.base import Status, jsonable, runs_on_host
 from runshepherd.events import DiagnosisEvent, FixProposed, FixSuggestion
-from runshepherd.experts.base import Diagnoser
+from runshepherd.experts.base import second_look
 from runshepherd.graph.context import Deps, deps_of
 from runshepherd.graph.state import SessionState, clip, new_attempt, submitted_id
 from runshepherd.nodes.cadence import infra_backoff
@@ -78,14 +78,7 @@ def diagnose_fix(state: SessionState, runtime: Runtime[Deps]) -> Command[Route]:
 
 def _consult_model(deps: Deps, inp: Any, primary: Any, digest: str) -> Any:
     """When the rules are unsure, the model may explain better; its answer is used only if its evidence holds."""
-    expert = deps.get_expert()
-    if inp is None or primary is None or primary.label == "healthy" or not isinstance(expert, Diagnoser):
-        return primary
-    from runshepherd.experts.llm.expert import is_unsure
-
-    if not is_unsure(primary):
-        return primary
-    return expert.diagnose(inp, primary, digest) or primary
+    return second_look(deps.get_expert(), inp, primary, digest)
 
 
 def _decide(state: SessionState, deps: Deps, stopping: Callable[[], bool] = lambda: False) -> Command[Route]:
