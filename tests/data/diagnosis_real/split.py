@@ -197,7 +197,8 @@ Two generations:
   stop so its misses can be studied.
 - blind v41 (stop 64): every case of parts zzzzzzzm, zzzzzzzn, zzzzzzzo, zzzzzzzp and zzzzzzzq, from threads and
   committed job logs not in parts a-zzzzzzzl (committed files only from repositories no earlier part used). Its parts
-  are named here before any of them is imported, so no dev run ever reads one (`README-v41.md`).
+  were named before any of them was imported. Collected in stops 64 and 65 and frozen at 2026-12-06T22:18Z with 174
+  cases (`README-v41.md`).
 """
 
 from __future__ import annotations
@@ -220,7 +221,7 @@ BLIND_PARTS: tuple[str, ...] = (
 )  # blind v41, named first
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
 # open split (v41 was named in stop 64, README-v41.md)
-BLIND_FROZEN: str | None = None
+BLIND_FROZEN: str | None = "2026-12-06T22:18Z"
 BLIND_V40_PARTS = ("zzzzzzzh-", "zzzzzzzi-", "zzzzzzzj-", "zzzzzzzk-", "zzzzzzzl-")
 BLIND_V39_PARTS = ("zzzzzzzc-", "zzzzzzzd-", "zzzzzzze-", "zzzzzzzf-", "zzzzzzzg-")
 BLIND_V38_PARTS = ("zzzzzzx-", "zzzzzzy-", "zzzzzzz-", "zzzzzzza-", "zzzzzzzb-")

@@ -279,9 +279,9 @@ def test_blind_v40_was_frozen_then_retired_into_dev():
     assert {mod.split_v40_of(f"{p}-0001") for p in ("zzzzzzzg", "zzzzzzzc", "zzzzzzzm", "zzzz", "a")} == {"dev"}
 
 
-def test_blind_v41_is_named_before_it_is_collected():
+def test_blind_v41_was_named_before_it_was_collected_then_frozen():
     mod = _split_module()
-    assert mod.BLIND_FROZEN is None  # open: the benchmark refuses to score it until it is frozen
+    assert mod.BLIND_FROZEN == "2026-12-06T22:18Z"
     assert {mod.split_of(f"{p}-0001") for p in ("zzzzzzzm", "zzzzzzzn", "zzzzzzzo", "zzzzzzzp", "zzzzzzzq")} == {
         "blind"
     }
