@@ -12,7 +12,7 @@ stands), and its prompt is written to ``--prompts-out`` for a model to answer. `
 
 Logs are copied under names made from their case id's hash (``<sha10>.log``, run from that folder), so the prompt
 holds no case id or corpus path and stays the same from run to run. The score is printed beside the rules' (the
-same command with ``--rules-only``), with how many verdicts were asked, answered, used and rejected.
+same command with the built-in expert), with how many verdicts were asked, answered, used and rejected.
 Recorded answers come from language models reading only the prompt; what that estimates is said where it is quoted.
 """
 
@@ -167,17 +167,19 @@ def main(argv: list[str]) -> int:
     cwd = Path.cwd()
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            os.environ.update(env)
+            for k in env:  # the product as installed (the built-in expert) first
+                os.environ.pop(k, None)
             os.chdir(tmp)
             local = anonymised(cases, Path(tmp))
-            rules, rules_ms = run_via_cli(local, rules_only=True)
+            rules, rules_ms = run_via_cli(local)
+            os.environ.update(env)
             looked, ms = run_via_cli(local)
         finally:
             os.chdir(cwd)
             for k, v in saved.items():
                 os.environ.pop(k, None) if v is None else os.environ.__setitem__(k, v)
             server.shutdown()
-    report(f"{a.corpus} rules alone", cases, rules, rules_ms, via_cli=True)
+    report(f"{a.corpus} with the built-in expert", cases, rules, rules_ms, via_cli=True)
     print()
     report(f"{a.corpus} with the recorded model's second look", cases, looked, ms, via_cli=True)
     answered = sum(k in replay.answers for k in replay.asked)
