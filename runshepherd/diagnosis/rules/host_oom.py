@@ -198,6 +198,10 @@ FAMILY = family(
         # device ran out; its "Error Message Summary" below says which (a GPU's there is gpu_oom's and outweighs this)
         pat(r"^(?:\w+\.)*MemoryError:\s*$", 0.7, flags=0),
         pat(r"std::bad_alloc", 0.88),
+        # the host-memory codes of the native compute APIs (OpenCL's CL_OUT_OF_HOST_MEMORY, Vulkan's
+        # VK_ERROR_OUT_OF_HOST_MEMORY) and a native trainer's own fatal line in those words (ThunderSVM: "FATAL
+        # [default] out of host memory", then its abort)
+        pat(r"\b(?:CL|VK_ERROR)_OUT_OF_HOST_MEMORY\b|\bFATAL\b.{0,40}\bout of host memory\b", 0.86),
         pat(r"Cannot allocate memory|\[Errno 12\]", 0.85),
         pat(r"Unable to allocate [\d.]+ [GMKT]iB for an array", 0.88),
         # SIGKILL with no other cue: a shell's job report (also in its translations), srun's per-task report, a

@@ -230,6 +230,37 @@ def _nan_in_loss_column(ctx: Context) -> list[Signal]:
     return []
 
 
+# A run's own progress rows without a header ("…, epoch, 0198, nan, nan, nan, nan": a logger writing the epoch and then
+# its metrics, comma- or tab-separated): every value after the counter NaN on two or more rows, and no later row of
+# the counter with a finite value, is a run whose numbers turned NaN and stayed, whatever it prints at its end
+# ("Training completed!").
+_COUNTER = frozenset({"epoch", "step", "iter", "iteration"})
+
+
+def _counter_values(text: str) -> list[str] | None:
+    """The values after a counter field and its number ("epoch, 0198, a, b" → [a, b]); None for other lines."""
+    fields = _fields(text)
+    if fields is None:
+        return None
+    for k, name in enumerate(fields[:-2]):
+        if name.lower() in _COUNTER and fields[k + 1].isdigit():
+            return fields[k + 2 :]
+    return None
+
+
+def _nan_after_counter(ctx: Context) -> list[Signal]:
+    lines = ctx.log.lines
+    if not any("nan" in ln.folded for ln in lines):
+        return []
+    counted = [ln for ln in lines if "epoch" in ln.folded or "step" in ln.folded or "iter" in ln.folded]
+    rows = [(ln, values) for ln in counted if (values := _counter_values(ln.text)) is not None and values]
+    nan_rows = [ln for ln, values in rows if len(values) >= NAN_RESULTS and all(_is_nan(v) for v in values)]
+    if len(nan_rows) < NAN_ROWS or rows[-1][0] is not nan_rows[-1]:
+        return []
+    evidence = [nan_rows[0].raw.rstrip(), nan_rows[-1].raw.rstrip()]
+    return [Signal("nan_loss", "user", 0.8, nan_rows[0].index, evidence, _EXPL, "lower_lr_or_fix_data", _FIX)]
+
+
 def _small_scale(text: str) -> bool:
     """A loss scale cut below ``MIN_SANE_SCALE``. A scale of 0 is a setting, not a collapse (DeepSpeed's fp16
     ``"loss_scale": 0`` selects dynamic scaling, and its config is printed at start-up); a key that only contains the
@@ -470,6 +501,7 @@ FAMILY = family(
         FunctionRule("diverged_under_overflow", _diverged_under_overflow),
         FunctionRule("results_nan", _results_nan),
         FunctionRule("nan_in_loss_column", _nan_in_loss_column),
+        FunctionRule("nan_after_counter", _nan_after_counter),
     ),
     # autograd's anomaly mode (torch/csrc/autograd/python_anomaly_mode.cpp) warns "Error detected in
     # <Fn>Backward0. Traceback of forward call that caused the error" before it raises; it is the mode people turn

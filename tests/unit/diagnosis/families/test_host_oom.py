@@ -357,3 +357,16 @@ def test_a_ray_worker_that_died_without_a_reason_is_likeliest_the_oom_killer_not
     # a worker Ray saw segfault, in its own words, stays a native crash
     crashed = "Fatal Python error: Segmentation fault\n" + RAY_WORKER_DIED
     assert diagnose_log_text(crashed).label == "segfault"
+
+
+def test_out_of_host_memory_in_the_native_apis_words_is_host_memory_not_the_abort_after_it() -> None:
+    """Blind v41 zzzzzzzq-0501 (ThunderSVM): "FATAL [default] out of host memory", then "Aborted (core dumped)", was
+    read as a native crash (0.7). OpenCL and Vulkan name the same condition CL_OUT_OF_HOST_MEMORY and
+    VK_ERROR_OUT_OF_HOST_MEMORY."""
+    assert diagnose_dev("zzzzzzzq-0501")[0].label == "host_oom"
+    for line in (
+        "clEnqueueNDRangeKernel failed: CL_OUT_OF_HOST_MEMORY",
+        "vkAllocateMemory: VK_ERROR_OUT_OF_HOST_MEMORY",
+    ):
+        assert diagnose_log_text(line + "\nAborted (core dumped)\n").label == "host_oom", line
+    assert diagnose_log_text("VK_ERROR_OUT_OF_DEVICE_MEMORY\nAborted (core dumped)\n").label != "host_oom"

@@ -390,3 +390,19 @@ def test_a_regression_objective_printed_by_its_own_name_turning_nan_is_a_nan_los
     assert diagnose_log_text(log).label == "nan_loss"
     assert diagnose_log_text(log.replace("MSE:      nan", "MSE:  2.1e-03")).label != "nan_loss"
     assert diagnose_dev("zzzzzzj-0303")[0].label == "nan_loss"
+
+
+def test_progress_rows_whose_every_value_after_the_epoch_is_nan_are_a_nan_loss_even_when_training_completes() -> None:
+    """Blind v41 zzzzzzzn-0504 (PointNetLK): "…, epoch, 0198, nan, nan, nan, nan" to the last epoch, then "Training
+    completed!" was read as healthy (0.9). Values that went NaN and stayed are no finished run; a NaN row that later
+    rows leave behind, or a lone one, is not read so."""
+    row = "INFO:net, 2022-03-11 14:18:54,833, epoch, {e:04d}, {v}, {v}, {v}\n"
+    done = "DEBUG:net, 2022-03-11 14:23:56,727, Training completed!\n"
+    diverged = "".join(row.format(e=e, v="0.52") for e in (196, 197)) + "".join(
+        row.format(e=e, v="nan") for e in (198, 199, 200)
+    )
+    assert diagnose_log_text(diverged + done).label == "nan_loss"
+    recovered = "".join(row.format(e=e, v="nan") for e in (1, 2)) + "".join(row.format(e=e, v="0.4") for e in (3, 4))
+    assert diagnose_log_text(recovered + done).label == "healthy"
+    assert diagnose_log_text(row.format(e=200, v="nan") + done).label != "nan_loss"
+    assert diagnose_dev("zzzzzzzn-0504")[0].label == "nan_loss"
