@@ -560,6 +560,12 @@ def _rules(
     if allowed is not None:
         signals = [s for s in signals if s.label in allowed]
     best = choose(signals)
+    if best is not None and _all_echoes(signals, best.label):
+        # every reading of the chosen family is the echo of an error reported just before it (an abort after a
+        # program's own fatal message): a family's reading of that message by its words (the backoff's) says why
+        echoed = root_reading(ctx, allowed)
+        if echoed is not None and echoed.label != best.label:
+            best = echoed
     went_past = False
     if best is None:
         # a failed run whose only failure is one it seemingly went past (progress printed after it) was still
@@ -595,6 +601,12 @@ def _rules(
         task=task,
         what_would_confirm=best.what_would_confirm,
     )
+
+
+def _all_echoes(signals: list[Signal], label: str) -> bool:
+    """Every signal of ``label`` is marked an echo by its own evidence (`echoes_by_evidence`)."""
+    own = [s for s in signals if s.label == label]
+    return bool(own) and all(echoes_by_evidence(s) for s in own)
 
 
 def _unnamed(

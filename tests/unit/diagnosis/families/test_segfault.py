@@ -206,3 +206,15 @@ def test_valgrind_catching_a_heap_overrun_is_a_memory_fault_never_healthy() -> N
     assert diagnose_log_text("==1== LEAK SUMMARY:\n==1==    definitely lost: 0 bytes in 0 blocks\n").label != "segfault"
     d, record = rules_dev("zzzzzzq-0205")
     assert d.label == record["label"] == "segfault"
+
+
+def test_an_abort_after_the_programs_own_fatal_message_is_read_by_that_message() -> None:
+    """Dev zzzza-0202 (MXNet): "Check failed: … number of input must be bigger than batch size", then "terminate called
+    after throwing an instance of 'dmlc::Error'" and "Aborted", was a native crash (0.7). An abort is the program
+    ending itself on the error it has just printed: when every reading of the crash is such an abort and the error's
+    own words name a family, that family is the verdict. A segmentation fault is no echo; a bare abort stays a crash."""
+    assert diagnose_dev("zzzza-0202")[0].label == "validation_error"
+    stated = "F0102 10:00:00.000 1 solver.cpp:81] Check failed: error == cudaSuccess (2 vs. 0)  out of memory\n"
+    assert diagnose_log_text(stated + "*** Check failure stack trace: ***\nAborted (core dumped)\n").label == "gpu_oom"
+    assert diagnose_log_text("error: out of host memory\nSegmentation fault (core dumped)\n").label == "segfault"
+    assert diagnose_log_text("loading model\nAborted (core dumped)\n").label == "segfault"
