@@ -177,7 +177,10 @@ def main(argv: list[str]) -> int:
         finally:
             os.chdir(cwd)
             for k, v in saved.items():
-                os.environ.pop(k, None) if v is None else os.environ.__setitem__(k, v)
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
             server.shutdown()
     report(f"{a.corpus} with the built-in expert", cases, rules, rules_ms, via_cli=True)
     print()

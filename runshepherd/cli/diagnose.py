@@ -179,7 +179,8 @@ def diagnose_files(ctx: CliContext, files: list[Path], as_json: bool, *, rules_o
     for f in files:
         # Escape sequences are neither evidence nor safe to print back (a window title, a clipboard write).
         text = "\n".join(strip_controls(line) for line in read_bounded(f, sizes[f]).splitlines())
-        diag, looked = _review(expert, diagnose_log_text(text, str(f), rules_only=rules_only), str(f), text)
+        diag = diagnose_log_text(text, str(f), rules_only=rules_only)
+        diag, looked = _review(expert, diag, _bare_log_input(str(f), text) if expert is not None else None)
         obj = _redacted(diag.to_json(str(f)))
         if looked:
             obj["second_look"] = looked
@@ -205,14 +206,12 @@ def _bare_log_input(source: str, text: str) -> Any:
     return DiagnosisInput(workflow_id=source, log_lines={"log": text.splitlines()})
 
 
-def _review(expert: Any, diag: Any, source: str, text: str | None = None, inp: Any = None) -> tuple[Any, Any]:
+def _review(expert: Any, diag: Any, inp: Any) -> tuple[Any, Any]:
     """The verdict to print and, when the model's (`second_look`) replaced the rules' unsure one, the note that says
-    so with the rules' reading. The model reads ``inp`` (a workflow's) or the log ``text`` alone."""
-    if expert is None:
-        return diag, None
+    so with the rules' reading."""
     from runshepherd.experts.base import second_look
 
-    looked = second_look(expert, inp if inp is not None else _bare_log_input(source, text or ""), diag)
+    looked = second_look(expert, inp, diag)
     if looked is diag:
         return diag, None
     return looked, {"expert": expert.name, "rules_label": diag.label, "rules_confidence": diag.confidence}
@@ -282,7 +281,7 @@ def workflow_diagnoses(ctx: CliContext, workflow_id: str) -> list[tuple[dict[str
     out = []
     expert = model_expert(ctx)
     for rules in diagnose(inp):
-        diag, looked = _review(expert, rules, workflow_id, inp=inp)
+        diag, looked = _review(expert, rules, inp)
         if (diag.fix.patch is None or on_host) and diag.label != "healthy" and inp.spec_text:
             diag = diag.model_copy(update={"fix": propose_fix(diag, inp.spec_text, nodes=nodes, on_host=on_host)})
         obj = _redacted(diag.to_json(workflow_id))

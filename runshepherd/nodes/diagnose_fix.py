@@ -76,11 +76,6 @@ def diagnose_fix(state: SessionState, runtime: Runtime[Deps]) -> Command[Route]:
     return Command(goto=cmd.goto, update={**(cmd.update or {}), **flush_llm(deps)})
 
 
-def _consult_model(deps: Deps, inp: Any, primary: Any, digest: str) -> Any:
-    """When the rules are unsure, the model may explain better; its answer is used only if its evidence holds."""
-    return second_look(deps.get_expert(), inp, primary, digest)
-
-
 def _decide(state: SessionState, deps: Deps, stopping: Callable[[], bool] = lambda: False) -> Command[Route]:
     from runshepherd.diagnosis import diagnose, diagnose_log_text
 
@@ -107,7 +102,7 @@ def _decide(state: SessionState, deps: Deps, stopping: Callable[[], bool] = lamb
         inp, digest, facts = _inputs(state, deps)
         diags = diagnose(inp)
     primary = next((d for d in diags if d.label != "healthy"), diags[0] if diags else None)
-    primary = _consult_model(deps, inp, primary, digest)
+    primary = second_look(deps.get_expert(), inp, primary, digest)  # the model's, when the rules are unsure
     on_host = runs_on_host(deps.backend)
     if on_host and primary is not None and primary.failed() and inp is not None and inp.spec_text:
         from runshepherd.diagnosis.fixes import propose_fix  # the rules' fix, told where the tasks run
