@@ -230,35 +230,54 @@ def _nan_in_loss_column(ctx: Context) -> list[Signal]:
     return []
 
 
-# A run's own progress rows without a header ("…, epoch, 0198, nan, nan, nan, nan": a logger writing the epoch and then
-# its metrics, comma- or tab-separated): every value after the counter NaN on two or more rows, and no later row of
-# the counter with a finite value, is a run whose numbers turned NaN and stayed, whatever it prints at its end
-# ("Training completed!").
-_COUNTER = frozenset({"epoch", "step", "iter", "iteration"})
+# A run's own progress rows, whatever their layout ("…, epoch, 0198, nan, nan, nan", "178 nan **********",
+# "Outer Step: 140  Loss: nan  Norm: nan"): rows sharing one template (numbers and NaN masked, words kept) where a
+# value that was a finite number on earlier rows is NaN on every row since, NAN_ROWS or more of them to the template's
+# last row; or rows whose only numbers besides NAN_RESULTS or more NaN values are whole numbers (the counter, the clock).
+# The run's numbers turned NaN and stayed, whatever it prints at its end ("Training completed!"). A value NaN from the
+# first row beside finite measured ones (a statistic with nothing yet to count), a NaN the later rows leave behind, or
+# a lone NaN row is not that.
+_SERIES_VALUE = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:e[-+]?\d+)?(?![\w.])|(?<!\w)[-+]?nan(?!\w)", re.I)
+SERIES_MAX_CHARS = 600  # a row longer than this is a dump, not a progress row
 
 
-def _counter_values(text: str) -> list[str] | None:
-    """The values after a counter field and its number ("epoch, 0198, a, b" → [a, b]); None for other lines."""
-    fields = _fields(text)
-    if fields is None:
+def _series_rows(lines: list[Line]) -> dict[str, list[tuple[Line, list[str]]]]:
+    """The lines of two or more values grouped by their template, in log order."""
+    rows: dict[str, list[tuple[Line, list[str]]]] = {}
+    for ln in lines:
+        if not ln.usable or len(ln.text) > SERIES_MAX_CHARS:
+            continue
+        values = _SERIES_VALUE.findall(ln.text)
+        if len(values) >= 2:
+            rows.setdefault(" ".join(_SERIES_VALUE.sub("#", ln.text).split()), []).append((ln, values))
+    return rows
+
+
+def _turned_at(series: list[tuple[Line, list[str]]]) -> int | None:
+    """The row from which a value of the series was NaN to its end, NAN_ROWS rows or more, after a finite one; 0 when
+    the rows never measured a finite value: NaN ones beside counters and clocks only."""
+    if len(series) < NAN_ROWS:
         return None
-    for k, name in enumerate(fields[:-2]):
-        if name.lower() in _COUNTER and fields[k + 1].isdigit():
-            return fields[k + 2 :]
-    return None
+    always_nan = 0
+    for k in range(len(series[0][1])):
+        finite = [n for n, (_, values) in enumerate(series) if not _is_nan(values[k])]
+        if finite and len(series) - 1 - finite[-1] >= NAN_ROWS:
+            return finite[-1] + 1
+        always_nan += not finite
+    counted = all(_is_nan(v) or v.lstrip("+-").isdigit() for _, values in series for v in values)
+    return 0 if counted and always_nan >= NAN_RESULTS else None
 
 
-def _nan_after_counter(ctx: Context) -> list[Signal]:
-    lines = ctx.log.lines
-    if not any("nan" in ln.folded for ln in lines):
+def _series_turned_nan(ctx: Context) -> list[Signal]:
+    if not any("nan" in ln.folded for ln in ctx.log.lines):
         return []
-    counted = [ln for ln in lines if "epoch" in ln.folded or "step" in ln.folded or "iter" in ln.folded]
-    rows = [(ln, values) for ln in counted if (values := _counter_values(ln.text)) is not None and values]
-    nan_rows = [ln for ln, values in rows if len(values) >= NAN_RESULTS and all(_is_nan(v) for v in values)]
-    if len(nan_rows) < NAN_ROWS or rows[-1][0] is not nan_rows[-1]:
-        return []
-    evidence = [nan_rows[0].raw.rstrip(), nan_rows[-1].raw.rstrip()]
-    return [Signal("nan_loss", "user", 0.8, nan_rows[0].index, evidence, _EXPL, "lower_lr_or_fix_data", _FIX)]
+    for series in _series_rows(ctx.log.lines).values():
+        turned = _turned_at(series)
+        if turned is not None:
+            first, last = series[turned][0], series[-1][0]
+            evidence = [first.raw.rstrip(), last.raw.rstrip()]
+            return [Signal("nan_loss", "user", 0.8, first.index, evidence, _EXPL, "lower_lr_or_fix_data", _FIX)]
+    return []
 
 
 def _small_scale(text: str) -> bool:
@@ -501,7 +520,7 @@ FAMILY = family(
         FunctionRule("diverged_under_overflow", _diverged_under_overflow),
         FunctionRule("results_nan", _results_nan),
         FunctionRule("nan_in_loss_column", _nan_in_loss_column),
-        FunctionRule("nan_after_counter", _nan_after_counter),
+        FunctionRule("series_turned_nan", _series_turned_nan),
     ),
     # autograd's anomaly mode (torch/csrc/autograd/python_anomaly_mode.cpp) warns "Error detected in
     # <Fn>Backward0. Traceback of forward call that caused the error" before it raises; it is the mode people turn

@@ -406,3 +406,18 @@ def test_progress_rows_whose_every_value_after_the_epoch_is_nan_are_a_nan_loss_e
     assert diagnose_log_text(recovered + done).label == "healthy"
     assert diagnose_log_text(row.format(e=200, v="nan") + done).label != "nan_loss"
     assert diagnose_dev("zzzzzzzn-0504")[0].label == "nan_loss"
+
+
+def test_a_value_that_turned_nan_and_stayed_is_a_nan_loss_in_any_row_layout() -> None:
+    """Dev zzzzzu-0213 (pose estimation): rows of "<epoch> <loss> ****" went from finite to "nan" at epoch 178 and
+    stayed so to the last epoch, then the run saved its model and stopped early; it was read as healthy (0.8). The
+    rows carry no epoch word and no separator, so only their repeated template says they are the run's series."""
+    bar = "*" * 40
+    rows = "".join(f"{bar} {e}\n{e} {11.9 - e / 100:.4f} **********\n" for e in range(170, 178))
+    turned = "".join(f"{bar} {e}\n{e} nan **********\n" for e in range(178, 182))
+    end = "Model saved as runs/ep181.pth\ntrigger_times 4\nEarly stopping triggered!\n"
+    assert diagnose_log_text(rows + turned + end).label == "nan_loss"
+    # one NaN row the series leaves behind is no divergence
+    healed = rows + f"{bar} 178\n178 nan **********\n" + f"{bar} 179\n179 10.0100 **********\n" + end
+    assert diagnose_log_text(healed).label != "nan_loss"
+    assert diagnose_dev("zzzzzu-0213")[0].label == "nan_loss"
