@@ -203,7 +203,8 @@ Two generations:
   studied.
 - blind v42 (stop 65): every case of parts zzzzzzzr, zzzzzzzs, zzzzzzzt, zzzzzzzu and zzzzzzzv, from threads and
   committed job logs not in parts a-zzzzzzzq (committed files only from repositories no earlier part used). Its parts
-  are named here before any of them is imported, so no dev run ever reads one (`README-v42.md`).
+  were named before any of them was imported. Collected in stops 65 and 66 and frozen at 2026-12-07T00:42Z with 199
+  cases (`README-v42.md`).
 """
 
 from __future__ import annotations
@@ -226,7 +227,7 @@ BLIND_PARTS: tuple[str, ...] = (
 )  # blind v42, named first
 # When the blind split was frozen (UTC), or None while it is still being collected: the benchmark refuses to score an
 # open split (v42 was named in stop 65, README-v42.md)
-BLIND_FROZEN: str | None = None
+BLIND_FROZEN: str | None = "2026-12-07T00:42Z"
 BLIND_V41_PARTS = ("zzzzzzzm-", "zzzzzzzn-", "zzzzzzzo-", "zzzzzzzp-", "zzzzzzzq-")
 BLIND_V40_PARTS = ("zzzzzzzh-", "zzzzzzzi-", "zzzzzzzj-", "zzzzzzzk-", "zzzzzzzl-")
 BLIND_V39_PARTS = ("zzzzzzzc-", "zzzzzzzd-", "zzzzzzze-", "zzzzzzzf-", "zzzzzzzg-")

@@ -288,9 +288,9 @@ def test_blind_v41_was_frozen_then_retired_into_dev():
     assert {mod.split_v41_of(f"{p}-0001") for p in ("zzzzzzzl", "zzzzzzzh", "zzzzzzzr", "zzzz", "a")} == {"dev"}
 
 
-def test_blind_v42_is_named_before_it_is_collected():
+def test_blind_v42_was_named_before_it_was_collected_then_frozen():
     mod = _split_module()
-    assert mod.BLIND_FROZEN is None  # open: the benchmark refuses to score it until it is frozen
+    assert mod.BLIND_FROZEN == "2026-12-07T00:42Z"
     assert {mod.split_of(f"{p}-0001") for p in ("zzzzzzzr", "zzzzzzzs", "zzzzzzzt", "zzzzzzzu", "zzzzzzzv")} == {
         "blind"
     }
