@@ -28,7 +28,7 @@ from runshepherd.spec import SpecError, load_spec_text, spec_diff
 MAX_FILE_CHARS = 8_000
 MAX_LISTED_FILES = 60
 UNSURE_LABELS = {"unknown", "user_code_error"}
-UNSURE_CONFIDENCE = 0.5
+UNSURE_CONFIDENCE = 0.5  # at even odds or worse: a disputed reading (learned.DISPUTED) is right half the time
 
 
 def _messages(system: str, human: str) -> list[Any]:
@@ -108,10 +108,10 @@ def diagnosis_material(inp: Any) -> tuple[str, list[str]]:
 
 def is_unsure(diag: Any) -> bool:
     """The rules' verdict is worth a model's second look: unknown, a bare exception, weak, or only the reading of
-    one root error line by the families' words (the backoff before "unknown")."""
+    one root error line by the families' words (the backoff before "unknown"); weak is at even odds or worse."""
     from runshepherd.diagnosis.rootline import is_root_reading
 
-    return diag.label in UNSURE_LABELS or diag.confidence < UNSURE_CONFIDENCE or is_root_reading(diag)
+    return diag.label in UNSURE_LABELS or diag.confidence <= UNSURE_CONFIDENCE or is_root_reading(diag)
 
 
 class LLMExpert:

@@ -14,6 +14,7 @@ from runshepherd.diagnosis import DiagnosisInput, TaskRecord, diagnose, diagnose
 from runshepherd.diagnosis.engine import rules_verdict
 from runshepherd.diagnosis.learned import DISPUTE, DISPUTED, Model, dispute, tokens
 from runshepherd.diagnosis.rules import Context
+from runshepherd.experts.llm.expert import is_unsure
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -83,7 +84,7 @@ def test_a_confident_reading_the_model_disputes_keeps_its_label_and_loses_its_co
     assert rules.label == "gpu_oom" and rules.confidence >= 0.8
     d = dispute(ctx, rules, model=_model("host_oom", word="R:memory"))
     assert (d.label, d.fix, d.evidence) == (rules.label, rules.fix, rules.evidence)
-    assert d.confidence == DISPUTED < 0.5  # below the line where an LLM expert takes a second look
+    assert d.confidence == DISPUTED and is_unsure(d)  # an LLM expert takes a second look at it
     assert d.explanation.startswith(rules.explanation)
     assert "disputes this reading (it reads the error lines as host_oom" in d.explanation
 
