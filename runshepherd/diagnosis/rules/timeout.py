@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 from runshepherd.diagnosis.fixes import fix_timeout
-from runshepherd.diagnosis.rules.base import PatternRule, pat
+from runshepherd.diagnosis.rules.base import Context, PatternRule, Signal, pat
 from runshepherd.diagnosis.rules.family import exits, family, words
 from runshepherd.diagnosis.slurmstate import job_state_rule
 
@@ -65,6 +67,25 @@ ROOT_WORDS = (
         "a time limit or a deadline",
     ),
 )
+
+
+# srun's report of a step's tasks that ended by themselves with an error code ("srun: error: gpu-04: tasks 1-3: Exited
+# with exit code 1"); a task the time limit stops is reported after the limit, and as killed or terminated
+_TASKS_EXITED = re.compile(r"^srun: error: \S+: tasks? [\d,\-\[\] ]+: Exited with exit code [1-9]\d*\s*$")
+_SLURM_LIMIT = re.compile(r"\bCANCELLED AT \S+ DUE TO TIME LIMIT\b")
+
+
+def _tasks_had_ended(ctx: Context, s: Signal) -> bool:
+    """Slurm's time-limit cancel came right after srun reported the step's tasks ended with an error code: the program
+    had already failed, and the job sat idle to its limit (a script left waiting, a step that never returned). The
+    time limit is not what stopped the run; the program's own error decides."""
+    lines = ctx.log.lines
+    if not 0 < s.order < len(lines) or not _SLURM_LIMIT.search(lines[s.order].text):
+        return False
+    k = s.order - 1
+    while k >= 0 and (not lines[k].text.strip() or _TASKS_EXITED.match(lines[k].text.strip())):
+        k -= 1
+    return any(_TASKS_EXITED.match(ln.text.strip()) for ln in lines[k + 1 : s.order])
 
 
 FAMILY = family(
@@ -161,4 +182,5 @@ FAMILY = family(
     ),
     fixer=fix_timeout,
     root_words=ROOT_WORDS,
+    recovered=_tasks_had_ended,
 )

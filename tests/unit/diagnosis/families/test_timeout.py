@@ -240,3 +240,26 @@ def test_an_htcondor_site_holding_a_job_that_ran_past_its_hours() -> None:
     d, _, record = diagnose_dev("zzzzk-0101")
     assert d.label == record["label"] == "timeout"
     assert diagnose_log_text("Error: the job failed to complete the download\n").label != "timeout"
+
+
+def test_a_time_limit_after_the_tasks_had_ended_with_an_error_is_not_what_stopped_the_run() -> None:
+    """Dev zzzzzzzs-0702/0703 (blind v42, read as timeout at 0.97): every rank died on its own error, srun reported
+    the tasks "Exited with exit code 1", and twelve hours later Slurm cancelled the idle job at its time limit. The
+    program's error is the cause; a limit that stops running tasks is reported before srun's exit lines."""
+    error = (
+        "[rank0]: Traceback (most recent call last):\n"
+        '[rank0]:   File "train.py", line 40, in <module>\n'
+        "[rank0]:     summary(model, input_size=(3, 224, 224))\n"
+        "[rank0]: RuntimeError: Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor) should be "
+        "the same\n"
+    )
+    exits = "srun: error: gpu-04: tasks 1-3: Exited with exit code 1\nsrun: error: gpu-04: task 0: Exited with exit code 1\n"
+    limit = (
+        "slurmstepd-gpu-04: error: *** JOB 148727 ON gpu-04 CANCELLED AT 2025-10-27T05:28:04 DUE TO TIME LIMIT ***\n"
+    )
+    assert diagnose_log_text(error + exits + limit).label == "user_code_error"
+    # the limit stopping the running tasks: srun reports them after it
+    assert diagnose_log_text("epoch 3 loss 0.41\n" + limit + exits).label == "timeout"
+    assert diagnose_log_text("epoch 3 loss 0.41\n" + limit).label == "timeout"
+    assert diagnose_dev("zzzzzzzs-0702")[0].label == "user_code_error"
+    assert diagnose_dev("zzzzzzzs-0703")[0].label == "nan_loss"
