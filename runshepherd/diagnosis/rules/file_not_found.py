@@ -340,9 +340,13 @@ FAMILY = family(
         # and OpenCV reading an image path that is not there (imread returns an empty Mat, the next call asserts)
         pat(r"num_samples should be a positive integ\w* value, but got num_samples=0", 0.78),
         pat(
-            r"\bNo (?:\w+ )?(?:files|images) found in\b|\bFound 0 (?:files|images)\b|\b0 (?:files|images) found in\b",
+            r"\bNo (?:[\w.*-]+ ){0,2}(?:files?|images?|videos?|samples?)(?: were| was)? found (?:in|at|under)\b"
+            r"|\bFound 0 (?:files|images)\b|\b0 (?:files|images) found in\b",
             0.76,
         ),
+        # the image a reader returned for a path it could not open: OpenCV's imread returns None instead of raising,
+        # and the first use of the image fails on its shape
+        pat(r"'NoneType' object has no attribute 'shape'", 0.74),
         # torchvision's dataset classes: an ImageFolder whose class folders hold no image ("Found no valid file for
         # the classes …"), a built-in dataset not under its root ("Dataset not found or corrupted. You can use
         # download=True to download it"); a data loader that found nothing under the path it was given

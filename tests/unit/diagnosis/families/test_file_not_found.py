@@ -619,3 +619,35 @@ def test_a_sampler_that_found_no_files_under_its_folder_is_a_path() -> None:
         "AssertionError: Cannot sample 1500 from 0 files found in data/ir_train/1\n"
     )
     assert diagnose_log_text(log).label == "file_not_found"
+
+
+def test_a_loader_that_found_no_file_of_its_kind_in_the_given_directory_is_a_path_problem() -> None:
+    """Dev zzzzzzzs-0903 (blind v42) and zzzzb-0009: "No .nii.gz files found in …", "No video found in …" were read as
+    code errors. A loader's own message that the directory holds none of what it reads is the path it was given."""
+    for message in (
+        "ValueError: No .nii.gz files found in /data/PVWMI/T1w/trainA",
+        "Exception: No video found in data/kinetics100/train_video",
+        "FileNotFoundError: No *_model.pkl files were found in outputs/model_output.",
+    ):
+        tb = (
+            'Traceback (most recent call last):\n  File "train.py", line 12, in <module>\n    main()\n' + message + "\n"
+        )
+        assert diagnose_log_text(tb).label == "file_not_found", message
+    assert diagnose_dev("zzzzzzzs-0903")[0].label == "file_not_found"
+
+
+def test_an_image_that_came_back_as_none_is_a_path_the_reader_could_not_open() -> None:
+    """Dev zzzzzzzt-0312 (blind v42) and zzzzn-0223: OpenCV's imread returns None for a path it cannot read, and the
+    first use fails with "'NoneType' object has no attribute 'shape'"; both were read as code errors."""
+    tb = (
+        "Traceback (most recent call last):\n"
+        '  File "tools/test_shadownet.py", line 60, in recognize\n'
+        "    image = cv2.resize(image, (100, 32))\n"
+        '  File "tools/test_shadownet.py", line 58, in recognize\n'
+        "    h, w = image.shape[:2]\n"
+        "AttributeError: 'NoneType' object has no attribute 'shape'\n"
+    )
+    assert diagnose_log_text(tb).label == "file_not_found"
+    # another attribute of None is the code's own
+    assert diagnose_log_text(tb.replace("'shape'", "'group'")).label == "user_code_error"
+    assert diagnose_dev("zzzzzzzt-0312")[0].label == "file_not_found"
