@@ -236,7 +236,9 @@ ROOT_WORDS = (
         r"|\bError -3 while decompressing\b|\bunexpected end of (?:data|file|archive|stream)\b",
         0.58,
         "a download or fetch that failed",
-        unless=_BETWEEN_RANKS,
+        # a text codec's "unexpected end of data" is a byte sequence cut mid-character (a file read in the wrong
+        # encoding), not a transfer cut short
+        unless=_BETWEEN_RANKS + r"|\bcodec can't decode\b|\bUnicodeDecodeError\b",
     ),
     # TLS: a certificate the client could not verify (expired, self-signed, unknown issuer)
     words(

@@ -486,3 +486,17 @@ def test_a_module_named_proxy_is_no_network_proxy() -> None:
     assert read_by_rules(said).label == "network_download"
     d, record = rules_dev("zzzzzzq-0105")
     assert d.label == record["label"] == "user_code_error"
+
+
+def test_a_codecs_unexpected_end_of_data_is_no_download_cut_short() -> None:
+    """Dev zzzzzzzt-0502 (blind v42): "UnicodeDecodeError: 'utf-8' codec can't decode bytes in position 0-1:
+    unexpected end of data" was read, by its root line's words, as a failed download."""
+    tb = (
+        "Traceback (most recent call last):\n"
+        '  File "preprocess.py", line 30, in <module>\n'
+        "    text = f.read()\n"
+        "UnicodeDecodeError: 'utf-8' codec can't decode bytes in position 0-1: unexpected end of data\n"
+    )
+    assert diagnose_log_text(tb).label != "network_download"
+    truncated = tb.replace("UnicodeDecodeError: 'utf-8' codec can't decode bytes in position 0-1: ", "EOFError: ")
+    assert diagnose_log_text(truncated).label == "network_download"
