@@ -614,6 +614,9 @@ FAMILY = family(
             r"(?:.{0,60}?(?:pip3?|conda|uv pip) install\b|\.\s*(?:Please )?[Ii]nstall (?:it )?(?:with|via|using)\b)",
             0.86,
         ),
+        # pandas' import_optional_dependency (pandas/compat/_optional.py): "Missing optional dependency 'tables'.  Use
+        # pip or conda to install tables." when a reader or writer needs a package pandas does not require
+        pat(r"\bMissing optional dependency '(?P<pkg>[\w.\-]+)'", 0.88),
         pat(r"DistributionNotFound|Packages?NotFoundError|ResolvePackageNotFound", 0.84),
         # pip's resolver: the pinned versions cannot be installed together
         pat(r"ResolutionImpossible|because these package versions have conflicting dependencies", 0.86),

@@ -1127,3 +1127,20 @@ def test_python_2s_unquoted_cannot_import_name_reads_as_the_packages_release(cas
     assert d.label == record["label"] == "missing_dependency" and d.confidence < 0.8
     log = 'Traceback (most recent call last):\n  File "pool.py", line 6, in <module>\nImportError: cannot import name downsample\n'
     assert diagnose_log_text(log).label == "missing_dependency"
+
+
+def test_pandas_missing_optional_dependency_names_the_package_to_install() -> None:
+    """Dev zzzzzzzs-0726 (blind v42): pandas' "ImportError: Missing optional dependency 'tables'.  Use pip or conda to
+    install tables." (to_hdf) was read as a code error."""
+    tb = (
+        "Traceback (most recent call last):\n"
+        '  File "unify_monthly_matches.py", line 40, in <module>\n'
+        "    df.to_hdf(out, key='data')\n"
+        '  File "/opt/conda/lib/python3.7/site-packages/pandas/compat/_optional.py", line 118, in import_optional_dependency\n'
+        "    raise ImportError(msg) from None\n"
+        "ImportError: Missing optional dependency 'tables'.  Use pip or conda to install tables.\n"
+    )
+    d = diagnose_log_text(tb)
+    assert (d.label, d.confidence >= 0.8) == ("missing_dependency", True)
+    assert "'tables'" in d.explanation
+    assert diagnose_dev("zzzzzzzs-0726")[0].label == "missing_dependency"
