@@ -158,6 +158,10 @@ _CONFIG = PatternRule(
         # explainer refusing too small an evaluation budget ("max_evals=500 is too low for the Permutation
         # explainer"): the data or a setting, not the code, must change
         pat(r"ValueError: The least populated class in y has only \d+ member", 0.72),
+        # a native library's own check on what it was given (glog's CHECK macros in Caffe, MXNet, Paddle and
+        # TensorFlow's C++ core: "F0421 … layer.hpp:405] Check failed: bottom.size() == top.size() (2 vs. 1)"): a net
+        # definition, a shape or an input it refused, when no family reads its words (memory, CUDA, a missing file)
+        pat(r"\bCheck failed: ", 0.64, flags=0),
         pat(r"the resulting train set will be empty", 0.72),
         pat(r"max_evals=\d+ is too low for the \w+ explainer", 0.72),
         # gin-config refusing a binding (gin/config.py): a parameter the configurable does not take ("Configurable

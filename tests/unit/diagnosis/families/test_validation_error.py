@@ -783,3 +783,25 @@ def test_a_hub_model_whose_own_code_the_run_did_not_allow_is_a_setting() -> None
     assert d.label == "validation_error" and d.confidence >= 0.8
     d, _, record = diagnose_dev("zzzzzzzh-0713")  # under nohup the consent prompt failed, then this refusal
     assert d.label == record["label"] == "validation_error"
+
+
+def test_a_native_librarys_failed_check_on_what_it_was_given_is_a_refusal() -> None:
+    """Dev zzzzzzzs-0511 (blind v42, read as unknown), zzzzzzn-0101 and zzzzp-0015: glog's "Check failed:" from Caffe's
+    net construction, a weight copy or a video reader is the library refusing the definition or input it was given;
+    a check that names memory or a missing file stays with those families."""
+    caffe = (
+        "I0421 12:58:46.2 12236 net.cpp:84] Creating Layer rpn_cls_score\n"
+        "F0421 12:58:46.243357 12236 layer.hpp:405] Check failed: bottom.size() == top.size() (2 vs. 1) "
+        "Convolution Layer takes the same number of bottom and top blobs.\n"
+        "*** Check failure stack trace: ***\n"
+        "    @     0x7f3b2c5d5daa  (unknown)\n"
+        "Aborted (core dumped)\n"
+    )
+    assert diagnose_log_text(caffe).label == "validation_error"
+    oom = caffe.replace(
+        "layer.hpp:405] Check failed: bottom.size() == top.size() (2 vs. 1) Convolution Layer takes the same number "
+        "of bottom and top blobs.",
+        "syncedmem.cpp:56] Check failed: error == cudaSuccess (2 vs. 0)  out of memory",
+    )
+    assert diagnose_log_text(oom).label == "gpu_oom"
+    assert diagnose_dev("zzzzzzzs-0511")[0].label == "validation_error"
