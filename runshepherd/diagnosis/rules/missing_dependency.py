@@ -617,6 +617,9 @@ FAMILY = family(
         # pandas' import_optional_dependency (pandas/compat/_optional.py): "Missing optional dependency 'tables'.  Use
         # pip or conda to install tables." when a reader or writer needs a package pandas does not require
         pat(r"\bMissing optional dependency '(?P<pkg>[\w.\-]+)'", 0.88),
+        # an ImportError a library raised itself, saying what it could not import or what it needs (Keras' "Could not
+        # import PIL.Image. The use of `load_img` requires PIL.")
+        pat(r"\bImportError: (?:Could not import\b|.{0,200}\brequires\b)", 0.84),
         pat(r"DistributionNotFound|Packages?NotFoundError|ResolvePackageNotFound", 0.84),
         # pip's resolver: the pinned versions cannot be installed together
         pat(r"ResolutionImpossible|because these package versions have conflicting dependencies", 0.86),

@@ -1144,3 +1144,16 @@ def test_pandas_missing_optional_dependency_names_the_package_to_install() -> No
     assert (d.label, d.confidence >= 0.8) == ("missing_dependency", True)
     assert "'tables'" in d.explanation
     assert diagnose_dev("zzzzzzzs-0726")[0].label == "missing_dependency"
+
+
+def test_an_import_error_a_library_raised_saying_what_it_needs_is_a_missing_package() -> None:
+    """Dev zzb-0003: Keras' "ImportError: Could not import PIL.Image. The use of `load_img` requires PIL." was read
+    as a code error."""
+    tb = (
+        "Traceback (most recent call last):\n"
+        '  File "predict.py", line 9, in <module>\n'
+        "    img = image.load_img(path, target_size=(224, 224))\n"
+        "ImportError: Could not import PIL.Image. The use of `load_img` requires PIL.\n"
+    )
+    assert diagnose_log_text(tb).label == "missing_dependency"
+    assert diagnose_dev("zzb-0003")[0].label == "missing_dependency"
