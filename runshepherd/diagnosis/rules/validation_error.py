@@ -162,6 +162,17 @@ _CONFIG = PatternRule(
         # TensorFlow's C++ core: "F0421 … layer.hpp:405] Check failed: bottom.size() == top.size() (2 vs. 1)"): a net
         # definition, a shape or an input it refused, when no family reads its words (memory, CUDA, a missing file)
         pat(r"\bCheck failed: ", 0.64, flags=0),
+        # Keras' check of the arrays fit() or predict() was given against the model's inputs and outputs
+        # (standardize_input_data: "Error when checking target: expected dense_2 to have shape (None, 4) but got array
+        # with shape (1, 1)"): the data, or the model's declared shape, must change
+        pat(r"\bError when checking (?:model )?(?:target|input)\w*: expected \S+ to have", 0.72),
+        # a launcher asked for more devices than the machine shows ("Total available GPUs 16.0 is less than total
+        # desired GPUs 32", "the number of visible devices(4) is less than the number of spawn processes(7)")
+        pat(
+            r"\b(?:available GPUs|visible devices)\W*[\d.]*\)? is less than (?:the )?(?:total desired GPUs"
+            r"|number of spawn processes)",
+            0.74,
+        ),
         pat(r"the resulting train set will be empty", 0.72),
         pat(r"max_evals=\d+ is too low for the \w+ explainer", 0.72),
         # gin-config refusing a binding (gin/config.py): a parameter the configurable does not take ("Configurable

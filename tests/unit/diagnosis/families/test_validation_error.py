@@ -805,3 +805,24 @@ def test_a_native_librarys_failed_check_on_what_it_was_given_is_a_refusal() -> N
     )
     assert diagnose_log_text(oom).label == "gpu_oom"
     assert diagnose_dev("zzzzzzzs-0511")[0].label == "validation_error"
+
+
+def test_keras_refusing_the_arrays_it_was_given_and_a_launcher_asked_for_more_devices_than_exist_are_refusals() -> None:
+    """Dev zzzzi-0116, zzzzn-0003, zzzzzzza-0502 (Keras' "Error when checking target/input: expected … to have shape"),
+    zzzm-0009 and zzzzzzw-0101 (more GPUs or spawn processes asked for than the machine shows) read as code errors."""
+    keras = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 70, in <module>\n'
+        "    model.fit(x, y, epochs=10)\n"
+        "ValueError: Error when checking target: expected dense_2 to have shape (None, 4) but got array with shape "
+        "(1, 1)\n"
+    )
+    assert diagnose_log_text(keras).label == "validation_error"
+    devices = keras.replace(
+        "ValueError: Error when checking target: expected dense_2 to have shape (None, 4) but got array with shape "
+        "(1, 1)",
+        "RuntimeError: the number of visible devices(4) is less than the number of spawn processes(7), please ensure "
+        "that the correct `nprocs` argument is passed",
+    )
+    assert diagnose_log_text(devices).label == "validation_error"
+    assert diagnose_dev("zzzzi-0116")[0].label == "validation_error"
