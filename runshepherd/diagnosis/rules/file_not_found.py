@@ -340,7 +340,7 @@ FAMILY = family(
         # and OpenCV reading an image path that is not there (imread returns an empty Mat, the next call asserts)
         pat(r"num_samples should be a positive integ\w* value, but got num_samples=0", 0.78),
         pat(
-            r"\bNo (?:[\w.*-]+ ){0,2}(?:files?|images?|videos?|samples?)(?: were| was)? found (?:in|at|under)\b"
+            r"\bNo (?:[\w.*-]+ ){0,2}(?:files?|images?|videos?|samples?|models?)(?: were| was)? found (?:in|at|under)\b"
             r"|\bFound 0 (?:files|images)\b|\b0 (?:files|images) found in\b",
             0.76,
         ),

@@ -628,6 +628,7 @@ def test_a_loader_that_found_no_file_of_its_kind_in_the_given_directory_is_a_pat
         "ValueError: No .nii.gz files found in /data/PVWMI/T1w/trainA",
         "Exception: No video found in data/kinetics100/train_video",
         "FileNotFoundError: No *_model.pkl files were found in outputs/model_output.",
+        "Exception: No synthesizer models found in synthesizer/saved_models",
     ):
         tb = (
             'Traceback (most recent call last):\n  File "train.py", line 12, in <module>\n    main()\n' + message + "\n"
