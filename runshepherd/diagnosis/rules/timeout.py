@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from runshepherd.diagnosis.errorblock import Line
 from runshepherd.diagnosis.fixes import fix_timeout
 from runshepherd.diagnosis.rules.base import Context, PatternRule, Signal, pat
 from runshepherd.diagnosis.rules.family import exits, family, words
@@ -69,10 +70,14 @@ ROOT_WORDS = (
 )
 
 
-# srun's report of a step's tasks that ended by themselves with an error code ("srun: error: gpu-04: tasks 1-3: Exited
-# with exit code 1"); a task the time limit stops is reported after the limit, and as killed or terminated
-_TASKS_EXITED = re.compile(r"^srun: error: \S+: tasks? [\d,\-\[\] ]+: Exited with exit code [1-9]\d*\s*$")
 _SLURM_LIMIT = re.compile(r"\bCANCELLED AT \S+ DUE TO TIME LIMIT\b")
+
+
+def _tasks_exited(ln: Line) -> bool:
+    """srun's report of tasks that ended by themselves with an error code ("srun: error: gpu-04: tasks 1-3: Exited
+    with exit code 1", read by the shared exit-code parser); a task the time limit stops is reported after the
+    limit, and as killed or terminated (no exit code)."""
+    return ln.text.lstrip().startswith("srun: error: ") and any(c > 0 for c in ln.exit_codes)
 
 
 def _tasks_had_ended(ctx: Context, s: Signal) -> bool:
@@ -83,9 +88,9 @@ def _tasks_had_ended(ctx: Context, s: Signal) -> bool:
     if not 0 < s.order < len(lines) or not _SLURM_LIMIT.search(lines[s.order].text):
         return False
     k = s.order - 1
-    while k >= 0 and (not lines[k].text.strip() or _TASKS_EXITED.match(lines[k].text.strip())):
+    while k >= 0 and (not lines[k].text.strip() or _tasks_exited(lines[k])):
         k -= 1
-    return any(_TASKS_EXITED.match(ln.text.strip()) for ln in lines[k + 1 : s.order])
+    return any(_tasks_exited(ln) for ln in lines[k + 1 : s.order])
 
 
 FAMILY = family(
